@@ -1,0 +1,50 @@
+/**
+ * The operation table's index: group metadata here (cheap to load, for top-level help and dispatch),
+ * the rows in one module per group, loaded only when a command of that group runs.
+ */
+import type { Group, GroupName, Operation } from './types.js';
+
+export type { Group, GroupName, Operation } from './types.js';
+
+export const GROUPS: readonly Group[] = [
+  { name: 'orgs', api: 'orgs', aliases: ['organizations'], summary: 'Organizations: list, create, invite, delete' },
+  { name: 'repos', api: 'repositories', aliases: ['repositories'], summary: 'Repositories: link, list, configure scanning and PR behaviour' },
+  { name: 'installations', api: 'installations', aliases: [], summary: 'Provider installations: connect organizations to git hosts' },
+  { name: 'stats', api: 'stats', aliases: [], summary: 'Statistics: posture, counts by severity, repository, author, class' },
+  { name: 'issues', api: 'issues', aliases: [], summary: 'Security issues: search, triage, patch' },
+  { name: 'scans', api: 'scans', aliases: [], summary: 'Scans and scan schedules' },
+];
+
+const loaders: Record<GroupName, () => Promise<Operation[]>> = {
+  orgs: () => import('./orgs.js').then((m) => m.orgs),
+  repos: () => import('./repositories.js').then((m) => m.repositories),
+  installations: () => import('./installations.js').then((m) => m.installations),
+  stats: () => import('./stats.js').then((m) => m.stats),
+  issues: () => import('./issues.js').then((m) => m.issues),
+  scans: () => import('./scans.js').then((m) => m.scans),
+};
+
+/** Find a group by its name or an alias. */
+export function findGroup(word: string): Group | undefined {
+  return GROUPS.find((g) => g.name === word || g.aliases.includes(word));
+}
+
+export function loadGroup(name: GroupName): Promise<Operation[]> {
+  return loaders[name]();
+}
+
+export async function loadAllOperations(): Promise<Operation[]> {
+  const lists = await Promise.all(GROUPS.map((g) => loaders[g.name]()));
+  return lists.flat();
+}
+
+/** `issuesBySeverity` -> `issues-by-severity`; kebab names stay as they are. */
+export function kebab(name: string): string {
+  return name.replace(/([a-z0-9])([A-Z])/g, '$1-$2').toLowerCase();
+}
+
+/** The command name of an operation and the API spelling accepted as an alias (when different). */
+export function commandName(op: Operation): { name: string; alias?: string } {
+  const name = kebab(op.name);
+  return name === op.name ? { name } : { name, alias: op.name };
+}

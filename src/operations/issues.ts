@@ -1,0 +1,92 @@
+import { z } from 'zod';
+import { body, field, issueId, okResponse, orgId, record } from './fields.js';
+import { ISSUE_STATUSES_SEEN, categoryCounts, issue } from './records.js';
+import type { Operation, Source } from './types.js';
+
+const P = '/api/v1/issues/';
+const COLUMNS = ['id', 'score', 'status', 'vulnClass', 'repositoryName', 'affectedFile', 'startLine', 'generatedTitle'];
+
+/** An action on one issue: `{ issueId, organizationId }` (field notes). */
+function action(name: string, summary: string, opts: { source?: Source; response?: z.ZodType; description?: string; safe?: boolean } = {}): Operation {
+  return {
+    group: 'issues', name, path: P + name, source: opts.source ?? 'spec', safe: opts.safe ?? false, summary,
+    ...(opts.description ? { description: opts.description } : {}),
+    positional: 'issueId', required: ['issueId'],
+    request: body({ issueId: issueId(), organizationId: orgId('notes') }),
+    response: opts.response ?? okResponse,
+    columns: ['ok'],
+    examples: [{ cmd: `svc issues ${name} iss_123`, desc: summary }],
+  };
+}
+
+export const issues: Operation[] = [
+  {
+    group: 'issues', name: 'search', path: P + 'search', source: 'spec', safe: true,
+    summary: 'Search security issues with filters, sorting and paging',
+    request: body({
+      organizationId: orgId(),
+      page: field(z.number().int().min(1).default(1).optional(), 'Page number', 'spec', 'n'),
+      pageSize: field(z.number().int().min(1).default(10).optional(), 'Issues per page (clients use up to 500)', 'spec', 'n'),
+      searchQuery: field(z.string().optional(), 'Free-text search', 'spec', 'text'),
+      severities: field(z.looseObject({
+        min: field(z.number().optional(), 'Lowest severity', 'spec', 'n'),
+        max: field(z.number().optional(), 'Highest severity', 'spec', 'n'),
+      }).optional(), 'Severity range (0-10 in public clients)'),
+      sortBy: field(z.enum(['createdAt', 'severity', 'score']).default('score').optional(), 'Sort key'),
+      sortOrder: field(z.enum(['asc', 'desc']).default('desc').optional(), 'Sort order'),
+      languages: field(z.array(z.string().min(1)).optional(), 'Only these languages', 'spec', 'langs'),
+      vulnerabilityClasses: field(z.array(z.string().min(1)).optional(), 'Only these vulnerability classes', 'spec', 'classes'),
+      repositoryIds: field(z.array(z.string().min(1)).optional(), 'Only these repositories', 'spec', 'ids'),
+      projectId: field(z.string().min(1).optional(), 'Project id', 'spec', 'id'),
+      scanId: field(z.string().min(1).optional(), 'Only issues of this scan', 'spec', 'id'),
+      codeScanTypes: field(z.array(z.enum(['FullScan', 'PrScan'])).optional(), 'Scan types (spec shows FullScan; PrScan from the field notes)'),
+      types: field(z.array(z.enum(ISSUE_STATUSES_SEEN)).optional(), 'Issue statuses (spec shows open; the rest from the field notes)'),
+      getCounts: field(z.boolean().optional(), 'Include categoryCounts'),
+      returnAll: field(z.boolean().optional(), 'Ask the service for every match in one response'),
+      ruleId: field(z.string().min(1).optional(), 'Only issues found by this custom rule', 'spec', 'id'),
+    }),
+    response: record({
+      issues: z.array(issue),
+      totalCount: z.number().int().nullish(),
+      totalCountAllCategories: z.number().int().nullish(),
+      categoryCounts: categoryCounts.nullish(),
+      currentPage: z.number().int().nullish(),
+      pageSize: z.number().int().nullish(),
+    }),
+    rows: 'issues',
+    columns: COLUMNS,
+    pagination: { page: 'page', pageSize: 'pageSize', items: 'issues', total: 'totalCount', maxPageSize: 500 },
+    examples: [
+      { cmd: 'svc issues search --types open --sort-by score', desc: 'Open issues, highest score first' },
+      { cmd: 'svc issues search --repository-ids repo_1,repo_2 --severities-min 7 -o csv', desc: 'Severity 7 and above in two repositories, as CSV' },
+      { cmd: 'svc issues search --all -o ndjson > issues.ndjson', desc: 'Every issue, one JSON object a line' },
+    ],
+  },
+  {
+    ...action('get', 'Show one issue with its patch', { safe: true, response: issue }),
+    columns: ['id', 'status', 'score', 'severity', 'vulnClass', 'affectedFile', 'startLine', 'generatedTitle'],
+  },
+  action('archive', 'Archive an issue'),
+  action('unarchive', 'Bring an archived issue back (beyond the spec: seen in public clients)', { source: 'notes' }),
+  action('mark-true-positive', 'Confirm an issue as a true positive'),
+  action('mark-false-positive', 'Mark an issue as a false positive'),
+  action('generate-patch', 'Ask for a patch; it appears on the issue when ready', {
+    description: 'Patch generation is asynchronous (field notes): the patch shows up on `svc issues get` later.',
+  }),
+  action('approve-patch', 'Approve the generated patch of an issue', {
+    response: record({}),
+    description: 'The spec shows neither request nor response; { issueId, organizationId } is what public clients send.',
+  }),
+  {
+    group: 'issues', name: 'update-severity', path: P + 'update-severity', source: 'spec', safe: false,
+    summary: 'Change the severity of an issue',
+    positional: 'issueId', required: ['issueId', 'severity'],
+    request: body({
+      issueId: issueId('spec'),
+      severity: field(z.number().optional(), 'New severity (0-10 in public clients)', 'spec', 'n'),
+      organizationId: orgId(),
+    }),
+    response: okResponse, columns: ['ok'],
+    examples: [{ cmd: 'svc issues update-severity iss_123 --severity 4', desc: 'Lower an issue to severity 4' }],
+  },
+];

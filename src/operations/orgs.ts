@@ -1,0 +1,53 @@
+import { z } from 'zod';
+import { anyObject, body, field, okResponse, orgId } from './fields.js';
+import { organization } from './records.js';
+import type { Operation } from './types.js';
+
+const NOT_SHOWN = 'The spec and the field notes do not show this body: the flags here are inferred; send other fields with -F/--input.';
+
+export const orgs: Operation[] = [
+  {
+    group: 'orgs', name: 'list', path: '/api/v1/orgs/list', source: 'spec', safe: true,
+    summary: 'List the organizations the token can see',
+    request: body({ searchQuery: field(z.string().optional(), 'Filter organizations by name', 'notes', 'text') }),
+    response: z.array(organization),
+    columns: ['id', 'name', 'role'],
+    examples: [
+      { cmd: 'svc orgs list', desc: 'Every organization, as a table on a terminal' },
+      { cmd: 'svc orgs list --search-query acme -o json', desc: 'Organizations whose name matches, as JSON' },
+    ],
+  },
+  {
+    group: 'orgs', name: 'create', path: '/api/v1/orgs/create', source: 'spec', safe: false,
+    summary: 'Create an organization',
+    description: NOT_SHOWN,
+    request: body({ name: field(z.string().min(1).optional(), 'Name of the new organization', 'inferred', 'name') }),
+    response: anyObject,
+    columns: ['id', 'name'],
+    examples: [{ cmd: 'svc orgs create --name "Platform team"', desc: 'Create an organization' }],
+  },
+  {
+    group: 'orgs', name: 'invite', path: '/api/v1/orgs/invite', source: 'spec', safe: false,
+    summary: 'Invite a user to an organization',
+    description: NOT_SHOWN,
+    request: body({
+      organizationId: orgId('inferred'),
+      email: field(z.string().min(1).optional(), 'E-mail address of the person to invite', 'inferred', 'email'),
+      role: field(z.string().min(1).optional(), 'Role to grant', 'inferred', 'role'),
+    }),
+    response: anyObject,
+    columns: [],
+    examples: [{ cmd: 'svc orgs invite --organization-id org_123 --email dev@example.com', desc: 'Invite a developer' }],
+  },
+  {
+    group: 'orgs', name: 'delete', path: '/api/v1/orgs/delete', source: 'spec', safe: false, destructive: true,
+    summary: 'Delete an organization',
+    description: `${NOT_SHOWN} The organization is never taken from the profile or environment: name it.`,
+    positional: 'organizationId',
+    required: ['organizationId'],
+    request: body({ organizationId: orgId('inferred') }),
+    response: okResponse,
+    columns: ['ok'],
+    examples: [{ cmd: 'svc orgs delete org_123 --yes', desc: 'Delete organization org_123 without a prompt' }],
+  },
+];

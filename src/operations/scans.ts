@@ -1,0 +1,64 @@
+import { z } from 'zod';
+import { body, field, okResponse, orgId, record, repoId } from './fields.js';
+import { codeScan, scanSchedule } from './records.js';
+import type { Operation } from './types.js';
+
+const P = '/api/v1/scans/';
+
+export const scans: Operation[] = [
+  {
+    group: 'scans', name: 'get-schedule', path: P + 'get-schedule', source: 'spec', safe: true,
+    summary: 'Show the scan schedule of a repository',
+    positional: 'repositoryId', required: ['repositoryId'],
+    request: body({ organizationId: orgId(), repositoryId: repoId() }),
+    response: scanSchedule,
+    columns: ['id', 'repoId', 'executionCriteriaCrontab', 'isEnabled', 'updatedAt'],
+    examples: [{ cmd: 'svc scans get-schedule repo_123', desc: 'When repo_123 is scanned' }],
+  },
+  {
+    group: 'scans', name: 'upsert-schedule', path: P + 'upsert-schedule', source: 'spec', safe: false,
+    summary: 'Create or change the scan schedule of a repository',
+    positional: 'repositoryId', required: ['repositoryId'],
+    request: body({
+      organizationId: orgId(),
+      repositoryId: repoId(),
+      executionCriteriaCrontab: field(z.string().min(1).optional(), 'Crontab expression, e.g. "0 3 * * 1"', 'spec', 'cron'),
+      timezone: field(z.string().min(1).optional(), 'Timezone name, e.g. Europe/Berlin', 'spec', 'tz'),
+      isEnabled: field(z.boolean().optional(), 'Whether the schedule runs'),
+    }),
+    response: okResponse, columns: ['ok'],
+    examples: [{ cmd: 'svc scans upsert-schedule repo_123 --execution-criteria-crontab "0 3 * * 1" --timezone Europe/Berlin --is-enabled', desc: 'Scan every Monday at 03:00 Berlin time' }],
+  },
+  {
+    group: 'scans', name: 'start', path: P + 'start', source: 'notes', safe: false,
+    summary: 'Start a full scan of repositories (beyond the spec: seen in public clients)',
+    required: ['repositoryIds'],
+    request: body({
+      organizationId: orgId('notes'),
+      repositoryIds: field(z.array(z.string().min(1)).optional(), 'Repositories to scan', 'notes', 'ids'),
+    }),
+    response: record({ scanId: z.string().nullish(), id: z.string().nullish() }),
+    columns: ['scanId'],
+    examples: [{ cmd: 'svc scans start --repository-ids repo_123', desc: 'Start a scan of repo_123' }],
+  },
+  {
+    group: 'scans', name: 'list', path: P + 'list', source: 'notes', safe: true,
+    summary: 'List scans with their status and issue counts (beyond the spec: seen in public clients)',
+    request: body({
+      organizationId: orgId('notes'),
+      page: field(z.number().int().min(1).optional(), 'Page number', 'notes', 'n'),
+      pageSize: field(z.number().int().min(1).optional(), 'Scans per page', 'notes', 'n'),
+      repositoryIds: field(z.array(z.string().min(1)).optional(), 'Only these repositories', 'notes', 'ids'),
+      scanId: field(z.string().min(1).optional(), 'Only this scan', 'notes', 'id'),
+      scanType: field(z.enum(['FullScan', 'PrScan', 'SCAScan']).optional(), 'Scan type', 'notes'),
+      returnAll: field(z.boolean().optional(), 'Every match in one response', 'notes'),
+      sortBy: field(z.enum(['createdAt', 'updatedAt']).optional(), 'Sort key', 'notes'),
+      sortOrder: field(z.enum(['asc', 'desc']).optional(), 'Sort order', 'notes'),
+    }),
+    response: record({ codeScans: z.array(codeScan), totalCount: z.number().int().nullish() }),
+    rows: 'codeScans',
+    columns: ['scanId', 'repositoryId', 'codeScanType', 'status', 'scanTargetBranch', 'issueCounts.open', 'createdAt'],
+    pagination: { page: 'page', pageSize: 'pageSize', items: 'codeScans', total: 'totalCount', maxPageSize: 100 },
+    examples: [{ cmd: 'svc scans list --repository-ids repo_123 --sort-by createdAt --sort-order desc', desc: 'Latest scans of repo_123' }],
+  },
+];
