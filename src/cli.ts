@@ -1,0 +1,69 @@
+/** main(argv, host) -> exit code: parse, run, and turn every failure into one line and a documented code. */
+import { CommanderError, type Command } from 'commander';
+import type { Context, Host } from './context.js';
+import { CliError } from './errors.js';
+import { EXIT } from './exit-codes.js';
+import { buildProgram } from './commands/program.js';
+import type { Runner } from './commands/runner.js';
+import { commandWords, type GlobalOptions } from './commands/globals.js';
+import { createContext } from './runtime.js';
+import { scrub } from './http/redact.js';
+import { stripControls } from './output/sanitize.js';
+
+export async function main(argv: string[], host: Host): Promise<number> {
+  let ctx: Context | undefined;
+  let program: Command | undefined;
+  let commanderMessage: string | undefined;
+  const debug = argv.includes('--debug');
+  const run: Runner = async (fn) => {
+    ctx = createContext(host, program!.opts<GlobalOptions>());
+    await fn(ctx);
+  };
+  try {
+    program = await buildProgram(argv, run, host.io, host.version, (m) => { commanderMessage = m; });
+    // `svc` or `svc <group>` alone: the help of that level, on stdout, as a success.
+    const words = commandWords(argv);
+    if (words.length === 0 && !argv.some((a) => a === '-V' || a === '--version')) {
+      if (argv.every((a) => a.startsWith('-'))) { program.outputHelp(); return EXIT.OK; }
+    }
+    const group = words.length === 1 ? program.commands.find((c) => c.name() === words[0] || c.aliases().includes(words[0])) : undefined;
+    if (group && group.commands.length > 0 && !argv.some((a) => a === '-h' || a === '--help')) {
+      group.outputHelp();
+      return EXIT.OK;
+    }
+    await program.parseAsync(argv, { from: 'user' });
+    return EXIT.OK;
+  } catch (err) {
+    return report(err, host, ctx, debug, commanderMessage);
+  } finally {
+    await ctx?.close().catch(() => {});
+  }
+}
+
+function report(err: unknown, host: Host, ctx: Context | undefined, debug: boolean, commanderMessage?: string): number {
+  const secrets = [host.env.SVC_API_TOKEN_SECRET, ...(safeSecrets(ctx))];
+  const say = (text: string) => host.io.stderr.write(scrub(stripControls(text), secrets) + '\n');
+  if (err instanceof CommanderError) {
+    if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.exitCode === 0) return EXIT.OK;
+    if (err.code === 'commander.help' || err.code === 'commander.executeSubCommandAsync') {
+      // A group named without an operation: its help went to stderr; that is a usage error.
+      return EXIT.USAGE;
+    }
+    const text = (commanderMessage ?? err.message).trim().replace(/^error: /, '').split('\n').map((l) => l.trim()).filter(Boolean).join(' ').replace(/\.$/, '');
+    say(`svc: error: ${text}${/--help/.test(text) ? '' : "; see the command's --help"}`);
+    return EXIT.USAGE;
+  }
+  if (err instanceof CliError) {
+    say(`svc: error: ${err.message}${err.hint ? `; ${err.hint}` : ''}`);
+    if (debug && err.stack) say(err.stack);
+    return err.exitCode;
+  }
+  const e = err instanceof Error ? err : new Error(String(err));
+  say(`svc: internal error: ${e.message || e.name} (this is a bug; run again with --debug for the stack trace)`);
+  if (debug && e.stack) say(e.stack);
+  return EXIT.INTERNAL;
+}
+
+function safeSecrets(ctx: Context | undefined): string[] {
+  try { return ctx?.secrets() ?? []; } catch { return []; }
+}

@@ -1,0 +1,15 @@
+/** Destructive operations ask on a terminal and need --yes elsewhere. */
+import type { Context } from '../context.js';
+import { UsageError } from '../errors.js';
+import type { Operation } from '../operations/types.js';
+import { confirm } from './prompt.js';
+
+export async function confirmDestructive(ctx: Context, op: Operation, body: Record<string, unknown>, yes: boolean): Promise<void> {
+  if (yes || ctx.globals.dryRun) return;
+  const target = ['organizationId', 'repositoryId', 'repositoryIds'].filter((k) => body[k] !== undefined).map((k) => `${k}=${JSON.stringify(body[k])}`).join(' ');
+  if (!ctx.io.stdinIsTTY || !ctx.io.stderrIsTTY) {
+    throw new UsageError(`'svc ${op.group} ${op.name}' deletes data and needs --yes when not run on a terminal`, 'add --yes to confirm');
+  }
+  const ok = await confirm(ctx.io, `${op.summary}${target ? ` (${target})` : ''}. This cannot be undone. Continue?`);
+  if (!ok) throw new UsageError('cancelled: nothing was changed');
+}

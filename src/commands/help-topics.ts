@@ -1,0 +1,45 @@
+/** `svc help <topic>`: exit codes, environment, output. */
+import { formatExitCodes } from '../exit-codes.js';
+
+export const ENVIRONMENT: ReadonlyArray<[string, string]> = [
+  ['SVC_BASE_URL', 'API base URL (overrides the profile; --base-url overrides it)'],
+  ['SVC_DEV_BASE_URL', 'Development base URL used with --dev'],
+  ['SVC_API_TOKEN_ID', 'Token id; with SVC_API_TOKEN_SECRET it overrides the stored login'],
+  ['SVC_API_TOKEN_SECRET', 'Token secret (never printed; redacted from all output)'],
+  ['SVC_ORGANIZATION_ID', 'Default organization (after --org, before the profile)'],
+  ['SVC_PROFILE', 'Profile to use (after --profile; default "default")'],
+  ['SVC_CONFIG_DIR', 'Directory of config.json (default: the OS config directory, e.g. ~/.config/svc)'],
+  ['SVC_OUTPUT', 'Default output format: table, json, ndjson or csv'],
+  ['SVC_TIMEOUT', 'Default --timeout in seconds'],
+  ['NO_COLOR', 'Any non-empty value turns colours off'],
+  ['FORCE_COLOR', 'Turns colours on even when not on a terminal (0 turns them off)'],
+  ['HTTPS_PROXY, HTTP_PROXY, NO_PROXY', 'Proxy for https/http requests and hosts that bypass it (lower-case names too)'],
+  ['NODE_EXTRA_CA_CERTS', 'PEM file of extra certificate authorities (private CAs, TLS-inspecting proxies)'],
+  ['CI', 'When set, no spinner is drawn; progress is written as plain lines'],
+];
+
+export const OUTPUT_HELP = `Output formats (-o/--output, or --json):
+
+  table   Human tables with the command's default columns (the default on a terminal)
+  json    The full response, unchanged; pretty-printed on a terminal, compact in pipes (the default in pipes)
+  ndjson  One JSON object per line: each row of a listing, or the response itself
+  csv     RFC 4180 with a header line of column paths
+
+Columns: --columns id,score,issueCounts.open picks table/CSV columns as dot paths into each row.
+  Without it the command's default columns are used; records without defaults show every field.
+Rules: data goes to stdout; progress, spinners, hints, warnings and errors go to stderr, so pipes stay clean.
+  Colours and spinners appear only on a terminal (NO_COLOR, FORCE_COLOR and --no-color are honoured).
+  Text from the service is stripped of terminal control sequences in tables; JSON, NDJSON and CSV are exact.
+Default: -o, then --json, then SVC_OUTPUT, then the profile's "output" setting, then table/json by terminal.
+`;
+
+export function environmentHelp(): string {
+  const width = Math.max(...ENVIRONMENT.map(([k]) => k.length));
+  return `Environment variables read by svc:\n\n${ENVIRONMENT.map(([k, v]) => `  ${k.padEnd(width)}  ${v}`).join('\n')}\n\nPrecedence: flags, then environment, then the profile in the config file.\n`;
+}
+
+export const HELP_TOPICS: Record<string, { summary: string; text: () => string }> = {
+  'exit-codes': { summary: 'What each exit code means', text: formatExitCodes },
+  environment: { summary: 'Environment variables', text: environmentHelp },
+  output: { summary: 'Output formats, columns and terminal rules', text: () => OUTPUT_HELP },
+};

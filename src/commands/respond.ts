@@ -1,0 +1,47 @@
+/** Shared tail of every API command: check the response shape leniently and render it. */
+import type { Context } from '../context.js';
+import type { Operation } from '../operations/types.js';
+import { render } from '../output/render.js';
+import { redactHeaders } from '../http/redact.js';
+
+export function columnsFor(ctx: Context, defaults: string[]): string[] {
+  const chosen = ctx.globals.columns;
+  return chosen ? chosen.split(',').map((c) => c.trim()).filter(Boolean) : defaults;
+}
+
+/** Warn (once, on stderr) when a response does not have the documented shape; output stays as received. */
+export function checkShape(ctx: Context, op: Operation, data: unknown): void {
+  const result = op.response.safeParse(data);
+  if (result.success) return;
+  const issue = result.error.issues[0];
+  const where = issue.path.length ? issue.path.join('.') : 'the body';
+  ctx.warn(`the response of ${op.group} ${op.name} does not match the documented shape at ${where}: ${issue.message}; showing it as received`);
+}
+
+export async function renderResponse(ctx: Context, op: Pick<Operation, 'rows' | 'columns'> & Partial<Operation>, data: unknown): Promise<void> {
+  if (op.response && op.group) checkShape(ctx, op as Operation, data);
+  await render(data, {
+    format: ctx.format(),
+    columns: columnsFor(ctx, op.columns),
+    rowsPath: op.rows,
+    pretty: ctx.io.stdoutIsTTY,
+    color: ctx.color,
+    width: ctx.io.columns,
+  }, { out: ctx.out, note: ctx.note });
+}
+
+/** What `--dry-run` prints: the request as it would be sent, tokens redacted. */
+export function describeRequest(ctx: Context, path: string, body: unknown): Record<string, unknown> {
+  let base = '<base-url>';
+  try { base = ctx.target().baseUrl; } catch { /* no base URL yet: show the path alone */ }
+  return {
+    method: 'POST',
+    url: base + path,
+    headers: redactHeaders({
+      'content-type': 'application/json',
+      'x-service-api-token-id': '…',
+      'x-service-api-token-secret': '…',
+    }),
+    body,
+  };
+}

@@ -1,0 +1,76 @@
+/**
+ * Which base URL, credentials and organization a command uses, and where each came from.
+ * Precedence: flags, then environment, then the profile. A profile's tokens go only to that
+ * profile's own base URL (or its development URL).
+ */
+import { AuthError, UsageError } from '../errors.js';
+import type { Env } from '../context.js';
+import { assertSafeTransport, baseString, parseBaseUrl } from '../http/base-url.js';
+import type { Profile } from './store.js';
+
+export interface Target {
+  baseUrl: string;
+  from: string;
+}
+
+export interface Credentials {
+  tokenId: string;
+  tokenSecret: string;
+  from: 'environment' | string;
+}
+
+export function resolveTarget(o: { baseUrl?: string; dev?: boolean }, env: Env, profile: Profile | undefined, profileName: string): Target {
+  let raw: string | undefined;
+  let from: string;
+  if (o.baseUrl) [raw, from] = [o.baseUrl, '--base-url'];
+  else if (o.dev && env.SVC_DEV_BASE_URL) [raw, from] = [env.SVC_DEV_BASE_URL, 'SVC_DEV_BASE_URL'];
+  else if (o.dev) [raw, from] = [profile?.devBaseUrl, `profile "${profileName}" dev-base-url`];
+  else if (env.SVC_BASE_URL) [raw, from] = [env.SVC_BASE_URL, 'SVC_BASE_URL'];
+  else [raw, from] = [profile?.baseUrl, `profile "${profileName}" base-url`];
+  if (!raw) {
+    if (o.dev) throw new UsageError('no development base URL is set', `run 'svc config set dev-base-url URL${profileName === 'default' ? '' : ` --profile ${profileName}`}' or set SVC_DEV_BASE_URL`);
+    throw new UsageError('no API base URL is set', `pass --base-url URL, set SVC_BASE_URL, or run 'svc config set base-url URL' (try 'npm run sandbox' for a local one)`);
+  }
+  return { baseUrl: baseString(parseBaseUrl(raw, from)), from };
+}
+
+export function resolveCredentials(env: Env, profile: Profile | undefined, profileName: string, target: Target): Credentials {
+  const id = env.SVC_API_TOKEN_ID;
+  const secret = env.SVC_API_TOKEN_SECRET;
+  let creds: Credentials | undefined;
+  if (id || secret) {
+    if (!id || !secret) {
+      throw new AuthError(`${id ? 'SVC_API_TOKEN_SECRET' : 'SVC_API_TOKEN_ID'} is not set, but ${id ? 'SVC_API_TOKEN_ID' : 'SVC_API_TOKEN_SECRET'} is`, 'set both, or unset both to use the stored login');
+    }
+    creds = { tokenId: id, tokenSecret: secret, from: 'environment' };
+  } else if (profile?.tokenId && profile.tokenSecret) {
+    const own = [profile.baseUrl, profile.devBaseUrl].filter(Boolean).map((u) => origin(u!));
+    if (!own.includes(origin(target.baseUrl))) {
+      throw new AuthError(
+        `the stored token of profile "${profileName}" belongs to ${own.join(' / ') || 'no base URL'}, not ${origin(target.baseUrl)}; not sending it`,
+        'set SVC_API_TOKEN_ID and SVC_API_TOKEN_SECRET, or use --profile with a profile for that URL',
+      );
+    }
+    creds = { tokenId: profile.tokenId, tokenSecret: profile.tokenSecret, from: `profile "${profileName}"` };
+  }
+  if (!creds) {
+    throw new AuthError('not logged in: no API token', `run 'svc auth login', or set SVC_API_TOKEN_ID and SVC_API_TOKEN_SECRET`);
+  }
+  assertSafeTransport(new URL(target.baseUrl), target.from);
+  return creds;
+}
+
+export function resolveOrganization(o: { org?: string }, env: Env, profile: Profile | undefined): { id?: string; from?: string } {
+  if (o.org) return { id: o.org, from: '--org' };
+  if (env.SVC_ORGANIZATION_ID) return { id: env.SVC_ORGANIZATION_ID, from: 'SVC_ORGANIZATION_ID' };
+  if (profile?.organization) return { id: profile.organization, from: 'profile' };
+  return {};
+}
+
+function origin(u: string): string {
+  try {
+    return new URL(u).origin;
+  } catch {
+    return u;
+  }
+}

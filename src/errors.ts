@@ -1,0 +1,35 @@
+/** Errors that end a command with a documented exit code and one clear line on stderr. */
+import { EXIT, type ExitCode } from './exit-codes.js';
+
+export class CliError extends Error {
+  readonly exitCode: ExitCode;
+  /** A second line telling the user what to do (optional). */
+  readonly hint?: string;
+  constructor(message: string, exitCode: ExitCode, hint?: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = new.target.name;
+    this.exitCode = exitCode;
+    this.hint = hint;
+  }
+}
+
+/** Bad flags, values, files or environment: nothing was sent. */
+export class UsageError extends CliError {
+  constructor(message: string, hint?: string) { super(message, EXIT.USAGE, hint); }
+}
+
+/** No credentials, or the service refused them. */
+export class AuthError extends CliError {
+  constructor(message: string, hint?: string) { super(message, EXIT.AUTH, hint); }
+}
+
+/** A failed gate: the only error that exits 1. */
+export class GateFailedError extends CliError {
+  constructor(message: string) { super(message, EXIT.GATE_FAILED); }
+}
+
+export class InterruptedError extends CliError {
+  constructor(signal: 'SIGINT' | 'SIGTERM' = 'SIGINT') {
+    super(`interrupted by ${signal}`, signal === 'SIGTERM' ? EXIT.TERMINATED : EXIT.INTERRUPTED);
+  }
+}

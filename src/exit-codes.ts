@@ -1,0 +1,38 @@
+/**
+ * The one table of exit codes. Scripts depend on these numbers: never change a released code.
+ * `svc help exit-codes` and the README print this table.
+ */
+export const EXIT = {
+  OK: 0,
+  GATE_FAILED: 1,
+  USAGE: 2,
+  AUTH: 3,
+  NOT_FOUND: 4,
+  REJECTED: 5,
+  NETWORK: 6,
+  BAD_RESPONSE: 7,
+  INTERNAL: 70,
+  INTERRUPTED: 130,
+  TERMINATED: 143,
+} as const;
+
+export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
+
+export const EXIT_CODE_TABLE: ReadonlyArray<{ code: ExitCode; meaning: string }> = [
+  { code: EXIT.OK, meaning: 'Success (for `svc gate`: every threshold held)' },
+  { code: EXIT.GATE_FAILED, meaning: 'Gate failed: a threshold was broken (only `svc gate` and scan waits use it)' },
+  { code: EXIT.USAGE, meaning: 'Usage error or invalid input, found before any request was sent' },
+  { code: EXIT.AUTH, meaning: 'Not authenticated: no credentials, or the service answered 401/403' },
+  { code: EXIT.NOT_FOUND, meaning: 'Not found: the service answered 404' },
+  { code: EXIT.REJECTED, meaning: 'Rejected by the service: 400, 429 or another 4xx' },
+  { code: EXIT.NETWORK, meaning: 'Network failure, timeout, or a 5xx from the service' },
+  { code: EXIT.BAD_RESPONSE, meaning: 'The response could not be understood (not JSON, truncated, wrong shape where it matters)' },
+  { code: EXIT.INTERNAL, meaning: 'Unexpected internal error (run again with --debug for the stack trace)' },
+  { code: EXIT.INTERRUPTED, meaning: 'Interrupted (Ctrl-C / SIGINT)' },
+  { code: EXIT.TERMINATED, meaning: 'Terminated (SIGTERM)' },
+];
+
+export function formatExitCodes(): string {
+  const lines = EXIT_CODE_TABLE.map(({ code, meaning }) => `  ${String(code).padStart(3)}  ${meaning}`);
+  return `Exit codes of svc:\n\n${lines.join('\n')}\n`;
+}

@@ -1,0 +1,59 @@
+/** One error class per kind of HTTP failure, each with its exit code. */
+import { CliError } from '../errors.js';
+import { EXIT, type ExitCode } from '../exit-codes.js';
+
+export class ApiError extends CliError {
+  constructor(message: string, exitCode: ExitCode, readonly status?: number, hint?: string, readonly retryAfterMs?: number) {
+    super(message, exitCode, hint);
+  }
+}
+export class BadRequestError extends ApiError {}
+export class UnauthorizedError extends ApiError {}
+export class NotFoundError extends ApiError {}
+export class RateLimitedError extends ApiError {}
+export class ServerError extends ApiError {}
+/** The request did not complete at the network level. `neverSent` when it provably never reached the server. */
+export class ConnectionError extends ApiError {
+  constructor(message: string, readonly neverSent: boolean, hint?: string) { super(message, EXIT.NETWORK, undefined, hint); }
+}
+export class TimeoutError extends ApiError {
+  constructor(message: string, readonly phase: 'connect' | 'headers' | 'body', hint?: string) { super(message, EXIT.NETWORK, undefined, hint); }
+}
+export class ResponseError extends ApiError {
+  constructor(message: string, status?: number, hint?: string) { super(message, EXIT.BAD_RESPONSE, status, hint); }
+}
+
+/** The service's message from an error body of any shape: `{error}`, `{error:{message,code,requestId}}`, `{message}`, text. */
+export function errorMessage(text: string): string {
+  let msg = text.trim();
+  try {
+    const body: unknown = JSON.parse(text);
+    if (body && typeof body === 'object') {
+      const b = body as Record<string, unknown>;
+      const e = b.error;
+      if (typeof e === 'string') msg = e;
+      else if (e && typeof e === 'object') {
+        const eo = e as Record<string, unknown>;
+        msg = [eo.message, eo.code && `code ${String(eo.code)}`, eo.requestId && `request ${String(eo.requestId)}`].filter(Boolean).join(', ');
+      } else if (typeof b.message === 'string') msg = b.message;
+      else msg = JSON.stringify(body);
+    }
+  } catch { /* not JSON: keep the text */ }
+  // eslint-disable-next-line no-control-regex
+  msg = msg.replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ').trim();
+  return msg.length > 300 ? msg.slice(0, 297) + '...' : msg;
+}
+
+/** Map a non-2xx status to its error class. */
+export function statusError(status: number, what: string, text: string, retryAfterMs?: number): ApiError {
+  const detail = errorMessage(text);
+  const msg = `${what} failed: HTTP ${status}${detail ? `: ${detail}` : ''}`;
+  if (status === 401 || status === 403) {
+    return new UnauthorizedError(msg, EXIT.AUTH, status, 'check the token with `svc auth status`, or log in again with `svc auth login`');
+  }
+  if (status === 404) return new NotFoundError(msg, EXIT.NOT_FOUND, status, 'check the id or path; `svc api` calls any path');
+  if (status === 429) return new RateLimitedError(msg, EXIT.REJECTED, status, 'rate limited: wait and try again, or raise --retries', retryAfterMs);
+  if (status >= 500) return new ServerError(msg, EXIT.NETWORK, status, 'the service failed; try again later (reads are retried, see --retries)', retryAfterMs);
+  if (status === 408) return new ServerError(msg, EXIT.NETWORK, status, 'the service timed out; try again', retryAfterMs);
+  return new BadRequestError(msg, EXIT.REJECTED, status, 'the service rejected the request; see `--help` for the fields, or --dry-run to see the body');
+}

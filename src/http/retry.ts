@@ -1,0 +1,38 @@
+/**
+ * Retry policy: pure functions, unit-tested. Reads (safe operations) retry on network errors,
+ * timeouts, 408, 429 and 5xx; mutations only when the request provably never left (connection
+ * refused, DNS failure) or on 429 (the service refused it before doing anything).
+ */
+import { ApiError, ConnectionError, RateLimitedError, TimeoutError } from './errors.js';
+
+export const BASE_DELAY_MS = 500;
+export const MAX_DELAY_MS = 8_000;
+export const MAX_RETRY_AFTER_MS = 60_000;
+
+export function isRetryable(err: unknown, safe: boolean): boolean {
+  if (err instanceof RateLimitedError) return true;
+  if (err instanceof ConnectionError) return safe || err.neverSent;
+  // A connect timeout means no byte of the request left this machine.
+  if (err instanceof TimeoutError && err.phase === 'connect') return true;
+  if (!safe) return false;
+  if (err instanceof TimeoutError) return true;
+  if (err instanceof ApiError && err.status !== undefined) return err.status === 408 || err.status >= 500;
+  return false;
+}
+
+/** Delay before retry number `attempt` (0-based): exponential with jitter, or the server's Retry-After. */
+export function retryDelayMs(attempt: number, random: () => number, retryAfterMs?: number): number {
+  if (retryAfterMs !== undefined && retryAfterMs >= 0) return Math.min(retryAfterMs, MAX_RETRY_AFTER_MS);
+  const ceiling = Math.min(BASE_DELAY_MS * 2 ** attempt, MAX_DELAY_MS);
+  return Math.round(ceiling / 2 + random() * (ceiling / 2));
+}
+
+/** `Retry-After` as seconds or an HTTP date, in milliseconds from `now`; undefined when absent or unreadable. */
+export function parseRetryAfter(value: string | string[] | undefined, now: number): number | undefined {
+  const v = Array.isArray(value) ? value[0] : value;
+  if (!v) return undefined;
+  if (/^\s*\d+(\.\d+)?\s*$/.test(v)) return Math.round(Number(v) * 1000);
+  const date = Date.parse(v);
+  if (Number.isNaN(date)) return undefined;
+  return Math.max(0, date - now);
+}

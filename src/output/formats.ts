@@ -1,0 +1,27 @@
+/** Output formats and how the default is chosen. */
+import { UsageError } from '../errors.js';
+
+export const FORMATS = ['table', 'json', 'ndjson', 'csv'] as const;
+export type Format = (typeof FORMATS)[number];
+
+export function parseFormat(value: string, from: string): Format {
+  if ((FORMATS as readonly string[]).includes(value)) return value as Format;
+  throw new UsageError(`invalid output format '${value}' (from ${from})`, `use one of: ${FORMATS.join(', ')}`);
+}
+
+/** `-o` wins, then `--json`, then SVC_OUTPUT, then the profile, then table on a terminal and json elsewhere. */
+export function chooseFormat(o: { output?: string; json?: boolean; env?: string; profile?: string; stdoutIsTTY: boolean }): Format {
+  if (o.output) return parseFormat(o.output, '--output');
+  if (o.json) return 'json';
+  if (o.env) return parseFormat(o.env, 'SVC_OUTPUT');
+  if (o.profile) return parseFormat(o.profile, 'the profile setting "output"');
+  return o.stdoutIsTTY ? 'table' : 'json';
+}
+
+/** Colour on a terminal only; NO_COLOR and --no-color switch it off, FORCE_COLOR on. */
+export function useColor(o: { flag?: boolean; env: Record<string, string | undefined>; isTTY: boolean }): boolean {
+  if (o.flag === false) return false;
+  if (o.env.NO_COLOR !== undefined && o.env.NO_COLOR !== '') return false;
+  if (o.env.FORCE_COLOR !== undefined) return o.env.FORCE_COLOR !== '0' && o.env.FORCE_COLOR !== 'false';
+  return o.isTTY;
+}

@@ -1,0 +1,111 @@
+/** Builds the run-time Context from the host and the parsed global options. */
+import type { Context, Host } from './context.js';
+import type { GlobalOptions } from './commands/globals.js';
+import { ConfigStore, DEFAULT_PROFILE, checkProfileName } from './config/store.js';
+import { configPath } from './config/paths.js';
+import { resolveCredentials, resolveOrganization, resolveTarget, type Credentials, type Target } from './config/resolve.js';
+import type { Client } from './http/client.js';
+import { UsageError } from './errors.js';
+import { chooseFormat, useColor } from './output/formats.js';
+import { stripControls } from './output/sanitize.js';
+import { scrub } from './http/redact.js';
+
+export const DEFAULT_TIMEOUT_SEC = 30;
+export const DEFAULT_RETRIES = 2;
+
+export function createContext(host: Host, globals: GlobalOptions): Context {
+  const profileName = checkProfileName(globals.profile ?? host.env.SVC_PROFILE ?? DEFAULT_PROFILE);
+  const config = new ConfigStore(configPath(host.env, host.platform));
+  let target: Target | undefined;
+  let creds: Credentials | undefined;
+  let client: Client | undefined;
+  let stdinText: Promise<string> | undefined;
+  const errColor = useColor({ flag: globals.color, env: host.env, isTTY: host.io.stderrIsTTY });
+
+  const ctx: Context = {
+    ...host,
+    globals,
+    profileName,
+    config,
+    color: useColor({ flag: globals.color, env: host.env, isTTY: host.io.stdoutIsTTY }),
+    profile: () => config.profile(profileName),
+    out: (text) => { host.io.stdout.write(text); },
+    note: (line) => { host.io.stderr.write(scrub(stripControls(line), ctx.secrets()) + '\n'); },
+    warn: (line) => ctx.note(`${errColor ? '\u001b[33mwarning:\u001b[39m' : 'warning:'} ${line}`),
+    format: () => chooseFormat({
+      output: globals.output, json: globals.json, env: host.env.SVC_OUTPUT,
+      profile: ctx.profile()?.output, stdoutIsTTY: host.io.stdoutIsTTY,
+    }),
+    target: () => (target ??= resolveTarget(globals, host.env, ctx.profile(), profileName)),
+    credentials: () => (creds ??= resolveCredentials(host.env, ctx.profile(), profileName, ctx.target())),
+    organization: () => resolveOrganization(globals, host.env, ctx.profile()),
+    timeoutSec: () => positive(globals.timeout, '--timeout', DEFAULT_TIMEOUT_SEC, host.env.SVC_TIMEOUT, 'SVC_TIMEOUT'),
+    async client() {
+      if (client) return client;
+      const t = ctx.target();
+      const c = ctx.credentials();
+      const timeoutSec = ctx.timeoutSec();
+      const retries = wholeNumber(globals.retries, '--retries', DEFAULT_RETRIES);
+      const { createClient } = await import('./http/client.js');
+      client = createClient({
+        baseUrl: t.baseUrl,
+        tokenId: c.tokenId,
+        tokenSecret: c.tokenSecret,
+        userAgent: `svc/${host.version} node/${host.nodeVersion.replace(/^v/, '')} (${host.platform})`,
+        timeoutSec,
+        retries,
+        env: host.env,
+        signal: host.signal,
+        now: host.now,
+        random: host.random,
+        sleep: host.sleep,
+        verbose: globals.verbose ? (line) => ctx.note(line) : undefined,
+        notice: (line) => ctx.warn(line),
+      });
+      return client;
+    },
+    async spin(text, fn) {
+      if (!host.io.stderrIsTTY || globals.verbose || host.env.CI) return fn();
+      const { default: ora } = await import('ora');
+      const spinner = ora({ text, stream: host.io.stderr, color: 'cyan', isEnabled: true, discardStdin: false }).start();
+      try {
+        return await fn();
+      } finally {
+        spinner.stop();
+      }
+    },
+    readStdin() {
+      return (stdinText ??= (async () => {
+        if (host.io.stdinIsTTY) throw new UsageError('expected input on stdin, but stdin is a terminal', 'pipe the input in, e.g. `cat body.json | svc ... --input -`');
+        const chunks: Buffer[] = [];
+        for await (const chunk of host.io.stdin) chunks.push(Buffer.from(chunk as Buffer));
+        return Buffer.concat(chunks).toString('utf8');
+      })());
+    },
+    secrets() {
+      const s = [host.env.SVC_API_TOKEN_SECRET];
+      try { s.push(ctx.profile()?.tokenSecret); } catch { /* corrupt config: nothing stored to hide */ }
+      if (creds) s.push(creds.tokenSecret);
+      return s.filter((x): x is string => !!x);
+    },
+    async close() {
+      await client?.close();
+    },
+  };
+  return ctx;
+}
+
+function positive(raw: string | undefined, name: string, dflt: number, envRaw?: string, envName?: string): number {
+  const [v, from] = raw !== undefined ? [raw, name] : envRaw !== undefined ? [envRaw, envName!] : [undefined, name];
+  if (v === undefined) return dflt;
+  const n = Number(v);
+  if (!Number.isFinite(n) || n <= 0 || n > 3600) throw new UsageError(`${from} expects seconds between 0 and 3600, got '${v}'`);
+  return n;
+}
+
+function wholeNumber(raw: string | undefined, name: string, dflt: number): number {
+  if (raw === undefined) return dflt;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 0 || n > 10) throw new UsageError(`${name} expects a whole number from 0 to 10, got '${raw}'`);
+  return n;
+}
