@@ -1,0 +1,2 @@
+export * from './levels.js';
+export * from './evaluate.js';
