@@ -1,0 +1,62 @@
+/** Spawn the built bin/svc like a user's shell would, with a clean, isolated environment. */
+import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+export const BIN = resolve(__dirname, '../../bin/svc.js');
+
+export interface RunResult {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+export interface RunOptions {
+  env?: Record<string, string | undefined>;
+  input?: string;
+  cwd?: string;
+  timeoutMs?: number;
+}
+
+/** A fresh config directory per call unless SVC_CONFIG_DIR is given. */
+export function tempConfigDir(): string {
+  return mkdtempSync(join(tmpdir(), 'svc-test-cfg-'));
+}
+
+/** Environment with nothing of the developer's own svc settings, proxies or colour forcing. */
+export function cleanEnv(extra: Record<string, string | undefined> = {}): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) {
+    if (v === undefined || /^SVC_/.test(k) || /^(HTTPS?_PROXY|NO_PROXY|https?_proxy|no_proxy|FORCE_COLOR|NO_COLOR|CI)$/.test(k)) continue;
+    env[k] = v;
+  }
+  env.SVC_CONFIG_DIR ??= tempConfigDir();
+  for (const [k, v] of Object.entries(extra)) {
+    if (v === undefined) delete env[k];
+    else env[k] = v;
+  }
+  return env;
+}
+
+export function runSvc(args: string[], opts: RunOptions = {}): Promise<RunResult> {
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], {
+      env: cleanEnv(opts.env),
+      cwd: opts.cwd ?? process.cwd(),
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? 20_000);
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      resolvePromise({ code, signal, stdout, stderr });
+    });
+    child.stdin.end(opts.input ?? '');
+  });
+}
