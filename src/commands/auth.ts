@@ -76,29 +76,35 @@ async function login(ctx: Context, o: { tokenId?: string; withSecretStdin?: bool
 }
 
 async function status(ctx: Context): Promise<void> {
-  const lines: [string, string][] = [['profile', `${ctx.profileName}${ctx.globals.profile ? ' (--profile)' : ctx.env.SVC_PROFILE ? ' (SVC_PROFILE)' : ''}`], ['config file', ctx.config.path]];
+  const view: Record<string, string> = {
+    profile: `${ctx.profileName}${ctx.globals.profile ? ' (--profile)' : ctx.env.SVC_PROFILE ? ' (SVC_PROFILE)' : ''}`,
+    configFile: ctx.config.path,
+  };
   let failure: Error | undefined;
   try {
     const t = ctx.target();
-    lines.push(['base URL', `${t.baseUrl} (from ${t.from})`]);
+    view.baseUrl = `${t.baseUrl} (from ${t.from})`;
   } catch (err) {
-    lines.push(['base URL', `not set: ${(err as Error).message}`]);
+    view.baseUrl = `not set: ${(err as Error).message}`;
   }
   try {
     const c = ctx.target() && ctx.credentials();
-    lines.push(['token id', `${maskId(c.tokenId)} (from ${c.from})`], ['token secret', 'set (hidden)']);
+    view.tokenId = `${maskId(c.tokenId)} (from ${c.from})`;
+    view.tokenSecret = 'set (hidden)';
   } catch (err) {
     failure = err as Error;
     const id = ctx.env.SVC_API_TOKEN_ID ?? ctx.profile()?.tokenId;
-    lines.push(['token', id ? `${maskId(id)}: ${(err as Error).message}` : 'none: not logged in']);
+    view.token = id ? `${maskId(id)}: ${(err as Error).message}` : 'none: not logged in';
   }
   const org = ctx.organization();
-  lines.push(['organization', org.id ? `${org.id} (from ${org.from})` : 'none (commands need --org or --organization-id)']);
-  const width = Math.max(...lines.map(([k]) => k.length));
-  const text = lines.map(([k, v]) => `${k.padEnd(width)}  ${v}`).join('\n') + '\n';
-  if (ctx.format() === 'json' || ctx.globals.json) {
-    ctx.out(JSON.stringify(Object.fromEntries(lines), null, 2) + '\n');
-  } else ctx.out(text);
+  view.organization = org.id ? `${org.id} (from ${org.from})` : 'none (commands need --org or --organization-id)';
+  if (ctx.format() === 'table') {
+    const label = (k: string) => k.replace(/([A-Z])/g, ' $1').toLowerCase();
+    const width = Math.max(...Object.keys(view).map((k) => label(k).length));
+    ctx.out(Object.entries(view).map(([k, v]) => `${label(k).padEnd(width)}  ${v}`).join('\n') + '\n');
+  } else {
+    ctx.out(JSON.stringify(view, null, ctx.io.stdoutIsTTY ? 2 : undefined) + '\n');
+  }
   if (failure) throw failure instanceof AuthError ? failure : new AuthError(failure.message);
 }
 

@@ -1,0 +1,116 @@
+/** Each failure class ends with its documented exit code and one clear stderr line. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runSvc } from '../helpers/run-svc.js';
+import { startRecordingServer, type RecordingServer, type Reply } from '../helpers/recording-server.js';
+
+const SECRET = 'exit-code-secret-value-42';
+let server: RecordingServer;
+beforeAll(async () => { server = await startRecordingServer(); });
+afterAll(() => server.close());
+
+const env = (extra: Record<string, string> = {}) => ({ SVC_BASE_URL: server.url, SVC_API_TOKEN_ID: 'tid', SVC_API_TOKEN_SECRET: SECRET, ...extra });
+
+function expectOneLine(stderr: string): string {
+  const lines = stderr.split('\n').filter(Boolean);
+  expect(lines, stderr).toHaveLength(1);
+  expect(stderr).not.toMatch(/\n\s+at /);
+  expect(stderr).not.toContain(SECRET);
+  return lines[0];
+}
+
+const cases: Array<{ name: string; reply: Reply; code: number; message: RegExp; args?: string[] }> = [
+  { name: '400 with {error}', reply: { status: 400, json: { error: 'pageSize must be at most 500' } }, code: 5, message: /HTTP 400: pageSize must be at most 500/ },
+  { name: '400 with a nested error object', reply: { status: 400, json: { error: { message: 'bad field', code: 'E_FIELD', requestId: 'req-7' } } }, code: 5, message: /bad field, code E_FIELD, request req-7/ },
+  { name: '401', reply: { status: 401, json: { error: 'invalid token' } }, code: 3, message: /HTTP 401: invalid token.*svc auth/ },
+  { name: '403', reply: { status: 403, text: 'forbidden' }, code: 3, message: /HTTP 403: forbidden/ },
+  { name: '404', reply: { status: 404, json: { error: 'issue not found' } }, code: 4, message: /HTTP 404: issue not found/ },
+  { name: '422', reply: { status: 422, json: { message: 'unprocessable' } }, code: 5, message: /HTTP 422: unprocessable/ },
+  { name: '429 after retries', reply: { status: 429, json: { error: 'slow down' }, headers: { 'retry-after': '0' } }, code: 5, message: /HTTP 429: slow down/ },
+  { name: '500', reply: { status: 500, json: { error: 'boom' } }, code: 6, message: /HTTP 500: boom/ },
+  { name: '503 with an HTML body', reply: { status: 503, text: '<html><body>Service Unavailable</body></html>' }, code: 6, message: /HTTP 503/ },
+  { name: 'a 200 that is not JSON', reply: { text: '<html>login page</html>', headers: { 'content-type': 'text/html' } }, code: 7, message: /not valid JSON \(text\/html/ },
+  { name: 'a timeout', reply: { json: { ok: true }, delayMs: 3000 }, code: 6, message: /no response within 1 s \(--timeout\)/, args: ['--timeout', '1'] },
+];
+
+describe('exit codes of API failures', () => {
+  for (const c of cases) {
+    it(`${c.name} -> exit ${c.code}`, async () => {
+      const path = `/api/v1/issues/get`;
+      server.route(path, c.reply);
+      const r = await runSvc(['issues', 'get', 'iss_1', '--retries', '0', ...(c.args ?? [])], { env: env() });
+      expect(r.code).toBe(c.code);
+      expect(r.stdout).toBe('');
+      expect(expectOneLine(r.stderr)).toMatch(c.message);
+    });
+  }
+
+  it('an unreachable server -> exit 6', async () => {
+    const r = await runSvc(['orgs', 'list', '--retries', '0'], { env: env({ SVC_BASE_URL: 'http://127.0.0.1:9' }) });
+    expect(r.code).toBe(6);
+    expect(expectOneLine(r.stderr)).toMatch(/cannot reach http:\/\/127\.0\.0\.1:9 \(ECONNREFUSED\)/);
+  });
+
+  it('shows the stack only with --debug', async () => {
+    server.route('/api/v1/issues/get', { status: 500, json: { error: 'boom' } });
+    const r = await runSvc(['issues', 'get', 'iss_1', '--retries', '0', '--debug'], { env: env() });
+    expect(r.code).toBe(6);
+    expect(r.stderr).toMatch(/\n\s+at /);
+    expect(r.stderr).not.toContain(SECRET);
+  });
+});
+
+describe('exit codes of local problems (nothing is sent)', () => {
+  const local: Array<{ name: string; args: string[]; env?: Record<string, string | undefined>; code: number; message: RegExp }> = [
+    { name: 'unknown flag', args: ['issues', 'search', '--bogus'], code: 2, message: /unknown option '--bogus'/ },
+    { name: 'bad enum', args: ['issues', 'search', '--sort-by', 'size'], code: 2, message: /Allowed choices are createdAt, severity, score/ },
+    { name: 'bad list enum', args: ['issues', 'search', '--types', 'open,bogus'], code: 2, message: /--types.*must be one of/ },
+    { name: '--page 0', args: ['issues', 'search', '--page', '0'], code: 2, message: /invalid value for --page: must be at least 1 \(got 0\)/ },
+    { name: 'non-numeric number', args: ['issues', 'search', '--page-size', 'ten'], code: 2, message: /--page-size expects an integer, got 'ten'/ },
+    { name: 'malformed --input JSON', args: ['issues', 'search', '--input', '-'], code: 2, message: /--input \(stdin\) is not valid JSON/ },
+    { name: 'bad date', args: ['stats', 'time-saved', '--start-date', '31.01.2026'], code: 2, message: /invalid value for --start-date/ },
+    { name: 'missing required id', args: ['issues', 'get'], code: 2, message: /missing issueId: give ISSUE_ID, or --issue-id/ },
+    { name: 'unknown command', args: ['isues', 'search'], code: 2, message: /unknown command 'isues' \(Did you mean issues\?\)/ },
+    { name: 'unknown operation', args: ['issues', 'serch'], code: 2, message: /Did you mean search\?/ },
+    { name: 'missing base URL', args: ['orgs', 'list'], env: { SVC_BASE_URL: undefined }, code: 2, message: /no API base URL is set; pass --base-url/ },
+    { name: 'bad base URL', args: ['orgs', 'list', '--base-url', 'not a url'], code: 2, message: /invalid base URL 'not a url'/ },
+    { name: 'no credentials', args: ['orgs', 'list'], env: { SVC_API_TOKEN_ID: undefined, SVC_API_TOKEN_SECRET: undefined }, code: 3, message: /not logged in.*svc auth login/ },
+    { name: 'half-set credentials', args: ['orgs', 'list'], env: { SVC_API_TOKEN_ID: undefined }, code: 3, message: /SVC_API_TOKEN_ID is not set, but SVC_API_TOKEN_SECRET is/ },
+    { name: 'plain http to a remote host', args: ['orgs', 'list', '--base-url', 'http://api.example.com'], code: 2, message: /refusing to send API tokens over plain http/ },
+    { name: 'destructive without --yes off a terminal', args: ['repos', 'delete', 'repo_1'], code: 2, message: /needs --yes when not run on a terminal/ },
+    { name: 'bad --timeout', args: ['orgs', 'list', '--timeout', '-3'], code: 2, message: /--timeout expects seconds/ },
+    { name: 'bad output format', args: ['orgs', 'list', '-o', 'xml'], code: 2, message: /Allowed choices are table, json, ndjson, csv/ },
+  ];
+  for (const c of local) {
+    it(`${c.name} -> exit ${c.code}`, async () => {
+      const before = server.requests.length;
+      const r = await runSvc(c.args, { env: env(c.env as Record<string, string>), input: c.name.includes('--input') ? '{"page": ' : '' });
+      expect(r.code).toBe(c.code);
+      expect(expectOneLine(r.stderr)).toMatch(c.message);
+      expect(server.requests.length).toBe(before);
+    });
+  }
+});
+
+describe('retries', () => {
+  it('retries a read after a 500 and succeeds', async () => {
+    let n = 0;
+    server.route('/api/v1/orgs/list', (_req, res) => {
+      n++;
+      res.writeHead(n === 1 ? 500 : 200, { 'content-type': 'application/json', 'retry-after': '0' });
+      res.end(n === 1 ? '{"error":"transient"}' : '[{"id":"o1","name":"A"}]');
+    });
+    const r = await runSvc(['orgs', 'list'], { env: env() });
+    expect(r.code).toBe(0);
+    expect(n).toBe(2);
+    expect(JSON.parse(r.stdout)).toEqual([{ id: 'o1', name: 'A' }]);
+    expect(r.stderr).toMatch(/HTTP 500: transient; retrying/);
+  });
+
+  it('never repeats a mutation that reached the server', async () => {
+    let n = 0;
+    server.route('/api/v1/issues/archive', (_req, res) => { n++; res.writeHead(500, { 'content-type': 'application/json' }); res.end('{"error":"boom"}'); });
+    const r = await runSvc(['issues', 'archive', 'iss_1', '--retries', '3'], { env: env() });
+    expect(r.code).toBe(6);
+    expect(n).toBe(1);
+  });
+});

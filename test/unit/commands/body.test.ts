@@ -1,0 +1,104 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { escapeHatchBody, flagValue, splitField, typedValue, validateTyped } from '../../../src/commands/body.js';
+import { collectList } from '../../../src/commands/operation.js';
+import { flagSpecs } from '../../../src/commands/schema-flags.js';
+import { UsageError } from '../../../src/errors.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'svc-body-'));
+writeFileSync(join(dir, 'body.json'), '{"page": 3, "searchQuery": "sql"}');
+writeFileSync(join(dir, 'bad.json'), '{"page": ');
+writeFileSync(join(dir, 'list.json'), '[1,2]');
+writeFileSync(join(dir, 'text.txt'), 'hello\n');
+const src = { cwd: dir, readStdin: () => '{"fromStdin": true}' };
+
+describe('-F typing', () => {
+  it('types values the way gh does', () => {
+    expect(typedValue('true', 'k', src)).toBe(true);
+    expect(typedValue('false', 'k', src)).toBe(false);
+    expect(typedValue('null', 'k', src)).toBeNull();
+    expect(typedValue('42', 'k', src)).toBe(42);
+    expect(typedValue('-1.5', 'k', src)).toBe(-1.5);
+    expect(typedValue('007', 'k', src)).toBe('007');
+    expect(typedValue('["a",1]', 'k', src)).toEqual(['a', 1]);
+    expect(typedValue('{"min":1}', 'k', src)).toEqual({ min: 1 });
+    expect(typedValue('@text.txt', 'k', src)).toBe('hello');
+    expect(typedValue('plain words', 'k', src)).toBe('plain words');
+  });
+
+  it('rejects malformed JSON values and missing files with a usage error', () => {
+    expect(() => typedValue('[1,', 'k', src)).toThrow(UsageError);
+    expect(() => typedValue('@nope.txt', 'k', src)).toThrow(/cannot read -F k from 'nope.txt': no such file/);
+  });
+
+  it('splits key=value and nests dotted keys', () => {
+    expect(splitField('severities.min=3', '-F')).toEqual([['severities', 'min'], '3']);
+    expect(splitField('a=b=c', '-f')).toEqual([['a'], 'b=c']);
+    expect(() => splitField('novalue', '-F')).toThrow(/expects key=value/);
+    expect(() => splitField('=x', '-F')).toThrow(UsageError);
+    expect(() => splitField('bad key=x', '-F')).toThrow(/invalid key/);
+  });
+});
+
+describe('escape-hatch body', () => {
+  it('layers --input, then -F, then -f', () => {
+    const body = escapeHatchBody({ ...src, input: 'body.json', fields: ['page=4', 'severities.min=2'], rawFields: ['searchQuery=42'] });
+    expect(body).toEqual({ page: 4, searchQuery: '42', severities: { min: 2 } });
+  });
+
+  it('reads --input from stdin with -', () => {
+    expect(escapeHatchBody({ ...src, input: '-' })).toEqual({ fromStdin: true });
+  });
+
+  it('names the problem for malformed or non-object --input', () => {
+    expect(() => escapeHatchBody({ ...src, input: 'bad.json' })).toThrow(/--input bad.json is not valid JSON/);
+    expect(() => escapeHatchBody({ ...src, input: 'list.json' })).toThrow(/must hold a JSON object/);
+    expect(() => escapeHatchBody({ ...src, input: 'missing.json' })).toThrow(/no such file/);
+    expect(() => escapeHatchBody({ ...src, input: '.' })).toThrow(/it is a directory/);
+  });
+});
+
+describe('typed flags', () => {
+  const shape = {
+    page: z.number().int().min(1).optional(),
+    score: z.number().optional(),
+    ids: z.array(z.string()).optional(),
+    nums: z.array(z.number().int()).optional(),
+    repos: z.array(z.object({ a: z.string() })).optional(),
+    order: z.enum(['asc', 'desc']).optional(),
+    date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/).optional(),
+  };
+  const specs = Object.fromEntries(flagSpecs(shape).map((s) => [s.flag, s]));
+
+  it('converts numbers, integers, lists and JSON', () => {
+    expect(flagValue(specs.page, '2', src)).toBe(2);
+    expect(flagValue(specs.score, '2.5', src)).toBe(2.5);
+    expect(flagValue(specs.nums, ['1', '2'], src)).toEqual([1, 2]);
+    expect(flagValue(specs.repos, '[{"a":"x"}]', src)).toEqual([{ a: 'x' }]);
+    expect(flagValue(specs.ids, ['a', 'b'], src)).toEqual(['a', 'b']);
+  });
+
+  it('refuses non-numbers and fractions for integers', () => {
+    expect(() => flagValue(specs.page, 'abc', src)).toThrow("--page expects an integer, got 'abc'");
+    expect(() => flagValue(specs.page, '1.5', src)).toThrow("--page expects an integer, got '1.5'");
+    expect(() => flagValue(specs.score, '', src)).toThrow('--score expects a number');
+    expect(() => flagValue(specs.repos, '{not json', src)).toThrow(/the value of --repos is not valid JSON/);
+  });
+
+  it('validates with the schema and names the flag', () => {
+    const schema = z.looseObject(shape);
+    const flagOf = (p: PropertyKey[]) => `--${String(p[0])}`;
+    expect(() => validateTyped(schema, { page: 0 }, flagOf)).toThrow('invalid value for --page: must be at least 1 (got 0)');
+    expect(() => validateTyped(schema, { date: '21/11/2026' }, flagOf)).toThrow(/invalid value for --date/);
+    expect(() => validateTyped(schema, { page: 1, date: '2026-11-21' }, flagOf)).not.toThrow();
+  });
+
+  it('splits comma lists and repeated flags alike', () => {
+    expect(collectList('a,b', undefined)).toEqual(['a', 'b']);
+    expect(collectList('c', ['a', 'b'])).toEqual(['a', 'b', 'c']);
+    expect(collectList(' a , ,b ', undefined)).toEqual(['a', 'b']);
+  });
+});

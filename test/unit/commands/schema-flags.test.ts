@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { argName, flagSpecs, typeText } from '../../../src/commands/schema-flags.js';
+import { field } from '../../../src/operations/fields.js';
+import { GLOBAL_OPTIONS, commandWords, firstCommandWord } from '../../../src/commands/globals.js';
+import { loadAllOperations } from '../../../src/operations/index.js';
+
+describe('schema -> flags', () => {
+  const specs = flagSpecs({
+    organizationId: field(z.string().optional(), 'Org', 'spec', 'id'),
+    isPrScanningEnabled: z.boolean().optional(),
+    severities: z.object({ min: z.number().optional(), max: z.number().optional() }).optional(),
+    vcs: field(z.enum(['hosta', 'hostb']).optional(), 'VCS', 'notes'),
+    types: z.array(z.enum(['open', 'patched'])).optional(),
+    repos: z.array(z.object({ url: z.string() })).optional(),
+    prBranchFormat: z.string().nullable().optional(),
+  });
+  const by = Object.fromEntries(specs.map((s) => [s.flag, s]));
+
+  it('kebab-cases field names and nests objects', () => {
+    expect(specs.map((s) => s.flag)).toEqual(['organization-id', 'is-pr-scanning-enabled', 'severities-min', 'severities-max', 'vcs', 'types', 'repos', 'pr-branch-format']);
+    expect(by['severities-max'].path).toEqual(['severities', 'max']);
+  });
+
+  it('keeps kinds, enums, nullability, placeholders and sources', () => {
+    expect(by['is-pr-scanning-enabled'].kind).toBe('boolean');
+    expect(by.vcs).toMatchObject({ kind: 'enum', choices: ['hosta', 'hostb'], source: 'notes' });
+    expect(by.types).toMatchObject({ kind: 'array', itemKind: 'enum', choices: ['open', 'patched'] });
+    expect(by.repos.kind).toBe('json');
+    expect(by['pr-branch-format'].nullable).toBe(true);
+    expect(by['organization-id'].placeholder).toBe('id');
+    expect(typeText(by.types)).toBe('list of: open, patched');
+  });
+
+  it('names positional arguments in upper snake case', () => {
+    expect(argName('issueId')).toBe('ISSUE_ID');
+    expect(argName('repositoryUrl')).toBe('REPOSITORY_URL');
+  });
+
+  it('never derives a flag that collides with a global or common flag', async () => {
+    const reserved = new Set(['field', 'raw-field', 'input', 'all', 'concurrency', 'yes', 'help', 'version']);
+    for (const o of GLOBAL_OPTIONS) for (const part of o.flags.split(/[ ,]+/)) if (part.startsWith('--')) reserved.add(part.slice(2).replace(/^no-/, ''));
+    for (const op of await loadAllOperations()) {
+      for (const s of flagSpecs(op.request.shape)) expect(reserved.has(s.flag), `${op.path} --${s.flag}`).toBe(false);
+    }
+  });
+});
+
+describe('argv pre-scan', () => {
+  it('skips global options and their values', () => {
+    expect(firstCommandWord(['--profile', 'x', '-o', 'json', 'issues', 'search'])).toBe('issues');
+    expect(firstCommandWord(['--base-url=http://x', '--json', 'stats'])).toBe('stats');
+    expect(commandWords(['issues', 'get', 'iss_1', '--page', '2'])).toEqual(['issues', 'get', 'iss_1', '2']);
+    expect(firstCommandWord(['--verbose'])).toBeUndefined();
+  });
+});

@@ -1,0 +1,98 @@
+import { describe, expect, it } from 'vitest';
+import { GROUPS, commandName, kebab, loadAllOperations } from '../../../src/operations/index.js';
+import { flagSpecs } from '../../../src/commands/schema-flags.js';
+import { specPaths } from '../../helpers/spec.js';
+
+const ops = await loadAllOperations();
+const BEYOND_SPEC = ['/api/v1/issues/unarchive', '/api/v1/scans/list', '/api/v1/scans/start'];
+
+describe('the operation table', () => {
+  it('covers exactly the operations of the spec, plus the three from the field notes', () => {
+    const paths = specPaths();
+    const fromSpec = ops.filter((o) => o.source === 'spec').map((o) => o.path).sort();
+    if (paths) expect(fromSpec).toEqual(paths);
+    expect(fromSpec).toHaveLength(49);
+    expect(ops.filter((o) => o.source === 'notes').map((o) => o.path).sort()).toEqual(BEYOND_SPEC);
+  });
+
+  it('has the per-group counts of the spec', () => {
+    const count = (g: string) => ops.filter((o) => o.group === g && o.source === 'spec').length;
+    expect([count('orgs'), count('repos'), count('installations'), count('stats'), count('issues'), count('scans')]).toEqual([4, 21, 6, 8, 8, 2]);
+  });
+
+  it('builds each path from the group API segment and the operation name', () => {
+    for (const op of ops) {
+      const g = GROUPS.find((x) => x.name === op.group)!;
+      expect(op.path).toBe(`/api/v1/${g.api}/${op.name}`);
+    }
+  });
+
+  it('gives every row a summary, at least one example that starts with its command, and default columns', () => {
+    for (const op of ops) {
+      expect(op.summary.length, op.path).toBeGreaterThan(5);
+      expect(op.examples.length, op.path).toBeGreaterThan(0);
+      const { name, alias } = commandName(op);
+      for (const ex of op.examples) {
+        expect(ex.cmd.startsWith(`svc ${op.group} ${name}`) || (alias && ex.cmd.startsWith(`svc ${op.group} ${alias}`)), `${op.path}: ${ex.cmd}`).toBeTruthy();
+      }
+      expect(Array.isArray(op.columns)).toBe(true);
+    }
+  });
+
+  it('marks only read operations as safe to retry', () => {
+    const safe = ops.filter((o) => o.safe).map((o) => `${o.group} ${o.name}`).sort();
+    expect(safe).toEqual([
+      'installations repositories', 'issues get', 'issues search', 'orgs list', 'repos branches', 'repos list', 'repos resolve-by-url',
+      'scans get-schedule', 'scans list',
+      'stats issuesByAuthor', 'stats issuesByRepository', 'stats issuesBySeverity', 'stats issuesByVulnClass',
+      'stats securityPosture', 'stats summary', 'stats timeSaved', 'stats topIssues',
+    ]);
+  });
+
+  it('keeps command names unique within a group, kebab-cased, with the API spelling as alias', () => {
+    for (const g of GROUPS) {
+      const names = ops.filter((o) => o.group === g.name).flatMap((o) => Object.values(commandName(o)).filter(Boolean));
+      expect(new Set(names).size).toBe(names.length);
+    }
+    expect(commandName(ops.find((o) => o.name === 'issuesBySeverity')!)).toEqual({ name: 'issues-by-severity', alias: 'issuesBySeverity' });
+    expect(kebab('securityPosture')).toBe('security-posture');
+    expect(kebab('set-pr-scanning')).toBe('set-pr-scanning');
+  });
+
+  it('carries the spec field types, enums, defaults and minimums into the issue search schema', () => {
+    const search = ops.find((o) => o.path === '/api/v1/issues/search')!;
+    const specs = Object.fromEntries(flagSpecs(search.request.shape).map((f) => [f.flag, f]));
+    expect(specs.page).toMatchObject({ kind: 'integer', min: 1, defaultValue: 1 });
+    expect(specs['page-size']).toMatchObject({ kind: 'integer', min: 1, defaultValue: 10 });
+    expect(specs['sort-by']).toMatchObject({ kind: 'enum', choices: ['createdAt', 'severity', 'score'], defaultValue: 'score' });
+    expect(specs['sort-order']).toMatchObject({ kind: 'enum', choices: ['asc', 'desc'], defaultValue: 'desc' });
+    expect(specs['severities-min']).toMatchObject({ kind: 'number', path: ['severities', 'min'] });
+    expect(specs['repository-ids']).toMatchObject({ kind: 'array', itemKind: 'string' });
+    expect(specs['get-counts'].kind).toBe('boolean');
+    expect(Object.keys(specs).sort()).toEqual([
+      'code-scan-types', 'get-counts', 'languages', 'organization-id', 'page', 'page-size', 'project-id', 'repository-ids',
+      'return-all', 'rule-id', 'scan-id', 'search-query', 'severities-max', 'severities-min', 'sort-by', 'sort-order', 'types',
+      'vulnerability-classes',
+    ]);
+  });
+
+  it('has the spec request fields of the operations whose bodies the spec shows', () => {
+    const fields = (path: string) => Object.keys(ops.find((o) => o.path === path)!.request.shape).sort();
+    expect(fields('/api/v1/repositories/list')).toEqual(['appId', 'getCounts', 'organizationId', 'searchQuery']);
+    expect(fields('/api/v1/repositories/set-pr-scanning')).toEqual(['isPrScanningEnabled', 'organizationId', 'repositoryId']);
+    expect(fields('/api/v1/repositories/set-pr-title-template')).toEqual(['organizationId', 'prTitleTemplate', 'repositoryId']);
+    expect(fields('/api/v1/issues/update-severity')).toEqual(['issueId', 'organizationId', 'severity']);
+    expect(fields('/api/v1/scans/upsert-schedule')).toEqual(['executionCriteriaCrontab', 'isEnabled', 'organizationId', 'repositoryId', 'timezone']);
+    expect(fields('/api/v1/stats/timeSaved')).toEqual(['endDate', 'organizationId', 'projectId', 'startDate']);
+    expect(fields('/api/v1/stats/topIssues')).toContain('type');
+    expect(fields('/api/v1/stats/securityPosture')).toContain('timeGranularity');
+    expect(fields('/api/v1/installations/repositories')).toEqual(['appId', 'organizationId']);
+  });
+
+  it('keeps unknown fields in responses (lenient parsing)', () => {
+    const search = ops.find((o) => o.path === '/api/v1/issues/search')!;
+    const parsed = search.response.parse({ issues: [{ id: 'i1', extra: 1 }], totalCount: 1, categoryCounts: { open: 1, notExploitable: 2 } }) as Record<string, unknown>;
+    expect((parsed.issues as Record<string, unknown>[])[0].extra).toBe(1);
+    expect((parsed.categoryCounts as Record<string, unknown>).notExploitable).toBe(2);
+  });
+});
