@@ -20,3 +20,9 @@ await build({
   banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
   logLevel: 'warning',
 });
+
+// Top-level help, rendered by the real program (100 columns, no terminal), for bin/svc.js's fast path.
+const { execFileSync } = await import('node:child_process');
+const { writeFileSync } = await import('node:fs');
+const help = execFileSync(process.execPath, ['bin/svc.js', '--help'], { env: { ...process.env, SVC_NO_FAST_HELP: '1' }, encoding: 'utf8' });
+writeFileSync('dist/help.txt', help);

@@ -6,7 +6,6 @@ import { Command, Option } from 'commander';
 import type { IO } from '../context.js';
 import { GROUPS, findGroup, loadGroup, type Group } from '../operations/index.js';
 import { GLOBAL_OPTIONS, firstCommandWord } from './globals.js';
-import { buildOperationCommand } from './operation.js';
 import { HELP_TOPICS } from './help-topics.js';
 import type { Runner } from './runner.js';
 
@@ -16,6 +15,10 @@ export const BUILTINS: ReadonlyArray<{ name: string; summary: string; load: () =
   { name: 'config', summary: 'Read and change profile settings', load: async () => (await import('./config.js')).configCommand },
   { name: 'api', summary: 'Call any API operation by path', load: async () => (await import('./api.js')).apiCommand },
 ];
+
+/** Help is wrapped at 100 columns, or narrower on a narrow terminal. */
+export const HELP_WIDTH = 100;
+export const helpWidth = (columns?: number) => Math.min(columns ?? HELP_WIDTH, HELP_WIDTH);
 
 export const DESCRIPTION = 'svc: the command line for the Code Security Scanning Service';
 
@@ -32,8 +35,8 @@ export async function buildProgram(argv: readonly string[], run: Runner, io: IO,
       writeOut: (s) => io.stdout.write(s),
       writeErr: (s) => io.stderr.write(s),
       outputError: (s) => onError(s),
-      getOutHelpWidth: () => io.columns ?? 100,
-      getErrHelpWidth: () => 100,
+      getOutHelpWidth: () => helpWidth(io.columns),
+      getErrHelpWidth: () => HELP_WIDTH,
     })
     .configureHelp({ showGlobalOptions: true, sortSubcommands: false });
   for (const o of GLOBAL_OPTIONS) {
@@ -75,6 +78,8 @@ function inherit(parent: Command): void {
 
 async function groupCommand(g: Group, run: Runner): Promise<Command> {
   const cmd = new Command(g.name).description(g.summary).aliases(g.aliases).helpCommand(false);
+  // Loaded here, not at the top: it pulls in zod, which top-level help and --version never need.
+  const { buildOperationCommand } = await import('./operation.js');
   for (const op of await loadGroup(g.name)) cmd.addCommand(buildOperationCommand(op, run));
   cmd.addHelpText('after', `\nRun 'svc ${g.name} <operation> --help' for the flags, API path and examples of an operation.\n`);
   return cmd;
