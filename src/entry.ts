@@ -41,5 +41,8 @@ export async function runProcess(version: string): Promise<void> {
     sleep,
     signal: controller.signal,
   };
-  process.exitCode = await main(process.argv.slice(2), host);
+  const code = await main(process.argv.slice(2), host);
+  // Leave as soon as the output is flushed rather than when every timer and socket has wound down.
+  await Promise.all([process.stdout, process.stderr].map((s) => new Promise<void>((r) => s.write('', () => r()))));
+  process.exit(code);
 }

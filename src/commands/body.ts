@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { z } from 'zod';
+import { issueText, type Schema } from '../operations/fields.js';
 import { UsageError } from '../errors.js';
 import type { FlagSpec } from './schema-flags.js';
 
@@ -127,16 +127,12 @@ function toNumber(v: string, kind: 'number' | 'integer', name: string): number {
 }
 
 /** Validate the typed part of a body with the operation's schema; the first problem names its flag. */
-export function validateTyped(schema: z.ZodObject, typed: Body, flagOf: (path: PropertyKey[]) => string): void {
+export function validateTyped(schema: Schema, typed: Body, flagOf: (path: PropertyKey[]) => string): void {
   const result = schema.safeParse(typed);
   if (result.success) return;
   const issue = result.error.issues[0];
   const flag = flagOf(issue.path);
-  const i = issue as unknown as { code: string; minimum?: number | bigint; maximum?: number | bigint; values?: unknown[]; inclusive?: boolean };
-  let why = issue.message;
-  if (i.code === 'too_small' && i.minimum !== undefined) why = `must be ${i.inclusive === false ? 'greater than' : 'at least'} ${i.minimum}`;
-  else if (i.code === 'too_big' && i.maximum !== undefined) why = `must be ${i.inclusive === false ? 'less than' : 'at most'} ${i.maximum}`;
-  else if (i.code === 'invalid_value' && i.values) why = `must be one of: ${i.values.join(', ')}`;
+  const why = issueText(issue);
   const got = getIn(typed, issue.path);
   throw new UsageError(`invalid value for ${flag}: ${why}${got !== undefined ? ` (got ${JSON.stringify(got)})` : ''}`);
 }

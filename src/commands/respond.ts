@@ -2,6 +2,7 @@
 import type { Context } from '../context.js';
 import type { Operation } from '../operations/types.js';
 import { render } from '../output/render.js';
+import { issueText } from '../operations/fields.js';
 import { redactHeaders } from '../http/redact.js';
 
 export function columnsFor(ctx: Context, defaults: string[]): string[] {
@@ -15,7 +16,7 @@ export function checkShape(ctx: Context, op: Operation, data: unknown): void {
   if (result.success) return;
   const issue = result.error.issues[0];
   const where = issue.path.length ? issue.path.join('.') : 'the body';
-  ctx.warn(`the response of ${op.group} ${op.name} does not match the documented shape at ${where}: ${issue.message}; showing it as received`);
+  ctx.warn(`the response of ${op.group} ${op.name} does not match the documented shape: ${where} ${issueText(issue)}; showing it as received`);
 }
 
 export async function renderResponse(ctx: Context, op: Pick<Operation, 'rows' | 'columns'> & Partial<Operation>, data: unknown): Promise<void> {

@@ -3,8 +3,7 @@
  * `--foo-bar`/`--no-foo-bar`, arrays repeat or take a comma list, object fields nest
  * (`severities.min` -> `--severities-min`), arrays of objects take JSON or @file.
  */
-import type { z } from 'zod';
-import { fieldMeta } from '../operations/fields.js';
+import { fieldMeta, type Schema } from '../operations/fields.js';
 import type { Source } from '../operations/types.js';
 import { kebab } from '../operations/index.js';
 
@@ -28,12 +27,22 @@ export interface FlagSpec {
   placeholder: string;
 }
 
-interface Unwrapped { schema: z.ZodType; defaultValue?: unknown; nullable: boolean }
+interface Unwrapped { schema: Schema; defaultValue?: unknown; nullable: boolean }
 
-type Def = { type: string; innerType?: z.ZodType; defaultValue?: unknown; element?: z.ZodType; shape?: Record<string, z.ZodType> };
-const defOf = (s: z.ZodType) => (s as unknown as { def: Def }).def;
+interface Check { _zod: { def: { check: string; value?: number; inclusive?: boolean; format?: string } } }
+interface Def {
+  type: string;
+  innerType?: Schema;
+  defaultValue?: unknown;
+  element?: Schema;
+  shape?: Record<string, Schema>;
+  entries?: Record<string, string>;
+  format?: string;
+  checks?: Check[];
+}
+const defOf = (s: Schema) => (s as unknown as { _zod: { def: Def } })._zod.def;
 
-function unwrap(schema: z.ZodType): Unwrapped {
+function unwrap(schema: Schema): Unwrapped {
   let s = schema;
   let defaultValue: unknown;
   let nullable = false;
@@ -47,20 +56,22 @@ function unwrap(schema: z.ZodType): Unwrapped {
   }
 }
 
-function scalarKind(s: z.ZodType): { kind: ItemKind; choices?: string[]; min?: number; max?: number } | undefined {
+const INTEGER_FORMATS = new Set(['safeint', 'int32', 'uint32', 'int64', 'uint64']);
+
+function scalarKind(s: Schema): { kind: ItemKind; choices?: string[]; min?: number; max?: number } | undefined {
   const d = defOf(s);
   if (d.type === 'string') return { kind: 'string' };
-  if (d.type === 'enum') return { kind: 'enum', choices: (s as unknown as { options: string[] }).options.map(String) };
+  if (d.type === 'enum') return { kind: 'enum', choices: Object.values(d.entries ?? {}).map(String) };
   if (d.type === 'number') {
-    const n = s as unknown as { minValue: number | null; maxValue: number | null; isInt: boolean };
-    const real = (v: number | null) => (v !== null && Number.isFinite(v) && Math.abs(v) < Number.MAX_SAFE_INTEGER ? v : undefined);
-    return { kind: n.isInt ? 'integer' : 'number', min: real(n.minValue), max: real(n.maxValue) };
+    const bound = (check: string) => d.checks?.find((c) => c._zod.def.check === check)?._zod.def.value;
+    const integer = INTEGER_FORMATS.has(d.format ?? '') || !!d.checks?.some((c) => c._zod.def.check === 'number_format' && INTEGER_FORMATS.has(c._zod.def.format ?? ''));
+    return { kind: integer ? 'integer' : 'number', min: bound('greater_than'), max: bound('less_than') };
   }
   return undefined;
 }
 
 /** Flag specs of an object schema's fields, nested objects flattened. */
-export function flagSpecs(shape: Record<string, z.ZodType>, prefix: string[] = []): FlagSpec[] {
+export function flagSpecs(shape: Readonly<Record<string, Schema>>, prefix: string[] = []): FlagSpec[] {
   const out: FlagSpec[] = [];
   for (const [key, fieldSchema] of Object.entries(shape)) {
     const meta = fieldMeta(fieldSchema);
@@ -85,7 +96,7 @@ export function flagSpecs(shape: Record<string, z.ZodType>, prefix: string[] = [
       if (item) out.push({ ...base, kind: 'array', itemKind: item.kind, choices: item.choices, min: item.min, max: item.max, placeholder: meta.placeholder ?? 'list' });
       else out.push({ ...base, kind: 'json', placeholder: meta.placeholder ?? 'json|@file' });
     } else if (d.type === 'object') {
-      out.push(...flagSpecs((schema as unknown as { shape: Record<string, z.ZodType> }).shape, path).map((f) => ({ ...f, source: fieldMeta(fieldSchema).source ?? f.source })));
+      out.push(...flagSpecs(d.shape ?? {}, path).map((f) => ({ ...f, source: fieldMeta(fieldSchema).source ?? f.source })));
     } else {
       out.push({ ...base, kind: 'json', placeholder: meta.placeholder ?? 'json|@file' });
     }

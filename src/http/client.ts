@@ -2,7 +2,7 @@
  * The thin HTTP layer: one keep-alive undici dispatcher (proxy-aware), the two token headers,
  * User-Agent, timeouts, one typed error per failure, and retries only where safe.
  */
-import { Agent, EnvHttpProxyAgent, request, type Dispatcher } from 'undici';
+import { Agent, EnvHttpProxyAgent, request, type Dispatcher } from './undici.js';
 import { InterruptedError } from '../errors.js';
 import type { Env } from '../context.js';
 import { ConnectionError, ResponseError, TimeoutError, statusError } from './errors.js';
@@ -75,7 +75,7 @@ export function createClient(o: ClientOptions): Client {
     let res: Dispatcher.ResponseData;
     let text: string;
     try {
-      res = await request(url, { method: 'POST', headers, body: payload, dispatcher, signal: o.signal });
+      res = await request(dispatcher, url, { method: 'POST', headers, body: payload, signal: o.signal });
       text = await res.body.text();
     } catch (err) {
       throw networkError(err, what, o);

@@ -1,5 +1,4 @@
-import { z } from 'zod';
-import { body, field, idResponse, okResponse, orgId, record } from './fields.js';
+import { body, field, id, idResponse, list, okResponse, orgId, record } from './fields.js';
 import type { Operation } from './types.js';
 
 const P = '/api/v1/installations/';
@@ -21,9 +20,9 @@ export const installations: Operation[] = [
     summary: 'List the repositories an installation can see',
     request: body({
       organizationId: orgId(),
-      appId: field(z.string().min(1).optional(), 'Installation (app) id', 'spec', 'id'),
+      appId: field(id(), 'Installation (app) id', 'spec', 'id'),
     }),
-    response: z.array(record({})),
+    response: list(record({})),
     columns: ['id', 'name', 'fullName', 'url'],
     examples: [{ cmd: 'svc installations repositories --app-id 4711', desc: 'Repositories visible to installation 4711' }],
   },

@@ -1,5 +1,4 @@
-import { z } from 'zod';
-import { body, field, issueId, okResponse, orgId, record } from './fields.js';
+import { body, bool, field, id, int, issueId, list, loose, num, okResponse, oneOf, optional, orgId, record, type Schema, str, withDefault } from './fields.js';
 import { ISSUE_STATUSES_SEEN, categoryCounts, issue } from './records.js';
 import type { Operation, Source } from './types.js';
 
@@ -7,7 +6,7 @@ const P = '/api/v1/issues/';
 const COLUMNS = ['id', 'score', 'status', 'vulnClass', 'repositoryName', 'affectedFile', 'startLine', 'generatedTitle'];
 
 /** An action on one issue: `{ issueId, organizationId }` (field notes). */
-function action(name: string, summary: string, opts: { source?: Source; response?: z.ZodType; description?: string; safe?: boolean } = {}): Operation {
+function action(name: string, summary: string, opts: { source?: Source; response?: Schema; description?: string; safe?: boolean } = {}): Operation {
   return {
     group: 'issues', name, path: P + name, source: opts.source ?? 'spec', safe: opts.safe ?? false, summary,
     ...(opts.description ? { description: opts.description } : {}),
@@ -25,33 +24,33 @@ export const issues: Operation[] = [
     summary: 'Search security issues with filters, sorting and paging',
     request: body({
       organizationId: orgId(),
-      page: field(z.number().int().min(1).default(1).optional(), 'Page number', 'spec', 'n'),
-      pageSize: field(z.number().int().min(1).default(10).optional(), 'Issues per page (clients use up to 500)', 'spec', 'n'),
-      searchQuery: field(z.string().optional(), 'Free-text search', 'spec', 'text'),
-      severities: field(z.looseObject({
-        min: field(z.number().optional(), 'Lowest severity', 'spec', 'n'),
-        max: field(z.number().optional(), 'Highest severity', 'spec', 'n'),
-      }).optional(), 'Severity range (0-10 in public clients)'),
-      sortBy: field(z.enum(['createdAt', 'severity', 'score']).default('score').optional(), 'Sort key'),
-      sortOrder: field(z.enum(['asc', 'desc']).default('desc').optional(), 'Sort order'),
-      languages: field(z.array(z.string().min(1)).optional(), 'Only these languages', 'spec', 'langs'),
-      vulnerabilityClasses: field(z.array(z.string().min(1)).optional(), 'Only these vulnerability classes', 'spec', 'classes'),
-      repositoryIds: field(z.array(z.string().min(1)).optional(), 'Only these repositories', 'spec', 'ids'),
-      projectId: field(z.string().min(1).optional(), 'Project id', 'spec', 'id'),
-      scanId: field(z.string().min(1).optional(), 'Only issues of this scan', 'spec', 'id'),
-      codeScanTypes: field(z.array(z.enum(['FullScan', 'PrScan'])).optional(), 'Scan types (spec shows FullScan; PrScan from the field notes)'),
-      types: field(z.array(z.enum(ISSUE_STATUSES_SEEN)).optional(), 'Issue statuses (spec shows open; the rest from the field notes)'),
-      getCounts: field(z.boolean().optional(), 'Include categoryCounts'),
-      returnAll: field(z.boolean().optional(), 'Ask the service for every match in one response'),
-      ruleId: field(z.string().min(1).optional(), 'Only issues found by this custom rule', 'spec', 'id'),
+      page: field(withDefault(int(1), 1), 'Page number', 'spec', 'n'),
+      pageSize: field(withDefault(int(1), 10), 'Issues per page (clients use up to 500)', 'spec', 'n'),
+      searchQuery: field(str(), 'Free-text search', 'spec', 'text'),
+      severities: field(loose({
+        min: field(num(), 'Lowest severity', 'spec', 'n'),
+        max: field(num(), 'Highest severity', 'spec', 'n'),
+      }), 'Severity range (0-10 in public clients)'),
+      sortBy: field(withDefault(oneOf(['createdAt', 'severity', 'score']), 'score'), 'Sort key'),
+      sortOrder: field(withDefault(oneOf(['asc', 'desc']), 'desc'), 'Sort order'),
+      languages: field(list(id()), 'Only these languages', 'spec', 'langs'),
+      vulnerabilityClasses: field(list(id()), 'Only these vulnerability classes', 'spec', 'classes'),
+      repositoryIds: field(list(id()), 'Only these repositories', 'spec', 'ids'),
+      projectId: field(id(), 'Project id', 'spec', 'id'),
+      scanId: field(id(), 'Only issues of this scan', 'spec', 'id'),
+      codeScanTypes: field(list(oneOf(['FullScan', 'PrScan'])), 'Scan types (spec shows FullScan; PrScan from the field notes)'),
+      types: field(list(oneOf(ISSUE_STATUSES_SEEN)), 'Issue statuses (spec shows open; the rest from the field notes)'),
+      getCounts: field(bool(), 'Include categoryCounts'),
+      returnAll: field(bool(), 'Ask the service for every match in one response'),
+      ruleId: field(id(), 'Only issues found by this custom rule', 'spec', 'id'),
     }),
     response: record({
-      issues: z.array(issue),
-      totalCount: z.number().int().nullish(),
-      totalCountAllCategories: z.number().int().nullish(),
-      categoryCounts: categoryCounts.nullish(),
-      currentPage: z.number().int().nullish(),
-      pageSize: z.number().int().nullish(),
+      issues: list(issue),
+      totalCount: optional(int()),
+      totalCountAllCategories: optional(int()),
+      categoryCounts: optional(categoryCounts),
+      currentPage: optional(int()),
+      pageSize: optional(int()),
     }),
     rows: 'issues',
     columns: COLUMNS,
@@ -83,7 +82,7 @@ export const issues: Operation[] = [
     positional: 'issueId', required: ['issueId', 'severity'],
     request: body({
       issueId: issueId('spec'),
-      severity: field(z.number().optional(), 'New severity (0-10 in public clients)', 'spec', 'n'),
+      severity: field(num(), 'New severity (0-10 in public clients)', 'spec', 'n'),
       organizationId: orgId(),
     }),
     response: okResponse, columns: ['ok'],

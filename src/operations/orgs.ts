@@ -1,5 +1,4 @@
-import { z } from 'zod';
-import { anyObject, body, field, okResponse, orgId } from './fields.js';
+import { anyObject, body, field, id, list, okResponse, orgId, str } from './fields.js';
 import { organization } from './records.js';
 import type { Operation } from './types.js';
 
@@ -9,8 +8,8 @@ export const orgs: Operation[] = [
   {
     group: 'orgs', name: 'list', path: '/api/v1/orgs/list', source: 'spec', safe: true,
     summary: 'List the organizations the token can see',
-    request: body({ searchQuery: field(z.string().optional(), 'Filter organizations by name', 'notes', 'text') }),
-    response: z.array(organization),
+    request: body({ searchQuery: field(str(), 'Filter organizations by name', 'notes', 'text') }),
+    response: list(organization),
     columns: ['id', 'name', 'role'],
     examples: [
       { cmd: 'svc orgs list', desc: 'Every organization, as a table on a terminal' },
@@ -21,7 +20,7 @@ export const orgs: Operation[] = [
     group: 'orgs', name: 'create', path: '/api/v1/orgs/create', source: 'spec', safe: false,
     summary: 'Create an organization',
     description: NOT_SHOWN,
-    request: body({ name: field(z.string().min(1).optional(), 'Name of the new organization', 'inferred', 'name') }),
+    request: body({ name: field(id(), 'Name of the new organization', 'inferred', 'name') }),
     response: anyObject,
     columns: ['id', 'name'],
     examples: [{ cmd: 'svc orgs create --name "Platform team"', desc: 'Create an organization' }],
@@ -32,8 +31,8 @@ export const orgs: Operation[] = [
     description: NOT_SHOWN,
     request: body({
       organizationId: orgId('inferred'),
-      email: field(z.string().min(1).optional(), 'E-mail address of the person to invite', 'inferred', 'email'),
-      role: field(z.string().min(1).optional(), 'Role to grant', 'inferred', 'role'),
+      email: field(id(), 'E-mail address of the person to invite', 'inferred', 'email'),
+      role: field(id(), 'Role to grant', 'inferred', 'role'),
     }),
     response: anyObject,
     columns: [],

@@ -1,133 +1,129 @@
 /** Response records of the spec (and of the field notes), lenient: unknown fields are kept. */
-import { z } from 'zod';
-import { record } from './fields.js';
+import { bool, int, list, num, oneOf, optional, record, str } from './fields.js';
 
-const str = z.string();
-const optStr = z.string().nullish();
-const optNum = z.number().nullish();
-const optBool = z.boolean().nullish();
-const optInt = z.number().int().nullish();
+const oStr = () => optional(str());
+const oNum = () => optional(num());
+const oBool = () => optional(bool());
+const oInt = () => optional(int());
 
 export const ISSUE_STATUSES = ['open', 'patched', 'falsePositive', 'archived', 'processing', 'silenced', 'closed'] as const;
 /** Status values seen in public clients beyond the spec's list. */
 export const ISSUE_STATUSES_SEEN = [...ISSUE_STATUSES, 'notExploitable'] as const;
 
-export const issueCounts = record({
-  open: optInt, patched: optInt, falsePositive: optInt, archived: optInt, processing: optInt,
-});
+export const issueCounts = record({ open: oInt(), patched: oInt(), falsePositive: oInt(), archived: oInt(), processing: oInt() });
 
-export const organization = record({ id: str, name: optStr, role: optStr });
+export const organization = record({ id: str(), name: oStr(), role: oStr() });
 
 export const repository = record({
-  id: str,
-  projectId: str,
-  name: str,
-  url: str,
-  repositoryUrl: optStr,
-  defaultScanTargetBranch: str,
-  isAutoEnablePatchGenerationFullScan: optBool,
-  isPrScanningEnabled: z.boolean(),
-  isPrScanSummaryEnabled: z.boolean(),
-  prBranchFormat: optStr,
-  prCommitMessageFormat: optStr,
-  prTitleTemplate: optStr,
-  prDescriptionTemplate: optStr,
-  isVulnInfoInPRComment: z.boolean(),
-  isAutoGeneratePrForPrScan: optBool,
-  showCheckStatus: z.boolean(),
-  patchScoreThreshold: optNum,
-  validationThreshold: z.number(),
-  validationThresholdName: z.enum(['Critical', 'High', 'Medium', 'Low', 'Info']),
-  prGenerationFullScanThreshold: optNum,
-  patchFullScanThreshold: optNum,
-  prStatusThreshold: optNum,
-  prScanIssuePrPatchGenerationThreshold: optNum,
-  prScanIssuePrGenerationThreshold: optNum,
-  enabledSourceTypes: z.array(str).nullish(),
-  cweWhitelist: z.array(str).nullish(),
-  issueCounts: issueCounts.nullish(),
-  hostARepository: record({ id: optStr, externalHostARepositoryId: optStr, hostAAppInstallationId: optStr }).nullish(),
-  hostBRepository: record({ id: optStr, hostBInstallationId: optStr }).nullish(),
-  hostC: record({ repositoryUrl: optStr, linkActive: optBool }).nullish(),
-  genericGit: record({ repositoryUrl: optStr, linkActive: optBool }).nullish(),
+  id: str(),
+  projectId: str(),
+  name: str(),
+  url: str(),
+  repositoryUrl: oStr(),
+  defaultScanTargetBranch: str(),
+  isAutoEnablePatchGenerationFullScan: oBool(),
+  isPrScanningEnabled: bool(),
+  isPrScanSummaryEnabled: bool(),
+  prBranchFormat: oStr(),
+  prCommitMessageFormat: oStr(),
+  prTitleTemplate: oStr(),
+  prDescriptionTemplate: oStr(),
+  isVulnInfoInPRComment: bool(),
+  isAutoGeneratePrForPrScan: oBool(),
+  showCheckStatus: bool(),
+  patchScoreThreshold: oNum(),
+  validationThreshold: num(),
+  validationThresholdName: oneOf(['Critical', 'High', 'Medium', 'Low', 'Info']),
+  prGenerationFullScanThreshold: oNum(),
+  patchFullScanThreshold: oNum(),
+  prStatusThreshold: oNum(),
+  prScanIssuePrPatchGenerationThreshold: oNum(),
+  prScanIssuePrGenerationThreshold: oNum(),
+  enabledSourceTypes: optional(list(str())),
+  cweWhitelist: optional(list(str())),
+  issueCounts: optional(issueCounts),
+  hostARepository: optional(record({ id: oStr(), externalHostARepositoryId: oStr(), hostAAppInstallationId: oStr() })),
+  hostBRepository: optional(record({ id: oStr(), hostBInstallationId: oStr() })),
+  hostC: optional(record({ repositoryUrl: oStr(), linkActive: oBool() })),
+  genericGit: optional(record({ repositoryUrl: oStr(), linkActive: oBool() })),
 });
 
 export const patch = record({
-  id: optStr, prLink: optStr, prTitle: optStr, prDescription: optStr, gitDiff: optStr,
-  pullRequestStatus: optStr, validated: optStr, createdAt: optStr, updatedAt: optStr,
+  id: oStr(), prLink: oStr(), prTitle: oStr(), prDescription: oStr(), gitDiff: oStr(),
+  pullRequestStatus: oStr(), validated: oStr(), createdAt: oStr(), updatedAt: oStr(),
 });
 
 export const issue = record({
-  id: str,
-  repositoryId: optStr,
-  repositoryName: optStr,
-  status: optStr,
-  generatedTitle: optStr,
-  generatedDescription: optStr,
-  businessLogicScenario: optStr,
-  language: optStr,
-  vulnClass: optStr,
-  cwes: z.array(str).nullish(),
-  vulnCategory: optStr,
-  severity: optNum,
-  confidence: optNum,
-  score: optNum,
-  affectedFile: optStr,
-  sastCodeSegment: optStr,
-  startLine: optInt, endLine: optInt, startColumn: optInt, endColumn: optInt,
-  isPrBlocked: optBool,
-  triagePhase: optStr,
-  validated: optStr,
-  validationSecurityAssessment: optStr,
-  unpatchable: optBool,
-  unpatchableReason: optStr,
-  archivedAt: optStr,
-  noLongerDetectedAt: optStr,
-  noLongerDetectedReason: optStr,
-  createdAt: optStr,
-  updatedAt: optStr,
-  naturalLanguageRuleEvaluationId: optStr,
-  naturalLanguageRuleViolationId: optStr,
-  naturalLanguageRuleViolation: record({
-    id: optStr, ruleId: optStr, title: optStr, description: optStr, confidence: optNum,
-    rule: record({ id: optStr, name: optStr }).nullish(),
-  }).nullish(),
-  codeScan: record({ id: optStr, scanTargetBranchCommitSha: optStr }).nullish(),
-  stateChangeAuthor: optStr,
-  falsePositiveReason: optStr,
-  patch: patch.nullish(),
+  id: str(),
+  repositoryId: oStr(),
+  repositoryName: oStr(),
+  status: oStr(),
+  generatedTitle: oStr(),
+  generatedDescription: oStr(),
+  businessLogicScenario: oStr(),
+  language: oStr(),
+  vulnClass: oStr(),
+  cwes: optional(list(str())),
+  vulnCategory: oStr(),
+  severity: oNum(),
+  confidence: oNum(),
+  score: oNum(),
+  affectedFile: oStr(),
+  sastCodeSegment: oStr(),
+  startLine: oInt(), endLine: oInt(), startColumn: oInt(), endColumn: oInt(),
+  isPrBlocked: oBool(),
+  triagePhase: oStr(),
+  validated: oStr(),
+  validationSecurityAssessment: oStr(),
+  unpatchable: oBool(),
+  unpatchableReason: oStr(),
+  archivedAt: oStr(),
+  noLongerDetectedAt: oStr(),
+  noLongerDetectedReason: oStr(),
+  createdAt: oStr(),
+  updatedAt: oStr(),
+  naturalLanguageRuleEvaluationId: oStr(),
+  naturalLanguageRuleViolationId: oStr(),
+  naturalLanguageRuleViolation: optional(record({
+    id: oStr(), ruleId: oStr(), title: oStr(), description: oStr(), confidence: oNum(),
+    rule: optional(record({ id: oStr(), name: oStr() })),
+  })),
+  codeScan: optional(record({ id: oStr(), scanTargetBranchCommitSha: oStr() })),
+  stateChangeAuthor: oStr(),
+  falsePositiveReason: oStr(),
+  patch: optional(patch),
 });
 
 export const categoryCounts = record({
-  open: optInt, patched: optInt, falsePositive: optInt, archived: optInt, processing: optInt, silenced: optInt, closed: optInt,
+  open: oInt(), patched: oInt(), falsePositive: oInt(), archived: oInt(), processing: oInt(), silenced: oInt(), closed: oInt(),
 });
 
 export const scanSchedule = record({
-  id: optStr,
-  repoId: optStr,
-  executionCriteriaCrontab: optStr,
-  isEnabled: optBool,
-  createdAt: optStr,
-  updatedAt: optStr,
-  codeScans: z.array(str).nullish(),
-  stagedCodeScans: z.array(str).nullish(),
+  id: oStr(),
+  repoId: oStr(),
+  executionCriteriaCrontab: oStr(),
+  isEnabled: oBool(),
+  createdAt: oStr(),
+  updatedAt: oStr(),
+  codeScans: optional(list(str())),
+  stagedCodeScans: optional(list(str())),
 });
 
 /** A scan item of `scans list` (field notes). */
 export const codeScan = record({
-  scanId: optStr,
-  id: optStr,
-  repositoryId: optStr,
-  status: optStr,
-  codeScanType: optStr,
-  scanTargetBranch: optStr,
-  prTargetBranch: optStr,
-  finished: optBool,
-  codeScanFinished: optBool,
-  issueCounts: issueCounts.nullish(),
-  errorMessage: optStr,
-  createdAt: optStr,
-  updatedAt: optStr,
+  scanId: oStr(),
+  id: oStr(),
+  repositoryId: oStr(),
+  status: oStr(),
+  codeScanType: oStr(),
+  scanTargetBranch: oStr(),
+  prTargetBranch: oStr(),
+  finished: oBool(),
+  codeScanFinished: oBool(),
+  issueCounts: optional(issueCounts),
+  errorMessage: oStr(),
+  createdAt: oStr(),
+  updatedAt: oStr(),
 });
 
-export const severityCounts = record({ critical: optNum, high: optNum, medium: optNum, low: optNum, info: optNum });
+export const severityCounts = record({ critical: oNum(), high: oNum(), medium: oNum(), low: oNum(), info: oNum() });

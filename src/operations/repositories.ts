@@ -1,15 +1,14 @@
-import { z } from 'zod';
-import { anyObject, body, field, idResponse, okResponse, orgId, record, repoId } from './fields.js';
+import { anyObject, body, bool, field, id, idResponse, int, issueId, list, loose, maybe, nullable, okResponse, oneOf, optional, orgId, record, repoId, type Schema, str, withDefault } from './fields.js';
 import { repository } from './records.js';
 import type { Operation, Source } from './types.js';
 
 const P = '/api/v1/repositories/';
-const idList = z.array(record({ id: z.string() }));
+const idList = list(record({ id: str() }));
 const INFERRED = 'The spec does not show this body; the field notes read the setters as { organizationId, repositoryId, <Repository record field> }: the value flag is that inference. Send other fields with -F/--input.';
 const NOT_SHOWN = 'The spec and the field notes do not show this body: send its fields with -F/--input.';
 
 /** A repository setter: `{ organizationId, repositoryId, <field> }`. */
-function setter(name: string, summary: string, key: string, value: z.ZodType, source: Source, example: string): Operation {
+function setter(name: string, summary: string, key: string, value: Schema, source: Source, example: string): Operation {
   return {
     group: 'repos', name, path: P + name, source: 'spec', safe: false, summary,
     ...(source === 'spec' ? {} : { description: INFERRED }),
@@ -22,9 +21,9 @@ function setter(name: string, summary: string, key: string, value: z.ZodType, so
   };
 }
 
-const flag = (description: string, source: Source) => field(z.boolean().optional(), description, source);
+const flag = (description: string, source: Source) => field(bool(), description, source);
 const text = (description: string, source: Source, placeholder = 'text') =>
-  field(z.string().nullable().optional(), description, source, placeholder);
+  field(nullable(str()), description, source, placeholder);
 
 export const repositories: Operation[] = [
   {
@@ -32,11 +31,11 @@ export const repositories: Operation[] = [
     summary: 'List linked repositories with their settings and issue counts',
     request: body({
       organizationId: orgId(),
-      appId: field(z.string().min(1).optional(), 'Installation (app) id to list repositories of', 'spec', 'id'),
-      getCounts: field(z.boolean().default(true).optional(), 'Include issueCounts'),
-      searchQuery: field(z.string().optional(), 'Filter repositories by name', 'notes', 'text'),
+      appId: field(id(), 'Installation (app) id to list repositories of', 'spec', 'id'),
+      getCounts: field(withDefault(bool(), true), 'Include issueCounts'),
+      searchQuery: field(str(), 'Filter repositories by name', 'notes', 'text'),
     }),
-    response: z.array(repository),
+    response: list(repository),
     columns: ['id', 'name', 'defaultScanTargetBranch', 'isPrScanningEnabled', 'issueCounts.open', 'issueCounts.patched'],
     examples: [
       { cmd: 'svc repos list', desc: 'Repositories of the default organization' },
@@ -62,13 +61,13 @@ export const repositories: Operation[] = [
     summary: 'Link repositories from host C',
     request: body({
       organizationId: orgId(),
-      repos: field(z.array(z.looseObject({
-        gitAuthorEmail: z.string().optional(),
-        repositoryUrl: z.string().optional(),
-        repositoryName: z.string().optional(),
-        defaultBranch: z.string().optional(),
-        webhookSigningSecret: z.string().optional(),
-      })).optional(), 'Repositories to link: a JSON array of {gitAuthorEmail, repositoryUrl, repositoryName, defaultBranch, webhookSigningSecret}, or @file', 'spec', 'json|@file'),
+      repos: field(list(loose({
+        gitAuthorEmail: maybe(str()),
+        repositoryUrl: maybe(str()),
+        repositoryName: maybe(str()),
+        defaultBranch: maybe(str()),
+        webhookSigningSecret: maybe(str()),
+      })), 'Repositories to link: a JSON array of {gitAuthorEmail, repositoryUrl, repositoryName, defaultBranch, webhookSigningSecret}, or @file', 'spec', 'json|@file'),
     }),
     response: idList, columns: ['id'],
     required: ['repos'],
@@ -101,7 +100,7 @@ export const repositories: Operation[] = [
     examples: [{ cmd: 'svc repos delete repo_123 --yes', desc: 'Delete repository repo_123 without a prompt' }],
   },
   setter('set-scan-branch', 'Set the branch full scans run on', 'defaultScanTargetBranch',
-    field(z.string().min(1).optional(), 'Branch to scan', 'inferred', 'branch'), 'inferred', '--default-scan-target-branch main'),
+    field(id(), 'Branch to scan', 'inferred', 'branch'), 'inferred', '--default-scan-target-branch main'),
   setter('set-pr-scanning', 'Turn pull-request scanning on or off', 'isPrScanningEnabled',
     flag('Scan pull requests', 'spec'), 'spec', '--is-pr-scanning-enabled'),
   setter('set-pr-scan-issue-summary', 'Turn the PR issue-summary comment on or off', 'isPrScanSummaryEnabled',
@@ -111,7 +110,7 @@ export const repositories: Operation[] = [
   setter('set-pr-scan-summaries-enabled', 'Turn both PR summary comments on or off at once', 'isEnabled',
     flag('Enable both the issue-summary and the clean-scan summary comments', 'inferred'), 'inferred', '--is-enabled'),
   setter('set-max-pr-timeout', 'Set the maximum PR scan timeout, in minutes', 'maxPrTimeoutMinutes',
-    field(z.number().int().min(1).optional(), 'Maximum PR timeout in minutes (field name from the field notes)', 'notes', 'minutes'), 'inferred', '--max-pr-timeout-minutes 30'),
+    field(int(1), 'Maximum PR timeout in minutes (field name from the field notes)', 'notes', 'minutes'), 'inferred', '--max-pr-timeout-minutes 30'),
   {
     group: 'repos', name: 'reset-scanner-settings', path: P + 'reset-scanner-settings', source: 'spec', safe: false, destructive: true,
     summary: 'Delete the custom scanner settings of the given repositories',
@@ -119,7 +118,7 @@ export const repositories: Operation[] = [
     required: ['repositoryIds'],
     request: body({
       organizationId: orgId('inferred'),
-      repositoryIds: field(z.array(z.string().min(1)).optional(), 'Repositories whose settings to reset', 'inferred', 'ids'),
+      repositoryIds: field(list(id()), 'Repositories whose settings to reset', 'inferred', 'ids'),
     }),
     response: anyObject, columns: [],
     examples: [{ cmd: 'svc repos reset-scanner-settings --repository-ids repo_1,repo_2 --yes', desc: 'Reset two repositories to the default scanner settings' }],
@@ -140,7 +139,7 @@ export const repositories: Operation[] = [
   setter('set-pr-commit-message-format', 'Set the commit message format of fix pull requests', 'prCommitMessageFormat',
     text('Commit message format', 'inferred', 'format'), 'inferred', '--pr-commit-message-format "fix: {title}"'),
   setter('set-pr-title-template', 'Set the title template of fix pull requests', 'prTitleTemplate',
-    field(z.string().optional(), 'PR title template', 'spec', 'template'), 'spec', '--pr-title-template "Security fix: {title}"'),
+    field(str(), 'PR title template', 'spec', 'template'), 'spec', '--pr-title-template "Security fix: {title}"'),
   setter('set-pr-description-template', 'Set the description template of fix pull requests', 'prDescriptionTemplate',
     text('PR description template', 'inferred', 'template'), 'inferred', '-F prDescriptionTemplate=@pr-template.md'),
   {
@@ -148,11 +147,11 @@ export const repositories: Operation[] = [
     summary: 'Find a linked repository from its URL',
     positional: 'repositoryUrl', required: ['repositoryUrl', 'vcs'],
     request: body({
-      repositoryUrl: field(z.string().min(1).optional(), 'URL of the repository', 'notes', 'url'),
-      vcs: field(z.enum(['hosta', 'hostb', 'hostc', 'generic']).optional(), 'Version control system of the URL', 'notes'),
+      repositoryUrl: field(id(), 'URL of the repository', 'notes', 'url'),
+      vcs: field(oneOf(['hosta', 'hostb', 'hostc', 'generic']), 'Version control system of the URL', 'notes'),
       organizationId: orgId('notes'),
     }),
-    response: record({ repositoryId: z.string().nullish() }),
+    response: record({ repositoryId: optional(str()) }),
     columns: ['repositoryId'],
     examples: [{ cmd: 'svc repos resolve-by-url https://hosta.example/team/api --vcs hosta', desc: 'The repository id of a host A URL' }],
   },

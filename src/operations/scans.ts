@@ -1,5 +1,4 @@
-import { z } from 'zod';
-import { body, field, okResponse, orgId, record, repoId } from './fields.js';
+import { body, bool, field, id, int, list, okResponse, oneOf, optional, orgId, record, repoId, str } from './fields.js';
 import { codeScan, scanSchedule } from './records.js';
 import type { Operation } from './types.js';
 
@@ -22,9 +21,9 @@ export const scans: Operation[] = [
     request: body({
       organizationId: orgId(),
       repositoryId: repoId(),
-      executionCriteriaCrontab: field(z.string().min(1).optional(), 'Crontab expression, e.g. "0 3 * * 1"', 'spec', 'cron'),
-      timezone: field(z.string().min(1).optional(), 'Timezone name, e.g. Europe/Berlin', 'spec', 'tz'),
-      isEnabled: field(z.boolean().optional(), 'Whether the schedule runs'),
+      executionCriteriaCrontab: field(id(), 'Crontab expression, e.g. "0 3 * * 1"', 'spec', 'cron'),
+      timezone: field(id(), 'Timezone name, e.g. Europe/Berlin', 'spec', 'tz'),
+      isEnabled: field(bool(), 'Whether the schedule runs'),
     }),
     response: okResponse, columns: ['ok'],
     examples: [{ cmd: 'svc scans upsert-schedule repo_123 --execution-criteria-crontab "0 3 * * 1" --timezone Europe/Berlin --is-enabled', desc: 'Scan every Monday at 03:00 Berlin time' }],
@@ -35,9 +34,9 @@ export const scans: Operation[] = [
     required: ['repositoryIds'],
     request: body({
       organizationId: orgId('notes'),
-      repositoryIds: field(z.array(z.string().min(1)).optional(), 'Repositories to scan', 'notes', 'ids'),
+      repositoryIds: field(list(id()), 'Repositories to scan', 'notes', 'ids'),
     }),
-    response: record({ scanId: z.string().nullish(), id: z.string().nullish() }),
+    response: record({ scanId: optional(str()), id: optional(str()) }),
     columns: ['scanId'],
     examples: [{ cmd: 'svc scans start --repository-ids repo_123', desc: 'Start a scan of repo_123' }],
   },
@@ -46,16 +45,16 @@ export const scans: Operation[] = [
     summary: 'List scans with their status and issue counts (beyond the spec: seen in public clients)',
     request: body({
       organizationId: orgId('notes'),
-      page: field(z.number().int().min(1).optional(), 'Page number', 'notes', 'n'),
-      pageSize: field(z.number().int().min(1).optional(), 'Scans per page', 'notes', 'n'),
-      repositoryIds: field(z.array(z.string().min(1)).optional(), 'Only these repositories', 'notes', 'ids'),
-      scanId: field(z.string().min(1).optional(), 'Only this scan', 'notes', 'id'),
-      scanType: field(z.enum(['FullScan', 'PrScan', 'SCAScan']).optional(), 'Scan type', 'notes'),
-      returnAll: field(z.boolean().optional(), 'Every match in one response', 'notes'),
-      sortBy: field(z.enum(['createdAt', 'updatedAt']).optional(), 'Sort key', 'notes'),
-      sortOrder: field(z.enum(['asc', 'desc']).optional(), 'Sort order', 'notes'),
+      page: field(int(1), 'Page number', 'notes', 'n'),
+      pageSize: field(int(1), 'Scans per page', 'notes', 'n'),
+      repositoryIds: field(list(id()), 'Only these repositories', 'notes', 'ids'),
+      scanId: field(id(), 'Only this scan', 'notes', 'id'),
+      scanType: field(oneOf(['FullScan', 'PrScan', 'SCAScan']), 'Scan type', 'notes'),
+      returnAll: field(bool(), 'Every match in one response', 'notes'),
+      sortBy: field(oneOf(['createdAt', 'updatedAt']), 'Sort key', 'notes'),
+      sortOrder: field(oneOf(['asc', 'desc']), 'Sort order', 'notes'),
     }),
-    response: record({ codeScans: z.array(codeScan), totalCount: z.number().int().nullish() }),
+    response: record({ codeScans: list(codeScan), totalCount: optional(int()) }),
     rows: 'codeScans',
     columns: ['scanId', 'repositoryId', 'codeScanType', 'status', 'scanTargetBranch', 'issueCounts.open', 'createdAt'],
     pagination: { page: 'page', pageSize: 'pageSize', items: 'codeScans', total: 'totalCount', maxPageSize: 100 },

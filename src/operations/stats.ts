@@ -1,5 +1,4 @@
-import { z } from 'zod';
-import { anyObject, body, field, isoDate, LEVELS, orgId, record, repoId } from './fields.js';
+import { anyObject, body, field, id, int, isoDate, LEVELS, list, num, oneOf, optional, orgId, record, repoId, str } from './fields.js';
 import { severityCounts } from './records.js';
 import type { Operation } from './types.js';
 
@@ -7,14 +6,14 @@ const P = '/api/v1/stats/';
 
 const dateRange = {
   organizationId: orgId(),
-  projectId: field(z.string().min(1).optional(), 'Project id', 'spec', 'id'),
-  startDate: field(isoDate.optional(), 'First day (YYYY-MM-DD)', 'spec', 'date'),
-  endDate: field(isoDate.optional(), 'Last day (YYYY-MM-DD)', 'spec', 'date'),
+  projectId: field(id(), 'Project id', 'spec', 'id'),
+  startDate: field(isoDate(), 'First day (YYYY-MM-DD)', 'spec', 'date'),
+  endDate: field(isoDate(), 'Last day (YYYY-MM-DD)', 'spec', 'date'),
 };
 const filters = {
   ...dateRange,
-  severities: field(z.array(z.enum(LEVELS)).optional(), 'Only these severities', 'spec', 'levels'),
-  vulnClasses: field(z.array(z.string().min(1)).optional(), 'Only these vulnerability classes', 'spec', 'classes'),
+  severities: field(list(oneOf(LEVELS)), 'Only these severities', 'spec', 'levels'),
+  vulnClasses: field(list(id()), 'Only these vulnerability classes', 'spec', 'classes'),
 };
 
 function stat(name: string, command: string, summary: string, extra: Partial<Operation> & Pick<Operation, 'response' | 'columns'>): Operation {
@@ -28,28 +27,28 @@ function stat(name: string, command: string, summary: string, extra: Partial<Ope
 
 export const stats: Operation[] = [
   stat('securityPosture', 'security-posture', 'Security posture over time', {
-    request: body({ ...filters, timeGranularity: field(z.enum(['day', 'week', 'month']).optional(), 'Bucket size of the series') }),
+    request: body({ ...filters, timeGranularity: field(oneOf(['day', 'week', 'month']), 'Bucket size of the series') }),
     response: anyObject, rows: 'repositoryRiskScores', columns: ['id', 'criticalIssues', 'highIssues', 'mediumIssues', 'lowIssues'],
   }),
   stat('timeSaved', 'time-saved', 'Time saved by fixes', { request: body(dateRange), response: anyObject, columns: [] }),
   stat('issuesBySeverity', 'issues-by-severity', 'Issue counts by severity', {
-    response: record({ severityCounts: severityCounts.nullish(), total: z.number().nullish() }),
+    response: record({ severityCounts: optional(severityCounts), total: optional(num()) }),
     columns: ['severityCounts.critical', 'severityCounts.high', 'severityCounts.medium', 'severityCounts.low', 'severityCounts.info', 'total'],
   }),
   stat('issuesByRepository', 'issues-by-repository', 'Issue counts by repository', { response: anyObject, columns: [] }),
   stat('issuesByAuthor', 'issues-by-author', 'Issue counts by pull-request author', {
-    response: z.array(record({
-      prAuthor: z.string().nullish(), critical: z.number().nullish(), high: z.number().nullish(),
-      medium: z.number().nullish(), low: z.number().nullish(), info: z.number().nullish(),
+    response: list(record({
+      prAuthor: optional(str()), critical: optional(num()), high: optional(num()),
+      medium: optional(num()), low: optional(num()), info: optional(num()),
     })),
     columns: ['prAuthor', 'critical', 'high', 'medium', 'low', 'info'],
   }),
   stat('issuesByVulnClass', 'issues-by-vuln-class', 'Issue counts by vulnerability class', { response: anyObject, columns: [] }),
   stat('topIssues', 'top-issues', 'The highest-scoring open or patched issues', {
-    request: body({ ...filters, type: field(z.enum(['open', 'patched']).optional(), 'Open or patched issues') }),
-    response: z.array(record({
-      id: z.string(), title: z.string().nullish(), vulnClass: z.string().nullish(), score: z.number().nullish(),
-      cwes: z.array(z.string()).nullish(), status: z.string().nullish(),
+    request: body({ ...filters, type: field(oneOf(['open', 'patched']), 'Open or patched issues') }),
+    response: list(record({
+      id: str(), title: optional(str()), vulnClass: optional(str()), score: optional(num()),
+      cwes: optional(list(str())), status: optional(str()),
     })),
     columns: ['id', 'score', 'status', 'vulnClass', 'title'],
     examples: [{ cmd: 'svc stats top-issues --type open --severities critical,high', desc: 'The top open critical and high issues' }],
@@ -60,12 +59,12 @@ export const stats: Operation[] = [
     request: body({
       organizationId: orgId(),
       repositoryId: repoId(),
-      scanId: field(z.string().min(1).optional(), 'Scan id', 'spec', 'id'),
+      scanId: field(id(), 'Scan id', 'spec', 'id'),
     }),
     response: record({
-      scans: record({ fullScans: z.number().int().nullish(), prScans: z.number().int().nullish(), runningScans: z.number().int().nullish(), failedScans: z.number().int().nullish() }).nullish(),
-      issues: record({ open: z.number().int().nullish(), patched: z.number().int().nullish(), falsePositive: z.number().int().nullish(), archived: z.number().int().nullish(), processing: z.number().int().nullish() }).nullish(),
-      issuesByScore: severityCounts.nullish(),
+      scans: optional(record({ fullScans: optional(int()), prScans: optional(int()), runningScans: optional(int()), failedScans: optional(int()) })),
+      issues: optional(record({ open: optional(int()), patched: optional(int()), falsePositive: optional(int()), archived: optional(int()), processing: optional(int()) })),
+      issuesByScore: optional(severityCounts),
     }),
     columns: [],
     examples: [

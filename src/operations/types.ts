@@ -2,7 +2,8 @@
  * The shape of one row of the operation table. Every command, flag, help text, completion, the
  * command reference and the sandbox's routes are derived from these rows.
  */
-import type { z } from 'zod';
+import type { Schema } from './fields.js';
+import type * as z from 'zod/mini';
 
 /** Where a request field or an operation comes from: the API spec, the field notes, or our inference. */
 export type Source = 'spec' | 'notes' | 'inferred';
@@ -40,9 +41,9 @@ export interface Operation {
   /** `spec` for operations of the API spec; `notes` for ones only seen in public clients. */
   source: Source;
   /** Request body schema. Unknown keys pass through (the `-F` escape hatch). */
-  request: z.ZodObject;
+  request: z.ZodMiniObject<z.core.$ZodLooseShape, z.core.$loose>;
   /** Response schema: lenient, unknown fields are kept. */
-  response: z.ZodType;
+  response: Schema;
   /** Read-only, so safe to retry after the request may have reached the server. */
   safe: boolean;
   /** Asks for confirmation on a terminal and needs `--yes` elsewhere. */

@@ -107,7 +107,7 @@ describe('API spellings and organization defaults', () => {
     server.route('/api/v1/issues/get', { json: RESPONSES['/api/v1/issues/get'] });
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toEqual({ title: 'no id here' });
-    expect(r.stderr).toMatch(/^warning: the response of issues get does not match the documented shape at id/);
+    expect(r.stderr).toMatch(/^warning: the response of issues get does not match the documented shape: id expected a string; showing it as received\n$/);
   });
 
   it('accepts the API spelling as an alias and the repositories group alias', async () => {

@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import { bool, id, int, isoDate, list, loose, maybe, num, oneOf, record, str } from '../../../src/operations/fields.js';
 import { escapeHatchBody, flagValue, splitField, typedValue, validateTyped } from '../../../src/commands/body.js';
 import { collectList } from '../../../src/commands/operation.js';
 import { flagSpecs } from '../../../src/commands/schema-flags.js';
@@ -63,13 +63,15 @@ describe('escape-hatch body', () => {
 
 describe('typed flags', () => {
   const shape = {
-    page: z.number().int().min(1).optional(),
-    score: z.number().optional(),
-    ids: z.array(z.string()).optional(),
-    nums: z.array(z.number().int()).optional(),
-    repos: z.array(z.object({ a: z.string() })).optional(),
-    order: z.enum(['asc', 'desc']).optional(),
-    date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/).optional(),
+    page: maybe(int(1)),
+    score: maybe(num()),
+    ids: maybe(list(str())),
+    nums: maybe(list(int())),
+    repos: maybe(list(record({ a: str() }))),
+    order: maybe(oneOf(['asc', 'desc'])),
+    date: maybe(isoDate()),
+    flag: maybe(bool()),
+    name: maybe(id()),
   };
   const specs = Object.fromEntries(flagSpecs(shape).map((s) => [s.flag, s]));
 
@@ -89,10 +91,12 @@ describe('typed flags', () => {
   });
 
   it('validates with the schema and names the flag', () => {
-    const schema = z.looseObject(shape);
+    const schema = loose(shape);
     const flagOf = (p: PropertyKey[]) => `--${String(p[0])}`;
+    expect(() => validateTyped(schema, { name: '' }, flagOf)).toThrow('invalid value for --name: must be at least 1');
+    expect(() => validateTyped(schema, { order: 'up' }, flagOf)).toThrow('invalid value for --order: must be one of: asc, desc');
     expect(() => validateTyped(schema, { page: 0 }, flagOf)).toThrow('invalid value for --page: must be at least 1 (got 0)');
-    expect(() => validateTyped(schema, { date: '21/11/2026' }, flagOf)).toThrow(/invalid value for --date/);
+    expect(() => validateTyped(schema, { date: '21/11/2026' }, flagOf)).toThrow(/invalid value for --date: expected a date as YYYY-MM-DD/);
     expect(() => validateTyped(schema, { page: 1, date: '2026-11-21' }, flagOf)).not.toThrow();
   });
 

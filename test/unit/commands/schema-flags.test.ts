@@ -1,19 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import { argName, flagSpecs, typeText } from '../../../src/commands/schema-flags.js';
-import { field } from '../../../src/operations/fields.js';
+import { bool, field, list, maybe, nullable, num, oneOf, record, str } from '../../../src/operations/fields.js';
 import { GLOBAL_OPTIONS, commandWords, firstCommandWord } from '../../../src/commands/globals.js';
 import { loadAllOperations } from '../../../src/operations/index.js';
 
 describe('schema -> flags', () => {
   const specs = flagSpecs({
-    organizationId: field(z.string().optional(), 'Org', 'spec', 'id'),
-    isPrScanningEnabled: z.boolean().optional(),
-    severities: z.object({ min: z.number().optional(), max: z.number().optional() }).optional(),
-    vcs: field(z.enum(['hosta', 'hostb']).optional(), 'VCS', 'notes'),
-    types: z.array(z.enum(['open', 'patched'])).optional(),
-    repos: z.array(z.object({ url: z.string() })).optional(),
-    prBranchFormat: z.string().nullable().optional(),
+    organizationId: field(str(), 'Org', 'spec', 'id'),
+    isPrScanningEnabled: maybe(bool()),
+    severities: maybe(record({ min: maybe(num()), max: maybe(num()) })),
+    vcs: field(oneOf(['hosta', 'hostb']), 'VCS', 'notes'),
+    types: maybe(list(oneOf(['open', 'patched']))),
+    repos: maybe(list(record({ url: str() }))),
+    prBranchFormat: maybe(nullable(str())),
   });
   const by = Object.fromEntries(specs.map((s) => [s.flag, s]));
 
