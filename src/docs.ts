@@ -1,0 +1,18 @@
+/** Markdown for the README sections that must match the code (checked by a test). */
+import { EXIT_CODE_TABLE } from './exit-codes.js';
+import { ENVIRONMENT } from './commands/help-topics.js';
+
+export function exitCodesMarkdown(): string {
+  return ['| Code | Meaning |', '|---|---|', ...EXIT_CODE_TABLE.map(({ code, meaning }) => `| ${code} | ${meaning.replace(/\|/g, '\\|')} |`)].join('\n');
+}
+
+export function environmentMarkdown(): string {
+  return ['| Variable | Meaning |', '|---|---|', ...ENVIRONMENT.map(([k, v]) => `| \`${k}\` | ${v.replace(/\|/g, '\\|')} |`)].join('\n');
+}
+
+/** Replace the text between `<!-- name:start -->` and `<!-- name:end -->`. */
+export function fillMarkers(text: string, name: string, content: string): string {
+  const re = new RegExp(`(<!-- ${name}:start -->\\n)[\\s\\S]*?(<!-- ${name}:end -->)`);
+  if (!re.test(text)) throw new Error(`no ${name} markers`);
+  return text.replace(re, `$1${content}\n$2`);
+}
