@@ -2,6 +2,7 @@
  * The commander tree. Only the group named on the command line is loaded (with its zod schemas);
  * the others are registered by name and summary, which is all top-level help needs.
  */
+import type { EventEmitter } from 'node:events';
 import { Argument, Command, Option } from 'commander';
 import { hint } from '../completion/hints.js';
 import type { IO } from '../context.js';
@@ -76,7 +77,8 @@ export async function buildProgram(argv: readonly string[], run: Runner, io: IO,
   // After the command's own footer (whose text ends with a blank line), or right after its flags.
   program.addHelpText('afterAll', ({ command }) => {
     if (command === program) return '';
-    return (command.listenerCount('afterHelp') > 0 ? '' : '\n') + globalFlagsFooter(io.columns ?? 100);
+    const ownFooter = (command as unknown as EventEmitter).listenerCount('afterHelp') > 0;
+    return (ownFooter ? '' : '\n') + globalFlagsFooter(io.columns ?? 100);
   });
   inherit(program);
   return program;
