@@ -5,6 +5,7 @@ import { commandName } from '../operations/index.js';
 import { argName, flagSpecs, typeText, type FlagSpec } from './schema-flags.js';
 import type { Runner } from './runner.js';
 import { hint } from '../completion/hints.js';
+import { wrap } from './help-layout.js';
 
 export interface OperationFlags {
   specs: FlagSpec[];
@@ -68,7 +69,7 @@ export function buildOperationCommand(op: Operation, run: Runner): Command {
     cmd.option('--concurrency <n>', 'Pages fetched at once with --all (default 4)');
   }
   if (op.destructive) cmd.option('-y, --yes', 'Do not ask for confirmation (required when not on a terminal)');
-  cmd.addHelpText('after', () => operationHelpFooter(op, specs));
+  cmd.addHelpText('after', ({ command }) => operationHelpFooter(op, specs, command.configureOutput().getOutHelpWidth?.() ?? 100));
   cmd.action(async (...args: unknown[]) => {
     const command = args[args.length - 1] as Command;
     const positional = op.positional ? (args[0] as string | undefined) : undefined;
@@ -80,15 +81,15 @@ export function buildOperationCommand(op: Operation, run: Runner): Command {
   return cmd;
 }
 
-export function operationHelpFooter(op: Operation, specs: FlagSpec[] = flagSpecs(op.request.shape)): string {
+export function operationHelpFooter(op: Operation, specs: FlagSpec[] = flagSpecs(op.request.shape), width = 100): string {
   const lines = ['', `API: POST ${op.path}${op.source === 'notes' ? '  (beyond the spec: seen in public clients, see the field notes)' : ''}`];
   lines.push(`Retried on failure: ${op.safe ? 'yes (read-only)' : 'only if the request never reached the server, or on 429'}`);
   if (op.required?.length) lines.push(`Required by svc: ${op.required.join(', ')}`);
   if (op.destructive) lines.push('Destructive: asks for confirmation on a terminal; needs --yes elsewhere');
-  if (op.description) lines.push('', op.description);
+  if (op.description) lines.push('', wrap(op.description, width));
   const sources = new Set(specs.map((s) => s.source));
   if (sources.has('notes') || sources.has('inferred')) {
-    lines.push('', 'Flags come from the API spec unless marked: {field notes} = what public clients send; {inferred} = our reading.');
+    lines.push('', wrap('Flags come from the API spec unless marked {field notes} (what public clients send) or {inferred} (our reading).', width));
   }
   lines.push('', op.examples.length > 1 ? 'Examples:' : 'Example:');
   for (const ex of op.examples) lines.push(`  # ${ex.desc}`, `  $ ${ex.cmd}`);

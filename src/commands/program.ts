@@ -64,7 +64,7 @@ export async function buildProgram(argv: readonly string[], run: Runner, io: IO,
   program.addCommand(helpCommand(program, io));
   program.addHelpText('after', [
     '', `Help topics: ${Object.keys(HELP_TOPICS).map((t) => `svc help ${t}`).join(' | ')}`,
-    "Run 'svc <command> --help' for the operations of a group, and an operation's flags, API path and examples.",
+    "Run 'svc <group> --help' to list its operations, 'svc <group> <op> --help' for flags and examples.",
     'Every API command also takes -F key=value, -f key=value and --input FILE for any body field.',
     '', 'Examples:',
     '  # Log in once (prompts for the token id and, hidden, the secret)',
