@@ -10,7 +10,7 @@ export type Shell = (typeof SHELLS)[number];
 
 export const INSTALL: Record<Shell, string> = {
   bash: 'echo \'source <(svc completion bash)\' >> ~/.bashrc',
-  zsh: 'svc completion zsh > "${fpath[1]}/_svc"   # then start a new shell (compinit must be on)',
+  zsh: "echo 'source <(svc completion zsh)' >> ~/.zshrc   # after compinit; or save it as _svc in $fpath",
   fish: 'svc completion fish > ~/.config/fish/completions/svc.fish',
 };
 

@@ -6,7 +6,7 @@
 import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 
 export const ROOT = resolve(__dirname, '../..');
 export const SCRIPTS = { bash: join(ROOT, 'completions/svc.bash'), zsh: join(ROOT, 'completions/_svc'), fish: join(ROOT, 'completions/svc.fish') };
@@ -86,9 +86,14 @@ export function bashComplete(line: string, box: Sandbox): string[] {
 
 const ZSH_SESSION = `
 PS1=''
+if [[ -n $SVC_FPATH ]]; then
+  fpath=("$SVC_FPATH" $fpath)
+fi
 autoload -Uz compinit
 compinit -u -D
-source "$SVC_COMPLETION"
+if [[ -z $SVC_FPATH ]]; then
+  source "$SVC_COMPLETION"
+fi
 typeset -aU completions
 compadd() {
   if (( \${@[(I)-[OAD]*]} )); then
@@ -124,10 +129,13 @@ zpty -d session
 print -rn -- "$out"
 `;
 
-export function zshComplete(line: string, box: Sandbox): string[] {
+/** `fpath`: load the script as compinit autoloads it from $fpath, instead of sourcing it. */
+export function zshComplete(line: string, box: Sandbox, opts: { fpath?: boolean } = {}): string[] {
   const session = join(box.cwd, '..', 'session.zsh');
   writeFileSync(session, ZSH_SESSION);
-  const out = run('zsh', ['-f', '-c', ZSH_DRIVER, 'zsh', session, line], { ...box, env: { ...box.env, SVC_COMPLETION: SCRIPTS.zsh } });
+  const extra: Record<string, string> = { SVC_COMPLETION: SCRIPTS.zsh };
+  if (opts.fpath) extra.SVC_FPATH = dirname(SCRIPTS.zsh);
+  const out = run('zsh', ['-f', '-c', ZSH_DRIVER, 'zsh', session, line], { ...box, env: { ...box.env, ...extra } });
   const start = out.lastIndexOf('\x02');
   const end = out.lastIndexOf('\x03');
   if (start < 0 || end < start) throw new Error(`zsh printed no completions: ${JSON.stringify(out)}`);
