@@ -226,11 +226,15 @@ _svc_profiles() {
 }
 
 # Adds each word of $1 that starts with $2 to the candidates, after the prefix $3.
+# (Not compgen -W: it would expand $(...) in names read from the config file.)
 _svc_match() {
-  local line
-  while IFS= read -r line; do
-    [[ -n $line ]] && _svc_out+=("$3$line")
-  done < <(compgen -W "$1" -- "$2")
+  local -a list
+  local w
+  read -r -d '' -a list <<<"$1"
+  for w in "${list[@]}"; do
+    [[ $w == "$2"* ]] && _svc_out+=("$3$w")
+  done
+  return 0
 }
 
 # Adds the paths that start with $1, after the prefix $2; directories end with a slash.

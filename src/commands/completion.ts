@@ -4,6 +4,7 @@
  */
 import { Argument, Command } from 'commander';
 import type { Runner } from './runner.js';
+import { checkProfileName } from '../config/store.js';
 
 export const SHELLS = ['bash', 'zsh', 'fish'] as const;
 export type Shell = (typeof SHELLS)[number];
@@ -30,6 +31,11 @@ export function completionCommand(run: Runner): Command {
     }));
 }
 
+/** Only names svc accepts: a hand-edited file cannot feed shell syntax to the completion scripts. */
+function validName(name: string): boolean {
+  try { return checkProfileName(name) === name; } catch { return false; }
+}
+
 /** Hidden helper the completion scripts call; reads the config file, never writes, prints nothing on errors. */
 export function completeCommand(run: Runner): Command {
   return new Command('__complete')
@@ -38,7 +44,7 @@ export function completeCommand(run: Runner): Command {
     .action((what: string) => run(async (ctx) => {
       if (what !== 'profiles') return;
       let names: string[] = [];
-      try { names = Object.keys(ctx.config.read().profiles); } catch { /* a corrupt file completes nothing */ }
+      try { names = Object.keys(ctx.config.read().profiles).filter(validName); } catch { /* a corrupt file completes nothing */ }
       if (names.length) ctx.out(names.sort().join('\n') + '\n');
     }));
 }

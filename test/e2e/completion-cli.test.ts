@@ -43,6 +43,13 @@ describe('svc __complete profiles (called by the scripts at TAB time)', () => {
     expect((await runSvc(['--help'])).stdout).not.toContain('__complete');
   });
 
+  it('leaves out names svc would refuse, so a hand-edited file cannot feed shell syntax to TAB', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-prof-'));
+    writeFileSync(join(dir, 'config.json'), JSON.stringify({ profiles: { '$(touch pwned)': {}, '*': {}, 'a b': {}, good: {} } }));
+    const r = await runSvc(['__complete', 'profiles'], { env: { SVC_CONFIG_DIR: dir } });
+    expect(r.stdout).toBe('good\n');
+  });
+
   it('never writes: no config file is created, a corrupt one completes nothing', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'svc-prof-'));
     const absent = join(dir, 'nested');
