@@ -20,7 +20,10 @@ export interface Tables {
   globals: Candidate[];
   /** Value spec of each global flag that takes a value. */
   globalValues: Array<{ flag: string; spec: string }>;
-  /** Value spec of each command flag that takes a value. */
+  /**
+   * Value spec of each command flag that takes a value. A flag whose value is the same wherever it
+   * appears (and that never appears without a value) has one row with path '*'; those rows come last.
+   */
   values: Array<{ path: string; flag: string; spec: string }>;
   /** Value spec of positional arguments; `index` -1 is "any further" (variadic). */
   args: Array<{ path: string; index: number; spec: string }>;
@@ -50,6 +53,7 @@ export function buildTables(model: CompletionModel): Tables {
     topics: model.topics.map((x) => ({ word: x.name, description: x.summary })),
   };
   const globalNames = new Set(model.globals.flatMap((f) => f.names));
+  const valueless = new Set<string>();
   for (const cmd of allCommands(model)) {
     const path = cmd.path.join(' ');
     t.paths.push(path);
@@ -60,7 +64,10 @@ export function buildTables(model: CompletionModel): Tables {
     const own = path === '' ? cmd.flags.filter((f) => !f.names.some((n) => globalNames.has(n))) : cmd.flags;
     t.flags.set(path, flagCandidates(own));
     for (const f of own) {
-      if (f.value) for (const flag of f.names) t.values.push({ path, flag, spec: valueSpec(f.value) });
+      for (const flag of f.names) {
+        if (f.value) t.values.push({ path, flag, spec: valueSpec(f.value) });
+        else valueless.add(flag);
+      }
     }
     cmd.args.forEach((a, index) => {
       if (a.kind === 'help') t.helpPath = path;
@@ -69,7 +76,24 @@ export function buildTables(model: CompletionModel): Tables {
     const last = cmd.args.at(-1);
     if (cmd.variadic && last && last.kind !== 'any' && last.kind !== 'help') t.args.push({ path, index: -1, spec: valueSpec(last) });
   }
+  t.values = shareUniform(t.values, valueless);
   return t;
+}
+
+function shareUniform(rows: Tables['values'], valueless: Set<string>): Tables['values'] {
+  const specs = new Map<string, Set<string>>();
+  for (const r of rows) specs.set(r.flag, (specs.get(r.flag) ?? new Set()).add(r.spec));
+  const shared = (flag: string) => specs.get(flag)!.size === 1 && !valueless.has(flag);
+  const own = rows.filter((r) => !shared(r.flag));
+  const common = [...specs.keys()].filter(shared).map((flag) => ({ path: '*', flag, spec: [...specs.get(flag)!][0] }));
+  return [...own, ...common];
+}
+
+/** A case pattern for `<path>/<word>` keys: quoted, except a leading `*` path or a trailing `*` word. */
+export function casePattern(key: string): string {
+  if (key.startsWith('*/')) return `*${sq(key.slice(1))}`;
+  if (key.endsWith('/*')) return `${sq(key.slice(0, -1))}*`;
+  return sq(key);
 }
 
 /** A single-quoted word that bash, zsh and fish all read back unchanged. */

@@ -1,13 +1,13 @@
 /** `svc completion zsh`: a static zsh completion function with descriptions; only profile names call svc. */
 import type { CompletionModel } from './model.js';
-import { buildTables, sq, type Candidate, type Tables } from './tables.js';
+import { buildTables, casePattern, sq, type Candidate, type Tables } from './tables.js';
 
 /** `word:description` entries for _describe (colons in the word escaped). */
 const described = (list: Candidate[]) => list.map((c) => sq(`${c.word.replace(/:/g, '\\:')}:${c.description}`)).join(' ');
 
 function caseTable(fn: string, doc: string, subject: string, rows: Array<[string[], string]>, fallback: string): string {
   const lines = [`# ${doc}`, `${fn}() {`, `  case ${subject} in`];
-  for (const [patterns, body] of rows) lines.push(`    ${patterns.map(sq).join('|')}) ${body} ;;`);
+  for (const [patterns, body] of rows) lines.push(`    ${patterns.map(casePattern).join('|')}) ${body} ;;`);
   lines.push(`    *) ${fallback} ;;`, '  esac', '}');
   return lines.join('\n');
 }
@@ -32,7 +32,7 @@ function tables(t: Tables): string {
       groupBy(t.values.map((v) => [`${v.path}/${v.flag}`, `REPLY=${sq(v.spec)}`])), 'return 1'),
     caseTable('_svc_arg', 'What the n-th argument of a command is, when it can be completed.', '"$1/$2"',
       t.args.map((a) => [[`${a.path}/${a.index === -1 ? '*' : a.index}`], `REPLY=${sq(a.spec)}`]), 'return 1'),
-  ].join('\n\n').replace(/'([^'\n]*)\/\*'\)/g, `'$1/'*)`);
+  ].join('\n\n');
 }
 
 export function zshScript(model: CompletionModel): string {

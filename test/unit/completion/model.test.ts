@@ -73,15 +73,20 @@ describe('completion model from the commander tree', () => {
       .addOption(new Option('--fault <kind>', 'Inject a fault').choices(['timeout', 'reset']));
     extra.command('reset').description('Forget the state');
     program.addCommand(extra);
+    program.addCommand(new Command('gate').option('--state', 'A flag of the same name that takes no value'));
     const m = buildModel(program);
     const sandbox = at(m, 'sandbox');
     expect(flag(sandbox, '--state')?.value).toEqual({ kind: 'file' });
     expect(flag(sandbox, '--fault')?.value).toEqual({ kind: 'choice', values: ['timeout', 'reset'] });
     expect(flag(sandbox, '--port')?.value).toEqual({ kind: 'any' });
     expect(at(m, 'sandbox', 'reset').description).toBe('Forget the state');
+    const tables = buildTables(m);
+    expect(tables.values).toContainEqual({ path: '*', flag: '--fault', spec: 'choice:timeout reset' });
+    // --state takes a file in one command and nothing in another: only sandbox's is a value.
+    expect(tables.values.filter((v) => v.flag === '--state')).toEqual([{ path: 'sandbox', flag: '--state', spec: 'file' }]);
     for (const script of [bashScript(m), zshScript(m), fishScript(m)]) {
-      expect(script).toContain('sandbox/--fault');
-      expect(script).toContain('timeout reset');
+      expect(script).toContain('/--fault');
+      expect(script).toContain('choice:timeout reset');
       expect(script).toContain('sandbox/--state');
     }
   });
