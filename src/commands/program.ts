@@ -44,7 +44,6 @@ export async function buildProgram(argv: readonly string[], run: Runner, io: IO,
   for (const o of GLOBAL_OPTIONS) {
     const opt = new Option(o.flags, o.description).helpGroup('Global flags (work with every command):');
     if (o.choices) opt.choices(o.choices);
-    if (o.flags.startsWith('--profile')) hint(opt, { kind: 'profile' });
     program.addOption(opt);
   }
 

@@ -39,7 +39,7 @@ export interface CompletionModel {
 }
 
 /** Long flag names whose value is a path even when the placeholder does not say so. */
-const FILE_FLAGS = new Set(['--input', '--sarif', '--junit', '--markdown', '--state', '--config-file', '--out-file']);
+const FILE_FLAGS = new Set(['--input', '--sarif', '--junit', '--markdown', '--state']);
 
 export function valueOf(option: Option): ValueHint | undefined {
   if (!option.required && !option.optional) return undefined;
@@ -67,7 +67,7 @@ function flagOf(option: Option): FlagModel {
   return { names, description: oneLine(option.description), ...(value ? { value } : {}) };
 }
 
-/** First sentence-ish line of a description, for the shells' short descriptions. */
+/** A description on one line, for the shells' candidate descriptions. */
 export function oneLine(text: string): string {
   return text.replace(/\s+/g, ' ').trim();
 }
