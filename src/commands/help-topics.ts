@@ -1,5 +1,6 @@
-/** `svc help <topic>`: exit codes, environment, output. */
+/** `svc help <topic>`: exit codes, environment, output, global flags. */
 import { formatExitCodes } from '../exit-codes.js';
+import { GLOBAL_OPTIONS } from './globals.js';
 
 export const ENVIRONMENT: ReadonlyArray<[string, string]> = [
   ['SVC_BASE_URL', 'API base URL (overrides the profile; --base-url overrides it)'],
@@ -9,6 +10,7 @@ export const ENVIRONMENT: ReadonlyArray<[string, string]> = [
   ['SVC_ORGANIZATION_ID', 'Default organization (after --org, before the profile)'],
   ['SVC_PROFILE', 'Profile to use (after --profile; default "default")'],
   ['SVC_CONFIG_DIR', 'Directory of config.json (default: the OS config directory, e.g. ~/.config/svc)'],
+  ['XDG_CONFIG_HOME, APPDATA', 'Where the OS config directory is, when SVC_CONFIG_DIR is not set (Linux / Windows)'],
   ['SVC_OUTPUT', 'Default output format: table, json, ndjson or csv'],
   ['SVC_TIMEOUT', 'Default --timeout in seconds'],
   ['NO_COLOR', 'Any non-empty value turns colours off'],
@@ -38,8 +40,21 @@ export function environmentHelp(): string {
   return `Environment variables read by svc:\n\n${ENVIRONMENT.map(([k, v]) => `  ${k.padEnd(width)}  ${v}`).join('\n')}\n\nPrecedence: flags, then environment, then the profile in the config file.\n`;
 }
 
+export function globalFlagsHelp(): string {
+  const terms = GLOBAL_OPTIONS.map((o) => o.flags);
+  const width = Math.max(...terms.map((t) => t.length));
+  const lines = GLOBAL_OPTIONS.map((o, i) => `  ${terms[i].padEnd(width)}  ${o.description}${o.choices ? ` [one of: ${o.choices.join(', ')}]` : ''}`);
+  return [
+    'Global flags work with every command, before or after it:',
+    '  svc --json issues search   is the same as   svc issues search --json', '',
+    ...lines, '',
+    'Precedence: flags, then environment variables (svc help environment), then the profile.', '',
+  ].join('\n');
+}
+
 export const HELP_TOPICS: Record<string, { summary: string; text: () => string }> = {
   'exit-codes': { summary: 'What each exit code means', text: formatExitCodes },
   environment: { summary: 'Environment variables', text: environmentHelp },
   output: { summary: 'Output formats, columns and terminal rules', text: () => OUTPUT_HELP },
+  'global-flags': { summary: 'Flags every command takes', text: globalFlagsHelp },
 };

@@ -4,6 +4,8 @@ import type { Operation } from '../operations/types.js';
 import { commandName } from '../operations/index.js';
 import { argName, flagSpecs, typeText, type FlagSpec } from './schema-flags.js';
 import type { Runner } from './runner.js';
+import { hint } from '../completion/hints.js';
+import { wrap } from './help-layout.js';
 
 export interface OperationFlags {
   specs: FlagSpec[];
@@ -19,27 +21,36 @@ export function collectList(value: string, previous: string[] | undefined): stri
 }
 const collect = (value: string, previous: string[] | undefined) => [...(previous ?? []), value];
 
+/**
+ * One help line per flag: `<description> [<type, enum values>] (service default: x) {field notes}`.
+ * Defaults are the service's: svc sends nothing for a flag that is not given.
+ */
+export function flagDescription(spec: FlagSpec): string {
+  const dflt = spec.defaultValue !== undefined ? ` (service default: ${String(spec.defaultValue)})` : '';
+  return `${spec.description} [${typeText(spec)}]${dflt}${SOURCE_LABEL[spec.source]}`.trim();
+}
+
 export function optionsFor(spec: FlagSpec): Option[] {
   const long = `--${spec.flag}`;
-  const suffix = `${SOURCE_LABEL[spec.source]}`;
-  const dflt = spec.defaultValue !== undefined ? ` (default: ${String(spec.defaultValue)})` : '';
-  const desc = `${spec.description}${dflt}${suffix}`.trim();
+  const desc = flagDescription(spec);
   if (spec.kind === 'boolean') {
     return [
-      new Option(long, `${desc} [boolean]`),
+      new Option(long, desc),
       new Option(`--no-${spec.flag}`, `Send ${spec.path.join('.')}: false`),
     ];
   }
-  // Enum choices are listed by commander itself; other types get their own note.
-  const opt = new Option(`${long} <${spec.placeholder}>`, spec.kind === 'enum' ? desc : `${desc} [${typeText(spec)}]`);
+  const opt = new Option(`${long} <${spec.placeholder}>`, desc);
   if (spec.kind === 'enum') opt.choices(spec.choices!);
   if (spec.kind === 'array') opt.argParser(collectList);
+  if (spec.kind === 'array' && spec.itemKind === 'enum') hint(opt, { kind: 'choice', values: spec.choices!, list: true });
+  if (spec.kind === 'json') hint(opt, { kind: 'at-file' });
   return [opt];
 }
 
 export function buildOperationCommand(op: Operation, run: Runner): Command {
   const { name, alias } = commandName(op);
-  const cmd = new Command(name).description(op.summary + (op.source === 'notes' ? ' [beyond the spec]' : ''));
+  const beyond = op.source === 'notes' && !/beyond the spec/i.test(op.summary) ? ' [beyond the spec]' : '';
+  const cmd = new Command(name).description(op.summary + beyond);
   if (alias) cmd.alias(alias);
   if (op.positional) cmd.argument(`[${argName(op.positional)}]`, `${op.positional} (same as --${flagSpecs({ [op.positional]: op.request.shape[op.positional] })[0].flag})`);
   const specs = flagSpecs(op.request.shape);
@@ -58,7 +69,7 @@ export function buildOperationCommand(op: Operation, run: Runner): Command {
     cmd.option('--concurrency <n>', 'Pages fetched at once with --all (default 4)');
   }
   if (op.destructive) cmd.option('-y, --yes', 'Do not ask for confirmation (required when not on a terminal)');
-  cmd.addHelpText('after', () => operationHelpFooter(op));
+  cmd.addHelpText('after', ({ command }) => operationHelpFooter(op, specs, command.configureOutput().getOutHelpWidth?.() ?? 100));
   cmd.action(async (...args: unknown[]) => {
     const command = args[args.length - 1] as Command;
     const positional = op.positional ? (args[0] as string | undefined) : undefined;
@@ -70,13 +81,17 @@ export function buildOperationCommand(op: Operation, run: Runner): Command {
   return cmd;
 }
 
-export function operationHelpFooter(op: Operation): string {
+export function operationHelpFooter(op: Operation, specs: FlagSpec[] = flagSpecs(op.request.shape), width = 100): string {
   const lines = ['', `API: POST ${op.path}${op.source === 'notes' ? '  (beyond the spec: seen in public clients, see the field notes)' : ''}`];
   lines.push(`Retried on failure: ${op.safe ? 'yes (read-only)' : 'only if the request never reached the server, or on 429'}`);
   if (op.required?.length) lines.push(`Required by svc: ${op.required.join(', ')}`);
-  if (op.description) lines.push('', op.description);
-  lines.push('', 'Flags marked {field notes} come from what public clients send; {inferred} ones are our reading, not the spec.');
-  lines.push('', 'Examples:');
+  if (op.destructive) lines.push('Destructive: asks for confirmation on a terminal; needs --yes elsewhere');
+  if (op.description) lines.push('', wrap(op.description, width));
+  const sources = new Set(specs.map((s) => s.source));
+  if (sources.has('notes') || sources.has('inferred')) {
+    lines.push('', wrap('Flags come from the API spec unless marked {field notes} (what public clients send) or {inferred} (our reading).', width));
+  }
+  lines.push('', op.examples.length > 1 ? 'Examples:' : 'Example:');
   for (const ex of op.examples) lines.push(`  # ${ex.desc}`, `  $ ${ex.cmd}`);
   return lines.join('\n') + '\n';
 }

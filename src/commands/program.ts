@@ -2,18 +2,23 @@
  * The commander tree. Only the group named on the command line is loaded (with its zod schemas);
  * the others are registered by name and summary, which is all top-level help needs.
  */
-import { Command, Option } from 'commander';
+import type { EventEmitter } from 'node:events';
+import { Argument, Command, Option } from 'commander';
+import { hint } from '../completion/hints.js';
 import type { IO } from '../context.js';
-import { GROUPS, findGroup, loadGroup, type Group } from '../operations/index.js';
+import { GROUPS, commandName, findGroup, loadGroup, type Group, type Operation } from '../operations/index.js';
 import { GLOBAL_OPTIONS, firstCommandWord } from './globals.js';
 import { HELP_TOPICS } from './help-topics.js';
+import { HELP_CONFIG, globalFlagsFooter } from './help-layout.js';
 import type { Runner } from './runner.js';
 
 /** Built-in commands, each loaded only when named. */
-export const BUILTINS: ReadonlyArray<{ name: string; summary: string; load: () => Promise<(run: Runner) => Command> }> = [
+export const BUILTINS: ReadonlyArray<{ name: string; summary: string; hidden?: boolean; load: () => Promise<(run: Runner) => Command> }> = [
   { name: 'auth', summary: 'Log in, check and log out', load: async () => (await import('./auth.js')).authCommand },
   { name: 'config', summary: 'Read and change profile settings', load: async () => (await import('./config.js')).configCommand },
   { name: 'api', summary: 'Call any API operation by path', load: async () => (await import('./api.js')).apiCommand },
+  { name: 'completion', summary: 'Print the shell completion script (bash, zsh, fish)', load: async () => (await import('./completion.js')).completionCommand },
+  { name: '__complete', summary: 'Values for the completion scripts', hidden: true, load: async () => (await import('./completion.js')).completeCommand },
 ];
 
 /** Help is wrapped at 100 columns, or narrower on a narrow terminal. */
@@ -38,32 +43,45 @@ export async function buildProgram(argv: readonly string[], run: Runner, io: IO,
       getOutHelpWidth: () => helpWidth(io.columns),
       getErrHelpWidth: () => HELP_WIDTH,
     })
-    .configureHelp({ showGlobalOptions: true, sortSubcommands: false });
+    .configureHelp(HELP_CONFIG);
   for (const o of GLOBAL_OPTIONS) {
-    const opt = new Option(o.flags, o.description);
+    const opt = new Option(o.flags, o.description).helpGroup('Global flags (work with every command):');
     if (o.choices) opt.choices(o.choices);
     program.addOption(opt);
   }
 
   let word = firstCommandWord(argv);
   if (word === 'help') word = argv[argv.indexOf('help') + 1];
-  const everything = word === undefined ? false : word === 'completion' || word === '__complete';
+  // The completion scripts are generated from the whole tree; `__complete` (TAB-time) needs none of it.
+  const everything = word === 'completion';
+  program.commandsGroup('API commands (one per operation of the service):');
   for (const g of GROUPS) {
     const wanted = everything || findGroup(word ?? '') === g;
     program.addCommand(wanted ? await groupCommand(g, run) : placeholder(g.name, g.summary, g.aliases));
   }
+  program.commandsGroup('Other commands:');
   for (const b of BUILTINS) {
-    program.addCommand(word === b.name || everything ? (await b.load())(run) : placeholder(b.name, b.summary, []));
+    program.addCommand(word === b.name || everything ? (await b.load())(run) : placeholder(b.name, b.summary, []), { hidden: b.hidden === true });
   }
   program.addCommand(helpCommand(program, io));
   program.addHelpText('after', [
-    '', 'Help topics: svc help exit-codes | environment | output',
+    '', `Help topics: ${Object.keys(HELP_TOPICS).map((t) => `svc help ${t}`).join(' | ')}`,
+    "Run 'svc <group> --help' to list its operations, 'svc <group> <op> --help' for flags and examples.",
     'Every API command also takes -F key=value, -f key=value and --input FILE for any body field.',
     '', 'Examples:',
+    '  # Log in once (prompts for the token id and, hidden, the secret)',
     '  $ svc auth login --base-url https://api.example.com',
+    '  # Open issues, highest score first',
     '  $ svc issues search --types open --sort-by score',
+    '  # The organization\'s posture as JSON',
     '  $ svc stats summary -o json',
   ].join('\n') + '\n');
+  // After the command's own footer (whose text ends with a blank line), or right after its flags.
+  program.addHelpText('afterAll', ({ command }) => {
+    if (command === program) return '';
+    const ownFooter = (command as unknown as EventEmitter).listenerCount('afterHelp') > 0;
+    return (ownFooter ? '' : '\n') + globalFlagsFooter(io.columns ?? 100);
+  });
   inherit(program);
   return program;
 }
@@ -77,12 +95,24 @@ function inherit(parent: Command): void {
 }
 
 async function groupCommand(g: Group, run: Runner): Promise<Command> {
-  const cmd = new Command(g.name).description(g.summary).aliases(g.aliases).helpCommand(false);
+  const cmd = new Command(g.name).description(g.summary).aliases(g.aliases).helpCommand(false).usage('<operation> [flags]').commandsGroup('Operations:');
   // Loaded here, not at the top: it pulls in zod, which top-level help and --version never need.
   const { buildOperationCommand } = await import('./operation.js');
-  for (const op of await loadGroup(g.name)) cmd.addCommand(buildOperationCommand(op, run));
-  cmd.addHelpText('after', `\nRun 'svc ${g.name} <operation> --help' for the flags, API path and examples of an operation.\n`);
+  const ops = await loadGroup(g.name);
+  for (const op of ops) cmd.addCommand(buildOperationCommand(op, run));
+  const first = ops[0];
+  cmd.addHelpText('after', [
+    '', `Run 'svc ${g.name} <operation> --help' for the flags, API path and examples of an operation.`,
+    ...(aliasExample(ops) ? [`Operations are named in kebab-case; the API's own spellings work too: ${aliasExample(ops)}.`] : []),
+    ...(first?.examples[0] ? ['', 'Example:', `  # ${first.examples[0].desc}`, `  $ ${first.examples[0].cmd}`] : []),
+  ].join('\n') + '\n');
   return cmd;
+}
+
+/** `svc stats issuesBySeverity`: an operation whose API name differs from its command name. */
+function aliasExample(ops: Operation[]): string | undefined {
+  const op = ops.find((o) => commandName(o).alias);
+  return op ? `svc ${op.group} ${op.name}` : undefined;
 }
 
 function placeholder(name: string, summary: string, aliases: string[]): Command {
@@ -92,7 +122,9 @@ function placeholder(name: string, summary: string, aliases: string[]): Command 
 function helpCommand(program: Command, io: IO): Command {
   return new Command('help')
     .description(`Help on a command, or a topic: ${Object.keys(HELP_TOPICS).join(', ')}`)
-    .argument('[topic...]', 'topic or command path')
+    .addArgument(hint(new Argument('[topic...]', 'topic or command path'), {
+      kind: 'help', topics: Object.entries(HELP_TOPICS).map(([name, t]) => ({ name, summary: t.summary })),
+    }))
     .action((words: string[]) => {
       const topic = HELP_TOPICS[words[0] ?? ''];
       if (topic) { io.stdout.write(topic.text()); return; }

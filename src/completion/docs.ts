@@ -1,0 +1,89 @@
+/**
+ * Every generated file checked into the repository: the three completion scripts and the command
+ * reference. `npm run docs` writes them; a test fails when one differs from what this produces.
+ */
+import { Readable, Writable } from 'node:stream';
+import type { Command } from 'commander';
+import type { IO } from '../context.js';
+import { buildProgram } from '../commands/program.js';
+import { SHELLS } from '../commands/completion.js';
+import { HELP_TOPICS } from '../commands/help-topics.js';
+import { globalFlagsFooter } from '../commands/help-layout.js';
+import { completionScript } from './generate.js';
+
+/** Width of the help text in the reference: the width svc uses when stdout is not a terminal. */
+export const REFERENCE_WIDTH = 100;
+
+export const FILES = {
+  bash: 'completions/svc.bash',
+  zsh: 'completions/_svc',
+  fish: 'completions/svc.fish',
+  reference: 'docs/reference.md',
+} as const;
+
+/** The full command tree, with stdout captured, as `svc completion` sees it. */
+async function programFor(argv: string[]): Promise<{ program: Command; helpOf: (cmd: Command) => string }> {
+  let captured = '';
+  const sink = new Writable({ write(chunk, _enc, done) { captured += String(chunk); done(); } });
+  const io: IO = { stdout: sink, stderr: sink, stdin: Readable.from([]), stdoutIsTTY: false, stderrIsTTY: false, stdinIsTTY: false };
+  const program = await buildProgram(argv, async () => {}, io, '0.0.0', () => {});
+  const helpOf = (cmd: Command) => {
+    captured = '';
+    cmd.outputHelp();
+    return captured;
+  };
+  return { program, helpOf };
+}
+
+export async function generatedFiles(): Promise<Record<string, string>> {
+  // `completion` loads every group and built-in; top-level help is what `svc --help` prints (none loaded).
+  const full = await programFor(['completion']);
+  const top = await programFor(['--help']);
+  const out: Record<string, string> = {};
+  for (const shell of SHELLS) out[FILES[shell]] = completionScript(shell, full.program);
+  out[FILES.reference] = reference(full.program, full.helpOf, top.helpOf(top.program));
+  return out;
+}
+
+const slug = (heading: string) => heading.toLowerCase().replace(/[^a-z0-9 _-]/g, '').replace(/ /g, '-');
+
+function commandPath(cmd: Command): string {
+  const names: string[] = [];
+  for (let c: Command | null = cmd; c; c = c.parent) names.unshift(c.name());
+  return names.join(' ');
+}
+
+function visible(cmd: Command): Command[] {
+  return cmd.createHelp().visibleCommands(cmd);
+}
+
+function reference(program: Command, helpOf: (cmd: Command) => string, topHelp: string): string {
+  const footer = globalFlagsFooter(REFERENCE_WIDTH);
+  const block = (text: string) => ['```text', text.replace(footer, '').trimEnd(), '```', ''];
+  const lines: string[] = [
+    '# svc command reference', '',
+    '<!-- Generated from the command table by `npm run docs`: do not edit. A test fails when this file is stale. -->', '',
+    'Each section is exactly what `--help` prints for that command (at 100 columns, as in a pipe), without',
+    'the closing line of global flags: they work with every command, see [global flags](#svc-help-global-flags).',
+    'Help topics: ' + Object.keys(HELP_TOPICS).map((t) => `[${t}](#svc-help-${t})`).join(', ') + '.', '',
+    '## Contents', '',
+    '- [svc](#svc): top-level help',
+  ];
+  for (const group of visible(program)) {
+    const path = commandPath(group);
+    const subs = visible(group);
+    lines.push(`- [${path}](#${slug(path)}): ${group.description()}`);
+    if (subs.length) lines.push(`  - ${subs.map((s) => `[${s.name()}](#${slug(commandPath(s))})`).join(', ')}`);
+  }
+  lines.push('', '## svc', '', ...block(topHelp));
+  for (const [name, topic] of Object.entries(HELP_TOPICS)) {
+    lines.push(`## svc help ${name}`, '', `${topic.summary}.`, '', ...block(topic.text()));
+  }
+  const walk = (cmd: Command, depth: number) => {
+    const path = commandPath(cmd);
+    lines.push(`${'#'.repeat(Math.min(depth, 4))} ${path}`, '', ...block(helpOf(cmd)));
+    for (const sub of visible(cmd)) walk(sub, depth + 1);
+  };
+  for (const group of visible(program)) walk(group, 2);
+  return lines.join('\n').trimEnd() + '\n';
+}

@@ -1,0 +1,71 @@
+/** Help as a user sees it from the built bin, in a pipe: 100 columns, no colour. */
+import { describe, expect, it } from 'vitest';
+import { runSvc } from '../helpers/run-svc.js';
+
+describe('help snapshots (non-terminal: 100 columns, no colour)', () => {
+  const cases: Array<[string, string[]]> = [
+    ['root', ['--help']],
+    ['issues', ['issues', '--help']],
+    ['issues-search', ['issues', 'search', '--help']],
+    ['repos-delete', ['repos', 'delete', '--help']],
+  ];
+  it.each(cases)('svc %s', async (name, args) => {
+    const r = await runSvc(args, { env: { COLUMNS: '60', FORCE_COLOR: undefined } });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe('');
+    expect(r.stdout).not.toContain('\u001b[');
+    // Wrapped to 100 columns (COLUMNS is ignored off a terminal); example command lines are never wrapped.
+    const prose = r.stdout.split('\n').filter((l) => !/^  [$#] /.test(l));
+    expect(Math.max(...prose.map((l) => l.length))).toBeLessThanOrEqual(100);
+    await expect(r.stdout).toMatchFileSnapshot(`./__snapshots__/help-${name}.txt`);
+  });
+
+  it('svc help <command> prints the same as <command> --help', async () => {
+    const [a, b] = await Promise.all([runSvc(['help', 'issues', 'search']), runSvc(['issues', 'search', '--help'])]);
+    expect(a.code).toBe(0);
+    expect(a.stdout).toBe(b.stdout);
+  });
+
+  it('an operation reached by its API spelling shows the same help and its API path', async () => {
+    const [alias, kebab] = await Promise.all([runSvc(['stats', 'issuesBySeverity', '--help']), runSvc(['stats', 'issues-by-severity', '--help'])]);
+    expect(alias.stdout).toBe(kebab.stdout);
+    expect(alias.stdout).toContain('API: POST /api/v1/stats/issuesBySeverity');
+    expect(alias.stdout).toMatch(/Examples?:\n  # .+\n  \$ svc stats /);
+  });
+});
+
+describe('help topics', () => {
+  it.each([
+    ['exit-codes', /Gate failed/],
+    ['environment', /SVC_API_TOKEN_SECRET/],
+    ['output', /ndjson/],
+    ['global-flags', /--dry-run/],
+  ])('svc help %s', async (topic, pattern) => {
+    const r = await runSvc(['help', topic]);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toMatch(pattern);
+  });
+
+  it('an unknown topic is a usage error', async () => {
+    const r = await runSvc(['help', 'nonsense']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^svc: error: unknown help topic or command 'nonsense'/);
+  });
+});
+
+describe('typos get a suggestion and exit 2', () => {
+  it.each([
+    [['isues'], /unknown command 'isues' \(Did you mean issues\?\)/],
+    [['repositries', 'list'], /Did you mean repositories\?/],
+    [['issues', 'serch'], /unknown command 'serch' \(Did you mean search\?\)/],
+    [['stats', 'issuesBySeverty'], /Did you mean issuesBySeverity\?/],
+    [['issues', 'search', '--sort-byy', 'score'], /unknown option '--sort-byy' \(Did you mean --sort-by\?\)/],
+  ])('svc %j', async (args, pattern) => {
+    const r = await runSvc(args);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(pattern);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+  });
+});

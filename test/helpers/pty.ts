@@ -1,0 +1,80 @@
+/**
+ * Run the built bin on a pseudo-terminal (python3's pty module: no native node dependency), answer
+ * prompts as a person would, and return everything the terminal showed.
+ */
+import { spawn } from 'node:child_process';
+import { BIN, cleanEnv } from './run-svc.js';
+import { has } from './shells.js';
+
+const DRIVER = String.raw`
+import fcntl, json, os, pty, select, struct, sys, termios, time
+spec = json.loads(sys.argv[1])
+pid, fd = pty.fork()
+if pid == 0:
+    os.chdir(spec['cwd'])
+    os.execve(spec['argv'][0], spec['argv'], spec['env'])
+fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack('HHHH', 24, 100, 0, 0))
+out = b''
+pos = 0
+steps = spec['steps']
+deadline = time.time() + spec['timeout']
+while time.time() < deadline:
+    ready, _, _ = select.select([fd], [], [], 0.05)
+    if fd in ready:
+        try:
+            chunk = os.read(fd, 4096)
+        except OSError:
+            break
+        if not chunk:
+            break
+        out += chunk
+    while steps:
+        at = out.find(steps[0][0].encode(), pos)
+        if at < 0:
+            break
+        pos = at + len(steps[0][0])
+        time.sleep(0.05)
+        os.write(fd, steps[0][1].encode())
+        steps.pop(0)
+else:
+    os.kill(pid, 9)
+_, status = os.waitpid(pid, 0)
+print(json.dumps({'output': out.decode('utf8', 'replace'), 'code': os.waitstatus_to_exitcode(status), 'unanswered': [s[0] for s in steps]}))
+`;
+
+export interface PtyResult {
+  /** Everything written to the terminal (stdout and stderr, and the echo of what was typed). */
+  output: string;
+  code: number;
+  /** Prompts that never appeared. */
+  unanswered: string[];
+}
+
+export function ptyAvailable(): boolean {
+  if (has('python3')) return true;
+  if (process.env.CI) throw new Error('python3 is not installed, but CI is set: .ci/run installs it');
+  return false;
+}
+
+/** `steps`: [text to wait for, keys to type] in order. */
+export function runOnPty(args: string[], steps: Array<[string, string]>, opts: { env?: Record<string, string | undefined>; cwd?: string; timeoutMs?: number } = {}): Promise<PtyResult> {
+  const spec = {
+    argv: [process.execPath, BIN, ...args],
+    env: { ...cleanEnv(opts.env), TERM: 'xterm' },
+    cwd: opts.cwd ?? process.cwd(),
+    steps,
+    timeout: (opts.timeoutMs ?? 15_000) / 1000,
+  };
+  return new Promise((resolve, reject) => {
+    const child = spawn('python3', ['-c', DRIVER, JSON.stringify(spec)], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      if (code !== 0) return reject(new Error(`pty driver failed (${code}): ${stderr}`));
+      resolve(JSON.parse(stdout) as PtyResult);
+    });
+  });
+}
