@@ -215,6 +215,9 @@ _svc_flag_value() {
 # What the n-th argument of a command is, when it can be completed.
 _svc_arg() {
   case "$1/$2" in
+    'config get/0') REPLY='choice:base-url dev-base-url organization output' ;;
+    'config set/0') REPLY='choice:base-url dev-base-url organization output' ;;
+    'config unset/0') REPLY='choice:base-url dev-base-url organization output' ;;
     'completion/0') REPLY='choice:bash zsh fish' ;;
     *) return 1 ;;
   esac

@@ -384,6 +384,12 @@ end
 # What the n-th argument of a command is, when it can be completed.
 function __svc_arg
     switch "$argv[1]/$argv[2]"
+        case 'config get/0'
+            echo 'choice:base-url dev-base-url organization output'
+        case 'config set/0'
+            echo 'choice:base-url dev-base-url organization output'
+        case 'config unset/0'
+            echo 'choice:base-url dev-base-url organization output'
         case 'completion/0'
             echo 'choice:bash zsh fish'
         case '*'

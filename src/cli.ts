@@ -50,7 +50,8 @@ function report(err: unknown, host: Host, ctx: Context | undefined, debug: boole
       return EXIT.USAGE;
     }
     const text = (commanderMessage ?? err.message).trim().replace(/^error: /, '').split('\n').map((l) => l.trim()).filter(Boolean).join(' ').replace(/\.$/, '');
-    say(`svc: error: ${text}${/--help/.test(text) ? '' : "; see the command's --help"}`);
+    const where = /unknown command/.test(text) ? "; run 'svc --help' for the commands" : "; see the command's --help";
+    say(`svc: error: ${text}${/--help/.test(text) ? '' : where}`);
     return EXIT.USAGE;
   }
   if (err instanceof CliError) {

@@ -1,6 +1,6 @@
 /** `svc config get|set|unset|list|path|reset`: profile settings in the config file. */
 import { rm } from 'node:fs/promises';
-import { Command } from 'commander';
+import { Argument, Command } from 'commander';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
 import { CONFIG_KEYS, type ConfigKey } from '../config/store.js';
@@ -23,16 +23,19 @@ function normalise(key: ConfigKey, value: string): string {
   return value;
 }
 
+/** The setting name, checked (and completed) as one of the known keys. */
+const keyArgument = () => new Argument('<key>', 'setting name').choices(KEYS);
+
 export function configCommand(run: Runner): Command {
   const config = new Command('config').description(`Read and change profile settings (${KEYS.join(', ')})`).helpCommand(false);
-  config.command('get <key>').description('Print one setting of the profile')
+  config.command('get').addArgument(keyArgument()).description('Print one setting of the profile')
     .addHelpText('after', '\nExample:\n  $ svc config get base-url\n')
     .action((key: string) => run(async (ctx) => {
       const v = ctx.profile()?.[CONFIG_KEYS[checkKey(key)]];
       if (v === undefined) throw new UsageError(`'${key}' is not set in profile "${ctx.profileName}"`, `set it with 'svc config set ${key} VALUE'`);
       ctx.out(`${v}\n`);
     }));
-  config.command('set <key> <value>').description('Change one setting of the profile')
+  config.command('set').addArgument(keyArgument()).argument('<value>', 'the new value').description('Change one setting of the profile')
     .addHelpText('after', '\nExamples:\n  $ svc config set base-url https://api.example.com\n  $ svc config set organization org_123 --profile staging\n')
     .action((key: string, value: string) => run(async (ctx) => {
       const k = checkKey(key);
@@ -40,7 +43,7 @@ export function configCommand(run: Runner): Command {
       await ctx.config.update(ctx.profileName, (p) => ({ ...p, [CONFIG_KEYS[k]]: v }));
       ctx.note(`Set ${k} = ${v} in profile "${ctx.profileName}".`);
     }));
-  config.command('unset <key>').description('Remove one setting of the profile')
+  config.command('unset').addArgument(keyArgument()).description('Remove one setting of the profile')
     .addHelpText('after', '\nExample:\n  $ svc config unset organization\n')
     .action((key: string) => run(async (ctx) => {
       const k = checkKey(key);

@@ -114,7 +114,7 @@ describe('config', () => {
     const env = { SVC_CONFIG_DIR: cfg };
     const key = await runSvc(['config', 'set', 'colour', 'red'], { env });
     expect(key.code).toBe(2);
-    expect(key.stderr).toMatch(/unknown config key 'colour' \(|unknown config key 'colour'; keys: base-url, dev-base-url, organization, output/);
+    expect(key.stderr).toMatch(/'colour' is invalid for argument 'key'. Allowed choices are base-url, dev-base-url, organization, output/);
     const url = await runSvc(['config', 'set', 'base-url', 'ftp://x'], { env });
     expect(url.code).toBe(2);
     expect(existsSync(join(cfg, 'config.json'))).toBe(false);
