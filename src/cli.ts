@@ -7,6 +7,8 @@ import { buildProgram } from './commands/program.js';
 import type { Runner } from './commands/runner.js';
 import { commandWords, type GlobalOptions } from './commands/globals.js';
 import { createContext } from './runtime.js';
+import { ConfigStore } from './config/store.js';
+import { configPath } from './config/paths.js';
 import { scrub } from './http/redact.js';
 import { stripControls } from './output/sanitize.js';
 
@@ -41,7 +43,7 @@ export async function main(argv: string[], host: Host): Promise<number> {
 }
 
 function report(err: unknown, host: Host, ctx: Context | undefined, debug: boolean, commanderMessage?: string): number {
-  const secrets = [host.env.SVC_API_TOKEN_SECRET, ...(safeSecrets(ctx))];
+  const secrets = knownSecrets(host, ctx);
   const say = (text: string) => host.io.stderr.write(scrub(stripControls(text), secrets) + '\n');
   if (err instanceof CommanderError) {
     if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.exitCode === 0) return EXIT.OK;
@@ -64,6 +66,11 @@ function report(err: unknown, host: Host, ctx: Context | undefined, debug: boole
   return EXIT.INTERNAL;
 }
 
-function safeSecrets(ctx: Context | undefined): string[] {
-  try { return ctx?.secrets() ?? []; } catch { return []; }
+/** Every secret this run knows of, even when the context could not be built (bad flags, corrupt config). */
+export function knownSecrets(host: Pick<Host, 'env' | 'platform'>, ctx?: Context): string[] {
+  const s = [host.env.SVC_API_TOKEN_SECRET];
+  try {
+    s.push(...(ctx ? ctx.secrets() : new ConfigStore(configPath(host.env, host.platform)).storedSecrets()));
+  } catch { /* nothing more to hide */ }
+  return s.filter((x): x is string => !!x);
 }

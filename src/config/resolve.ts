@@ -6,6 +6,7 @@
 import { AuthError, UsageError } from '../errors.js';
 import type { Env } from '../context.js';
 import { assertSafeTransport, baseString, parseBaseUrl } from '../http/base-url.js';
+import { proxyFor, proxySettings } from '../http/proxy.js';
 import type { Profile } from './store.js';
 
 export interface Target {
@@ -56,7 +57,8 @@ export function resolveCredentials(env: Env, profile: Profile | undefined, profi
   if (!creds) {
     throw new AuthError('not logged in: no API token', `run 'svc auth login', or set SVC_API_TOKEN_ID and SVC_API_TOKEN_SECRET`);
   }
-  assertSafeTransport(new URL(target.baseUrl), target.from);
+  const url = new URL(target.baseUrl);
+  assertSafeTransport(url, target.from, proxyFor(url, proxySettings(env)));
   return creds;
 }
 

@@ -12,9 +12,12 @@ export class UnauthorizedError extends ApiError {}
 export class NotFoundError extends ApiError {}
 export class RateLimitedError extends ApiError {}
 export class ServerError extends ApiError {}
-/** The request did not complete at the network level. `neverSent` when it provably never reached the server. */
+/**
+ * The request did not complete at the network level. `neverSent` when it provably never reached
+ * the server; `permanent` when trying again cannot help (a certificate the system does not trust).
+ */
 export class ConnectionError extends ApiError {
-  constructor(message: string, readonly neverSent: boolean, hint?: string) { super(message, EXIT.NETWORK, undefined, hint); }
+  constructor(message: string, readonly neverSent: boolean, hint?: string, readonly permanent = false) { super(message, EXIT.NETWORK, undefined, hint); }
 }
 export class TimeoutError extends ApiError {
   constructor(message: string, readonly phase: 'connect' | 'headers' | 'body', hint?: string) { super(message, EXIT.NETWORK, undefined, hint); }

@@ -19,7 +19,7 @@ export function rowsTable(rows: unknown[], columns: string[], o: TableOptions): 
   const width = o.width ?? 120;
   const cellMax = Math.max(8, Math.floor((width - 3 * columns.length - 1) / Math.max(1, columns.length)));
   const table = new Table({
-    head: columns.map((c) => chalk.bold(c)),
+    head: columns.map((c) => chalk.bold(cellText(c))),
     style: { head: [], border: o.color ? ['grey'] : [] },
     wordWrap: false,
   });
@@ -32,6 +32,6 @@ export function recordTable(value: unknown, columns: string[], o: TableOptions):
   const keys = columns.length ? columns : leafPaths(value);
   const valueMax = Math.max(20, (o.width ?? 120) - Math.max(...keys.map((k) => k.length), 4) - 7);
   const table = new Table({ style: { head: [], border: o.color ? ['grey'] : [] } });
-  for (const k of keys) table.push({ [chalk.bold(k)]: clip(cellText(scalarText(getPath(value, k))), valueMax) });
+  for (const k of keys) table.push({ [chalk.bold(cellText(k))]: clip(cellText(scalarText(getPath(value, k))), valueMax) });
   return table.toString() + '\n';
 }
