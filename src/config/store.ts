@@ -91,7 +91,9 @@ export class ConfigStore {
   }
 
   profile(name: string): Profile | undefined {
-    return this.read().profiles[name];
+    const { profiles } = this.read();
+    // Own keys only: a profile called "constructor" or "toString" must not find Object's.
+    return Object.hasOwn(profiles, name) ? profiles[name] : undefined;
   }
 
   profileNames(): string[] {
@@ -101,7 +103,7 @@ export class ConfigStore {
   /** Apply a change to one profile and write the file atomically with mode 0600. */
   async update(name: string, change: (p: Profile) => Profile | undefined): Promise<void> {
     const data = this.read();
-    const next = change({ ...(data.profiles[name] ?? {}) });
+    const next = change({ ...(this.profile(name) ?? {}) });
     const profiles = { ...data.profiles };
     if (next === undefined) delete profiles[name];
     else profiles[name] = stripUndefined(next);

@@ -47,8 +47,8 @@ export function errorMessage(text: string): string {
   return msg.length > 300 ? msg.slice(0, 297) + '...' : msg;
 }
 
-/** Map a non-2xx status to its error class. */
-export function statusError(status: number, what: string, text: string, retryAfterMs?: number): ApiError {
+/** Map a non-2xx status to its error class. `safe`: a read (a failed mutation may still have taken effect). */
+export function statusError(status: number, what: string, text: string, retryAfterMs?: number, safe = true): ApiError {
   const detail = errorMessage(text);
   const msg = `${what} failed: HTTP ${status}${detail ? `: ${detail}` : ''}`;
   if (status === 401 || status === 403) {
@@ -56,7 +56,8 @@ export function statusError(status: number, what: string, text: string, retryAft
   }
   if (status === 404) return new NotFoundError(msg, EXIT.NOT_FOUND, status, 'check the id or path; `svc api` calls any path');
   if (status === 429) return new RateLimitedError(msg, EXIT.REJECTED, status, 'rate limited: wait and try again, or raise --retries', retryAfterMs);
-  if (status >= 500) return new ServerError(msg, EXIT.NETWORK, status, 'the service failed; try again later (reads are retried, see --retries)', retryAfterMs);
-  if (status === 408) return new ServerError(msg, EXIT.NETWORK, status, 'the service timed out; try again', retryAfterMs);
+  const unsure = 'the change may or may not have been made: check before repeating it';
+  if (status >= 500) return new ServerError(msg, EXIT.NETWORK, status, safe ? 'the service failed; try again later (reads are retried, see --retries)' : `the service failed; ${unsure}`, retryAfterMs);
+  if (status === 408) return new ServerError(msg, EXIT.NETWORK, status, safe ? 'the service timed out; try again' : `the service timed out; ${unsure}`, retryAfterMs);
   return new BadRequestError(msg, EXIT.REJECTED, status, 'the service rejected the request; see `--help` for the fields, or --dry-run to see the body');
 }
