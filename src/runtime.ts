@@ -48,6 +48,8 @@ export function createContext(host: Host, globals: GlobalOptions): Context {
     timeoutSec: () => positive(globals.timeout, '--timeout', DEFAULT_TIMEOUT_SEC, host.env.SVC_TIMEOUT, 'SVC_TIMEOUT'),
     async client() {
       if (client) return client;
+      // Settings that would only fail after the answer (the output format) are checked before sending.
+      ctx.format();
       const t = ctx.target();
       const c = ctx.credentials();
       const timeoutSec = ctx.timeoutSec();

@@ -1,6 +1,7 @@
 /** One error class per kind of HTTP failure, each with its exit code. */
 import { CliError } from '../errors.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
+import { stripControls } from '../output/sanitize.js';
 
 export class ApiError extends CliError {
   constructor(message: string, exitCode: ExitCode, readonly status?: number, hint?: string, readonly retryAfterMs?: number) {
@@ -42,8 +43,8 @@ export function errorMessage(text: string): string {
       else msg = JSON.stringify(body);
     }
   } catch { /* not JSON: keep the text */ }
-  // eslint-disable-next-line no-control-regex
-  msg = msg.replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ').trim();
+  // Whole escape sequences out (not just their ESC), then one line.
+  msg = stripControls(msg).replace(/\s+/g, ' ').trim();
   return msg.length > 300 ? msg.slice(0, 297) + '...' : msg;
 }
 
