@@ -7,7 +7,7 @@ import { InterruptedError } from '../errors.js';
 import type { Env } from '../context.js';
 import { ApiError, ResponseError, statusError } from './errors.js';
 import { isRetryable, parseRetryAfter, retryDelayMs } from './retry.js';
-import { redactBody, redactHeaders, redactUrl, truncate } from './redact.js';
+import { redactBody, redactHeaders, redactUrl, scrub, truncate } from './redact.js';
 import { proxyFor, proxySettings, type ProxySettings } from './proxy.js';
 import { connectTimeoutSec, networkError } from './network-error.js';
 
@@ -119,9 +119,11 @@ export function createClient(o: ClientOptions): Client {
       clearTimeout(deadline);
       o.signal.removeEventListener('abort', onAbort);
     }
-    o.verbose?.(`< HTTP ${res.statusCode} (${elapsed()} ms)\n${formatHeaders(redactHeaders(res.headers), '< ')}\n< ${truncate(text)}`);
+    // A server may echo the token back: scrub it before any cutting (a cut secret could not be found later).
+    const shown = scrub(text, [o.tokenSecret]);
+    o.verbose?.(`< HTTP ${res.statusCode} (${elapsed()} ms)\n${formatHeaders(redactHeaders(res.headers), '< ')}\n< ${truncate(shown)}`);
     if (res.statusCode >= 400) {
-      throw statusError(res.statusCode, what, text, parseRetryAfter(res.headers['retry-after'], wallClock()), safe);
+      throw statusError(res.statusCode, what, shown, parseRetryAfter(res.headers['retry-after'], wallClock()), safe);
     }
     if (res.statusCode < 200 || res.statusCode >= 300) {
       const where = res.headers.location ? ` to ${String(res.headers.location).slice(0, 200)}` : '';
@@ -132,7 +134,7 @@ export function createClient(o: ClientOptions): Client {
     } catch {
       const type = String(res.headers['content-type'] ?? 'no content type');
       throw new ResponseError(
-        `${what}: the response is not valid JSON (${type}, ${text.length} characters, starts ${JSON.stringify(text.slice(0, 40))})`,
+        `${what}: the response is not valid JSON (${type}, ${text.length} characters, starts ${JSON.stringify(shown.slice(0, 40))})`,
         res.statusCode,
         'check that the base URL points at the API; try again with --verbose',
       );
