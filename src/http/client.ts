@@ -47,11 +47,10 @@ export interface Client {
 }
 
 /**
- * Mark the abort of an attempt that ran out of time: no headers within the timeout, or a body that
- * took longer than it after them (a server dripping bytes defeats undici's idle body timer).
- * undici's own (coarser) timers stay as a backstop.
+ * Marks the abort of an attempt whose body took longer than the timeout after the headers (a server
+ * dripping bytes defeats undici's idle body timer). The headers timeout is undici's own: it starts
+ * once the request is written, so a slow connect is never mistaken for a request the server got.
  */
-const HEADERS_DEADLINE = Object.assign(new Error('headers deadline'), { code: 'UND_ERR_HEADERS_TIMEOUT' });
 const BODY_DEADLINE = Object.assign(new Error('body deadline'), { code: 'SVC_BODY_DEADLINE' });
 
 export function createDispatcher(settings: ProxySettings, timeoutSec: number): Dispatcher {
@@ -100,18 +99,16 @@ export function createClient(o: ClientOptions): Client {
     const attempt = new AbortController();
     const onAbort = () => attempt.abort(o.signal.reason);
     o.signal.addEventListener('abort', onAbort, { once: true });
-    let deadline = setTimeout(() => attempt.abort(HEADERS_DEADLINE), o.timeoutSec * 1000);
+    let deadline: ReturnType<typeof setTimeout> | undefined;
     let res: Dispatcher.ResponseData;
     let text: string;
     try {
       res = await request(url, { method: 'POST', headers, body: payload, dispatcher, signal: attempt.signal });
-      clearTimeout(deadline);
       deadline = setTimeout(() => attempt.abort(BODY_DEADLINE), o.timeoutSec * 1000);
       text = await res.body.text();
     } catch (err) {
       if (o.signal.aborted) throw interrupted(o.signal);
-      const reason: unknown = attempt.signal.reason;
-      const cause = reason === BODY_DEADLINE || reason === HEADERS_DEADLINE ? reason : err;
+      const cause = attempt.signal.reason === BODY_DEADLINE ? BODY_DEADLINE : err;
       const failure = networkError(cause, { what, baseUrl: o.baseUrl, timeoutSec: o.timeoutSec, proxy, safe });
       o.verbose?.(`< failed after ${elapsed()} ms: ${failure.message}`);
       throw failure;
