@@ -55,7 +55,8 @@ export function createContext(host: Host, globals: GlobalOptions): Context {
       const timeoutSec = ctx.timeoutSec();
       const retries = wholeNumber(globals.retries, '--retries', DEFAULT_RETRIES);
       const { createClient } = await import('./http/client.js');
-      client = createClient({
+      // Callers running at once (pages fetched in parallel) get the one client, not one each.
+      client ??= createClient({
         baseUrl: t.baseUrl,
         tokenId: c.tokenId,
         tokenSecret: c.tokenSecret,
