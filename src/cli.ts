@@ -1,12 +1,14 @@
 /** main(argv, host) -> exit code: parse, run, and turn every failure into one line and a documented code. */
 import { CommanderError, type Command } from 'commander';
 import type { Context, Host } from './context.js';
-import { CliError } from './errors.js';
+import { CliError, UsageError } from './errors.js';
 import { EXIT } from './exit-codes.js';
 import { buildProgram } from './commands/program.js';
 import type { Runner } from './commands/runner.js';
-import { commandWords, type GlobalOptions } from './commands/globals.js';
+import { GLOBAL_OPTIONS, commandWords, valueOptions, type GlobalOptions } from './commands/globals.js';
 import { createContext } from './runtime.js';
+import { ConfigStore } from './config/store.js';
+import { configPath } from './config/paths.js';
 import { scrub } from './http/redact.js';
 import { stripControls } from './output/sanitize.js';
 
@@ -24,7 +26,11 @@ export async function main(argv: string[], host: Host): Promise<number> {
     // `svc` or `svc <group>` alone: the help of that level, on stdout, as a success.
     const words = commandWords(argv);
     if (words.length === 0 && !argv.some((a) => a === '-V' || a === '--version')) {
-      if (argv.every((a) => a.startsWith('-'))) { program.outputHelp(); return EXIT.OK; }
+      // `svc --no-color` is asking for help; `svc --bogus` or `svc --output` (no value) is a mistake.
+      const problem = globalsOnlyProblem(argv);
+      if (problem) throw new UsageError(problem, "see 'svc --help'");
+      program.outputHelp();
+      return EXIT.OK;
     }
     const group = words.length === 1 ? program.commands.find((c) => c.name() === words[0] || c.aliases().includes(words[0])) : undefined;
     if (group && group.commands.length > 0 && !argv.some((a) => a === '-h' || a === '--help')) {
@@ -41,7 +47,7 @@ export async function main(argv: string[], host: Host): Promise<number> {
 }
 
 function report(err: unknown, host: Host, ctx: Context | undefined, debug: boolean, commanderMessage?: string): number {
-  const secrets = [host.env.SVC_API_TOKEN_SECRET, ...(safeSecrets(ctx))];
+  const secrets = knownSecrets(host, ctx);
   const say = (text: string) => host.io.stderr.write(scrub(stripControls(text), secrets) + '\n');
   if (err instanceof CommanderError) {
     if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.exitCode === 0) return EXIT.OK;
@@ -65,6 +71,28 @@ function report(err: unknown, host: Host, ctx: Context | undefined, debug: boole
   return EXIT.INTERNAL;
 }
 
-function safeSecrets(ctx: Context | undefined): string[] {
-  try { return ctx?.secrets() ?? []; } catch { return []; }
+/** Every secret this run knows of, even when the context could not be built (bad flags, corrupt config). */
+export function knownSecrets(host: Pick<Host, 'env' | 'platform'>, ctx?: Context): string[] {
+  const s = [host.env.SVC_API_TOKEN_SECRET];
+  try {
+    s.push(...(ctx ? ctx.secrets() : new ConfigStore(configPath(host.env, host.platform)).storedSecrets()));
+  } catch { /* nothing more to hide */ }
+  return s.filter((x): x is string => !!x);
+}
+
+/** What is wrong with an argv of global options only (no command), if anything. */
+function globalsOnlyProblem(argv: readonly string[]): string | undefined {
+  const takesValue = valueOptions();
+  const known = new Set(['-h', '--help', ...GLOBAL_OPTIONS.flatMap((o) => o.flags.split(/[ ,]+/).filter((p) => p.startsWith('-')))]);
+  for (let i = 0; i < argv.length; i++) {
+    const [name, inline] = argv[i].split(/=(.*)/s, 2);
+    if (argv[i] === '--') break;
+    if (!known.has(name)) return `unknown option '${name}'`;
+    if (!takesValue.has(name)) continue;
+    const value = inline ?? argv[++i];
+    if (value === undefined) return `option '${name}' needs a value`;
+    const choices = GLOBAL_OPTIONS.find((o) => o.flags.split(/[ ,]+/).includes(name))?.choices;
+    if (choices && !choices.includes(value)) return `option '${name}' must be one of ${choices.join(', ')}, got '${value}'`;
+  }
+  return undefined;
 }

@@ -70,5 +70,7 @@ export interface Context extends Host {
   readStdin(): Promise<string>;
   /** Secrets known to this run, scrubbed from everything printed. */
   secrets(): string[];
+  /** Make one more secret known (e.g. a token being logged in with), so it is scrubbed too. */
+  addSecret?(secret: string): void;
   close(): Promise<void>;
 }

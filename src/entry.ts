@@ -1,24 +1,43 @@
 /** The process boundary: builds the real Host from `process` and runs main. Imported by bin/svc.js. */
 import type { Host } from './context.js';
 import { sleep } from './context.js';
-import { main } from './cli.js';
+import { knownSecrets, main } from './cli.js';
 import { EXIT } from './exit-codes.js';
+import { scrub } from './http/redact.js';
+import { stripControls } from './output/sanitize.js';
+
+/** How long work that does not listen to the abort signal gets after Ctrl-C / SIGTERM. */
+export const SIGNAL_GRACE_MS = 1000;
 
 export async function runProcess(version: string): Promise<void> {
   const controller = new AbortController();
+  const env = process.env;
+  // Last resort: one line, the documented code, no stack trace (unless --debug), no secret.
+  const die = (err: unknown) => {
+    const e = err instanceof Error ? err : new Error(String(err));
+    const debug = process.argv.includes('--debug');
+    const text = `svc: internal error: ${e.message || e.name} (this is a bug; run again with --debug for the stack trace)${debug && e.stack ? `\n${e.stack}` : ''}`;
+    try { process.stderr.write(scrub(stripControls(text), knownSecrets({ env, platform: process.platform })) + '\n'); } catch { /* stderr gone */ }
+    process.exit(EXIT.INTERNAL);
+  };
+  process.on('uncaughtException', die);
+  process.on('unhandledRejection', die);
+
   const onSignal = (signal: 'SIGINT' | 'SIGTERM') => {
     const code = signal === 'SIGTERM' ? EXIT.TERMINATED : EXIT.INTERRUPTED;
+    // A second signal: leave now.
     if (controller.signal.aborted) process.exit(code);
+    // Requests in flight, retry waits and stdin reads listen to this and end at once (main then
+    // returns the code); whatever does not listen gets a short grace period.
     controller.abort(signal);
-    // Whatever is not listening to the signal gets a moment to clean up, then we leave.
-    setTimeout(() => process.exit(code), 1500).unref();
+    setTimeout(() => process.exit(code), SIGNAL_GRACE_MS).unref();
   };
   process.on('SIGINT', () => onSignal('SIGINT'));
   process.on('SIGTERM', () => onSignal('SIGTERM'));
   for (const stream of [process.stdout, process.stderr]) {
     stream.on('error', (err: NodeJS.ErrnoException) => {
-      if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
-      throw err;
+      // The reader went away (`svc ... | head`): stop quietly. Any other write error: one exit code, no trace.
+      process.exit(err.code === 'EPIPE' ? (process.exitCode ?? 0) : EXIT.INTERNAL);
     });
   }
   const host: Host = {
@@ -31,7 +50,7 @@ export async function runProcess(version: string): Promise<void> {
       stdinIsTTY: process.stdin.isTTY === true,
       columns: process.stdout.isTTY ? process.stdout.columns : undefined,
     },
-    env: process.env,
+    env,
     cwd: process.cwd(),
     platform: process.platform,
     version,
@@ -42,7 +61,11 @@ export async function runProcess(version: string): Promise<void> {
     signal: controller.signal,
   };
   const code = await main(process.argv.slice(2), host);
-  // Leave as soon as the output is flushed rather than when every timer and socket has wound down.
+  // Interrupted: leave at once with the signal's code, even if something (a socket, a timer)
+  // would keep the loop alive.
+  if (controller.signal.aborted) process.exit(controller.signal.reason === 'SIGTERM' ? EXIT.TERMINATED : EXIT.INTERRUPTED);
+  // Otherwise leave as soon as the output is flushed rather than when every timer and socket has
+  // wound down.
   await Promise.all([process.stdout, process.stderr].map((s) => new Promise<void>((r) => s.write('', () => r()))));
   process.exit(code);
 }

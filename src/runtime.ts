@@ -5,7 +5,7 @@ import { ConfigStore, DEFAULT_PROFILE, checkProfileName } from './config/store.j
 import { configPath } from './config/paths.js';
 import { resolveCredentials, resolveOrganization, resolveTarget, type Credentials, type Target } from './config/resolve.js';
 import type { Client } from './http/client.js';
-import { UsageError } from './errors.js';
+import { InterruptedError, UsageError } from './errors.js';
 import { chooseFormat, useColor } from './output/formats.js';
 import { stripControls } from './output/sanitize.js';
 import { scrub } from './http/redact.js';
@@ -14,13 +14,18 @@ export const DEFAULT_TIMEOUT_SEC = 30;
 export const DEFAULT_RETRIES = 2;
 
 export function createContext(host: Host, globals: GlobalOptions): Context {
-  const profileName = checkProfileName(globals.profile ?? host.env.SVC_PROFILE ?? DEFAULT_PROFILE);
+  const profileName = checkProfileName(globals.profile ?? (host.env.SVC_PROFILE || undefined) ?? DEFAULT_PROFILE, globals.profile !== undefined ? '--profile' : 'SVC_PROFILE');
   const config = new ConfigStore(configPath(host.env, host.platform));
+  // Values typed on this command line are checked now, before anything else happens.
+  if (globals.timeout !== undefined) positive(globals.timeout, '--timeout', DEFAULT_TIMEOUT_SEC);
+  if (globals.retries !== undefined) wholeNumber(globals.retries, '--retries', DEFAULT_RETRIES);
   let target: Target | undefined;
   let creds: Credentials | undefined;
   let client: Client | undefined;
   let stdinText: Promise<string> | undefined;
+  const extraSecrets: string[] = [];
   const errColor = useColor({ flag: globals.color, env: host.env, isTTY: host.io.stderrIsTTY });
+  const toStderr = (prefix: string, line: string) => { host.io.stderr.write(prefix + scrub(stripControls(line), ctx.secrets()) + '\n'); };
 
   const ctx: Context = {
     ...host,
@@ -30,8 +35,9 @@ export function createContext(host: Host, globals: GlobalOptions): Context {
     color: useColor({ flag: globals.color, env: host.env, isTTY: host.io.stdoutIsTTY }),
     profile: () => config.profile(profileName),
     out: (text) => { host.io.stdout.write(text); },
-    note: (line) => { host.io.stderr.write(scrub(stripControls(line), ctx.secrets()) + '\n'); },
-    warn: (line) => ctx.note(`${errColor ? '\u001b[33mwarning:\u001b[39m' : 'warning:'} ${line}`),
+    note: (line) => toStderr('', line),
+    // The colour is added after the line is cleaned (cleaning would remove it).
+    warn: (line) => toStderr(errColor ? '\u001b[33mwarning:\u001b[39m ' : 'warning: ', line),
     format: () => chooseFormat({
       output: globals.output, json: globals.json, env: host.env.SVC_OUTPUT,
       profile: ctx.profile()?.output, stdoutIsTTY: host.io.stdoutIsTTY,
@@ -42,12 +48,15 @@ export function createContext(host: Host, globals: GlobalOptions): Context {
     timeoutSec: () => positive(globals.timeout, '--timeout', DEFAULT_TIMEOUT_SEC, host.env.SVC_TIMEOUT, 'SVC_TIMEOUT'),
     async client() {
       if (client) return client;
+      // Settings that would only fail after the answer (the output format) are checked before sending.
+      ctx.format();
       const t = ctx.target();
       const c = ctx.credentials();
       const timeoutSec = ctx.timeoutSec();
       const retries = wholeNumber(globals.retries, '--retries', DEFAULT_RETRIES);
       const { createClient } = await import('./http/client.js');
-      client = createClient({
+      // Callers running at once (pages fetched in parallel) get the one client, not one each.
+      client ??= createClient({
         baseUrl: t.baseUrl,
         tokenId: c.tokenId,
         tokenSecret: c.tokenSecret,
@@ -78,15 +87,27 @@ export function createContext(host: Host, globals: GlobalOptions): Context {
       return (stdinText ??= (async () => {
         if (host.io.stdinIsTTY) throw new UsageError('expected input on stdin, but stdin is a terminal', 'pipe the input in, e.g. `cat body.json | svc ... --input -`');
         const chunks: Buffer[] = [];
-        for await (const chunk of host.io.stdin) chunks.push(Buffer.from(chunk as Buffer));
+        // Ctrl-C while waiting for stdin ends the wait at once.
+        const stop = () => host.io.stdin.destroy();
+        host.signal.addEventListener('abort', stop, { once: true });
+        try {
+          for await (const chunk of host.io.stdin) chunks.push(Buffer.from(chunk as Buffer));
+        } catch (err) {
+          if (!host.signal.aborted) throw err;
+        } finally {
+          host.signal.removeEventListener('abort', stop);
+        }
+        if (host.signal.aborted) throw new InterruptedError(host.signal.reason === 'SIGTERM' ? 'SIGTERM' : 'SIGINT');
         return Buffer.concat(chunks).toString('utf8');
       })());
     },
+    addSecret(secret) {
+      if (secret) extraSecrets.push(secret);
+    },
     secrets() {
-      const s = [host.env.SVC_API_TOKEN_SECRET];
-      try { s.push(ctx.profile()?.tokenSecret); } catch { /* corrupt config: nothing stored to hide */ }
+      const s = [host.env.SVC_API_TOKEN_SECRET, ...extraSecrets, ...config.storedSecrets()];
       if (creds) s.push(creds.tokenSecret);
-      return s.filter((x): x is string => !!x);
+      return [...new Set(s.filter((x): x is string => !!x))];
     },
     async close() {
       await client?.close();
@@ -96,16 +117,17 @@ export function createContext(host: Host, globals: GlobalOptions): Context {
 }
 
 function positive(raw: string | undefined, name: string, dflt: number, envRaw?: string, envName?: string): number {
-  const [v, from] = raw !== undefined ? [raw, name] : envRaw !== undefined ? [envRaw, envName!] : [undefined, name];
+  // An empty environment variable counts as unset (CI templates often leave them empty).
+  const [v, from] = raw !== undefined ? [raw, name] : envRaw !== undefined && envRaw !== '' ? [envRaw, envName!] : [undefined, name];
   if (v === undefined) return dflt;
-  const n = Number(v);
-  if (!Number.isFinite(n) || n <= 0 || n > 3600) throw new UsageError(`${from} expects seconds between 0 and 3600, got '${v}'`);
+  const n = v.trim() === '' ? NaN : Number(v);
+  if (!Number.isFinite(n) || n <= 0 || n > 3600) throw new UsageError(`${from} expects seconds, more than 0 and at most 3600, got '${v}'`, 'for example --timeout 30');
   return n;
 }
 
 function wholeNumber(raw: string | undefined, name: string, dflt: number): number {
   if (raw === undefined) return dflt;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < 0 || n > 10) throw new UsageError(`${name} expects a whole number from 0 to 10, got '${raw}'`);
+  const n = raw.trim() === '' ? NaN : Number(raw);
+  if (!Number.isInteger(n) || n < 0 || n > 10) throw new UsageError(`${name} expects a whole number from 0 to 10, got '${raw}'`, 'for example --retries 3, or --retries 0 for none');
   return n;
 }

@@ -40,6 +40,7 @@ async function login(ctx: Context, o: { tokenId?: string; withSecretStdin?: bool
   if (!tokenId) throw new UsageError('no token id given', 'pass --token-id ID (with --with-secret-stdin when not on a terminal)');
   if (!secret) throw new UsageError('no token secret given', 'pipe it in with --with-secret-stdin; the secret is never taken as a flag value');
   if (/\s/.test(tokenId) || /[\r\n]/.test(secret)) throw new UsageError('the token id or secret contains white space or line breaks', 'copy them again from the dashboard');
+  ctx.addSecret?.(secret);
 
   const baseUrl = ctx.globals.baseUrl ? baseString(parseBaseUrl(ctx.globals.baseUrl, '--base-url')) : undefined;
   const profile = ctx.profile() ?? {};
@@ -47,9 +48,11 @@ async function login(ctx: Context, o: { tokenId?: string; withSecretStdin?: bool
   if (o.verify && target) {
     const { createClient } = await import('../http/client.js');
     const { assertSafeTransport } = await import('../http/base-url.js');
-    assertSafeTransport(new URL(target), 'login');
+    const { proxyFor, proxySettings } = await import('../http/proxy.js');
+    const url = parseBaseUrl(target, 'login');
+    assertSafeTransport(url, 'login', proxyFor(url, proxySettings(ctx.env)));
     const client = createClient({
-      baseUrl: baseString(new URL(target)), tokenId, tokenSecret: secret, userAgent: `svc/${ctx.version}`,
+      baseUrl: baseString(url), tokenId, tokenSecret: secret, userAgent: `svc/${ctx.version}`,
       timeoutSec: ctx.timeoutSec(), retries: 1, env: ctx.env, signal: ctx.signal, now: ctx.now, random: ctx.random, sleep: ctx.sleep,
     });
     try {
@@ -63,11 +66,14 @@ async function login(ctx: Context, o: { tokenId?: string; withSecretStdin?: bool
       await client.close();
     }
   }
+  // The token is bound to the URL it is for: a profile without one takes the URL used here (e.g. SVC_BASE_URL).
+  const own = ctx.globals.dev ? profile.devBaseUrl : profile.baseUrl;
+  const bind = baseUrl ?? (target && !own ? baseString(parseBaseUrl(target, 'SVC_BASE_URL')) : undefined);
   await ctx.config.update(ctx.profileName, (p) => ({
     ...p,
     tokenId,
     tokenSecret: secret,
-    ...(baseUrl ? (ctx.globals.dev ? { devBaseUrl: baseUrl } : { baseUrl }) : {}),
+    ...(bind ? (ctx.globals.dev ? { devBaseUrl: bind } : { baseUrl: bind }) : {}),
     ...(o.organization ? { organization: o.organization } : {}),
   }));
   ctx.note(`Logged in: profile "${ctx.profileName}" now holds token ${maskId(tokenId)}${target ? ` for ${target}` : ''} (${ctx.config.path}).`);

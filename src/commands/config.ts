@@ -31,7 +31,8 @@ export function configCommand(run: Runner): Command {
   config.command('get').addArgument(keyArgument()).description('Print one setting of the profile')
     .addHelpText('after', '\nExample:\n  $ svc config get base-url\n')
     .action((key: string) => run(async (ctx) => {
-      const v = ctx.profile()?.[CONFIG_KEYS[checkKey(key)]];
+      const field = CONFIG_KEYS[checkKey(key)];
+      const v = ctx.profile()?.[field];
       if (v === undefined) throw new UsageError(`'${key}' is not set in profile "${ctx.profileName}"`, `set it with 'svc config set ${key} VALUE'`);
       ctx.out(`${v}\n`);
     }));

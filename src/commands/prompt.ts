@@ -2,6 +2,7 @@
 import { createInterface } from 'node:readline';
 import { Writable } from 'node:stream';
 import type { IO } from '../context.js';
+import { InterruptedError } from '../errors.js';
 
 export function promptLine(io: IO, question: string, hidden = false): Promise<string> {
   let muted = false;
@@ -13,7 +14,7 @@ export function promptLine(io: IO, question: string, hidden = false): Promise<st
   });
   const rl = createInterface({ input: io.stdin, output, terminal: true });
   return new Promise((resolve, reject) => {
-    rl.on('SIGINT', () => { rl.close(); io.stderr.write('\n'); reject(new Error('prompt interrupted')); });
+    rl.on('SIGINT', () => { rl.close(); io.stderr.write('\n'); reject(new InterruptedError('SIGINT')); });
     rl.question(question, (answer) => {
       rl.close();
       if (hidden) io.stderr.write('\n');

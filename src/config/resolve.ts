@@ -6,6 +6,7 @@
 import { AuthError, UsageError } from '../errors.js';
 import type { Env } from '../context.js';
 import { assertSafeTransport, baseString, parseBaseUrl } from '../http/base-url.js';
+import { proxyFor, proxySettings } from '../http/proxy.js';
 import type { Profile } from './store.js';
 
 export interface Target {
@@ -27,6 +28,9 @@ export function resolveTarget(o: { baseUrl?: string; dev?: boolean }, env: Env, 
   else if (o.dev) [raw, from] = [profile?.devBaseUrl, `profile "${profileName}" dev-base-url`];
   else if (env.SVC_BASE_URL) [raw, from] = [env.SVC_BASE_URL, 'SVC_BASE_URL'];
   else [raw, from] = [profile?.baseUrl, `profile "${profileName}" base-url`];
+  if (!raw && profile === undefined && profileName !== 'default' && !o.baseUrl) {
+    throw new UsageError(`profile "${profileName}" does not exist`, `list the profiles with 'svc config list', or create it with 'svc config set base-url URL --profile ${profileName}'`);
+  }
   if (!raw) {
     if (o.dev) throw new UsageError('no development base URL is set', `run 'svc config set dev-base-url URL${profileName === 'default' ? '' : ` --profile ${profileName}`}' or set SVC_DEV_BASE_URL`);
     throw new UsageError('no API base URL is set', `pass --base-url URL, set SVC_BASE_URL, or run 'svc config set base-url URL' (try 'npm run sandbox' for a local one)`);
@@ -56,7 +60,8 @@ export function resolveCredentials(env: Env, profile: Profile | undefined, profi
   if (!creds) {
     throw new AuthError('not logged in: no API token', `run 'svc auth login', or set SVC_API_TOKEN_ID and SVC_API_TOKEN_SECRET`);
   }
-  assertSafeTransport(new URL(target.baseUrl), target.from);
+  const url = new URL(target.baseUrl);
+  assertSafeTransport(url, target.from, proxyFor(url, proxySettings(env)));
   return creds;
 }
 

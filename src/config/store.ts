@@ -32,27 +32,52 @@ export type ConfigKey = keyof typeof CONFIG_KEYS;
 export const DEFAULT_PROFILE = 'default';
 const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 
-export function checkProfileName(name: string): string {
+export function checkProfileName(name: string, from = '--profile'): string {
   if (!PROFILE_NAME.test(name)) {
-    throw new UsageError(`invalid profile name '${name}'`, 'use letters, digits, ".", "_" or "-" (at most 64)');
+    throw new UsageError(`invalid profile name '${name}' (from ${from})`, 'use letters, digits, ".", "_" or "-" (at most 64)');
   }
   return name;
 }
 
 export class ConfigStore {
   private data?: ConfigData;
+  /** The file's text once read; null when there is no file. */
+  private raw?: string | null;
   constructor(readonly path: string) {}
+
+  /** The file's text, read once; undefined when there is no file. */
+  private text(): string | undefined {
+    if (this.raw !== undefined) return this.raw ?? undefined;
+    try {
+      return (this.raw = readFileSync(this.path, 'utf8'));
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT' || code === 'ENOTDIR') { this.raw = null; return undefined; }
+      const why = code === 'EISDIR' ? 'it is a directory' : code === 'EACCES' || code === 'EPERM' ? 'permission denied' : (err as Error).message;
+      throw new UsageError(`cannot read the config file ${this.path}: ${why}`, `fix it, run 'svc config reset --yes', or point SVC_CONFIG_DIR elsewhere`);
+    }
+  }
+
+  /**
+   * Every token secret written in the file, found even when the file is corrupt, so that they can
+   * be scrubbed from anything printed. Never throws.
+   */
+  storedSecrets(): string[] {
+    let text: string | undefined;
+    try { text = this.text(); } catch { return []; }
+    if (!text) return [];
+    const found: string[] = [];
+    for (const m of text.matchAll(/"tokenSecret"\s*:\s*"((?:[^"\\]|\\.)*)"/g)) {
+      try { found.push(JSON.parse(`"${m[1]}"`) as string); } catch { found.push(m[1]); }
+    }
+    return found;
+  }
 
   /** The file's content; an absent file is an empty config. A corrupt file is an error, never overwritten. */
   read(): ConfigData {
     if (this.data) return this.data;
-    let text: string;
-    try {
-      text = readFileSync(this.path, 'utf8');
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return (this.data = { profiles: {} });
-      throw new UsageError(`cannot read the config file ${this.path}: ${(err as Error).message}`, 'check its permissions, or point SVC_CONFIG_DIR elsewhere');
-    }
+    const text = this.text();
+    if (text === undefined) return (this.data = { profiles: {} });
     let parsed: unknown;
     try {
       parsed = text.trim() === '' ? {} : JSON.parse(text);
@@ -66,7 +91,9 @@ export class ConfigStore {
   }
 
   profile(name: string): Profile | undefined {
-    return this.read().profiles[name];
+    const { profiles } = this.read();
+    // Own keys only: a profile called "constructor" or "toString" must not find Object's.
+    return Object.hasOwn(profiles, name) ? profiles[name] : undefined;
   }
 
   profileNames(): string[] {
@@ -76,27 +103,39 @@ export class ConfigStore {
   /** Apply a change to one profile and write the file atomically with mode 0600. */
   async update(name: string, change: (p: Profile) => Profile | undefined): Promise<void> {
     const data = this.read();
-    const next = change({ ...(data.profiles[name] ?? {}) });
+    const next = change({ ...(this.profile(name) ?? {}) });
     const profiles = { ...data.profiles };
     if (next === undefined) delete profiles[name];
     else profiles[name] = stripUndefined(next);
     await this.write({ ...data, profiles });
   }
 
-  /** Replace the whole file (used by `svc config reset` with an empty config). */
+  /**
+   * Replace the whole file: conf writes a temp file (mode 0600) and renames it over the old one,
+   * so a reader sees the old file or the new one, never a part.
+   */
   async write(data: ConfigData): Promise<void> {
-    await mkdir(dirname(this.path), { recursive: true, mode: 0o700 });
-    const { default: Conf } = await import('conf');
-    const conf = new Conf<Record<string, unknown>>({
-      projectName: 'svc',
-      cwd: dirname(this.path),
-      configName: basename(this.path, '.json'),
-      configFileMode: 0o600,
-      clearInvalidConfig: true,
-    });
-    conf.store = data as unknown as Record<string, unknown>;
-    await chmod(this.path, 0o600);
+    try {
+      await mkdir(dirname(this.path), { recursive: true, mode: 0o700 });
+      const { default: Conf } = await import('conf');
+      const conf = new Conf<Record<string, unknown>>({
+        projectName: 'svc',
+        cwd: dirname(this.path),
+        configName: basename(this.path, '.json'),
+        configFileMode: 0o600,
+        // Never: a file svc cannot read is reported (read() above), not silently replaced.
+        clearInvalidConfig: false,
+      });
+      conf.store = data as unknown as Record<string, unknown>;
+      await chmod(this.path, 0o600);
+    } catch (err) {
+      if (err instanceof UsageError) throw err;
+      const code = (err as NodeJS.ErrnoException).code;
+      const why = code === 'EACCES' || code === 'EPERM' ? 'permission denied' : code === 'ENOTDIR' || code === 'EEXIST' ? 'a part of the path is not a directory' : code === 'EROFS' ? 'read-only file system' : code === 'ENOSPC' ? 'no space left' : (err as Error).message;
+      throw new UsageError(`cannot write the config file ${this.path}: ${why}`, 'check the directory and its permissions, or point SVC_CONFIG_DIR elsewhere');
+    }
     this.data = data;
+    this.raw = undefined;
   }
 }
 

@@ -5,24 +5,30 @@
 import { Agent, EnvHttpProxyAgent, request, type Dispatcher } from './undici.js';
 import { InterruptedError } from '../errors.js';
 import type { Env } from '../context.js';
-import { ConnectionError, ResponseError, TimeoutError, statusError } from './errors.js';
+import { ApiError, ResponseError, statusError } from './errors.js';
 import { isRetryable, parseRetryAfter, retryDelayMs } from './retry.js';
-import { redactHeaders, truncate } from './redact.js';
+import { redactBody, redactHeaders, redactUrl, scrub, truncate } from './redact.js';
+import { proxyFor, proxySettings, type ProxySettings } from './proxy.js';
+import { connectTimeoutSec, networkError } from './network-error.js';
 
-export const TOKEN_ID_HEADER = 'X-Service-API-Token-Id';
-export const TOKEN_SECRET_HEADER = 'X-Service-API-Token-Secret';
+import { TOKEN_ID_HEADER, TOKEN_SECRET_HEADER } from './headers.js';
+
+export { TOKEN_ID_HEADER, TOKEN_SECRET_HEADER };
 
 export interface ClientOptions {
   baseUrl: string;
   tokenId: string;
   tokenSecret: string;
   userAgent: string;
-  /** Seconds to wait for headers, and between body chunks. */
+  /** Seconds to connect (at most 10), to wait for the headers, and for the whole body after them. */
   timeoutSec: number;
   retries: number;
   env: Env;
   signal: AbortSignal;
+  /** Monotonic clock (ms), for timings. */
   now(): number;
+  /** Wall clock (ms), for Retry-After dates; Date.now by default. */
+  wallClock?(): number;
   random(): number;
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
   /** Diagnostics to stderr (`--verbose`); retries are always reported through `notice`. */
@@ -40,25 +46,40 @@ export interface Client {
   close(): Promise<void>;
 }
 
-const NEVER_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL']);
+/**
+ * Marks the abort of an attempt whose body took longer than the timeout after the headers (a server
+ * dripping bytes defeats undici's idle body timer). The headers timeout is undici's own: it starts
+ * once the request is written, so a slow connect is never mistaken for a request the server got.
+ */
+const BODY_DEADLINE = Object.assign(new Error('body deadline'), { code: 'ERR_SVC_BODY_DEADLINE' });
 
-export function createDispatcher(env: Env, timeoutSec: number): Dispatcher {
+export function createDispatcher(settings: ProxySettings, timeoutSec: number): Dispatcher {
   const opts = {
     keepAliveTimeout: 10_000,
-    connect: { timeout: Math.min(10, timeoutSec) * 1000 },
+    connect: { timeout: connectTimeoutSec(timeoutSec) * 1000 },
     headersTimeout: timeoutSec * 1000,
     bodyTimeout: timeoutSec * 1000,
   };
-  const httpProxy = env.HTTP_PROXY ?? env.http_proxy;
-  const httpsProxy = env.HTTPS_PROXY ?? env.https_proxy;
-  if (httpProxy || httpsProxy) {
-    return new EnvHttpProxyAgent({ ...opts, httpProxy, httpsProxy, noProxy: env.NO_PROXY ?? env.no_proxy ?? '' });
+  if (settings.httpProxy || settings.httpsProxy) {
+    // Empty strings, not undefined: undici would fall back to process.env, and these settings are the truth.
+    return new EnvHttpProxyAgent({
+      ...opts,
+      // http:// requests go to the proxy in the classic forward form (many proxies allow CONNECT
+      // only to port 443); https:// ones always go through a CONNECT tunnel.
+      proxyTunnel: false,
+      httpProxy: settings.httpProxy ?? '',
+      httpsProxy: settings.httpsProxy ?? settings.httpProxy ?? '',
+      noProxy: settings.noProxy,
+    });
   }
   return new Agent(opts);
 }
 
 export function createClient(o: ClientOptions): Client {
-  const dispatcher = createDispatcher(o.env, o.timeoutSec);
+  const settings = proxySettings(o.env);
+  const proxy = proxyFor(new URL(o.baseUrl), settings);
+  const dispatcher = createDispatcher(settings, o.timeoutSec);
+  const wallClock = o.wallClock ?? Date.now;
   const headers = {
     'content-type': 'application/json',
     accept: 'application/json',
@@ -67,33 +88,50 @@ export function createClient(o: ClientOptions): Client {
     [TOKEN_SECRET_HEADER.toLowerCase()]: o.tokenSecret,
   };
 
-  async function once(path: string, payload: string): Promise<unknown> {
+  async function once(path: string, payload: string, logged: string, safe: boolean): Promise<unknown> {
+    if (o.signal.aborted) throw interrupted(o.signal);
     const url = o.baseUrl + path;
     const what = path.replace(/^\/api\/v1\//, '');
     const started = o.now();
-    o.verbose?.(`> POST ${url}\n${formatHeaders(redactHeaders(headers), '> ')}\n> ${truncate(payload)}`);
+    const elapsed = () => Math.round(o.now() - started);
+    o.verbose?.(`> POST ${url}${proxy ? ` (via proxy ${redactUrl(proxy)})` : ''}\n${formatHeaders(redactHeaders(headers), '> ')}\n> ${truncate(logged)}`);
+    // One controller per attempt: the user's Ctrl-C and the body deadline both abort it.
+    const attempt = new AbortController();
+    const onAbort = () => attempt.abort(o.signal.reason);
+    o.signal.addEventListener('abort', onAbort, { once: true });
+    let deadline: ReturnType<typeof setTimeout> | undefined;
     let res: Dispatcher.ResponseData;
     let text: string;
     try {
-      res = await request(dispatcher, url, { method: 'POST', headers, body: payload, signal: o.signal });
+      res = await request(dispatcher, url, { method: 'POST', headers, body: payload, signal: attempt.signal });
+      deadline = setTimeout(() => attempt.abort(BODY_DEADLINE), o.timeoutSec * 1000);
       text = await res.body.text();
     } catch (err) {
-      throw networkError(err, what, o);
+      if (o.signal.aborted) throw interrupted(o.signal);
+      const cause = attempt.signal.reason === BODY_DEADLINE ? BODY_DEADLINE : err;
+      const failure = networkError(cause, { what, baseUrl: o.baseUrl, timeoutSec: o.timeoutSec, proxy, safe });
+      o.verbose?.(`< failed after ${elapsed()} ms: ${failure.message}`);
+      throw failure;
+    } finally {
+      clearTimeout(deadline);
+      o.signal.removeEventListener('abort', onAbort);
     }
-    const ms = Math.round(o.now() - started);
-    o.verbose?.(`< HTTP ${res.statusCode} (${ms} ms)\n${formatHeaders(res.headers, '< ')}\n< ${truncate(text)}`);
+    // A server may echo the token back: scrub it before any cutting (a cut secret could not be found later).
+    const shown = scrub(text, [o.tokenSecret]);
+    o.verbose?.(`< HTTP ${res.statusCode} (${elapsed()} ms)\n${formatHeaders(redactHeaders(res.headers), '< ')}\n< ${truncate(shown)}`);
     if (res.statusCode >= 400) {
-      throw statusError(res.statusCode, what, text, parseRetryAfter(res.headers['retry-after'], Date.now()));
+      throw statusError(res.statusCode, what, shown, parseRetryAfter(res.headers['retry-after'], wallClock()), safe);
     }
     if (res.statusCode < 200 || res.statusCode >= 300) {
-      throw new ResponseError(`${what}: unexpected HTTP ${res.statusCode}`, res.statusCode, 'the service answers 200 with JSON; check the base URL');
+      const where = res.headers.location ? ` to ${String(res.headers.location).slice(0, 200)}` : '';
+      throw new ResponseError(`${what}: unexpected HTTP ${res.statusCode}${where} (svc does not follow redirects, so tokens stay with the base URL)`, res.statusCode, 'check the base URL');
     }
     try {
       return text === '' ? null : JSON.parse(text);
     } catch {
       const type = String(res.headers['content-type'] ?? 'no content type');
       throw new ResponseError(
-        `${what}: the response is not valid JSON (${type}, ${text.length} bytes, starts ${JSON.stringify(text.slice(0, 40))})`,
+        `${what}: the response is not valid JSON (${type}, ${text.length} characters, starts ${JSON.stringify(shown.slice(0, 40))})`,
         res.statusCode,
         'check that the base URL points at the API; try again with --verbose',
       );
@@ -103,12 +141,16 @@ export function createClient(o: ClientOptions): Client {
   return {
     async call(path, body, { safe }) {
       const payload = JSON.stringify(body ?? {});
+      const logged = o.verbose ? JSON.stringify(redactBody(body ?? {})) : '';
       for (let attempt = 0; ; attempt++) {
         try {
-          return await once(path, payload);
+          return await once(path, payload, logged, safe);
         } catch (err) {
           if (o.signal.aborted) throw interrupted(o.signal);
-          if (attempt >= o.retries || !isRetryable(err, safe)) throw err;
+          if (attempt >= o.retries || !isRetryable(err, safe)) {
+            if (attempt > 0 && err instanceof ApiError) err.message += ` (gave up after ${attempt + 1} tries)`;
+            throw err;
+          }
           const wait = retryDelayMs(attempt, o.random, (err as { retryAfterMs?: number }).retryAfterMs);
           o.notice?.(`${(err as Error).message}; retrying in ${(wait / 1000).toFixed(1)} s (retry ${attempt + 1} of ${o.retries})`);
           await o.sleep(wait, o.signal).catch(() => { throw interrupted(o.signal); });
@@ -127,32 +169,4 @@ function interrupted(signal: AbortSignal): InterruptedError {
 
 function formatHeaders(h: Record<string, unknown>, prefix: string): string {
   return Object.entries(h).map(([k, v]) => `${prefix}${k}: ${String(v)}`).join('\n');
-}
-
-function codeOf(err: unknown): string | undefined {
-  const e = err as { code?: string; cause?: { code?: string } };
-  return e?.code && !e.code.startsWith('UND_ERR_SOCKET') ? e.code : (e?.cause?.code ?? e?.code);
-}
-
-export function networkError(err: unknown, what: string, o: Pick<ClientOptions, 'timeoutSec' | 'signal' | 'baseUrl'>): Error {
-  if (o.signal.aborted) return interrupted(o.signal);
-  const code = codeOf(err) ?? '';
-  const hint = `raise --timeout (now ${o.timeoutSec} s) or check the network`;
-  if (code === 'UND_ERR_CONNECT_TIMEOUT') {
-    return new TimeoutError(`${what}: could not connect to ${o.baseUrl} within ${Math.min(10, o.timeoutSec)} s`, 'connect', hint);
-  }
-  if (code === 'UND_ERR_HEADERS_TIMEOUT') {
-    return new TimeoutError(`${what}: no response within ${o.timeoutSec} s (--timeout)`, 'headers', hint);
-  }
-  if (code === 'UND_ERR_BODY_TIMEOUT') {
-    return new TimeoutError(`${what}: the response body stalled for more than ${o.timeoutSec} s (--timeout)`, 'body', hint);
-  }
-  if (NEVER_SENT.has(code)) {
-    return new ConnectionError(`${what}: cannot reach ${o.baseUrl} (${code})`, true, 'check the base URL (`svc config get base-url`) and that the server is up');
-  }
-  if (/CERT|SELF_SIGNED|TLS|SSL/i.test(code)) {
-    return new ConnectionError(`${what}: TLS failure talking to ${o.baseUrl} (${code})`, true, 'for a private CA set NODE_EXTRA_CA_CERTS to its PEM file');
-  }
-  const detail = code || (err as Error)?.message || String(err);
-  return new ConnectionError(`${what}: the connection to ${o.baseUrl} failed (${detail})`, false, 'the network or the server dropped the connection; try again');
 }

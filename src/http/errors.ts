@@ -1,6 +1,7 @@
 /** One error class per kind of HTTP failure, each with its exit code. */
 import { CliError } from '../errors.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
+import { stripControls } from '../output/sanitize.js';
 
 export class ApiError extends CliError {
   constructor(message: string, exitCode: ExitCode, readonly status?: number, hint?: string, readonly retryAfterMs?: number) {
@@ -12,9 +13,12 @@ export class UnauthorizedError extends ApiError {}
 export class NotFoundError extends ApiError {}
 export class RateLimitedError extends ApiError {}
 export class ServerError extends ApiError {}
-/** The request did not complete at the network level. `neverSent` when it provably never reached the server. */
+/**
+ * The request did not complete at the network level. `neverSent` when it provably never reached
+ * the server; `permanent` when trying again cannot help (a certificate the system does not trust).
+ */
 export class ConnectionError extends ApiError {
-  constructor(message: string, readonly neverSent: boolean, hint?: string) { super(message, EXIT.NETWORK, undefined, hint); }
+  constructor(message: string, readonly neverSent: boolean, hint?: string, readonly permanent = false) { super(message, EXIT.NETWORK, undefined, hint); }
 }
 export class TimeoutError extends ApiError {
   constructor(message: string, readonly phase: 'connect' | 'headers' | 'body', hint?: string) { super(message, EXIT.NETWORK, undefined, hint); }
@@ -39,13 +43,13 @@ export function errorMessage(text: string): string {
       else msg = JSON.stringify(body);
     }
   } catch { /* not JSON: keep the text */ }
-  // eslint-disable-next-line no-control-regex
-  msg = msg.replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ').trim();
+  // Whole escape sequences out (not just their ESC), then one line.
+  msg = stripControls(msg).replace(/\s+/g, ' ').trim();
   return msg.length > 300 ? msg.slice(0, 297) + '...' : msg;
 }
 
-/** Map a non-2xx status to its error class. */
-export function statusError(status: number, what: string, text: string, retryAfterMs?: number): ApiError {
+/** Map a non-2xx status to its error class. `safe`: a read (a failed mutation may still have taken effect). */
+export function statusError(status: number, what: string, text: string, retryAfterMs?: number, safe = true): ApiError {
   const detail = errorMessage(text);
   const msg = `${what} failed: HTTP ${status}${detail ? `: ${detail}` : ''}`;
   if (status === 401 || status === 403) {
@@ -53,7 +57,8 @@ export function statusError(status: number, what: string, text: string, retryAft
   }
   if (status === 404) return new NotFoundError(msg, EXIT.NOT_FOUND, status, 'check the id or path; `svc api` calls any path');
   if (status === 429) return new RateLimitedError(msg, EXIT.REJECTED, status, 'rate limited: wait and try again, or raise --retries', retryAfterMs);
-  if (status >= 500) return new ServerError(msg, EXIT.NETWORK, status, 'the service failed; try again later (reads are retried, see --retries)', retryAfterMs);
-  if (status === 408) return new ServerError(msg, EXIT.NETWORK, status, 'the service timed out; try again', retryAfterMs);
+  const unsure = 'the change may or may not have been made: check before repeating it';
+  if (status >= 500) return new ServerError(msg, EXIT.NETWORK, status, safe ? 'the service failed; try again later (reads are retried, see --retries)' : `the service failed; ${unsure}`, retryAfterMs);
+  if (status === 408) return new ServerError(msg, EXIT.NETWORK, status, safe ? 'the service timed out; try again' : `the service timed out; ${unsure}`, retryAfterMs);
   return new BadRequestError(msg, EXIT.REJECTED, status, 'the service rejected the request; see `--help` for the fields, or --dry-run to see the body');
 }

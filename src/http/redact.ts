@@ -1,19 +1,55 @@
 /** Keeping secrets out of every line svc prints. */
-const SECRET_HEADERS = /token-secret|token-id|authorization|cookie/i;
+const SECRET_HEADERS = /token-secret|token-id|authorization|cookie|api-key/i;
+/** Body fields whose values are credentials of their own (personal access tokens, webhook secrets...). */
+const SECRET_FIELDS = /secret|token|password|passwd|credential|private.?key|api.?key|^pat$|accesskey/i;
 
-export function redactHeaders(h: Record<string, string>): Record<string, string> {
-  return Object.fromEntries(Object.entries(h).map(([k, v]) => [k, SECRET_HEADERS.test(k) ? '[redacted]' : v]));
+export const REDACTED = '[redacted]';
+
+export function redactHeaders(h: Record<string, unknown>): Record<string, string> {
+  return Object.fromEntries(Object.entries(h).map(([k, v]) => [k, SECRET_HEADERS.test(k) ? REDACTED : String(v)]));
+}
+
+/** A copy of a JSON value with the values of credential-like fields replaced (for --verbose and --dry-run). */
+export function redactBody(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(redactBody);
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [
+    k,
+    SECRET_FIELDS.test(k) && v !== null && v !== undefined && typeof v !== 'object' && typeof v !== 'boolean' ? REDACTED : redactBody(v),
+  ]));
+}
+
+/** `http://user:pass@proxy:3128` -> `http://proxy:3128`: proxy URLs may carry a password. */
+export function redactUrl(raw: string): string {
+  try {
+    const u = new URL(raw);
+    if (!u.username && !u.password) return raw;
+    u.username = '';
+    u.password = '';
+    return u.href.replace(/\/$/, '');
+  } catch {
+    return raw.replace(/[^\s/@]*:[^\s/@]*@/, '');
+  }
 }
 
 export const MAX_LOGGED_BODY = 2048;
 
 export function truncate(text: string, max = MAX_LOGGED_BODY): string {
-  return text.length > max ? `${text.slice(0, max)}... (${text.length - max} more bytes)` : text;
+  return text.length > max ? `${text.slice(0, max)}... (${text.length - max} more characters)` : text;
 }
 
-/** Remove every occurrence of the given secrets from a text (last line of defence before printing). */
+/**
+ * Remove every occurrence of the given secrets from a text (the last line of defence before
+ * printing), also in the forms a server echoing them back is likely to use: JSON-escaped and
+ * percent-encoded.
+ */
 export function scrub(text: string, secrets: ReadonlyArray<string | undefined>): string {
   let out = text;
-  for (const s of secrets) if (s && s.length >= 4) out = out.split(s).join('[redacted]');
+  for (const s of secrets) {
+    if (!s || s.length < 4) continue;
+    for (const form of new Set([s, JSON.stringify(s).slice(1, -1), encodeURIComponent(s)])) {
+      out = out.split(form).join(REDACTED);
+    }
+  }
   return out;
 }

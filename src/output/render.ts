@@ -2,6 +2,7 @@
 import type { Format } from './formats.js';
 import { csvHeader, csvRow } from './csv.js';
 import { getPath, leafPaths } from './paths.js';
+import { stripControls } from './sanitize.js';
 
 export interface RenderOptions {
   format: Format;
@@ -50,7 +51,8 @@ export async function render(data: unknown, o: RenderOptions, sink: Sink): Promi
       const columns = o.columns.length ? o.columns : rows ? autoColumns(list) : leafPaths(data);
       let text = csvHeader(columns);
       for (const row of list) text += csvRow(primitiveRow(row), columns);
-      sink.out(text);
+      // CSV is data, kept exact in a pipe or file; on a terminal it is cleaned like a table.
+      sink.out(o.pretty ? stripControls(text.replace(/\r\n/g, '\n')).replace(/\n/g, '\r\n') : text);
       return;
     }
     case 'table': {
@@ -63,7 +65,7 @@ export async function render(data: unknown, o: RenderOptions, sink: Sink): Promi
       } else if (data !== null && typeof data === 'object') {
         sink.out(recordTable(data, o.columns, o));
       } else {
-        sink.out(`${String(data)}\n`);
+        sink.out(`${stripControls(String(data))}\n`);
       }
     }
   }

@@ -1,17 +1,25 @@
 /**
  * Text from the service is untrusted: before it reaches a terminal or a table, escape sequences and
- * control characters are removed so a hostile title cannot move the cursor, retitle the window or
- * hide text. JSON output is never touched.
+ * control characters are removed so a hostile title cannot move the cursor, retitle the window,
+ * plant a hyperlink, ring the bell, overwrite what was printed (CR, backspace) or reorder what is
+ * shown (bidi overrides). JSON output is never touched.
+ *
+ * After stripControls() the text holds no C0 control but tab and newline, no DEL, no C1 control and
+ * no bidi control: with no ESC and no 8-bit introducer left, no escape sequence can survive.
  */
-// ESC [ ... final | ESC ] ... (BEL | ESC \) | ESC P/X/^/_ ... ESC \ | ESC single | 8-bit CSI/OSC
+// Whole sequences first, so that their parameters do not stay behind as text:
+// 7-bit CSI (ESC [ ... final), OSC (ESC ] ... BEL | ESC \ | ST), DCS/SOS/PM/APC (ESC P|X|^|_ ... ESC \ | ST),
+// any other escape (ESC, intermediates 0x20-0x2F, final 0x30-0x7E), and their 8-bit (C1) forms.
 // eslint-disable-next-line no-control-regex
-const ESCAPES = /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)?|\u001b[PX^_][^\u001b]*(?:\u001b\\)?|\u001b[@-Z\\-_]?|\u009b[0-?]*[ -/]*[@-~]|\u009d[^\u0007\u009c]*[\u0007\u009c]?/g;
+const ESCAPES = /\u001b\[[0-?]*[ -/]*[@-~]?|\u001b\][^\u0007\u001b\u009c]*(?:\u0007|\u001b\\|\u009c)?|\u001b[PX^_][^\u001b\u009c]*(?:\u001b\\|\u009c)?|\u001b[ -/]*[0-~]?|\u009b[0-?]*[ -/]*[@-~]?|\u009d[^\u0007\u001b\u009c]*(?:\u0007|\u001b\\|\u009c)?|[\u0090\u0098\u009e\u009f][^\u001b\u009c]*(?:\u001b\\|\u009c)?/g;
+// C0 but tab and newline, DEL, C1, and the bidi controls (marks, embeddings, overrides, isolates).
 // eslint-disable-next-line no-control-regex
-const CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+const CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+const LINE_SEPARATORS = /[\u2028\u2029]/g;
 
 /** Remove escape sequences and control characters; keep newlines and tabs. */
 export function stripControls(text: string): string {
-  return text.replace(ESCAPES, '').replace(CONTROLS, '');
+  return text.replace(ESCAPES, '').replace(CONTROLS, '').replace(LINE_SEPARATORS, '\n');
 }
 
 /** One line for a table cell: controls removed, line breaks shown as spaces. */

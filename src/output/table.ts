@@ -56,11 +56,11 @@ function draw(head: string[], rows: string[][], o: TableOptions): string {
 }
 
 export function rowsTable(rows: unknown[], columns: string[], o: TableOptions): string {
-  return draw(columns, rows.map((row) => columns.map((c) => cellText(scalarText(getPath(row, c))))), o);
+  return draw(columns.map(cellText), rows.map((row) => columns.map((c) => cellText(scalarText(getPath(row, c))))), o);
 }
 
 export function recordTable(value: unknown, columns: string[], o: TableOptions): string {
-  const keys = columns.length ? columns : leafPaths(value);
+  const keys = (columns.length ? columns : leafPaths(value)).map(cellText);
   const chalk = new Chalk({ level: o.color ? 1 : 0 });
   const width = Math.max(...keys.map((k) => k.length));
   const valueMax = Math.max(20, (o.width ?? 120) - width - GAP);

@@ -1,0 +1,157 @@
+/**
+ * The fault suite: the built svc against a server that misbehaves on purpose. Each case says what
+ * the server does, and checks the exit code, how many requests the server saw (reads are retried,
+ * a mutation is never sent twice unless it provably never arrived), and that a failure ends with
+ * one clear line and no secret.
+ */
+import { describe, expect, it } from 'vitest';
+import { runSvc } from '../helpers/run-svc.js';
+import { startFaultServer, type Fault, type FaultServer } from '../helpers/fault-server.js';
+
+const SECRET = 'fault-suite-secret-5e2d';
+const READ = ['issues', 'search', '--org', 'org_1'];
+const READ_PATH = '/api/v1/issues/search';
+const WRITE = ['issues', 'archive', 'iss_1', '--org', 'org_1'];
+const WRITE_PATH = '/api/v1/issues/archive';
+
+interface FaultCase {
+  name: string;
+  faults: Fault[];
+  write?: boolean;
+  args?: string[];
+  code: number;
+  /** Requests the server must have seen. */
+  hits: number;
+  /** The last stderr line must match. */
+  says?: RegExp;
+  /** Retry warnings expected on stderr. */
+  warnings?: number;
+}
+
+const ok: Fault = { kind: 'ok', json: { issues: [{ id: 'iss_1', generatedTitle: 't' }], totalCount: 1 } };
+const done: Fault = { kind: 'ok', json: { ok: true } };
+/** Retry-After: 0 keeps the suite fast where the backoff itself is not what is tested. */
+const now = { 'retry-after': '0' };
+const CASES: FaultCase[] = [
+  { name: 'latency under the timeout', faults: [{ ...ok, delayMs: 300 } as Fault], code: 0, hits: 1, warnings: 0 },
+  { name: '503 twice, then an answer (read; exponential backoff)', faults: [{ kind: 'status', status: 503 }, { kind: 'status', status: 503 }, ok], code: 0, hits: 3, warnings: 2 },
+  { name: '502, 504, then an answer (read)', faults: [{ kind: 'status', status: 502, text: 'Bad Gateway', headers: now }, { kind: 'status', status: 504, headers: now }, ok], code: 0, hits: 3, warnings: 2 },
+  { name: '500 every time (read)', faults: [{ kind: 'status', status: 500, json: { error: 'internal' }, headers: now }], code: 6, hits: 3, says: /HTTP 500: internal \(gave up after 3 tries\)/, warnings: 2 },
+  { name: '500 (mutation): not repeated', faults: [{ kind: 'status', status: 500, headers: now }, done], write: true, code: 6, hits: 1, says: /HTTP 500.*may or may not have been made/, warnings: 0 },
+  { name: '408 then an answer (read)', faults: [{ kind: 'status', status: 408, headers: now }, ok], code: 0, hits: 2, warnings: 1 },
+  { name: '429 with Retry-After: 1, then an answer (read)', faults: [{ kind: 'status', status: 429, headers: { 'retry-after': '1' } }, ok], code: 0, hits: 2, warnings: 1 },
+  { name: '429 with Retry-After as an HTTP date (read)', faults: [{ kind: 'status', status: 429, headers: { 'retry-after': new Date(0).toUTCString() } }, ok], code: 0, hits: 2, warnings: 1 },
+  { name: '429 with Retry-After: 0 (mutation): retried, it was refused', faults: [{ kind: 'status', status: 429, headers: { 'retry-after': '0' } }, done], write: true, code: 0, hits: 2, warnings: 1 },
+  { name: '429 every time: exit 5', faults: [{ kind: 'status', status: 429, headers: { 'retry-after': '0' }, json: { error: 'slow down' } }], code: 5, hits: 3, says: /HTTP 429: slow down.*rate limited/ },
+  { name: 'connection reset, then an answer (read)', faults: [{ kind: 'reset' }, ok], code: 0, hits: 2, warnings: 1 },
+  { name: 'connection reset (mutation): not repeated', faults: [{ kind: 'reset' }, done], write: true, code: 6, hits: 1, says: /connection was closed before the whole response arrived.*may have reached the service and taken effect/ },
+  { name: 'truncated body, then an answer (read)', faults: [{ kind: 'truncated' }, ok], code: 0, hits: 2, warnings: 1 },
+  { name: 'truncated body every time (read)', faults: [{ kind: 'truncated' }], args: ['--retries', '1'], code: 6, hits: 2, says: /closed before the whole response arrived/ },
+  { name: 'truncated body (mutation): not repeated', faults: [{ kind: 'truncated' }, done], write: true, code: 6, hits: 1 },
+  { name: 'HTML instead of JSON: exit 7, not repeated', faults: [{ kind: 'invalid-json' }, ok], code: 7, hits: 1, says: /not valid JSON \(text\/html, \d+ characters, starts "<html>/ },
+  { name: 'JSON cut short but complete over HTTP: exit 7', faults: [{ kind: 'invalid-json', text: '{"issues": [{"id": "iss', type: 'application/json' }], code: 7, hits: 1, says: /not valid JSON \(application\/json/ },
+  { name: 'no answer past --timeout (read): retried', faults: [{ kind: 'hang' }], args: ['--timeout', '0.3', '--retries', '1'], code: 6, hits: 2, says: /no response from .* within 0\.3 s \(--timeout 0\.3\)/ },
+  { name: 'no answer past --timeout (mutation): never sent twice', faults: [{ kind: 'hang' }, done], write: true, args: ['--timeout', '0.3'], code: 6, hits: 1, says: /within 0\.3 s \(--timeout 0\.3\).*may still have taken effect/, warnings: 0 },
+  { name: 'slow body past --timeout (read): retried', faults: [{ kind: 'slow-body', everyMs: 50 }], args: ['--timeout', '0.3', '--retries', '1'], code: 6, hits: 2, says: /response body .* did not arrive within 0\.3 s \(--timeout 0\.3\)/ },
+  { name: 'slow body past --timeout, then an answer (read)', faults: [{ kind: 'slow-body', everyMs: 50 }, ok], args: ['--timeout', '0.3'], code: 0, hits: 2 },
+  { name: 'slow body past --timeout (mutation): never sent twice', faults: [{ kind: 'slow-body', everyMs: 50 }, done], write: true, args: ['--timeout', '0.3'], code: 6, hits: 1 },
+  { name: '--retries 0: one try only', faults: [{ kind: 'status', status: 503, headers: now }, ok], args: ['--retries', '0'], code: 6, hits: 1, warnings: 0 },
+  { name: '--retries 4: five tries', faults: [{ kind: 'status', status: 503, headers: { 'retry-after': '0' } }], args: ['--retries', '4'], code: 6, hits: 5, warnings: 4 },
+  { name: '401: exit 3, not repeated', faults: [{ kind: 'status', status: 401, json: { error: 'token expired' } }], code: 3, hits: 1, says: /HTTP 401: token expired; check the token/ },
+  { name: '403: exit 3', faults: [{ kind: 'status', status: 403 }], code: 3, hits: 1 },
+  { name: '404: exit 4', faults: [{ kind: 'status', status: 404, json: { error: { message: 'no such issue', code: 'E404', requestId: 'req-7' } } }], code: 4, hits: 1, says: /no such issue, code E404, request req-7/ },
+  { name: '400: exit 5', faults: [{ kind: 'status', status: 400, json: { error: 'bad page' } }], code: 5, hits: 1, says: /HTTP 400: bad page/ },
+  { name: '302 to elsewhere: not followed, exit 7', faults: [{ kind: 'status', status: 302, text: '', headers: { location: 'https://elsewhere.example/' } }], code: 7, hits: 1, says: /unexpected HTTP 302 to https:\/\/elsewhere\.example/ },
+  { name: 'an error body full of escape sequences', faults: [{ kind: 'status', status: 400, json: { error: '\u001b]0;owned\u0007\u001b[2Jbad\u202e input\r' } }], code: 5, hits: 1, says: /HTTP 400: bad input/ },
+];
+
+function env(server: FaultServer): Record<string, string> {
+  return { SVC_BASE_URL: server.url, SVC_API_TOKEN_ID: 'id-0001', SVC_API_TOKEN_SECRET: SECRET };
+}
+
+describe.concurrent(`fault suite (${CASES.length} faults)`, () => {
+  it.each(CASES.map((c) => [c.name, c] as const))('%s', async (_name, c) => {
+    const server = await startFaultServer();
+    const path = c.write ? WRITE_PATH : READ_PATH;
+    server.plan(path, c.faults);
+    try {
+      const r = await runSvc([...(c.write ? WRITE : READ), '-o', 'json', ...(c.args ?? [])], { env: env(server) });
+      const lines = r.stderr.split('\n').filter((l) => l.trim());
+      expect({ code: r.code, hits: server.hits(path) }).toEqual({ code: c.code, hits: c.hits });
+      if (c.warnings !== undefined) expect(lines.filter((l) => l.startsWith('warning: ')), r.stderr).toHaveLength(c.warnings);
+      if (c.code === 0) {
+        expect(JSON.parse(r.stdout)).toBeTruthy();
+        expect(lines.every((l) => l.startsWith('warning: ') && /retrying in \d+\.\d s \(retry \d of \d\)/.test(l)), r.stderr).toBe(true);
+      } else {
+        expect(r.stdout).toBe('');
+        // One clear error line, after any retry warnings.
+        expect(lines.filter((l) => !l.startsWith('warning: '))).toEqual([expect.stringMatching(/^svc: error: .+; .+/)]);
+        if (c.says) expect(lines[lines.length - 1]).toMatch(c.says);
+      }
+      expect(r.stdout + r.stderr).not.toContain(SECRET);
+      expect(r.stderr).not.toMatch(/^\s+at /m);
+      expect(r.stderr).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202e]/);
+      // Every request carried the token.
+      for (const q of server.requests) expect(q.headers['x-service-api-token-secret']).toBe(SECRET);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('retry details', () => {
+  it("Retry-After is honoured: the warning says how long svc waits", async () => {
+    const server = await startFaultServer();
+    server.plan(READ_PATH, [{ kind: 'status', status: 429, headers: { 'retry-after': '1' } }, ok]);
+    const r = await runSvc([...READ, '-o', 'json'], { env: env(server) });
+    await server.close();
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/^warning: issues\/search failed: HTTP 429.*; retrying in 1\.0 s \(retry 1 of 2\)$/m);
+  });
+
+  it('a connection refused is retried even for a mutation (it never arrived), then exit 6', async () => {
+    const server = await startFaultServer();
+    const url = server.url;
+    await server.close();
+    const r = await runSvc([...WRITE, '--retries', '1'], { env: { ...env(server), SVC_BASE_URL: url } });
+    expect(r.code).toBe(6);
+    const lines = r.stderr.trim().split('\n');
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatch(/^warning: issues\/archive: cannot reach http:\/\/127\.0\.0\.1:\d+ \(ECONNREFUSED\); retrying/);
+    expect(lines[1]).toMatch(/^svc: error: issues\/archive: cannot reach .* \(gave up after 2 tries\); check the base URL/);
+  });
+
+  it('the mutation that timed out after the server got it is sent once; the read that timed out is sent retries+1 times', async () => {
+    const server = await startFaultServer();
+    server.plan(WRITE_PATH, [{ kind: 'hang' }]);
+    server.plan(READ_PATH, [{ kind: 'hang' }]);
+    const [w, r] = await Promise.all([
+      runSvc([...WRITE, '--timeout', '0.3', '--retries', '2'], { env: env(server) }),
+      runSvc([...READ, '--timeout', '0.3', '--retries', '2'], { env: env(server) }),
+    ]);
+    await server.close();
+    expect([w.code, r.code]).toEqual([6, 6]);
+    expect(server.hits(WRITE_PATH)).toBe(1);
+    expect(server.hits(READ_PATH)).toBe(3);
+  });
+});
+
+describe('hostile text from the service', () => {
+  const title = '\u001b]0;owned\u0007\u001b[2J\u001b[31mSQL\u001b[0m inj\u202eection\r\u001b]8;;https://evil.example\u0007here\u001b]8;;\u0007\b';
+  const data = { issues: [{ id: 'iss_1', generatedTitle: title, language: 'js\u0007' }], totalCount: 1 };
+
+  it('is cleaned in tables and CSV on a terminal-less table run, kept byte-exact in JSON', async () => {
+    const server = await startFaultServer();
+    server.plan(READ_PATH, [{ kind: 'ok', json: data }]);
+    const table = await runSvc([...READ, '-o', 'table', '--columns', 'id,generatedTitle,language'], { env: env(server) });
+    const json = await runSvc([...READ, '-o', 'json'], { env: env(server) });
+    const ndjson = await runSvc([...READ, '-o', 'ndjson'], { env: env(server) });
+    await server.close();
+    expect(table.code).toBe(0);
+    expect(table.stdout).toContain('SQL injectionhere');
+    expect(table.stdout).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202e]/);
+    expect(json.stdout).toBe(JSON.stringify(data) + '\n');
+    expect(JSON.parse(json.stdout).issues[0].generatedTitle).toBe(title);
+    expect(ndjson.stdout).toBe(JSON.stringify(data.issues[0]) + '\n');
+  });
+});

@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { BadRequestError, NotFoundError, RateLimitedError, ServerError, UnauthorizedError, errorMessage, statusError } from '../../../src/http/errors.js';
+import { EXIT } from '../../../src/exit-codes.js';
+
+describe('statusError', () => {
+  it.each([
+    [400, BadRequestError, EXIT.REJECTED], [401, UnauthorizedError, EXIT.AUTH], [403, UnauthorizedError, EXIT.AUTH],
+    [404, NotFoundError, EXIT.NOT_FOUND], [408, ServerError, EXIT.NETWORK], [409, BadRequestError, EXIT.REJECTED],
+    [422, BadRequestError, EXIT.REJECTED], [429, RateLimitedError, EXIT.REJECTED], [500, ServerError, EXIT.NETWORK],
+    [502, ServerError, EXIT.NETWORK], [503, ServerError, EXIT.NETWORK],
+  ])('HTTP %i -> %o, exit %i', (status, cls, code) => {
+    const e = statusError(status, 'issues/search', '{"error":"nope"}', 1000);
+    expect(e).toBeInstanceOf(cls);
+    expect(e.exitCode).toBe(code);
+    expect(e.message).toBe(`issues/search failed: HTTP ${status}: nope`);
+    expect(e.hint).toBeTruthy();
+  });
+  it('keeps Retry-After for 429 and 5xx', () => {
+    expect(statusError(429, 'x', '', 2000).retryAfterMs).toBe(2000);
+    expect(statusError(503, 'x', '', 0).retryAfterMs).toBe(0);
+  });
+});
+
+describe('errorMessage', () => {
+  it('reads every error shape', () => {
+    expect(errorMessage('{"error":"bad issueId"}')).toBe('bad issueId');
+    expect(errorMessage('{"error":{"message":"m","code":"E1","requestId":"r9"}}')).toBe('m, code E1, request r9');
+    expect(errorMessage('{"message":"plain"}')).toBe('plain');
+    expect(errorMessage('{"weird":1}')).toBe('{"weird":1}');
+    expect(errorMessage('Bad Gateway\n')).toBe('Bad Gateway');
+    expect(errorMessage('')).toBe('');
+  });
+  it('keeps one line without control characters, at most 300 characters', () => {
+    const m = errorMessage('{"error":"line1\\nline2\\u001b[2J\\u0007x"}');
+    expect(m).not.toMatch(/[\u0000-\u001f]/);
+    expect(m).toContain('line1');
+    expect(errorMessage('x'.repeat(1000))).toHaveLength(300);
+  });
+});

@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { REDACTED, redactBody, redactHeaders, redactUrl, scrub, truncate } from '../../../src/http/redact.js';
+
+describe('redactHeaders', () => {
+  it('hides both token headers, cookies and authorization, whatever the case', () => {
+    const h = redactHeaders({
+      'X-Service-API-Token-Id': 'id-1', 'x-service-api-token-secret': 's3cr3t', Authorization: 'Bearer x',
+      'set-cookie': 'a=b', 'proxy-authorization': 'Basic x', 'content-type': 'application/json', 'content-length': 12,
+    });
+    expect(h).toEqual({
+      'X-Service-API-Token-Id': REDACTED, 'x-service-api-token-secret': REDACTED, Authorization: REDACTED,
+      'set-cookie': REDACTED, 'proxy-authorization': REDACTED, 'content-type': 'application/json', 'content-length': '12',
+    });
+  });
+});
+
+describe('redactBody', () => {
+  it('hides credential-like fields at any depth and keeps the rest', () => {
+    const body = {
+      organizationId: 'org_1', pat: 'ghp_x', accessToken: 'tok', repos: [{ repositoryUrl: 'u', webhookSigningSecret: 'w' }],
+      password: 'p', isPrScanningEnabled: true, tokenCount: null, nested: { apiKey: 'k', name: 'n' },
+    };
+    expect(redactBody(body)).toEqual({
+      organizationId: 'org_1', pat: REDACTED, accessToken: REDACTED, repos: [{ repositoryUrl: 'u', webhookSigningSecret: REDACTED }],
+      password: REDACTED, isPrScanningEnabled: true, tokenCount: null, nested: { apiKey: REDACTED, name: 'n' },
+    });
+    expect(body.pat).toBe('ghp_x');
+  });
+});
+
+describe('redactUrl', () => {
+  it('drops a user name and password', () => {
+    expect(redactUrl('http://user:pa55@proxy.local:3128')).toBe('http://proxy.local:3128');
+    expect(redactUrl('http://proxy.local:3128')).toBe('http://proxy.local:3128');
+    expect(redactUrl('not a url user:pw@host')).not.toContain('pw@');
+    expect(redactUrl('//u:p@x')).toBe('//x');
+  });
+});
+
+describe('scrub', () => {
+  const secret = 'S3cr3t/+"value';
+  it('removes the secret in plain, JSON-escaped and percent-encoded forms', () => {
+    const text = `a ${secret} b ${JSON.stringify(secret)} c ${encodeURIComponent(secret)}`;
+    const out = scrub(text, [secret]);
+    expect(out).not.toContain(secret);
+    expect(out).not.toContain(JSON.stringify(secret).slice(1, -1));
+    expect(out).not.toContain(encodeURIComponent(secret));
+    expect(out.split(REDACTED)).toHaveLength(4);
+  });
+  it('ignores empty and very short values (they would eat ordinary text)', () => {
+    expect(scrub('abc', [undefined, '', 'ab'])).toBe('abc');
+  });
+});
+
+describe('truncate', () => {
+  it('cuts long bodies and says how much is left', () => {
+    expect(truncate('abc', 10)).toBe('abc');
+    expect(truncate('x'.repeat(15), 10)).toBe(`${'x'.repeat(10)}... (5 more characters)`);
+  });
+});
