@@ -15,6 +15,7 @@ export const BUILTINS: ReadonlyArray<{ name: string; summary: string; load: () =
   { name: 'auth', summary: 'Log in, check and log out', load: async () => (await import('./auth.js')).authCommand },
   { name: 'config', summary: 'Read and change profile settings', load: async () => (await import('./config.js')).configCommand },
   { name: 'api', summary: 'Call any API operation by path', load: async () => (await import('./api.js')).apiCommand },
+  { name: 'gate', summary: 'Pass or fail a build on the open issues in a scope (for CI)', load: async () => (await import('./gate.js')).gateCommand },
 ];
 
 export const DESCRIPTION = 'svc: the command line for the Code Security Scanning Service';
