@@ -51,7 +51,7 @@ async function atomically(kind: string, path: string, text: () => string): Promi
 export async function writeReports(ctx: Context, paths: ReportPaths, result: GateResult): Promise<void> {
   const reports = await import('../output/reports/index.js');
   if (paths.sarif) {
-    await atomically('sarif', paths.sarif, () => JSON.stringify(reports.toSarif(result, { toolName: 'svc', toolVersion: ctx.version }), null, 2) + '\n');
+    await atomically('sarif', paths.sarif, () => JSON.stringify(reports.toSarif(result, { toolName: 'svc', toolVersion: ctx.version })) + '\n');
     ctx.note(`wrote the SARIF report ${paths.sarif} (${result.issues.length} results)`);
   }
   if (paths.junit) {

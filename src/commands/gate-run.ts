@@ -21,7 +21,7 @@ import { createTally, type GateOptions, type GateResult, type IssueInput, type M
 import { GateUsageError, parseLevel, parseLevels } from '../gate/levels.js';
 import { scrub } from '../http/redact.js';
 import { buildRequestBody } from './run-operation.js';
-import { Pager, parseConcurrency } from './pager.js';
+import { Pager, allowListeners, parseConcurrency } from './pager.js';
 import { count, startProgress } from './progress.js';
 import { askedFormat } from './data-format.js';
 import { MAX_FLAGS, searchOperation, type GateFlags } from './gate.js';
@@ -159,6 +159,7 @@ async function countIssues(
 ): Promise<GateVerdict> {
   const op = searchOperation();
   const client = await ctx.client();
+  allowListeners(ctx.signal, o.concurrency);
   const tally = createTally({ ...options, keep: o.keepAll ? 'all' : 'breaking', slim: slimIssue });
   const pager = new Pager({
     what: 'gate',

@@ -11,6 +11,7 @@
  * a page with more or fewer items than the total implies, or an item id seen twice (the order shifted,
  * so another item was skipped) ends the listing with a ResponseError (exit 7).
  */
+import { setMaxListeners } from 'node:events';
 import type { Pagination } from '../operations/types.js';
 import { ResponseError } from '../http/errors.js';
 import { UsageError } from '../errors.js';
@@ -188,4 +189,9 @@ export function parseConcurrency(raw: unknown): number {
   const n = Number(raw);
   if (!Number.isInteger(n) || n < 1 || n > 16) throw new UsageError(`--concurrency expects a whole number from 1 to 16, got '${String(raw)}'`);
   return n;
+}
+
+/** Each request in flight listens to the interrupt signal: allow that many listeners without a warning. */
+export function allowListeners(signal: AbortSignal, concurrency: number): void {
+  setMaxListeners(Math.max(10, concurrency + 10), signal);
 }

@@ -9,7 +9,7 @@
  */
 import type { Context } from '../context.js';
 import type { Operation } from '../operations/types.js';
-import { Pager, parseConcurrency } from './pager.js';
+import { Pager, allowListeners, parseConcurrency } from './pager.js';
 import { checkShape, columnsFor } from './respond.js';
 import { itemWriter } from './stream-out.js';
 import { count, startProgress } from './progress.js';
@@ -32,6 +32,7 @@ export async function runAllPages(ctx: Context, op: Operation, body: Record<stri
   const concurrency = parseConcurrency(opts.concurrency);
   const what = `${op.group} ${op.name} --all`;
   const client = await ctx.client();
+  allowListeners(ctx.signal, concurrency);
   const pager = new Pager({
     what,
     pagination: op.pagination!,
