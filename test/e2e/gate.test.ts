@@ -298,3 +298,50 @@ describe('svc gate: fail closed', () => {
     expect(pages.filter((p) => p === 3)).toHaveLength(1);
   });
 });
+
+describe('the CI job of the README, end to end', () => {
+  it.concurrent('scan and wait, then gate with a SARIF report: fails the job on a high issue, passes without', async () => {
+    const { chmodSync, mkdirSync } = await import('node:fs');
+    const { spawn } = await import('node:child_process');
+    const { BIN, cleanEnv } = await import('../helpers/run-svc.js');
+    const dir = mkdtempSync(join(tmpdir(), 'svc-ci-'));
+    mkdirSync(join(dir, 'bin'));
+    // `svc` on PATH, as an installed package puts it
+    writeFileSync(join(dir, 'bin', 'svc'), `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`);
+    chmodSync(join(dir, 'bin', 'svc'), 0o755);
+    const job = [
+      'set -e',
+      'svc scans start --repository-ids "$REPO_ID" --wait --poll-interval 0.1',
+      'svc gate --repository-ids "$REPO_ID" --fail-on high --sarif svc.sarif --markdown "$STEP_SUMMARY_FILE"',
+      'echo job-finished',
+    ].join('\n');
+    const runJob = (s: FakeService, summary: string) => new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+      const env = cleanEnv({ ...s.env, SVC_ORGANIZATION_ID: undefined, REPO_ID: 'repo-1', STEP_SUMMARY_FILE: join(dir, summary), PATH: `${join(dir, 'bin')}:${process.env.PATH}`, CI: 'true' });
+      const child = spawn('sh', ['-c', job], { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+      child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+      child.on('close', (code) => resolve({ code, stdout, stderr }));
+    });
+
+    const failing = await fake([issue(30), issue(72, { repositoryId: 'repo-1' }), issue(99, { repositoryId: 'repo-2' })]);
+    const bad = await runJob(failing, 'bad.md');
+    expect(bad.code).toBe(1);
+    expect(bad.stdout).toMatch(/^scan-new-1\nsvc gate: FAILED\n/);
+    expect(bad.stdout).not.toContain('job-finished');
+    expect(bad.stderr).toMatch(/scan scan-new-1: completed/);
+    expect(bad.stderr.trimEnd().split('\n').pop()).toBe('svc: error: gate failed: 1 issue at high or above (fail-on high)');
+    const sarif = JSON.parse(readFileSync(join(dir, 'svc.sarif'), 'utf8'));
+    expect(schemaErrors(sarif)).toEqual([]);
+    expect(sarif.runs[0].results).toHaveLength(2);
+    expect(readFileSync(join(dir, 'bad.md'), 'utf8')).toMatch(/^### ❌ svc gate failed/);
+    expect(failing.searches()[0].body).toMatchObject({ repositoryIds: ['repo-1'], types: ['open'] });
+
+    const clean = await fake([issue(30), issue(99, { repositoryId: 'repo-2' })]);
+    const good = await runJob(clean, 'good.md');
+    expect(good.code).toBe(0);
+    expect(good.stdout).toMatch(/svc gate: PASSED[\s\S]*job-finished\n$/);
+    expect(readFileSync(join(dir, 'good.md'), 'utf8')).toMatch(/^### ✅ svc gate passed/);
+  });
+});
