@@ -15,7 +15,9 @@ export interface Progress {
 }
 
 export function isLive(ctx: Pick<Context, 'io' | 'env' | 'globals'>): boolean {
-  return ctx.io.stderrIsTTY && !ctx.globals.verbose && !ctx.env.CI;
+  // A terminal that reports 0 columns (some pseudo-terminals) sends ora into an endless clear loop.
+  const columns = (ctx.io.stderr as { columns?: number }).columns;
+  return ctx.io.stderrIsTTY && columns !== 0 && !ctx.globals.verbose && !ctx.env.CI;
 }
 
 export async function startProgress(ctx: Context, text: string): Promise<Progress> {

@@ -106,8 +106,8 @@ export async function waitForScan(ctx: Context, scanId: string, organizationId: 
   if (typeof organizationId === 'string') body.organizationId = organizationId;
   const started = ctx.now();
   const deadline = started + s.timeoutMs;
-  const progress = await startProgress(ctx, `scan ${scanId}: waiting`);
   ctx.note(`waiting for scan ${scanId} (status every ${s.pollMs / 1000}s, up to ${s.timeoutMs / 1000}s; --wait-timeout)`);
+  const progress = await startProgress(ctx, `scan ${scanId}: waiting`);
   let status = 'not listed yet';
   let lastLineAt = started;
   let failures = 0;
