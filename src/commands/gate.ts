@@ -77,7 +77,7 @@ export function gateCommand(run: Runner): Command {
   cmd.option('--junit <file>', 'Write a JUnit XML report (a test case per issue, failures for breaking ones)');
   cmd.option('--markdown <file>', "Write a markdown summary (e.g. the CI's step-summary file)");
   cmd.option('--annotations', 'Print workflow-command annotations (::error file=...,line=...::) on stdout, at most 50');
-  cmd.option('--page-size <n>', 'Issues per request, 1 to 500 (default 500)');
+  cmd.option('--page-size <n>', 'Issues per request, 1 to 5000 (default 500)');
   cmd.option('--concurrency <n>', 'Requests in flight, 1 to 16 (default 4)');
   cmd.addHelpText('after', HELP);
   cmd.action(async (_opts: unknown, command: Command) => {
