@@ -10,7 +10,7 @@ _svc_topics='exit-codes environment output global-flags'
 # Subcommand names and aliases of a command path.
 _svc_commands() {
   case "$1" in
-    '') REPLY='orgs organizations repos repositories installations stats issues scans auth config api completion help' ;;
+    '') REPLY='orgs organizations repos repositories installations stats issues scans auth config api completion gate help' ;;
     'orgs') REPLY='list create invite delete' ;;
     'repos') REPLY='list add-hosta add-hostb add-hostc add-hosta-pat create-standalone delete set-scan-branch set-pr-scanning set-pr-scan-issue-summary set-pr-scan-clean-summary set-pr-scan-summaries-enabled set-max-pr-timeout reset-scanner-settings branches set-show-check-status set-pr-branch-format set-pr-commit-message-format set-pr-title-template set-pr-description-template resolve-by-url' ;;
     'installations') REPLY='repositories create-hostb-installation update-hostb-installation create-hosta-installation create-hostc-token-installation create-hostc-oauth-installation' ;;
@@ -36,6 +36,7 @@ _svc_child() {
     '/config') REPLY='config' ;;
     '/api') REPLY='api' ;;
     '/completion') REPLY='completion' ;;
+    '/gate') REPLY='gate' ;;
     '/help') REPLY='help' ;;
     'orgs/list') REPLY='orgs list' ;;
     'orgs/create') REPLY='orgs create' ;;
@@ -162,7 +163,7 @@ _svc_flags() {
     'scans') REPLY='-h --help' ;;
     'scans get-schedule') REPLY='--organization-id --repository-id -F --field -f --raw-field --input -h --help' ;;
     'scans upsert-schedule') REPLY='--organization-id --repository-id --execution-criteria-crontab --timezone --is-enabled --no-is-enabled -F --field -f --raw-field --input -h --help' ;;
-    'scans start') REPLY='--organization-id --repository-ids -F --field -f --raw-field --input -h --help' ;;
+    'scans start') REPLY='--organization-id --repository-ids -F --field -f --raw-field --input --wait --poll-interval --wait-timeout -h --help' ;;
     'scans list') REPLY='--organization-id --page --page-size --repository-ids --scan-id --scan-type --return-all --no-return-all --sort-by --sort-order -F --field -f --raw-field --input --all --concurrency -h --help' ;;
     'auth') REPLY='-h --help' ;;
     'auth login') REPLY='--token-id --with-secret-stdin --organization --no-verify -h --help' ;;
@@ -177,6 +178,7 @@ _svc_flags() {
     'config reset') REPLY='-y --yes -h --help' ;;
     'api') REPLY='-F --field -f --raw-field --input --safe -h --help' ;;
     'completion') REPLY='-h --help' ;;
+    'gate') REPLY='--organization-id --repository-ids --scan-id --project-id --code-scan-types --vulnerability-classes --languages --rule-id --search-query --fail-on --max-critical --max-high --max-medium --max-low --max-info --max-total --levels --sarif --junit --markdown --annotations --page-size --concurrency -h --help' ;;
     'help') REPLY='-h --help' ;;
     *) REPLY='' ;;
   esac
@@ -197,9 +199,9 @@ _svc_flag_value() {
   case "$1/$2" in
     'issues search/--sort-by') REPLY='choice:createdAt severity score' ;;
     'scans list/--sort-by') REPLY='choice:createdAt updatedAt' ;;
-    *'/--search-query'|*'/-f'|*'/--raw-field'|*'/--name'|*'/--organization-id'|*'/--email'|*'/--role'|*'/--app-id'|*'/--repository-id'|*'/--default-scan-target-branch'|*'/--max-pr-timeout-minutes'|*'/--repository-ids'|*'/--pr-branch-format'|*'/--pr-commit-message-format'|*'/--pr-title-template'|*'/--pr-description-template'|*'/--repository-url'|*'/--project-id'|*'/--start-date'|*'/--end-date'|*'/--vuln-classes'|*'/--scan-id'|*'/--page'|*'/--page-size'|*'/--severities-min'|*'/--severities-max'|*'/--languages'|*'/--vulnerability-classes'|*'/--rule-id'|*'/--concurrency'|*'/--issue-id'|*'/--severity'|*'/--execution-criteria-crontab'|*'/--timezone'|*'/--token-id'|*'/--organization') REPLY='any' ;;
+    *'/--search-query'|*'/-f'|*'/--raw-field'|*'/--name'|*'/--organization-id'|*'/--email'|*'/--role'|*'/--app-id'|*'/--repository-id'|*'/--default-scan-target-branch'|*'/--max-pr-timeout-minutes'|*'/--repository-ids'|*'/--pr-branch-format'|*'/--pr-commit-message-format'|*'/--pr-title-template'|*'/--pr-description-template'|*'/--repository-url'|*'/--project-id'|*'/--start-date'|*'/--end-date'|*'/--vuln-classes'|*'/--scan-id'|*'/--page'|*'/--page-size'|*'/--severities-min'|*'/--severities-max'|*'/--languages'|*'/--vulnerability-classes'|*'/--rule-id'|*'/--concurrency'|*'/--issue-id'|*'/--severity'|*'/--execution-criteria-crontab'|*'/--timezone'|*'/--poll-interval'|*'/--wait-timeout'|*'/--token-id'|*'/--organization'|*'/--fail-on'|*'/--max-critical'|*'/--max-high'|*'/--max-medium'|*'/--max-low'|*'/--max-info'|*'/--max-total'|*'/--levels') REPLY='any' ;;
     *'/-F'|*'/--field'|*'/--repos') REPLY='at-file' ;;
-    *'/--input') REPLY='file' ;;
+    *'/--input'|*'/--sarif'|*'/--junit'|*'/--markdown') REPLY='file' ;;
     *'/--vcs') REPLY='choice:hosta hostb hostc generic' ;;
     *'/--severities') REPLY='list:critical high medium low info' ;;
     *'/--time-granularity') REPLY='choice:day week month' ;;

@@ -11,6 +11,8 @@ export interface OperationFlags {
   specs: FlagSpec[];
   /** Commander attribute name of each spec's option. */
   attribute: Map<FlagSpec, string>;
+  /** Commander attribute names of the row's follow-up flags (`--wait`, ...). */
+  followUp?: string[];
 }
 
 const SOURCE_LABEL = { spec: '', notes: ' {field notes}', inferred: ' {inferred}' } as const;
@@ -65,8 +67,14 @@ export function buildOperationCommand(op: Operation, run: Runner): Command {
   cmd.option('-f, --raw-field <key=value>', 'Add a string body field (repeatable)', collect);
   cmd.option('--input <file|->', 'Read the whole JSON body from a file or stdin; flags win over it');
   if (op.pagination) {
-    cmd.option('--all', `Fetch every page (stable sort, checked against ${op.pagination.total})`);
-    cmd.option('--concurrency <n>', 'Pages fetched at once with --all (default 4)');
+    cmd.option('--all', `Fetch every page, streamed in order (-o json: an array of items), checked against ${op.pagination.total}`);
+    cmd.option('--concurrency <n>', 'Pages fetched at once with --all, 1 to 16 (default 4)');
+  }
+  const followUp: string[] = [];
+  for (const extra of op.followUp?.options ?? []) {
+    const opt = new Option(extra.flags, extra.description);
+    followUp.push(opt.attributeName());
+    cmd.addOption(opt);
   }
   if (op.destructive) cmd.option('-y, --yes', 'Do not ask for confirmation (required when not on a terminal)');
   cmd.addHelpText('after', ({ command }) => operationHelpFooter(op, specs, command.configureOutput().getOutHelpWidth?.() ?? 100));
@@ -75,7 +83,7 @@ export function buildOperationCommand(op: Operation, run: Runner): Command {
     const positional = op.positional ? (args[0] as string | undefined) : undefined;
     await run(async (ctx) => {
       const { runOperation } = await import('./run-operation.js');
-      await runOperation(ctx, op, { specs, attribute }, command.opts(), positional);
+      await runOperation(ctx, op, { specs, attribute, followUp }, command.opts(), positional);
     });
   });
   return cmd;

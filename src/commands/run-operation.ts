@@ -19,6 +19,9 @@ export interface OperationOptions {
 }
 
 export async function runOperation(ctx: Context, op: Operation, flags: OperationFlags, opts: OperationOptions, positional?: string): Promise<void> {
+  const wanted = op.followUp && flags.followUp?.some((a) => opts[a] !== undefined);
+  const followUp = wanted ? await op.followUp!.load() : undefined;
+  const settings = followUp?.prepare(opts);
   const body = await buildRequestBody(ctx, op, flags, opts, positional);
   if (op.destructive) await confirmDestructive(ctx, op, body, opts.yes === true);
   if (ctx.globals.dryRun) {
@@ -32,7 +35,8 @@ export async function runOperation(ctx: Context, op: Operation, flags: Operation
   }
   const client = await ctx.client();
   const data = await ctx.spin(`${op.group} ${op.name}`, () => client.call(op.path, body, { safe: op.safe }));
-  await renderResponse(ctx, op, data);
+  if (followUp) await followUp.run(ctx, op, body, data, settings);
+  else await renderResponse(ctx, op, data);
 }
 
 export async function buildRequestBody(ctx: Context, op: Operation, flags: OperationFlags, opts: OperationOptions, positional?: string): Promise<Body> {

@@ -63,7 +63,7 @@ export interface GateResult {
   thresholds: { failOn?: Level; max: MaxThresholds; cutoffs: Cutoffs };
   /** Issues that break the gate, most severe first. */
   breaking: GateIssue[];
-  /** Every counted (open) issue, in input order. */
+  /** Every counted (open) issue, in input order (with a tally's keep 'breaking': only those at a level a threshold looks at). */
   issues: GateIssue[];
   /** One line per broken threshold, e.g. "3 high issues > max 2". */
   violations: string[];
@@ -107,12 +107,35 @@ function compareSeverity(a: GateIssue, b: GateIssue): number {
   return (numericScore(b.score) ?? Infinity) - (numericScore(a.score) ?? Infinity) || 0;
 }
 
-/**
- * Evaluates the gate. With neither `failOn` nor `max` it always passes (it only counts).
- * A `failOn` level breaks on every open issue at or above it; a `max` of a level that is
- * exceeded breaks on every open issue of that level; an exceeded `max.total` on every open issue.
- */
-export function evaluateGate(issues: readonly IssueInput[], options: GateOptions = {}): GateResult {
+/** Which counted issues a tally keeps: every one (reports list them all) or only those that may break. */
+export type KeepPolicy = 'all' | 'breaking';
+
+export interface TallyOptions extends GateOptions {
+  /** Default 'all'. With 'breaking', only issues at a level some threshold looks at are kept. */
+  keep?: KeepPolicy;
+  /** Slims an issue before it is kept (e.g. drops code segments), to bound memory. */
+  slim?: (issue: IssueInput) => IssueInput;
+}
+
+/** Counts issues one at a time (no list of every issue needed), then decides. */
+export interface GateTally {
+  add(issue: IssueInput): void;
+  /** Number of issues given to add(), open or not. */
+  readonly seen: number;
+  result(): GateResult;
+}
+
+/** Levels whose issues can break the gate under these options. */
+function levelsThatMayBreak(failOn: Level | undefined, max: MaxThresholds): Set<Level> {
+  const out = new Set<Level>();
+  for (const level of LEVELS) {
+    if (max.total !== undefined || max[level] !== undefined) out.add(level);
+    if (failOn !== undefined && levelAtLeast(level, failOn)) out.add(level);
+  }
+  return out;
+}
+
+export function createTally(options: TallyOptions = {}): GateTally {
   checkOptions(options);
   const cutoffs = options.cutoffs ?? DEFAULT_CUTOFFS;
   const max: MaxThresholds = {};
@@ -120,42 +143,65 @@ export function evaluateGate(issues: readonly IssueInput[], options: GateOptions
     const value = options.max?.[key];
     if (value !== undefined) max[key] = value;
   }
-
-  const counted: GateIssue[] = [];
-  let ignored = 0;
-  for (const issue of issues) {
-    if (!isOpen(issue)) {
-      ignored++;
-      continue;
-    }
-    counted.push({ ...issue, level: levelOf(issue.score, cutoffs), breaking: false });
-  }
-
-  const counts: Counts = { critical: 0, high: 0, medium: 0, low: 0, info: 0, total: counted.length };
-  for (const issue of counted) counts[issue.level]++;
-
-  const violations: string[] = [];
-  const breaks = new Set<GateIssue>();
   const { failOn } = options;
-  if (failOn !== undefined) {
-    const hits = counted.filter((i) => levelAtLeast(i.level, failOn));
-    if (hits.length > 0) {
-      const scope = failOn === 'info' ? 'any level' : `${failOn} or above`;
-      violations.push(`${hits.length} issue${hits.length === 1 ? '' : 's'} at ${scope} (fail-on ${failOn})`);
-      for (const hit of hits) breaks.add(hit);
-    }
-  }
-  for (const key of COUNT_KEYS) {
-    const limit = max[key];
-    if (limit === undefined || counts[key] <= limit) continue;
-    violations.push(`${plural(counts[key], key)} > max ${limit}`);
-    for (const issue of counted) if (key === 'total' || issue.level === key) breaks.add(issue);
-  }
+  const mayBreak = levelsThatMayBreak(failOn, max);
+  const keepAll = (options.keep ?? 'all') === 'all';
+  const counts: Counts = { critical: 0, high: 0, medium: 0, low: 0, info: 0, total: 0 };
+  const kept: GateIssue[] = [];
+  let ignored = 0;
+  let seen = 0;
 
-  for (const issue of breaks) issue.breaking = true;
-  const breaking = counted.filter((i) => i.breaking).sort(compareSeverity);
+  return {
+    get seen() { return seen; },
+    add(issue) {
+      seen++;
+      if (!isOpen(issue)) {
+        ignored++;
+        return;
+      }
+      const level = levelOf(issue.score, cutoffs);
+      counts[level]++;
+      counts.total++;
+      if (keepAll || mayBreak.has(level)) {
+        const slim = options.slim ? options.slim(issue) : issue;
+        kept.push({ ...slim, level, breaking: false });
+      }
+    },
+    result() {
+      const violations: string[] = [];
+      const breaks = new Set<Level>();
+      if (failOn !== undefined) {
+        let hits = 0;
+        for (const level of LEVELS) if (levelAtLeast(level, failOn)) hits += counts[level];
+        if (hits > 0) {
+          const scope = failOn === 'info' ? 'any level' : `${failOn} or above`;
+          violations.push(`${hits} issue${hits === 1 ? '' : 's'} at ${scope} (fail-on ${failOn})`);
+          for (const level of LEVELS) if (levelAtLeast(level, failOn)) breaks.add(level);
+        }
+      }
+      for (const key of COUNT_KEYS) {
+        const limit = max[key];
+        if (limit === undefined || counts[key] <= limit) continue;
+        violations.push(`${plural(counts[key], key)} > max ${limit}`);
+        if (key === 'total') for (const level of LEVELS) breaks.add(level);
+        else breaks.add(key);
+      }
+      for (const issue of kept) issue.breaking = breaks.has(issue.level);
+      const breaking = kept.filter((i) => i.breaking).sort(compareSeverity);
+      const thresholds: GateResult['thresholds'] = { max, cutoffs };
+      if (failOn !== undefined) thresholds.failOn = failOn;
+      return { passed: violations.length === 0, counts: { ...counts }, thresholds, breaking, issues: kept, violations, ignored };
+    },
+  };
+}
 
-  const thresholds: GateResult['thresholds'] = { max, cutoffs };
-  if (failOn !== undefined) thresholds.failOn = failOn;
-  return { passed: violations.length === 0, counts, thresholds, breaking, issues: counted, violations, ignored };
+/**
+ * Evaluates the gate. With neither `failOn` nor `max` it always passes (it only counts).
+ * A `failOn` level breaks on every open issue at or above it; a `max` of a level that is
+ * exceeded breaks on every open issue of that level; an exceeded `max.total` on every open issue.
+ */
+export function evaluateGate(issues: readonly IssueInput[], options: GateOptions = {}): GateResult {
+  const tally = createTally({ ...options, keep: 'all' });
+  for (const issue of issues) tally.add(issue);
+  return tally.result();
 }

@@ -54,7 +54,8 @@ export const issues: Operation[] = [
     }),
     rows: 'issues',
     columns: COLUMNS,
-    pagination: { page: 'page', pageSize: 'pageSize', items: 'issues', total: 'totalCount', maxPageSize: 500 },
+    pagination: { page: 'page', pageSize: 'pageSize', items: 'issues', total: 'totalCount', maxPageSize: 500,
+      id: 'id', stableOrder: { sortBy: 'createdAt', sortOrder: 'asc' } },
     examples: [
       { cmd: 'svc issues search --types open --sort-by score', desc: 'Open issues, highest score first' },
       { cmd: 'svc issues search --repository-ids repo_1,repo_2 --severities-min 7 -o csv', desc: 'Severity 7 and above in two repositories, as CSV' },

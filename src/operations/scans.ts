@@ -31,6 +31,7 @@ export const scans: Operation[] = [
   {
     group: 'scans', name: 'start', path: P + 'start', source: 'notes', safe: false,
     summary: 'Start a full scan of repositories (beyond the spec: seen in public clients)',
+    description: 'With --wait, svc polls `scans list` for the scan until its status is completed or finished (done), or failed/error or it carries an errorMessage (failed: exit 1). Progress goes to stderr: a spinner on a terminal, a line per status change and a heartbeat every 30 s elsewhere.',
     required: ['repositoryIds'],
     request: body({
       organizationId: orgId('notes'),
@@ -38,7 +39,18 @@ export const scans: Operation[] = [
     }),
     response: record({ scanId: optional(str()), id: optional(str()) }),
     columns: ['scanId'],
-    examples: [{ cmd: 'svc scans start --repository-ids repo_123', desc: 'Start a scan of repo_123' }],
+    followUp: {
+      options: [
+        { flags: '--wait', description: 'Wait until the scan finishes; print its id (-o json: its record). Exit 1 if the scan fails' },
+        { flags: '--poll-interval <seconds>', description: 'Seconds between status checks while waiting (default 10)' },
+        { flags: '--wait-timeout <seconds>', description: 'Stop waiting after this many seconds, exit 6 (default 3600)' },
+      ],
+      load: () => import('../commands/scan-wait.js').then((m) => m.scanWait),
+    },
+    examples: [
+      { cmd: 'svc scans start --repository-ids repo_123', desc: 'Start a scan of repo_123' },
+      { cmd: 'svc scans start --repository-ids repo_123 --wait --wait-timeout 1800', desc: 'Start a scan and wait up to 30 minutes for it to finish' },
+    ],
   },
   {
     group: 'scans', name: 'list', path: P + 'list', source: 'notes', safe: true,
@@ -57,7 +69,8 @@ export const scans: Operation[] = [
     response: record({ codeScans: list(codeScan), totalCount: optional(int()) }),
     rows: 'codeScans',
     columns: ['scanId', 'repositoryId', 'codeScanType', 'status', 'scanTargetBranch', 'issueCounts.open', 'createdAt'],
-    pagination: { page: 'page', pageSize: 'pageSize', items: 'codeScans', total: 'totalCount', maxPageSize: 100 },
+    pagination: { page: 'page', pageSize: 'pageSize', items: 'codeScans', total: 'totalCount', maxPageSize: 100,
+      id: 'scanId', stableOrder: { sortBy: 'createdAt', sortOrder: 'asc' } },
     examples: [{ cmd: 'svc scans list --repository-ids repo_123 --sort-by createdAt --sort-order desc', desc: 'Latest scans of repo_123' }],
   },
 ];

@@ -4,6 +4,7 @@
  */
 import type { Schema } from './fields.js';
 import type * as z from 'zod/mini';
+import type { Context } from '../context.js';
 
 /** Where a request field or an operation comes from: the API spec, the field notes, or our inference. */
 export type Source = 'spec' | 'notes' | 'inferred';
@@ -27,6 +28,36 @@ export interface Pagination {
   total: string;
   /** Page size `--all` asks for when the user gives none. */
   maxPageSize: number;
+  /** Field that identifies an item: an id seen twice across pages means the order shifted and `--all` fails. */
+  id?: string;
+  /**
+   * Body fields of the order `--all` asks for when the user names none: one in which items do not move
+   * between pages while they are read (oldest first: new items land on the last page).
+   */
+  stableOrder?: Record<string, unknown>;
+}
+
+/** A flag of the command that is not a request field (e.g. `--wait`). */
+export interface ExtraOption {
+  /** Commander flags, e.g. `--poll-interval <seconds>`. */
+  flags: string;
+  description: string;
+}
+
+/**
+ * What a command does after its call when one of its own flags asks for it (`scans start --wait`).
+ * The row stays declarative: the flags are listed here, the code is loaded only when a flag is given.
+ */
+export interface FollowUp {
+  options: ExtraOption[];
+  load(): Promise<FollowUpStep>;
+}
+
+export interface FollowUpStep {
+  /** Checks the follow-up flags before any request is sent (throws a UsageError); returns its settings. */
+  prepare(opts: Record<string, unknown>): unknown;
+  /** Runs after the call, in place of rendering the response. */
+  run(ctx: Context, op: Operation, body: Record<string, unknown>, response: unknown, settings: unknown): Promise<void>;
 }
 
 export interface Operation {
@@ -57,6 +88,8 @@ export interface Operation {
   /** Default table columns (dot paths into a row). */
   columns: string[];
   pagination?: Pagination;
+  /** Flags and a step that run after the call (e.g. wait for the started scan). */
+  followUp?: FollowUp;
   examples: Example[];
 }
 

@@ -85,3 +85,22 @@ export function toJunit(result: GateResult): string {
     '',
   ].join('\n');
 }
+
+/**
+ * JUnit XML for a gate that could not be decided (auth, network, incomplete listing): one test case
+ * with an `<error>`, so the CI's test view shows the run as broken, never as passed.
+ */
+export function toJunitError(message: string): string {
+  const counts = 'tests="1" failures="0" errors="1" skipped="0"';
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites name="svc" ${counts}>`,
+    `  <testsuite name="svc gate" ${counts}>`,
+    '    <testcase classname="svc" name="gate thresholds">',
+    `      <error message="${xmlAttr(`gate could not be decided: ${message}`)}" type="error">${xmlText(message)}</error>`,
+    '    </testcase>',
+    '  </testsuite>',
+    '</testsuites>',
+    '',
+  ].join('\n');
+}

@@ -17,7 +17,7 @@ export function mdCell(value: string): string {
     .trim();
 }
 
-function thresholdText(result: GateResult, key: CountKey): string {
+export function thresholdText(result: GateResult, key: CountKey): string {
   const parts: string[] = [];
   const { failOn, max } = result.thresholds;
   if (key !== 'total' && failOn !== undefined && levelAtLeast(key, failOn)) parts.push('fail-on');
@@ -26,7 +26,7 @@ function thresholdText(result: GateResult, key: CountKey): string {
   return parts.length === 0 ? '-' : parts.join(', ');
 }
 
-function rowFails(result: GateResult, key: CountKey): boolean {
+export function rowFails(result: GateResult, key: CountKey): boolean {
   const { failOn, max } = result.thresholds;
   const count = result.counts[key];
   if (key !== 'total' && failOn !== undefined && levelAtLeast(key, failOn) && count > 0) return true;
@@ -67,4 +67,16 @@ export function toMarkdown(result: GateResult): string {
   }
   out.push('');
   return out.join('\n');
+}
+
+/** Markdown for a gate that could not be decided: says so plainly, claims no counts. */
+export function toMarkdownError(message: string, exitCode: number): string {
+  return [
+    '### ⚠️ svc gate could not decide',
+    '',
+    mdCell(message),
+    '',
+    `The gate fails closed: exit code ${exitCode}, no verdict.`,
+    '',
+  ].join('\n');
 }

@@ -67,27 +67,27 @@ describe('completion model from the commander tree', () => {
 
   it('picks up a command added later to the tree, with no list to update', async () => {
     const { program } = await built();
-    const extra = new Command('sandbox').description('Run a local fake service')
+    const extra = new Command('emulator').description('Run a local fake service')
       .option('--port <n>', 'Port')
       .option('--state <file>', 'State file')
       .addOption(new Option('--fault <kind>', 'Inject a fault').choices(['timeout', 'reset']));
     extra.command('reset').description('Forget the state');
     program.addCommand(extra);
-    program.addCommand(new Command('gate').option('--state', 'A flag of the same name that takes no value'));
+    program.addCommand(new Command('checker').option('--state', 'A flag of the same name that takes no value'));
     const m = buildModel(program);
-    const sandbox = at(m, 'sandbox');
-    expect(flag(sandbox, '--state')?.value).toEqual({ kind: 'file' });
-    expect(flag(sandbox, '--fault')?.value).toEqual({ kind: 'choice', values: ['timeout', 'reset'] });
-    expect(flag(sandbox, '--port')?.value).toEqual({ kind: 'any' });
-    expect(at(m, 'sandbox', 'reset').description).toBe('Forget the state');
+    const emulator = at(m, 'emulator');
+    expect(flag(emulator, '--state')?.value).toEqual({ kind: 'file' });
+    expect(flag(emulator, '--fault')?.value).toEqual({ kind: 'choice', values: ['timeout', 'reset'] });
+    expect(flag(emulator, '--port')?.value).toEqual({ kind: 'any' });
+    expect(at(m, 'emulator', 'reset').description).toBe('Forget the state');
     const tables = buildTables(m);
     expect(tables.values).toContainEqual({ path: '*', flag: '--fault', spec: 'choice:timeout reset' });
-    // --state takes a file in one command and nothing in another: only sandbox's is a value.
-    expect(tables.values.filter((v) => v.flag === '--state')).toEqual([{ path: 'sandbox', flag: '--state', spec: 'file' }]);
+    // --state takes a file in one command and nothing in another: only emulator's is a value.
+    expect(tables.values.filter((v) => v.flag === '--state')).toEqual([{ path: 'emulator', flag: '--state', spec: 'file' }]);
     for (const script of [bashScript(m), zshScript(m), fishScript(m)]) {
       expect(script).toContain('/--fault');
       expect(script).toContain('choice:timeout reset');
-      expect(script).toContain('sandbox/--state');
+      expect(script).toContain('emulator/--state');
     }
   });
 });

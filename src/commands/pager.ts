@@ -1,0 +1,197 @@
+/**
+ * Every page of a listing, in page order, checked against the total the service reports.
+ *
+ * Page 1 is fetched alone to learn the total; the remaining pages are then fetched with at most
+ * `concurrency` requests in flight and handed out strictly in page order. A page is held only until
+ * it is consumed, so memory stays flat however long the listing is. Each page is one call of `call`
+ * (the HTTP client retries a failed read on its own), so a failing page is asked for again, never
+ * the whole listing.
+ *
+ * Fail closed: a page that is not an object with an item list, a total that changes between pages,
+ * a page with more or fewer items than the total implies, or an item id seen twice (the order shifted,
+ * so another item was skipped) ends the listing with a ResponseError (exit 7).
+ */
+import { setMaxListeners } from 'node:events';
+import type { Pagination } from '../operations/types.js';
+import { ResponseError } from '../http/errors.js';
+import { UsageError } from '../errors.js';
+import { getPath } from '../output/paths.js';
+
+export interface PagerOptions {
+  /** Names the listing in messages, e.g. "issues search --all". */
+  what: string;
+  pagination: Pagination;
+  /** Request body of every page; page and page size are set per page. */
+  body: Record<string, unknown>;
+  pageSize: number;
+  concurrency: number;
+  /** Fail when the service does not report a total (the gate needs one); else read until a short page. */
+  requireTotal: boolean;
+  call(body: Record<string, unknown>): Promise<unknown>;
+  warn?(line: string): void;
+}
+
+export interface Page {
+  page: number;
+  items: unknown[];
+  /** The whole response of the page. */
+  data: unknown;
+}
+
+interface Read extends Page {
+  total?: number;
+  reportedPageSize?: number;
+}
+
+const RUN_AGAIN = 'the listing is incomplete, so nothing was reported as complete; run again';
+
+export class Pager {
+  /** Items handed out so far. */
+  fetched = 0;
+  /** The total the service reported (undefined until page 1 is read, or when it reports none). */
+  total: number | undefined;
+  private readonly ids = new Map<string, number>();
+
+  constructor(private readonly o: PagerOptions) {}
+
+  async *pages(): AsyncGenerator<Page> {
+    const o = this.o;
+    let size = o.pageSize;
+    const first = this.read(await this.fetch(1, size), 1);
+    if (first.total === undefined) {
+      if (o.requireTotal) {
+        throw new ResponseError(`${o.what}: the service did not report ${o.pagination.total}, so the count cannot be checked`, undefined, 'svc fails closed without a total; check the base URL and the service version');
+      }
+      o.warn?.(`${o.what}: the service reported no ${o.pagination.total}; reading pages until a short one, without a completeness check`);
+      yield* this.sequential(first, size);
+      return;
+    }
+    const total = first.total;
+    this.total = total;
+    const expectFirst = Math.min(size, total);
+    if (first.items.length !== expectFirst) {
+      const capped = first.reportedPageSize;
+      if (first.items.length < expectFirst && capped !== undefined && capped === first.items.length && capped > 0 && capped < size) {
+        o.warn?.(`${o.what}: the service caps the page size at ${capped} (asked for ${size})`);
+        size = capped;
+      } else {
+        throw this.sizeError(1, first.items.length, expectFirst, total, size);
+      }
+    }
+    const last = Math.ceil(total / size);
+    this.account(first);
+
+    const inflight = new Map<number, Promise<unknown>>();
+    let next = 2;
+    const launch = () => {
+      while (next <= last && inflight.size < o.concurrency) {
+        const p = this.fetch(next, size);
+        p.catch(() => {}); // observed when its turn comes; never an unhandled rejection
+        inflight.set(next, p);
+        next++;
+      }
+    };
+    launch();
+    yield first;
+    for (let page = 2; page <= last; page++) {
+      launch();
+      const data = await inflight.get(page)!;
+      inflight.delete(page);
+      const r = this.read(data, page);
+      if (r.total !== total) {
+        throw new ResponseError(
+          `${o.what}: the listing changed while it was read (${o.pagination.total} was ${total} on page 1, ${r.total ?? 'missing'} on page ${page})`,
+          undefined, RUN_AGAIN,
+        );
+      }
+      const expected = page < last ? size : total - (last - 1) * size;
+      if (r.items.length !== expected) throw this.sizeError(page, r.items.length, expected, total, size);
+      this.account(r);
+      yield r;
+    }
+    if (this.fetched !== total) {
+      throw new ResponseError(`${o.what}: fetched ${this.fetched} items but the service reported ${total}`, undefined, RUN_AGAIN);
+    }
+  }
+
+  /** Without a total: page after page until one holds fewer than `size` items. */
+  private async *sequential(first: Read, size: number): AsyncGenerator<Page> {
+    this.account(first);
+    yield first;
+    let prev = first;
+    for (let page = 2; prev.items.length >= size && prev.items.length > 0; page++) {
+      const r = this.read(await this.fetch(page, size), page);
+      if (r.items.length > 0 && JSON.stringify(r.items[0]) === JSON.stringify(prev.items[0])) {
+        throw new ResponseError(`${this.o.what}: page ${page} starts with the same item as page ${page - 1}; the service seems to ignore '${this.o.pagination.page}'`, undefined, 'use --page and --page-size instead of --all');
+      }
+      this.account(r);
+      yield r;
+      prev = r;
+    }
+  }
+
+  private fetch(page: number, size: number): Promise<unknown> {
+    const p = this.o.pagination;
+    return this.o.call({ ...this.o.body, [p.page]: page, [p.pageSize]: size });
+  }
+
+  private read(data: unknown, page: number): Read {
+    const p = this.o.pagination;
+    const items = getPath(data, p.items);
+    if (!Array.isArray(items)) {
+      throw new ResponseError(`${this.o.what}: page ${page} has no '${p.items}' list`, undefined, 'check the base URL; try again with --verbose');
+    }
+    const t = getPath(data, p.total);
+    let total: number | undefined;
+    if (t !== undefined && t !== null) {
+      if (typeof t !== 'number' || !Number.isInteger(t) || t < 0) {
+        throw new ResponseError(`${this.o.what}: page ${page} has ${p.total} ${JSON.stringify(t)}, not a whole number`);
+      }
+      total = t;
+    }
+    const ps = getPath(data, p.pageSize);
+    const reportedPageSize = typeof ps === 'number' && Number.isInteger(ps) ? ps : undefined;
+    return { page, items, data, total, reportedPageSize };
+  }
+
+  private account(r: Read): void {
+    const idField = this.o.pagination.id;
+    if (idField) {
+      for (const item of r.items) {
+        const id = item !== null && typeof item === 'object' ? (item as Record<string, unknown>)[idField] : undefined;
+        if (typeof id !== 'string' && typeof id !== 'number') continue;
+        const key = String(id);
+        const seenOn = this.ids.get(key);
+        if (seenOn !== undefined) {
+          throw new ResponseError(
+            `${this.o.what}: item ${key} came twice (pages ${seenOn} and ${r.page}): the order shifted between pages, so another item was missed`,
+            undefined, `${RUN_AGAIN}; sort by a field that does not change while reading (the default, createdAt ascending)`,
+          );
+        }
+        this.ids.set(key, r.page);
+      }
+    }
+    this.fetched += r.items.length;
+  }
+
+  private sizeError(page: number, got: number, expected: number, total: number, size: number): ResponseError {
+    return new ResponseError(
+      `${this.o.what}: page ${page} held ${got} items, expected ${expected} (${this.o.pagination.total} ${total}, page size ${size}); ${got < expected ? 'items are missing' : 'the pages overlap'}`,
+      undefined, got < expected && page === 1 ? `the service may cap the page size: try --page-size ${got || 100}` : RUN_AGAIN,
+    );
+  }
+}
+
+/** `--concurrency`: a whole number from 1 to 16 (default 4). */
+export const DEFAULT_CONCURRENCY = 4;
+export function parseConcurrency(raw: unknown): number {
+  if (raw === undefined) return DEFAULT_CONCURRENCY;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 1 || n > 16) throw new UsageError(`--concurrency expects a whole number from 1 to 16, got '${String(raw)}'`);
+  return n;
+}
+
+/** Each request in flight listens to the interrupt signal: allow that many listeners without a warning. */
+export function allowListeners(signal: AbortSignal, concurrency: number): void {
+  setMaxListeners(Math.max(10, concurrency + 10), signal);
+}

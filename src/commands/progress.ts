@@ -1,0 +1,49 @@
+/**
+ * Progress on stderr. On a terminal (and not under CI or --verbose) a spinner whose text is updated
+ * in place; elsewhere `update` is silent and only `line` writes, so CI logs get plain lines.
+ */
+import type { Context } from '../context.js';
+
+export interface Progress {
+  /** True when a spinner is drawn (stderr is a terminal). */
+  readonly live: boolean;
+  /** Replace the spinner text (nothing when not live). */
+  update(text: string): void;
+  /** A line of its own on stderr, live or not. */
+  line(text: string): void;
+  stop(): void;
+}
+
+export function isLive(ctx: Pick<Context, 'io' | 'env' | 'globals'>): boolean {
+  // A terminal that reports 0 columns (some pseudo-terminals) sends ora into an endless clear loop.
+  const columns = (ctx.io.stderr as { columns?: number }).columns;
+  return ctx.io.stderrIsTTY && columns !== 0 && !ctx.globals.verbose && !ctx.env.CI;
+}
+
+export async function startProgress(ctx: Context, text: string): Promise<Progress> {
+  if (!isLive(ctx)) {
+    return { live: false, update: () => {}, line: (l) => ctx.note(l), stop: () => {} };
+  }
+  const { default: ora } = await import('ora');
+  const spinner = ora({ text, stream: ctx.io.stderr, color: 'cyan', isEnabled: true, discardStdin: false }).start();
+  return {
+    live: true,
+    update: (t) => { spinner.text = t; },
+    line: (l) => { spinner.clear(); ctx.note(l); spinner.render(); },
+    stop: () => { spinner.stop(); },
+  };
+}
+
+/** 12345 -> "12,345". */
+export function count(n: number): string {
+  return n.toLocaleString('en-US');
+}
+
+/** Seconds as "45s", "3m 05s", "1h 02m". */
+export function duration(ms: number): string {
+  const s = Math.max(0, Math.round(ms / 1000));
+  if (s < 60) return `${s}s`;
+  const m = Math.floor(s / 60);
+  if (m < 60) return `${m}m ${String(s % 60).padStart(2, '0')}s`;
+  return `${Math.floor(m / 60)}h ${String(m % 60).padStart(2, '0')}m`;
+}

@@ -1,0 +1,112 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { makeIssue, startFakeService, type FakeService } from '../helpers/fake-service.js';
+import { runSvc } from '../helpers/run-svc.js';
+
+const services: FakeService[] = [];
+afterAll(async () => { await Promise.all(services.splice(0).map((s) => s.close())); });
+
+async function fake(count: number): Promise<FakeService> {
+  const s = await startFakeService();
+  // Stored newest first: only the createdAt ascending order that --all asks for gives ids in order.
+  s.setIssues(Array.from({ length: count }, (_, i) => makeIssue(count - 1 - i)));
+  services.push(s);
+  return s;
+}
+
+const ids = (n: number) => Array.from({ length: n }, (_, i) => makeIssue(i).id);
+const ALL = ['issues', 'search', '--all'];
+
+describe('svc issues search --all', () => {
+  it.concurrent('streams every item exactly once, in order, with concurrent page requests', async () => {
+    const s = await fake(2345);
+    const r = await runSvc([...ALL, '--page-size', '100', '--concurrency', '4', '-o', 'ndjson'], { env: s.env });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe('');
+    const lines = r.stdout.trimEnd().split('\n').map((l) => JSON.parse(l) as { id: string });
+    expect(lines.map((x) => x.id)).toEqual(ids(2345));
+    const bodies = s.searches().map((q) => q.body);
+    expect(bodies.map((b) => b.page).sort((a, b) => Number(a) - Number(b))).toEqual(Array.from({ length: 24 }, (_, i) => i + 1));
+    expect(bodies[0]).toMatchObject({ page: 1, pageSize: 100, sortBy: 'createdAt', sortOrder: 'asc', organizationId: 'org-1' });
+    expect(bodies.every((b) => b.sortBy === 'createdAt' && b.pageSize === 100)).toBe(true);
+  });
+
+  it.concurrent('-o json is one array of the items; csv has one header', async () => {
+    const s = await fake(250);
+    const json = await runSvc([...ALL, '--page-size', '100', '-o', 'json'], { env: s.env });
+    expect(json.code).toBe(0);
+    expect((JSON.parse(json.stdout) as Array<{ id: string }>).map((x) => x.id)).toEqual(ids(250));
+    const csv = await runSvc([...ALL, '--page-size', '100', '-o', 'csv', '--columns', 'id,score'], { env: s.env });
+    const rows = csv.stdout.trimEnd().split('\r\n');
+    expect(rows[0]).toBe('id,score');
+    expect(rows).toHaveLength(251);
+    expect(rows[250]).toBe(`${makeIssue(249).id},${makeIssue(249).score}`);
+  });
+
+  it.concurrent('uses 500 a page by default and keeps a sort the user chose', async () => {
+    const s = await fake(600);
+    const r = await runSvc([...ALL, '--sort-by', 'score', '-o', 'ndjson'], { env: s.env });
+    expect(r.code).toBe(0);
+    expect(s.searches().map((q) => [q.body.pageSize, q.body.sortBy, q.body.sortOrder])).toEqual([[500, 'score', undefined], [500, 'score', undefined]]);
+  });
+
+  it.concurrent('a truncated listing fails with exit 7 after streaming what it had', async () => {
+    const s = await fake(250);
+    s.faults.extraTotal = 3;
+    const r = await runSvc([...ALL, '--page-size', '100', '-o', 'ndjson'], { env: s.env });
+    expect(r.code).toBe(7);
+    expect(r.stderr).toBe('svc: error: issues search --all: page 3 held 50 items, expected 53 (totalCount 253, page size 100); items are missing; the listing is incomplete, so nothing was reported as complete; run again\n');
+  });
+
+  it.concurrent('a totalCount that changes mid-listing fails with exit 7; -o json is then left unterminated', async () => {
+    const s = await fake(250);
+    s.faults.totalChangesAtPage = 2;
+    const r = await runSvc([...ALL, '--page-size', '100', '-o', 'json'], { env: s.env });
+    expect(r.code).toBe(7);
+    expect(r.stderr).toMatch(/the listing changed while it was read \(totalCount was 250 on page 1, 251 on page 2\)/);
+    expect(() => JSON.parse(r.stdout)).toThrow();
+  });
+
+  it.concurrent('a page that fails once is retried by itself; the listing completes', async () => {
+    const s = await fake(450);
+    s.faults.failPageOnce = [3];
+    const r = await runSvc([...ALL, '--page-size', '100', '-o', 'ndjson'], { env: s.env });
+    expect(r.code).toBe(0);
+    expect(r.stdout.trimEnd().split('\n').map((l) => (JSON.parse(l) as { id: string }).id)).toEqual(ids(450));
+    const pages = s.searches().map((q) => q.body.page);
+    expect(pages.filter((p) => p === 3)).toHaveLength(2);
+    expect(pages).toHaveLength(6);
+  });
+
+  it.concurrent('without totalCount it reads until a short page, and warns', async () => {
+    const s = await fake(250);
+    s.faults.noTotal = true;
+    const r = await runSvc([...ALL, '--page-size', '100', '-o', 'ndjson'], { env: s.env });
+    expect(r.code).toBe(0);
+    expect(r.stdout.trimEnd().split('\n')).toHaveLength(250);
+    expect(r.stderr).toMatch(/^warning: issues search --all: the service reported no totalCount/);
+  });
+
+  it.concurrent('a table buffers every page', async () => {
+    const s = await fake(120);
+    const r = await runSvc([...ALL, '--page-size', '50', '-o', 'table', '--columns', 'id'], { env: s.env });
+    expect(r.code).toBe(0);
+    expect(r.stdout.match(/iss-\d+/g)).toHaveLength(120);
+  });
+
+  it.concurrent('--concurrency out of range: exit 2, nothing sent', async () => {
+    const s = await fake(10);
+    const r = await runSvc([...ALL, '--concurrency', '99'], { env: s.env });
+    expect(r.code).toBe(2);
+    expect(s.requests).toEqual([]);
+  });
+});
+
+describe('svc scans list --all', () => {
+  it.concurrent('reads every page of scans', async () => {
+    const s = await fake(0);
+    const r = await runSvc(['scans', 'list', '--all', '-o', 'ndjson'], { env: s.env });
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ status: 'queued' });
+    expect(s.requests[0].body).toMatchObject({ page: 1, pageSize: 100, sortBy: 'createdAt', sortOrder: 'asc' });
+  });
+});

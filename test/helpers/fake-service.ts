@@ -1,0 +1,225 @@
+/**
+ * A small fake of the service on 127.0.0.1 (port 0) for the gate, scan-wait and --all tests:
+ * issues/search with paging and totalCount, scans/start and scans/list with a scan that finishes
+ * after a number of polls, and switches for the failures svc must fail closed on.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export const TOKEN_ID = 'tok-id-0001';
+export const TOKEN_SECRET = 'tok-secret-very-secret-0001';
+
+export type Issue = Record<string, unknown> & { id: string };
+
+export interface Faults {
+  /** Every request answers this status (e.g. 401, 500). */
+  status?: number;
+  /** Only requests to this path answer `status` (default: all). */
+  statusPath?: string;
+  /** Requests for these pages of issues/search answer 500 once, then succeed. */
+  failPageOnce?: number[];
+  /** totalCount is reported this much larger than what is served (truncated pagination). */
+  extraTotal?: number;
+  /** From this page on, totalCount is one more (the listing changed mid-read). */
+  totalChangesAtPage?: number;
+  /** This page is served one item short. */
+  shortPage?: number;
+  /** No totalCount in search responses. */
+  noTotal?: boolean;
+  /** Page N repeats the first item of page N-1 instead of its own first (order shifted). */
+  shiftAtPage?: number;
+  /** Pages larger than this are cut to it, and the response says pageSize: cap. */
+  pageSizeCap?: number;
+}
+
+export interface ScanPlan {
+  /** Polls of scans/list that see the scan running before it is done (default 2). */
+  pollsUntilDone?: number;
+  outcome?: 'completed' | 'finished' | 'failed' | 'never';
+  /** Answer scans/start with `{ id }` instead of `{ scanId }`. */
+  startIdField?: 'scanId' | 'id';
+  /** scans/list polls answering 503 before the answers above (each after svc's retries). */
+  failingPolls?: number;
+}
+
+export interface Recorded {
+  path: string;
+  body: Record<string, unknown>;
+  status: number;
+}
+
+export interface FakeService {
+  url: string;
+  env: Record<string, string>;
+  requests: Recorded[];
+  faults: Faults;
+  scan: ScanPlan;
+  /** Replace the issues served. */
+  setIssues(list: Issue[]): void;
+  /** Serve `n` generated issues (made on demand, never stored). */
+  generate(n: number, make?: (i: number) => Issue): void;
+  searches(): Recorded[];
+  close(): Promise<void>;
+}
+
+/** A plausible issue record of about 1 KB, with a score spread over every level. */
+export function makeIssue(i: number): Issue {
+  const score = (i * 37) % 100;
+  return {
+    id: `iss-${String(i).padStart(7, '0')}`,
+    repositoryId: `repo-${i % 7}`,
+    repositoryName: `acme/service-${i % 7}`,
+    status: 'open',
+    generatedTitle: `Possible injection in handler ${i}`,
+    generatedDescription: 'User-controlled input flows into a sensitive call without validation. '.repeat(3),
+    language: 'typescript',
+    vulnClass: ['SQL Injection', 'XSS', 'Path Traversal', 'SSRF'][i % 4],
+    cwes: [['CWE-89', 'CWE-79', 'CWE-22', 'CWE-918'][i % 4]],
+    vulnCategory: 'SAST',
+    severity: Math.round(score / 10),
+    confidence: 80,
+    score,
+    affectedFile: `src/handlers/h${i % 50}.ts`,
+    sastCodeSegment: 'const q = `SELECT * FROM t WHERE id = ${req.query.id}`;\n'.repeat(4),
+    startLine: (i % 300) + 1, endLine: (i % 300) + 3, startColumn: 5, endColumn: 40,
+    createdAt: new Date(Date.UTC(2024, 0, 1) + i * 1000).toISOString(),
+    updatedAt: new Date(Date.UTC(2024, 0, 2) + i * 1000).toISOString(),
+    codeScan: { id: `scan-${i % 3}`, scanTargetBranchCommitSha: 'abc123' },
+  };
+}
+
+function read(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+export async function startFakeService(): Promise<FakeService> {
+  let list: Issue[] = [];
+  let generated: { n: number; make: (i: number) => Issue } | undefined;
+  const requests: Recorded[] = [];
+  const faults: Faults = {};
+  const scan: ScanPlan = {};
+  const failedOnce = new Set<number>();
+  let scanCounter = 0;
+  const polls = new Map<string, number>();
+  let failingPollsLeft: number | undefined;
+
+  const send = (res: ServerResponse, status: number, body: unknown) => {
+    const text = JSON.stringify(body);
+    res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+    res.end(text);
+  };
+
+  function search(body: Record<string, unknown>): { status: number; json: unknown } {
+    const page = Number(body.page ?? 1);
+    const size = Number(body.pageSize ?? 10);
+    if (faults.failPageOnce?.includes(page) && !failedOnce.has(page)) {
+      failedOnce.add(page);
+      return { status: 500, json: { error: `page ${page} failed once` } };
+    }
+    let total: number;
+    let slice: Issue[];
+    const served = faults.pageSizeCap !== undefined ? Math.min(size, faults.pageSizeCap) : size;
+    const from = (page - 1) * served;
+    if (generated) {
+      total = generated.n;
+      slice = [];
+      for (let i = from; i < Math.min(total, from + served); i++) slice.push(generated.make(i));
+    } else {
+      let items = list;
+      const types = body.types as string[] | undefined;
+      if (types?.length) items = items.filter((x) => types.includes(String(x.status ?? 'open')));
+      if (typeof body.scanId === 'string') items = items.filter((x) => (x.codeScan as { id?: string } | undefined)?.id === body.scanId);
+      const repos = body.repositoryIds as string[] | undefined;
+      if (repos?.length) items = items.filter((x) => repos.includes(String(x.repositoryId)));
+      if (body.sortBy === 'createdAt') {
+        items = [...items].sort((a, b) => String(a.createdAt).localeCompare(String(b.createdAt)) * (body.sortOrder === 'desc' ? -1 : 1));
+      }
+      total = items.length;
+      slice = items.slice(from, from + served);
+    }
+    if (faults.shortPage === page) slice = slice.slice(0, -1);
+    if (faults.shiftAtPage === page && page > 1) {
+      const prev = generated ? generated.make(from - 1) : list[from - 1];
+      slice = [prev, ...slice.slice(1)];
+    }
+    let reported = total + (faults.extraTotal ?? 0);
+    if (faults.totalChangesAtPage !== undefined && page >= faults.totalChangesAtPage) reported += 1;
+    const json: Record<string, unknown> = { issues: slice, currentPage: page, pageSize: served };
+    if (!faults.noTotal) json.totalCount = reported;
+    return { status: 200, json };
+  }
+
+  function scansList(body: Record<string, unknown>): { status: number; json: unknown } {
+    failingPollsLeft ??= scan.failingPolls ?? 0;
+    if (failingPollsLeft > 0) {
+      failingPollsLeft--;
+      return { status: 503, json: { error: 'busy' } };
+    }
+    const id = String(body.scanId ?? '');
+    const n = (polls.get(id) ?? 0) + 1;
+    polls.set(id, n);
+    const until = scan.pollsUntilDone ?? 2;
+    const outcome = scan.outcome ?? 'completed';
+    const item: Record<string, unknown> = {
+      scanId: id, repositoryId: 'repo-1', codeScanType: 'FullScan', scanTargetBranch: 'main',
+      createdAt: '2024-01-01T00:00:00Z', updatedAt: new Date().toISOString(),
+    };
+    if (n <= until || outcome === 'never') {
+      item.status = n === 1 ? 'queued' : 'running';
+      item.finished = false;
+    } else if (outcome === 'failed') {
+      item.status = 'failed';
+      item.errorMessage = 'clone failed: repository not reachable';
+    } else {
+      item.status = outcome;
+      item.finished = true;
+      item.issueCounts = { open: 3, patched: 0, falsePositive: 0, archived: 0, processing: 0 };
+    }
+    return { status: 200, json: { codeScans: [item], totalCount: 1 } };
+  }
+
+  const server = createServer(async (req, res) => {
+    const raw = await read(req);
+    let body: Record<string, unknown> = {};
+    try { body = raw ? (JSON.parse(raw) as Record<string, unknown>) : {}; } catch { /* keep {} */ }
+    const path = req.url ?? '';
+    const record = (status: number) => requests.push({ path, body, status });
+    if (req.headers['x-service-api-token-id'] !== TOKEN_ID || req.headers['x-service-api-token-secret'] !== TOKEN_SECRET) {
+      record(401);
+      return send(res, 401, { error: 'invalid token' });
+    }
+    if (faults.status !== undefined && (faults.statusPath === undefined || faults.statusPath === path)) {
+      record(faults.status);
+      return send(res, faults.status, { error: `fake failure ${faults.status}` });
+    }
+    let reply: { status: number; json: unknown };
+    if (path === '/api/v1/issues/search') reply = search(body);
+    else if (path === '/api/v1/scans/start') {
+      scanCounter++;
+      reply = { status: 200, json: { [scan.startIdField ?? 'scanId']: `scan-new-${scanCounter}` } };
+    } else if (path === '/api/v1/scans/list') reply = scansList(body);
+    else reply = { status: 404, json: { error: `no route ${path}` } };
+    record(reply.status);
+    send(res, reply.status, reply.json);
+  });
+  server.keepAliveTimeout = 30_000;
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as AddressInfo;
+  const url = `http://127.0.0.1:${port}`;
+  return {
+    url,
+    env: { SVC_BASE_URL: url, SVC_API_TOKEN_ID: TOKEN_ID, SVC_API_TOKEN_SECRET: TOKEN_SECRET, SVC_ORGANIZATION_ID: 'org-1' },
+    requests,
+    faults,
+    scan,
+    setIssues(next) { list = next; generated = undefined; },
+    generate(n, make = makeIssue) { generated = { n, make }; list = []; },
+    searches: () => requests.filter((r) => r.path === '/api/v1/issues/search'),
+    close: () => new Promise((r) => { server.closeAllConnections(); server.close(() => r()); }),
+  };
+}

@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { createTally, evaluateGate, type GateOptions, type IssueInput } from '../../../src/gate/evaluate.js';
+import { slimIssue } from '../../../src/commands/gate-run.js';
+
+/** Deterministic pseudo-random issues over every level, some not open, some without a score. */
+function sample(n: number): IssueInput[] {
+  let seed = 7;
+  const rnd = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  return Array.from({ length: n }, (_, i) => {
+    const issue: IssueInput = { id: `i${i}`, generatedTitle: `t${i}`, sastCodeSegment: 'x'.repeat(50) };
+    if (rnd() > 0.05) issue.score = Math.floor(rnd() * 101);
+    if (rnd() < 0.1) issue.status = 'patched';
+    return issue;
+  });
+}
+
+const CASES: GateOptions[] = [
+  { failOn: 'high' },
+  { failOn: 'info' },
+  { max: { critical: 0, medium: 3 } },
+  { max: { total: 10 } },
+  { failOn: 'critical', max: { low: 1000 } },
+  { max: { info: 0 }, cutoffs: { critical: 95, high: 80, medium: 50, low: 20 } },
+];
+
+describe('createTally', () => {
+  it.each(CASES)('keeping only issues that may break decides exactly like evaluateGate (%o)', (options) => {
+    const issues = sample(500);
+    const full = evaluateGate(issues, options);
+    const tally = createTally({ ...options, keep: 'breaking' });
+    for (const issue of issues) tally.add(issue);
+    const lean = tally.result();
+    expect(tally.seen).toBe(500);
+    expect(lean.passed).toBe(full.passed);
+    expect(lean.counts).toEqual(full.counts);
+    expect(lean.violations).toEqual(full.violations);
+    expect(lean.ignored).toBe(full.ignored);
+    expect(lean.breaking.map((i) => i.id)).toEqual(full.breaking.map((i) => i.id));
+    expect(lean.issues.length).toBeLessThanOrEqual(full.issues.length);
+  });
+
+  it('with keep breaking and --fail-on critical, lower levels are counted but not kept', () => {
+    const tally = createTally({ failOn: 'critical', keep: 'breaking' });
+    for (const issue of [{ id: 'a', score: 95 }, { id: 'b', score: 50 }, { id: 'c', score: 5 }]) tally.add(issue);
+    const r = tally.result();
+    expect(r.counts).toEqual({ critical: 1, high: 0, medium: 1, low: 0, info: 1, total: 3 });
+    expect(r.issues.map((i) => i.id)).toEqual(['a']);
+  });
+
+  it('slims kept issues: heavy fields dropped, the rest kept, the id a string', () => {
+    const tally = createTally({ failOn: 'info', slim: slimIssue });
+    tally.add({ id: 12 as unknown as string, score: 99, sastCodeSegment: 'code', patch: { gitDiff: 'd' }, affectedFile: 'a.ts', businessLogicScenario: 's' });
+    const [kept] = tally.result().issues;
+    expect(kept).toEqual({ id: '12', score: 99, affectedFile: 'a.ts', level: 'critical', breaking: true });
+  });
+});

@@ -1,0 +1,166 @@
+import { describe, expect, it } from 'vitest';
+import { Pager, parseConcurrency, type PagerOptions } from '../../../src/commands/pager.js';
+import type { Pagination } from '../../../src/operations/types.js';
+import { ResponseError } from '../../../src/http/errors.js';
+import { UsageError } from '../../../src/errors.js';
+
+const P: Pagination = { page: 'page', pageSize: 'pageSize', items: 'issues', total: 'totalCount', maxPageSize: 500, id: 'id' };
+
+interface Served { calls: number[]; maxInFlight: number }
+
+/** A listing of `n` items served with small random delays, so pages complete out of order. */
+function listing(n: number, tweak: (page: number, res: { issues: unknown[]; totalCount?: number; pageSize?: number }) => void = () => {}) {
+  const served: Served = { calls: [], maxInFlight: 0 };
+  let inFlight = 0;
+  const call = async (body: Record<string, unknown>) => {
+    const page = body.page as number;
+    const size = body.pageSize as number;
+    served.calls.push(page);
+    inFlight++;
+    served.maxInFlight = Math.max(served.maxInFlight, inFlight);
+    await new Promise((r) => setTimeout(r, (page * 7) % 5));
+    inFlight--;
+    const issues = [];
+    for (let i = (page - 1) * size; i < Math.min(n, page * size); i++) issues.push({ id: `i${i}` });
+    const res: { issues: unknown[]; totalCount?: number; pageSize?: number } = { issues, totalCount: n, pageSize: size };
+    tweak(page, res);
+    return res;
+  };
+  return { served, call };
+}
+
+function pager(call: PagerOptions['call'], o: Partial<PagerOptions> = {}) {
+  return new Pager({ what: 'test --all', pagination: P, body: { q: 1 }, pageSize: 10, concurrency: 3, requireTotal: true, call, ...o });
+}
+
+async function drain(p: Pager): Promise<{ ids: string[]; pages: number[] }> {
+  const ids: string[] = [];
+  const pages: number[] = [];
+  for await (const page of p.pages()) {
+    pages.push(page.page);
+    for (const item of page.items) ids.push((item as { id: string }).id);
+  }
+  return { ids, pages };
+}
+
+async function failure(p: Pager): Promise<ResponseError> {
+  const err = await drain(p).then(() => undefined, (e: unknown) => e);
+  expect(err).toBeInstanceOf(ResponseError);
+  expect((err as ResponseError).exitCode).toBe(7);
+  return err as ResponseError;
+}
+
+describe('Pager', () => {
+  it('hands out every item exactly once, in page order, with bounded concurrency', async () => {
+    const { served, call } = listing(95);
+    const p = pager(call);
+    const { ids, pages } = await drain(p);
+    expect(ids).toEqual(Array.from({ length: 95 }, (_, i) => `i${i}`));
+    expect(pages).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    expect([...served.calls].sort((a, b) => a - b)).toEqual(pages);
+    expect(served.calls[0]).toBe(1);
+    expect(served.maxInFlight).toBeLessThanOrEqual(3);
+    expect(served.maxInFlight).toBeGreaterThan(1);
+    expect(p.fetched).toBe(95);
+    expect(p.total).toBe(95);
+  });
+
+  it('sends the body with page and page size on every request', async () => {
+    const bodies: Record<string, unknown>[] = [];
+    const { call } = listing(25);
+    await drain(pager(async (b) => { bodies.push(b); return call(b); }));
+    expect(bodies.map((b) => [b.q, b.page, b.pageSize])).toEqual([[1, 1, 10], [1, 2, 10], [1, 3, 10]]);
+  });
+
+  it('an empty listing is one request and no items', async () => {
+    const { served, call } = listing(0);
+    expect((await drain(pager(call))).ids).toEqual([]);
+    expect(served.calls).toEqual([1]);
+  });
+
+  it('an exact multiple of the page size ends on a full page', async () => {
+    const { served, call } = listing(30);
+    expect((await drain(pager(call))).ids).toHaveLength(30);
+    expect(served.calls.sort()).toEqual([1, 2, 3]);
+  });
+
+  it('fails with exit 7 when the total changes between pages', async () => {
+    const { call } = listing(50, (page, res) => { if (page === 4) res.totalCount = 51; });
+    const err = await failure(pager(call));
+    expect(err.message).toMatch(/changed while it was read.*50 on page 1, 51 on page 4/);
+  });
+
+  it('fails with exit 7 when a page is cut short (truncated listing)', async () => {
+    const { call } = listing(50, (_page, res) => { res.totalCount = 60; });
+    const err = await failure(pager(call));
+    expect(err.message).toMatch(/page 6 held 0 items, expected 10.*items are missing/);
+  });
+
+  it('fails with exit 7 when a middle page holds too few or too many items', async () => {
+    const short = listing(50, (page, res) => { if (page === 2) res.issues.pop(); });
+    expect((await failure(pager(short.call))).message).toMatch(/page 2 held 9 items, expected 10/);
+    const long = listing(50, (page, res) => { if (page === 3) res.issues.push({ id: 'extra' }); });
+    expect((await failure(pager(long.call))).message).toMatch(/page 3 held 11 items, expected 10.*overlap/);
+  });
+
+  it('fails with exit 7 when an item comes twice (the order shifted, another was missed)', async () => {
+    const { call } = listing(50, (page, res) => { if (page === 3) res.issues[0] = { id: 'i19' }; });
+    const err = await failure(pager(call));
+    expect(err.message).toMatch(/item i19 came twice \(pages 2 and 3\)/);
+  });
+
+  it('fails with exit 7 on a page without an item list or with a bad total', async () => {
+    const noList = listing(30, (page, res) => { if (page === 2) (res as Record<string, unknown>).issues = 'x'; });
+    expect((await failure(pager(noList.call))).message).toMatch(/page 2 has no 'issues' list/);
+    const badTotal = listing(30, (_page, res) => { (res as Record<string, unknown>).totalCount = '30'; });
+    expect((await failure(pager(badTotal.call))).message).toMatch(/not a whole number/);
+  });
+
+  it('requires a total when asked to (the gate), else reads until a short page', async () => {
+    const { call } = listing(25, (_page, res) => { delete res.totalCount; });
+    expect((await failure(pager(call))).message).toMatch(/did not report totalCount/);
+    const warnings: string[] = [];
+    const { ids } = await drain(pager(call, { requireTotal: false, warn: (l) => warnings.push(l) }));
+    expect(ids).toHaveLength(25);
+    expect(warnings.join()).toMatch(/no totalCount/);
+  });
+
+  it('without a total, a service that ignores the page number is caught', async () => {
+    const call = async () => ({ issues: Array.from({ length: 10 }, (_, i) => ({ n: i })) });
+    const err = await failure(pager(call, { requireTotal: false }));
+    expect(err.message).toMatch(/ignore 'page'/);
+  });
+
+  it('adopts a smaller page size the service reports on page 1', async () => {
+    const calls: number[] = [];
+    const call = async (b: Record<string, unknown>) => {
+      const size = Math.min(4, b.pageSize as number);
+      calls.push(b.pageSize as number);
+      const from = ((b.page as number) - 1) * size;
+      const issues = [];
+      for (let i = from; i < Math.min(10, from + size); i++) issues.push({ id: `i${i}` });
+      return { issues, totalCount: 10, pageSize: size };
+    };
+    const warnings: string[] = [];
+    const { ids } = await drain(pager(call, { warn: (l) => warnings.push(l) }));
+    expect(ids).toEqual(Array.from({ length: 10 }, (_, i) => `i${i}`));
+    expect(calls).toEqual([10, 4, 4]);
+    expect(warnings.join()).toMatch(/caps the page size at 4/);
+  });
+
+  it('a failing page request fails the listing, and no other page is asked for twice', async () => {
+    const { served, call } = listing(50);
+    const err = await drain(pager(async (b) => {
+      if (b.page === 3) throw new ResponseError('boom');
+      return call(b);
+    })).then(() => undefined, (e: unknown) => e);
+    expect((err as Error).message).toBe('boom');
+    expect(new Set(served.calls).size).toBe(served.calls.length);
+  });
+
+  it('parses --concurrency', () => {
+    expect(parseConcurrency(undefined)).toBe(4);
+    expect(parseConcurrency('16')).toBe(16);
+    for (const bad of ['0', '17', '2.5', 'x']) expect(() => parseConcurrency(bad)).toThrow(UsageError);
+  });
+});

@@ -1,0 +1,92 @@
+import { Writable } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { itemWriter, write, type WriterOptions } from '../../../src/commands/stream-out.js';
+import type { Format } from '../../../src/output/formats.js';
+
+function capture(highWaterMark = 1 << 20) {
+  const chunks: string[] = [];
+  const stream = new Writable({
+    highWaterMark,
+    write(chunk, _enc, cb) { chunks.push(String(chunk)); setImmediate(cb); },
+  });
+  // The text once everything written so far has gone through.
+  const text = async () => { await new Promise<void>((r) => stream.end(r)); return chunks.join(''); };
+  return { stream, text };
+}
+
+function writer(format: Format, stdout: Writable, extra: Partial<WriterOptions> = {}) {
+  const notes: string[] = [];
+  const out: string[] = [];
+  const w = itemWriter({
+    format, stdout, columns: [], pretty: false,
+    render: { pretty: false, color: false, width: 100 },
+    sink: { out: (t) => out.push(t), note: (t) => notes.push(t) },
+    ...extra,
+  });
+  return { w, notes, out };
+}
+
+const pages = [[{ id: 'a', n: 1 }, { id: 'b', n: 2 }], [], [{ id: 'c', n: 3, s: 'x,"y"' }]];
+
+async function feed(w: ReturnType<typeof writer>['w']) {
+  for (const p of pages) await w.page(p);
+  await w.end();
+}
+
+describe('itemWriter', () => {
+  it('ndjson: one object a line', async () => {
+    const c = capture();
+    await feed(writer('ndjson', c.stream).w);
+    expect((await c.text()).trimEnd().split('\n').map((l) => JSON.parse(l).id)).toEqual(['a', 'b', 'c']);
+  });
+
+  it('json: a valid array written as it goes, also when empty and when pretty', async () => {
+    const c = capture();
+    await feed(writer('json', c.stream).w);
+    expect(JSON.parse((await c.text()))).toEqual(pages.flat());
+    const e = capture();
+    const empty = writer('json', e.stream).w;
+    await empty.page([]);
+    await empty.end();
+    expect(JSON.parse((await e.text()))).toEqual([]);
+    const p = capture();
+    await feed(writer('json', p.stream, { pretty: true }).w);
+    const pretty = await p.text();
+    expect(JSON.parse(pretty)).toEqual(pages.flat());
+    expect(pretty).toContain('\n  {\n    "id": "a"');
+  });
+
+  it('csv: one header, then rows; columns from the first items when none are chosen', async () => {
+    const c = capture();
+    await feed(writer('csv', c.stream).w);
+    expect((await c.text())).toBe('id,n\r\na,1\r\nb,2\r\nc,3\r\n');
+    const d = capture();
+    await feed(writer('csv', d.stream, { columns: ['id', 's'] }).w);
+    expect((await d.text())).toBe('id,s\r\na,\r\nb,\r\nc,"x,""y"""\r\n');
+  });
+
+  it('table: buffers and draws once at the end', async () => {
+    const c = capture();
+    const t = writer('table', c.stream, { columns: ['id', 'n'] });
+    await feed(t.w);
+    expect(await c.text()).toBe('');
+    expect(t.out.join('')).toBe('id  n\na   1\nb   2\nc   3\n');
+  });
+
+  it('waits for a full stream to drain before going on (backpressure)', async () => {
+    let pending: (() => void) | undefined;
+    const chunks: string[] = [];
+    const slow = new Writable({
+      highWaterMark: 4,
+      write(chunk, _enc, cb) { chunks.push(String(chunk)); pending = cb; },
+    });
+    let done = false;
+    const p = write(slow, 'more than four bytes').then(() => { done = true; });
+    await new Promise((r) => setImmediate(r));
+    expect(done).toBe(false);
+    pending!();
+    await p;
+    expect(done).toBe(true);
+    expect(chunks).toEqual(['more than four bytes']);
+  });
+});
