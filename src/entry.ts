@@ -1,4 +1,5 @@
 /** The process boundary: builds the real Host from `process` and runs main. Imported by bin/svc.js. */
+import { setMaxListeners } from 'node:events';
 import type { Host } from './context.js';
 import { sleep } from './context.js';
 import { knownSecrets, main } from './cli.js';
@@ -11,6 +12,8 @@ export const SIGNAL_GRACE_MS = 1000;
 
 export async function runProcess(version: string): Promise<void> {
   const controller = new AbortController();
+  // Every request in flight (--all fetches pages concurrently) listens to the one interrupt signal.
+  setMaxListeners(64, controller.signal);
   const env = process.env;
   // Last resort: one line, the documented code, no stack trace (unless --debug), no secret.
   const die = (err: unknown) => {

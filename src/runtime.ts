@@ -74,7 +74,9 @@ export function createContext(host: Host, globals: GlobalOptions): Context {
       return client;
     },
     async spin(text, fn) {
-      if (!host.io.stderrIsTTY || globals.verbose || host.env.CI) return fn();
+      // A terminal that reports no width (e.g. under `script` without a size) makes ora redraw forever.
+      const width = (host.io.stderr as { columns?: number }).columns;
+      if (!host.io.stderrIsTTY || globals.verbose || host.env.CI || !width) return fn();
       const { default: ora } = await import('ora');
       const spinner = ora({ text, stream: host.io.stderr, color: 'cyan', isEnabled: true, discardStdin: false }).start();
       try {
