@@ -15,6 +15,7 @@ export const BUILTINS: ReadonlyArray<{ name: string; summary: string; load: () =
   { name: 'auth', summary: 'Log in, check and log out', load: async () => (await import('./auth.js')).authCommand },
   { name: 'config', summary: 'Read and change profile settings', load: async () => (await import('./config.js')).configCommand },
   { name: 'api', summary: 'Call any API operation by path', load: async () => (await import('./api.js')).apiCommand },
+  { name: 'sandbox', summary: 'Run a local stand-in of the service (no account needed)', load: async () => (await import('./sandbox.js')).sandboxCommand },
 ];
 
 export const DESCRIPTION = 'svc: the command line for the Code Security Scanning Service';
