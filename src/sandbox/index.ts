@@ -10,6 +10,7 @@ import { seedWorld, type SeedParams } from './data/seed.js';
 import { Store } from './state.js';
 import { Persister, readStateFile, restore } from './persist.js';
 import { buildRoutes } from './router.js';
+import { sortedIssues } from './search.js';
 import { createSandboxServer } from './server.js';
 import { hashString, mix, mulberry32 } from './prng.js';
 
@@ -59,6 +60,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const persister = o.statePath ? new Persister(store, o.statePath, o.saveDebounceMs, (err) => o.log?.(`warning: could not save the state to ${o.statePath}: ${err.message}`)) : undefined;
   if (persister && !saved) persister.schedule();
 
+  // Sort once now, so the first default search is as quick as the next ones.
+  sortedIssues(store, 'score', 'desc');
   const routes = buildRoutes(await loadAllOperations(), store, { scanDurationMs: o.scanDurationMs, patchDelayMs: o.patchDelayMs });
   const tokenId = o.tokenId ?? SANDBOX_TOKEN_ID;
   const tokenSecret = o.tokenSecret ?? SANDBOX_TOKEN_SECRET;

@@ -58,6 +58,7 @@ export function issueFilter(repos: Map<string, RepoRec>, req: SearchRequest): (i
   const min = req.severities?.min;
   const max = req.severities?.max;
   const q = req.searchQuery?.trim().toLowerCase() || undefined;
+  const repoNameMatches = new Set(q ? [...repos.values()].filter((r) => r.name.toLowerCase().includes(q)).map((r) => r.id) : []);
   return (i) => {
     const repo = repos.get(i.repositoryId);
     if (!repo) return false;
@@ -70,20 +71,23 @@ export function issueFilter(repos: Map<string, RepoRec>, req: SearchRequest): (i
     if (max !== undefined && i.severity > max) return false;
     if (langs && !langs.has(i.language.toLowerCase())) return false;
     if (classes && !classes.has(i.vulnClass.toLowerCase()) && !i.cwes.some((c) => classes.has(c.toLowerCase()))) return false;
-    if (q && !matchesText(i, repo, q)) return false;
+    if (q && !matchesText(i, q, repoNameMatches)) return false;
     return true;
   };
 }
 
+/** Lower-cased title, file and class of each issue (none of them ever changes), built on first use. */
+const haystacks = new WeakMap<IssueRec, string>();
+
 /** Free text: id, title, file, repository name, language, class and CWEs, case-insensitive. */
-function matchesText(i: IssueRec, repo: RepoRec, q: string): boolean {
-  return i.id.toLowerCase() === q
-    || i.generatedTitle.toLowerCase().includes(q)
-    || i.affectedFile.toLowerCase().includes(q)
-    || repo.name.toLowerCase().includes(q)
-    || i.vulnClass.toLowerCase().includes(q)
-    || i.language.toLowerCase() === q
-    || i.cwes.some((c) => c.toLowerCase() === q);
+function matchesText(i: IssueRec, q: string, repoNameMatches: Set<string>): boolean {
+  let text = haystacks.get(i);
+  if (text === undefined) haystacks.set(i, (text = `${i.generatedTitle}\n${i.affectedFile}\n${i.vulnClass}`.toLowerCase()));
+  return text.includes(q)
+    || i.id === q
+    || repoNameMatches.has(i.repositoryId)
+    || (i.language.length === q.length && i.language.toLowerCase() === q)
+    || i.cwes.some((c) => c.length === q.length && c.toLowerCase() === q);
 }
 
 /** `repos` are the repositories of the caller's organization: issues of other organizations never match. */
