@@ -93,7 +93,40 @@ describe('sandbox HTTP: bad requests never crash it', () => {
   });
 });
 
+describe('sandbox HTTP: odd bodies on every operation', () => {
+  it('never answer 5xx: only 200, 400 or 404 with an {error}', async () => {
+    const { loadAllOperations } = await import('../../src/operations/index.js');
+    const repo = sb.state.repos.find((r) => r.organizationId === sb.organizationId)!.id;
+    const issue = sb.state.issues[0].id;
+    const bodies: unknown[] = [
+      {}, { organizationId: 5 }, { organizationId: 'org_nope' }, { repositoryId: repo, issueId: issue, repositoryIds: [repo] },
+      { repositoryId: 'x', issueId: 'x', repositoryIds: ['x'] }, { repos: 'x' }, { repos: [null, 3] }, { repos: [{ repositoryUrl: 7 }] },
+      { repositoryIds: [null] }, { repositoryIds: 'x' }, { severity: 'x', page: -1 }, { name: '', email: 'x' }, { appId: 1234, installationId: {} },
+      { startDate: '2026-13-01', endDate: 'x', severities: ['x'], timeGranularity: 'year' }, { severities: { min: 10, max: 0 } },
+      { issueId: issue, severity: 1e9 }, { repositoryUrl: '', vcs: 'nope' }, { executionCriteriaCrontab: '', timezone: '' }, { limit: 'x', type: 'closed' },
+    ];
+    for (const op of await loadAllOperations()) {
+      const answers = await Promise.all(bodies.map((body) => sb.call(op.path, body)));
+      for (const [k, r] of answers.entries()) {
+        expect([200, 400, 404], `${op.path} ${JSON.stringify(bodies[k])} -> ${r.status} ${r.text}`).toContain(r.status);
+        if (r.status !== 200) expect(typeof r.json.error, r.text).toBe('string');
+      }
+    }
+  });
+});
+
 describe('sandbox HTTP: control endpoint and faults', () => {
+  it('latency: the answer comes after the client gave up (exit 6)', async () => {
+    sb.setFaults({ latencyMs: 3000 });
+    try {
+      const cli = await sb.svc(['stats', 'summary', '--timeout', '0.5', '--retries', '0']);
+      expect(cli.code).toBe(6);
+      expect(cli.stderr).toMatch(/no response within/);
+    } finally {
+      sb.setFaults({ latencyMs: 0 });
+    }
+  });
+
   it('/__sandbox/health and /__sandbox/faults (read, change, reject bad values)', async () => {
     expect(await sb.call('/__sandbox/health', undefined, { method: 'GET' })).toMatchObject({ status: 200, json: { ok: true, issues: expect.any(Number) } });
     expect(await sb.call('/__sandbox/faults', { fault: 'teapot' })).toMatchObject({ status: 400, json: { error: expect.stringMatching(/fault must be one of/) } });
