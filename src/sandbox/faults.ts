@@ -67,17 +67,17 @@ export function sendStatusFault(res: ServerResponse, kind: FaultKind): void {
 }
 
 /** Spoil a response that was computed: cut it, garble it, or stall it. */
-export function sendSpoiled(res: ServerResponse, kind: FaultKind, body: string, slowBodyMs: number, timers: Set<NodeJS.Timeout>): void {
+export function sendSpoiled(res: ServerResponse, status: number, kind: FaultKind, body: string, slowBodyMs: number, timers: Set<NodeJS.Timeout>): void {
   const headers = { 'content-type': 'application/json; charset=utf-8' };
   if (kind === 'invalid-json') {
     const text = `${body.slice(0, Math.max(1, Math.floor(body.length / 2)))} <html><body>Gateway error</body></html>`;
-    res.writeHead(200, { ...headers, 'content-length': Buffer.byteLength(text) });
+    res.writeHead(status, { ...headers, 'content-length': Buffer.byteLength(text) });
     res.end(text);
     return;
   }
   const bytes = Buffer.from(body);
   const half = Math.max(1, Math.floor(bytes.length / 2));
-  res.writeHead(200, { ...headers, 'content-length': bytes.length + (kind === 'truncated' ? 64 : 0) });
+  res.writeHead(status, { ...headers, 'content-length': bytes.length + (kind === 'truncated' ? 64 : 0) });
   res.flushHeaders();
   if (kind === 'truncated') {
     // Content-Length promises more than is sent; then the connection ends.

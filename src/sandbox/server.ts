@@ -87,7 +87,7 @@ async function handle(cfg: ServerConfig, req: IncomingMessage, res: ServerRespon
     status = err.status;
     payload = { error: err.message };
   }
-  if (fault && AFTER_FAULTS.has(fault)) { sendSpoiled(res, fault, JSON.stringify(payload), cfg.slowBodyMs, timers); return; }
+  if (fault && AFTER_FAULTS.has(fault)) { sendSpoiled(res, status, fault, JSON.stringify(payload), cfg.slowBodyMs, timers); return; }
   sendJson(res, status, payload);
 }
 

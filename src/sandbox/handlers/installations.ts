@@ -51,8 +51,10 @@ export const installationHandlers: HandlerTable = {
   [P + 'create-hostb-installation']: create('hostb', 'workspace'),
   /** `{ organizationId, installationId, ... }`: changes the name and settings -> `{ id }`. */
   [P + 'update-hostb-installation'](c) {
-    const id = c.body.installationId ?? c.body.id;
-    if (typeof id !== 'string' || !id) throw badRequest(`missing required field 'installationId'`);
+    const raw = c.body.installationId ?? c.body.id;
+    if (raw === undefined || raw === null || raw === '') throw badRequest(`missing required field 'installationId'`);
+    if (typeof raw !== 'string' && typeof raw !== 'number') throw badRequest(`invalid field 'installationId': expected a string`);
+    const id = String(raw);
     const inst = c.store.installations.find((i) => (i.id === id || i.appId === id) && i.provider === 'hostb' && i.organizationId === c.org().id);
     if (!inst) throw notFound(`host B installation '${id}' not found`);
     for (const [k, v] of Object.entries(c.body)) {
