@@ -57,8 +57,17 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 
   const saved = o.statePath ? readStateFile(o.statePath) : undefined;
   const store = saved ? restore(saved, o.clock) : new Store(seedWorld(params), o.clock);
-  const persister = o.statePath ? new Persister(store, o.statePath, o.saveDebounceMs, (err) => o.log?.(`warning: could not save the state to ${o.statePath}: ${err.message}`)) : undefined;
-  if (persister && !saved) persister.schedule();
+  let started = false;
+  const why = (err: Error) => (err as NodeJS.ErrnoException).code ?? err.message;
+  const persister = o.statePath
+    ? new Persister(store, o.statePath, o.saveDebounceMs, (err) => { if (started) o.log?.(`warning: could not save the state to ${o.statePath} (${why(err)})`); })
+    : undefined;
+  if (persister && !saved) {
+    // Write the file now: a path that cannot be written fails the start, not a later save.
+    persister.schedule();
+    await persister.flush();
+    if (persister.lastError) throw new Error(`cannot write the state file ${o.statePath} (${why(persister.lastError)})`);
+  }
 
   // Sort once now, so the first default search is as quick as the next ones.
   sortedIssues(store, 'score', 'desc');
@@ -75,6 +84,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     server.listen(o.port, o.host, () => { server.off('error', reject); resolve(); });
   });
   const { port } = server.address() as AddressInfo;
+  started = true;
   const hostInUrl = o.host.includes(':') ? `[${o.host}]` : o.host;
   let closing: Promise<void> | undefined;
 

@@ -90,6 +90,10 @@ describe('svc sandbox', () => {
     expect(bad.code).toBe(2);
     expect(bad.stderr.trim().split('\n')).toHaveLength(1);
     expect(bad.stderr).toMatch(/not a sandbox state file/);
+    const unwritable = await runSvc(['sandbox', '--port', '0', '--state', join(mkdtempSync(join(tmpdir(), 'svc-sb-')), 'no', 'such', 'dir.json')]);
+    expect(unwritable.code).toBe(2);
+    expect(unwritable.stderr).toMatch(/^svc: error: cannot write the state file .*\(ENOENT\)/);
+    expect(unwritable.stderr.trim().split('\n')).toHaveLength(1);
   });
 });
 
