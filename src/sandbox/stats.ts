@@ -167,7 +167,8 @@ export function securityPosture(list: IssueRec[], repos: Map<string, RepoRec>, r
   const perRepo = tally(live, (i) => i.repositoryId);
   const repositoryRiskScores = [...perRepo].map(([id, c]) => ({
     id, name: repos.get(id)?.name ?? id,
-    riskScore: Math.min(100, c.critical * 10 + c.high * 5 + c.medium * 2 + c.low),
+    // Weighted open issues, squashed to 0-100 (sandbox formula: the spec shows none).
+    riskScore: Math.round(100 * (1 - Math.exp(-(c.critical * 10 + c.high * 5 + c.medium * 2 + c.low) / 150))),
     criticalIssues: c.critical, highIssues: c.high, mediumIssues: c.medium, lowIssues: c.low,
   })).sort((a, b) => b.riskScore - a.riskScore || a.name.localeCompare(b.name));
   const oldest = (level: Level) => {

@@ -5,6 +5,8 @@ import { classOf, fill, textBits } from './issue.js';
 import { iso } from './time.js';
 import { LANGUAGES, NO_LONGER_DETECTED_REASONS, RULES, UNPATCHABLE_REASONS } from './vocab.js';
 
+const snake = (name: string) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+
 export function expandIssue(seed: number, rec: IssueRec, repo: RepoRec | undefined, scan: ScanRec | undefined): Record<string, unknown> {
   const bits = textBits(seed, rec.n);
   const r = bits.rng;
@@ -30,7 +32,9 @@ export function expandIssue(seed: number, rec: IssueRec, repo: RepoRec | undefin
     confidence: rec.confidence,
     score: rec.score,
     affectedFile: rec.affectedFile,
-    sastCodeSegment: [`function ${bits.fn}(req, res) {`, `  ${line}`, '}'].join('\n'),
+    sastCodeSegment: style === 1
+      ? [`def ${snake(bits.fn)}(request):`, `    ${line}`, '    return render(result)'].join('\n')
+      : [`function ${bits.fn}(req, res) {`, `  ${line}`, '}'].join('\n'),
     startLine: rec.startLine,
     endLine: rec.endLine,
     startColumn: rec.startColumn,

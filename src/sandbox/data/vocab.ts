@@ -53,7 +53,7 @@ export const VULN_CLASSES: readonly VulnClass[] = [
   { name: 'Prototype Pollution', cwes: ['CWE-1321'], category: 'SAST', weight: 2, score: [35, 80],
     title: 'Prototype pollution in {fn} when merging {param}', impact: 'change the behaviour of every object in the process',
     code: ['deepMerge(settings, JSON.parse(req.body.{param}));', 'settings.update(json.loads(request.form["{param}"]))'] },
-  { name: 'Log Injection', cwes: ['CWE-117'], category: 'SAST', weight: 3, score: [5, 35],
+  { name: 'Log Injection', cwes: ['CWE-117'], category: 'SAST', weight: 3, score: [0, 30],
     title: 'Unsanitised {param} written to the log in {fn}', impact: 'forge log entries',
     code: ['logger.info("login failed for " + req.body.{param});', 'logger.info("login failed for " + request.form["{param}"])'] },
   { name: 'Insecure Randomness', cwes: ['CWE-330', 'CWE-338'], category: 'SAST', weight: 3, score: [25, 70],
