@@ -1,5 +1,8 @@
 /** The sandbox's HTTP behaviour: auth, validation, limits, bad input, control endpoint and faults. */
 import { request as httpRequest } from 'node:http';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 
@@ -73,6 +76,14 @@ describe('sandbox HTTP: bad requests never crash it', () => {
     });
     expect(status).toBe(413);
     expect((await sb.call(SEARCH, {})).status).toBe(200);
+  });
+
+  it('the CLI exits 5 with the 413 message for a body over the limit', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'svc-sb-big-')), 'big.json');
+    writeFileSync(file, JSON.stringify({ searchQuery: 'x'.repeat(100 * 1024) }));
+    const r = await sb.svc(['api', 'issues/search', '--input', file, '--retries', '0']);
+    expect(r.code).toBe(5);
+    expect(r.stderr).toMatch(/HTTP 413: request body .* larger than the sandbox's limit/);
   });
 
   it('405 for another method on an operation path, 404 for an unknown path', async () => {
