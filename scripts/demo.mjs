@@ -42,7 +42,7 @@ async function tour(info) {
   say(dim("and its own sandbox-only test token. Nothing leaves this machine."));
 
   await step('Repositories of the organization, with their issue counts', ['repos', 'list', '-o', 'table'], env);
-  await step('The five highest-scoring open issues', ['issues', 'search', '--types', 'open', '--sort-by', 'score', '--page-size', '5', '--columns', 'id,score,severity,vulnClass,repositoryName,generatedTitle', '-o', 'table'], env);
+  await step('The five highest-scoring open issues', ['issues', 'search', '--types', 'open', '--sort-by', 'score', '--page-size', '5', '--columns', 'id,score,vulnClass,generatedTitle', '-o', 'table'], env);
   const before = await api(info, 'stats/summary', {});
   await step('A summary of scans and issues', ['stats', 'summary', '-o', 'table'], env);
 
