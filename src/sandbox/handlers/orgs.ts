@@ -1,7 +1,6 @@
 /** Organizations: list, create, invite, delete (bodies and responses beyond `list` are the sandbox's reading). */
 import type { HandlerTable } from './context.js';
-import { badRequest } from '../errors.js';
-import { notFound } from '../errors.js';
+import { badRequest, notFound } from '../errors.js';
 
 const P = '/api/v1/orgs/';
 const ROLES = ['owner', 'admin', 'member', 'viewer'];
