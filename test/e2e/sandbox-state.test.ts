@@ -1,20 +1,24 @@
 /** State changes made through the built bin are seen by the next commands, as on the real service. */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 
-let sb: TestSandbox;
-const openIssue = () => sb.state.issues.find((i) => i.status === 'open' && !i.patch && !i.unpatchable && sb.state.repo(i.repositoryId)!.organizationId === sb.organizationId)!;
+// Each test has a sandbox of its own, so they can run at the same time.
+const started: TestSandbox[] = [];
+async function fresh(): Promise<TestSandbox> {
+  const sb = await startTestSandbox({ seed: 11 });
+  started.push(sb);
+  return sb;
+}
+const openIssue = (sb: TestSandbox) => sb.state.issues.find((i) => i.status === 'open' && !i.patch && !i.unpatchable && sb.state.repo(i.repositoryId)!.organizationId === sb.organizationId)!;
 
-beforeAll(async () => {
-  sb = await startTestSandbox({ seed: 11 });
-});
 afterAll(async () => {
-  await sb?.close();
+  await Promise.all(started.map((sb) => sb.close()));
 });
 
-describe('sandbox state through the CLI', () => {
+describe.concurrent('sandbox state through the CLI', () => {
   it('archive: the issue leaves the open counts of stats and search, and unarchive brings it back', async () => {
-    const id = openIssue().id;
+    const sb = await fresh();
+    const id = openIssue(sb).id;
     const before = await sb.json(['stats', 'summary']);
     const openBefore = (await sb.json(['issues', 'search', '--types', 'open', '--page-size', '1'])).totalCount;
     expect((await sb.svc(['issues', 'archive', id])).code).toBe(0);
@@ -30,6 +34,7 @@ describe('sandbox state through the CLI', () => {
   });
 
   it('a repository setter changes the record that repos list returns', async () => {
+    const sb = await fresh();
     const repo = sb.state.repos.find((r) => r.organizationId === sb.organizationId && r.source === 'hostc')!;
     expect((await sb.svc(['repos', 'set-pr-title-template', repo.id, '--pr-title-template', 'Fix {title} now'])).code).toBe(0);
     expect((await sb.svc(['repos', 'set-pr-scan-summaries-enabled', repo.id, '--no-is-enabled'])).code).toBe(0);
@@ -38,6 +43,7 @@ describe('sandbox state through the CLI', () => {
   });
 
   it('upsert-schedule creates a schedule that get-schedule returns, and changes it', async () => {
+    const sb = await fresh();
     const repo = sb.state.repos.find((r) => r.organizationId === sb.organizationId && !sb.state.schedule(r.id))!;
     expect((await sb.svc(['scans', 'get-schedule', repo.id])).code).toBe(4);
     expect((await sb.svc(['scans', 'upsert-schedule', repo.id, '--execution-criteria-crontab', '15 2 * * 1-5', '--timezone', 'Asia/Tokyo', '--no-is-enabled'])).code).toBe(0);
@@ -47,6 +53,7 @@ describe('sandbox state through the CLI', () => {
   });
 
   it('scans start: the scan is running, then completed with new issues once its time is up', async () => {
+    const sb = await fresh();
     const repo = sb.state.repos.find((r) => r.organizationId === sb.organizationId)!;
     const { scanId } = await sb.json(['scans', 'start', '--repository-ids', repo.id]);
     const running = await sb.json(['scans', 'list', '--scan-id', scanId]);
@@ -61,7 +68,8 @@ describe('sandbox state through the CLI', () => {
   });
 
   it('generate-patch: processing, then patched with a patch; approve-patch opens its pull request', async () => {
-    const id = openIssue().id;
+    const sb = await fresh();
+    const id = openIssue(sb).id;
     expect((await sb.svc(['issues', 'generate-patch', id])).code).toBe(0);
     expect(await sb.json(['issues', 'get', id])).toMatchObject({ status: 'processing', patch: null });
     const early = await sb.svc(['issues', 'approve-patch', id]);
@@ -76,7 +84,8 @@ describe('sandbox state through the CLI', () => {
   });
 
   it('triage: false positive, then true positive; severity changes are seen by search', async () => {
-    const id = openIssue().id;
+    const sb = await fresh();
+    const id = openIssue(sb).id;
     await sb.json(['issues', 'mark-false-positive', id]);
     expect(await sb.json(['issues', 'get', id])).toMatchObject({ status: 'falsePositive', validated: 'DISCONFIRMED' });
     await sb.json(['issues', 'mark-true-positive', id]);
@@ -87,6 +96,7 @@ describe('sandbox state through the CLI', () => {
   });
 
   it('orgs create, repos create-standalone and repos delete are seen by the listings', async () => {
+    const sb = await fresh();
     const org = await sb.json(['orgs', 'create', '--name', 'Scratch org']);
     expect((await sb.json(['orgs', 'list'])).map((o: any) => o.name)).toContain('Scratch org');
     const { id } = await sb.json(['repos', 'create-standalone', '--org', org.id, '-f', 'name=lab']);
