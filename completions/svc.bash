@@ -10,7 +10,7 @@ _svc_topics='exit-codes environment output global-flags'
 # Subcommand names and aliases of a command path.
 _svc_commands() {
   case "$1" in
-    '') REPLY='orgs organizations repos repositories installations stats issues scans auth config api completion gate help' ;;
+    '') REPLY='orgs organizations repos repositories installations stats issues scans auth config api completion gate sandbox help' ;;
     'orgs') REPLY='list create invite delete' ;;
     'repos') REPLY='list add-hosta add-hostb add-hostc add-hosta-pat create-standalone delete set-scan-branch set-pr-scanning set-pr-scan-issue-summary set-pr-scan-clean-summary set-pr-scan-summaries-enabled set-max-pr-timeout reset-scanner-settings branches set-show-check-status set-pr-branch-format set-pr-commit-message-format set-pr-title-template set-pr-description-template resolve-by-url' ;;
     'installations') REPLY='repositories create-hostb-installation update-hostb-installation create-hosta-installation create-hostc-token-installation create-hostc-oauth-installation' ;;
@@ -37,6 +37,7 @@ _svc_child() {
     '/api') REPLY='api' ;;
     '/completion') REPLY='completion' ;;
     '/gate') REPLY='gate' ;;
+    '/sandbox') REPLY='sandbox' ;;
     '/help') REPLY='help' ;;
     'orgs/list') REPLY='orgs list' ;;
     'orgs/create') REPLY='orgs create' ;;
@@ -179,6 +180,7 @@ _svc_flags() {
     'api') REPLY='-F --field -f --raw-field --input --safe -h --help' ;;
     'completion') REPLY='-h --help' ;;
     'gate') REPLY='--organization-id --repository-ids --scan-id --project-id --code-scan-types --vulnerability-classes --languages --rule-id --search-query --fail-on --max-critical --max-high --max-medium --max-low --max-info --max-total --levels --sarif --junit --markdown --annotations --page-size --concurrency -h --help' ;;
+    'sandbox') REPLY='--port --host --seed --repos --issues --state --token-id --token-secret --scan-duration --patch-delay --latency --fail-rate --fault --quiet -h --help' ;;
     'help') REPLY='-h --help' ;;
     *) REPLY='' ;;
   esac
@@ -197,11 +199,11 @@ _svc_global_value() {
 # What the value of a command flag is; fails for flags that take none.
 _svc_flag_value() {
   case "$1/$2" in
+    'repos add-hostc/--repos'|*'/-F'|*'/--field') REPLY='at-file' ;;
     'issues search/--sort-by') REPLY='choice:createdAt severity score' ;;
     'scans list/--sort-by') REPLY='choice:createdAt updatedAt' ;;
-    *'/--search-query'|*'/-f'|*'/--raw-field'|*'/--name'|*'/--organization-id'|*'/--email'|*'/--role'|*'/--app-id'|*'/--repository-id'|*'/--default-scan-target-branch'|*'/--max-pr-timeout-minutes'|*'/--repository-ids'|*'/--pr-branch-format'|*'/--pr-commit-message-format'|*'/--pr-title-template'|*'/--pr-description-template'|*'/--repository-url'|*'/--project-id'|*'/--start-date'|*'/--end-date'|*'/--vuln-classes'|*'/--scan-id'|*'/--page'|*'/--page-size'|*'/--severities-min'|*'/--severities-max'|*'/--languages'|*'/--vulnerability-classes'|*'/--rule-id'|*'/--concurrency'|*'/--issue-id'|*'/--severity'|*'/--execution-criteria-crontab'|*'/--timezone'|*'/--poll-interval'|*'/--wait-timeout'|*'/--token-id'|*'/--organization'|*'/--fail-on'|*'/--max-critical'|*'/--max-high'|*'/--max-medium'|*'/--max-low'|*'/--max-info'|*'/--max-total'|*'/--levels') REPLY='any' ;;
-    *'/-F'|*'/--field'|*'/--repos') REPLY='at-file' ;;
-    *'/--input'|*'/--sarif'|*'/--junit'|*'/--markdown') REPLY='file' ;;
+    'sandbox/--repos'|*'/--search-query'|*'/-f'|*'/--raw-field'|*'/--name'|*'/--organization-id'|*'/--email'|*'/--role'|*'/--app-id'|*'/--repository-id'|*'/--default-scan-target-branch'|*'/--max-pr-timeout-minutes'|*'/--repository-ids'|*'/--pr-branch-format'|*'/--pr-commit-message-format'|*'/--pr-title-template'|*'/--pr-description-template'|*'/--repository-url'|*'/--project-id'|*'/--start-date'|*'/--end-date'|*'/--vuln-classes'|*'/--scan-id'|*'/--page'|*'/--page-size'|*'/--severities-min'|*'/--severities-max'|*'/--languages'|*'/--vulnerability-classes'|*'/--rule-id'|*'/--concurrency'|*'/--issue-id'|*'/--severity'|*'/--execution-criteria-crontab'|*'/--timezone'|*'/--poll-interval'|*'/--wait-timeout'|*'/--token-id'|*'/--organization'|*'/--fail-on'|*'/--max-critical'|*'/--max-high'|*'/--max-medium'|*'/--max-low'|*'/--max-info'|*'/--max-total'|*'/--levels'|*'/--port'|*'/--host'|*'/--seed'|*'/--issues'|*'/--token-secret'|*'/--scan-duration'|*'/--patch-delay'|*'/--latency'|*'/--fail-rate') REPLY='any' ;;
+    *'/--input'|*'/--sarif'|*'/--junit'|*'/--markdown'|*'/--state') REPLY='file' ;;
     *'/--vcs') REPLY='choice:hosta hostb hostc generic' ;;
     *'/--severities') REPLY='list:critical high medium low info' ;;
     *'/--time-granularity') REPLY='choice:day week month' ;;
@@ -210,6 +212,7 @@ _svc_flag_value() {
     *'/--code-scan-types') REPLY='list:FullScan PrScan' ;;
     *'/--types') REPLY='list:open patched falsePositive archived processing silenced closed notExploitable' ;;
     *'/--scan-type') REPLY='choice:FullScan PrScan SCAScan' ;;
+    *'/--fault') REPLY='choice:reset truncated invalid-json slow-body 500 502 503 429' ;;
     *) return 1 ;;
   esac
 }

@@ -5,7 +5,7 @@
 function __svc_commands
     switch $argv[1]
         case ''
-            printf '%s\t%s\n' 'orgs' 'Organizations: list, create, invite, delete' 'organizations' 'Organizations: list, create, invite, delete' 'repos' 'Repositories: link, list, configure scanning and PR behaviour' 'repositories' 'Repositories: link, list, configure scanning and PR behaviour' 'installations' 'Provider installations: connect organizations to git hosts' 'stats' 'Statistics: posture, counts by severity, repository, author, class' 'issues' 'Security issues: search, triage, patch' 'scans' 'Scans and scan schedules' 'auth' 'Log in, check and log out (token stored in the config file, mode 0600)' 'config' 'Read and change profile settings (base-url, dev-base-url, organization, output)' 'api' 'Call any API operation by path, e.g. the SCA, Rules and Referrals groups' 'completion' 'Print the shell completion script for bash, zsh or fish' 'gate' 'Pass or fail a build on the open issues in a scope (for CI)' 'help' 'Help on a command, or a topic: exit-codes, environment, output, global-flags'
+            printf '%s\t%s\n' 'orgs' 'Organizations: list, create, invite, delete' 'organizations' 'Organizations: list, create, invite, delete' 'repos' 'Repositories: link, list, configure scanning and PR behaviour' 'repositories' 'Repositories: link, list, configure scanning and PR behaviour' 'installations' 'Provider installations: connect organizations to git hosts' 'stats' 'Statistics: posture, counts by severity, repository, author, class' 'issues' 'Security issues: search, triage, patch' 'scans' 'Scans and scan schedules' 'auth' 'Log in, check and log out (token stored in the config file, mode 0600)' 'config' 'Read and change profile settings (base-url, dev-base-url, organization, output)' 'api' 'Call any API operation by path, e.g. the SCA, Rules and Referrals groups' 'completion' 'Print the shell completion script for bash, zsh or fish' 'gate' 'Pass or fail a build on the open issues in a scope (for CI)' 'sandbox' 'Run a local stand-in of the service with seeded data (no account or network needed)' 'help' 'Help on a command, or a topic: exit-codes, environment, output, global-flags'
         case 'orgs'
             printf '%s\t%s\n' 'list' 'List the organizations the token can see' 'create' 'Create an organization' 'invite' 'Invite a user to an organization' 'delete' 'Delete an organization'
         case 'repos'
@@ -52,6 +52,8 @@ function __svc_child
             echo 'completion'
         case '/gate'
             echo 'gate'
+        case '/sandbox'
+            echo 'sandbox'
         case '/help'
             echo 'help'
         case 'orgs/list'
@@ -330,6 +332,8 @@ function __svc_flags
             printf '%s\t%s\n' '-h' 'Show help' '--help' 'Show help'
         case 'gate'
             printf '%s\t%s\n' '--organization-id' 'Organization id (default: --org, SVC_ORGANIZATION_ID, then the profile) [string]' '--repository-ids' 'Only these repositories [list of strings (repeat or comma-separate)]' '--scan-id' 'Only issues of this scan [string]' '--project-id' 'Project id [string]' '--code-scan-types' 'Scan types (spec shows FullScan; PrScan from the field notes) [list of: FullScan, PrScan]' '--vulnerability-classes' 'Only these vulnerability classes [list of strings (repeat or comma-separate)]' '--languages' 'Only these languages [list of strings (repeat or comma-separate)]' '--rule-id' 'Only issues found by this custom rule [string]' '--search-query' 'Free-text search [string]' '--fail-on' 'Fail when any open issue is at this level or above: critical, high, medium, low, info' '--max-critical' 'Fail when there are more than n open critical issues' '--max-high' 'Fail when there are more than n open high issues' '--max-medium' 'Fail when there are more than n open medium issues' '--max-low' 'Fail when there are more than n open low issues' '--max-info' 'Fail when there are more than n open info issues' '--max-total' 'Fail when there are more than n open issues in all' '--levels' 'Score cut-offs, e.g. critical=90,high=70,medium=40,low=10 (default: those)' '--sarif' 'Write a SARIF 2.1.0 report of every counted issue' '--junit' 'Write a JUnit XML report (a test case per issue, failures for breaking ones)' '--markdown' 'Write a markdown summary (e.g. the CI\'s step-summary file)' '--annotations' 'Print workflow-command annotations (::error file=...,line=...::) on stdout, at most 50' '--page-size' 'Issues per request, 1 to 5000 (default 500)' '--concurrency' 'Requests in flight, 1 to 16 (default 4)' '-h' 'Show help' '--help' 'Show help'
+        case 'sandbox'
+            printf '%s\t%s\n' '--port' 'Port to listen on; 0 picks a free one' '--host' 'Address to listen on (keep it on loopback: the token is well known)' '--seed' 'Seed of the generated data: same seed, same data (default 42)' '--repos' 'Repositories to generate (default 12)' '--issues' 'Issues to generate (default 400; 100000 works)' '--state' 'Keep the data in this JSON file across restarts (default: in memory)' '--token-id' 'Token id to accept (default: the sandbox\'s own test token)' '--token-secret' 'Token secret to accept (default: the sandbox\'s own test secret)' '--scan-duration' 'How long a started scan runs before it completes (default 1500)' '--patch-delay' 'How long generate-patch takes before the patch appears (default 1000)' '--latency' 'Delay every API answer by this many milliseconds' '--fail-rate' 'Fail this share (0-1) of API requests with a random 500/502/503 or 429 (seeded)' '--fault' 'Fail every API request the same way' '--quiet' 'Do not log each request on stderr' '-h' 'Show help' '--help' 'Show help'
         case 'help'
             printf '%s\t%s\n' '-h' 'Show help' '--help' 'Show help'
         case '*'
@@ -354,15 +358,15 @@ end
 # What the value of a command flag is; fails for flags that take none.
 function __svc_flag_value
     switch "$argv[1]/$argv[2]"
+        case 'repos add-hostc/--repos' '*/-F' '*/--field'
+            echo 'at-file'
         case 'issues search/--sort-by'
             echo 'choice:createdAt severity score'
         case 'scans list/--sort-by'
             echo 'choice:createdAt updatedAt'
-        case '*/--search-query' '*/-f' '*/--raw-field' '*/--name' '*/--organization-id' '*/--email' '*/--role' '*/--app-id' '*/--repository-id' '*/--default-scan-target-branch' '*/--max-pr-timeout-minutes' '*/--repository-ids' '*/--pr-branch-format' '*/--pr-commit-message-format' '*/--pr-title-template' '*/--pr-description-template' '*/--repository-url' '*/--project-id' '*/--start-date' '*/--end-date' '*/--vuln-classes' '*/--scan-id' '*/--page' '*/--page-size' '*/--severities-min' '*/--severities-max' '*/--languages' '*/--vulnerability-classes' '*/--rule-id' '*/--concurrency' '*/--issue-id' '*/--severity' '*/--execution-criteria-crontab' '*/--timezone' '*/--poll-interval' '*/--wait-timeout' '*/--token-id' '*/--organization' '*/--fail-on' '*/--max-critical' '*/--max-high' '*/--max-medium' '*/--max-low' '*/--max-info' '*/--max-total' '*/--levels'
+        case 'sandbox/--repos' '*/--search-query' '*/-f' '*/--raw-field' '*/--name' '*/--organization-id' '*/--email' '*/--role' '*/--app-id' '*/--repository-id' '*/--default-scan-target-branch' '*/--max-pr-timeout-minutes' '*/--repository-ids' '*/--pr-branch-format' '*/--pr-commit-message-format' '*/--pr-title-template' '*/--pr-description-template' '*/--repository-url' '*/--project-id' '*/--start-date' '*/--end-date' '*/--vuln-classes' '*/--scan-id' '*/--page' '*/--page-size' '*/--severities-min' '*/--severities-max' '*/--languages' '*/--vulnerability-classes' '*/--rule-id' '*/--concurrency' '*/--issue-id' '*/--severity' '*/--execution-criteria-crontab' '*/--timezone' '*/--poll-interval' '*/--wait-timeout' '*/--token-id' '*/--organization' '*/--fail-on' '*/--max-critical' '*/--max-high' '*/--max-medium' '*/--max-low' '*/--max-info' '*/--max-total' '*/--levels' '*/--port' '*/--host' '*/--seed' '*/--issues' '*/--token-secret' '*/--scan-duration' '*/--patch-delay' '*/--latency' '*/--fail-rate'
             echo 'any'
-        case '*/-F' '*/--field' '*/--repos'
-            echo 'at-file'
-        case '*/--input' '*/--sarif' '*/--junit' '*/--markdown'
+        case '*/--input' '*/--sarif' '*/--junit' '*/--markdown' '*/--state'
             echo 'file'
         case '*/--vcs'
             echo 'choice:hosta hostb hostc generic'
@@ -380,6 +384,8 @@ function __svc_flag_value
             echo 'list:open patched falsePositive archived processing silenced closed notExploitable'
         case '*/--scan-type'
             echo 'choice:FullScan PrScan SCAScan'
+        case '*/--fault'
+            echo 'choice:reset truncated invalid-json slow-body 500 502 503 429'
         case '*'
             return 1
     end

@@ -66,7 +66,9 @@ export async function runProcess(version: string): Promise<void> {
   const code = await main(process.argv.slice(2), host);
   // Interrupted: leave at once with the signal's code, even if something (a socket, a timer)
   // would keep the loop alive.
-  if (controller.signal.aborted) process.exit(controller.signal.reason === 'SIGTERM' ? EXIT.TERMINATED : EXIT.INTERRUPTED);
+  // (An interrupted command has already turned the signal into 130/143; one whose normal end is a
+  // signal, like `svc sandbox`, returns 0 after a clean stop.)
+  if (controller.signal.aborted) process.exit(code);
   // Otherwise leave as soon as the output is flushed rather than when every timer and socket has
   // wound down.
   await Promise.all([process.stdout, process.stderr].map((s) => new Promise<void>((r) => s.write('', () => r()))));

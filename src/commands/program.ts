@@ -20,6 +20,7 @@ export const BUILTINS: ReadonlyArray<{ name: string; summary: string; hidden?: b
   { name: 'completion', summary: 'Print the shell completion script (bash, zsh, fish)', load: async () => (await import('./completion.js')).completionCommand },
   { name: '__complete', summary: 'Values for the completion scripts', hidden: true, load: async () => (await import('./completion.js')).completeCommand },
   { name: 'gate', summary: 'Pass or fail a build on the open issues in a scope (for CI)', load: async () => (await import('./gate.js')).gateCommand },
+  { name: 'sandbox', summary: 'Run a local stand-in of the service (no account needed)', load: async () => (await import('./sandbox.js')).sandboxCommand },
 ];
 
 /** Help is wrapped at 100 columns, or narrower on a narrow terminal. */

@@ -62,9 +62,11 @@ export const anyObject = loose({});
 
 /** One line for a validation problem (zod/mini ships no message locale, so say it ourselves). */
 export function issueText(issue: z.core.$ZodIssue): string {
-  const i = issue as unknown as { code: string; minimum?: number | bigint; maximum?: number | bigint; inclusive?: boolean; values?: unknown[]; expected?: string; message: string; format?: string };
-  if (i.code === 'too_small' && i.minimum !== undefined) return `must be ${i.inclusive === false ? 'greater than' : 'at least'} ${i.minimum}`;
-  if (i.code === 'too_big' && i.maximum !== undefined) return `must be ${i.inclusive === false ? 'less than' : 'at most'} ${i.maximum}`;
+  const i = issue as unknown as { code: string; origin?: string; minimum?: number | bigint; maximum?: number | bigint; inclusive?: boolean; values?: unknown[]; expected?: string; message: string; format?: string };
+  const unit = i.origin === 'string' ? ' characters' : i.origin === 'array' ? ' items' : '';
+  if (i.code === 'too_small' && i.origin === 'string' && Number(i.minimum) === 1) return 'must not be empty';
+  if (i.code === 'too_small' && i.minimum !== undefined) return `must be ${i.inclusive === false ? 'greater than' : 'at least'} ${i.minimum}${unit}`;
+  if (i.code === 'too_big' && i.maximum !== undefined) return `must be ${i.inclusive === false ? 'less than' : 'at most'} ${i.maximum}${unit}`;
   if (i.code === 'invalid_value' && i.values) return `must be one of: ${i.values.join(', ')}`;
   if (i.code === 'invalid_type' && i.expected) return `expected ${i.expected === 'int' ? 'an integer' : /^[aeiou]/.test(i.expected) ? `an ${i.expected}` : `a ${i.expected}`}`;
   if (i.code === 'unrecognized_keys') return 'has unknown fields';

@@ -14,11 +14,11 @@ export function tempPathFor(path: string): string {
  * left untouched. (A process killed mid-write can leave a `.NAME.*.tmp` file, but never a
  * partial report under the real name.)
  */
-export async function writeFileAtomic(path: string, data: string | Uint8Array): Promise<void> {
+export async function writeFileAtomic(path: string, data: string | Uint8Array, mode = 0o666): Promise<void> {
   const temp = tempPathFor(path);
   let created = false;
   try {
-    const handle = await open(temp, 'wx', 0o666);
+    const handle = await open(temp, 'wx', mode);
     created = true;
     try {
       await handle.writeFile(data);

@@ -93,7 +93,7 @@ describe('typed flags', () => {
   it('validates with the schema and names the flag', () => {
     const schema = loose(shape);
     const flagOf = (p: PropertyKey[]) => `--${String(p[0])}`;
-    expect(() => validateTyped(schema, { name: '' }, flagOf)).toThrow('invalid value for --name: must be at least 1');
+    expect(() => validateTyped(schema, { name: '' }, flagOf)).toThrow('invalid value for --name: must not be empty');
     expect(() => validateTyped(schema, { order: 'up' }, flagOf)).toThrow('invalid value for --order: must be one of: asc, desc');
     expect(() => validateTyped(schema, { page: 0 }, flagOf)).toThrow('invalid value for --page: must be at least 1 (got 0)');
     expect(() => validateTyped(schema, { date: '21/11/2026' }, flagOf)).toThrow(/invalid value for --date: expected a date as YYYY-MM-DD/);

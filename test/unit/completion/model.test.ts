@@ -69,25 +69,25 @@ describe('completion model from the commander tree', () => {
     const { program } = await built();
     const extra = new Command('emulator').description('Run a local fake service')
       .option('--port <n>', 'Port')
-      .option('--state <file>', 'State file')
-      .addOption(new Option('--fault <kind>', 'Inject a fault').choices(['timeout', 'reset']));
+      .option('--keep <file>', 'State file')
+      .addOption(new Option('--glitch <kind>', 'Inject a fault').choices(['timeout', 'reset']));
     extra.command('reset').description('Forget the state');
     program.addCommand(extra);
-    program.addCommand(new Command('checker').option('--state', 'A flag of the same name that takes no value'));
+    program.addCommand(new Command('checker').option('--keep', 'A flag of the same name that takes no value'));
     const m = buildModel(program);
     const emulator = at(m, 'emulator');
-    expect(flag(emulator, '--state')?.value).toEqual({ kind: 'file' });
-    expect(flag(emulator, '--fault')?.value).toEqual({ kind: 'choice', values: ['timeout', 'reset'] });
+    expect(flag(emulator, '--keep')?.value).toEqual({ kind: 'file' });
+    expect(flag(emulator, '--glitch')?.value).toEqual({ kind: 'choice', values: ['timeout', 'reset'] });
     expect(flag(emulator, '--port')?.value).toEqual({ kind: 'any' });
     expect(at(m, 'emulator', 'reset').description).toBe('Forget the state');
     const tables = buildTables(m);
-    expect(tables.values).toContainEqual({ path: '*', flag: '--fault', spec: 'choice:timeout reset' });
-    // --state takes a file in one command and nothing in another: only emulator's is a value.
-    expect(tables.values.filter((v) => v.flag === '--state')).toEqual([{ path: 'emulator', flag: '--state', spec: 'file' }]);
+    expect(tables.values).toContainEqual({ path: '*', flag: '--glitch', spec: 'choice:timeout reset' });
+    // --keep takes a file in one command and nothing in another: only emulator's is a value.
+    expect(tables.values.filter((v) => v.flag === '--keep')).toEqual([{ path: 'emulator', flag: '--keep', spec: 'file' }]);
     for (const script of [bashScript(m), zshScript(m), fishScript(m)]) {
-      expect(script).toContain('/--fault');
+      expect(script).toContain('/--glitch');
       expect(script).toContain('choice:timeout reset');
-      expect(script).toContain('emulator/--state');
+      expect(script).toContain('emulator/--keep');
     }
   });
 });

@@ -1,0 +1,119 @@
+#!/usr/bin/env node
+// `npm run demo`: a short tour of svc against the local sandbox. No account, no network, no
+// configuration: it starts `svc sandbox --port 0`, runs the real bin against it (each command
+// printed before its output), and stops the sandbox again.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { ROOT, ensureBuilt } from './sandbox-build.mjs';
+
+const BIN = join(ROOT, 'bin', 'svc.js');
+const tty = process.stdout.isTTY === true && !process.env.NO_COLOR;
+const bold = (s) => (tty ? `\u001b[1m${s}\u001b[22m` : s);
+const dim = (s) => (tty ? `\u001b[2m${s}\u001b[22m` : s);
+const say = (s = '') => process.stdout.write(s + '\n');
+
+ensureBuilt((line) => say(dim(line)));
+
+const configDir = mkdtempSync(join(tmpdir(), 'svc-demo-'));
+// The user's own svc settings must not leak into the tour (nor the tour into them).
+const baseEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('SVC_')));
+baseEnv.SVC_CONFIG_DIR = configDir;
+
+const sandbox = await startSandbox();
+let failed = false;
+try {
+  await tour(sandbox.info);
+} catch (err) {
+  failed = true;
+  process.stderr.write(`demo: error: ${err.message}\n`);
+} finally {
+  await sandbox.stop();
+  rmSync(configDir, { recursive: true, force: true });
+}
+process.exit(failed ? 1 : 0);
+
+async function tour(info) {
+  const env = { ...baseEnv, SVC_BASE_URL: info.baseUrl, SVC_API_TOKEN_ID: info.tokenId, SVC_API_TOKEN_SECRET: info.tokenSecret };
+  say(bold('svc demo: a tour against the local sandbox'));
+  say(dim(`The sandbox runs on ${info.baseUrl} with seeded data (${info.repositories} repositories, ${info.issues} issues)`));
+  say(dim("and its own sandbox-only test token. Nothing leaves this machine."));
+
+  await step('Repositories of the organization, with their issue counts', ['repos', 'list', '-o', 'table'], env);
+  await step('The five highest-scoring open issues', ['issues', 'search', '--types', 'open', '--sort-by', 'score', '--page-size', '5', '--columns', 'id,score,vulnClass,generatedTitle', '-o', 'table'], env);
+  const before = await api(info, 'stats/summary', {});
+  await step('A summary of scans and issues', ['stats', 'summary', '-o', 'table'], env);
+
+  const top = (await api(info, 'issues/search', { types: ['open'], sortBy: 'score', pageSize: 1 })).issues[0];
+  await step(`Archive the top issue (${top.generatedTitle})`, ['issues', 'archive', top.id, '-o', 'table'], env);
+  await step('The counts changed', ['stats', 'summary', '--columns', 'issues.open,issues.archived', '-o', 'table'], env);
+  const after = await api(info, 'stats/summary', {});
+  say(dim(`open ${before.issues.open} -> ${after.issues.open}, archived ${before.issues.archived} -> ${after.issues.archived}`));
+
+  const repo = (await api(info, 'repositories/list', { getCounts: false }))[0];
+  const started = await step(`Start a scan of ${repo.name}`, ['scans', 'start', '--repository-ids', repo.id, '-o', 'json'], env, true);
+  const { scanId } = JSON.parse(started);
+  say(dim('(waiting for the scan to complete...)'));
+  for (let k = 0; k < 100; k++) {
+    const scans = await api(info, 'scans/list', { scanId });
+    if (scans.codeScans[0]?.status !== 'running') break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  await step('The scan has completed, with the issues it found', ['scans', 'list', '--scan-id', scanId, '--columns', 'scanId,repositoryId,status,finished,issueCounts.open', '-o', 'table'], env);
+
+  say();
+  say(bold('That was the real svc against a local stand-in of the service.'));
+  say(`Run your own: ${bold('npm run sandbox')}, then paste the export line it prints into another shell.`);
+}
+
+/** Print the command, run the real bin, let its output through; `capture` also returns stdout. */
+function step(title, args, env, capture = false) {
+  say();
+  say(dim(`# ${title}`));
+  say(bold(`$ svc ${args.map((a) => (/^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, "'\\''")}'`)).join(' ')}`));
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], { env, stdio: ['ignore', capture ? 'pipe' : 'inherit', 'inherit'] });
+    let out = '';
+    child.stdout?.setEncoding('utf8').on('data', (d) => { out += d; process.stdout.write(d); });
+    child.on('error', reject);
+    child.on('close', (code) => (code === 0 ? resolve(out) : reject(new Error(`'svc ${args.join(' ')}' exited ${code}`))));
+  });
+}
+
+/** Direct calls for the glue of the tour (ids, before/after numbers). */
+async function api(info, path, body) {
+  const res = await fetch(`${info.baseUrl}/api/v1/${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-service-api-token-id': info.tokenId, 'x-service-api-token-secret': info.tokenSecret },
+    body: JSON.stringify(body),
+  });
+  if (!res.ok) throw new Error(`${path}: HTTP ${res.status} ${await res.text()}`);
+  return res.json();
+}
+
+/** `svc sandbox --port 0 -o json` in the background; resolves with its ready line. */
+function startSandbox() {
+  const child = spawn(process.execPath, [BIN, 'sandbox', '--port', '0', '-o', 'json', '--quiet', '--scan-duration', '800'], {
+    env: baseEnv, stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.setEncoding('utf8').on('data', (d) => { stderr += d; });
+  const exited = new Promise((resolve) => child.on('close', resolve));
+  return new Promise((resolve, reject) => {
+    const lines = createInterface({ input: child.stdout });
+    lines.once('line', (line) => {
+      try {
+        resolve({ info: JSON.parse(line), stop: async () => { child.kill('SIGTERM'); await exited; } });
+      } catch (err) {
+        reject(new Error(`the sandbox printed something unexpected: ${line}`));
+      }
+    });
+    exited.then((code) => reject(new Error(`the sandbox exited (${code}) before it was ready: ${stderr.trim()}`)));
+  }).catch((err) => {
+    process.stderr.write(`demo: error: ${err.message}\n`);
+    child.kill('SIGTERM');
+    process.exit(1);
+  });
+}

@@ -1,0 +1,121 @@
+/**
+ * Issue search: every filter of the spec, sorting with a stable tie-break on id, paging, counts.
+ * The full sorted order of all issues is cached per sort key until an issue is added or a sort key
+ * changes, so a search over 100,000 issues is one linear pass.
+ */
+import type { IssueRec, RepoRec } from './model.js';
+import { CATEGORY_KEYS } from './model.js';
+import type { Store } from './state.js';
+
+export interface SearchRequest {
+  page?: number;
+  pageSize?: number;
+  searchQuery?: string;
+  severities?: { min?: number; max?: number };
+  sortBy?: 'createdAt' | 'severity' | 'score';
+  sortOrder?: 'asc' | 'desc';
+  languages?: string[];
+  vulnerabilityClasses?: string[];
+  repositoryIds?: string[];
+  projectId?: string;
+  scanId?: string;
+  codeScanTypes?: string[];
+  types?: string[];
+  getCounts?: boolean;
+  returnAll?: boolean;
+  ruleId?: string;
+}
+
+export interface SearchResult {
+  issues: IssueRec[];
+  totalCount: number;
+  totalCountAllCategories: number;
+  categoryCounts?: Record<string, number>;
+  currentPage: number;
+  pageSize: number;
+}
+
+export const DEFAULT_PAGE_SIZE = 10;
+
+type SortKey = 'createdAt' | 'severity' | 'score';
+
+/** All issues sorted by `key` (descending or ascending), ties by id ascending. */
+export function sortedIssues(store: Store, key: SortKey, order: 'asc' | 'desc'): IssueRec[] {
+  return store.cached(`sorted:${key}:${order}`, () => {
+    const dir = order === 'asc' ? 1 : -1;
+    return [...store.issues].sort((a, b) => (a[key] - b[key]) * dir || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  }, store.orderVersion);
+}
+
+const lower = (list?: string[]) => (list && list.length ? new Set(list.map((s) => s.toLowerCase())) : undefined);
+
+/** A predicate for every filter except `types` (the status filter, which categoryCounts ignore). */
+export function issueFilter(repos: Map<string, RepoRec>, req: SearchRequest): (i: IssueRec) => boolean {
+  const repoIds = req.repositoryIds?.length ? new Set(req.repositoryIds) : undefined;
+  const langs = lower(req.languages);
+  const classes = lower(req.vulnerabilityClasses);
+  const scanTypes = req.codeScanTypes?.length ? new Set(req.codeScanTypes) : undefined;
+  const min = req.severities?.min;
+  const max = req.severities?.max;
+  const q = req.searchQuery?.trim().toLowerCase() || undefined;
+  const repoNameMatches = new Set(q ? [...repos.values()].filter((r) => r.name.toLowerCase().includes(q)).map((r) => r.id) : []);
+  return (i) => {
+    const repo = repos.get(i.repositoryId);
+    if (!repo) return false;
+    if (repoIds && !repoIds.has(i.repositoryId)) return false;
+    if (req.projectId && repo.projectId !== req.projectId) return false;
+    if (req.scanId && i.scanId !== req.scanId) return false;
+    if (req.ruleId && i.ruleId !== req.ruleId) return false;
+    if (scanTypes && !scanTypes.has(i.codeScanType)) return false;
+    if (min !== undefined && i.severity < min) return false;
+    if (max !== undefined && i.severity > max) return false;
+    if (langs && !langs.has(i.language.toLowerCase())) return false;
+    if (classes && !classes.has(i.vulnClass.toLowerCase()) && !i.cwes.some((c) => classes.has(c.toLowerCase()))) return false;
+    if (q && !matchesText(i, q, repoNameMatches)) return false;
+    return true;
+  };
+}
+
+/** Lower-cased title, file and class of each issue (none of them ever changes), built on first use. */
+const haystacks = new WeakMap<IssueRec, string>();
+
+/** Free text: id, title, file, repository name, language, class and CWEs, case-insensitive. */
+function matchesText(i: IssueRec, q: string, repoNameMatches: Set<string>): boolean {
+  let text = haystacks.get(i);
+  if (text === undefined) haystacks.set(i, (text = `${i.generatedTitle}\n${i.affectedFile}\n${i.vulnClass}`.toLowerCase()));
+  return text.includes(q)
+    || i.id === q
+    || repoNameMatches.has(i.repositoryId)
+    || (i.language.length === q.length && i.language.toLowerCase() === q)
+    || i.cwes.some((c) => c.length === q.length && c.toLowerCase() === q);
+}
+
+/** `repos` are the repositories of the caller's organization: issues of other organizations never match. */
+export function searchIssues(store: Store, repos: Map<string, RepoRec>, req: SearchRequest): SearchResult {
+  const page = req.page ?? 1;
+  const pageSize = req.pageSize ?? DEFAULT_PAGE_SIZE;
+  const match = issueFilter(repos, req);
+  const types = req.types?.length ? new Set<string>(req.types) : undefined;
+  const counts: Record<string, number> = Object.fromEntries(CATEGORY_KEYS.map((k) => [k, 0]));
+  const from = req.returnAll ? 0 : (page - 1) * pageSize;
+  const to = req.returnAll ? Infinity : from + pageSize;
+  const issues: IssueRec[] = [];
+  let total = 0;
+  let all = 0;
+  for (const i of sortedIssues(store, req.sortBy ?? 'score', req.sortOrder ?? 'desc')) {
+    if (!match(i)) continue;
+    all++;
+    counts[i.status] = (counts[i.status] ?? 0) + 1;
+    if (types && !types.has(i.status)) continue;
+    if (total >= from && total < to) issues.push(i);
+    total++;
+  }
+  return {
+    issues,
+    totalCount: total,
+    totalCountAllCategories: all,
+    ...(req.getCounts ? { categoryCounts: counts } : {}),
+    currentPage: req.returnAll ? 1 : page,
+    pageSize: req.returnAll ? issues.length : pageSize,
+  };
+}

@@ -1,0 +1,116 @@
+/** `svc sandbox` as a user runs it: ready line, export block, clean stop on signals, --state across restarts, `npm run demo`. */
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { BIN, cleanEnv, runSvc } from '../helpers/run-svc.js';
+
+interface Running { child: ChildProcessWithoutNullStreams; first: string; stdout: () => string; stderr: () => string; exit: Promise<number | null> }
+const running: Running[] = [];
+
+/** Start `svc sandbox ...` and wait for its first stdout line. */
+function sandbox(args: string[]): Promise<Running> {
+  const child = spawn(process.execPath, [BIN, 'sandbox', ...args], { env: cleanEnv(), stdio: ['pipe', 'pipe', 'pipe'] });
+  let err = '';
+  let out = '';
+  child.stderr.setEncoding('utf8').on('data', (d: string) => { err += d; });
+  const exit = new Promise<number | null>((r) => child.on('close', (code) => r(code)));
+  return new Promise((resolvePromise, reject) => {
+    child.stdout.setEncoding('utf8').on('data', (d: string) => {
+      const had = out.includes('\n');
+      out += d;
+      if (had || !out.includes('\n')) return;
+      const r = { child, first: out.slice(0, out.indexOf('\n')), stdout: () => out, stderr: () => err, exit };
+      running.push(r);
+      resolvePromise(r);
+    });
+    exit.then((code) => reject(new Error(`sandbox exited ${code} before it was ready: ${err}`)));
+  });
+}
+
+afterEach(() => {
+  for (const r of running.splice(0)) r.child.kill('SIGKILL');
+});
+
+const envOf = (info: { baseUrl: string; tokenId: string; tokenSecret: string }) => ({ SVC_BASE_URL: info.baseUrl, SVC_API_TOKEN_ID: info.tokenId, SVC_API_TOKEN_SECRET: info.tokenSecret });
+
+describe('svc sandbox', () => {
+  it('-o json: one ready line; the CLI works against it; SIGTERM stops it cleanly with exit 0', async () => {
+    const sb = await sandbox(['--port', '0', '-o', 'json', '--repos', '3', '--issues', '40']);
+    const info = JSON.parse(sb.first);
+    expect(info).toMatchObject({ baseUrl: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/), repositories: 3, issues: 40, loadedFrom: 'seed' });
+    expect(info.port).toBeGreaterThan(0);
+    const r = await runSvc(['issues', 'search', '--page-size', '2', '-o', 'json'], { env: envOf(info) });
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout).issues).toHaveLength(2);
+    sb.child.kill('SIGTERM');
+    expect(await sb.exit).toBe(0);
+    expect(sb.stderr()).toMatch(/POST \/api\/v1\/issues\/search 200/);
+    expect(sb.stderr()).toMatch(/sandbox stopped/);
+  });
+
+  it('human output: the base URL and a ready-to-paste export line with the sandbox token; SIGINT stops it', async () => {
+    const sb = await sandbox(['--port', '0', '-o', 'table', '--quiet']);
+    const out = sb.stdout();
+    expect(sb.first).toMatch(/^# svc sandbox on http:\/\/127\.0\.0\.1:\d+: seed 42, 12 repositories, 400 issues, in memory$/);
+    expect(out).toMatch(/^export SVC_BASE_URL=http:\/\/127\.0\.0\.1:\d+ SVC_API_TOKEN_ID=5a4db0c5-0000-4000-8000-000000000001 SVC_API_TOKEN_SECRET=sandbox-only-secret-not-for-production$/m);
+    sb.child.kill('SIGINT');
+    expect(await sb.exit).toBe(0);
+  });
+
+  it('--state: changes survive a restart', async () => {
+    const state = join(mkdtempSync(join(tmpdir(), 'svc-sandbox-e2e-')), 'state.json');
+    const one = await sandbox(['--port', '0', '-o', 'json', '--quiet', '--state', state, '--issues', '60']);
+    const env = envOf(JSON.parse(one.first));
+    const id = JSON.parse((await runSvc(['issues', 'search', '--types', 'open', '--page-size', '1', '-o', 'json'], { env })).stdout).issues[0].id;
+    expect((await runSvc(['issues', 'archive', id], { env })).code).toBe(0);
+    one.child.kill('SIGINT');
+    expect(await one.exit).toBe(0);
+    expect(JSON.parse(readFileSync(state, 'utf8')).format).toBe('svc-sandbox-state');
+    const two = await sandbox(['--port', '0', '-o', 'json', '--quiet', '--state', state, '--issues', '5']);
+    const info = JSON.parse(two.first);
+    expect(info).toMatchObject({ loadedFrom: 'state', issues: 60 });
+    const got = await runSvc(['issues', 'get', id, '-o', 'json'], { env: envOf(info) });
+    expect(JSON.parse(got.stdout).status).toBe('archived');
+    two.child.kill('SIGTERM');
+    expect(await two.exit).toBe(0);
+  });
+
+  it('usage errors: a port in use, a bad fail rate, an unusable state file (exit 2, one line)', async () => {
+    const sb = await sandbox(['--port', '0', '-o', 'json', '--quiet']);
+    const port = String(JSON.parse(sb.first).port);
+    const busy = await runSvc(['sandbox', '--port', port]);
+    expect(busy.code).toBe(2);
+    expect(busy.stderr).toMatch(new RegExp(`^svc: error: port ${port} on 127.0.0.1 is already in use; .*--port 0`));
+    const rate = await runSvc(['sandbox', '--port', '0', '--fail-rate', '2']);
+    expect(rate.code).toBe(2);
+    expect(rate.stderr).toMatch(/--fail-rate expects a number from 0 to 1/);
+    const bad = await runSvc(['sandbox', '--port', '0', '--state', resolve(__dirname, '../../package.json')]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr.trim().split('\n')).toHaveLength(1);
+    expect(bad.stderr).toMatch(/not a sandbox state file/);
+    const unwritable = await runSvc(['sandbox', '--port', '0', '--state', join(mkdtempSync(join(tmpdir(), 'svc-sb-')), 'no', 'such', 'dir.json')]);
+    expect(unwritable.code).toBe(2);
+    expect(unwritable.stderr).toMatch(/^svc: error: cannot write the state file .*\(ENOENT\)/);
+    expect(unwritable.stderr.trim().split('\n')).toHaveLength(1);
+  });
+});
+
+describe('npm run demo', () => {
+  it('tours the CLI against a sandbox it starts and stops, and exits 0', async () => {
+    const r = await new Promise<{ code: number | null; out: string }>((done) => {
+      const child = spawn(process.execPath, [resolve(__dirname, '../../scripts/demo.mjs')], { env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+      let out = '';
+      child.stdout.setEncoding('utf8').on('data', (d: string) => { out += d; });
+      child.stderr.setEncoding('utf8').on('data', (d: string) => { out += d; });
+      child.on('close', (code) => done({ code, out }));
+    });
+    expect(r.code, r.out).toBe(0);
+    expect(r.out).toMatch(/\$ svc repos list -o table/);
+    expect(r.out).toMatch(/\$ svc issues search .*-o table\nid {2,}/);
+    const [, before, after] = /open (\d+) -> (\d+), archived/.exec(r.out)!;
+    expect(Number(after)).toBe(Number(before) - 1);
+    expect(r.out).toMatch(/\nscan_\w+ .* completed /);
+  }, 60_000);
+});
