@@ -6,7 +6,7 @@ import { Command, Option } from 'commander';
 import { issues } from '../operations/issues.js';
 import type { Operation } from '../operations/types.js';
 import { flagSpecs, type FlagSpec } from './schema-flags.js';
-import { optionsFor } from './operation.js';
+import { addFlagOptions } from './operation.js';
 import type { Runner } from './runner.js';
 
 /** Request fields of the issue search that scope the gate (it always searches `types: ["open"]`). */
@@ -61,13 +61,7 @@ export function gateCommand(run: Runner): Command {
     .description('Pass or fail a build on the open issues in a scope (for CI)')
     .helpCommand(false);
   const specs = scopeSpecs();
-  const attribute = new Map<FlagSpec, string>();
-  for (const spec of specs) {
-    const [main, ...rest] = optionsFor(spec);
-    attribute.set(spec, main.attributeName());
-    cmd.addOption(main);
-    for (const o of rest) cmd.addOption(o);
-  }
+  const attribute = addFlagOptions(cmd, specs);
   cmd.option('--fail-on <level>', 'Fail when any open issue is at this level or above: critical, high, medium, low, info');
   for (const key of MAX_FLAGS) {
     cmd.addOption(new Option(`--max-${key} <n>`, key === 'total' ? 'Fail when there are more than n open issues in all' : `Fail when there are more than n open ${key} issues`));

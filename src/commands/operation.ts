@@ -49,13 +49,8 @@ export function optionsFor(spec: FlagSpec): Option[] {
   return [opt];
 }
 
-export function buildOperationCommand(op: Operation, run: Runner): Command {
-  const { name, alias } = commandName(op);
-  const beyond = op.source === 'notes' && !/beyond the spec/i.test(op.summary) ? ' [beyond the spec]' : '';
-  const cmd = new Command(name).description(op.summary + beyond);
-  if (alias) cmd.alias(alias);
-  if (op.positional) cmd.argument(`[${argName(op.positional)}]`, `${op.positional} (same as --${flagSpecs({ [op.positional]: op.request.shape[op.positional] })[0].flag})`);
-  const specs = flagSpecs(op.request.shape);
+/** Add the options of flag specs to a command; returns each spec's commander attribute name. */
+export function addFlagOptions(cmd: Command, specs: readonly FlagSpec[]): Map<FlagSpec, string> {
   const attribute = new Map<FlagSpec, string>();
   for (const spec of specs) {
     const [main, ...rest] = optionsFor(spec);
@@ -63,6 +58,17 @@ export function buildOperationCommand(op: Operation, run: Runner): Command {
     cmd.addOption(main);
     for (const o of rest) cmd.addOption(o);
   }
+  return attribute;
+}
+
+export function buildOperationCommand(op: Operation, run: Runner): Command {
+  const { name, alias } = commandName(op);
+  const beyond = op.source === 'notes' && !/beyond the spec/i.test(op.summary) ? ' [beyond the spec]' : '';
+  const cmd = new Command(name).description(op.summary + beyond);
+  if (alias) cmd.alias(alias);
+  if (op.positional) cmd.argument(`[${argName(op.positional)}]`, `${op.positional} (same as --${flagSpecs({ [op.positional]: op.request.shape[op.positional] })[0].flag})`);
+  const specs = flagSpecs(op.request.shape);
+  const attribute = addFlagOptions(cmd, specs);
   cmd.option('-F, --field <key=value>', 'Add a typed body field: numbers, true/false, null, JSON, @file (repeatable)', collect);
   cmd.option('-f, --raw-field <key=value>', 'Add a string body field (repeatable)', collect);
   cmd.option('--input <file|->', 'Read the whole JSON body from a file or stdin; flags win over it');

@@ -1,6 +1,6 @@
 /** `svc completion fish`: a static fish completion; only profile names call svc, when TAB needs them. */
 import type { CompletionModel } from './model.js';
-import { buildTables, type Candidate, type Tables } from './tables.js';
+import { buildTables, type Candidate, type Tables, groupBy } from './tables.js';
 
 /** Fish single quotes: only \\ and \' are special inside them. */
 const fq = (text: string) => `'${text.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
@@ -14,12 +14,6 @@ function switchTable(fn: string, doc: string, subject: string, rows: Array<[stri
   for (const [patterns, body] of rows) lines.push(`        case ${patterns.map(fq).join(' ')}`, `            ${body}`);
   lines.push('        case \'*\'', `            ${fallback}`, '    end', 'end');
   return lines.join('\n');
-}
-
-function groupBy(rows: Array<[string, string]>): Array<[string[], string]> {
-  const byBody = new Map<string, string[]>();
-  for (const [pattern, body] of rows) byBody.set(body, [...(byBody.get(body) ?? []), pattern]);
-  return [...byBody].map(([body, patterns]) => [patterns, body]);
 }
 
 function tables(t: Tables): string {

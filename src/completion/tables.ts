@@ -100,3 +100,10 @@ export function casePattern(key: string): string {
 export function sq(text: string): string {
   return `'${text.replace(/'/g, `'\\''`)}'`;
 }
+
+/** Rows with the same body folded into one case with several patterns. */
+export function groupBy(rows: Array<[string, string]>): Array<[string[], string]> {
+  const byBody = new Map<string, string[]>();
+  for (const [pattern, body] of rows) byBody.set(body, [...(byBody.get(body) ?? []), pattern]);
+  return [...byBody].map(([body, patterns]) => [patterns, body]);
+}

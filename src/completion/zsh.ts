@@ -1,6 +1,6 @@
 /** `svc completion zsh`: a static zsh completion function with descriptions; only profile names call svc. */
 import type { CompletionModel } from './model.js';
-import { buildTables, casePattern, sq, type Candidate, type Tables } from './tables.js';
+import { buildTables, casePattern, sq, type Candidate, type Tables, groupBy } from './tables.js';
 
 /** `word:description` entries for _describe (colons in the word escaped). */
 const described = (list: Candidate[]) => list.map((c) => sq(`${c.word.replace(/:/g, '\\:')}:${c.description}`)).join(' ');
@@ -10,12 +10,6 @@ function caseTable(fn: string, doc: string, subject: string, rows: Array<[string
   for (const [patterns, body] of rows) lines.push(`    ${patterns.map(casePattern).join('|')}) ${body} ;;`);
   lines.push(`    *) ${fallback} ;;`, '  esac', '}');
   return lines.join('\n');
-}
-
-function groupBy(rows: Array<[string, string]>): Array<[string[], string]> {
-  const byBody = new Map<string, string[]>();
-  for (const [pattern, body] of rows) byBody.set(body, [...(byBody.get(body) ?? []), pattern]);
-  return [...byBody].map(([body, patterns]) => [patterns, body]);
 }
 
 function tables(t: Tables): string {
