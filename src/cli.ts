@@ -66,6 +66,12 @@ function report(err: unknown, host: Host, ctx: Context | undefined, debug: boole
     return err.exitCode;
   }
   const e = err instanceof Error ? err : new Error(String(err));
+  if (e instanceof RangeError && /call stack/i.test(e.message)) {
+    // Only data can nest deep enough for this: a response (or --input) nested thousands of levels.
+    say('svc: error: the data is nested too deeply to process; check the response with --verbose, or the --input file');
+    if (debug && e.stack) say(e.stack);
+    return EXIT.BAD_RESPONSE;
+  }
   say(`svc: internal error: ${e.message || e.name} (this is a bug; run again with --debug for the stack trace)`);
   if (debug && e.stack) say(e.stack);
   return EXIT.INTERNAL;

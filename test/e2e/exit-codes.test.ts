@@ -114,3 +114,12 @@ describe('retries', () => {
     expect(n).toBe(1);
   });
 });
+
+describe('hostile response shapes', () => {
+  it('a response nested 20,000 levels deep ends with exit 7 and one line', async () => {
+    server.route('/api/v1/issues/get', { text: '{"id":"i","a":'.repeat(20000) + '1' + '}'.repeat(20000), headers: { 'content-type': 'application/json' } });
+    const r = await runSvc(['issues', 'get', 'iss_1', '--retries', '0'], { env: env() });
+    expect(r.code).toBe(7);
+    expect(expectOneLine(r.stderr)).toMatch(/nested too deeply/);
+  });
+});
