@@ -26,6 +26,13 @@ export function rowsOf(data: unknown, rowsPath?: string): unknown[] | undefined 
   if (rowsPath) {
     const rows = getPath(data, rowsPath);
     if (Array.isArray(rows)) return rows;
+    return undefined;
+  }
+  // No declared rows (shapes the spec does not show): a record holding exactly one list of
+  // records, like `{ repositories: [...], total }`, is shown as that list.
+  if (data !== null && typeof data === 'object') {
+    const lists = Object.values(data).filter((v) => Array.isArray(v) && v.length > 0 && v.every((x) => x !== null && typeof x === 'object' && !Array.isArray(x)));
+    if (lists.length === 1) return lists[0] as unknown[];
   }
   return undefined;
 }

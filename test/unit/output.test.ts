@@ -80,3 +80,13 @@ describe('format and colour choice', () => {
     expect(useColor({ flag: false, env: { FORCE_COLOR: '1' }, isTTY: true })).toBe(false);
   });
 });
+
+describe('rows of shapes the spec does not show', () => {
+  it('shows the one list of records inside a record as the rows', async () => {
+    const { rowsOf } = await import('../../src/output/render.js');
+    expect(rowsOf({ repositories: [{ id: 'a' }, { id: 'b' }], total: 2 })).toEqual([{ id: 'a' }, { id: 'b' }]);
+    expect(rowsOf({ a: [{ id: 1 }], b: [{ id: 2 }] })).toBeUndefined();
+    expect(rowsOf({ tags: ['x', 'y'], total: 2 })).toBeUndefined();
+    expect(rowsOf({ issues: [] , other: [{ id: 1 }] }, 'issues')).toEqual([]);
+  });
+});
