@@ -11,13 +11,14 @@ import { Store } from './state.js';
 import { Persister, readStateFile, restore } from './persist.js';
 import { buildRoutes } from './router.js';
 import { sortedIssues } from './search.js';
-import { createSandboxServer } from './server.js';
+import { createSandboxServer, type RequestCount } from './server.js';
 import { hashString, mix, mulberry32 } from './prng.js';
 
 export { SANDBOX_TOKEN_ID, SANDBOX_TOKEN_SECRET, DEFAULTS } from './options.js';
 export type { SandboxOptions } from './options.js';
 export { FAULT_KINDS, type FaultKind, type Faults } from './faults.js';
 export { Store } from './state.js';
+export type { RequestCount } from './server.js';
 
 export interface Sandbox {
   /** Base URL, e.g. `http://127.0.0.1:43817`. */
@@ -32,6 +33,8 @@ export interface Sandbox {
   /** Fault settings in force; change them with `setFaults`. */
   faults: Faults;
   setFaults(f: Partial<Faults>): void;
+  /** API requests so far, per operation path (a copy); also `GET /__sandbox/requests`. */
+  requests(): Record<string, RequestCount>;
   /** Where the data came from: freshly seeded, or loaded from the state file. */
   loadedFrom: 'seed' | 'state';
   /** Write the state file now (no-op without one). */
@@ -74,8 +77,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const routes = buildRoutes(await loadAllOperations(), store, { scanDurationMs: o.scanDurationMs, patchDelayMs: o.patchDelayMs });
   const tokenId = o.tokenId ?? SANDBOX_TOKEN_ID;
   const tokenSecret = o.tokenSecret ?? SANDBOX_TOKEN_SECRET;
+  const requests = new Map<string, RequestCount>();
   const { server, timers } = createSandboxServer({
-    routes, store, tokenId, tokenSecret, faults, faultRng: mulberry32(mix(params.seed, 0xfa17)),
+    routes, requests, store, tokenId, tokenSecret, faults, faultRng: mulberry32(mix(params.seed, 0xfa17)),
     maxBodyBytes: o.maxBodyBytes, slowBodyMs: o.slowBodyMs, log: o.log,
   });
   server.keepAliveTimeout = 5_000;
@@ -98,6 +102,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     state: store,
     faults,
     setFaults(f) { Object.assign(faults, checkFaults(f)); },
+    requests: () => Object.fromEntries([...requests].map(([path, c]) => [path, { ...c }])),
     loadedFrom: saved ? 'state' : 'seed',
     save: async () => { await persister?.flush(); },
     close() {

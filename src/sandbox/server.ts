@@ -14,8 +14,19 @@ export const TOKEN_ID_HEADER = 'x-service-api-token-id';
 export const TOKEN_SECRET_HEADER = 'x-service-api-token-secret';
 export const CONTROL_PREFIX = '/__sandbox/';
 
+/** Requests per operation path: what a test needs to prove that a change was never sent twice. */
+export interface RequestCount {
+  /** API requests that arrived (faulted ones included). */
+  received: number;
+  /** Requests that reached the operation's handler, so a change may have been made. */
+  handled: number;
+  /** Requests answered with a fault before being handled (a status fault or a reset). */
+  refused: number;
+}
+
 export interface ServerConfig {
   routes: Map<string, Route>;
+  requests: Map<string, RequestCount>;
   store: Store;
   tokenId: string;
   tokenSecret: string;
@@ -57,9 +68,12 @@ async function handle(cfg: ServerConfig, req: IncomingMessage, res: ServerRespon
   if (!route) return reject(res, 404, `unknown path '${path}': every operation is POST /api/v1/<group>/<operation>`);
   if (req.method !== 'POST') return reject(res, 405, `method ${req.method} not allowed on ${path}: use POST`, { allow: 'POST' });
 
+  let count = cfg.requests.get(path);
+  if (!count) cfg.requests.set(path, (count = { received: 0, handled: 0, refused: 0 }));
+  count.received++;
   const fault = pickFault(cfg.faults, cfg.faultRng);
-  if (fault === 'reset') { req.socket.destroy(); return; }
-  if (fault && STATUS_FAULTS.has(fault)) { req.resume(); sendStatusFault(res, fault); return; }
+  if (fault === 'reset') { count.refused++; req.socket.destroy(); return; }
+  if (fault && STATUS_FAULTS.has(fault)) { count.refused++; req.resume(); sendStatusFault(res, fault); return; }
   if (cfg.faults.latencyMs > 0) await delay(cfg.faults.latencyMs, timers);
   if (res.destroyed) return;
 
@@ -80,6 +94,7 @@ async function handle(cfg: ServerConfig, req: IncomingMessage, res: ServerRespon
 
   let status = 200;
   let payload: unknown;
+  count.handled++;
   try {
     payload = route.handle(body);
   } catch (err) {
@@ -166,14 +181,18 @@ function isLoopbackAddress(addr: string | undefined): boolean {
 }
 
 /**
- * `/__sandbox/health` (GET) and `/__sandbox/faults` (GET to read, POST `{ latencyMs?, failRate?, fault? }`
- * to change): for test harnesses. Answered only to loopback clients, never faulted, no token needed.
+ * `/__sandbox/health` (GET), `/__sandbox/faults` (GET to read, POST `{ latencyMs?, failRate?, fault? }`
+ * to change) and `/__sandbox/requests` (GET: `{ [path]: RequestCount }`): for test harnesses. Answered only to loopback clients, never faulted, no token needed.
  */
 async function control(cfg: ServerConfig, req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
   if (!isLoopbackAddress(req.socket.remoteAddress)) return reject(res, 403, 'the sandbox control endpoints answer loopback clients only');
   if (path === CONTROL_PREFIX + 'health') {
     if (req.method !== 'GET') return reject(res, 405, 'use GET', { allow: 'GET' });
     return sendJson(res, 200, { ok: true, repositories: cfg.store.repos.length, issues: cfg.store.issues.length, version: cfg.store.version });
+  }
+  if (path === CONTROL_PREFIX + 'requests') {
+    if (req.method !== 'GET') return reject(res, 405, 'use GET', { allow: 'GET' });
+    return sendJson(res, 200, Object.fromEntries(cfg.requests));
   }
   if (path === CONTROL_PREFIX + 'faults') {
     if (req.method === 'GET') return sendJson(res, 200, cfg.faults);
@@ -187,5 +206,5 @@ async function control(cfg: ServerConfig, req: IncomingMessage, res: ServerRespo
     }
     return sendJson(res, 200, cfg.faults);
   }
-  return reject(res, 404, `unknown control path '${path}': try ${CONTROL_PREFIX}health or ${CONTROL_PREFIX}faults`);
+  return reject(res, 404, `unknown control path '${path}': try ${CONTROL_PREFIX}health, ${CONTROL_PREFIX}faults or ${CONTROL_PREFIX}requests`);
 }
