@@ -2,7 +2,7 @@
  * The thin HTTP layer: one keep-alive undici dispatcher (proxy-aware), the two token headers,
  * User-Agent, timeouts, one typed error per failure, and retries only where safe.
  */
-import { Agent, EnvHttpProxyAgent, request, type Dispatcher } from './undici.js';
+import { Agent, envHttpProxyAgent, request, type Dispatcher } from './undici.js';
 import { InterruptedError } from '../errors.js';
 import type { Env } from '../context.js';
 import { ApiError, ResponseError, statusError } from './errors.js';
@@ -62,7 +62,7 @@ export function createDispatcher(settings: ProxySettings, timeoutSec: number): D
   };
   if (settings.httpProxy || settings.httpsProxy) {
     // Empty strings, not undefined: undici would fall back to process.env, and these settings are the truth.
-    return new EnvHttpProxyAgent({
+    return envHttpProxyAgent({
       ...opts,
       // http:// requests go to the proxy in the classic forward form (many proxies allow CONNECT
       // only to port 443); https:// ones always go through a CONNECT tunnel.
