@@ -49,11 +49,17 @@ export function optionsFor(spec: FlagSpec): Option[] {
   return [opt];
 }
 
-export function buildOperationCommand(op: Operation, run: Runner): Command {
+/** The command of an operation with its name, alias and summary only (see groupCommand). */
+export function operationStandIn(op: Operation): Command {
   const { name, alias } = commandName(op);
   const beyond = op.source === 'notes' && !/beyond the spec/i.test(op.summary) ? ' [beyond the spec]' : '';
   const cmd = new Command(name).description(op.summary + beyond);
   if (alias) cmd.alias(alias);
+  return cmd;
+}
+
+export function buildOperationCommand(op: Operation, run: Runner): Command {
+  const cmd = operationStandIn(op);
   if (op.positional) cmd.argument(`[${argName(op.positional)}]`, `${op.positional} (same as --${flagSpecs({ [op.positional]: op.request.shape[op.positional] })[0].flag})`);
   const specs = flagSpecs(op.request.shape);
   const attribute = new Map<FlagSpec, string>();
