@@ -65,6 +65,7 @@ export async function runProcess(version: string): Promise<void> {
     random: Math.random,
     sleep,
     signal: controller.signal,
+    exitsAfterMain: true,
   };
   const code = await main(process.argv.slice(2), host);
   // Interrupted: leave at once with the signal's code, even if something (a socket, a timer)
