@@ -20,18 +20,21 @@ function packageFile(pkg, file) {
 }
 
 /**
- * Replaces the text `from` in one file of a dependency by `to` at bundle time; fails the build when
- * the text is gone (a new version of the dependency), so a change is never silently lost.
+ * Replaces, at bundle time, each text `from` in one file of a dependency by `to`; fails the build
+ * when one is gone (a new version of the dependency), so a change is never silently lost.
  */
-function patch(pkg, file, from, to) {
+function patch(pkg, file, ...replacements) {
   const path = packageFile(pkg, file);
   return {
     name: `patch ${pkg}/${file}`,
     setup(b) {
       b.onLoad({ filter: new RegExp(`${path.replace(/[\\^$.*+?()[\]{}|/]/g, '\\$&')}$`) }, () => {
-        const text = readFileSync(path, 'utf8');
-        if (!text.includes(from)) throw new Error(`'${from}' is not in ${pkg}/${file} any more: review this patch in scripts/build.mjs`);
-        return { contents: text.replace(from, to), loader: 'js' };
+        let text = readFileSync(path, 'utf8');
+        for (const [from, to] of replacements) {
+          if (!text.includes(from)) throw new Error(`'${from}' is not in ${pkg}/${file} any more: review this patch in scripts/build.mjs`);
+          text = text.replace(from, to);
+        }
+        return { contents: text, loader: 'js' };
       });
     },
   };
@@ -50,17 +53,39 @@ const noDynamicBuiltins = {
   },
 };
 
+/**
+ * undici calls node:assert (~0.5 ms to load) only as assert(value, message): a stand-in that loads
+ * the real one when an assertion fails, to throw the same error.
+ */
+const lazyAssertInUndici = {
+  name: 'lazy node:assert in undici',
+  setup(b) {
+    b.onResolve({ filter: /^node:assert$/ }, (a) => (/[\\/]node_modules[\\/]undici[\\/]/.test(a.importer) ? { path: 'assert', namespace: 'svc-lazy' } : undefined));
+    b.onLoad({ filter: /^assert$/, namespace: 'svc-lazy' }, () => ({
+      contents: "module.exports = function assert (value, message) { if (!value) require('node:assert')(value, message) }",
+      loader: 'js',
+    }));
+  },
+};
+
 const plugins = [
   noDynamicBuiltins,
-  // undici loads node:http2 (and with it tls, crypto and fs/promises: ~5 ms) when its client module
-  // is read, for HTTP/2 connections svc never makes (it does not offer h2): load it on first use.
+  lazyAssertInUndici,
+  // undici's client module loads node:http2 (and with it tls, crypto and fs/promises: ~5 ms) for
+  // HTTP/2 connections svc never makes (it does not offer h2): loaded on first use. It loads
+  // node:http (~0.8 ms) only for http.maxHeaderSize, which is 16 kB unless node was given
+  // --max-http-header-size.
   patch('undici', 'lib/dispatcher/client.js',
-    "const connectH2 = require('./client-h2.js')",
-    "const connectH2 = (client, socket) => require('./client-h2.js')(client, socket)"),
+    ["const connectH2 = require('./client-h2.js')", "const connectH2 = (client, socket) => require('./client-h2.js')(client, socket)"],
+    ["const http = require('node:http')", "const http = { get maxHeaderSize () { return /--max-http-header-size/.test(`${process.execArgv.join(' ')} ${process.env.NODE_OPTIONS ?? ''}`) ? require('node:http').maxHeaderSize : 16 * 1024 } }"]),
+  // ... and its util module for the IncomingMessage class, to recognise one when it destroys a
+  // stream (an object of that class exists only once node:http is loaded).
+  patch('undici', 'lib/core/util.js',
+    ["const { IncomingMessage } = require('node:http')", "const isIncomingMessage = (s) => s.constructor?.name === 'IncomingMessage' && s.constructor === require('node:http').IncomingMessage"],
+    ['if (Object.getPrototypeOf(stream).constructor === IncomingMessage) {', 'if (isIncomingMessage(Object.getPrototypeOf(stream))) {']),
   // commander loads node:child_process for stand-alone executable subcommands; svc has none.
   patch('commander', 'lib/command.js',
-    "const childProcess = require('node:child_process');",
-    "const childProcess = { spawn: (...args) => require('node:child_process').spawn(...args) };"),
+    ["const childProcess = require('node:child_process');", "const childProcess = { spawn: (...args) => require('node:child_process').spawn(...args) };"]),
 ];
 
 rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
