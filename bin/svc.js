@@ -35,7 +35,8 @@ function load(file) {
   try {
     cachedData = readFileSync(`${file}.cache`);
   } catch { /* no cache: compiled from source */ }
-  const script = new Script(readFileSync(file, 'utf8'), { filename: file, cachedData });
+  // The build makes the script ASCII-only, so latin1 reads it as utf8 would, only faster.
+  const script = new Script(readFileSync(file, 'latin1'), { filename: file, cachedData });
   if (process.env.SVC_WRITE_CODE_CACHE === '1') {
     // Build time (scripts/code-cache.mjs): after the run, so it holds every function the call compiled.
     process.once('exit', () => require('node:fs').writeFileSync(`${file}.cache`, script.createCachedData()));
