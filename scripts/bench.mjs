@@ -73,7 +73,7 @@ function cliEnv(extra = {}) {
 function run(cmd, args, { env = cliEnv(), rss = false, onStdout } = {}) {
   return new Promise((resolve, reject) => {
     const rssFile = rss && TIME ? join(configDir, `rss-${process.hrtime.bigint()}`) : undefined;
-    const [file, fileArgs] = rssFile ? [TIME, ['-f', '%M', '-o', rssFile, cmd, ...args]] : [cmd, args];
+    const [file, fileArgs] = rssFile ? [TIME, ['-f', '%M %U %S', '-o', rssFile, cmd, ...args]] : [cmd, args];
     const started = process.hrtime.bigint();
     const child = spawn(file, fileArgs, { env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stderr = '';
@@ -92,11 +92,14 @@ function run(cmd, args, { env = cliEnv(), rss = false, onStdout } = {}) {
       clearInterval(poll);
       child.on('close', () => {
         let peak = hwm;
+        let cpu;
         if (rssFile) {
-          peak = Number(readFileSync(rssFile, 'utf8').trim().split('\n').pop());
+          const [kb, user, sys] = readFileSync(rssFile, 'utf8').trim().split('\n').pop().split(' ').map(Number);
+          peak = kb;
+          cpu = user + sys;
           rmSync(rssFile, { force: true });
         }
-        resolve({ wall, code, peakKb: peak, stderr });
+        resolve({ wall, code, peakKb: peak, cpuSec: cpu, stderr });
       });
     });
   });
@@ -214,6 +217,7 @@ for (const size of SIZES) {
     if (last.totalCount !== size) throw new Error(`the sandbox lists ${last.totalCount} issues, not ${size}`);
     const walls = [];
     const rss = [];
+    const cpu = [];
     for (let i = 0; i < LISTING_RUNS; i++) {
       let lines = 0;
       const r = await run(NODE, [BIN, 'issues', 'search', '--all', '-o', 'ndjson'], {
@@ -224,13 +228,17 @@ for (const size of SIZES) {
       if (lines !== size) throw new Error(`--all wrote ${lines} lines, expected ${size}`);
       walls.push(r.wall);
       rss.push(r.peakKb);
+      if (r.cpuSec !== undefined) cpu.push(r.cpuSec);
     }
     const wall = median(walls);
     const peak = Math.max(...rss);
     peaks.push({ size, peak });
     const rate = size / (wall / 1000);
     record(`\`--all -o ndjson\`, ${size.toLocaleString('en')} issues: peak RSS`, mb(peak), '< 150 MB', peak < 150 * 1024);
-    record(`\`--all -o ndjson\`, ${size.toLocaleString('en')} issues: throughput`, `${Math.round(rate).toLocaleString('en')} issues/s (${(wall / 1000).toFixed(2)} s)`, '≥ 20,000 issues/s', rate >= 20_000);
+    // The sandbox serves one page at a time and filters every issue for each: at large sizes it,
+    // not the CLI, sets the pace. The CLI's CPU time shows how much faster the CLI itself could go.
+    const cpuNote = cpu.length ? `CLI CPU ${median(cpu).toFixed(2)} s (${Math.round(size / median(cpu)).toLocaleString('en')} issues per CPU second)` : '';
+    record(`\`--all -o ndjson\`, ${size.toLocaleString('en')} issues: throughput`, `${Math.round(rate).toLocaleString('en')} issues/s (${(wall / 1000).toFixed(2)} s)`, '≥ 20,000 issues/s', rate >= 20_000, cpuNote);
     if (size === Math.max(...SIZES)) {
       say(`bench: gate over ${size} issues...`);
       const gateWalls = [];

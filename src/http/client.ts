@@ -116,11 +116,12 @@ export function createClient(o: ClientOptions): Client {
       clearTimeout(deadline);
       o.signal.removeEventListener('abort', onAbort);
     }
-    // A server may echo the token back: scrub it before any cutting (a cut secret could not be found later).
-    const shown = scrub(text, [o.tokenSecret]);
-    o.verbose?.(`< HTTP ${res.statusCode} (${elapsed()} ms)\n${formatHeaders(redactHeaders(res.headers), '< ')}\n< ${truncate(shown)}`);
+    // A server may echo the token back: scrub it before any cutting (a cut secret could not be found
+    // later). Only for what is printed: a page of a long listing is ~1 MB, scanned three times.
+    const shown = () => scrub(text, [o.tokenSecret]);
+    o.verbose?.(`< HTTP ${res.statusCode} (${elapsed()} ms)\n${formatHeaders(redactHeaders(res.headers), '< ')}\n< ${truncate(shown())}`);
     if (res.statusCode >= 400) {
-      throw statusError(res.statusCode, what, shown, parseRetryAfter(res.headers['retry-after'], wallClock()), safe);
+      throw statusError(res.statusCode, what, shown(), parseRetryAfter(res.headers['retry-after'], wallClock()), safe);
     }
     if (res.statusCode < 200 || res.statusCode >= 300) {
       const where = res.headers.location ? ` to ${String(res.headers.location).slice(0, 200)}` : '';
@@ -131,7 +132,7 @@ export function createClient(o: ClientOptions): Client {
     } catch {
       const type = String(res.headers['content-type'] ?? 'no content type');
       throw new ResponseError(
-        `${what}: the response is not valid JSON (${type}, ${text.length} characters, starts ${JSON.stringify(shown.slice(0, 40))})`,
+        `${what}: the response is not valid JSON (${type}, ${text.length} characters, starts ${JSON.stringify(shown().slice(0, 40))})`,
         res.statusCode,
         'check that the base URL points at the API; try again with --verbose',
       );
