@@ -9,7 +9,8 @@
 //    server's own time (the same request sent over a kept-alive connection from this process).
 // 3. Full listing: `svc issues search --all -o ndjson` over N issues for each size: wall time,
 //    throughput and peak RSS of the CLI process (from `/usr/bin/time -f %M` when present, else by
-//    polling VmHWM in /proc/<pid>/status every 5 ms).
+//    polling VmHWM in /proc/<pid>/status every 5 ms, which can miss a peak in the last milliseconds:
+//    it read 76 MB where /usr/bin/time read 90 MB).
 // 4. Gate: `svc gate --fail-on high` over the largest size.
 //
 // Builds dist/ first when it is missing or older than src/. Starts its own sandboxes
