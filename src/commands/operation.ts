@@ -49,18 +49,21 @@ export function optionsFor(spec: FlagSpec): Option[] {
   return [opt];
 }
 
-/** The command of an operation with its name, alias and summary only (see groupCommand). */
+/**
+ * The command of an operation with its name, alias, summary and argument, without its flags: all
+ * that dispatch, "did you mean" and the group's list of operations use (see groupCommand).
+ */
 export function operationStandIn(op: Operation): Command {
   const { name, alias } = commandName(op);
   const beyond = op.source === 'notes' && !/beyond the spec/i.test(op.summary) ? ' [beyond the spec]' : '';
   const cmd = new Command(name).description(op.summary + beyond);
   if (alias) cmd.alias(alias);
+  if (op.positional) cmd.argument(`[${argName(op.positional)}]`, `${op.positional} (same as --${flagSpecs({ [op.positional]: op.request.shape[op.positional] })[0].flag})`);
   return cmd;
 }
 
 export function buildOperationCommand(op: Operation, run: Runner): Command {
   const cmd = operationStandIn(op);
-  if (op.positional) cmd.argument(`[${argName(op.positional)}]`, `${op.positional} (same as --${flagSpecs({ [op.positional]: op.request.shape[op.positional] })[0].flag})`);
   const specs = flagSpecs(op.request.shape);
   const attribute = new Map<FlagSpec, string>();
   for (const spec of specs) {

@@ -98,9 +98,9 @@ function inherit(parent: Command): void {
 
 /**
  * A group's command with its operations. When argv names one of them, only that one is built in
- * full (flags from its schema) and the others are stand-ins with the same name, alias and summary,
- * which is all that dispatch and "did you mean" need. Without one (the group's help), every
- * operation is built: the help lists each with its usage.
+ * full (flags from its schema) and the others are stand-ins without flags, which is all that
+ * dispatch, "did you mean" and the group's list of operations need. Without one, or when help is
+ * asked for, every operation is built.
  */
 async function groupCommand(g: Group, run: Runner, argv?: readonly string[]): Promise<Command> {
   const cmd = new Command(g.name).description(g.summary).aliases(g.aliases).helpCommand(false).usage('<operation> [flags]').commandsGroup('Operations:');
@@ -111,7 +111,8 @@ async function groupCommand(g: Group, run: Runner, argv?: readonly string[]): Pr
     const { name, alias } = commandName(op);
     return argv!.includes(name) || (alias !== undefined && argv!.includes(alias));
   };
-  const full = argv && ops.some(named) ? named : () => true;
+  const help = argv?.some((a) => a === '-h' || a === '--help' || a === 'help');
+  const full = argv && !help && ops.some(named) ? named : () => true;
   for (const op of ops) cmd.addCommand(full(op) ? buildOperationCommand(op, run) : operationStandIn(op));
   const first = ops[0];
   cmd.addHelpText('after', [

@@ -17,8 +17,15 @@ describe('operations of the named group', () => {
     expect(b.find('stats').commands.map((c) => c.name())).toEqual((await built(['stats'])).find('stats').commands.map((c) => c.name()));
   });
 
-  it('argv naming none (the group alone, its help): every operation is built, as its help lists each usage', async () => {
-    for (const argv of [['issues'], ['issues', '--help'], ['help', 'issues']]) {
+  it('stand-ins show in the group\'s list of operations exactly as the full commands do', async () => {
+    const named = await built(['issues', 'search']);
+    const all = await built(['issues']);
+    expect(named.helpOf(named.find('issues'))).toBe(all.helpOf(all.find('issues')));
+    expect(all.helpOf(all.find('issues'))).toContain('archive [ISSUE_ID]');
+  });
+
+  it('argv naming none, or asking for help: every operation is built', async () => {
+    for (const argv of [['issues'], ['issues', '--help'], ['help', 'issues'], ['issues', '--help', 'search'], ['issues', 'search', '-h']]) {
       const b = await built(argv);
       for (const op of b.find('issues').commands) expect(flags(op), `${argv.join(' ')}: ${op.name()}`).toBeGreaterThan(0);
     }
