@@ -29,7 +29,7 @@ export function ensureBuilt(say = (line) => process.stderr.write(line + '\n')) {
     say('Installing dependencies (npm ci), once...');
     run('npm', ['ci', '--no-audit', '--no-fund'], 'npm ci');
   }
-  const bundle = join(ROOT, 'dist', 'svc.js');
+  const bundle = join(ROOT, 'dist', 'svc.cjs');
   if (!existsSync(bundle) || statSync(bundle).mtimeMs < newestMtime(join(ROOT, 'src'))) {
     say('Building svc (dist/ is missing or older than src/)...');
     run(process.execPath, [join(ROOT, 'scripts', 'build.mjs')], 'the build');

@@ -42,7 +42,7 @@ export async function main(argv: string[], host: Host): Promise<number> {
   } catch (err) {
     return report(err, host, ctx, debug, commanderMessage);
   } finally {
-    await ctx?.close().catch(() => {});
+    if (!host.exitsAfterMain) await ctx?.close().catch(() => {});
   }
 }
 

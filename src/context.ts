@@ -29,6 +29,11 @@ export interface Host {
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
   /** Aborted when the user interrupts (SIGINT/SIGTERM); `reason` names the signal. */
   signal: AbortSignal;
+  /**
+   * The process exits as soon as main returns (the real host): main then leaves the HTTP client's
+   * open connection to the exit rather than tearing it down (~1.5 ms of every call).
+   */
+  exitsAfterMain?: boolean;
 }
 
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {

@@ -1,5 +1,6 @@
 /** The process boundary: builds the real Host from `process` and runs main. Imported by bin/svc.js. */
 import { setMaxListeners } from 'node:events';
+import { isatty } from 'node:tty';
 import type { Host } from './context.js';
 import { sleep } from './context.js';
 import { knownSecrets, main } from './cli.js';
@@ -47,10 +48,11 @@ export async function runProcess(version: string): Promise<void> {
     io: {
       stdout: process.stdout,
       stderr: process.stderr,
-      stdin: process.stdin,
+      // Made on first use: most commands never read stdin, and making the stream costs ~1 ms.
+      get stdin() { return process.stdin; },
       stdoutIsTTY: process.stdout.isTTY === true,
       stderrIsTTY: process.stderr.isTTY === true,
-      stdinIsTTY: process.stdin.isTTY === true,
+      stdinIsTTY: isatty(0),
       columns: process.stdout.isTTY ? process.stdout.columns : undefined,
     },
     env,
@@ -58,10 +60,12 @@ export async function runProcess(version: string): Promise<void> {
     platform: process.platform,
     version,
     nodeVersion: process.version,
-    now: () => performance.now(),
+    // Monotonic milliseconds; `performance.now()` would load perf_hooks (~1 ms) on every call.
+    now: () => Number(process.hrtime.bigint()) / 1e6,
     random: Math.random,
     sleep,
     signal: controller.signal,
+    exitsAfterMain: true,
   };
   const code = await main(process.argv.slice(2), host);
   // Interrupted: leave at once with the signal's code, even if something (a socket, a timer)

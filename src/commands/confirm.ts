@@ -2,7 +2,6 @@
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
 import type { Operation } from '../operations/types.js';
-import { confirm } from './prompt.js';
 
 export async function confirmDestructive(ctx: Context, op: Operation, body: Record<string, unknown>, yes: boolean): Promise<void> {
   if (yes || ctx.globals.dryRun) return;
@@ -10,6 +9,8 @@ export async function confirmDestructive(ctx: Context, op: Operation, body: Reco
   if (!ctx.io.stdinIsTTY || !ctx.io.stderrIsTTY) {
     throw new UsageError(`'svc ${op.group} ${op.name}' deletes data and needs --yes when not run on a terminal`, 'add --yes to confirm');
   }
+  // node:readline is loaded only when there is something to ask.
+  const { confirm } = await import('./prompt.js');
   const ok = await confirm(ctx.io, `${op.summary}${target ? ` (${target})` : ''}. This cannot be undone. Continue?`);
   if (!ok) throw new UsageError('cancelled: nothing was changed');
 }

@@ -23,6 +23,7 @@ import { scrub } from '../http/redact.js';
 import { buildRequestBody } from './run-operation.js';
 import { Pager, allowListeners, parseConcurrency } from './pager.js';
 import { count, startProgress } from './progress.js';
+import { favourSmallHeap } from './heap.js';
 import { askedFormat } from './data-format.js';
 import { MAX_FLAGS, searchOperation, type GateFlags } from './gate.js';
 import { printVerdict, writeErrorReports, writeReports, type ReportPaths } from './gate-output.js';
@@ -160,6 +161,7 @@ async function countIssues(
   const op = searchOperation();
   const client = await ctx.client();
   allowListeners(ctx.signal, o.concurrency);
+  favourSmallHeap();
   const tally = createTally({ ...options, keep: o.keepAll ? 'all' : 'breaking', slim: slimIssue });
   const pager = new Pager({
     what: 'gate',

@@ -49,6 +49,19 @@ export function optionsFor(spec: FlagSpec): Option[] {
   return [opt];
 }
 
+/**
+ * The command of an operation with its name, alias, summary and argument, without its flags: all
+ * that dispatch, "did you mean" and the group's list of operations use (see groupCommand).
+ */
+export function operationStandIn(op: Operation): Command {
+  const { name, alias } = commandName(op);
+  const beyond = op.source === 'notes' && !/beyond the spec/i.test(op.summary) ? ' [beyond the spec]' : '';
+  const cmd = new Command(name).description(op.summary + beyond);
+  if (alias) cmd.alias(alias);
+  if (op.positional) cmd.argument(`[${argName(op.positional)}]`, `${op.positional} (same as --${flagSpecs({ [op.positional]: op.request.shape[op.positional] })[0].flag})`);
+  return cmd;
+}
+
 /** Add the options of flag specs to a command; returns each spec's commander attribute name. */
 export function addFlagOptions(cmd: Command, specs: readonly FlagSpec[]): Map<FlagSpec, string> {
   const attribute = new Map<FlagSpec, string>();
@@ -62,11 +75,7 @@ export function addFlagOptions(cmd: Command, specs: readonly FlagSpec[]): Map<Fl
 }
 
 export function buildOperationCommand(op: Operation, run: Runner): Command {
-  const { name, alias } = commandName(op);
-  const beyond = op.source === 'notes' && !/beyond the spec/i.test(op.summary) ? ' [beyond the spec]' : '';
-  const cmd = new Command(name).description(op.summary + beyond);
-  if (alias) cmd.alias(alias);
-  if (op.positional) cmd.argument(`[${argName(op.positional)}]`, `${op.positional} (same as --${flagSpecs({ [op.positional]: op.request.shape[op.positional] })[0].flag})`);
+  const cmd = operationStandIn(op);
   const specs = flagSpecs(op.request.shape);
   const attribute = addFlagOptions(cmd, specs);
   cmd.option('-F, --field <key=value>', 'Add a typed body field: numbers, true/false, null, JSON, @file (repeatable)', collect);

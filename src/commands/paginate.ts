@@ -12,6 +12,7 @@ import type { Operation } from '../operations/types.js';
 import { Pager, allowListeners, parseConcurrency } from './pager.js';
 import { checkShape, columnsFor } from './respond.js';
 import { itemWriter } from './stream-out.js';
+import { favourSmallHeap } from './heap.js';
 import { count, startProgress } from './progress.js';
 import type { OperationOptions } from './run-operation.js';
 
@@ -33,6 +34,7 @@ export async function runAllPages(ctx: Context, op: Operation, body: Record<stri
   const what = `${op.group} ${op.name} --all`;
   const client = await ctx.client();
   allowListeners(ctx.signal, concurrency);
+  favourSmallHeap();
   const pager = new Pager({
     what,
     pagination: op.pagination!,

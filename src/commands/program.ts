@@ -59,7 +59,7 @@ export async function buildProgram(argv: readonly string[], run: Runner, io: IO,
   program.commandsGroup('API commands (one per operation of the service):');
   for (const g of GROUPS) {
     const wanted = everything || findGroup(word ?? '') === g;
-    program.addCommand(wanted ? await groupCommand(g, run) : placeholder(g.name, g.summary, g.aliases));
+    program.addCommand(wanted ? await groupCommand(g, run, everything ? undefined : argv) : placeholder(g.name, g.summary, g.aliases));
   }
   program.commandsGroup('Other commands:');
   for (const b of BUILTINS) {
@@ -96,12 +96,24 @@ function inherit(parent: Command): void {
   }
 }
 
-async function groupCommand(g: Group, run: Runner): Promise<Command> {
+/**
+ * A group's command with its operations. When argv names one of them, only that one is built in
+ * full (flags from its schema) and the others are stand-ins without flags, which is all that
+ * dispatch, "did you mean" and the group's list of operations need. Without one, or when help is
+ * asked for, every operation is built.
+ */
+async function groupCommand(g: Group, run: Runner, argv?: readonly string[]): Promise<Command> {
   const cmd = new Command(g.name).description(g.summary).aliases(g.aliases).helpCommand(false).usage('<operation> [flags]').commandsGroup('Operations:');
   // Loaded here, not at the top: it pulls in zod, which top-level help and --version never need.
-  const { buildOperationCommand } = await import('./operation.js');
+  const { buildOperationCommand, operationStandIn } = await import('./operation.js');
   const ops = await loadGroup(g.name);
-  for (const op of ops) cmd.addCommand(buildOperationCommand(op, run));
+  const named = (op: Operation) => {
+    const { name, alias } = commandName(op);
+    return argv!.includes(name) || (alias !== undefined && argv!.includes(alias));
+  };
+  const help = argv?.some((a) => a === '-h' || a === '--help' || a === 'help');
+  const full = argv && !help && ops.some(named) ? named : () => true;
+  for (const op of ops) cmd.addCommand(full(op) ? buildOperationCommand(op, run) : operationStandIn(op));
   const first = ops[0];
   cmd.addHelpText('after', [
     '', `Run 'svc ${g.name} <operation> --help' for the flags, API path and examples of an operation.`,

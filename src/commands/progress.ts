@@ -34,9 +34,9 @@ export async function startProgress(ctx: Context, text: string): Promise<Progres
   };
 }
 
-/** 12345 -> "12,345". */
+/** 12345 -> "12,345" (what toLocaleString('en-US') gives, without the ~10 ms it takes to set up ICU). */
 export function count(n: number): string {
-  return n.toLocaleString('en-US');
+  return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 }
 
 /** Seconds as "45s", "3m 05s", "1h 02m". */

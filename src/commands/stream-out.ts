@@ -1,7 +1,8 @@
 /**
  * Writes the items of a long listing to stdout page by page, without holding them all: NDJSON, a JSON
- * array written as it goes, or CSV. Each page is one write; when stdout is full (a slow pipe) the next
- * page waits for it to drain. A table cannot be drawn before its widths are known, so it buffers.
+ * array written as it goes, or CSV. A page is written in pieces of ~64 kB (see PIECE); when stdout is
+ * full (a slow pipe) the next piece waits for it to drain. A table cannot be drawn before its widths
+ * are known, so it buffers.
  */
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
@@ -20,6 +21,28 @@ export async function write(stream: Writable, text: string): Promise<void> {
   await once(stream, 'drain');
 }
 
+/**
+ * Text is written in pieces of about this many characters: a page's text in one string would be a
+ * large object (over 128 kB, ~1 MB for 500 issues), which V8 keeps in the old generation until a
+ * full collection, so a long listing would pile them up; small strings die young.
+ */
+export const PIECE = 64 * 1024;
+
+/** Collects text and writes it in pieces of about PIECE characters. */
+export class PieceWriter {
+  private text = '';
+  constructor(private readonly stream: Writable) {}
+  async add(s: string): Promise<void> {
+    this.text += s;
+    if (this.text.length >= PIECE) await this.flush();
+  }
+  async flush(): Promise<void> {
+    const t = this.text;
+    this.text = '';
+    await write(this.stream, t);
+  }
+}
+
 export interface WriterOptions {
   format: Format;
   stdout: Writable;
@@ -36,31 +59,31 @@ const asRow = (row: unknown) => (row !== null && typeof row === 'object' ? row :
 
 export function itemWriter(o: WriterOptions): ItemWriter {
   switch (o.format) {
-    case 'ndjson':
+    case 'ndjson': {
+      const out = new PieceWriter(o.stdout);
       return {
         page: async (items) => {
-          if (items.length === 0) return;
-          let text = '';
-          for (const item of items) text += JSON.stringify(item) + '\n';
-          await write(o.stdout, text);
+          for (const item of items) await out.add(JSON.stringify(item) + '\n');
+          await out.flush();
         },
         end: async () => {},
       };
+    }
     case 'json': {
       // A valid JSON array, one item a line; pretty (indented items) on a terminal.
       let started = false;
       let any = false;
       const open = async () => { if (!started) { started = true; await write(o.stdout, '['); } };
+      const out = new PieceWriter(o.stdout);
       return {
         page: async (items) => {
           await open();
-          let text = '';
           for (const item of items) {
             const json = o.pretty ? JSON.stringify(item, null, 2).replace(/\n/g, '\n  ') : JSON.stringify(item);
-            text += (any ? ',\n' : '\n') + (o.pretty ? '  ' : '') + json;
+            await out.add((any ? ',\n' : '\n') + (o.pretty ? '  ' : '') + json);
             any = true;
           }
-          await write(o.stdout, text);
+          await out.flush();
         },
         end: async () => {
           await open();
@@ -71,14 +94,15 @@ export function itemWriter(o: WriterOptions): ItemWriter {
     case 'csv': {
       let columns: string[] | undefined = o.columns.length ? o.columns : undefined;
       let headed = false;
+      const out = new PieceWriter(o.stdout);
       return {
         page: async (items) => {
           if (!columns && items.length === 0) return;
           columns ??= autoColumns(items);
-          let text = headed ? '' : csvHeader(columns);
+          if (!headed) await out.add(csvHeader(columns));
           headed = true;
-          for (const item of items) text += csvRow(asRow(item), columns);
-          await write(o.stdout, text);
+          for (const item of items) await out.add(csvRow(asRow(item), columns!));
+          await out.flush();
         },
         end: async () => {
           if (!headed) await write(o.stdout, csvHeader(columns ?? ['value']));

@@ -2,8 +2,7 @@
  * The config file: named profiles with base URLs, default organization, output format and the token.
  * Reads are plain (fast, never write); writes go through conf (atomic, mode 0600).
  */
-import { readFileSync } from 'node:fs';
-import { chmod, mkdir } from 'node:fs/promises';
+import * as fs from 'node:fs';
 import { dirname, basename } from 'node:path';
 import { UsageError } from '../errors.js';
 
@@ -49,7 +48,7 @@ export class ConfigStore {
   private text(): string | undefined {
     if (this.raw !== undefined) return this.raw ?? undefined;
     try {
-      return (this.raw = readFileSync(this.path, 'utf8'));
+      return (this.raw = fs.readFileSync(this.path, 'utf8'));
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
       if (code === 'ENOENT' || code === 'ENOTDIR') { this.raw = null; return undefined; }
@@ -116,7 +115,8 @@ export class ConfigStore {
    */
   async write(data: ConfigData): Promise<void> {
     try {
-      await mkdir(dirname(this.path), { recursive: true, mode: 0o700 });
+      // fs.promises is read here: loading it costs ~1 ms, and only writes need it.
+      await fs.promises.mkdir(dirname(this.path), { recursive: true, mode: 0o700 });
       const { default: Conf } = await import('conf');
       const conf = new Conf<Record<string, unknown>>({
         projectName: 'svc',
@@ -127,7 +127,7 @@ export class ConfigStore {
         clearInvalidConfig: false,
       });
       conf.store = data as unknown as Record<string, unknown>;
-      await chmod(this.path, 0o600);
+      await fs.promises.chmod(this.path, 0o600);
     } catch (err) {
       if (err instanceof UsageError) throw err;
       const code = (err as NodeJS.ErrnoException).code;

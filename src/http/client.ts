@@ -2,7 +2,7 @@
  * The thin HTTP layer: one keep-alive undici dispatcher (proxy-aware), the two token headers,
  * User-Agent, timeouts, one typed error per failure, and retries only where safe.
  */
-import { Agent, EnvHttpProxyAgent, request, type Dispatcher } from './undici.js';
+import { Agent, envHttpProxyAgent, request, type Dispatcher } from './undici.js';
 import { InterruptedError } from '../errors.js';
 import type { Env } from '../context.js';
 import { ApiError, ResponseError, statusError } from './errors.js';
@@ -62,7 +62,7 @@ export function createDispatcher(settings: ProxySettings, timeoutSec: number): D
   };
   if (settings.httpProxy || settings.httpsProxy) {
     // Empty strings, not undefined: undici would fall back to process.env, and these settings are the truth.
-    return new EnvHttpProxyAgent({
+    return envHttpProxyAgent({
       ...opts,
       // http:// requests go to the proxy in the classic forward form (many proxies allow CONNECT
       // only to port 443); https:// ones always go through a CONNECT tunnel.
@@ -116,11 +116,12 @@ export function createClient(o: ClientOptions): Client {
       clearTimeout(deadline);
       o.signal.removeEventListener('abort', onAbort);
     }
-    // A server may echo the token back: scrub it before any cutting (a cut secret could not be found later).
-    const shown = scrub(text, [o.tokenSecret]);
-    o.verbose?.(`< HTTP ${res.statusCode} (${elapsed()} ms)\n${formatHeaders(redactHeaders(res.headers), '< ')}\n< ${truncate(shown)}`);
+    // A server may echo the token back: scrub it before any cutting (a cut secret could not be found
+    // later). Only for what is printed: a page of a long listing is ~1 MB, scanned three times.
+    const shown = () => scrub(text, [o.tokenSecret]);
+    o.verbose?.(`< HTTP ${res.statusCode} (${elapsed()} ms)\n${formatHeaders(redactHeaders(res.headers), '< ')}\n< ${truncate(shown())}`);
     if (res.statusCode >= 400) {
-      throw statusError(res.statusCode, what, shown, parseRetryAfter(res.headers['retry-after'], wallClock()), safe);
+      throw statusError(res.statusCode, what, shown(), parseRetryAfter(res.headers['retry-after'], wallClock()), safe);
     }
     if (res.statusCode < 200 || res.statusCode >= 300) {
       const where = res.headers.location ? ` to ${String(res.headers.location).slice(0, 200)}` : '';
@@ -131,7 +132,7 @@ export function createClient(o: ClientOptions): Client {
     } catch {
       const type = String(res.headers['content-type'] ?? 'no content type');
       throw new ResponseError(
-        `${what}: the response is not valid JSON (${type}, ${text.length} characters, starts ${JSON.stringify(shown.slice(0, 40))})`,
+        `${what}: the response is not valid JSON (${type}, ${text.length} characters, starts ${JSON.stringify(shown().slice(0, 40))})`,
         res.statusCode,
         'check that the base URL points at the API; try again with --verbose',
       );

@@ -1,5 +1,5 @@
 import { body, bool, field, id, int, issueId, list, loose, num, okResponse, oneOf, optional, orgId, record, type Schema, str, withDefault } from './fields.js';
-import { ISSUE_STATUSES_SEEN, categoryCounts, issue } from './records.js';
+import { ISSUE_STATUSES_SEEN, categoryCounts, issue } from './issue-records.js';
 import type { Operation, Source } from './types.js';
 
 const P = '/api/v1/issues/';

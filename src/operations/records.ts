@@ -6,9 +6,7 @@ const oNum = () => optional(num());
 const oBool = () => optional(bool());
 const oInt = () => optional(int());
 
-export const ISSUE_STATUSES = ['open', 'patched', 'falsePositive', 'archived', 'processing', 'silenced', 'closed'] as const;
-/** Status values seen in public clients beyond the spec's list. */
-export const ISSUE_STATUSES_SEEN = [...ISSUE_STATUSES, 'notExploitable'] as const;
+export { ISSUE_STATUSES, ISSUE_STATUSES_SEEN, categoryCounts, issue, patch } from './issue-records.js';
 
 export const issueCounts = record({ open: oInt(), patched: oInt(), falsePositive: oInt(), archived: oInt(), processing: oInt() });
 
@@ -46,56 +44,6 @@ export const repository = record({
   hostBRepository: optional(record({ id: oStr(), hostBInstallationId: oStr() })),
   hostC: optional(record({ repositoryUrl: oStr(), linkActive: oBool() })),
   genericGit: optional(record({ repositoryUrl: oStr(), linkActive: oBool() })),
-});
-
-export const patch = record({
-  id: oStr(), prLink: oStr(), prTitle: oStr(), prDescription: oStr(), gitDiff: oStr(),
-  pullRequestStatus: oStr(), validated: oStr(), createdAt: oStr(), updatedAt: oStr(),
-});
-
-export const issue = record({
-  id: str(),
-  repositoryId: oStr(),
-  repositoryName: oStr(),
-  status: oStr(),
-  generatedTitle: oStr(),
-  generatedDescription: oStr(),
-  businessLogicScenario: oStr(),
-  language: oStr(),
-  vulnClass: oStr(),
-  cwes: optional(list(str())),
-  vulnCategory: oStr(),
-  severity: oNum(),
-  confidence: oNum(),
-  score: oNum(),
-  affectedFile: oStr(),
-  sastCodeSegment: oStr(),
-  startLine: oInt(), endLine: oInt(), startColumn: oInt(), endColumn: oInt(),
-  isPrBlocked: oBool(),
-  triagePhase: oStr(),
-  validated: oStr(),
-  validationSecurityAssessment: oStr(),
-  unpatchable: oBool(),
-  unpatchableReason: oStr(),
-  archivedAt: oStr(),
-  noLongerDetectedAt: oStr(),
-  noLongerDetectedReason: oStr(),
-  createdAt: oStr(),
-  updatedAt: oStr(),
-  naturalLanguageRuleEvaluationId: oStr(),
-  naturalLanguageRuleViolationId: oStr(),
-  naturalLanguageRuleViolation: optional(record({
-    id: oStr(), ruleId: oStr(), title: oStr(), description: oStr(), confidence: oNum(),
-    rule: optional(record({ id: oStr(), name: oStr() })),
-  })),
-  codeScan: optional(record({ id: oStr(), scanTargetBranchCommitSha: oStr() })),
-  stateChangeAuthor: oStr(),
-  falsePositiveReason: oStr(),
-  patch: optional(patch),
-});
-
-export const categoryCounts = record({
-  open: oInt(), patched: oInt(), falsePositive: oInt(), archived: oInt(), processing: oInt(), silenced: oInt(), closed: oInt(),
 });
 
 export const scanSchedule = record({

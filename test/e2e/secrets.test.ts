@@ -71,7 +71,7 @@ const PATHS: Path[] = [
   { args: ['scans', 'list', '--retries', '0'], code: 6 },
   { args: ['orgs', 'list', '--base-url', 'http://127.0.0.1:1', '--retries', '0'], code: 6 },
   { args: ['stats', 'time-saved'], code: 7 },
-  { args: ['stats', 'issues-by-severity', '-o', 'json'], code: 70 },
+  { args: ['stats', 'issues-by-severity', '-o', 'json'], code: 7 },
   { args: ['issues', 'search'], code: 2, config: '{"profiles": {"default": {"tokenSecret": "' + CONFIG_SECRET + '", ' },
   { args: ['config', 'set', 'organization', 'o'], code: 2, config: '{"profiles": {"default": {"tokenSecret": "' + CONFIG_SECRET + '"}}}}' },
   { args: ['auth', 'status'], code: 0, env: noEnvCreds },
@@ -103,7 +103,8 @@ describe.concurrent('no secret on any path', () => {
 
 describe('the paths above', () => {
   it('cover every failure exit code', () => {
-    expect(new Set(PATHS.map((p) => p.code))).toEqual(new Set([0, 2, 3, 4, 5, 6, 7, 70]));
+    // Exit 70 (a bug in svc) has no spawned path on purpose; test/unit/cli-internal.test.ts covers it in-process.
+    expect(new Set(PATHS.map((p) => p.code))).toEqual(new Set([0, 2, 3, 4, 5, 6, 7]));
   });
 
   it('include a server echoing the token headers back in an error body, which is scrubbed', async () => {

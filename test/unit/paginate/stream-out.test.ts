@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { itemWriter, write, type WriterOptions } from '../../../src/commands/stream-out.js';
+import { PIECE, itemWriter, write, type WriterOptions } from '../../../src/commands/stream-out.js';
 import type { Format } from '../../../src/output/formats.js';
 
 function capture(highWaterMark = 1 << 20) {
@@ -71,6 +71,24 @@ describe('itemWriter', () => {
     await feed(t.w);
     expect(await c.text()).toBe('');
     expect(t.out.join('')).toBe('id  n\na   1\nb   2\nc   3\n');
+  });
+
+  it('writes a big page in pieces of about 64 kB, never as one string (V8 keeps large strings until a full collection)', async () => {
+    const items = Array.from({ length: 500 }, (_, i) => ({ id: `iss_${i}`, text: 'x'.repeat(1800) }));
+    for (const format of ['ndjson', 'json', 'csv'] as const) {
+      const chunks: string[] = [];
+      const stream = new Writable({ write(chunk, _enc, cb) { chunks.push(String(chunk)); cb(); } });
+      const { w } = writer(format, stream, { columns: format === 'csv' ? ['id', 'text'] : [] });
+      await w.page(items);
+      await w.end();
+      const text = chunks.join('');
+      expect(text.length).toBeGreaterThan(900_000);
+      expect(chunks.length, format).toBeGreaterThan(10);
+      for (const c of chunks) expect(c.length, format).toBeLessThan(PIECE + 2000);
+      if (format === 'ndjson') expect(text.trimEnd().split('\n').map((l) => JSON.parse(l).id)).toEqual(items.map((i) => i.id));
+      if (format === 'json') expect(JSON.parse(text)).toEqual(items);
+      if (format === 'csv') expect(text.split('\r\n').length).toBe(502);
+    }
   });
 
   it('waits for a full stream to drain before going on (backpressure)', async () => {
