@@ -7,27 +7,17 @@
 import { readFileSync } from 'node:fs';
 import { writeFileAtomic } from '../output/reports/write.js';
 
-import type { InstallationRec, IssueRec, OrgRec, RepoRec, ScanRec, ScheduleRec } from './model.js';
-import { seedWorld, type SeedParams } from './data/seed.js';
-import type { IdKind } from './data/ids.js';
+import { seedWorld, type World } from './data/seed.js';
 import { Store } from './state.js';
 
 export const STATE_FORMAT = 'svc-sandbox-state';
 export const STATE_VERSION = 1;
 
-export interface StateFile {
+/** The saved state: the seeded world, with `issues` holding only those changed or added since seeding. */
+export interface StateFile extends World {
   format: typeof STATE_FORMAT;
   version: number;
   savedAt: string;
-  params: SeedParams;
-  counters: Record<IdKind, number>;
-  orgs: OrgRec[];
-  repos: RepoRec[];
-  installations: InstallationRec[];
-  scans: ScanRec[];
-  schedules: ScheduleRec[];
-  /** Issues changed or added since seeding. */
-  issues: IssueRec[];
 }
 
 export function snapshot(store: Store): StateFile {
