@@ -1,6 +1,7 @@
 /** main(argv, host) -> exit code: parse, run, and turn every failure into one line and a documented code. */
 import { CommanderError, type Command } from 'commander';
-import type { Context, Host } from './context.js';
+import type { Context } from './context.js';
+import type { Host } from './host.js';
 import { CliError, UsageError } from './errors.js';
 import { EXIT } from './exit-codes.js';
 import { buildProgram } from './commands/program.js';

@@ -1,57 +1,11 @@
-/**
- * What a command may touch of the world. `bin/svc.js` builds the real one from `process`; tests build
- * their own. Nothing below src/cli.ts reads `process.*` directly.
- */
-import type { Readable, Writable } from 'node:stream';
-
-export type Env = Record<string, string | undefined>;
-
-export interface IO {
-  stdout: Writable;
-  stderr: Writable;
-  stdin: Readable;
-  stdoutIsTTY: boolean;
-  stderrIsTTY: boolean;
-  stdinIsTTY: boolean;
-  /** Terminal width, when stdout is a terminal. */
-  columns?: number;
-}
-
-export interface Host {
-  io: IO;
-  env: Env;
-  cwd: string;
-  platform: NodeJS.Platform;
-  version: string;
-  nodeVersion: string;
-  now(): number;
-  random(): number;
-  sleep(ms: number, signal?: AbortSignal): Promise<void>;
-  /** Aborted when the user interrupts (SIGINT/SIGTERM); `reason` names the signal. */
-  signal: AbortSignal;
-  /**
-   * The process exits as soon as main returns (the real host): main then leaves the HTTP client's
-   * open connection to the exit rather than tearing it down (~1.5 ms of every call).
-   */
-  exitsAfterMain?: boolean;
-}
-
-export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const timer = setTimeout(() => { signal?.removeEventListener('abort', onAbort); resolve(); }, ms);
-    const onAbort = () => { clearTimeout(timer); reject(signal?.reason); };
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-}
-
+/** What the run step of a command gets: the host plus parsed global options and lazy services. */
+import type { Host } from './host.js';
 import type { GlobalOptions } from './commands/globals.js';
 import type { ConfigStore, Profile } from './config/store.js';
 import type { Credentials, Target } from './config/resolve.js';
 import type { Client } from './http/client.js';
 import type { Format } from './output/formats.js';
 
-/** What the run step of a command gets: the host plus parsed global options and lazy services. */
 export interface Context extends Host {
   globals: GlobalOptions;
   profileName: string;

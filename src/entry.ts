@@ -1,8 +1,8 @@
 /** The process boundary: builds the real Host from `process` and runs main. Imported by bin/svc.js. */
 import { setMaxListeners } from 'node:events';
 import { isatty } from 'node:tty';
-import type { Host } from './context.js';
-import { sleep } from './context.js';
+import type { Host } from './host.js';
+import { sleep } from './host.js';
 import { knownSecrets, main } from './cli.js';
 import { EXIT } from './exit-codes.js';
 import { scrub } from './http/redact.js';

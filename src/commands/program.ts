@@ -5,7 +5,7 @@
 import type { EventEmitter } from 'node:events';
 import { Argument, Command, Option } from 'commander';
 import { hint } from '../completion/hints.js';
-import type { IO } from '../context.js';
+import type { IO } from '../host.js';
 import { GROUPS, commandName, findGroup, loadGroup, type Group, type Operation } from '../operations/index.js';
 import { GLOBAL_OPTIONS, firstCommandWord } from './globals.js';
 import { HELP_TOPICS } from './help-topics.js';

@@ -4,7 +4,7 @@
  */
 import { Readable, Writable } from 'node:stream';
 import type { Command } from 'commander';
-import type { IO } from '../context.js';
+import type { IO } from '../host.js';
 import { buildProgram } from '../commands/program.js';
 import { SHELLS } from '../commands/builtin/completion.js';
 import { HELP_TOPICS } from '../commands/help-topics.js';

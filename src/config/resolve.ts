@@ -4,7 +4,7 @@
  * profile's own base URL (or its development URL).
  */
 import { AuthError, UsageError } from '../errors.js';
-import type { Env } from '../context.js';
+import type { Env } from '../host.js';
 import { assertSafeTransport, baseString, parseBaseUrl } from '../http/base-url.js';
 import { proxyFor, proxySettings } from '../http/proxy.js';
 import type { Profile } from './store.js';

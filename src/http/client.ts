@@ -4,7 +4,7 @@
  */
 import { Agent, envHttpProxyAgent, request, type Dispatcher } from './undici.js';
 import { InterruptedError } from '../errors.js';
-import type { Env } from '../context.js';
+import type { Env } from '../host.js';
 import { ApiError, ResponseError, statusError } from './errors.js';
 import { isRetryable, parseRetryAfter, retryDelayMs } from './retry.js';
 import { redactBody, redactHeaders, redactUrl, scrub, truncate } from './redact.js';

@@ -6,7 +6,7 @@
  * request, to refuse sending tokens in clear text to a proxy, and to name the proxy in messages.
  */
 import { UsageError } from '../errors.js';
-import type { Env } from '../context.js';
+import type { Env } from '../host.js';
 import { redactUrl } from './redact.js';
 
 export interface ProxySettings {
