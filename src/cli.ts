@@ -1,12 +1,12 @@
 /** main(argv, host) -> exit code: parse, run, and turn every failure into one line and a documented code. */
 import { CommanderError, type Command } from 'commander';
-import type { Context } from './context.js';
+import type { Context, GlobalOptions } from './context.js';
 import type { Host } from './host.js';
 import { CliError, UsageError } from './errors.js';
 import { EXIT } from './exit-codes.js';
 import { buildProgram } from './commands/program.js';
 import type { Runner } from './commands/runner.js';
-import { GLOBAL_OPTIONS, commandWords, valueOptions, type GlobalOptions } from './commands/globals.js';
+import { GLOBAL_OPTIONS, commandWords, valueOptions } from './commands/globals.js';
 import { createContext } from './runtime.js';
 import { ConfigStore } from './config/store.js';
 import { configPath } from './config/paths.js';

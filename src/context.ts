@@ -1,10 +1,26 @@
 /** What the run step of a command gets: the host plus parsed global options and lazy services. */
 import type { Host } from './host.js';
-import type { GlobalOptions } from './commands/globals.js';
 import type { ConfigStore, Profile } from './config/store.js';
 import type { Credentials, Target } from './config/resolve.js';
 import type { Client } from './http/client.js';
 import type { Format } from './output/formats.js';
+
+/** The global flags as commander parsed them (declared in src/commands/globals.ts). */
+export interface GlobalOptions {
+  output?: string;
+  json?: boolean;
+  columns?: string;
+  profile?: string;
+  baseUrl?: string;
+  dev?: boolean;
+  org?: string;
+  timeout?: string;
+  retries?: string;
+  color?: boolean;
+  verbose?: boolean;
+  debug?: boolean;
+  dryRun?: boolean;
+}
 
 export interface Context extends Host {
   globals: GlobalOptions;

@@ -1,7 +1,6 @@
 /** Builds the run-time Context from the host and the parsed global options. */
-import type { Context } from './context.js';
+import type { Context, GlobalOptions } from './context.js';
 import type { Host } from './host.js';
-import type { GlobalOptions } from './commands/globals.js';
 import { ConfigStore, DEFAULT_PROFILE, checkProfileName } from './config/store.js';
 import { configPath } from './config/paths.js';
 import { resolveCredentials, resolveOrganization, resolveTarget, type Credentials, type Target } from './config/resolve.js';

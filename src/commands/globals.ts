@@ -1,20 +1,4 @@
 /** Options every command accepts. One list feeds commander, the argv pre-scan and completions. */
-export interface GlobalOptions {
-  output?: string;
-  json?: boolean;
-  columns?: string;
-  profile?: string;
-  baseUrl?: string;
-  dev?: boolean;
-  org?: string;
-  timeout?: string;
-  retries?: string;
-  color?: boolean;
-  verbose?: boolean;
-  debug?: boolean;
-  dryRun?: boolean;
-}
-
 export interface GlobalOptionSpec {
   flags: string;
   description: string;

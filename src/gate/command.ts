@@ -3,33 +3,9 @@
  * search's own (taken from its row, so they stay in sync); the run step is in run.ts.
  */
 import { Command, Option } from 'commander';
-import { issues } from '../operations/issues.js';
-import type { Operation } from '../operations/types.js';
-import { flagSpecs, type FlagSpec } from '../commands/operation/flags.js';
 import { addFlagOptions } from '../commands/operation/command.js';
 import type { Runner } from '../commands/runner.js';
-
-/** Request fields of the issue search that scope the gate (it always searches `types: ["open"]`). */
-export const SCOPE_FIELDS = [
-  'organizationId', 'repositoryIds', 'scanId', 'projectId', 'codeScanTypes',
-  'vulnerabilityClasses', 'languages', 'ruleId', 'searchQuery',
-] as const;
-
-export const MAX_FLAGS = ['critical', 'high', 'medium', 'low', 'info', 'total'] as const;
-
-export function searchOperation(): Operation {
-  return issues.find((op) => op.name === 'search')!;
-}
-
-export function scopeSpecs(): FlagSpec[] {
-  const shape = searchOperation().request.shape;
-  return flagSpecs(Object.fromEntries(SCOPE_FIELDS.map((k) => [k, shape[k]])));
-}
-
-export interface GateFlags {
-  specs: FlagSpec[];
-  attribute: Map<FlagSpec, string>;
-}
+import { MAX_FLAGS, scopeSpecs } from './scope.js';
 
 const HELP = `
 Exit codes (fail closed: never 0 unless every open issue was fetched and every threshold held):

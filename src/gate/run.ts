@@ -17,7 +17,7 @@ import { dirname, resolve } from 'node:path';
 import type { Context } from '../context.js';
 import { CliError, UsageError } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
-import { createTally, type GateOptions, type GateResult, type IssueInput, type MaxThresholds } from './verdict.js';
+import { createTally, type GateOptions, type GateResult, type GateVerdict, type IssueInput, type MaxThresholds } from './verdict.js';
 import { GateUsageError, parseLevel, parseLevels } from './levels.js';
 import { scrub } from '../http/redact.js';
 import { buildRequestBody } from '../commands/operation/run.js';
@@ -25,7 +25,7 @@ import { Pager, allowListeners, parseConcurrency } from '../listing/pager.js';
 import { count, startProgress } from '../terminal/progress.js';
 import { favourSmallHeap } from '../listing/heap.js';
 import { askedFormat } from '../output/data-format.js';
-import { MAX_FLAGS, searchOperation, type GateFlags } from './command.js';
+import { MAX_FLAGS, searchOperation, type GateFlags } from './scope.js';
 import { printVerdict, writeErrorReports, writeReports, type ReportPaths } from './summary.js';
 
 export interface GateOpts {
@@ -47,13 +47,6 @@ export function slimIssue(issue: IssueInput): IssueInput {
   const out: IssueInput = { id: String(issue.id) };
   for (const key in issue) if (key !== 'id' && !HEAVY_FIELDS.includes(key)) out[key] = issue[key];
   return out;
-}
-
-export interface GateVerdict {
-  result: GateResult;
-  scope: Record<string, unknown>;
-  fetched: number;
-  totalCount: number;
 }
 
 function usage<T>(fn: () => T): T {

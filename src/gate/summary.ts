@@ -2,11 +2,10 @@
 import type { Context } from '../context.js';
 import { CliError } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
-import type { CountKey, GateResult } from './verdict.js';
+import type { CountKey, GateResult, GateVerdict } from './verdict.js';
 import { LEVELS } from './levels.js';
 import type { Format } from '../output/formats.js';
 import { csvHeader, csvRow } from '../output/csv.js';
-import type { GateVerdict } from './run.js';
 import { count } from '../terminal/progress.js';
 
 export interface ReportPaths {

@@ -205,3 +205,11 @@ export function evaluateGate(issues: readonly IssueInput[], options: GateOptions
   for (const issue of issues) tally.add(issue);
   return tally.result();
 }
+
+/** The decision with what it was made on: the scope, the issues read and the total the service gave. */
+export interface GateVerdict {
+  result: GateResult;
+  scope: Record<string, unknown>;
+  fetched: number;
+  totalCount: number;
+}

@@ -14,7 +14,7 @@ import { checkShape, columnsFor } from '../commands/operation/respond.js';
 import { itemWriter } from './stream-out.js';
 import { favourSmallHeap } from './heap.js';
 import { count, startProgress } from '../terminal/progress.js';
-import type { OperationOptions } from '../commands/operation/run.js';
+import type { OperationOptions } from '../commands/operation/flags.js';
 
 /** The body `--all` sends: the row's stable order unless the user chose a sort. */
 export function withStableOrder(op: Operation, body: Record<string, unknown>): Record<string, unknown> {

@@ -4,9 +4,10 @@
  * where a field comes from) is attached to each field through zod's metadata registry.
  */
 import * as z from 'zod/mini';
-import type { Source } from './types.js';
 
 export type Schema = z.ZodMiniType;
+/** Where a request field or an operation comes from: the API spec, the field notes, or our inference. */
+export type Source = 'spec' | 'notes' | 'inferred';
 /** A field that may be absent (no help metadata: for nested records). */
 export const maybe = <T extends Schema>(s: T) => z.optional(s);
 export const nullable = <T extends Schema>(s: T) => z.nullable(s);

@@ -40,12 +40,12 @@ export const scans: Operation[] = [
     response: record({ scanId: optional(str()), id: optional(str()) }),
     columns: ['scanId'],
     followUp: {
+      step: 'scan-wait',
       options: [
         { flags: '--wait', description: 'Wait until the scan finishes; print its id (-o json: its record). Exit 1 if the scan fails' },
         { flags: '--poll-interval <seconds>', description: 'Seconds between status checks while waiting (default 10)' },
         { flags: '--wait-timeout <seconds>', description: 'Stop waiting after this many seconds, exit 6 (default 3600)' },
       ],
-      load: () => import('../commands/operation/scan-wait.js').then((m) => m.scanWait),
     },
     examples: [
       { cmd: 'svc scans start --repository-ids repo_123', desc: 'Start a scan of repo_123' },

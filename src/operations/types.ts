@@ -2,12 +2,10 @@
  * The shape of one row of the operation table. Every command, flag, help text, completion, the
  * command reference and the sandbox's routes are derived from these rows.
  */
-import type { Schema } from './fields.js';
+import type { Schema, Source } from './fields.js';
 import type * as z from 'zod/mini';
-import type { Context } from '../context.js';
 
-/** Where a request field or an operation comes from: the API spec, the field notes, or our inference. */
-export type Source = 'spec' | 'notes' | 'inferred';
+export type { Source } from './fields.js';
 
 export type GroupName = 'orgs' | 'repos' | 'installations' | 'stats' | 'issues' | 'scans';
 
@@ -46,18 +44,12 @@ export interface ExtraOption {
 
 /**
  * What a command does after its call when one of its own flags asks for it (`scans start --wait`).
- * The row stays declarative: the flags are listed here, the code is loaded only when a flag is given.
+ * The row stays declarative: it lists the flags and names the step; the step's code lives with the
+ * commands (src/commands/operation/run.ts) and is loaded only when one of the flags is given.
  */
 export interface FollowUp {
+  step: 'scan-wait';
   options: ExtraOption[];
-  load(): Promise<FollowUpStep>;
-}
-
-export interface FollowUpStep {
-  /** Checks the follow-up flags before any request is sent (throws a UsageError); returns its settings. */
-  prepare(opts: Record<string, unknown>): unknown;
-  /** Runs after the call, in place of rendering the response. */
-  run(ctx: Context, op: Operation, body: Record<string, unknown>, response: unknown, settings: unknown): Promise<void>;
 }
 
 export interface Operation {

@@ -5,15 +5,7 @@
 import { Argument, Command } from 'commander';
 import type { Runner } from '../runner.js';
 import { checkProfileName } from '../../config/store.js';
-
-export const SHELLS = ['bash', 'zsh', 'fish'] as const;
-export type Shell = (typeof SHELLS)[number];
-
-export const INSTALL: Record<Shell, string> = {
-  bash: 'echo \'source <(svc completion bash)\' >> ~/.bashrc',
-  zsh: "echo 'source <(svc completion zsh)' >> ~/.zshrc   # after compinit; or save it as _svc in $fpath",
-  fish: 'svc completion fish > ~/.config/fish/completions/svc.fish',
-};
+import { INSTALL, SHELLS, type Shell } from '../../completion/shells.js';
 
 export function completionCommand(run: Runner): Command {
   return new Command('completion')

@@ -7,14 +7,6 @@ import type { Runner } from '../runner.js';
 import { hint } from '../../completion/hints.js';
 import { wrap } from '../help-layout.js';
 
-export interface OperationFlags {
-  specs: FlagSpec[];
-  /** Commander attribute name of each spec's option. */
-  attribute: Map<FlagSpec, string>;
-  /** Commander attribute names of the row's follow-up flags (`--wait`, ...). */
-  followUp?: string[];
-}
-
 const SOURCE_LABEL = { spec: '', notes: ' {field notes}', inferred: ' {inferred}' } as const;
 
 /** Repeatable flag: each use may hold a comma-separated list. */

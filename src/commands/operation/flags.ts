@@ -70,6 +70,26 @@ function scalarKind(s: Schema): { kind: ItemKind; choices?: string[]; min?: numb
   return undefined;
 }
 
+/** The flags of one operation command: its field specs and the commander attribute of each. */
+export interface OperationFlags {
+  specs: FlagSpec[];
+  /** Commander attribute name of each spec's option. */
+  attribute: Map<FlagSpec, string>;
+  /** Commander attribute names of the row's follow-up flags (`--wait`, ...). */
+  followUp?: string[];
+}
+
+/** What commander parsed for an operation command. */
+export interface OperationOptions {
+  field?: string[];
+  rawField?: string[];
+  input?: string;
+  all?: boolean;
+  concurrency?: string;
+  yes?: boolean;
+  [flag: string]: unknown;
+}
+
 /** Flag specs of an object schema's fields, nested objects flattened. */
 export function flagSpecs(shape: Readonly<Record<string, Schema>>, prefix: string[] = []): FlagSpec[] {
   const out: FlagSpec[] = [];

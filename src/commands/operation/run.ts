@@ -1,26 +1,21 @@
 /** The run step of every generated operation command: build and check the body, send it, render. */
 import type { Context } from '../../context.js';
-import type { Operation } from '../../operations/types.js';
+import type { FollowUp, Operation } from '../../operations/types.js';
 import { UsageError } from '../../errors.js';
 import { escapeHatchBody, flagValue, setPath, validateTyped, type Body } from './body.js';
-import type { OperationFlags } from './command.js';
-import { argName } from './flags.js';
+import type { FollowUpStep } from './follow-up.js';
+import { argName, type OperationFlags, type OperationOptions } from './flags.js';
 import { renderResponse, describeRequest } from './respond.js';
 import { confirmDestructive } from '../../terminal/confirm.js';
 
-export interface OperationOptions {
-  field?: string[];
-  rawField?: string[];
-  input?: string;
-  all?: boolean;
-  concurrency?: string;
-  yes?: boolean;
-  [flag: string]: unknown;
-}
+/** The code of each follow-up step a row can name, loaded only when one of its flags is given. */
+const FOLLOW_UPS: Record<FollowUp['step'], () => Promise<FollowUpStep>> = {
+  'scan-wait': () => import('./scan-wait.js').then((m) => m.scanWait),
+};
 
 export async function runOperation(ctx: Context, op: Operation, flags: OperationFlags, opts: OperationOptions, positional?: string): Promise<void> {
   const wanted = op.followUp && flags.followUp?.some((a) => opts[a] !== undefined);
-  const followUp = wanted ? await op.followUp!.load() : undefined;
+  const followUp = wanted ? await FOLLOW_UPS[op.followUp!.step]() : undefined;
   const settings = followUp?.prepare(opts);
   const body = await buildRequestBody(ctx, op, flags, opts, positional);
   if (op.destructive) await confirmDestructive(ctx, op, body, opts.yes === true);

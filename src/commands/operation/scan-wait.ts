@@ -12,7 +12,7 @@
  * that up to 3 network/5xx failures in a row (each after the client's own retries) are waited out.
  */
 import type { Context } from '../../context.js';
-import type { FollowUpStep } from '../../operations/types.js';
+import type { FollowUpStep } from './follow-up.js';
 import { CliError, InterruptedError, UsageError } from '../../errors.js';
 import { EXIT } from '../../exit-codes.js';
 import { ApiError, ResponseError } from '../../http/errors.js';
