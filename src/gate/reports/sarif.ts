@@ -15,8 +15,8 @@
  *   (`uri: "."`, line 1), since a code-scanning upload rejects a result without one.
  * - `partialFingerprints` carry the service's issue id, stable across runs and line moves.
  */
-import type { GateIssue, GateResult } from '../../gate/evaluate.js';
-import { LEVELS, numericScore, type Level } from '../../gate/levels.js';
+import type { GateIssue, GateResult } from '../verdict.js';
+import { LEVELS, numericScore, type Level } from '../levels.js';
 import { cweNumbers, descriptionOf, relativePath, spanOf, titleOf, type Span } from './common.js';
 import { classHelp, cweUrl, slugOf } from './rule-help.js';
 

@@ -6,7 +6,7 @@
  * change as code moves or scores are revised. The location is in the `file` and `line` attributes,
  * the level in the failure's `type`.
  */
-import type { GateIssue, GateResult } from '../../gate/evaluate.js';
+import type { GateIssue, GateResult } from '../verdict.js';
 import { cweNumbers, descriptionOf, locationText, relativePath, scoreText, spanOf, titleOf } from './common.js';
 
 /** Removes characters XML 1.0 does not allow (controls other than tab/LF/CR, lone surrogates, U+FFFE/F). */
