@@ -7,6 +7,7 @@ import { resolveCredentials, resolveOrganization, resolveTarget, type Credential
 import type { Client } from './http/client.js';
 import { InterruptedError, UsageError } from './errors.js';
 import { chooseFormat, useColor } from './output/formats.js';
+import { numberFlag } from './commands/number-flag.js';
 import { stripControls } from './output/sanitize.js';
 import { scrub } from './http/redact.js';
 
@@ -118,18 +119,14 @@ export function createContext(host: Host, globals: GlobalOptions): Context {
   return ctx;
 }
 
+const TIMEOUT_RULE = { min: 0, aboveMin: true, max: 3600, unit: 'seconds', hint: 'for example --timeout 30' } as const;
+
 function positive(raw: string | undefined, name: string, dflt: number, envRaw?: string, envName?: string): number {
   // An empty environment variable counts as unset (CI templates often leave them empty).
   const [v, from] = raw !== undefined ? [raw, name] : envRaw !== undefined && envRaw !== '' ? [envRaw, envName!] : [undefined, name];
-  if (v === undefined) return dflt;
-  const n = v.trim() === '' ? NaN : Number(v);
-  if (!Number.isFinite(n) || n <= 0 || n > 3600) throw new UsageError(`${from} expects seconds, more than 0 and at most 3600, got '${v}'`, 'for example --timeout 30');
-  return n;
+  return numberFlag(v, { ...TIMEOUT_RULE, flag: from }, dflt);
 }
 
 function wholeNumber(raw: string | undefined, name: string, dflt: number): number {
-  if (raw === undefined) return dflt;
-  const n = raw.trim() === '' ? NaN : Number(raw);
-  if (!Number.isInteger(n) || n < 0 || n > 10) throw new UsageError(`${name} expects a whole number from 0 to 10, got '${raw}'`, 'for example --retries 3, or --retries 0 for none');
-  return n;
+  return numberFlag(raw, { flag: name, whole: true, min: 0, max: 10, hint: 'for example --retries 3, or --retries 0 for none' }, dflt);
 }

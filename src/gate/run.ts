@@ -25,6 +25,7 @@ import { Pager, allowListeners, parseConcurrency } from '../listing/pager.js';
 import { count, startProgress } from '../terminal/progress.js';
 import { favourSmallHeap } from '../listing/heap.js';
 import { askedFormat } from '../output/data-format.js';
+import { numberFlag, parseNumberFlag } from '../commands/number-flag.js';
 import { MAX_FLAGS, searchOperation, type GateFlags } from './scope.js';
 import { REPORT_FLAGS, printVerdict, writeErrorReports, writeReports, type ReportPaths } from './summary.js';
 
@@ -66,10 +67,7 @@ export function gateOptions(opts: GateOpts): GateOptions {
   for (const key of MAX_FLAGS) {
     const raw = opts[`max${key[0].toUpperCase()}${key.slice(1)}`];
     if (raw === undefined) continue;
-    if (typeof raw !== 'string' || !/^\d+$/.test(raw.trim())) {
-      throw new UsageError(`--max-${key} expects a whole number, 0 or more, got '${String(raw)}'`);
-    }
-    max[key] = Number(raw.trim());
+    max[key] = parseNumberFlag(raw, { flag: `--max-${key}`, whole: true, min: 0 });
   }
   if (Object.keys(max).length > 0) o.max = max;
   if (opts.levels !== undefined) o.cutoffs = usage(() => parseLevels(opts.levels!));
@@ -80,10 +78,7 @@ export function gateOptions(opts: GateOpts): GateOptions {
 }
 
 function pageSize(raw: string | undefined): number {
-  if (raw === undefined) return 500;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < 1 || n > 5000) throw new UsageError(`--page-size expects a whole number from 1 to 5000, got '${raw}'`);
-  return n;
+  return numberFlag(raw, { flag: '--page-size', whole: true, min: 1, max: 5000 }, 500);
 }
 
 /** Report paths, resolved and checked before anything is sent. */

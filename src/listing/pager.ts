@@ -14,8 +14,8 @@
 import { setMaxListeners } from 'node:events';
 import type { Pagination } from '../operations/types.js';
 import { ResponseError } from '../http/errors.js';
-import { UsageError } from '../errors.js';
 import { getPath } from '../output/paths.js';
+import { numberFlag } from '../commands/number-flag.js';
 
 export interface PagerOptions {
   /** Names the listing in messages, e.g. "issues search --all". */
@@ -185,10 +185,7 @@ export class Pager {
 /** `--concurrency`: a whole number from 1 to 16 (default 4). */
 export const DEFAULT_CONCURRENCY = 4;
 export function parseConcurrency(raw: unknown): number {
-  if (raw === undefined) return DEFAULT_CONCURRENCY;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < 1 || n > 16) throw new UsageError(`--concurrency expects a whole number from 1 to 16, got '${String(raw)}'`);
-  return n;
+  return numberFlag(raw, { flag: '--concurrency', whole: true, min: 1, max: 16 }, DEFAULT_CONCURRENCY);
 }
 
 /** Each request in flight listens to the interrupt signal: allow that many listeners without a warning. */

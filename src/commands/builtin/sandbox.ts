@@ -5,6 +5,7 @@ import { CliError, UsageError } from '../../errors.js';
 import { EXIT } from '../../exit-codes.js';
 import { isLoopback } from '../../http/base-url.js';
 import type { Runner } from '../runner.js';
+import { parseNumberFlag } from '../number-flag.js';
 
 const FAULTS = ['reset', 'truncated', 'invalid-json', 'slow-body', '500', '502', '503', '429'];
 
@@ -60,15 +61,11 @@ export function sandboxCommand(run: Runner): Command {
 }
 
 function whole(v: string | undefined, flag: string, max: number): number | undefined {
-  if (v === undefined) return undefined;
-  const n = Number(v);
-  if (!/^\d+$/.test(v.trim()) || n > max) throw new UsageError(`${flag} expects a whole number from 0 to ${max}, got '${v}'`);
-  return n;
+  return v === undefined ? undefined : parseNumberFlag(v, { flag, whole: true, min: 0, max });
 }
 
 export async function runSandbox(ctx: Context, o: SandboxFlags): Promise<void> {
-  const failRate = o.failRate === undefined ? undefined : Number(o.failRate);
-  if (failRate !== undefined && !(failRate >= 0 && failRate <= 1)) throw new UsageError(`--fail-rate expects a number from 0 to 1, got '${o.failRate}'`);
+  const failRate = o.failRate === undefined ? undefined : parseNumberFlag(o.failRate, { flag: '--fail-rate', min: 0, max: 1 });
   const options = {
     host: o.host,
     port: whole(o.port, '--port', 65535),

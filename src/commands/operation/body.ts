@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { issueText, type Schema } from '../../operations/fields.js';
 import { UsageError } from '../../errors.js';
+import { parseNumberFlag } from '../number-flag.js';
 import type { FlagSpec } from './flags.js';
 
 export type Body = Record<string, unknown>;
@@ -120,10 +121,7 @@ export function flagValue(spec: FlagSpec, raw: unknown, src: Pick<BodySources, '
 }
 
 function toNumber(v: string, kind: 'number' | 'integer', name: string): number {
-  const n = v.trim() === '' ? NaN : Number(v);
-  if (!Number.isFinite(n)) throw new UsageError(`${name} expects ${kind === 'integer' ? 'an integer' : 'a number'}, got '${v}'`);
-  if (kind === 'integer' && !Number.isInteger(n)) throw new UsageError(`${name} expects an integer, got '${v}'`);
-  return n;
+  return parseNumberFlag(v, { flag: name, whole: kind === 'integer' });
 }
 
 /** Validate the typed part of a body with the operation's schema; the first problem names its flag. */

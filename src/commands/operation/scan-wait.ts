@@ -18,6 +18,7 @@ import { EXIT } from '../../exit-codes.js';
 import { ApiError, ResponseError } from '../../http/errors.js';
 import { render } from '../../output/render.js';
 import { askedFormat } from '../../output/data-format.js';
+import { numberFlag } from '../number-flag.js';
 import { duration, startProgress } from '../../terminal/progress.js';
 
 export const LIST_PATH = '/api/v1/scans/list';
@@ -57,12 +58,7 @@ export class WaitTimeoutError extends CliError {
 }
 
 function seconds(raw: unknown, flag: string, dflt: number, min: number, max: number): number {
-  if (raw === undefined) return dflt;
-  const n = Number(raw);
-  if (typeof raw !== 'string' || raw.trim() === '' || !Number.isFinite(n) || n < min || n > max) {
-    throw new UsageError(`${flag} expects seconds from ${min} to ${max}, got '${String(raw)}'`);
-  }
-  return n;
+  return numberFlag(raw, { flag, min, max, unit: 'seconds' }, dflt);
 }
 
 export function prepareWait(opts: Record<string, unknown>): WaitSettings {
