@@ -4,6 +4,7 @@ import type { ConfigStore, Profile } from './config/store.js';
 import type { Credentials, Target } from './config/resolve.js';
 import type { Client } from './http/client.js';
 import type { Format } from './output/formats.js';
+import type { Progress } from './terminal/progress.js';
 
 /** The global flags as commander parsed them (declared in src/commands/globals.ts). */
 export interface GlobalOptions {
@@ -40,7 +41,9 @@ export interface Context extends Host {
   organization(): { id?: string; from?: string };
   timeoutSec(): number;
   client(): Promise<Client>;
-  /** Run `fn` under a spinner on stderr when it is a terminal. */
+  /** Start the spinner on stderr (src/terminal/progress.ts): live on a terminal, plain lines elsewhere. */
+  progress(text: string): Promise<Progress>;
+  /** Run `fn` under the spinner. */
   spin<T>(text: string, fn: () => Promise<T>): Promise<T>;
   readStdin(): Promise<string>;
   /** Secrets known to this run, scrubbed from everything printed. */

@@ -8,6 +8,7 @@ import type { Client } from './http/client.js';
 import { InterruptedError, UsageError } from './errors.js';
 import { chooseFormat, useColor } from './output/formats.js';
 import { numberFlag } from './commands/number-flag.js';
+import { startProgress } from './terminal/progress.js';
 import { stripControls } from './output/sanitize.js';
 import { scrub } from './http/redact.js';
 
@@ -74,16 +75,13 @@ export function createContext(host: Host, globals: GlobalOptions): Context {
       });
       return client;
     },
+    progress: (text) => startProgress(ctx, text),
     async spin(text, fn) {
-      // A terminal that reports no width (e.g. under `script` without a size) makes ora redraw forever.
-      const width = (host.io.stderr as { columns?: number }).columns;
-      if (!host.io.stderrIsTTY || globals.verbose || host.env.CI || !width) return fn();
-      const { default: ora } = await import('ora');
-      const spinner = ora({ text, stream: host.io.stderr, color: 'cyan', isEnabled: true, discardStdin: false }).start();
+      const progress = await ctx.progress(text);
       try {
         return await fn();
       } finally {
-        spinner.stop();
+        progress.stop();
       }
     },
     readStdin() {

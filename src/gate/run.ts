@@ -22,7 +22,7 @@ import { GateUsageError, parseLevel, parseLevels } from './levels.js';
 import { scrub } from '../http/redact.js';
 import { buildRequestBody } from '../commands/operation/run.js';
 import { Pager, allowListeners, parseConcurrency } from '../listing/pager.js';
-import { count, startProgress } from '../terminal/progress.js';
+import { count } from '../terminal/progress.js';
 import { favourSmallHeap } from '../listing/heap.js';
 import { askedFormat } from '../output/data-format.js';
 import { numberFlag, parseNumberFlag } from '../commands/number-flag.js';
@@ -163,7 +163,7 @@ async function countIssues(
     call: (b) => client.call(op.path, b, { safe: true }),
     warn: (l) => ctx.warn(l),
   });
-  const progress = await startProgress(ctx, 'gate: reading open issues');
+  const progress = await ctx.progress('gate: reading open issues');
   try {
     for await (const page of pager.pages()) {
       for (const item of page.items) tally.add(asIssue(item, page.page));

@@ -13,7 +13,7 @@ import { Pager, allowListeners, parseConcurrency } from './pager.js';
 import { checkShape, columnsFor } from '../commands/operation/respond.js';
 import { itemWriter } from './stream-out.js';
 import { favourSmallHeap } from './heap.js';
-import { count, startProgress } from '../terminal/progress.js';
+import { count } from '../terminal/progress.js';
 import type { OperationOptions } from '../commands/operation/flags.js';
 
 /** The body `--all` sends: the row's stable order unless the user chose a sort. */
@@ -54,7 +54,7 @@ export async function runAllPages(ctx: Context, op: Operation, body: Record<stri
     render: { pretty: ctx.io.stdoutIsTTY, color: ctx.color, width: ctx.io.columns },
     sink: { out: ctx.out, note: ctx.note },
   });
-  const progress = await startProgress(ctx, `${what}: fetching page 1`);
+  const progress = await ctx.progress(`${what}: fetching page 1`);
   try {
     for await (const page of pager.pages()) {
       if (page.page === 1) checkShape(ctx, op, page.data);

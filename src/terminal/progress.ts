@@ -1,8 +1,17 @@
 /**
- * Progress on stderr. On a terminal (and not under CI or --verbose) a spinner whose text is updated
- * in place; elsewhere `update` is silent and only `line` writes, so CI logs get plain lines.
+ * The spinner: progress on stderr. On a terminal (and not under CI or --verbose) a spinner whose
+ * text is updated in place; elsewhere `update` is silent and only `line` writes, so CI logs get
+ * plain lines. Commands reach it through the context (`ctx.progress`, `ctx.spin`).
  */
-import type { Context } from '../context.js';
+import type { Env, IO } from '../host.js';
+
+/** What the spinner needs of the context. */
+export interface ProgressHost {
+  io: IO;
+  env: Env;
+  globals: { verbose?: boolean };
+  note(line: string): void;
+}
 
 export interface Progress {
   /** True when a spinner is drawn (stderr is a terminal). */
@@ -14,13 +23,14 @@ export interface Progress {
   stop(): void;
 }
 
-export function isLive(ctx: Pick<Context, 'io' | 'env' | 'globals'>): boolean {
-  // A terminal that reports 0 columns (some pseudo-terminals) sends ora into an endless clear loop.
+export function isLive(ctx: Omit<ProgressHost, 'note'>): boolean {
+  // A terminal that reports no width, or 0 columns (some pseudo-terminals, `script` without a
+  // size), sends ora into an endless redraw loop.
   const columns = (ctx.io.stderr as { columns?: number }).columns;
-  return ctx.io.stderrIsTTY && columns !== 0 && !ctx.globals.verbose && !ctx.env.CI;
+  return ctx.io.stderrIsTTY && !!columns && !ctx.globals.verbose && !ctx.env.CI;
 }
 
-export async function startProgress(ctx: Context, text: string): Promise<Progress> {
+export async function startProgress(ctx: ProgressHost, text: string): Promise<Progress> {
   if (!isLive(ctx)) {
     return { live: false, update: () => {}, line: (l) => ctx.note(l), stop: () => {} };
   }

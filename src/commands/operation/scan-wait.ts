@@ -19,7 +19,7 @@ import { ApiError, ResponseError } from '../../http/errors.js';
 import { render } from '../../output/render.js';
 import { askedFormat } from '../../output/data-format.js';
 import { numberFlag } from '../number-flag.js';
-import { duration, startProgress } from '../../terminal/progress.js';
+import { duration } from '../../terminal/progress.js';
 
 export const LIST_PATH = '/api/v1/scans/list';
 export const DEFAULT_POLL_SEC = 10;
@@ -103,7 +103,7 @@ export async function waitForScan(ctx: Context, scanId: string, organizationId: 
   const started = ctx.now();
   const deadline = started + s.timeoutMs;
   ctx.note(`waiting for scan ${scanId} (status every ${s.pollMs / 1000}s, up to ${s.timeoutMs / 1000}s; --wait-timeout)`);
-  const progress = await startProgress(ctx, `scan ${scanId}: waiting`);
+  const progress = await ctx.progress(`scan ${scanId}: waiting`);
   let status = 'not listed yet';
   let lastLineAt = started;
   let failures = 0;

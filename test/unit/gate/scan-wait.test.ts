@@ -6,6 +6,7 @@ import {
 } from '../../../src/commands/operation/scan-wait.js';
 import { ServerError, UnauthorizedError } from '../../../src/http/errors.js';
 import { InterruptedError, UsageError } from '../../../src/errors.js';
+import { startProgress } from '../../../src/terminal/progress.js';
 
 /** A Context with a fake clock: sleep() moves time on at once. Polls answer from `answers` in turn. */
 function fakeCtx(answers: Array<unknown | Error>, o: { abortAfterPolls?: number } = {}) {
@@ -24,6 +25,7 @@ function fakeCtx(answers: Array<unknown | Error>, o: { abortAfterPolls?: number 
     },
     note: (l: string) => notes.push(`${clock / 1000}s ${l}`),
     warn: (l: string) => notes.push(`${clock / 1000}s warning: ${l}`),
+    progress: (text: string) => startProgress(ctx, text),
     client: async () => ({
       call: async (_path: string, body: unknown) => {
         bodies.push(body);
