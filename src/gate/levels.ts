@@ -4,11 +4,9 @@
  * Default cut-offs follow the levels of the service's own dashboard (field notes, "Numbers and
  * values"): critical 90-100, high 70-89, medium 40-69, low 10-39, info below 10.
  */
+import { LEVELS, type Level } from '../operations/levels.js';
 
-export type Level = 'critical' | 'high' | 'medium' | 'low' | 'info';
-
-/** Levels from most to least severe. */
-export const LEVELS: readonly Level[] = ['critical', 'high', 'medium', 'low', 'info'];
+export { LEVELS, type Level };
 
 /** Levels that have a cut-off; `info` is everything below `low`. */
 export type CutoffLevel = Exclude<Level, 'info'>;

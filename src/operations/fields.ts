@@ -47,8 +47,6 @@ export const orgId = (source: Source = 'spec') =>
 export const repoId = (source: Source = 'spec', description = 'Repository id') => field(id(), description, source, 'id');
 export const issueId = (source: Source = 'notes') => field(id(), 'Issue id', source, 'id');
 
-export const LEVELS = ['critical', 'high', 'medium', 'low', 'info'] as const;
-
 /** Request body: declared fields are checked, any other field passes through untouched. */
 export const body = loose;
 

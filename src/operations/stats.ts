@@ -1,5 +1,6 @@
-import { anyObject, body, field, id, int, isoDate, LEVELS, list, num, oneOf, optional, orgId, record, repoId, str } from './fields.js';
+import { anyObject, body, field, id, int, isoDate, list, num, oneOf, optional, orgId, record, repoId, str } from './fields.js';
 import { severityCounts } from './records.js';
+import { LEVELS } from './levels.js';
 import type { Operation } from './types.js';
 
 const P = '/api/v1/stats/';

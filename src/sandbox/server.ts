@@ -5,13 +5,15 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { HttpError } from './errors.js';
+import { TOKEN_ID_HEADER as TOKEN_ID, TOKEN_SECRET_HEADER as TOKEN_SECRET } from '../http/headers.js';
 import { AFTER_FAULTS, STATUS_FAULTS, checkFaults, pickFault, sendSpoiled, sendStatusFault, type Faults } from './faults.js';
 import type { Route } from './router.js';
 import type { Rng } from './prng.js';
 import type { Store } from './state.js';
 
-export const TOKEN_ID_HEADER = 'x-service-api-token-id';
-export const TOKEN_SECRET_HEADER = 'x-service-api-token-secret';
+/** The client's token headers (src/http/headers.ts), as node's http presents them: lower case. */
+export const TOKEN_ID_HEADER = TOKEN_ID.toLowerCase();
+export const TOKEN_SECRET_HEADER = TOKEN_SECRET.toLowerCase();
 export const CONTROL_PREFIX = '/__sandbox/';
 
 /** Requests per operation path: what a test needs to prove that a change was never sent twice. */
@@ -80,7 +82,7 @@ async function handle(cfg: ServerConfig, req: IncomingMessage, res: ServerRespon
   const id = req.headers[TOKEN_ID_HEADER];
   const secret = req.headers[TOKEN_SECRET_HEADER];
   if (!id || !secret) {
-    return reject(res, 401, `missing ${!id ? 'X-Service-API-Token-Id' : 'X-Service-API-Token-Secret'} header: send both token headers`);
+    return reject(res, 401, `missing ${!id ? TOKEN_ID : TOKEN_SECRET} header: send both token headers`);
   }
   if (id !== cfg.tokenId || secret !== cfg.tokenSecret) return reject(res, 401, 'invalid API token');
 

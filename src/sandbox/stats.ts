@@ -9,8 +9,9 @@ import type { Store } from './state.js';
 import { badRequest } from './errors.js';
 import { DAY_MS } from './data/time.js';
 
-export type Level = 'critical' | 'high' | 'medium' | 'low' | 'info';
-export const LEVELS: readonly Level[] = ['critical', 'high', 'medium', 'low', 'info'];
+import { LEVELS, type Level } from '../operations/levels.js';
+
+export { LEVELS, type Level };
 export type LevelCounts = Record<Level, number>;
 
 export function levelOf(score: number): Level {

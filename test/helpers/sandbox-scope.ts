@@ -8,8 +8,9 @@ import { archive } from '../../src/sandbox/transitions.js';
 import type { SandboxOptions } from '../../src/sandbox/index.js';
 import { startTestSandbox, type TestSandbox } from './sandbox.js';
 
-export const LEVELS = ['critical', 'high', 'medium', 'low', 'info'] as const;
-export type Level = (typeof LEVELS)[number];
+import { LEVELS, type Level } from '../../src/operations/levels.js';
+
+export { LEVELS, type Level };
 export type LevelCounts = Record<Level, number>;
 
 /** The cut-offs the README documents (critical >= 90, high >= 70, medium >= 40, low >= 10). */

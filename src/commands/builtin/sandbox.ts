@@ -6,8 +6,8 @@ import { EXIT } from '../../exit-codes.js';
 import { isLoopback } from '../../http/base-url.js';
 import type { Runner } from '../runner.js';
 import { parseNumberFlag } from '../number-flag.js';
+import { FAULT_KINDS } from '../../sandbox/faults.js';
 
-const FAULTS = ['reset', 'truncated', 'invalid-json', 'slow-body', '500', '502', '503', '429'];
 
 export interface SandboxFlags {
   port: string;
@@ -41,7 +41,7 @@ export function sandboxCommand(run: Runner): Command {
     .option('--patch-delay <ms>', 'How long generate-patch takes before the patch appears (default 1000)')
     .option('--latency <ms>', 'Delay every API answer by this many milliseconds')
     .option('--fail-rate <p>', 'Fail this share (0-1) of API requests with a random 500/502/503 or 429 (seeded)')
-    .addOption(new Option('--fault <kind>', 'Fail every API request the same way').choices(FAULTS))
+    .addOption(new Option('--fault <kind>', 'Fail every API request the same way').choices(FAULT_KINDS))
     .option('--quiet', 'Do not log each request on stderr')
     .addHelpText('after', [
       '',
