@@ -26,6 +26,7 @@ import { count } from '../terminal/progress.js';
 import { favourSmallHeap } from '../listing/heap.js';
 import { askedFormat } from '../output/data-format.js';
 import { numberFlag, parseNumberFlag } from '../commands/number-flag.js';
+import { printDryRun } from '../http/dry-run.js';
 import { MAX_FLAGS, searchOperation, type GateFlags } from './scope.js';
 import { REPORT_FLAGS, printVerdict, writeErrorReports, writeReports, type ReportPaths } from './summary.js';
 
@@ -121,8 +122,7 @@ export async function runGate(ctx: Context, flags: GateFlags, opts: GateOpts): P
   const built = await buildRequestBody(ctx, op, flags, opts);
   const scope: Record<string, unknown> = { ...built, types: ['open'] };
   if (ctx.globals.dryRun) {
-    const { describeRequest } = await import('../commands/operation/respond.js');
-    ctx.out(JSON.stringify(describeRequest(ctx, op.path, { ...scope, sortBy: 'createdAt', sortOrder: 'asc', page: 1, pageSize: size }), null, 2) + '\n');
+    printDryRun(ctx, op.path, { ...scope, sortBy: 'createdAt', sortOrder: 'asc', page: 1, pageSize: size });
     return;
   }
 

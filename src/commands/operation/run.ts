@@ -5,7 +5,8 @@ import { UsageError } from '../../errors.js';
 import { escapeHatchBody, flagValue, setPath, validateTyped, type Body } from './body.js';
 import type { FollowUpStep } from './follow-up.js';
 import { argName, type OperationFlags, type OperationOptions } from './flags.js';
-import { renderResponse, describeRequest } from './respond.js';
+import { renderResponse } from './respond.js';
+import { printDryRun } from '../../http/dry-run.js';
 import { confirmDestructive } from '../../terminal/confirm.js';
 
 /** The code of each follow-up step a row can name, loaded only when one of its flags is given. */
@@ -20,7 +21,7 @@ export async function runOperation(ctx: Context, op: Operation, flags: Operation
   const body = await buildRequestBody(ctx, op, flags, opts, positional);
   if (op.destructive) await confirmDestructive(ctx, op, body, opts.yes === true);
   if (ctx.globals.dryRun) {
-    ctx.out(JSON.stringify(describeRequest(ctx, op.path, body), null, 2) + '\n');
+    printDryRun(ctx, op.path, body);
     return;
   }
   if (opts.all && op.pagination) {
