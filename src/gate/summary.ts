@@ -6,6 +6,7 @@ import type { CountKey, GateResult, GateVerdict } from './verdict.js';
 import { LEVELS } from './levels.js';
 import type { Format } from '../output/formats.js';
 import { csvHeader, csvRow } from '../output/csv.js';
+import { chosenColumns } from '../output/present.js';
 import { count } from '../terminal/progress.js';
 
 export interface ReportPaths {
@@ -107,7 +108,7 @@ export async function printVerdict(ctx: Context, format: Format, v: GateVerdict,
       ctx.out(JSON.stringify(verdictData(v)) + '\n');
       return;
     case 'csv': {
-      const columns = ctx.globals.columns ? ctx.globals.columns.split(',').map((c) => c.trim()).filter(Boolean) : CSV_COLUMNS;
+      const columns = chosenColumns(ctx, CSV_COLUMNS);
       let text = csvHeader(columns);
       for (const issue of r.breaking) text += csvRow(issue, columns);
       ctx.out(text);

@@ -10,7 +10,8 @@
 import type { Context } from '../context.js';
 import type { Operation } from '../operations/types.js';
 import { Pager, allowListeners, parseConcurrency } from './pager.js';
-import { checkShape, columnsFor } from '../commands/operation/respond.js';
+import { checkShape } from '../commands/operation/respond.js';
+import { chosenColumns } from '../output/present.js';
 import { itemWriter } from './stream-out.js';
 import { favourSmallHeap } from './heap.js';
 import { count } from '../terminal/progress.js';
@@ -49,7 +50,7 @@ export async function runAllPages(ctx: Context, op: Operation, body: Record<stri
   const writer = itemWriter({
     format,
     stdout: ctx.io.stdout,
-    columns: columnsFor(ctx, op.columns),
+    columns: chosenColumns(ctx, op.columns),
     pretty: ctx.io.stdoutIsTTY,
     render: { pretty: ctx.io.stdoutIsTTY, color: ctx.color, width: ctx.io.columns },
     sink: { out: ctx.out, note: ctx.note },

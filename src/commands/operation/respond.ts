@@ -1,13 +1,8 @@
 /** Shared tail of every API command: check the response shape leniently and render it. */
 import type { Context } from '../../context.js';
 import type { Operation } from '../../operations/types.js';
-import { render } from '../../output/render.js';
+import { present } from '../../output/present.js';
 import { issueText } from '../../operations/fields.js';
-
-export function columnsFor(ctx: Context, defaults: string[]): string[] {
-  const chosen = ctx.globals.columns;
-  return chosen ? chosen.split(',').map((c) => c.trim()).filter(Boolean) : defaults;
-}
 
 /** Warn (once, on stderr) when a response does not have the documented shape; output stays as received. */
 export function checkShape(ctx: Context, op: Operation, data: unknown): void {
@@ -20,12 +15,5 @@ export function checkShape(ctx: Context, op: Operation, data: unknown): void {
 
 export async function renderResponse(ctx: Context, op: Pick<Operation, 'rows' | 'columns'> & Partial<Operation>, data: unknown): Promise<void> {
   if (op.response && op.group) checkShape(ctx, op as Operation, data);
-  await render(data, {
-    format: ctx.format(),
-    columns: columnsFor(ctx, op.columns),
-    rowsPath: op.rows,
-    pretty: ctx.io.stdoutIsTTY,
-    color: ctx.color,
-    width: ctx.io.columns,
-  }, { out: ctx.out, note: ctx.note });
+  await present(ctx, data, { columns: op.columns, rows: op.rows });
 }
