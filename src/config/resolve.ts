@@ -20,14 +20,21 @@ export interface Credentials {
   from: 'environment' | string;
 }
 
+/**
+ * The one precedence of the base URL (every command, `auth login` too): --base-url, then with
+ * --dev SVC_DEV_BASE_URL and the profile's dev-base-url, else SVC_BASE_URL and the profile's
+ * base-url. `raw` is undefined when none is set; the URL is not checked here.
+ */
+export function baseUrlSource(o: { baseUrl?: string; dev?: boolean }, env: Env, profile: Profile | undefined, profileName: string): { raw?: string; from: string } {
+  if (o.baseUrl) return { raw: o.baseUrl, from: '--base-url' };
+  if (o.dev && env.SVC_DEV_BASE_URL) return { raw: env.SVC_DEV_BASE_URL, from: 'SVC_DEV_BASE_URL' };
+  if (o.dev) return { raw: profile?.devBaseUrl, from: `profile "${profileName}" dev-base-url` };
+  if (env.SVC_BASE_URL) return { raw: env.SVC_BASE_URL, from: 'SVC_BASE_URL' };
+  return { raw: profile?.baseUrl, from: `profile "${profileName}" base-url` };
+}
+
 export function resolveTarget(o: { baseUrl?: string; dev?: boolean }, env: Env, profile: Profile | undefined, profileName: string): Target {
-  let raw: string | undefined;
-  let from: string;
-  if (o.baseUrl) [raw, from] = [o.baseUrl, '--base-url'];
-  else if (o.dev && env.SVC_DEV_BASE_URL) [raw, from] = [env.SVC_DEV_BASE_URL, 'SVC_DEV_BASE_URL'];
-  else if (o.dev) [raw, from] = [profile?.devBaseUrl, `profile "${profileName}" dev-base-url`];
-  else if (env.SVC_BASE_URL) [raw, from] = [env.SVC_BASE_URL, 'SVC_BASE_URL'];
-  else [raw, from] = [profile?.baseUrl, `profile "${profileName}" base-url`];
+  const { raw, from } = baseUrlSource(o, env, profile, profileName);
   if (!raw && profile === undefined && profileName !== 'default' && !o.baseUrl) {
     throw new UsageError(`profile "${profileName}" does not exist`, `list the profiles with 'svc config list', or create it with 'svc config set base-url URL --profile ${profileName}'`);
   }

@@ -3,6 +3,7 @@ import { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { AuthError, UsageError } from '../../errors.js';
 import { parseBaseUrl, baseString } from '../../http/base-url.js';
+import { baseUrlSource } from '../../config/resolve.js';
 import { promptLine } from '../../terminal/prompt.js';
 import type { Runner } from '../runner.js';
 
@@ -42,15 +43,17 @@ async function login(ctx: Context, o: { tokenId?: string; withSecretStdin?: bool
   if (/\s/.test(tokenId) || /[\r\n]/.test(secret)) throw new UsageError('the token id or secret contains white space or line breaks', 'copy them again from the dashboard');
   ctx.addSecret?.(secret);
 
-  const baseUrl = ctx.globals.baseUrl ? baseString(parseBaseUrl(ctx.globals.baseUrl, '--base-url')) : undefined;
   const profile = ctx.profile() ?? {};
-  const target = baseUrl ?? (ctx.globals.dev ? profile.devBaseUrl : profile.baseUrl) ?? ctx.env.SVC_BASE_URL;
+  // The base URL every command would use (config/resolve.ts), checked as they check it; none at all
+  // is fine here: the token is saved and the note says how to set one.
+  const source = baseUrlSource(ctx.globals, ctx.env, ctx.profile(), ctx.profileName);
+  const target = source.raw ? baseString(parseBaseUrl(source.raw, source.from)) : undefined;
   if (o.verify && target) {
     const { createClient } = await import('../../http/client.js');
     const { assertSafeTransport } = await import('../../http/base-url.js');
     const { proxyFor, proxySettings } = await import('../../http/proxy.js');
-    const url = parseBaseUrl(target, 'login');
-    assertSafeTransport(url, 'login', proxyFor(url, proxySettings(ctx.env)));
+    const url = new URL(target);
+    assertSafeTransport(url, source.from, proxyFor(url, proxySettings(ctx.env)));
     const client = createClient({
       baseUrl: baseString(url), tokenId, tokenSecret: secret, userAgent: `svc/${ctx.version}`,
       timeoutSec: ctx.timeoutSec(), retries: 1, env: ctx.env, signal: ctx.signal, now: ctx.now, random: ctx.random, sleep: ctx.sleep,
@@ -66,9 +69,13 @@ async function login(ctx: Context, o: { tokenId?: string; withSecretStdin?: bool
       await client.close();
     }
   }
-  // The token is bound to the URL it is for: a profile without one takes the URL used here (e.g. SVC_BASE_URL).
+  // The token is bound to the URL it is for: --base-url becomes the profile's; a profile without one
+  // takes the URL used here (e.g. SVC_BASE_URL).
   const own = ctx.globals.dev ? profile.devBaseUrl : profile.baseUrl;
-  const bind = baseUrl ?? (target && !own ? baseString(parseBaseUrl(target, 'SVC_BASE_URL')) : undefined);
+  const bind = source.from === '--base-url' || !own ? target : undefined;
+  if (own && !bind && target && sameOrigin(target, own) === false) {
+    ctx.warn(`the token was checked against ${target} (${source.from}) but is stored for the profile's ${own}; commands sent to ${target} will not use it`);
+  }
   await ctx.config.update(ctx.profileName, (p) => ({
     ...p,
     tokenId,
@@ -127,4 +134,8 @@ async function logout(ctx: Context): Promise<void> {
 
 export function maskId(id: string): string {
   return id.length <= 8 ? '****' : `${id.slice(0, 4)}…${id.slice(-4)}`;
+}
+
+function sameOrigin(a: string, b: string): boolean | undefined {
+  try { return new URL(a).origin === new URL(b).origin; } catch { return undefined; }
 }
