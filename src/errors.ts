@@ -23,11 +23,6 @@ export class AuthError extends CliError {
   constructor(message: string, hint?: string) { super(message, EXIT.AUTH, hint); }
 }
 
-/** A failed gate: the only error that exits 1. */
-export class GateFailedError extends CliError {
-  constructor(message: string) { super(message, EXIT.GATE_FAILED); }
-}
-
 export class InterruptedError extends CliError {
   constructor(signal: 'SIGINT' | 'SIGTERM' = 'SIGINT') {
     super(`interrupted by ${signal}`, signal === 'SIGTERM' ? EXIT.TERMINATED : EXIT.INTERRUPTED);

@@ -20,6 +20,7 @@ import { EXIT } from '../exit-codes.js';
 import { createTally, type GateOptions, type GateResult, type GateVerdict, type IssueInput, type MaxThresholds } from './verdict.js';
 import { GateUsageError, parseLevel, parseLevels } from './levels.js';
 import { scrub } from '../http/redact.js';
+import { ResponseError } from '../http/errors.js';
 import { buildRequestBody } from '../commands/operation/run.js';
 import { Pager, allowListeners, parseConcurrency } from '../listing/pager.js';
 import { count } from '../terminal/progress.js';
@@ -175,7 +176,7 @@ async function countIssues(
   const totalCount = pager.total!;
   if (tally.seen !== totalCount) {
     // The pager already checks this; kept as the last line of defence of the fail-closed rule.
-    throw new CliError(`gate: counted ${tally.seen} issues but the service reported ${totalCount}`, EXIT.BAD_RESPONSE);
+    throw new ResponseError(`gate: counted ${tally.seen} issues but the service reported ${totalCount}`);
   }
   return { result: tally.result(), scope, fetched: pager.fetched, totalCount };
 }
@@ -183,11 +184,11 @@ async function countIssues(
 /** An item of the listing as an issue; anything that is not an object cannot be counted. */
 function asIssue(item: unknown, page: number): IssueInput {
   if (item === null || typeof item !== 'object' || Array.isArray(item)) {
-    throw new CliError(`gate: page ${page} holds an item that is not an issue record`, EXIT.BAD_RESPONSE, 'check the base URL; try again with --verbose');
+    throw new ResponseError(`gate: page ${page} holds an item that is not an issue record`, undefined, 'check the base URL; try again with --verbose');
   }
   const issue = item as IssueInput;
   if (typeof issue.id !== 'string' && typeof issue.id !== 'number') {
-    throw new CliError(`gate: page ${page} holds an issue without an id`, EXIT.BAD_RESPONSE, 'check the base URL; try again with --verbose');
+    throw new ResponseError(`gate: page ${page} holds an issue without an id`, undefined, 'check the base URL; try again with --verbose');
   }
   return issue;
 }

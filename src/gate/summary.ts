@@ -1,7 +1,6 @@
 /** What `svc gate` prints and writes: the verdict on stdout, reports in files (atomically). */
 import type { Context } from '../context.js';
-import { CliError } from '../errors.js';
-import { EXIT } from '../exit-codes.js';
+import { UsageError } from '../errors.js';
 import type { CountKey, GateResult, GateVerdict } from './verdict.js';
 import { LEVELS } from './levels.js';
 import type { Format } from '../output/formats.js';
@@ -52,7 +51,7 @@ async function atomically(kind: keyof ReportPaths, path: string, text: () => str
     await writeFileAtomic(path, text());
   } catch (err) {
     const why = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
-    throw new CliError(`cannot write the ${REPORT_FLAGS[kind]} report to ${path} (${why})`, EXIT.USAGE, 'check the path and free disk space');
+    throw new UsageError(`cannot write the ${REPORT_FLAGS[kind]} report to ${path} (${why})`, 'check the path and free disk space');
   }
 }
 

@@ -8,11 +8,25 @@ export class ApiError extends CliError {
     super(message, exitCode, hint);
   }
 }
-export class BadRequestError extends ApiError {}
-export class UnauthorizedError extends ApiError {}
-export class NotFoundError extends ApiError {}
-export class RateLimitedError extends ApiError {}
-export class ServerError extends ApiError {}
+/** 400 and other refusals of the request itself. */
+export class BadRequestError extends ApiError {
+  constructor(message: string, status?: number, hint?: string) { super(message, EXIT.REJECTED, status, hint); }
+}
+/** 401/403: the token. */
+export class UnauthorizedError extends ApiError {
+  constructor(message: string, status?: number, hint?: string) { super(message, EXIT.AUTH, status, hint); }
+}
+export class NotFoundError extends ApiError {
+  constructor(message: string, status?: number, hint?: string) { super(message, EXIT.NOT_FOUND, status, hint); }
+}
+/** 429. */
+export class RateLimitedError extends ApiError {
+  constructor(message: string, status?: number, hint?: string, retryAfterMs?: number) { super(message, EXIT.REJECTED, status, hint, retryAfterMs); }
+}
+/** 5xx and 408: the service failed. */
+export class ServerError extends ApiError {
+  constructor(message: string, status?: number, hint?: string, retryAfterMs?: number) { super(message, EXIT.NETWORK, status, hint, retryAfterMs); }
+}
 /**
  * The request did not complete at the network level. `neverSent` when it provably never reached
  * the server; `permanent` when trying again cannot help (a certificate the system does not trust).
@@ -53,12 +67,12 @@ export function statusError(status: number, what: string, text: string, retryAft
   const detail = errorMessage(text);
   const msg = `${what} failed: HTTP ${status}${detail ? `: ${detail}` : ''}`;
   if (status === 401 || status === 403) {
-    return new UnauthorizedError(msg, EXIT.AUTH, status, 'check the token with `svc auth status`, or log in again with `svc auth login`');
+    return new UnauthorizedError(msg, status, 'check the token with `svc auth status`, or log in again with `svc auth login`');
   }
-  if (status === 404) return new NotFoundError(msg, EXIT.NOT_FOUND, status, 'check the id or path; `svc api` calls any path');
-  if (status === 429) return new RateLimitedError(msg, EXIT.REJECTED, status, 'rate limited: wait and try again, or raise --retries', retryAfterMs);
+  if (status === 404) return new NotFoundError(msg, status, 'check the id or path; `svc api` calls any path');
+  if (status === 429) return new RateLimitedError(msg, status, 'rate limited: wait and try again, or raise --retries', retryAfterMs);
   const unsure = 'the change may or may not have been made: check before repeating it';
-  if (status >= 500) return new ServerError(msg, EXIT.NETWORK, status, safe ? 'the service failed; try again later (reads are retried, see --retries)' : `the service failed; ${unsure}`, retryAfterMs);
-  if (status === 408) return new ServerError(msg, EXIT.NETWORK, status, safe ? 'the service timed out; try again' : `the service timed out; ${unsure}`, retryAfterMs);
-  return new BadRequestError(msg, EXIT.REJECTED, status, 'the service rejected the request; see `--help` for the fields, or --dry-run to see the body');
+  if (status >= 500) return new ServerError(msg, status, safe ? 'the service failed; try again later (reads are retried, see --retries)' : `the service failed; ${unsure}`, retryAfterMs);
+  if (status === 408) return new ServerError(msg, status, safe ? 'the service timed out; try again' : `the service timed out; ${unsure}`, retryAfterMs);
+  return new BadRequestError(msg, status, 'the service rejected the request; see `--help` for the fields, or --dry-run to see the body');
 }

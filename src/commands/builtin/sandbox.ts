@@ -1,8 +1,7 @@
 /** `svc sandbox`: run the local stand-in of the service in the foreground until Ctrl-C / SIGTERM. */
 import { Command, Option } from 'commander';
 import type { Context } from '../../context.js';
-import { CliError, UsageError } from '../../errors.js';
-import { EXIT } from '../../exit-codes.js';
+import { UsageError } from '../../errors.js';
 import { isLoopback } from '../../http/base-url.js';
 import type { Runner } from '../runner.js';
 import { parseNumberFlag } from '../number-flag.js';
@@ -94,7 +93,7 @@ export async function runSandbox(ctx: Context, o: SandboxFlags): Promise<void> {
     const e = err as NodeJS.ErrnoException;
     if (e.code === 'EADDRINUSE') throw new UsageError(`port ${o.port} on ${o.host} is already in use`, 'pick another with --port, or --port 0 for a free one');
     if (e.code === 'EADDRNOTAVAIL' || e.code === 'EACCES') throw new UsageError(`cannot listen on ${o.host}:${o.port} (${e.code})`, 'check --host and --port');
-    throw new CliError(e.message, EXIT.USAGE, o.state ? 'fix or delete the state file, or choose another --state' : undefined);
+    throw new UsageError(e.message, o.state ? 'fix or delete the state file, or choose another --state' : undefined);
   }
   const store = sb.state;
   const data = `${store.repos.length} repositories, ${store.issues.length} issues`;

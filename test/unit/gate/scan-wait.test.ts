@@ -128,7 +128,7 @@ describe('waitForScan', () => {
   });
 
   it('waits out up to 3 failed polls in a row (network/5xx), then gives up', async () => {
-    const busy = new ServerError('scans/list failed: HTTP 503', 6, 503);
+    const busy = new ServerError('scans/list failed: HTTP 503', 503);
     const ok = fakeCtx([busy, busy, busy, list({ status: 'completed' })]);
     expect((await waitForScan(ok.ctx, 's1', undefined, settings)).status).toBe('completed');
     expect(ok.notes.filter((l) => l.includes('warning: checking scan s1 failed'))).toHaveLength(3);
@@ -137,7 +137,7 @@ describe('waitForScan', () => {
   });
 
   it('does not wait out an auth failure', async () => {
-    const denied = new UnauthorizedError('scans/list failed: HTTP 401', 3, 401);
+    const denied = new UnauthorizedError('scans/list failed: HTTP 401', 401);
     const { ctx, polls } = fakeCtx([denied, list({ status: 'completed' })]);
     await expect(waitForScan(ctx, 's1', undefined, settings)).rejects.toBe(denied);
     expect(polls()).toBe(1);
