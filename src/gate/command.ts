@@ -1,13 +1,13 @@
 /**
  * `svc gate`: pass or fail a build on the open issues in a scope. The scope flags are the issue
- * search's own (taken from its row, so they stay in sync); the run step is in gate-run.ts.
+ * search's own (taken from its row, so they stay in sync); the run step is in run.ts.
  */
 import { Command, Option } from 'commander';
 import { issues } from '../operations/issues.js';
 import type { Operation } from '../operations/types.js';
-import { flagSpecs, type FlagSpec } from './schema-flags.js';
-import { addFlagOptions } from './operation.js';
-import type { Runner } from './runner.js';
+import { flagSpecs, type FlagSpec } from '../commands/operation/flags.js';
+import { addFlagOptions } from '../commands/operation/command.js';
+import type { Runner } from '../commands/runner.js';
 
 /** Request fields of the issue search that scope the gate (it always searches `types: ["open"]`). */
 export const SCOPE_FIELDS = [
@@ -45,7 +45,8 @@ Output: a summary on stdout (counts per level, thresholds, verdict, the issues t
 also in CI logs; -o json gives the verdict as data: {passed, counts, thresholds, violations, breaking,
 scope, fetched, totalCount}. -o csv lists the breaking issues. --annotations adds workflow-command lines
 (::error file=...,line=...::) after the summary, at most 50. Reports are written whole or not at all;
-when the gate cannot be decided, JUnit and markdown reports say so and no SARIF file is written.
+when the gate cannot be decided, JUnit, markdown and --json-report files say so ({"passed": false,
+"decided": false, "exitCode", "error"}) and no SARIF file is written.
 
 Examples:
   # Fail when any open issue is high or critical; a SARIF report for the code-scanning view
@@ -70,13 +71,14 @@ export function gateCommand(run: Runner): Command {
   cmd.option('--sarif <file>', 'Write a SARIF 2.1.0 report of every counted issue');
   cmd.option('--junit <file>', 'Write a JUnit XML report (a test case per issue, failures for breaking ones)');
   cmd.option('--markdown <file>', "Write a markdown summary (e.g. the CI's step-summary file)");
+  cmd.option('--json-report <file>', 'Write the verdict as JSON (what -o json prints) to a file, beside the summary');
   cmd.option('--annotations', 'Print workflow-command annotations (::error file=...,line=...::) on stdout, at most 50');
   cmd.option('--page-size <n>', 'Issues per request, 1 to 5000 (default 500)');
   cmd.option('--concurrency <n>', 'Requests in flight, 1 to 16 (default 4)');
   cmd.addHelpText('after', HELP);
   cmd.action(async (_opts: unknown, command: Command) => {
     await run(async (ctx) => {
-      const { runGate } = await import('./gate-run.js');
+      const { runGate } = await import('./run.js');
       await runGate(ctx, { specs, attribute }, command.opts());
     });
   });

@@ -17,16 +17,16 @@ import { dirname, resolve } from 'node:path';
 import type { Context } from '../context.js';
 import { CliError, UsageError } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
-import { createTally, type GateOptions, type GateResult, type IssueInput, type MaxThresholds } from '../gate/evaluate.js';
-import { GateUsageError, parseLevel, parseLevels } from '../gate/levels.js';
+import { createTally, type GateOptions, type GateResult, type IssueInput, type MaxThresholds } from './verdict.js';
+import { GateUsageError, parseLevel, parseLevels } from './levels.js';
 import { scrub } from '../http/redact.js';
-import { buildRequestBody } from './run-operation.js';
-import { Pager, allowListeners, parseConcurrency } from './pager.js';
-import { count, startProgress } from './progress.js';
-import { favourSmallHeap } from './heap.js';
-import { askedFormat } from './data-format.js';
-import { MAX_FLAGS, searchOperation, type GateFlags } from './gate.js';
-import { printVerdict, writeErrorReports, writeReports, type ReportPaths } from './gate-output.js';
+import { buildRequestBody } from '../commands/operation/run.js';
+import { Pager, allowListeners, parseConcurrency } from '../listing/pager.js';
+import { count, startProgress } from '../terminal/progress.js';
+import { favourSmallHeap } from '../listing/heap.js';
+import { askedFormat } from '../output/data-format.js';
+import { MAX_FLAGS, searchOperation, type GateFlags } from './command.js';
+import { REPORT_FLAGS, printVerdict, writeErrorReports, writeReports, type ReportPaths } from './summary.js';
 
 export interface GateOpts {
   failOn?: string;
@@ -34,6 +34,7 @@ export interface GateOpts {
   sarif?: string;
   junit?: string;
   markdown?: string;
+  jsonReport?: string;
   annotations?: boolean;
   pageSize?: string;
   concurrency?: string;
@@ -96,22 +97,23 @@ function pageSize(raw: string | undefined): number {
 async function reportPaths(ctx: Context, opts: GateOpts): Promise<ReportPaths> {
   const paths: ReportPaths = {};
   const seen = new Map<string, string>();
-  for (const kind of ['sarif', 'junit', 'markdown'] as const) {
+  for (const kind of Object.keys(REPORT_FLAGS) as Array<keyof ReportPaths>) {
     const given = opts[kind];
     if (given === undefined) continue;
-    if (given.trim() === '') throw new UsageError(`--${kind} needs a file name`);
+    const flag = REPORT_FLAGS[kind];
+    if (given.trim() === '') throw new UsageError(`${flag} needs a file name`);
     const path = resolve(ctx.cwd, given);
     const other = seen.get(path);
-    if (other) throw new UsageError(`--${other} and --${kind} name the same file '${given}'`, 'give each report its own file');
-    seen.set(path, kind);
+    if (other) throw new UsageError(`${other} and ${flag} name the same file '${given}'`, 'give each report its own file');
+    seen.set(path, flag);
     const dir = dirname(path);
     try {
       if (!(await stat(dir)).isDirectory()) throw new Error('not a directory');
       await access(dir, constants.W_OK);
     } catch {
-      throw new UsageError(`cannot write the --${kind} report '${given}': its directory does not exist or is not writable`, 'create the directory first');
+      throw new UsageError(`cannot write the ${flag} report '${given}': its directory does not exist or is not writable`, 'create the directory first');
     }
-    if (await stat(path).then((s) => s.isDirectory(), () => false)) throw new UsageError(`--${kind} '${given}' is a directory`);
+    if (await stat(path).then((s) => s.isDirectory(), () => false)) throw new UsageError(`${flag} '${given}' is a directory`);
     paths[kind] = path;
   }
   return paths;
@@ -131,7 +133,7 @@ export async function runGate(ctx: Context, flags: GateFlags, opts: GateOpts): P
   const built = await buildRequestBody(ctx, op, flags, opts);
   const scope: Record<string, unknown> = { ...built, types: ['open'] };
   if (ctx.globals.dryRun) {
-    const { describeRequest } = await import('./respond.js');
+    const { describeRequest } = await import('../commands/operation/respond.js');
     ctx.out(JSON.stringify(describeRequest(ctx, op.path, { ...scope, sortBy: 'createdAt', sortOrder: 'asc', page: 1, pageSize: size }), null, 2) + '\n');
     return;
   }
@@ -145,7 +147,7 @@ export async function runGate(ctx: Context, flags: GateFlags, opts: GateOpts): P
     await writeErrorReports(paths, message, code).catch(() => { /* the original error is the one to report */ });
     throw err;
   }
-  await writeReports(ctx, paths, verdict.result);
+  await writeReports(ctx, paths, verdict);
   await printVerdict(ctx, format, verdict, !!opts.annotations);
   if (!verdict.result.passed) {
     throw new CliError(`gate failed: ${verdict.result.violations.join('; ')}`, EXIT.GATE_FAILED);
