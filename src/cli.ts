@@ -2,11 +2,10 @@
 import { CommanderError, type Command } from 'commander';
 import type { Context, GlobalOptions } from './context.js';
 import type { Host } from './host.js';
-import { CliError, UsageError } from './errors.js';
+import { CliError } from './errors.js';
 import { EXIT } from './exit-codes.js';
 import { buildProgram } from './commands/program.js';
 import type { Runner } from './commands/runner.js';
-import { GLOBAL_OPTIONS, commandWords, valueOptions } from './commands/globals.js';
 import { createContext } from './runtime.js';
 import { ConfigStore } from './config/store.js';
 import { configPath } from './config/paths.js';
@@ -23,21 +22,7 @@ export async function main(argv: string[], host: Host): Promise<number> {
     await fn(ctx);
   };
   try {
-    program = await buildProgram(argv, run, host.io, host.version, (m) => { commanderMessage = m; });
-    // `svc` or `svc <group>` alone: the help of that level, on stdout, as a success.
-    const words = commandWords(argv);
-    if (words.length === 0 && !argv.some((a) => a === '-V' || a === '--version')) {
-      // `svc --no-color` is asking for help; `svc --bogus` or `svc --output` (no value) is a mistake.
-      const problem = globalsOnlyProblem(argv);
-      if (problem) throw new UsageError(problem, "see 'svc --help'");
-      program.outputHelp();
-      return EXIT.OK;
-    }
-    const group = words.length === 1 ? program.commands.find((c) => c.name() === words[0] || c.aliases().includes(words[0])) : undefined;
-    if (group && group.commands.length > 0 && !argv.some((a) => a === '-h' || a === '--help')) {
-      group.outputHelp();
-      return EXIT.OK;
-    }
+    program = buildProgram(run, host.io, host.version, (m) => { commanderMessage = m; });
     await program.parseAsync(argv, { from: 'user' });
     return EXIT.OK;
   } catch (err) {
@@ -52,10 +37,9 @@ function report(err: unknown, host: Host, ctx: Context | undefined, debug: boole
   const say = (text: string) => host.io.stderr.write(scrub(stripControls(text), secrets) + '\n');
   if (err instanceof CommanderError) {
     if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.exitCode === 0) return EXIT.OK;
-    if (err.code === 'commander.help' || err.code === 'commander.executeSubCommandAsync') {
-      // A group named without an operation: its help went to stderr; that is a usage error.
-      return EXIT.USAGE;
-    }
+    // `svc` or `svc <group>` alone: commander showed that level's help (on stdout, see
+    // buildProgram): what the user asked for.
+    if (err.code === 'commander.help') return EXIT.OK;
     const text = (commanderMessage ?? err.message).trim().replace(/^error: /, '').split('\n').map((l) => l.trim()).filter(Boolean).join(' ').replace(/\.$/, '');
     const where = /unknown command/.test(text) ? "; run 'svc --help' for the commands" : "; see the command's --help";
     say(`svc: error: ${text}${/--help/.test(text) ? '' : where}`);
@@ -85,21 +69,4 @@ export function knownSecrets(host: Pick<Host, 'env' | 'platform'>, ctx?: Context
     s.push(...(ctx ? ctx.secrets() : new ConfigStore(configPath(host.env, host.platform)).storedSecrets()));
   } catch { /* nothing more to hide */ }
   return s.filter((x): x is string => !!x);
-}
-
-/** What is wrong with an argv of global options only (no command), if anything. */
-function globalsOnlyProblem(argv: readonly string[]): string | undefined {
-  const takesValue = valueOptions();
-  const known = new Set(['-h', '--help', ...GLOBAL_OPTIONS.flatMap((o) => o.flags.split(/[ ,]+/).filter((p) => p.startsWith('-')))]);
-  for (let i = 0; i < argv.length; i++) {
-    const [name, inline] = argv[i].split(/=(.*)/s, 2);
-    if (argv[i] === '--') break;
-    if (!known.has(name)) return `unknown option '${name}'`;
-    if (!takesValue.has(name)) continue;
-    const value = inline ?? argv[++i];
-    if (value === undefined) return `option '${name}' needs a value`;
-    const choices = GLOBAL_OPTIONS.find((o) => o.flags.split(/[ ,]+/).includes(name))?.choices;
-    if (choices && !choices.includes(value)) return `option '${name}' must be one of ${choices.join(', ')}, got '${value}'`;
-  }
-  return undefined;
 }

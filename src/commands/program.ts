@@ -1,19 +1,23 @@
 /**
- * The commander tree. Only the group named on the command line is loaded (with its zod schemas);
- * the others are registered by name and summary, which is all top-level help needs.
+ * The commander tree. Commander parses argv at every level; what it dispatches to is loaded then
+ * (a group's rows with their zod schemas, a built-in, an operation's flags), so a call pays only
+ * for the command it names. Top-level help needs only names and summaries.
  */
 import type { EventEmitter } from 'node:events';
 import { Argument, Command, Option } from 'commander';
 import { hint } from '../completion/hints.js';
 import type { IO } from '../host.js';
-import { GROUPS, commandName, findGroup, loadGroup, type Group, type Operation } from '../operations/index.js';
-import { GLOBAL_OPTIONS, firstCommandWord } from './globals.js';
+import { GROUPS, commandName, loadGroup, type Group, type Operation } from '../operations/index.js';
+import { GLOBAL_OPTIONS } from './globals.js';
 import { HELP_TOPICS } from './help-topics.js';
 import { HELP_CONFIG, globalFlagsFooter } from './help-layout.js';
 import type { Runner } from './runner.js';
 
-/** Built-in commands, each loaded only when named. */
-export const BUILTINS: ReadonlyArray<{ name: string; summary: string; hidden?: boolean; load: () => Promise<(run: Runner) => Command> }> = [
+/**
+ * Built-in commands, each loaded only when commander dispatches to it: `load` fills the command
+ * registered under its name (so commander's own parsing, help and errors apply at every level).
+ */
+export const BUILTINS: ReadonlyArray<{ name: string; summary: string; hidden?: boolean; load: () => Promise<(run: Runner, cmd: Command) => Command> }> = [
   { name: 'auth', summary: 'Log in, check and log out', load: async () => (await import('./builtin/auth.js')).authCommand },
   { name: 'config', summary: 'Read and change profile settings', load: async () => (await import('./builtin/config.js')).configCommand },
   { name: 'api', summary: 'Call any API operation by path', load: async () => (await import('./builtin/api.js')).apiCommand },
@@ -23,13 +27,44 @@ export const BUILTINS: ReadonlyArray<{ name: string; summary: string; hidden?: b
   { name: 'sandbox', summary: 'Run a local stand-in of the service (no account needed)', load: async () => (await import('./builtin/sandbox.js')).sandboxCommand },
 ];
 
+/**
+ * Commands whose contents are loaded on first use: an API group (its rows, with zod), a built-in,
+ * an operation's flags. Commander dispatches to a command only after its parent's preSubcommand
+ * hook, which fills it from here; help and completion fill what they show.
+ */
+const pending = new WeakMap<Command, () => Promise<void>>();
+
+/** Fill a lazily loaded command (once); nothing for one that is complete. */
+export async function ensureLoaded(cmd: Command): Promise<void> {
+  const load = pending.get(cmd);
+  if (!load) return;
+  pending.delete(cmd);
+  await load();
+  // addCommand() does not pass on output, error and help settings: copy them down the new part.
+  inherit(cmd);
+}
+
+/** Every group, built-in and operation in full: what the completion scripts and the reference show. */
+export async function loadEverything(cmd: Command): Promise<void> {
+  await ensureLoaded(cmd);
+  for (const child of cmd.commands) await loadEverything(child);
+}
+
+/** A group: its operations are loaded with it, and each operation's flags when it is dispatched to. */
+function lazyGroup(cmd: Command, load: () => Promise<void>): Command {
+  pending.set(cmd, load);
+  // Commander calls this before it parses the rest of argv with the operation it dispatches to.
+  cmd.hook('preSubcommand', (_self, child) => ensureLoaded(child));
+  return cmd;
+}
+
 /** Help is wrapped at 100 columns, or narrower on a narrow terminal. */
 export const HELP_WIDTH = 100;
 export const helpWidth = (columns?: number) => Math.min(columns ?? HELP_WIDTH, HELP_WIDTH);
 
 export const DESCRIPTION = 'svc: the command line for the Code Security Scanning Service';
 
-export async function buildProgram(argv: readonly string[], run: Runner, io: IO, version: string, onError: (message: string) => void): Promise<Command> {
+export function buildProgram(run: Runner, io: IO, version: string, onError: (message: string) => void): Command {
   const program = new Command('svc')
     .description(DESCRIPTION)
     .usage('<command> [subcommand] [flags]')
@@ -40,10 +75,13 @@ export async function buildProgram(argv: readonly string[], run: Runner, io: IO,
     .exitOverride()
     .configureOutput({
       writeOut: (s) => io.stdout.write(s),
-      writeErr: (s) => io.stderr.write(s),
+      // Commander writes here only the help it shows when a command that needs a subcommand got
+      // none (`svc`, `svc issues`): svc prints that help on stdout, as a success (see cli.ts).
+      // Errors go through outputError.
+      writeErr: (s) => io.stdout.write(s),
       outputError: (s) => onError(s),
       getOutHelpWidth: () => helpWidth(io.columns),
-      getErrHelpWidth: () => HELP_WIDTH,
+      getErrHelpWidth: () => helpWidth(io.columns),
     })
     .configureHelp(HELP_CONFIG);
   for (const o of GLOBAL_OPTIONS) {
@@ -52,19 +90,22 @@ export async function buildProgram(argv: readonly string[], run: Runner, io: IO,
     program.addOption(opt);
   }
 
-  let word = firstCommandWord(argv);
-  if (word === 'help') word = argv[argv.indexOf('help') + 1];
-  // The completion scripts are generated from the whole tree; `__complete` (TAB-time) needs none of it.
-  const everything = word === 'completion';
   program.commandsGroup('API commands (one per operation of the service):');
   for (const g of GROUPS) {
-    const wanted = everything || findGroup(word ?? '') === g;
-    program.addCommand(wanted ? await groupCommand(g, run, everything ? undefined : argv) : placeholder(g.name, g.summary, g.aliases));
+    const cmd = new Command(g.name).description(g.summary).aliases(g.aliases).helpCommand(false).usage('<operation> [flags]').commandsGroup('Operations:');
+    program.addCommand(lazyGroup(cmd, () => fillGroup(cmd, g, run)));
   }
   program.commandsGroup('Other commands:');
   for (const b of BUILTINS) {
-    program.addCommand(word === b.name || everything ? (await b.load())(run) : placeholder(b.name, b.summary, []), { hidden: b.hidden === true });
+    const cmd = new Command(b.name).description(b.summary);
+    program.addCommand(cmd, { hidden: b.hidden === true });
+    pending.set(cmd, async () => { (await b.load())(run, cmd); });
   }
+  program.hook('preSubcommand', async (_self, child) => {
+    // The completion scripts are generated from the whole tree; `__complete` (TAB-time) needs none of it.
+    if (child.name() === 'completion') await loadEverything(program);
+    else await ensureLoaded(child);
+  });
   program.addCommand(helpCommand(program, io));
   program.addHelpText('after', [
     '', `Help topics: ${Object.keys(HELP_TOPICS).map((t) => `svc help ${t}`).join(' | ')}`,
@@ -97,30 +138,24 @@ function inherit(parent: Command): void {
 }
 
 /**
- * A group's command with its operations. When argv names one of them, only that one is built in
- * full (flags from its schema) and the others are stand-ins without flags, which is all that
- * dispatch, "did you mean" and the group's list of operations need. Without one, or when help is
- * asked for, every operation is built.
+ * A group's operations, as stand-ins (name, alias, summary, argument: all that dispatch, "did you
+ * mean" and the group's help need); the one commander dispatches to gets its flags then.
  */
-async function groupCommand(g: Group, run: Runner, argv?: readonly string[]): Promise<Command> {
-  const cmd = new Command(g.name).description(g.summary).aliases(g.aliases).helpCommand(false).usage('<operation> [flags]').commandsGroup('Operations:');
+async function fillGroup(cmd: Command, g: Group, run: Runner): Promise<void> {
   // Loaded here, not at the top: it pulls in zod, which top-level help and --version never need.
-  const { buildOperationCommand, operationStandIn } = await import('./operation/command.js');
+  const { completeOperationCommand, operationStandIn } = await import('./operation/command.js');
   const ops = await loadGroup(g.name);
-  const named = (op: Operation) => {
-    const { name, alias } = commandName(op);
-    return argv!.includes(name) || (alias !== undefined && argv!.includes(alias));
-  };
-  const help = argv?.some((a) => a === '-h' || a === '--help' || a === 'help');
-  const full = argv && !help && ops.some(named) ? named : () => true;
-  for (const op of ops) cmd.addCommand(full(op) ? buildOperationCommand(op, run) : operationStandIn(op));
+  for (const op of ops) {
+    const standIn = operationStandIn(op);
+    cmd.addCommand(standIn);
+    pending.set(standIn, async () => { completeOperationCommand(standIn, op, run); });
+  }
   const first = ops[0];
   cmd.addHelpText('after', [
     '', `Run 'svc ${g.name} <operation> --help' for the flags, API path and examples of an operation.`,
     ...(aliasExample(ops) ? [`Operations are named in kebab-case; the API's own spellings work too: ${aliasExample(ops)}.`] : []),
     ...(first?.examples[0] ? ['', 'Example:', `  # ${first.examples[0].desc}`, `  $ ${first.examples[0].cmd}`] : []),
   ].join('\n') + '\n');
-  return cmd;
 }
 
 /** `svc stats issuesBySeverity`: an operation whose API name differs from its command name. */
@@ -129,27 +164,25 @@ function aliasExample(ops: Operation[]): string | undefined {
   return op ? `svc ${op.group} ${op.name}` : undefined;
 }
 
-function placeholder(name: string, summary: string, aliases: string[]): Command {
-  return new Command(name).description(summary).aliases(aliases);
-}
-
 function helpCommand(program: Command, io: IO): Command {
   return new Command('help')
     .description(`Help on a command, or a topic: ${Object.keys(HELP_TOPICS).join(', ')}`)
     .addArgument(hint(new Argument('[topic...]', 'topic or command path'), {
       kind: 'help', topics: Object.entries(HELP_TOPICS).map(([name, t]) => ({ name, summary: t.summary })),
     }))
-    .action((words: string[]) => {
+    .action(async (words: string[]) => {
       const topic = HELP_TOPICS[words[0] ?? ''];
       if (topic) { io.stdout.write(topic.text()); return; }
       let cmd: Command = program;
       for (const w of words) {
+        await ensureLoaded(cmd);
         const next = cmd.commands.find((c) => c.name() === w || c.aliases().includes(w));
         if (!next) {
           cmd.error(`unknown help topic or command '${words.join(' ')}'`, { exitCode: 2, code: 'svc.unknownHelp' });
         }
         cmd = next!;
       }
+      await ensureLoaded(cmd);
       cmd.outputHelp();
     });
 }

@@ -5,7 +5,7 @@
 import { Readable, Writable } from 'node:stream';
 import type { Command } from 'commander';
 import type { IO } from '../host.js';
-import { buildProgram } from '../commands/program.js';
+import { buildProgram, loadEverything } from '../commands/program.js';
 import { SHELLS } from './shells.js';
 import { HELP_TOPICS } from '../commands/help-topics.js';
 import { globalFlagsFooter } from '../commands/help-layout.js';
@@ -22,11 +22,12 @@ export const FILES = {
 } as const;
 
 /** The full command tree, with stdout captured, as `svc completion` sees it. */
-async function programFor(argv: string[]): Promise<{ program: Command; helpOf: (cmd: Command) => string }> {
+async function programFor(everything: boolean): Promise<{ program: Command; helpOf: (cmd: Command) => string }> {
   let captured = '';
   const sink = new Writable({ write(chunk, _enc, done) { captured += String(chunk); done(); } });
   const io: IO = { stdout: sink, stderr: sink, stdin: Readable.from([]), stdoutIsTTY: false, stderrIsTTY: false, stdinIsTTY: false };
-  const program = await buildProgram(argv, async () => {}, io, '0.0.0', () => {});
+  const program = buildProgram(async () => {}, io, '0.0.0', () => {});
+  if (everything) await loadEverything(program);
   const helpOf = (cmd: Command) => {
     captured = '';
     cmd.outputHelp();
@@ -37,8 +38,8 @@ async function programFor(argv: string[]): Promise<{ program: Command; helpOf: (
 
 export async function generatedFiles(): Promise<Record<string, string>> {
   // `completion` loads every group and built-in; top-level help is what `svc --help` prints (none loaded).
-  const full = await programFor(['completion']);
-  const top = await programFor(['--help']);
+  const full = await programFor(true);
+  const top = await programFor(false);
   const out: Record<string, string> = {};
   for (const shell of SHELLS) out[FILES[shell]] = completionScript(shell, full.program);
   out[FILES.reference] = reference(full.program, full.helpOf, top.helpOf(top.program));

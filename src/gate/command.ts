@@ -33,8 +33,8 @@ Examples:
   $ svc gate --repository-ids repo_1 --fail-on critical --markdown "$STEP_SUMMARY_FILE" --annotations
 `;
 
-export function gateCommand(run: Runner): Command {
-  const cmd = new Command('gate')
+export function gateCommand(run: Runner, cmd = new Command('gate')): Command {
+  cmd
     .description('Pass or fail a build on the open issues in a scope (for CI)')
     .helpCommand(false);
   const specs = scopeSpecs();

@@ -39,8 +39,16 @@ const CASES: Case[] = [
   { args: ['isues', 'search'], code: 2, says: /unknown command 'isues'/ },
   { args: ['issues', 'search', '--bogus'], code: 2, says: /unknown option '--bogus'/ },
   { args: ['--bogus'], code: 2, says: /unknown option '--bogus'/ },
-  { args: ['--output'], code: 2, says: /'--output' needs a value/ },
-  { args: ['-o', 'xml'], code: 2, says: /must be one of table, json, ndjson, csv/ },
+  // Commander parses argv at every level: an unknown flag after a group or built-in is an error too
+  // (a hand-written pre-scan once answered `svc issues --bogus` with the group's help and exit 0).
+  { args: ['issues', '--bogus'], code: 2, says: /^svc: error: unknown option '--bogus'/ },
+  { args: ['--no-color', 'stats', '--bogus'], code: 2, says: /^svc: error: unknown option '--bogus'/ },
+  { args: ['auth', '--bogus'], code: 2, says: /^svc: error: unknown option '--bogus'/ },
+  { args: ['auth', 'status', '--bogus'], code: 2, says: /^svc: error: unknown option '--bogus'/ },
+  { args: ['gate', '--bogus'], code: 2, says: /^svc: error: unknown option '--bogus'/ },
+  { args: ['config', 'nosuch'], code: 2, says: /^svc: error: unknown command 'nosuch'/ },
+  { args: ['--output'], code: 2, says: /option '-o, --output <format>' argument missing/ },
+  { args: ['-o', 'xml'], code: 2, says: /argument 'xml' is invalid\. Allowed choices are table, json, ndjson, csv/ },
   { args: ['-o', 'xml', 'issues', 'search'], code: 2, says: /'xml' is invalid/ },
   { args: ['issues', 'search', '--page'], code: 2, says: /argument missing/ },
   { args: ['issues', 'search', 'extra'], code: 2, says: /too many arguments/ },

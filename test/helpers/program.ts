@@ -1,6 +1,6 @@
 /** The commander tree built in-process, with help output captured (no process, no network). */
 import { Readable, Writable } from 'node:stream';
-import type { Command } from 'commander';
+import { CommanderError, type Command } from 'commander';
 import { buildProgram } from '../../src/commands/program.js';
 import type { IO } from '../../src/host.js';
 
@@ -12,12 +12,20 @@ export interface Built {
   find(...path: string[]): Command;
 }
 
-/** `argv` decides what is loaded, as on the command line: ['completion'] loads every group. */
+/**
+ * The tree after commander parsed `argv` (with a run step that does nothing), so that what is
+ * loaded is what that command line loads: ['completion'] loads every group.
+ */
 export async function built(argv: string[] = ['completion']): Promise<Built> {
   let captured = '';
   const sink = new Writable({ write(chunk, _enc, done) { captured += String(chunk); done(); } });
   const io: IO = { stdout: sink, stderr: sink, stdin: Readable.from([]), stdoutIsTTY: false, stderrIsTTY: false, stdinIsTTY: false };
-  const program = await buildProgram(argv, async () => {}, io, '0.0.0', () => {});
+  const program = buildProgram(async () => {}, io, '0.0.0', () => {});
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+  } catch (err) {
+    if (!(err instanceof CommanderError)) throw err;
+  }
   return {
     program,
     helpOf(cmd) {

@@ -18,9 +18,9 @@ export function apiPath(raw: string): string {
 
 interface ApiOptions { field?: string[]; rawField?: string[]; input?: string; safe?: boolean }
 
-export function apiCommand(run: Runner): Command {
+export function apiCommand(run: Runner, cmd = new Command('api')): Command {
   const collect = (v: string, prev: string[] | undefined) => [...(prev ?? []), v];
-  return new Command('api')
+  return cmd
     .description('Call any API operation by path, e.g. the SCA, Rules and Referrals groups')
     .argument('<path>', 'group/operation, with or without /api/v1/')
     .option('-F, --field <key=value>', 'Typed body field: numbers, true/false, null, JSON, @file (repeatable)', collect)

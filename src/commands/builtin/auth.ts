@@ -7,8 +7,8 @@ import { baseUrlSource } from '../../config/resolve.js';
 import { promptLine } from '../../terminal/prompt.js';
 import type { Runner } from '../runner.js';
 
-export function authCommand(run: Runner): Command {
-  const auth = new Command('auth').description('Log in, check and log out (token stored in the config file, mode 0600)').helpCommand(false);
+export function authCommand(run: Runner, auth = new Command('auth')): Command {
+  auth.description('Log in, check and log out (token stored in the config file, mode 0600)').helpCommand(false);
   auth.command('login')
     .description('Store an API token (id and secret) in the profile')
     .option('--token-id <id>', 'Token id (prompted for on a terminal)')

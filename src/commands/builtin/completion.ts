@@ -7,8 +7,8 @@ import type { Runner } from '../runner.js';
 import { checkProfileName } from '../../config/store.js';
 import { INSTALL, SHELLS, type Shell } from '../../completion/shells.js';
 
-export function completionCommand(run: Runner): Command {
-  return new Command('completion')
+export function completionCommand(run: Runner, cmd = new Command('completion')): Command {
+  return cmd
     .description('Print the shell completion script for bash, zsh or fish')
     .addArgument(new Argument('<shell>', 'the shell to complete in').choices(SHELLS))
     .addHelpText('after', [
@@ -29,8 +29,8 @@ function validName(name: string): boolean {
 }
 
 /** Hidden helper the completion scripts call; reads the config file, never writes, prints nothing on errors. */
-export function completeCommand(run: Runner): Command {
-  return new Command('__complete')
+export function completeCommand(run: Runner, cmd = new Command('__complete')): Command {
+  return cmd
     .description('Values for the completion scripts (profiles)')
     .argument('<what>', 'profiles')
     .action((what: string) => run(async (ctx) => {

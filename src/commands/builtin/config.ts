@@ -26,8 +26,8 @@ function normalise(key: ConfigKey, value: string): string {
 /** The setting name, checked (and completed) as one of the known keys. */
 const keyArgument = () => new Argument('<key>', 'setting name').choices(KEYS);
 
-export function configCommand(run: Runner): Command {
-  const config = new Command('config').description(`Read and change profile settings (${KEYS.join(', ')})`).helpCommand(false);
+export function configCommand(run: Runner, config = new Command('config')): Command {
+  config.description(`Read and change profile settings (${KEYS.join(', ')})`).helpCommand(false);
   config.command('get').addArgument(keyArgument()).description('Print one setting of the profile')
     .addHelpText('after', '\nExample:\n  $ svc config get base-url\n')
     .action((key: string) => run(async (ctx) => {

@@ -25,8 +25,8 @@ export interface SandboxFlags {
   quiet?: boolean;
 }
 
-export function sandboxCommand(run: Runner): Command {
-  return new Command('sandbox')
+export function sandboxCommand(run: Runner, cmd = new Command('sandbox')): Command {
+  return cmd
     .description('Run a local stand-in of the service with seeded data (no account or network needed)')
     .option('--port <n>', 'Port to listen on; 0 picks a free one', '8787')
     .option('--host <address>', 'Address to listen on (keep it on loopback: the token is well known)', '127.0.0.1')

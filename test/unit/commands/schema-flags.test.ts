@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { argName, flagSpecs, typeText } from '../../../src/commands/operation/flags.js';
 import { bool, field, list, maybe, nullable, num, oneOf, record, str } from '../../../src/operations/fields.js';
-import { GLOBAL_OPTIONS, commandWords, firstCommandWord } from '../../../src/commands/globals.js';
+import { GLOBAL_OPTIONS } from '../../../src/commands/globals.js';
 import { loadAllOperations } from '../../../src/operations/index.js';
 
 describe('schema -> flags', () => {
@@ -42,14 +42,5 @@ describe('schema -> flags', () => {
     for (const op of await loadAllOperations()) {
       for (const s of flagSpecs(op.request.shape)) expect(reserved.has(s.flag), `${op.path} --${s.flag}`).toBe(false);
     }
-  });
-});
-
-describe('argv pre-scan', () => {
-  it('skips global options and their values', () => {
-    expect(firstCommandWord(['--profile', 'x', '-o', 'json', 'issues', 'search'])).toBe('issues');
-    expect(firstCommandWord(['--base-url=http://x', '--json', 'stats'])).toBe('stats');
-    expect(commandWords(['issues', 'get', 'iss_1', '--page', '2'])).toEqual(['issues', 'get', 'iss_1', '2']);
-    expect(firstCommandWord(['--verbose'])).toBeUndefined();
   });
 });

@@ -1,4 +1,4 @@
-/** Only the operation named on the command line is built in full; the group's help builds them all. */
+/** Only what commander dispatches to is loaded: the group named, and the operation named in full. */
 import { describe, expect, it } from 'vitest';
 import { built } from '../../helpers/program.js';
 
@@ -19,15 +19,24 @@ describe('operations of the named group', () => {
 
   it('stand-ins show in the group\'s list of operations exactly as the full commands do', async () => {
     const named = await built(['issues', 'search']);
-    const all = await built(['issues']);
+    const all = await built(['completion']);
     expect(named.helpOf(named.find('issues'))).toBe(all.helpOf(all.find('issues')));
     expect(all.helpOf(all.find('issues'))).toContain('archive [ISSUE_ID]');
   });
 
-  it('argv naming none, or asking for help: every operation is built', async () => {
-    for (const argv of [['issues'], ['issues', '--help'], ['help', 'issues'], ['issues', '--help', 'search'], ['issues', 'search', '-h']]) {
-      const b = await built(argv);
-      for (const op of b.find('issues').commands) expect(flags(op), `${argv.join(' ')}: ${op.name()}`).toBeGreaterThan(0);
+  it("an operation's help, by any route, is its full help; a group's help builds no operation's flags", async () => {
+    for (const argv of [['issues', 'search', '-h'], ['help', 'issues', 'search'], ['issues', 'search', '--help', '--no-color']]) {
+      expect(flags((await built(argv)).find('issues', 'search')), argv.join(' ')).toBeGreaterThan(3);
     }
+    for (const argv of [['issues'], ['issues', '--help'], ['help', 'issues']]) {
+      const b = await built(argv);
+      for (const op of b.find('issues').commands) expect(flags(op), `${argv.join(' ')}: ${op.name()}`).toBe(0);
+    }
+  });
+
+  it('only the group named is loaded', async () => {
+    const b = await built(['stats', 'summary']);
+    expect(b.find('stats').commands.length).toBeGreaterThan(0);
+    expect(b.find('issues').commands).toHaveLength(0);
   });
 });
