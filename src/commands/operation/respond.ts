@@ -1,14 +1,14 @@
 /** Shared tail of every API command: check the response shape leniently and render it. */
-import type { Context } from '../context.js';
-import type { Operation } from '../operations/types.js';
-import { render, type RenderOptions, type Sink } from '../output/render.js';
-import { checkColumns, parseColumns } from '../output/columns.js';
-import { fieldPaths, rowSchema } from '../operations/fields.js';
-import { write } from './stream-out.js';
-import { issueText } from '../operations/fields.js';
-import { REDACTED, redactBody } from '../http/redact.js';
-import { TOKEN_ID_HEADER, TOKEN_SECRET_HEADER } from '../http/headers.js';
-import { UsageError } from '../errors.js';
+import type { Context } from '../../context.js';
+import type { Operation } from '../../operations/types.js';
+import { render, type RenderOptions, type Sink } from '../../output/render.js';
+import { checkColumns, parseColumns } from '../../output/columns.js';
+import { fieldPaths, rowSchema } from '../../operations/fields.js';
+import { write } from '../../listing/stream-out.js';
+import { issueText } from '../../operations/fields.js';
+import { REDACTED, redactBody } from '../../http/redact.js';
+import { TOKEN_ID_HEADER, TOKEN_SECRET_HEADER } from '../../http/headers.js';
+import { UsageError } from '../../errors.js';
 
 /** The columns to show: --columns (the one parser), else the row's defaults. */
 export function columnsFor(ctx: Context, defaults: string[]): string[] {
@@ -27,7 +27,7 @@ export async function checkOutput(ctx: Context, op?: Pick<Operation, 'response' 
     if (op) checkColumns(columns, fieldPaths(rowSchema(op.response, op.rows)), `${op.group} ${op.name}`);
   }
   if (ctx.globals.jq !== undefined) {
-    const { checkJq } = await import('../output/jq.js');
+    const { checkJq } = await import('../../output/jq.js');
     await checkJq(ctx.globals.jq);
   }
 }
