@@ -13,14 +13,17 @@ interface JqFailure { stderr?: string; message?: string }
 
 let handle: Promise<JqHandle> | undefined;
 function engine(): Promise<JqHandle> {
-  return (handle ??= import('jq-wasm').then((m) => m.loadJq() as Promise<JqHandle>));
+  // dist/svc.cjs runs as a classic script (no import()): there it is loaded with require, from
+  // node_modules (the build leaves it out of the bundle); the sources under test import it.
+  const load = typeof require === 'function' ? Promise.resolve(require('jq-wasm') as typeof import('jq-wasm')) : import('jq-wasm');
+  return (handle ??= load.then((m) => m.loadJq() as Promise<JqHandle>));
 }
 
 /** jq's message in one line: its error lines, without the excerpt of the expression under them. */
 export function jqMessage(err: unknown): string {
   const text = (err as JqFailure).stderr || (err as JqFailure).message || String(err);
   const lines = text.split('\n').map((l) => l.trim()).filter((l) => l.startsWith('jq:'));
-  return (lines.length ? lines.join('; ') : text.trim()).replace(/:$/, '');
+  return lines.length ? lines.map((l) => l.replace(/:$/, '')).join('; ') : text.trim();
 }
 
 function fail(expr: string, err: unknown): never {

@@ -106,7 +106,7 @@ export class TableLayout {
       widths = fitWidths(natural, total, this.columns);
     }
     this.widths = widths;
-    if (this.hidden.length) this.o.note?.(`Left out to fit ${total} columns: ${this.hidden.join(', ')} (choose with --columns, or widen the terminal).`);
+    if (this.hidden.length) this.o.note?.(`Not shown at ${total} columns: ${this.hidden.join(', ')} (use --columns or a wider terminal).`);
   }
 
   private legible(widths: readonly number[], natural: readonly number[]): boolean {
