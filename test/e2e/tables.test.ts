@@ -17,7 +17,7 @@ const screen = (text: string) => text.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '').r
 
 describe.runIf(ptyAvailable())('the demo\'s first screens at 80 columns', () => {
   it('repos list: whole ids and names, unique human headers, nothing wider than 80', async () => {
-    const repos = await sb.json<Array<{ id: string; name: string }>>(['repos', 'list']);
+    const repos = await sb.runJson<Array<{ id: string; name: string }>>(['repos', 'list']);
     const r = await runOnPty(['repos', 'list'], [], { env: sb.env, cols: 80 });
     expect(r.code).toBe(0);
     const lines = screen(r.output);
@@ -29,7 +29,7 @@ describe.runIf(ptyAvailable())('the demo\'s first screens at 80 columns', () => 
   });
 
   it('issues search: whole ids, unique headers, the columns that do not fit named', async () => {
-    const found = await sb.json<{ issues: Array<{ id: string }> }>(['issues', 'search', '--types', 'open', '--page-size', '5']);
+    const found = await sb.runJson<{ issues: Array<{ id: string }> }>(['issues', 'search', '--types', 'open', '--page-size', '5']);
     const r = await runOnPty(['issues', 'search', '--types', 'open', '--page-size', '5'], [], { env: sb.env, cols: 80 });
     expect(r.code).toBe(0);
     const lines = screen(r.output);
@@ -41,7 +41,7 @@ describe.runIf(ptyAvailable())('the demo\'s first screens at 80 columns', () => 
   });
 
   it('issues get: the detail view, with the CWE link and what to do next', async () => {
-    const found = await sb.json<{ issues: Array<{ id: string; generatedTitle: string }> }>(['issues', 'search', '--types', 'open', '--page-size', '1']);
+    const found = await sb.runJson<{ issues: Array<{ id: string; generatedTitle: string }> }>(['issues', 'search', '--types', 'open', '--page-size', '1']);
     const issue = found.issues[0];
     const r = await runOnPty(['issues', 'get', issue.id], [], { env: sb.env, cols: 80 });
     expect(r.code).toBe(0);
@@ -55,46 +55,46 @@ describe.runIf(ptyAvailable())('the demo\'s first screens at 80 columns', () => 
   });
 });
 
-describe('--jq and --columns on JSON (the built bin)', () => {
+describe('--jq and --columns on JSON (in-process)', () => {
   it('issues search --jq prints raw ids, one per line', async () => {
-    const found = await sb.json<{ issues: Array<{ id: string }> }>(['issues', 'search', '--page-size', '7']);
-    const r = await sb.svc(['issues', 'search', '--page-size', '7', '--jq', '.issues[].id']);
+    const found = await sb.runJson<{ issues: Array<{ id: string }> }>(['issues', 'search', '--page-size', '7']);
+    const r = await sb.run(['issues', 'search', '--page-size', '7', '--jq', '.issues[].id']);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     expect(r.stdout).toBe(found.issues.map((i) => `${i.id}\n`).join(''));
   });
 
   it('a bad expression is exit 2 with jq\'s message; jq with a table format is exit 2', async () => {
-    const r = await sb.svc(['issues', 'search', '--jq', '.issues[] |||']);
+    const r = await sb.run(['issues', 'search', '--jq', '.issues[] |||']);
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(/^svc: error: --jq '\.issues\[\] \|\|\|': jq: error: syntax error, unexpected '\|'.*compile error/);
-    const t = await sb.svc(['issues', 'search', '--jq', '.', '-o', 'table']);
+    const t = await sb.run(['issues', 'search', '--jq', '.', '-o', 'table']);
     expect(t.code).toBe(2);
     expect(t.stderr).toMatch(/--jq filters JSON output, not table/);
   });
 
   it('--jq works on api, on --all pages and on gate -o json', async () => {
-    const api = await sb.svc(['api', 'issues/search', '-F', 'pageSize=2', '--jq', '.issues | length']);
+    const api = await sb.run(['api', 'issues/search', '-F', 'pageSize=2', '--jq', '.issues | length']);
     expect([api.code, api.stdout]).toEqual([0, '2\n']);
-    const all = await sb.svc(['scans', 'list', '--all', '--page-size', '3', '--jq', '.[].scanId']);
+    const all = await sb.run(['scans', 'list', '--all', '--page-size', '3', '--jq', '.[].scanId']);
     expect(all.code).toBe(0);
-    const scans = await sb.json<{ totalCount: number }>(['scans', 'list']);
+    const scans = await sb.runJson<{ totalCount: number }>(['scans', 'list']);
     expect(all.stdout.trimEnd().split('\n')).toHaveLength(scans.totalCount);
     expect(all.stdout).toMatch(/^scan_/);
-    const gate = await sb.svc(['gate', '--max-total', '100000', '-o', 'json', '--jq', '.passed']);
+    const gate = await sb.run(['gate', '--max-total', '100000', '-o', 'json', '--jq', '.passed']);
     expect([gate.code, gate.stdout]).toEqual([0, 'true\n']);
   });
 
   it('--columns projects -o json and ndjson rows; an unknown column is exit 2 listing the valid ones', async () => {
-    const j = await sb.svc(['issues', 'search', '--page-size', '2', '--columns', 'id,score', '-o', 'json']);
+    const j = await sb.run(['issues', 'search', '--page-size', '2', '--columns', 'id,score', '-o', 'json']);
     expect(j.code).toBe(0);
     const data = JSON.parse(j.stdout);
     expect(data.issues.map((i: object) => Object.keys(i))).toEqual([['id', 'score'], ['id', 'score']]);
     expect(data.totalCount).toBeGreaterThan(2);
-    const n = await sb.svc(['repos', 'list', '--columns', 'id,issueCounts.open', '-o', 'ndjson']);
+    const n = await sb.run(['repos', 'list', '--columns', 'id,issueCounts.open', '-o', 'ndjson']);
     expect(n.stdout.trimEnd().split('\n').map((l) => Object.keys(JSON.parse(l)).join())).toContain('id,issueCounts');
-    const bad = await sb.svc(['issues', 'search', '--columns', 'id,scroe']);
+    const bad = await sb.run(['issues', 'search', '--columns', 'id,scroe']);
     expect(bad.code).toBe(2);
     expect(bad.stdout).toBe('');
     expect(bad.stderr).toMatch(/^svc: error: unknown column 'scroe' for issues search \(did you mean 'score'\?\); valid columns: id, .*score/);
