@@ -11,6 +11,7 @@ export interface GlobalOptions {
   output?: string;
   json?: boolean;
   columns?: string;
+  jq?: string;
   profile?: string;
   baseUrl?: string;
   dev?: boolean;

@@ -1,29 +1,18 @@
 /**
- * Gate levels on the service's 0-100 `score` scale.
- *
- * Default cut-offs follow the levels of the service's own dashboard (field notes, "Numbers and
- * values"): critical 90-100, high 70-89, medium 40-69, low 10-39, info below 10.
+ * The gate's level flags: --fail-on LEVEL and --levels cut-offs. The levels and the level of a score
+ * are the operation table's (src/operations/levels.ts), re-exported here for the gate.
  */
-import { LEVELS, type Level } from '../operations/levels.js';
+import {
+  CUTOFF_LEVELS, DEFAULT_CUTOFFS, LEVELS, isLevel, type CutoffLevel, type Cutoffs, type Level,
+} from '../operations/levels.js';
 
-export { LEVELS, type Level };
-
-/** Levels that have a cut-off; `info` is everything below `low`. */
-export type CutoffLevel = Exclude<Level, 'info'>;
-const CUTOFF_LEVELS: readonly CutoffLevel[] = ['critical', 'high', 'medium', 'low'];
-
-/** Lowest score of each level (inclusive). */
-export type Cutoffs = Readonly<Record<CutoffLevel, number>>;
-
-export const DEFAULT_CUTOFFS: Cutoffs = Object.freeze({ critical: 90, high: 70, medium: 40, low: 10 });
+export {
+  DEFAULT_CUTOFFS, LEVELS, isLevel, levelAtLeast, levelOf, levelRank, numericScore, type CutoffLevel, type Cutoffs, type Level,
+} from '../operations/levels.js';
 
 /** Bad gate input from the user (a flag value): the message is one line, fit to show as is. */
 export class GateUsageError extends Error {
   override readonly name = 'GateUsageError';
-}
-
-export function isLevel(value: unknown): value is Level {
-  return typeof value === 'string' && (LEVELS as readonly string[]).includes(value);
 }
 
 /** Parses a level name (case-insensitive), e.g. the value of a `--fail-on` flag. */
@@ -87,38 +76,4 @@ export function parseLevels(spec: string, base: Cutoffs = DEFAULT_CUTOFFS): Cuto
     }
   }
   return Object.freeze(out);
-}
-
-/** The score as a finite number, or undefined when missing or not numeric. Numeric strings count. */
-export function numericScore(score: unknown): number | undefined {
-  if (typeof score === 'number') return Number.isFinite(score) ? score : undefined;
-  if (typeof score === 'string' && score.trim() !== '') {
-    const n = Number(score);
-    return Number.isFinite(n) ? n : undefined;
-  }
-  return undefined;
-}
-
-/**
- * The level of a score. A missing or non-numeric score is treated as `critical`: the gate fails
- * closed rather than letting an issue it cannot rank slip through. Scores above 100 are critical,
- * negative scores info.
- */
-export function levelOf(score: unknown, cutoffs: Cutoffs = DEFAULT_CUTOFFS): Level {
-  const n = numericScore(score);
-  if (n === undefined) return 'critical';
-  for (const level of CUTOFF_LEVELS) {
-    if (n >= cutoffs[level]) return level;
-  }
-  return 'info';
-}
-
-/** Rank of a level: 0 for critical, 4 for info. */
-export function levelRank(level: Level): number {
-  return LEVELS.indexOf(level);
-}
-
-/** True when `a` is as severe as `b` or more. */
-export function levelAtLeast(a: Level, b: Level): boolean {
-  return levelRank(a) <= levelRank(b);
 }

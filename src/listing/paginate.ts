@@ -10,8 +10,7 @@
 import type { Context } from '../context.js';
 import type { Operation } from '../operations/types.js';
 import { Pager, allowListeners, parseConcurrency } from './pager.js';
-import { checkShape } from '../commands/operation/respond.js';
-import { chosenColumns } from '../output/present.js';
+import { checkShape, columnsFor } from '../commands/operation/respond.js';
 import { itemWriter, type PageSource } from './stream-out.js';
 import { responseBytes } from '../http/client.js';
 import { favourSmallHeap } from './heap.js';
@@ -58,10 +57,15 @@ export async function runAllPages(ctx: Context, op: Operation, body: Record<stri
   const writer = itemWriter({
     format,
     stdout: ctx.io.stdout,
-    columns: chosenColumns(ctx, op.columns),
+    columns: columnsFor(ctx, op.columns),
     pretty: ctx.io.stdoutIsTTY,
+    project: ctx.globals.columns !== undefined,
+    jq: ctx.globals.jq,
     render: { pretty: ctx.io.stdoutIsTTY, color: ctx.color, width: ctx.io.columns },
     sink: { out: ctx.out, note: ctx.note },
+    signal: ctx.signal,
+    // Rows and the spinner share the terminal: the spinner is taken down while rows are written.
+    around: ctx.io.stdoutIsTTY ? (fn) => progress.around(fn) : undefined,
   });
   const progress = await ctx.progress(`${what}: fetching page 1`);
   try {

@@ -4,6 +4,7 @@
  */
 import type { Schema, Source } from './fields.js';
 import type * as z from 'zod/mini';
+import type { DetailView } from './detail-view.js';
 
 export type { Source } from './fields.js';
 
@@ -79,6 +80,8 @@ export interface Operation {
   rows?: string;
   /** Default table columns (dot paths into a row). */
   columns: string[];
+  /** How one record is shown to a person (a response record, or a list of one row). */
+  detail?: DetailView;
   pagination?: Pagination;
   /** Flags and a step that run after the call (e.g. wait for the started scan). */
   followUp?: FollowUp;

@@ -20,6 +20,8 @@ export interface Progress {
   update(text: string): void;
   /** A line of its own on stderr, live or not. */
   line(text: string): void;
+  /** Run `fn` (which writes to the terminal) with the spinner taken down, then draw it again. */
+  around(fn: () => Promise<void>): Promise<void>;
   stop(): void;
 }
 
@@ -32,7 +34,7 @@ export function isLive(ctx: Omit<ProgressHost, 'note'>): boolean {
 
 export async function startProgress(ctx: ProgressHost, text: string): Promise<Progress> {
   if (!isLive(ctx)) {
-    return { live: false, update: () => {}, line: (l) => ctx.note(l), stop: () => {} };
+    return { live: false, update: () => {}, line: (l) => ctx.note(l), around: (fn) => fn(), stop: () => {} };
   }
   const { default: ora } = await import('ora');
   const spinner = ora({ text, stream: ctx.io.stderr, color: 'cyan', isEnabled: true, discardStdin: false }).start();
@@ -40,6 +42,7 @@ export async function startProgress(ctx: ProgressHost, text: string): Promise<Pr
     live: true,
     update: (t) => { spinner.text = t; },
     line: (l) => { spinner.clear(); ctx.note(l); spinner.render(); },
+    around: async (fn) => { spinner.clear(); try { await fn(); } finally { if (spinner.isSpinning) spinner.render(); } },
     stop: () => { spinner.stop(); },
   };
 }

@@ -3,7 +3,7 @@ import { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { escapeHatchBody } from '../operation/body.js';
-import { renderResponse } from '../operation/respond.js';
+import { checkOutput, renderResponse } from '../operation/respond.js';
 import { printDryRun } from '../../http/dry-run.js';
 import type { Runner } from '../runner.js';
 
@@ -46,6 +46,7 @@ async function callApi(ctx: Context, raw: string, o: ApiOptions): Promise<void> 
   const body = escapeHatchBody({ cwd: ctx.cwd, readStdin: () => stdin, input: o.input, fields: o.field, rawFields: o.rawField });
   const org = ctx.organization().id;
   if (org && body.organizationId === undefined) body.organizationId = org;
+  await checkOutput(ctx);
   if (ctx.globals.dryRun) { printDryRun(ctx, path, body); return; }
   const client = await ctx.client();
   const data = await ctx.spin(path, () => client.call(path, body, { safe: o.safe === true }));

@@ -5,7 +5,7 @@ import { UsageError } from '../../errors.js';
 import { escapeHatchBody, flagValue, setPath, validateTyped, type Body } from './body.js';
 import type { FollowUpStep } from './follow-up.js';
 import { argName, type OperationFlags, type OperationOptions } from './flags.js';
-import { renderResponse } from './respond.js';
+import { checkOutput, renderResponse } from './respond.js';
 import { printDryRun } from '../../http/dry-run.js';
 import { confirmDestructive } from '../../terminal/confirm.js';
 
@@ -19,6 +19,7 @@ export async function runOperation(ctx: Context, op: Operation, flags: Operation
   const followUp = wanted ? await FOLLOW_UPS[op.followUp!.step]() : undefined;
   const settings = followUp?.prepare(opts);
   const body = await buildRequestBody(ctx, op, flags, opts, positional);
+  await checkOutput(ctx, op);
   if (op.destructive) await confirmDestructive(ctx, op, body, opts.yes === true);
   if (ctx.globals.dryRun) {
     printDryRun(ctx, op.path, body);
@@ -32,7 +33,7 @@ export async function runOperation(ctx: Context, op: Operation, flags: Operation
   const client = await ctx.client();
   const data = await ctx.spin(`${op.group} ${op.name}`, () => client.call(op.path, body, { safe: op.safe }));
   if (followUp) await followUp.run(ctx, op, body, data, settings);
-  else await renderResponse(ctx, op, data);
+  else await renderResponse(ctx, op, data, body);
 }
 
 export async function buildRequestBody(ctx: Context, op: Operation, flags: OperationFlags, opts: OperationOptions, positional?: string): Promise<Body> {

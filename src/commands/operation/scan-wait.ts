@@ -16,7 +16,8 @@ import type { FollowUpStep } from './follow-up.js';
 import { CliError, InterruptedError, UsageError } from '../../errors.js';
 import { EXIT } from '../../exit-codes.js';
 import { ApiError, ResponseError } from '../../http/errors.js';
-import { present } from '../../output/present.js';
+import { render } from '../../output/render.js';
+import { parseColumns } from '../../output/columns.js';
 import { askedFormat } from '../../output/data-format.js';
 import { numberFlag } from '../number-flag.js';
 import { duration } from '../../terminal/progress.js';
@@ -157,7 +158,7 @@ export async function waitForScan(ctx: Context, scanId: string, organizationId: 
 async function printScan(ctx: Context, scanId: string, item: ScanItem): Promise<void> {
   const format = askedFormat(ctx);
   if (format === 'table') { ctx.out(`${scanId}\n`); return; }
-  await present(ctx, item, { format, columns: [] });
+  await render(item, { format, columns: ctx.globals.columns !== undefined ? parseColumns(ctx.globals.columns) : [], pretty: ctx.io.stdoutIsTTY, color: ctx.color, width: ctx.io.columns }, { out: ctx.out, note: ctx.note });
 }
 
 export const scanWait: FollowUpStep = {

@@ -1,0 +1,53 @@
+/**
+ * A row's detail view, as data: how one record reads for a person (a heading, key/value lines,
+ * long texts under them, what to do next). src/output/detail.ts draws any view.
+ */
+/** How a field's value is shown. */
+export type DetailShow =
+  | 'text'
+  /** A time: relative on a terminal, with the exact time after it. */
+  | 'time'
+  /** `score`: the level (coloured), the score and the severity. */
+  | 'level'
+  | 'status'
+  /** `affectedFile:startLine-endLine`. */
+  | 'location'
+  /** A list of CWE ids, each with its link. */
+  | 'cwes'
+  /** `repositoryName (repositoryId)`. */
+  | 'repository'
+  /** A list or an object of counts: `open 3, patched 1`. */
+  | 'counts';
+
+export interface DetailField {
+  label: string;
+  /** Dot path of the value (unused by `location` and `repository`). */
+  path?: string;
+  show?: DetailShow;
+}
+
+export interface DetailSection {
+  label: string;
+  path: string;
+  /** `text` is wrapped to the terminal; `code` and `diff` keep their lines (a diff coloured). */
+  show: 'text' | 'code' | 'diff';
+}
+
+export interface NextStep {
+  /** What the step does; `{name}` is filled from the record, else the request. */
+  text: string;
+  /** The command line, with `{name}` placeholders. */
+  cmd?: string;
+  /** Shown only when this path of the record has a value (`!path`: only when it has none). */
+  when?: string;
+}
+
+export interface DetailView {
+  /** A fixed first line, e.g. `Patch approved`. */
+  heading?: string;
+  /** Path of the record's title, shown bold as the first line. */
+  title?: string;
+  fields: DetailField[];
+  sections?: DetailSection[];
+  next?: NextStep[];
+}
