@@ -3,17 +3,11 @@
  * the rows in one module per group, loaded only when a command of that group runs.
  */
 import type { Group, GroupName, Operation } from './types.js';
+import { GROUPS } from './groups.js';
 
 export type { Group, GroupName, Operation } from './types.js';
 
-export const GROUPS: readonly Group[] = [
-  { name: 'orgs', api: 'orgs', aliases: ['organizations'], summary: 'Organizations: list, create, invite, delete' },
-  { name: 'repos', api: 'repositories', aliases: ['repositories'], summary: 'Repositories: link, list, configure scanning and PR behaviour' },
-  { name: 'installations', api: 'installations', aliases: [], summary: 'Provider installations: connect organizations to git hosts' },
-  { name: 'stats', api: 'stats', aliases: [], summary: 'Statistics: posture, counts by severity, repository, author, class' },
-  { name: 'issues', api: 'issues', aliases: [], summary: 'Security issues: search, triage, patch' },
-  { name: 'scans', api: 'scans', aliases: [], summary: 'Scans and scan schedules' },
-];
+export { GROUPS } from './groups.js';
 
 const loaders: Record<GroupName, () => Promise<Operation[]>> = {
   orgs: () => import('./orgs.js').then((m) => m.orgs),

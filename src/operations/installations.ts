@@ -1,22 +1,12 @@
 import { body, field, id, idResponse, list, okResponse, orgId, record } from './fields.js';
 import type { Operation } from './types.js';
+import { row } from './row.js';
 
-const P = '/api/v1/installations/';
 const NOT_SHOWN = 'The spec and the field notes do not show this body: send its fields with -F/--input.';
 
-function create(name: string, summary: string, ok = false): Operation {
-  return {
-    group: 'installations', name, path: P + name, source: 'spec', safe: false, summary, description: NOT_SHOWN,
-    request: body({ organizationId: orgId('inferred') }),
-    response: ok ? okResponse : idResponse,
-    columns: [ok ? 'ok' : 'id'],
-    examples: [{ cmd: `svc installations ${name} --input installation.json`, desc: `${summary}, body from installation.json` }],
-  };
-}
-
 export const installations: Operation[] = [
-  {
-    group: 'installations', name: 'repositories', path: P + 'repositories', source: 'spec', safe: true,
+  row('installations', 'repositories', {
+    effect: 'read',
     summary: 'List the repositories an installation can see',
     request: body({
       organizationId: orgId(),
@@ -25,10 +15,45 @@ export const installations: Operation[] = [
     response: list(record({})),
     columns: ['id', 'name', 'fullName', 'url'],
     examples: [{ cmd: 'svc installations repositories --app-id 4711', desc: 'Repositories visible to installation 4711' }],
-  },
-  create('create-hostb-installation', 'Connect an organization to host B'),
-  create('update-hostb-installation', 'Update a host B installation'),
-  create('create-hosta-installation', 'Connect an organization to host A (app installation)'),
-  create('create-hostc-token-installation', 'Connect an organization to host C with a workspace access token', true),
-  create('create-hostc-oauth-installation', 'Connect an organization to host C with OAuth (managed service providers)'),
+  }),
+  row('installations', 'create-hostb-installation', {
+    effect: 'change',
+    summary: 'Connect an organization to host B',
+    description: NOT_SHOWN,
+    request: body({ organizationId: orgId('inferred') }),
+    response: idResponse, columns: ['id'],
+    examples: [{ cmd: 'svc installations create-hostb-installation --input installation.json', desc: 'Connect an organization to host B, body from installation.json' }],
+  }),
+  row('installations', 'update-hostb-installation', {
+    effect: 'change',
+    summary: 'Update a host B installation',
+    description: NOT_SHOWN,
+    request: body({ organizationId: orgId('inferred') }),
+    response: idResponse, columns: ['id'],
+    examples: [{ cmd: 'svc installations update-hostb-installation --input installation.json', desc: 'Update a host B installation, body from installation.json' }],
+  }),
+  row('installations', 'create-hosta-installation', {
+    effect: 'change',
+    summary: 'Connect an organization to host A (app installation)',
+    description: NOT_SHOWN,
+    request: body({ organizationId: orgId('inferred') }),
+    response: idResponse, columns: ['id'],
+    examples: [{ cmd: 'svc installations create-hosta-installation --input installation.json', desc: 'Connect an organization to host A (app installation), body from installation.json' }],
+  }),
+  row('installations', 'create-hostc-token-installation', {
+    effect: 'change',
+    summary: 'Connect an organization to host C with a workspace access token',
+    description: NOT_SHOWN,
+    request: body({ organizationId: orgId('inferred') }),
+    response: okResponse, columns: ['ok'],
+    examples: [{ cmd: 'svc installations create-hostc-token-installation --input installation.json', desc: 'Connect an organization to host C with a workspace access token, body from installation.json' }],
+  }),
+  row('installations', 'create-hostc-oauth-installation', {
+    effect: 'change',
+    summary: 'Connect an organization to host C with OAuth (managed service providers)',
+    description: NOT_SHOWN,
+    request: body({ organizationId: orgId('inferred') }),
+    response: idResponse, columns: ['id'],
+    examples: [{ cmd: 'svc installations create-hostc-oauth-installation --input installation.json', desc: 'Connect an organization to host C with OAuth (managed service providers), body from installation.json' }],
+  }),
 ];

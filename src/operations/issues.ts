@@ -1,9 +1,9 @@
-import { body, bool, field, id, int, issueId, list, loose, num, okResponse, oneOf, optional, orgId, record, type Schema, str, withDefault } from './fields.js';
+import { body, bool, field, id, int, issueId, list, loose, num, okResponse, oneOf, optional, orgId, record, str, withDefault } from './fields.js';
 import { ISSUE_STATUSES_SEEN, categoryCounts, issue } from './issue-records.js';
-import type { Operation, Source } from './types.js';
+import type { Operation } from './types.js';
+import { row, type RowSpec } from './row.js';
 import type { DetailView } from './detail-view.js';
 
-const P = '/api/v1/issues/';
 const COLUMNS = ['id', 'score', 'status', 'vulnClass', 'repositoryName', 'affectedFile', 'startLine', 'generatedTitle'];
 
 /** One issue as a person reads it (`issues get`). */
@@ -37,21 +37,16 @@ const ISSUE_VIEW: DetailView = {
 };
 
 /** An action on one issue: `{ issueId, organizationId }` (field notes). */
-function action(name: string, summary: string, opts: { source?: Source; response?: Schema; description?: string; safe?: boolean } = {}): Operation {
-  return {
-    group: 'issues', name, path: P + name, source: opts.source ?? 'spec', safe: opts.safe ?? false, summary,
-    ...(opts.description ? { description: opts.description } : {}),
-    positional: 'issueId', required: ['issueId'],
-    request: body({ issueId: issueId(), organizationId: orgId('notes') }),
-    response: opts.response ?? okResponse,
-    columns: ['ok'],
-    examples: [{ cmd: `svc issues ${name} iss_123`, desc: summary }],
-  };
-}
+const ISSUE_ACTION: Pick<RowSpec, 'positional' | 'required' | 'request' | 'response' | 'columns'> = {
+  positional: 'issueId', required: ['issueId'],
+  request: body({ issueId: issueId(), organizationId: orgId('notes') }),
+  response: okResponse,
+  columns: ['ok'],
+};
 
 export const issues: Operation[] = [
-  {
-    group: 'issues', name: 'search', path: P + 'search', source: 'spec', safe: true,
+  row('issues', 'search', {
+    effect: 'read',
     summary: 'Search security issues with filters, sorting and paging',
     request: body({
       organizationId: orgId(),
@@ -92,31 +87,59 @@ export const issues: Operation[] = [
       { cmd: 'svc issues search --repository-ids repo_1,repo_2 --severities-min 7 -o csv', desc: 'Severity 7 and above in two repositories, as CSV' },
       { cmd: 'svc issues search --all -o ndjson > issues.ndjson', desc: 'Every issue, one JSON object a line' },
     ],
-  },
-  {
-    ...action('get', 'Show one issue with its patch', { safe: true, response: issue }),
+  }),
+  row('issues', 'get', {
+    ...ISSUE_ACTION,
+    effect: 'read',
+    summary: 'Show one issue with its patch',
+    response: issue,
+    examples: [{ cmd: 'svc issues get iss_123', desc: 'Show one issue with its patch' }],
     columns: ['id', 'status', 'score', 'severity', 'vulnClass', 'affectedFile', 'startLine', 'generatedTitle'],
     detail: ISSUE_VIEW,
-  },
-  action('archive', 'Archive an issue'),
-  action('unarchive', 'Bring an archived issue back (beyond the spec: seen in public clients)', { source: 'notes' }),
-  action('mark-true-positive', 'Confirm an issue as a true positive'),
-  action('mark-false-positive', 'Mark an issue as a false positive'),
-  {
-    ...action('generate-patch', 'Ask for a patch; it appears on the issue when ready', {
-      description: 'Patch generation is asynchronous (field notes): the patch shows up on `svc issues get` later.',
-    }),
+  }),
+  row('issues', 'archive', {
+    ...ISSUE_ACTION,
+    effect: 'change',
+    summary: 'Archive an issue',
+    examples: [{ cmd: 'svc issues archive iss_123', desc: 'Archive an issue' }],
+  }),
+  row('issues', 'unarchive', {
+    ...ISSUE_ACTION,
+    effect: 'change', source: 'notes',
+    summary: 'Bring an archived issue back (beyond the spec: seen in public clients)',
+    examples: [{ cmd: 'svc issues unarchive iss_123', desc: 'Bring an archived issue back (beyond the spec: seen in public clients)' }],
+  }),
+  row('issues', 'mark-true-positive', {
+    ...ISSUE_ACTION,
+    effect: 'change',
+    summary: 'Confirm an issue as a true positive',
+    examples: [{ cmd: 'svc issues mark-true-positive iss_123', desc: 'Confirm an issue as a true positive' }],
+  }),
+  row('issues', 'mark-false-positive', {
+    ...ISSUE_ACTION,
+    effect: 'change',
+    summary: 'Mark an issue as a false positive',
+    examples: [{ cmd: 'svc issues mark-false-positive iss_123', desc: 'Mark an issue as a false positive' }],
+  }),
+  row('issues', 'generate-patch', {
+    ...ISSUE_ACTION,
+    effect: 'change',
+    summary: 'Ask for a patch; it appears on the issue when ready',
+    description: 'Patch generation is asynchronous (field notes): the patch shows up on `svc issues get` later.',
+    examples: [{ cmd: 'svc issues generate-patch iss_123', desc: 'Ask for a patch; it appears on the issue when ready' }],
     detail: {
       heading: 'Patch requested: it is generated in the background.',
       fields: [{ label: 'Issue', path: 'issueId' }],
       next: [{ text: 'See it on the issue when it is ready (a minute or two):', cmd: 'svc issues get {issueId}' }],
     },
-  },
-  {
-    ...action('approve-patch', 'Approve the generated patch of an issue', {
-      response: record({ ok: optional(bool()), patchId: optional(str()), pullRequestStatus: optional(str()), prLink: optional(str()) }),
-      description: 'The spec shows neither request nor response; { issueId, organizationId } is what public clients send, and { ok, patchId, pullRequestStatus, prLink } what they receive.',
-    }),
+  }),
+  row('issues', 'approve-patch', {
+    ...ISSUE_ACTION,
+    effect: 'change',
+    summary: 'Approve the generated patch of an issue',
+    response: record({ ok: optional(bool()), patchId: optional(str()), pullRequestStatus: optional(str()), prLink: optional(str()) }),
+    description: 'The spec shows neither request nor response; { issueId, organizationId } is what public clients send, and { ok, patchId, pullRequestStatus, prLink } what they receive.',
+    examples: [{ cmd: 'svc issues approve-patch iss_123', desc: 'Approve the generated patch of an issue' }],
     columns: ['patchId', 'pullRequestStatus', 'prLink'],
     detail: {
       heading: 'Patch approved.',
@@ -131,9 +154,9 @@ export const issues: Operation[] = [
         { text: 'See the issue with its patch:', cmd: 'svc issues get {issueId}' },
       ],
     },
-  },
-  {
-    group: 'issues', name: 'update-severity', path: P + 'update-severity', source: 'spec', safe: false,
+  }),
+  row('issues', 'update-severity', {
+    effect: 'change',
     summary: 'Change the severity of an issue',
     positional: 'issueId', required: ['issueId', 'severity'],
     request: body({
@@ -143,5 +166,5 @@ export const issues: Operation[] = [
     }),
     response: okResponse, columns: ['ok'],
     examples: [{ cmd: 'svc issues update-severity iss_123 --severity 4', desc: 'Lower an issue to severity 4' }],
-  },
+  }),
 ];

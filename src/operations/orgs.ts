@@ -1,12 +1,13 @@
 import { anyObject, body, field, id, list, okResponse, orgId, str } from './fields.js';
 import { organization } from './records.js';
 import type { Operation } from './types.js';
+import { row } from './row.js';
 
 const NOT_SHOWN = 'The spec and the field notes do not show this body: the flags here are inferred; send other fields with -F/--input.';
 
 export const orgs: Operation[] = [
-  {
-    group: 'orgs', name: 'list', path: '/api/v1/orgs/list', source: 'spec', safe: true,
+  row('orgs', 'list', {
+    effect: 'read',
     summary: 'List the organizations the token can see',
     request: body({ searchQuery: field(str(), 'Filter organizations by name', 'notes', 'text') }),
     response: list(organization),
@@ -15,18 +16,18 @@ export const orgs: Operation[] = [
       { cmd: 'svc orgs list', desc: 'Every organization, as a table on a terminal' },
       { cmd: 'svc orgs list --search-query acme -o json', desc: 'Organizations whose name matches, as JSON' },
     ],
-  },
-  {
-    group: 'orgs', name: 'create', path: '/api/v1/orgs/create', source: 'spec', safe: false,
+  }),
+  row('orgs', 'create', {
+    effect: 'change',
     summary: 'Create an organization',
     description: NOT_SHOWN,
     request: body({ name: field(id(), 'Name of the new organization', 'inferred', 'name') }),
     response: anyObject,
     columns: ['id', 'name'],
     examples: [{ cmd: 'svc orgs create --name "Platform team"', desc: 'Create an organization' }],
-  },
-  {
-    group: 'orgs', name: 'invite', path: '/api/v1/orgs/invite', source: 'spec', safe: false,
+  }),
+  row('orgs', 'invite', {
+    effect: 'change',
     summary: 'Invite a user to an organization',
     description: NOT_SHOWN,
     request: body({
@@ -37,9 +38,9 @@ export const orgs: Operation[] = [
     response: anyObject,
     columns: [],
     examples: [{ cmd: 'svc orgs invite --organization-id org_123 --email dev@example.com', desc: 'Invite a developer' }],
-  },
-  {
-    group: 'orgs', name: 'delete', path: '/api/v1/orgs/delete', source: 'spec', safe: false, destructive: true,
+  }),
+  row('orgs', 'delete', {
+    effect: 'destroy',
     summary: 'Delete an organization',
     description: `${NOT_SHOWN} The organization is never taken from the profile or environment: name it.`,
     positional: 'organizationId',
@@ -48,5 +49,5 @@ export const orgs: Operation[] = [
     response: okResponse,
     columns: ['ok'],
     examples: [{ cmd: 'svc orgs delete org_123 --yes', desc: 'Delete organization org_123 without a prompt' }],
-  },
+  }),
 ];

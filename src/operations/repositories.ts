@@ -1,9 +1,9 @@
-import { anyObject, body, bool, field, id, idResponse, int, issueId, list, loose, maybe, nullable, okResponse, oneOf, optional, orgId, record, repoId, type Schema, str, withDefault } from './fields.js';
+import { anyObject, body, bool, field, id, idResponse, int, issueId, list, loose, maybe, nullable, okResponse, oneOf, optional, orgId, record, repoId, str, withDefault } from './fields.js';
 import { repository } from './records.js';
 import type { Operation, Source } from './types.js';
+import { row } from './row.js';
 import type { DetailView } from './detail-view.js';
 
-const P = '/api/v1/repositories/';
 const idList = list(record({ id: str() }));
 const INFERRED = 'The spec does not show this body; the field notes read the setters as { organizationId, repositoryId, <Repository record field> }: the value flag is that inference. Send other fields with -F/--input.';
 const NOT_SHOWN = 'The spec and the field notes do not show this body: send its fields with -F/--input.';
@@ -29,27 +29,14 @@ const REPOSITORY_VIEW: DetailView = {
   ],
 };
 
-/** A repository setter: `{ organizationId, repositoryId, <field> }`. */
-function setter(name: string, summary: string, key: string, value: Schema, source: Source, example: string): Operation {
-  return {
-    group: 'repos', name, path: P + name, source: 'spec', safe: false, summary,
-    ...(source === 'spec' ? {} : { description: INFERRED }),
-    positional: 'repositoryId',
-    required: ['repositoryId', key],
-    request: body({ organizationId: orgId(source), repositoryId: repoId(source), [key]: value }),
-    response: okResponse,
-    columns: ['ok'],
-    examples: [{ cmd: `svc repos ${name} repo_123 ${example}`, desc: summary }],
-  };
-}
-
+/** Setters take `{ organizationId, repositoryId, <field> }`. */
 const flag = (description: string, source: Source) => field(bool(), description, source);
 const text = (description: string, source: Source, placeholder = 'text') =>
   field(nullable(str()), description, source, placeholder);
 
 export const repositories: Operation[] = [
-  {
-    group: 'repos', name: 'list', path: P + 'list', source: 'spec', safe: true,
+  row('repos', 'list', {
+    effect: 'read',
     summary: 'List linked repositories with their settings and issue counts',
     request: body({
       organizationId: orgId(),
@@ -64,23 +51,23 @@ export const repositories: Operation[] = [
       { cmd: 'svc repos list', desc: 'Repositories of the default organization' },
       { cmd: 'svc repos list --no-get-counts -o csv --columns id,name,url', desc: 'A CSV of ids, names and URLs without counting issues' },
     ],
-  },
-  {
-    group: 'repos', name: 'add-hosta', path: P + 'add-hosta', source: 'spec', safe: false,
+  }),
+  row('repos', 'add-hosta', {
+    effect: 'change',
     summary: 'Link repositories from host A', description: NOT_SHOWN,
     request: body({ organizationId: orgId('inferred') }),
     response: idList, columns: ['id'],
     examples: [{ cmd: 'svc repos add-hosta --input repos.json', desc: 'Link host A repositories described in repos.json' }],
-  },
-  {
-    group: 'repos', name: 'add-hostb', path: P + 'add-hostb', source: 'spec', safe: false,
+  }),
+  row('repos', 'add-hostb', {
+    effect: 'change',
     summary: 'Link repositories from host B', description: NOT_SHOWN,
     request: body({ organizationId: orgId('inferred') }),
     response: idList, columns: ['id'],
     examples: [{ cmd: 'svc repos add-hostb --input repos.json', desc: 'Link host B repositories described in repos.json' }],
-  },
-  {
-    group: 'repos', name: 'add-hostc', path: P + 'add-hostc', source: 'spec', safe: false,
+  }),
+  row('repos', 'add-hostc', {
+    effect: 'change',
     summary: 'Link repositories from host C',
     request: body({
       organizationId: orgId(),
@@ -98,44 +85,85 @@ export const repositories: Operation[] = [
       { cmd: 'svc repos add-hostc --repos @repos.json', desc: 'Link the host C repositories listed in repos.json' },
       { cmd: `svc repos add-hostc --repos '[{"repositoryUrl":"https://hostc.example/team/api","repositoryName":"api","defaultBranch":"main"}]'`, desc: 'Link one repository given inline' },
     ],
-  },
-  {
-    group: 'repos', name: 'add-hosta-pat', path: P + 'add-hosta-pat', source: 'spec', safe: false,
+  }),
+  row('repos', 'add-hosta-pat', {
+    effect: 'change',
     summary: 'Link a host A repository with a personal access token', description: NOT_SHOWN,
     request: body({ organizationId: orgId('inferred') }),
     response: idResponse, columns: ['id'],
     examples: [{ cmd: 'svc repos add-hosta-pat --input link.json', desc: 'Link with the body in link.json' }],
-  },
-  {
-    group: 'repos', name: 'create-standalone', path: P + 'create-standalone', source: 'spec', safe: false,
+  }),
+  row('repos', 'create-standalone', {
+    effect: 'change',
     summary: 'Create a standalone repository (no git provider)', description: NOT_SHOWN,
     request: body({ organizationId: orgId('inferred') }),
     response: idResponse, columns: ['id'],
     examples: [{ cmd: 'svc repos create-standalone -f name=scratch', desc: 'Create a standalone repository named scratch' }],
-  },
-  {
-    group: 'repos', name: 'delete', path: P + 'delete', source: 'spec', safe: false, destructive: true,
+  }),
+  row('repos', 'delete', {
+    effect: 'destroy',
     summary: 'Delete (unlink) a repository',
     description: 'The spec does not show this body; { organizationId, repositoryId } is inferred from the setters. Send other fields with -F/--input.',
     positional: 'repositoryId', required: ['repositoryId'],
     request: body({ organizationId: orgId('inferred'), repositoryId: repoId('inferred') }),
     response: okResponse, columns: ['ok'],
     examples: [{ cmd: 'svc repos delete repo_123 --yes', desc: 'Delete repository repo_123 without a prompt' }],
-  },
-  setter('set-scan-branch', 'Set the branch full scans run on', 'defaultScanTargetBranch',
-    field(id(), 'Branch to scan', 'inferred', 'branch'), 'inferred', '--default-scan-target-branch main'),
-  setter('set-pr-scanning', 'Turn pull-request scanning on or off', 'isPrScanningEnabled',
-    flag('Scan pull requests', 'spec'), 'spec', '--is-pr-scanning-enabled'),
-  setter('set-pr-scan-issue-summary', 'Turn the PR issue-summary comment on or off', 'isPrScanSummaryEnabled',
-    flag('Post the issue summary comment on pull requests', 'inferred'), 'inferred', '--is-pr-scan-summary-enabled'),
-  setter('set-pr-scan-clean-summary', 'Turn the clean-scan summary comment on or off', 'isPrScanCleanSummaryEnabled',
-    flag('Post a summary comment when a PR scan finds nothing', 'inferred'), 'inferred', '--no-is-pr-scan-clean-summary-enabled'),
-  setter('set-pr-scan-summaries-enabled', 'Turn both PR summary comments on or off at once', 'isEnabled',
-    flag('Enable both the issue-summary and the clean-scan summary comments', 'inferred'), 'inferred', '--is-enabled'),
-  setter('set-max-pr-timeout', 'Set the maximum PR scan timeout, in minutes', 'maxPrTimeoutMinutes',
-    field(int(1), 'Maximum PR timeout in minutes (field name from the field notes)', 'notes', 'minutes'), 'inferred', '--max-pr-timeout-minutes 30'),
-  {
-    group: 'repos', name: 'reset-scanner-settings', path: P + 'reset-scanner-settings', source: 'spec', safe: false, destructive: true,
+  }),
+  row('repos', 'set-scan-branch', {
+    effect: 'change',
+    summary: 'Set the branch full scans run on',
+    description: INFERRED,
+    positional: 'repositoryId', required: ['repositoryId', 'defaultScanTargetBranch'],
+    request: body({ organizationId: orgId('inferred'), repositoryId: repoId('inferred'), defaultScanTargetBranch: field(id(), 'Branch to scan', 'inferred', 'branch') }),
+    response: okResponse, columns: ['ok'],
+    examples: [{ cmd: 'svc repos set-scan-branch repo_123 --default-scan-target-branch main', desc: 'Set the branch full scans run on' }],
+  }),
+  row('repos', 'set-pr-scanning', {
+    effect: 'change',
+    summary: 'Turn pull-request scanning on or off',
+    positional: 'repositoryId', required: ['repositoryId', 'isPrScanningEnabled'],
+    request: body({ organizationId: orgId(), repositoryId: repoId(), isPrScanningEnabled: flag('Scan pull requests', 'spec') }),
+    response: okResponse, columns: ['ok'],
+    examples: [{ cmd: 'svc repos set-pr-scanning repo_123 --is-pr-scanning-enabled', desc: 'Turn pull-request scanning on or off' }],
+  }),
+  row('repos', 'set-pr-scan-issue-summary', {
+    effect: 'change',
+    summary: 'Turn the PR issue-summary comment on or off',
+    description: INFERRED,
+    positional: 'repositoryId', required: ['repositoryId', 'isPrScanSummaryEnabled'],
+    request: body({ organizationId: orgId('inferred'), repositoryId: repoId('inferred'), isPrScanSummaryEnabled: flag('Post the issue summary comment on pull requests', 'inferred') }),
+    response: okResponse, columns: ['ok'],
+    examples: [{ cmd: 'svc repos set-pr-scan-issue-summary repo_123 --is-pr-scan-summary-enabled', desc: 'Turn the PR issue-summary comment on or off' }],
+  }),
+  row('repos', 'set-pr-scan-clean-summary', {
+    effect: 'change',
+    summary: 'Turn the clean-scan summary comment on or off',
+    description: INFERRED,
+    positional: 'repositoryId', required: ['repositoryId', 'isPrScanCleanSummaryEnabled'],
+    request: body({ organizationId: orgId('inferred'), repositoryId: repoId('inferred'), isPrScanCleanSummaryEnabled: flag('Post a summary comment when a PR scan finds nothing', 'inferred') }),
+    response: okResponse, columns: ['ok'],
+    examples: [{ cmd: 'svc repos set-pr-scan-clean-summary repo_123 --no-is-pr-scan-clean-summary-enabled', desc: 'Turn the clean-scan summary comment on or off' }],
+  }),
+  row('repos', 'set-pr-scan-summaries-enabled', {
+    effect: 'change',
+    summary: 'Turn both PR summary comments on or off at once',
+    description: INFERRED,
+    positional: 'repositoryId', required: ['repositoryId', 'isEnabled'],
+    request: body({ organizationId: orgId('inferred'), repositoryId: repoId('inferred'), isEnabled: flag('Enable both the issue-summary and the clean-scan summary comments', 'inferred') }),
+    response: okResponse, columns: ['ok'],
+    examples: [{ cmd: 'svc repos set-pr-scan-summaries-enabled repo_123 --is-enabled', desc: 'Turn both PR summary comments on or off at once' }],
+  }),
+  row('repos', 'set-max-pr-timeout', {
+    effect: 'change',
+    summary: 'Set the maximum PR scan timeout, in minutes',
+    description: INFERRED,
+    positional: 'repositoryId', required: ['repositoryId', 'maxPrTimeoutMinutes'],
+    request: body({ organizationId: orgId('inferred'), repositoryId: repoId('inferred'), maxPrTimeoutMinutes: field(int(1), 'Maximum PR timeout in minutes (field name from the field notes)', 'notes', 'minutes') }),
+    response: okResponse, columns: ['ok'],
+    examples: [{ cmd: 'svc repos set-max-pr-timeout repo_123 --max-pr-timeout-minutes 30', desc: 'Set the maximum PR scan timeout, in minutes' }],
+  }),
+  row('repos', 'reset-scanner-settings', {
+    effect: 'destroy',
     summary: 'Delete the custom scanner settings of the given repositories',
     description: 'The spec does not show this body; { organizationId, repositoryIds } is inferred. Send other fields with -F/--input.',
     required: ['repositoryIds'],
@@ -145,28 +173,62 @@ export const repositories: Operation[] = [
     }),
     response: anyObject, columns: [],
     examples: [{ cmd: 'svc repos reset-scanner-settings --repository-ids repo_1,repo_2 --yes', desc: 'Reset two repositories to the default scanner settings' }],
-  },
-  {
-    group: 'repos', name: 'branches', path: P + 'branches', source: 'spec', safe: true,
+  }),
+  row('repos', 'branches', {
+    effect: 'read',
     summary: 'List the branches of a linked repository (generic git: best effort)',
     description: 'The spec does not show this body; { organizationId, repositoryId } is inferred. Send other fields with -F/--input.',
     positional: 'repositoryId', required: ['repositoryId'],
     request: body({ organizationId: orgId('inferred'), repositoryId: repoId('inferred') }),
     response: anyObject, rows: 'branches', columns: ['name', 'isDefault'],
     examples: [{ cmd: 'svc repos branches repo_123', desc: 'Branches of repo_123' }],
-  },
-  setter('set-show-check-status', 'Show or hide the check status on pull requests', 'showCheckStatus',
-    flag('Show the check status', 'inferred'), 'inferred', '--show-check-status'),
-  setter('set-pr-branch-format', 'Set the branch name format of fix pull requests', 'prBranchFormat',
-    text('Branch name format (null to reset via -F prBranchFormat=null)', 'inferred', 'format'), 'inferred', '--pr-branch-format "svc/fix-{issueId}"'),
-  setter('set-pr-commit-message-format', 'Set the commit message format of fix pull requests', 'prCommitMessageFormat',
-    text('Commit message format', 'inferred', 'format'), 'inferred', '--pr-commit-message-format "fix: {title}"'),
-  setter('set-pr-title-template', 'Set the title template of fix pull requests', 'prTitleTemplate',
-    field(str(), 'PR title template', 'spec', 'template'), 'spec', '--pr-title-template "Security fix: {title}"'),
-  setter('set-pr-description-template', 'Set the description template of fix pull requests', 'prDescriptionTemplate',
-    text('PR description template', 'inferred', 'template'), 'inferred', '-F prDescriptionTemplate=@pr-template.md'),
-  {
-    group: 'repos', name: 'resolve-by-url', path: P + 'resolve-by-url', source: 'spec', safe: true,
+  }),
+  row('repos', 'set-show-check-status', {
+    effect: 'change',
+    summary: 'Show or hide the check status on pull requests',
+    description: INFERRED,
+    positional: 'repositoryId', required: ['repositoryId', 'showCheckStatus'],
+    request: body({ organizationId: orgId('inferred'), repositoryId: repoId('inferred'), showCheckStatus: flag('Show the check status', 'inferred') }),
+    response: okResponse, columns: ['ok'],
+    examples: [{ cmd: 'svc repos set-show-check-status repo_123 --show-check-status', desc: 'Show or hide the check status on pull requests' }],
+  }),
+  row('repos', 'set-pr-branch-format', {
+    effect: 'change',
+    summary: 'Set the branch name format of fix pull requests',
+    description: INFERRED,
+    positional: 'repositoryId', required: ['repositoryId', 'prBranchFormat'],
+    request: body({ organizationId: orgId('inferred'), repositoryId: repoId('inferred'), prBranchFormat: text('Branch name format (null to reset via -F prBranchFormat=null)', 'inferred', 'format') }),
+    response: okResponse, columns: ['ok'],
+    examples: [{ cmd: 'svc repos set-pr-branch-format repo_123 --pr-branch-format "svc/fix-{issueId}"', desc: 'Set the branch name format of fix pull requests' }],
+  }),
+  row('repos', 'set-pr-commit-message-format', {
+    effect: 'change',
+    summary: 'Set the commit message format of fix pull requests',
+    description: INFERRED,
+    positional: 'repositoryId', required: ['repositoryId', 'prCommitMessageFormat'],
+    request: body({ organizationId: orgId('inferred'), repositoryId: repoId('inferred'), prCommitMessageFormat: text('Commit message format', 'inferred', 'format') }),
+    response: okResponse, columns: ['ok'],
+    examples: [{ cmd: 'svc repos set-pr-commit-message-format repo_123 --pr-commit-message-format "fix: {title}"', desc: 'Set the commit message format of fix pull requests' }],
+  }),
+  row('repos', 'set-pr-title-template', {
+    effect: 'change',
+    summary: 'Set the title template of fix pull requests',
+    positional: 'repositoryId', required: ['repositoryId', 'prTitleTemplate'],
+    request: body({ organizationId: orgId(), repositoryId: repoId(), prTitleTemplate: field(str(), 'PR title template', 'spec', 'template') }),
+    response: okResponse, columns: ['ok'],
+    examples: [{ cmd: 'svc repos set-pr-title-template repo_123 --pr-title-template "Security fix: {title}"', desc: 'Set the title template of fix pull requests' }],
+  }),
+  row('repos', 'set-pr-description-template', {
+    effect: 'change',
+    summary: 'Set the description template of fix pull requests',
+    description: INFERRED,
+    positional: 'repositoryId', required: ['repositoryId', 'prDescriptionTemplate'],
+    request: body({ organizationId: orgId('inferred'), repositoryId: repoId('inferred'), prDescriptionTemplate: text('PR description template', 'inferred', 'template') }),
+    response: okResponse, columns: ['ok'],
+    examples: [{ cmd: 'svc repos set-pr-description-template repo_123 -F prDescriptionTemplate=@pr-template.md', desc: 'Set the description template of fix pull requests' }],
+  }),
+  row('repos', 'resolve-by-url', {
+    effect: 'read',
     summary: 'Find a linked repository from its URL',
     positional: 'repositoryUrl', required: ['repositoryUrl', 'vcs'],
     request: body({
@@ -177,5 +239,5 @@ export const repositories: Operation[] = [
     response: record({ repositoryId: optional(str()) }),
     columns: ['repositoryId'],
     examples: [{ cmd: 'svc repos resolve-by-url https://hosta.example/team/api --vcs hosta', desc: 'The repository id of a host A URL' }],
-  },
+  }),
 ];

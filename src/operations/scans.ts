@@ -1,12 +1,12 @@
 import { body, bool, field, id, int, list, okResponse, oneOf, optional, orgId, record, repoId, str } from './fields.js';
 import { codeScan, scanSchedule } from './records.js';
 import type { Operation } from './types.js';
+import { row } from './row.js';
 
-const P = '/api/v1/scans/';
 
 export const scans: Operation[] = [
-  {
-    group: 'scans', name: 'get-schedule', path: P + 'get-schedule', source: 'spec', safe: true,
+  row('scans', 'get-schedule', {
+    effect: 'read',
     summary: 'Show the scan schedule of a repository',
     positional: 'repositoryId', required: ['repositoryId'],
     request: body({ organizationId: orgId(), repositoryId: repoId() }),
@@ -25,9 +25,9 @@ export const scans: Operation[] = [
       next: [{ text: 'Change it:', cmd: 'svc scans upsert-schedule {repositoryId} --execution-criteria-crontab "0 3 * * 1" --is-enabled' }],
     },
     examples: [{ cmd: 'svc scans get-schedule repo_123', desc: 'When repo_123 is scanned' }],
-  },
-  {
-    group: 'scans', name: 'upsert-schedule', path: P + 'upsert-schedule', source: 'spec', safe: false,
+  }),
+  row('scans', 'upsert-schedule', {
+    effect: 'change',
     summary: 'Create or change the scan schedule of a repository',
     positional: 'repositoryId', required: ['repositoryId'],
     request: body({
@@ -39,9 +39,9 @@ export const scans: Operation[] = [
     }),
     response: okResponse, columns: ['ok'],
     examples: [{ cmd: 'svc scans upsert-schedule repo_123 --execution-criteria-crontab "0 3 * * 1" --timezone Europe/Berlin --is-enabled', desc: 'Scan every Monday at 03:00 Berlin time' }],
-  },
-  {
-    group: 'scans', name: 'start', path: P + 'start', source: 'notes', safe: false,
+  }),
+  row('scans', 'start', {
+    effect: 'change', source: 'notes',
     summary: 'Start a full scan of repositories (beyond the spec: seen in public clients)',
     description: 'With --wait, svc polls `scans list` for the scan until its status is completed or finished (done), or failed/error or it carries an errorMessage (failed: exit 1). Progress goes to stderr: a spinner on a terminal, a line per status change and a heartbeat every 30 s elsewhere.',
     required: ['repositoryIds'],
@@ -63,9 +63,9 @@ export const scans: Operation[] = [
       { cmd: 'svc scans start --repository-ids repo_123', desc: 'Start a scan of repo_123' },
       { cmd: 'svc scans start --repository-ids repo_123 --wait --wait-timeout 1800', desc: 'Start a scan and wait up to 30 minutes for it to finish' },
     ],
-  },
-  {
-    group: 'scans', name: 'list', path: P + 'list', source: 'notes', safe: true,
+  }),
+  row('scans', 'list', {
+    effect: 'read', source: 'notes',
     summary: 'List scans with their status and issue counts (beyond the spec: seen in public clients)',
     request: body({
       organizationId: orgId('notes'),
@@ -84,5 +84,5 @@ export const scans: Operation[] = [
     pagination: { page: 'page', pageSize: 'pageSize', items: 'codeScans', total: 'totalCount', maxPageSize: 100,
       id: 'scanId', stableOrder: { sortBy: 'createdAt', sortOrder: 'asc' } },
     examples: [{ cmd: 'svc scans list --repository-ids repo_123 --sort-by createdAt --sort-order desc', desc: 'Latest scans of repo_123' }],
-  },
+  }),
 ];

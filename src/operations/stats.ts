@@ -2,8 +2,8 @@ import { anyObject, body, field, id, int, isoDate, list, num, oneOf, optional, o
 import { severityCounts } from './records.js';
 import { LEVELS } from './levels.js';
 import type { Operation } from './types.js';
+import { row } from './row.js';
 
-const P = '/api/v1/stats/';
 
 const dateRange = {
   organizationId: orgId(),
@@ -17,35 +17,56 @@ const filters = {
   vulnClasses: field(list(id()), 'Only these vulnerability classes', 'spec', 'classes'),
 };
 
-function stat(name: string, command: string, summary: string, extra: Partial<Operation> & Pick<Operation, 'response' | 'columns'>): Operation {
-  return {
-    group: 'stats', name, path: P + name, source: 'spec', safe: true, summary,
-    request: body(filters),
-    examples: [{ cmd: `svc stats ${command} --start-date 2026-01-01 --end-date 2026-03-31`, desc: `${summary}, first quarter of 2026` }],
-    ...extra,
-  };
-}
-
 export const stats: Operation[] = [
-  stat('securityPosture', 'security-posture', 'Security posture over time', {
+  row('stats', 'securityPosture', {
+    effect: 'read',
+    summary: 'Security posture over time',
+    examples: [{ cmd: 'svc stats security-posture --start-date 2026-01-01 --end-date 2026-03-31', desc: 'Security posture over time, first quarter of 2026' }],
     request: body({ ...filters, timeGranularity: field(oneOf(['day', 'week', 'month']), 'Bucket size of the series') }),
     response: anyObject, rows: 'repositoryRiskScores', columns: ['id', 'criticalIssues', 'highIssues', 'mediumIssues', 'lowIssues'],
   }),
-  stat('timeSaved', 'time-saved', 'Time saved by fixes', { request: body(dateRange), response: anyObject, columns: [] }),
-  stat('issuesBySeverity', 'issues-by-severity', 'Issue counts by severity', {
+  row('stats', 'timeSaved', {
+    effect: 'read',
+    summary: 'Time saved by fixes',
+    examples: [{ cmd: 'svc stats time-saved --start-date 2026-01-01 --end-date 2026-03-31', desc: 'Time saved by fixes, first quarter of 2026' }],
+    request: body(dateRange), response: anyObject, columns: [],
+  }),
+  row('stats', 'issuesBySeverity', {
+    effect: 'read',
+    summary: 'Issue counts by severity',
+    request: body(filters),
+    examples: [{ cmd: 'svc stats issues-by-severity --start-date 2026-01-01 --end-date 2026-03-31', desc: 'Issue counts by severity, first quarter of 2026' }],
     response: record({ severityCounts: optional(severityCounts), total: optional(num()) }),
     columns: ['severityCounts.critical', 'severityCounts.high', 'severityCounts.medium', 'severityCounts.low', 'severityCounts.info', 'total'],
   }),
-  stat('issuesByRepository', 'issues-by-repository', 'Issue counts by repository', { response: anyObject, columns: [] }),
-  stat('issuesByAuthor', 'issues-by-author', 'Issue counts by pull-request author', {
+  row('stats', 'issuesByRepository', {
+    effect: 'read',
+    summary: 'Issue counts by repository',
+    request: body(filters),
+    examples: [{ cmd: 'svc stats issues-by-repository --start-date 2026-01-01 --end-date 2026-03-31', desc: 'Issue counts by repository, first quarter of 2026' }],
+    response: anyObject, columns: [],
+  }),
+  row('stats', 'issuesByAuthor', {
+    effect: 'read',
+    summary: 'Issue counts by pull-request author',
+    request: body(filters),
+    examples: [{ cmd: 'svc stats issues-by-author --start-date 2026-01-01 --end-date 2026-03-31', desc: 'Issue counts by pull-request author, first quarter of 2026' }],
     response: list(record({
       prAuthor: optional(str()), critical: optional(num()), high: optional(num()),
       medium: optional(num()), low: optional(num()), info: optional(num()),
     })),
     columns: ['prAuthor', 'critical', 'high', 'medium', 'low', 'info'],
   }),
-  stat('issuesByVulnClass', 'issues-by-vuln-class', 'Issue counts by vulnerability class', { response: anyObject, columns: [] }),
-  stat('topIssues', 'top-issues', 'The highest-scoring open or patched issues', {
+  row('stats', 'issuesByVulnClass', {
+    effect: 'read',
+    summary: 'Issue counts by vulnerability class',
+    request: body(filters),
+    examples: [{ cmd: 'svc stats issues-by-vuln-class --start-date 2026-01-01 --end-date 2026-03-31', desc: 'Issue counts by vulnerability class, first quarter of 2026' }],
+    response: anyObject, columns: [],
+  }),
+  row('stats', 'topIssues', {
+    effect: 'read',
+    summary: 'The highest-scoring open or patched issues',
     request: body({ ...filters, type: field(oneOf(['open', 'patched']), 'Open or patched issues') }),
     response: list(record({
       id: str(), title: optional(str()), vulnClass: optional(str()), score: optional(num()),
@@ -54,8 +75,8 @@ export const stats: Operation[] = [
     columns: ['id', 'score', 'status', 'vulnClass', 'title'],
     examples: [{ cmd: 'svc stats top-issues --type open --severities critical,high', desc: 'The top open critical and high issues' }],
   }),
-  {
-    group: 'stats', name: 'summary', path: P + 'summary', source: 'spec', safe: true,
+  row('stats', 'summary', {
+    effect: 'read',
     summary: 'Counts of scans and issues, optionally for one repository or scan',
     request: body({
       organizationId: orgId(),
@@ -72,5 +93,5 @@ export const stats: Operation[] = [
       { cmd: 'svc stats summary', desc: 'Scans and issues of the whole organization' },
       { cmd: 'svc stats summary --repository-id repo_123 -o json', desc: 'One repository, as JSON' },
     ],
-  },
+  }),
 ];

@@ -1,0 +1,36 @@
+/**
+ * The row constructor: every row of the operation table is made here, so that the parts that follow
+ * from the group and the name (the group, the API path) and the defaults (source, safety) are
+ * filled the same way for all of them.
+ */
+import type { Source } from './fields.js';
+import { GROUPS } from './groups.js';
+import type { GroupName, Operation } from './types.js';
+
+/**
+ * What a call does to the service: `read` (safe to retry even when it may have reached the
+ * server), `change` (retried only when it provably never arrived, or on 429), `destroy` (a change
+ * that asks for confirmation on a terminal and needs --yes elsewhere).
+ */
+export type Effect = 'read' | 'change' | 'destroy';
+
+export type RowSpec = Omit<Operation, 'group' | 'name' | 'path' | 'source' | 'safe' | 'destructive'> & {
+  effect: Effect;
+  /** Default `spec`: the operation is in the API spec. */
+  source?: Source;
+};
+
+/** One operation: `row('issues', 'archive', { effect: 'change', summary: ..., request: ..., ... })`. */
+export function row(group: GroupName, name: string, spec: RowSpec): Operation {
+  const { effect, source = 'spec', ...rest } = spec;
+  const api = GROUPS.find((g) => g.name === group)!.api;
+  return {
+    group,
+    name,
+    path: `/api/v1/${api}/${name}`,
+    source,
+    safe: effect === 'read',
+    ...(effect === 'destroy' ? { destructive: true } : {}),
+    ...rest,
+  };
+}
