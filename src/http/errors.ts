@@ -48,13 +48,16 @@ export function errorMessage(text: string): string {
   return msg.length > 300 ? msg.slice(0, 297) + '...' : msg;
 }
 
-/** Map a non-2xx status to its error class. `safe`: a read (a failed mutation may still have taken effect). */
-export function statusError(status: number, what: string, text: string, retryAfterMs?: number, safe = true): ApiError {
+export const DEFAULT_AUTH_HINT = 'check the token with `svc auth status`, or log in again with `svc auth login`';
+
+/**
+ * Map a non-2xx status to its error class. `safe`: a read (a failed mutation may still have taken effect).
+ * `authHint`: what to do on 401/403, naming where the credentials in use came from.
+ */
+export function statusError(status: number, what: string, text: string, retryAfterMs?: number, safe = true, authHint = DEFAULT_AUTH_HINT): ApiError {
   const detail = errorMessage(text);
   const msg = `${what} failed: HTTP ${status}${detail ? `: ${detail}` : ''}`;
-  if (status === 401 || status === 403) {
-    return new UnauthorizedError(msg, EXIT.AUTH, status, 'check the token with `svc auth status`, or log in again with `svc auth login`');
-  }
+  if (status === 401 || status === 403) return new UnauthorizedError(msg, EXIT.AUTH, status, authHint);
   if (status === 404) return new NotFoundError(msg, EXIT.NOT_FOUND, status, 'check the id or path; `svc api` calls any path');
   if (status === 429) return new RateLimitedError(msg, EXIT.REJECTED, status, 'rate limited: wait and try again, or raise --retries', retryAfterMs);
   const unsure = 'the change may or may not have been made: check before repeating it';
