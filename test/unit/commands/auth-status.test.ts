@@ -1,10 +1,8 @@
 /** `svc auth status` checks the token; `svc auth token`; 401 hints name the credentials in use; base URL normalisation. */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { PassThrough, Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { main } from '../../../src/cli.js';
-import type { Host } from '../../../src/context.js';
+import { cli } from '../../helpers/in-process.js';
 import { tempConfigDir } from '../../helpers/run-svc.js';
 import { startRecordingServer, type RecordingServer } from '../../helpers/recording-server.js';
 
@@ -19,22 +17,6 @@ beforeAll(async () => {
   });
 });
 afterAll(() => server.close());
-
-interface Result { code: number; stdout: string; stderr: string }
-
-async function cli(argv: string[], env: Record<string, string>, o: { tty?: boolean } = {}): Promise<Result> {
-  let stdout = '';
-  let stderr = '';
-  const sink = (add: (s: string) => void) => new Writable({ write(c, _e, done) { add(String(c)); done(); } });
-  const host: Host = {
-    io: { stdout: sink((s) => (stdout += s)), stderr: sink((s) => (stderr += s)), stdin: new PassThrough(), stdoutIsTTY: !!o.tty, stderrIsTTY: false, stdinIsTTY: false },
-    env: { SVC_CONFIG_DIR: tempConfigDir(), ...env },
-    cwd: process.cwd(), platform: process.platform, version: '0.0.0-test', nodeVersion: process.version,
-    now: () => 0, random: () => 0.5, sleep: async () => {}, signal: new AbortController().signal,
-  };
-  const code = await main(argv, host);
-  return { code, stdout, stderr };
-}
 
 const envToken = (secret: string) => ({ SVC_BASE_URL: server.url, SVC_API_TOKEN_ID: 'tid-env-000001', SVC_API_TOKEN_SECRET: secret });
 
