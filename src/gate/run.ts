@@ -26,7 +26,7 @@ import { count, startProgress } from '../terminal/progress.js';
 import { favourSmallHeap } from '../listing/heap.js';
 import { askedFormat } from '../output/data-format.js';
 import { MAX_FLAGS, searchOperation, type GateFlags } from './command.js';
-import { printVerdict, writeErrorReports, writeReports, type ReportPaths } from './summary.js';
+import { REPORT_FLAGS, printVerdict, writeErrorReports, writeReports, type ReportPaths } from './summary.js';
 
 export interface GateOpts {
   failOn?: string;
@@ -34,6 +34,7 @@ export interface GateOpts {
   sarif?: string;
   junit?: string;
   markdown?: string;
+  jsonReport?: string;
   annotations?: boolean;
   pageSize?: string;
   concurrency?: string;
@@ -96,22 +97,23 @@ function pageSize(raw: string | undefined): number {
 async function reportPaths(ctx: Context, opts: GateOpts): Promise<ReportPaths> {
   const paths: ReportPaths = {};
   const seen = new Map<string, string>();
-  for (const kind of ['sarif', 'junit', 'markdown'] as const) {
+  for (const kind of Object.keys(REPORT_FLAGS) as Array<keyof ReportPaths>) {
     const given = opts[kind];
     if (given === undefined) continue;
-    if (given.trim() === '') throw new UsageError(`--${kind} needs a file name`);
+    const flag = REPORT_FLAGS[kind];
+    if (given.trim() === '') throw new UsageError(`${flag} needs a file name`);
     const path = resolve(ctx.cwd, given);
     const other = seen.get(path);
-    if (other) throw new UsageError(`--${other} and --${kind} name the same file '${given}'`, 'give each report its own file');
-    seen.set(path, kind);
+    if (other) throw new UsageError(`${other} and ${flag} name the same file '${given}'`, 'give each report its own file');
+    seen.set(path, flag);
     const dir = dirname(path);
     try {
       if (!(await stat(dir)).isDirectory()) throw new Error('not a directory');
       await access(dir, constants.W_OK);
     } catch {
-      throw new UsageError(`cannot write the --${kind} report '${given}': its directory does not exist or is not writable`, 'create the directory first');
+      throw new UsageError(`cannot write the ${flag} report '${given}': its directory does not exist or is not writable`, 'create the directory first');
     }
-    if (await stat(path).then((s) => s.isDirectory(), () => false)) throw new UsageError(`--${kind} '${given}' is a directory`);
+    if (await stat(path).then((s) => s.isDirectory(), () => false)) throw new UsageError(`${flag} '${given}' is a directory`);
     paths[kind] = path;
   }
   return paths;
@@ -145,7 +147,7 @@ export async function runGate(ctx: Context, flags: GateFlags, opts: GateOpts): P
     await writeErrorReports(paths, message, code).catch(() => { /* the original error is the one to report */ });
     throw err;
   }
-  await writeReports(ctx, paths, verdict.result);
+  await writeReports(ctx, paths, verdict);
   await printVerdict(ctx, format, verdict, !!opts.annotations);
   if (!verdict.result.passed) {
     throw new CliError(`gate failed: ${verdict.result.violations.join('; ')}`, EXIT.GATE_FAILED);
