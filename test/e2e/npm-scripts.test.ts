@@ -5,11 +5,11 @@
  * here fails the first test. `npm test` is not run from inside itself: it is the CI command (.ci/run).
  */
 import { spawn } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, readFileSync, readdirSync, symlinkSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { cleanEnv } from '../helpers/run-svc.js';
+import { tempDir } from '../helpers/temp.js';
 
 const ROOT = resolve(__dirname, '../..');
 const docsText = () => [join(ROOT, 'README.md'), ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => join(ROOT, 'docs', f))]
@@ -65,14 +65,13 @@ function npm(name: string, args: string[], until?: (stdout: string) => Promise<b
 }
 
 beforeAll(() => {
-  copy = mkdtempSync(join(tmpdir(), 'svc-npm-scripts-'));
+  copy = tempDir('svc-npm-scripts-');
   for (const entry of ['package.json', 'package-lock.json', 'tsconfig.json', 'README.md', 'bin', 'src', 'scripts', 'docs', 'completions']) {
     cpSync(join(ROOT, entry), join(copy, entry), { recursive: true });
   }
   symlinkSync(join(ROOT, 'node_modules'), join(copy, 'node_modules'), 'dir');
   env = cleanEnv({ SVC_CONFIG_DIR: join(copy, '.config') });
 });
-afterAll(() => rmSync(copy, { recursive: true, force: true }));
 
 describe('npm scripts named in the README', () => {
   const named = [...new Set([...docsText().matchAll(/\bnpm (?:run ([\w:-]+)|(test)\b)/g)].map((m) => m[1] ?? m[2]))];
