@@ -53,7 +53,7 @@ describe('retries', () => {
 
   it('keeps the bytes a parsed answer came from (a byte order mark skipped), as undici decodes them', async () => {
     const text = '{"issues":[{"id":"ü"}],"totalCount":1}';
-    server.plan(P, [{ kind: 'invalid-json', text: `\ufeff${text}`, type: 'application/json' }, { kind: 'invalid-json', text: '7', type: 'application/json' }]);
+    server.stub(P, [{ kind: 'invalid-json', text: `\ufeff${text}`, type: 'application/json' }, { kind: 'invalid-json', text: '7', type: 'application/json' }]);
     const c = client();
     const data = await c.call(P, {}, { safe: true });
     expect(data).toEqual(JSON.parse(text));
