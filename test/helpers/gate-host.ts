@@ -9,7 +9,7 @@ import { tempConfigDir } from './run-svc.js';
 
 export interface InProcessResult { code: number; stdout: string; stderr: string }
 
-export async function svcInProcess(argv: string[], env: Record<string, string | undefined> = {}, o: { cwd?: string; sleep?: Host['sleep'] } = {}): Promise<InProcessResult> {
+export async function svcInProcess(argv: string[], env: Record<string, string | undefined> = {}, o: { cwd?: string; sleep?: Host['sleep']; now?: Host['now'] } = {}): Promise<InProcessResult> {
   let out = '';
   let err = '';
   const stdout = new Writable({ write(c, _e, done) { out += String(c); done(); } });
@@ -18,7 +18,7 @@ export async function svcInProcess(argv: string[], env: Record<string, string | 
     io: { stdout, stderr, stdin: new PassThrough(), stdoutIsTTY: false, stderrIsTTY: false, stdinIsTTY: false },
     env: { SVC_CONFIG_DIR: tempConfigDir(), ...env },
     cwd: o.cwd ?? process.cwd(), platform: process.platform, version: '0.1.0', nodeVersion: process.version,
-    now: () => performance.now(), random: () => 0.5, sleep: o.sleep ?? (async () => {}), signal: new AbortController().signal,
+    now: o.now ?? (() => performance.now()), random: () => 0.5, sleep: o.sleep ?? (async () => {}), signal: new AbortController().signal,
   };
   const code = await main(argv, host);
   return { code, stdout: out, stderr: err };
