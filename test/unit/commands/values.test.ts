@@ -8,15 +8,16 @@ import { loadAllOperations, commandName } from '../../../src/operations/index.js
 import type { Operation } from '../../../src/operations/types.js';
 import { flagSpecs, type FlagSpec } from '../../../src/commands/operation/flags.js';
 import { checkControls, escapeControls, listParser } from '../../../src/commands/operation/values.js';
-import { startRecordingServer, type RecordingServer } from '../../helpers/recording-server.js';
-import { svcInProcess } from '../../helpers/gate-host.js';
+import { startFakeServer, type FakeServer } from '../../helpers/fake-server.js';
+import { runCli } from '../../helpers/host.js';
 
-let server: RecordingServer;
+let server: FakeServer;
 let env: Record<string, string>;
 let ops: Operation[];
 beforeAll(async () => {
-  server = await startRecordingServer({ json: { ok: true } });
-  env = { SVC_BASE_URL: server.url, SVC_API_TOKEN_ID: 'tid', SVC_API_TOKEN_SECRET: 'tsecret' };
+  // Any request reaching it is a failure of the test: it answers, and the count is checked.
+  server = await startFakeServer({ fallback: { json: { ok: true } } });
+  env = server.env;
   ops = await loadAllOperations();
 });
 afterAll(async () => { await server.close(); });
@@ -28,7 +29,7 @@ function words(op: Operation): string[] {
 
 async function refused(argv: string[], flag: string, shown: string): Promise<void> {
   const before = server.requests.length;
-  const r = await svcInProcess(argv, env);
+  const r = await runCli(argv, { env });
   expect(r.code, `${argv.join(' ')}: ${r.stderr}`).toBe(2);
   expect(r.stderr).toContain(flag);
   expect(r.stderr).toContain(shown);
@@ -79,7 +80,7 @@ describe('ids with control characters are exit 2 naming the flag, the character 
     await refused(['gate', '--fail-on', 'high', '--repository-ids', 'repo_1\r,repo_2'], '--repository-ids', '\\r');
     await refused(['gate', '--fail-on', 'high', '--org', 'org_1\n'], '--org', '\\n');
     const before = server.requests.length;
-    const r = await svcInProcess(['repos', 'list'], { ...env, SVC_ORGANIZATION_ID: 'org_1\r' });
+    const r = await runCli(['repos', 'list'], { env: { ...env, SVC_ORGANIZATION_ID: 'org_1\r' } });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain("SVC_ORGANIZATION_ID: 'org_1\\r'");
     expect(server.requests.length).toBe(before);
@@ -87,7 +88,7 @@ describe('ids with control characters are exit 2 naming the flag, the character 
 
   it('free text keeps tabs, LF and CR LF, never ESC, a bare CR or another control', async () => {
     const before = server.requests.length;
-    const ok = await svcInProcess(['issues', 'search', '--search-query', 'a\tb\nc\r\nd', '--dry-run'], env);
+    const ok = await runCli(['issues', 'search', '--search-query', 'a\tb\nc\r\nd', '--dry-run'], { env });
     expect(ok.code, ok.stderr).toBe(0);
     expect(JSON.parse(ok.stdout).body.searchQuery).toBe('a\tb\nc\r\nd');
     expect(server.requests.length).toBe(before);

@@ -5,27 +5,34 @@
  * it; a failed scan is exit 1 with its message; a scope that exists with no open issue passes and
  * says so. Reports say "could not decide" on every such path, and no SARIF file is written.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestSandbox, type TestSandbox } from '../../helpers/sandbox.js';
-import { startRecordingServer, type RecordingServer } from '../../helpers/recording-server.js';
-import { svcInProcess } from '../../helpers/gate-host.js';
+import { startFakeServer, type FakeServer } from '../../helpers/fake-server.js';
+import { runCli, testHost, type TestHostOptions } from '../../helpers/host.js';
+import { tempDir } from '../../helpers/temp.js';
 import type { ScanRec } from '../../../src/sandbox/model.js';
 
 let sb: TestSandbox;
 let dir: string;
 beforeAll(async () => {
   sb = await startTestSandbox();
-  dir = mkdtempSync(join(tmpdir(), 'svc-gate-scope-'));
+  dir = tempDir('svc-gate-scope-');
 });
 afterAll(async () => {
   await sb.close();
-  rmSync(dir, { recursive: true, force: true });
 });
 
-const gate = (args: string[], env: Record<string, string> = sb.env, o?: Parameters<typeof svcInProcess>[2]) => svcInProcess(['gate', ...args], env, o);
+const gate = (args: string[], env: Record<string, string> = sb.env, o: TestHostOptions = {}) => runCli(['gate', ...args], { ...o, env });
+
+/** A host on a fake clock whose sleeps also move the sandbox's clock (a scan finishes while svc waits). */
+function sandboxClockHost() {
+  const host = testHost({ env: sb.env, clock: 'fake' });
+  const sleep = host.sleep;
+  host.sleep = async (ms, signal) => { sb.advance(ms); await sleep(ms, signal); };
+  return host;
+}
 
 /** Exit `code`, one stderr line naming `id`, nothing on stdout (no PASSED, no verdict). */
 function noVerdict(r: Awaited<ReturnType<typeof gate>>, code: number, says: RegExp): void {
@@ -77,20 +84,24 @@ describe('unknown ids in the scope: exit 4, never PASSED', () => {
 
 describe('ids are checked by listing them, not by a 404 from the search', () => {
   // A service whose search answers "no issues" for any scope, as a lenient server would.
-  let server: RecordingServer;
+  let server: FakeServer;
   let env: Record<string, string>;
   beforeAll(async () => {
-    server = await startRecordingServer({ json: { issues: [], totalCount: 0, totalCountAllCategories: 0, currentPage: 1, pageSize: 500 } });
-    server.route('/api/v1/orgs/list', { json: [{ id: 'org_1', name: 'one' }] });
-    server.route('/api/v1/repositories/list', { json: [{ id: 'repo_1', projectId: 'proj_1', name: 'r' }] });
-    server.route('/api/v1/scans/list', (req, res) => {
-      const scanId = (req.body as { scanId?: string }).scanId;
-      const known = scanId === 'scan_1' ? [{ scanId, repositoryId: 'repo_1', status: 'completed' }] : [];
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ codeScans: known, totalCount: known.length }));
-    });
-    env = { SVC_BASE_URL: server.url, SVC_API_TOKEN_ID: 'tid', SVC_API_TOKEN_SECRET: 'tsecret' };
+    server = await startFakeServer({ fallback: { status: 500, json: { error: 'not expected' } } });
+    stubLenient();
+    env = server.env;
   });
   afterAll(async () => { await server.close(); });
+  function stubLenient(): void {
+    server.stub('/api/v1/issues/search', { json: { issues: [], totalCount: 0, totalCountAllCategories: 0, currentPage: 1, pageSize: 500 } });
+    server.stub('/api/v1/orgs/list', { json: [{ id: 'org_1', name: 'one' }] });
+    server.stub('/api/v1/repositories/list', { json: [{ id: 'repo_1', projectId: 'proj_1', name: 'r' }] });
+    server.stub('/api/v1/scans/list', (req) => {
+      const scanId = (req.body as { scanId?: string }).scanId;
+      const known = scanId === 'scan_1' ? [{ scanId, repositoryId: 'repo_1', status: 'completed' }] : [];
+      return { json: { codeScans: known, totalCount: known.length } };
+    });
+  }
 
   it('unknown ids are exit 4; known ones with no open issue pass and say "0 open issues in scope"', async () => {
     noVerdict(await gate(['--org', 'org_2', '--fail-on', 'info'], env), 4, /organization 'org_2' not found/);
@@ -107,11 +118,11 @@ describe('ids are checked by listing them, not by a 404 from the search', () => 
   });
 
   it('an organization list it cannot read is exit 7, never "found"', async () => {
-    server.route('/api/v1/orgs/list', { json: { organizations: 'nope' } });
+    server.stub('/api/v1/orgs/list', { json: { organizations: 'nope' } });
     try {
       noVerdict(await gate(['--org', 'org_1', '--fail-on', 'info'], env), 7, /orgs list did not answer with a list/);
     } finally {
-      server.route('/api/v1/orgs/list', { json: [{ id: 'org_1', name: 'one' }] });
+      stubLenient();
     }
   });
 
@@ -138,9 +149,7 @@ describe('a scan that has not finished is not a pass', () => {
     const repo = sb.state.repos.find((r) => r.organizationId === sb.organizationId)!.id;
     const started = await sb.call('/api/v1/scans/start', { repositoryIds: [repo] });
     const scanId = started.json.scanId as string;
-    let clock = 0;
-    const o = { now: () => clock, sleep: async (ms: number) => { clock += ms; sb.advance(ms); } };
-    const r = await gate(['--scan-id', scanId, '--max-total', '1000', '--wait', '--poll-interval', '20', '-o', 'json'], sb.env, o);
+    const r = await runCli(['gate', '--scan-id', scanId, '--max-total', '1000', '--wait', '--poll-interval', '20', '-o', 'json'], { host: sandboxClockHost() });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toMatch(new RegExp(`scan ${scanId}: running[\\s\\S]*scan ${scanId}: completed`));
     const v = JSON.parse(r.stdout);
@@ -151,9 +160,7 @@ describe('a scan that has not finished is not a pass', () => {
   it('--wait-timeout passing before the scan finishes is exit 8 (still pending), not a pass', async () => {
     const repo = sb.state.repos.find((r) => r.organizationId === sb.organizationId)!.id;
     const scanId = (await sb.call('/api/v1/scans/start', { repositoryIds: [repo] })).json.scanId as string;
-    let clock = 0;
-    const o = { now: () => clock, sleep: async (ms: number) => { clock += ms; } };
-    const r = await gate(['--scan-id', scanId, '--fail-on', 'info', '--wait', '--poll-interval', '5', '--wait-timeout', '30'], sb.env, o);
+    const r = await gate(['--scan-id', scanId, '--fail-on', 'info', '--wait', '--poll-interval', '5', '--wait-timeout', '30'], sb.env, { clock: 'fake' });
     expect(r.code, r.stderr).toBe(8);
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(/timed out waiting for scan/);
