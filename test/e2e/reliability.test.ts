@@ -106,7 +106,7 @@ describe('retry details', () => {
     const r = await runCli([...READ, '-o', 'json'], { env: env(server) });
     await server.close();
     expect(r.code).toBe(0);
-    expect(r.stderr).toMatch(/^warning: issues\/search failed: HTTP 429.*; retrying in 1\.0 s \(retry 1 of 2\)$/m);
+    expect(r.stderr).toMatch(/^warning: issues\/search: rate-limited: retry later \(HTTP 429, Retry-After: 1 s\).*; retrying in 1\.0 s \(retry 1 of 2\)$/m);
   });
 
   it('a connection refused is retried even for a mutation (it never arrived), then exit 6', async () => {
