@@ -102,6 +102,20 @@ describe('--jq and --columns on JSON (in-process)', () => {
   });
 });
 
+describe('--all on a terminal', () => {
+  it('streams the table page by page under a spinner that stays up and counts', async () => {
+    const r = await sb.run(['issues', 'search', '--all', '--page-size', '100'], { tty: true, columns: 80 });
+    expect(r.code, r.stderr).toBe(0);
+    const rows = r.stdout.split('\n').filter((l) => /^iss_/.test(l.replace(/\u001b\[[0-9;]*m/g, '')));
+    const total = (await sb.runJson<{ totalCount: number }>(['issues', 'search'])).totalCount;
+    expect(rows).toHaveLength(total);
+    // The spinner showed the count while the pages' rows were written, and was put back after them.
+    expect(r.stderr).toContain(`fetched 100 of ${total}`);
+    expect(r.stderr).toContain(`fetched 200 of ${total}`);
+    expect((r.stderr.match(/fetched 100 of/g) ?? []).length).toBeGreaterThan(1);
+  });
+});
+
 describe('the gate summary', () => {
   const plainText = (t: string) => t.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '');
 
