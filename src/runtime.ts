@@ -3,7 +3,7 @@ import type { Context, GlobalOptions } from './context.js';
 import type { Host } from './host.js';
 import { ConfigStore, DEFAULT_PROFILE, checkProfileName } from './config/store.js';
 import { configPath } from './config/paths.js';
-import { resolveCredentials, resolveOrganization, resolveTarget, type Credentials, type Target } from './config/resolve.js';
+import { credentialHint, resolveCredentials, resolveOrganization, resolveTarget, type Credentials, type Target } from './config/resolve.js';
 import type { Client } from './http/client.js';
 import { InterruptedError, UsageError } from './errors.js';
 import { chooseFormat, useColor } from './output/formats.js';
@@ -11,6 +11,7 @@ import { numberFlag } from './commands/number-flag.js';
 import { startProgress } from './terminal/progress.js';
 import { stripControls } from './output/sanitize.js';
 import { scrub } from './http/redact.js';
+import { checkControls } from './commands/operation/values.js';
 
 export const DEFAULT_TIMEOUT_SEC = 30;
 export const DEFAULT_RETRIES = 2;
@@ -21,6 +22,9 @@ export function createContext(host: Host, globals: GlobalOptions): Context {
   // Values typed on this command line are checked now, before anything else happens.
   if (globals.timeout !== undefined) positive(globals.timeout, '--timeout', DEFAULT_TIMEOUT_SEC);
   if (globals.retries !== undefined) wholeNumber(globals.retries, '--retries', DEFAULT_RETRIES);
+  // The organization is an id sent with most requests: no control characters (a `\r` from CRLF output).
+  if (globals.org !== undefined) checkControls('--org', globals.org);
+  if (host.env.SVC_ORGANIZATION_ID) checkControls('SVC_ORGANIZATION_ID', host.env.SVC_ORGANIZATION_ID);
   let target: Target | undefined;
   let creds: Credentials | undefined;
   let client: Client | undefined;
@@ -44,7 +48,12 @@ export function createContext(host: Host, globals: GlobalOptions): Context {
       output: globals.output, json: globals.json, jq: globals.jq !== undefined, env: host.env.SVC_OUTPUT,
       profile: ctx.profile()?.output, stdoutIsTTY: host.io.stdoutIsTTY,
     }),
-    target: () => (target ??= resolveTarget(globals, host.env, ctx.profile(), profileName)),
+    target: () => {
+      if (target) return target;
+      target = resolveTarget(globals, host.env, ctx.profile(), profileName);
+      if (target.warning) ctx.warn(target.warning);
+      return target;
+    },
     credentials: () => (creds ??= resolveCredentials(host.env, ctx.profile(), profileName, ctx.target())),
     organization: () => resolveOrganization(globals, host.env, ctx.profile()),
     timeoutSec: () => positive(globals.timeout, '--timeout', DEFAULT_TIMEOUT_SEC, host.env.SVC_TIMEOUT, 'SVC_TIMEOUT'),
@@ -72,6 +81,7 @@ export function createContext(host: Host, globals: GlobalOptions): Context {
         sleep: host.sleep,
         verbose: globals.verbose ? (line) => ctx.note(line) : undefined,
         notice: (line) => ctx.warn(line),
+        authHint: credentialHint(c, profileName, config.path),
       });
       return client;
     },

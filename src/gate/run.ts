@@ -28,7 +28,8 @@ import { favourSmallHeap } from '../listing/heap.js';
 import { askedFormat } from '../output/data-format.js';
 import { numberFlag, parseNumberFlag } from '../commands/number-flag.js';
 import { printDryRun } from '../http/dry-run.js';
-import { MAX_FLAGS, searchOperation, type GateFlags } from './scope.js';
+import { MAX_FLAGS, searchOperation, type GateFlags } from './flags.js';
+import type { WaitSettings } from '../commands/operation/scan-wait.js';
 import { REPORT_FLAGS, printVerdict, writeErrorReports, writeReports, type ReportPaths } from './summary.js';
 
 export interface GateOpts {
@@ -39,6 +40,9 @@ export interface GateOpts {
   markdown?: string;
   jsonReport?: string;
   annotations?: boolean;
+  wait?: boolean;
+  pollInterval?: string;
+  waitTimeout?: string;
   pageSize?: string;
   concurrency?: string;
   [flag: string]: unknown;
@@ -123,6 +127,7 @@ export async function runGate(ctx: Context, flags: GateFlags, opts: GateOpts): P
   const op = searchOperation();
   const built = await buildRequestBody(ctx, op, flags, opts);
   const scope: Record<string, unknown> = { ...built, types: ['open'] };
+  const wait = await waitSettings(opts, scope);
   if (ctx.globals.dryRun) {
     printDryRun(ctx, op.path, { ...scope, sortBy: 'createdAt', sortOrder: 'asc', page: 1, pageSize: size });
     return;
@@ -130,7 +135,10 @@ export async function runGate(ctx: Context, flags: GateFlags, opts: GateOpts): P
 
   let verdict: GateVerdict;
   try {
-    verdict = await countIssues(ctx, scope, options, { size, concurrency, keepAll: !!(paths.sarif || paths.junit || opts.annotations) });
+    // Every id of the scope exists and its scan has finished, or there is no verdict (4, 8, 1).
+    const { verifyScope } = await import('./scope.js');
+    const verified = await verifyScope(ctx, scope, { wait });
+    verdict = { ...await countIssues(ctx, scope, options, { size, concurrency, keepAll: !!(paths.sarif || paths.junit || opts.annotations) }), verified };
   } catch (err) {
     const code = err instanceof CliError ? err.exitCode : EXIT.INTERNAL;
     const message = scrub(err instanceof Error ? err.message : String(err), ctx.secrets());
@@ -144,12 +152,21 @@ export async function runGate(ctx: Context, flags: GateFlags, opts: GateOpts): P
   }
 }
 
+/** --wait, --poll-interval, --wait-timeout: as `scans start --wait` takes them; only with --scan-id. */
+async function waitSettings(opts: GateOpts, scope: Record<string, unknown>): Promise<WaitSettings | undefined> {
+  if (opts.wait === undefined && opts.pollInterval === undefined && opts.waitTimeout === undefined) return undefined;
+  const { prepareWait } = await import('../commands/operation/scan-wait.js');
+  const settings = prepareWait(opts);
+  if (typeof scope.scanId !== 'string') throw new UsageError('--wait waits for the scan of --scan-id, and none is given', 'add --scan-id, or drop --wait');
+  return settings;
+}
+
 async function countIssues(
   ctx: Context,
   scope: Record<string, unknown>,
   options: GateOptions,
   o: { size: number; concurrency: number; keepAll: boolean },
-): Promise<GateVerdict> {
+): Promise<Omit<GateVerdict, 'verified'>> {
   const op = searchOperation();
   const client = await ctx.client();
   allowListeners(ctx.signal, o.concurrency);

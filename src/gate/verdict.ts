@@ -2,6 +2,7 @@
  * The CI gate: counts the open issues per level and checks them against the thresholds.
  * Pure: no I/O, no environment.
  */
+import type { VerifiedScope } from './scope.js';
 import {
   DEFAULT_CUTOFFS,
   GateUsageError,
@@ -210,6 +211,8 @@ export function evaluateGate(issues: readonly IssueInput[], options: GateOptions
 export interface GateVerdict {
   result: GateResult;
   scope: Record<string, unknown>;
+  /** The ids of the scope that were looked up and found (see scope.ts). */
+  verified: VerifiedScope;
   fetched: number;
   totalCount: number;
 }

@@ -19,9 +19,9 @@ export class UnauthorizedError extends ApiError {
 export class NotFoundError extends ApiError {
   constructor(message: string, status?: number, hint?: string) { super(message, EXIT.NOT_FOUND, status, hint); }
 }
-/** 429. */
+/** 429: transient (exit 6, "may work later"), never 5 ("your request is wrong"): CI scripts retry on 6. */
 export class RateLimitedError extends ApiError {
-  constructor(message: string, status?: number, hint?: string, retryAfterMs?: number) { super(message, EXIT.REJECTED, status, hint, retryAfterMs); }
+  constructor(message: string, status?: number, hint?: string, retryAfterMs?: number) { super(message, EXIT.NETWORK, status, hint, retryAfterMs); }
 }
 /** 5xx and 408: the service failed. */
 export class ServerError extends ApiError {
@@ -62,15 +62,28 @@ export function errorMessage(text: string): string {
   return msg.length > 300 ? msg.slice(0, 297) + '...' : msg;
 }
 
-/** Map a non-2xx status to its error class. `safe`: a read (a failed mutation may still have taken effect). */
-export function statusError(status: number, what: string, text: string, retryAfterMs?: number, safe = true): ApiError {
+/** `30 s`, `2 min 5 s`: how long the service asked to wait. */
+export function retryAfterText(ms: number): string {
+  const sec = Math.max(0, Math.round(ms / 1000));
+  return sec < 120 ? `${sec} s` : `${Math.floor(sec / 60)} min${sec % 60 ? ` ${sec % 60} s` : ''}`;
+}
+
+export const DEFAULT_AUTH_HINT = 'check the token with `svc auth status`, or log in again with `svc auth login`';
+
+/**
+ * Map a non-2xx status to its error class. `safe`: a read (a failed mutation may still have taken effect).
+ * `authHint`: what to do on 401/403, naming where the credentials in use came from.
+ */
+export function statusError(status: number, what: string, text: string, retryAfterMs?: number, safe = true, authHint = DEFAULT_AUTH_HINT): ApiError {
   const detail = errorMessage(text);
   const msg = `${what} failed: HTTP ${status}${detail ? `: ${detail}` : ''}`;
-  if (status === 401 || status === 403) {
-    return new UnauthorizedError(msg, status, 'check the token with `svc auth status`, or log in again with `svc auth login`');
-  }
+  if (status === 401 || status === 403) return new UnauthorizedError(msg, status, authHint);
   if (status === 404) return new NotFoundError(msg, status, 'check the id or path; `svc api` calls any path');
-  if (status === 429) return new RateLimitedError(msg, status, 'rate limited: wait and try again, or raise --retries', retryAfterMs);
+  if (status === 429) {
+    // Transient (exit 6, "may work later"), never 5 ("your request is wrong"): CI scripts retry on 6.
+    const wait = retryAfterMs === undefined ? 'the service gave no Retry-After' : `Retry-After: ${retryAfterText(retryAfterMs)}`;
+    return new RateLimitedError(`${what}: rate-limited: retry later (HTTP 429, ${wait})${detail ? `: ${detail}` : ''}`, status, 'the service limits the request rate: run again later, or raise --retries', retryAfterMs);
+  }
   const unsure = 'the change may or may not have been made: check before repeating it';
   if (status >= 500) return new ServerError(msg, status, safe ? 'the service failed; try again later (reads are retried, see --retries)' : `the service failed; ${unsure}`, retryAfterMs);
   if (status === 408) return new ServerError(msg, status, safe ? 'the service timed out; try again' : `the service timed out; ${unsure}`, retryAfterMs);

@@ -42,7 +42,7 @@ const CASES: FaultCase[] = [
   { name: '429 with Retry-After: 1, then an answer (read)', faults: [{ kind: 'status', status: 429, headers: { 'retry-after': '1' } }, ok], code: 0, hits: 2, warnings: 1 },
   { name: '429 with Retry-After as an HTTP date (read)', faults: [{ kind: 'status', status: 429, headers: { 'retry-after': new Date(0).toUTCString() } }, ok], code: 0, hits: 2, warnings: 1 },
   { name: '429 with Retry-After: 0 (mutation): retried, it was refused', faults: [{ kind: 'status', status: 429, headers: { 'retry-after': '0' } }, done], write: true, code: 0, hits: 2, warnings: 1 },
-  { name: '429 every time: exit 5', faults: [{ kind: 'status', status: 429, headers: { 'retry-after': '0' }, json: { error: 'slow down' } }], code: 5, hits: 3, says: /HTTP 429: slow down.*rate limited/ },
+  { name: '429 every time: exit 6 (retry later)', faults: [{ kind: 'status', status: 429, headers: { 'retry-after': '0' }, json: { error: 'slow down' } }], code: 6, hits: 3, says: /rate-limited: retry later \(HTTP 429, Retry-After: 0 s\): slow down/ },
   { name: 'connection reset, then an answer (read)', faults: [{ kind: 'reset' }, ok], code: 0, hits: 2, warnings: 1 },
   { name: 'connection reset (mutation): not repeated', faults: [{ kind: 'reset' }, done], write: true, code: 6, hits: 1, says: /connection was closed before the whole response arrived.*may have reached the service and taken effect/ },
   { name: 'truncated body, then an answer (read)', faults: [{ kind: 'truncated' }, ok], code: 0, hits: 2, warnings: 1 },
@@ -57,7 +57,7 @@ const CASES: FaultCase[] = [
   { name: 'slow body past --timeout (mutation): never sent twice', faults: [{ kind: 'slow-body', everyMs: 50 }, done], write: true, args: ['--timeout', '0.3'], code: 6, hits: 1 },
   { name: '--retries 0: one try only', faults: [{ kind: 'status', status: 503, headers: now }, ok], args: ['--retries', '0'], code: 6, hits: 1, warnings: 0 },
   { name: '--retries 4: five tries', faults: [{ kind: 'status', status: 503, headers: { 'retry-after': '0' } }], args: ['--retries', '4'], code: 6, hits: 5, warnings: 4 },
-  { name: '401: exit 3, not repeated', faults: [{ kind: 'status', status: 401, json: { error: 'token expired' } }], code: 3, hits: 1, says: /HTTP 401: token expired; check the token/ },
+  { name: '401: exit 3, not repeated', faults: [{ kind: 'status', status: 401, json: { error: 'token expired' } }], code: 3, hits: 1, says: /HTTP 401: token expired; the token in use comes from SVC_API_TOKEN_ID\/SVC_API_TOKEN_SECRET in the environment/ },
   { name: '403: exit 3', faults: [{ kind: 'status', status: 403 }], code: 3, hits: 1 },
   { name: '404: exit 4', faults: [{ kind: 'status', status: 404, json: { error: { message: 'no such issue', code: 'E404', requestId: 'req-7' } } }], code: 4, hits: 1, says: /no such issue, code E404, request req-7/ },
   { name: '400: exit 5', faults: [{ kind: 'status', status: 400, json: { error: 'bad page' } }], code: 5, hits: 1, says: /HTTP 400: bad page/ },
@@ -106,7 +106,7 @@ describe('retry details', () => {
     const r = await runCli([...READ, '-o', 'json'], { env: env(server) });
     await server.close();
     expect(r.code).toBe(0);
-    expect(r.stderr).toMatch(/^warning: issues\/search failed: HTTP 429.*; retrying in 1\.0 s \(retry 1 of 2\)$/m);
+    expect(r.stderr).toMatch(/^warning: issues\/search: rate-limited: retry later \(HTTP 429, Retry-After: 1 s\).*; retrying in 1\.0 s \(retry 1 of 2\)$/m);
   });
 
   it('a connection refused is retried even for a mutation (it never arrived), then exit 6', async () => {

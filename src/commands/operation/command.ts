@@ -6,13 +6,10 @@ import { argName, flagSpecs, typeText, type FlagSpec } from './flags.js';
 import type { Runner } from '../runner.js';
 import { hint } from '../../completion/hints.js';
 import { wrap } from '../help-layout.js';
+import { listParser, stringParser } from './values.js';
 
 const SOURCE_LABEL = { spec: '', notes: ' {field notes}', inferred: ' {inferred}' } as const;
 
-/** Repeatable flag: each use may hold a comma-separated list. */
-export function collectList(value: string, previous: string[] | undefined): string[] {
-  return [...(previous ?? []), ...value.split(',').map((v) => v.trim()).filter((v) => v !== '')];
-}
 const collect = (value: string, previous: string[] | undefined) => [...(previous ?? []), value];
 
 /**
@@ -35,7 +32,10 @@ export function optionsFor(spec: FlagSpec): Option[] {
   }
   const opt = new Option(`${long} <${spec.placeholder}>`, desc);
   if (spec.kind === 'enum') opt.choices(spec.choices!);
-  if (spec.kind === 'array') opt.argParser(collectList);
+  // Lists: repeatable, comma-separated, no empty element; strings: no control character an id or
+  // text may not hold (see values.ts). Checked while parsing, before anything is sent.
+  if (spec.kind === 'array') opt.argParser(listParser(long, spec.text));
+  if (spec.kind === 'string') opt.argParser(stringParser(long, spec.text));
   if (spec.kind === 'array' && spec.itemKind === 'enum') hint(opt, { kind: 'choice', values: spec.choices!, list: true });
   if (spec.kind === 'json') hint(opt, { kind: 'at-file' });
   return [opt];
@@ -104,7 +104,11 @@ export function completeOperationCommand(cmd: Command, op: Operation, run: Runne
 export function operationHelpFooter(op: Operation, specs: FlagSpec[] = flagSpecs(op.request.shape), width = 100): string {
   const lines = ['', `API: POST ${op.path}${op.source === 'notes' ? '  (beyond the spec: seen in public clients, see the field notes)' : ''}`];
   lines.push(`Retried on failure: ${op.safe ? 'yes (read-only)' : 'only if the request never reached the server, or on 429'}`);
-  if (op.required?.length) lines.push(`Required by svc: ${op.required.join(', ')}`);
+  if (op.required?.length) {
+    const guessed = op.required.filter((k) => specs.find((s) => s.path[0] === k)?.source !== 'spec');
+    lines.push(`Required by svc: ${op.required.join(', ')}`);
+    if (guessed.length) lines.push(wrap(`Inferred names (${guessed.join(', ')}) are not required when your own -F/-f/--input body names fields svc has no flag for: that body is sent as given, with a warning.`, width));
+  }
   if (op.destructive) lines.push('Destructive: asks for confirmation on a terminal; needs --yes elsewhere');
   if (op.description) lines.push('', wrap(op.description, width));
   const sources = new Set(specs.map((s) => s.source));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { gateOptions } from '../../../src/gate/run.js';
-import { scopeSpecs } from '../../../src/gate/scope.js';
+import { scopeSpecs } from '../../../src/gate/flags.js';
 import { aligned, annotationLines, MAX_ANNOTATIONS, scopeText } from '../../../src/gate/summary.js';
 import { UsageError } from '../../../src/errors.js';
 import { evaluateGate } from '../../../src/gate/verdict.js';
