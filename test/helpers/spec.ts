@@ -2,7 +2,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 
-export const SPEC_PATH = resolve(__dirname, '../../../shared/spec/service-api.md');
+// Beside the clone (../shared, as on CI), or beside the folder of worktrees it is in (../../shared).
+const CANDIDATES = ['../../../shared/spec/service-api.md', '../../../../shared/spec/service-api.md'].map((p) => resolve(__dirname, p));
+export const SPEC_PATH = CANDIDATES.find((p) => existsSync(p)) ?? CANDIDATES[0];
 
 /** Operation paths of the spec's endpoint tables, or undefined when the spec is not beside the clone. */
 export function specPaths(): string[] | undefined {
@@ -13,4 +15,13 @@ export function specPaths(): string[] | undefined {
   }
   const text = readFileSync(SPEC_PATH, 'utf8');
   return [...new Set([...text.matchAll(/^\| POST (\/api\/v1\/[A-Za-z/-]+)/gm)].map((m) => m[1]))].sort();
+}
+
+/** Operations svc has beyond the spec: seen in public clients (the field notes). */
+export const FIELD_NOTES_PATHS = ['/api/v1/issues/unarchive', '/api/v1/scans/list', '/api/v1/scans/start'];
+
+/** Every operation path the table must have (the spec's and the field notes'), sorted; undefined without the spec. */
+export function expectedPaths(): string[] | undefined {
+  const paths = specPaths();
+  return paths && [...paths, ...FIELD_NOTES_PATHS].sort();
 }

@@ -1,23 +1,24 @@
 import { describe, expect, it } from 'vitest';
 import { GROUPS, commandName, kebab, loadAllOperations } from '../../../src/operations/index.js';
 import { flagSpecs } from '../../../src/commands/operation/flags.js';
-import { specPaths } from '../../helpers/spec.js';
+import { FIELD_NOTES_PATHS, specPaths } from '../../helpers/spec.js';
 
 const ops = await loadAllOperations();
-const BEYOND_SPEC = ['/api/v1/issues/unarchive', '/api/v1/scans/list', '/api/v1/scans/start'];
+const paths = specPaths();
 
 describe('the operation table', () => {
   it('covers exactly the operations of the spec, plus the three from the field notes', () => {
-    const paths = specPaths();
     const fromSpec = ops.filter((o) => o.source === 'spec').map((o) => o.path).sort();
     if (paths) expect(fromSpec).toEqual(paths);
-    expect(fromSpec).toHaveLength(49);
-    expect(ops.filter((o) => o.source === 'notes').map((o) => o.path).sort()).toEqual(BEYOND_SPEC);
+    expect(ops.filter((o) => o.source === 'notes').map((o) => o.path).sort()).toEqual(FIELD_NOTES_PATHS);
   });
 
-  it('has the per-group counts of the spec', () => {
-    const count = (g: string) => ops.filter((o) => o.group === g && o.source === 'spec').length;
-    expect([count('orgs'), count('repos'), count('installations'), count('stats'), count('issues'), count('scans')]).toEqual([4, 21, 6, 8, 8, 2]);
+  it.skipIf(!paths)('has the per-group counts of the spec (counted from the spec, not written down)', () => {
+    for (const g of GROUPS) {
+      const inSpec = paths!.filter((p) => p.startsWith(`/api/v1/${g.api}/`)).length;
+      expect(ops.filter((o) => o.group === g.name && o.source === 'spec').length, g.name).toBe(inSpec);
+      expect(inSpec, g.name).toBeGreaterThan(0);
+    }
   });
 
   it('builds each path from the group API segment and the operation name', () => {
