@@ -18,11 +18,6 @@ const loaders: Record<GroupName, () => Promise<Operation[]>> = {
   scans: () => import('./scans.js').then((m) => m.scans),
 };
 
-/** Find a group by its name or an alias. */
-export function findGroup(word: string): Group | undefined {
-  return GROUPS.find((g) => g.name === word || g.aliases.includes(word));
-}
-
 export function loadGroup(name: GroupName): Promise<Operation[]> {
   return loaders[name]();
 }

@@ -66,11 +66,6 @@ export function addFlagOptions(cmd: Command, specs: readonly FlagSpec[]): Map<Fl
   return attribute;
 }
 
-/** An operation's full command: its stand-in with the flags from its schema, its help footer and its run step. */
-export function buildOperationCommand(op: Operation, run: Runner): Command {
-  return completeOperationCommand(operationStandIn(op), op, run);
-}
-
 /** Give a stand-in (operationStandIn) its flags, help footer and run step. */
 export function completeOperationCommand(cmd: Command, op: Operation, run: Runner): Command {
   const specs = flagSpecs(op.request.shape);

@@ -1,2 +1,0 @@
-export * from './levels.js';
-export * from './verdict.js';
