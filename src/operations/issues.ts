@@ -44,6 +44,11 @@ const ISSUE_ACTION: Pick<RowSpec, 'positional' | 'required' | 'request' | 'respo
   columns: ['ok'],
 };
 
+/** What a person reads when an action on one issue worked: the heading, the issue, where to look next. */
+const done = (heading: string): DetailView => ({
+  heading, fields: [{ label: 'Issue', path: 'issueId' }], next: [{ text: 'See the issue:', cmd: 'svc issues get {issueId}' }],
+});
+
 export const issues: Operation[] = [
   row('issues', 'search', {
     effect: 'read',
@@ -102,24 +107,28 @@ export const issues: Operation[] = [
     effect: 'change',
     summary: 'Archive an issue',
     examples: [{ cmd: 'svc issues archive iss_123', desc: 'Archive an issue' }],
+    detail: done('Issue archived.'),
   }),
   row('issues', 'unarchive', {
     ...ISSUE_ACTION,
     effect: 'change', source: 'notes',
     summary: 'Bring an archived issue back (beyond the spec: seen in public clients)',
     examples: [{ cmd: 'svc issues unarchive iss_123', desc: 'Bring an archived issue back (beyond the spec: seen in public clients)' }],
+    detail: done('Issue brought back from the archive.'),
   }),
   row('issues', 'mark-true-positive', {
     ...ISSUE_ACTION,
     effect: 'change',
     summary: 'Confirm an issue as a true positive',
     examples: [{ cmd: 'svc issues mark-true-positive iss_123', desc: 'Confirm an issue as a true positive' }],
+    detail: done('Issue confirmed as a true positive.'),
   }),
   row('issues', 'mark-false-positive', {
     ...ISSUE_ACTION,
     effect: 'change',
     summary: 'Mark an issue as a false positive',
     examples: [{ cmd: 'svc issues mark-false-positive iss_123', desc: 'Mark an issue as a false positive' }],
+    detail: done('Issue marked as a false positive.'),
   }),
   row('issues', 'generate-patch', {
     ...ISSUE_ACTION,
