@@ -5,7 +5,7 @@
  * - its Code Quality report (an array of issues in the format its documentation describes, a subset
  *   of the open code-climate issue format).
  */
-import Ajv from 'ajv';
+import { Ajv } from 'ajv';
 import type { ErrorObject } from 'ajv';
 
 const vendorized = {
