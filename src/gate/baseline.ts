@@ -9,7 +9,7 @@
  * would pass every gate.
  */
 import { fingerprintParts, fileKeyOf, fingerprintOf } from './fingerprint.js';
-import type { IssueInput } from './evaluate.js';
+import type { IssueInput } from './verdict.js';
 
 export class BaselineError extends Error {
   override readonly name = 'BaselineError';

@@ -15,7 +15,7 @@
  * PolicyError whose message names the file and the line. Pure: the caller reads the file.
  */
 import { LineCounter, isMap, isScalar, isSeq, parseDocument, type Node, type Pair, type YAMLMap } from 'yaml';
-import type { IssueInput, MaxThresholds } from './evaluate.js';
+import type { IssueInput, MaxThresholds } from './verdict.js';
 import { fileKeyOf, ruleKeyOf } from './fingerprint.js';
 import { GlobError, globMatches, globToRegExp } from './glob.js';
 import { GateUsageError, LEVELS, parseLevel, parseLevels, type Cutoffs, type Level } from './levels.js';

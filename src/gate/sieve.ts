@@ -8,7 +8,7 @@
  * another commit, so it counts (and the summary says how many were such).
  */
 import { baselineMatcher, type Baseline } from './baseline.js';
-import { isOpen, type GateIssue, type GateTally, type IssueInput } from './evaluate.js';
+import { isOpen, type GateIssue, type GateTally, type IssueInput } from './verdict.js';
 import { fingerprintOf } from './fingerprint.js';
 import { DEFAULT_CUTOFFS, levelOf, type Cutoffs } from './levels.js';
 import { entryMatches, isExpired, type IgnoreEntry, type Policy } from './policy.js';

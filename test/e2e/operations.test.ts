@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { commandName, loadAllOperations, type Operation } from '../../src/operations/index.js';
-import { flagSpecs, type FlagSpec } from '../../src/commands/schema-flags.js';
+import { flagSpecs, type FlagSpec } from '../../src/commands/operation/flags.js';
 import { runSvc, type RunResult } from '../helpers/run-svc.js';
 import { startRecordingServer, type RecordingServer } from '../helpers/recording-server.js';
 import { RESPONSES } from '../fixtures/responses.js';

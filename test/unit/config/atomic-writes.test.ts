@@ -8,7 +8,7 @@ import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const ROOT = join(__dirname, '../../../src');
-const ALLOWED = new Set(['output/reports/write.ts']);
+const ALLOWED = new Set(['output/write-file.ts']);
 const DIRECT_WRITE = /\b(writeFileSync|writeFile|appendFileSync|appendFile|createWriteStream|truncateSync|ftruncate)\s*\(/;
 
 function files(dir: string): string[] {

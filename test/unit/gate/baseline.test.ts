@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { baselineMatcher, BaselineError, parseBaseline } from '../../../src/gate/baseline.js';
-import { createTally, evaluateGate } from '../../../src/gate/evaluate.js';
+import { createTally, evaluateGate } from '../../../src/gate/verdict.js';
 import { fingerprintOf } from '../../../src/gate/fingerprint.js';
 import { createSieve } from '../../../src/gate/sieve.js';
 import { parsePolicy } from '../../../src/gate/policy.js';
 import { parseCommit, parseSince } from '../../../src/gate/since.js';
-import { toSarif } from '../../../src/output/reports/sarif.js';
+import { toSarif } from '../../../src/gate/reports/sarif.js';
 
 const A = { id: 'iss_a', vulnClass: 'SQL Injection', affectedFile: 'src/db.ts', startLine: 10, generatedTitle: 'Query built from input', score: 95, status: 'open' };
 const B = { id: 'iss_b', vulnClass: 'XSS', affectedFile: 'web/page.tsx', startLine: 3, generatedTitle: 'Unescaped output', score: 75, status: 'open' };

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { evaluateGate } from '../../../src/gate/evaluate.js';
-import { toCodeQuality } from '../../../src/output/reports/code-quality.js';
-import { schemaTime, stableId, toHostBSast } from '../../../src/output/reports/hostb-sast.js';
+import { evaluateGate } from '../../../src/gate/verdict.js';
+import { toCodeQuality } from '../../../src/gate/reports/code-quality.js';
+import { schemaTime, stableId, toHostBSast } from '../../../src/gate/reports/hostb-sast.js';
 import { ALL, hostile, noFile, sqlInjection } from '../../fixtures/reports/issues.js';
 import { codeQualityErrors, sastErrors } from './hostb-schemas.js';
 

@@ -1,7 +1,7 @@
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { describe, expect, it } from 'vitest';
-import { evaluateGate } from '../../../src/gate/evaluate.js';
-import { stripInvalidXml, toJunit, xmlAttr } from '../../../src/output/reports/junit.js';
+import { evaluateGate } from '../../../src/gate/verdict.js';
+import { stripInvalidXml, toJunit, xmlAttr } from '../../../src/gate/reports/junit.js';
 import { ALL, hostile, lowOne, sqlInjection } from '../../fixtures/reports/issues.js';
 
 interface Failure {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { evaluateGate } from '../../../src/gate/evaluate.js';
-import { FINGERPRINT_KEY, securitySeverity, toSarif } from '../../../src/output/reports/sarif.js';
+import { evaluateGate } from '../../../src/gate/verdict.js';
+import { FINGERPRINT_KEY, securitySeverity, toSarif } from '../../../src/gate/reports/sarif.js';
 import { ALL, HOSTILE, cweOnly, hostile, noFile, noScore, sqlInjection } from '../../fixtures/reports/issues.js';
 import { oasisRegionProblems, schemaErrors } from './sarif-schema.js';
 

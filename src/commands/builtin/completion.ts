@@ -3,8 +3,8 @@
  * `svc __complete profiles` (hidden): the profile names, for the scripts to offer after --profile.
  */
 import { Argument, Command } from 'commander';
-import type { Runner } from './runner.js';
-import { checkProfileName } from '../config/store.js';
+import type { Runner } from '../runner.js';
+import { checkProfileName } from '../../config/store.js';
 
 export const SHELLS = ['bash', 'zsh', 'fish'] as const;
 export type Shell = (typeof SHELLS)[number];
@@ -26,7 +26,7 @@ export function completionCommand(run: Runner): Command {
       '', 'Example:', '  # Try it in the current bash session', '  $ source <(svc completion bash)',
     ].join('\n') + '\n')
     .action((shell: Shell, _options: unknown, command: Command) => run(async (ctx) => {
-      const { completionScript } = await import('../completion/generate.js');
+      const { completionScript } = await import('../../completion/generate.js');
       ctx.out(completionScript(shell, command.parent!));
     }));
 }

@@ -2,12 +2,12 @@
 import type { Context } from '../context.js';
 import { CliError } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
-import type { CountKey, GateResult } from '../gate/evaluate.js';
-import { LEVELS } from '../gate/levels.js';
+import type { CountKey, GateResult } from './verdict.js';
+import { LEVELS } from './levels.js';
 import type { Format } from '../output/formats.js';
 import { csvHeader, csvRow } from '../output/csv.js';
-import type { GateVerdict } from './gate-run.js';
-import { count } from './progress.js';
+import type { GateVerdict } from './run.js';
+import { count } from '../terminal/progress.js';
 
 export interface ReportPaths {
   sarif?: string;
@@ -39,7 +39,7 @@ export function verdictData(v: GateVerdict): Record<string, unknown> {
 }
 
 async function atomically(kind: string, path: string, text: () => string): Promise<void> {
-  const { writeFileAtomic } = await import('../output/reports/write.js');
+  const { writeFileAtomic } = await import('../output/write-file.js');
   try {
     await writeFileAtomic(path, text());
   } catch (err) {
@@ -49,7 +49,7 @@ async function atomically(kind: string, path: string, text: () => string): Promi
 }
 
 export async function writeReports(ctx: Context, paths: ReportPaths, result: GateResult): Promise<void> {
-  const reports = await import('../output/reports/index.js');
+  const reports = await import('./reports/index.js');
   if (paths.sarif) {
     await atomically('sarif', paths.sarif, () => JSON.stringify(reports.toSarif(result, { toolName: 'svc', toolVersion: ctx.version })) + '\n');
     ctx.note(`wrote the SARIF report ${paths.sarif} (${result.issues.length} results)`);
@@ -66,14 +66,14 @@ export async function writeReports(ctx: Context, paths: ReportPaths, result: Gat
 
 /** When the gate cannot decide: JUnit and markdown say so; SARIF is not written (empty would mean "no issues"). */
 export async function writeErrorReports(paths: ReportPaths, message: string, exitCode: number): Promise<void> {
-  const { toJunitError, toMarkdownError } = await import('../output/reports/index.js');
+  const { toJunitError, toMarkdownError } = await import('./reports/index.js');
   if (paths.junit) await atomically('junit', paths.junit, () => toJunitError(message));
   if (paths.markdown) await atomically('markdown', paths.markdown, () => toMarkdownError(message, exitCode));
 }
 
 /** Workflow-command lines, at most MAX_ANNOTATIONS (errors first), then a notice of the rest. */
 export async function annotationLines(result: GateResult): Promise<string> {
-  const { toAnnotations } = await import('../output/reports/annotations.js');
+  const { toAnnotations } = await import('./reports/annotations.js');
   const lines = toAnnotations(result).split('\n').filter((l) => l !== '');
   if (lines.length <= MAX_ANNOTATIONS) return lines.map((l) => l + '\n').join('');
   const more = lines.length - MAX_ANNOTATIONS;
@@ -115,8 +115,8 @@ export function aligned(rows: string[][], right: ReadonlySet<number> = new Set()
 
 async function humanSummary(ctx: Context, v: GateVerdict): Promise<string> {
   const { Chalk } = await import('chalk');
-  const { thresholdText, rowFails } = await import('../output/reports/markdown.js');
-  const { locationText, scoreText, titleOf } = await import('../output/reports/common.js');
+  const { thresholdText, rowFails } = await import('./reports/markdown.js');
+  const { locationText, scoreText, titleOf } = await import('./reports/common.js');
   const { cellText } = await import('../output/sanitize.js');
   const chalk = new Chalk({ level: ctx.color ? 1 : 0 });
   const r = v.result;

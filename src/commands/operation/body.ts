@@ -5,9 +5,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { issueText, type Schema } from '../operations/fields.js';
-import { UsageError } from '../errors.js';
-import type { FlagSpec } from './schema-flags.js';
+import { issueText, type Schema } from '../../operations/fields.js';
+import { UsageError } from '../../errors.js';
+import type { FlagSpec } from './flags.js';
 
 export type Body = Record<string, unknown>;
 

@@ -1,13 +1,13 @@
 /**
  * `svc gate`: pass or fail a build on the open issues in a scope. The scope flags are the issue
- * search's own (taken from its row, so they stay in sync); the run step is in gate-run.ts.
+ * search's own (taken from its row, so they stay in sync); the run step is in run.ts.
  */
 import { Command, Option } from 'commander';
 import { issues } from '../operations/issues.js';
 import type { Operation } from '../operations/types.js';
-import { flagSpecs, type FlagSpec } from './schema-flags.js';
-import { addFlagOptions } from './operation.js';
-import type { Runner } from './runner.js';
+import { flagSpecs, type FlagSpec } from '../commands/operation/flags.js';
+import { addFlagOptions } from '../commands/operation/command.js';
+import type { Runner } from '../commands/runner.js';
 
 /** Request fields of the issue search that scope the gate (it always searches `types: ["open"]`). */
 export const SCOPE_FIELDS = [
@@ -76,7 +76,7 @@ export function gateCommand(run: Runner): Command {
   cmd.addHelpText('after', HELP);
   cmd.action(async (_opts: unknown, command: Command) => {
     await run(async (ctx) => {
-      const { runGate } = await import('./gate-run.js');
+      const { runGate } = await import('./run.js');
       await runGate(ctx, { specs, attribute }, command.opts());
     });
   });

@@ -1,10 +1,10 @@
 /** `svc auth login|status|logout`: the token lives in the profile; the secret is never printed. */
 import { Command } from 'commander';
-import type { Context } from '../context.js';
-import { AuthError, UsageError } from '../errors.js';
-import { parseBaseUrl, baseString } from '../http/base-url.js';
-import { promptLine } from './prompt.js';
-import type { Runner } from './runner.js';
+import type { Context } from '../../context.js';
+import { AuthError, UsageError } from '../../errors.js';
+import { parseBaseUrl, baseString } from '../../http/base-url.js';
+import { promptLine } from '../../terminal/prompt.js';
+import type { Runner } from '../runner.js';
 
 export function authCommand(run: Runner): Command {
   const auth = new Command('auth').description('Log in, check and log out (token stored in the config file, mode 0600)').helpCommand(false);
@@ -46,9 +46,9 @@ async function login(ctx: Context, o: { tokenId?: string; withSecretStdin?: bool
   const profile = ctx.profile() ?? {};
   const target = baseUrl ?? (ctx.globals.dev ? profile.devBaseUrl : profile.baseUrl) ?? ctx.env.SVC_BASE_URL;
   if (o.verify && target) {
-    const { createClient } = await import('../http/client.js');
-    const { assertSafeTransport } = await import('../http/base-url.js');
-    const { proxyFor, proxySettings } = await import('../http/proxy.js');
+    const { createClient } = await import('../../http/client.js');
+    const { assertSafeTransport } = await import('../../http/base-url.js');
+    const { proxyFor, proxySettings } = await import('../../http/proxy.js');
     const url = parseBaseUrl(target, 'login');
     assertSafeTransport(url, 'login', proxyFor(url, proxySettings(ctx.env)));
     const client = createClient({

@@ -1,11 +1,11 @@
 /** Operation row -> commander command: flags from the schema, help from the row, one run step. */
 import { Command, Option } from 'commander';
-import type { Operation } from '../operations/types.js';
-import { commandName } from '../operations/index.js';
-import { argName, flagSpecs, typeText, type FlagSpec } from './schema-flags.js';
-import type { Runner } from './runner.js';
-import { hint } from '../completion/hints.js';
-import { wrap } from './help-layout.js';
+import type { Operation } from '../../operations/types.js';
+import { commandName } from '../../operations/index.js';
+import { argName, flagSpecs, typeText, type FlagSpec } from './flags.js';
+import type { Runner } from '../runner.js';
+import { hint } from '../../completion/hints.js';
+import { wrap } from '../help-layout.js';
 
 export interface OperationFlags {
   specs: FlagSpec[];
@@ -97,7 +97,7 @@ export function buildOperationCommand(op: Operation, run: Runner): Command {
     const command = args[args.length - 1] as Command;
     const positional = op.positional ? (args[0] as string | undefined) : undefined;
     await run(async (ctx) => {
-      const { runOperation } = await import('./run-operation.js');
+      const { runOperation } = await import('./run.js');
       await runOperation(ctx, op, { specs, attribute, followUp }, command.opts(), positional);
     });
   });

@@ -5,9 +5,9 @@
  * file is reported at the repository root ('.', line 1): the format requires a path.
  */
 import { createHash } from 'node:crypto';
-import type { GateIssue, GateResult } from '../../gate/evaluate.js';
-import { fingerprintOf } from '../../gate/fingerprint.js';
-import type { Level } from '../../gate/levels.js';
+import type { GateIssue, GateResult } from '../verdict.js';
+import { fingerprintOf } from '../fingerprint.js';
+import type { Level } from '../levels.js';
 import { relativePath, scoreText, spanOf, titleOf } from './common.js';
 import { ruleSlug } from './hostb-sast.js';
 

@@ -1,12 +1,12 @@
 /** The run step of every generated operation command: build and check the body, send it, render. */
-import type { Context } from '../context.js';
-import type { Operation } from '../operations/types.js';
-import { UsageError } from '../errors.js';
+import type { Context } from '../../context.js';
+import type { Operation } from '../../operations/types.js';
+import { UsageError } from '../../errors.js';
 import { escapeHatchBody, flagValue, setPath, validateTyped, type Body } from './body.js';
-import type { OperationFlags } from './operation.js';
-import { argName } from './schema-flags.js';
+import type { OperationFlags } from './command.js';
+import { argName } from './flags.js';
 import { renderResponse, describeRequest } from './respond.js';
-import { confirmDestructive } from './confirm.js';
+import { confirmDestructive } from '../../terminal/confirm.js';
 
 export interface OperationOptions {
   field?: string[];
@@ -29,7 +29,7 @@ export async function runOperation(ctx: Context, op: Operation, flags: Operation
     return;
   }
   if (opts.all && op.pagination) {
-    const { runAllPages } = await import('./paginate.js');
+    const { runAllPages } = await import('../../listing/paginate.js');
     await runAllPages(ctx, op, body, opts);
     return;
   }

@@ -1,10 +1,10 @@
 /** `svc api <path>`: call any operation, including the groups the spec does not show. */
 import { Command } from 'commander';
-import type { Context } from '../context.js';
-import { UsageError } from '../errors.js';
-import { escapeHatchBody } from './body.js';
-import { describeRequest, renderResponse } from './respond.js';
-import type { Runner } from './runner.js';
+import type { Context } from '../../context.js';
+import { UsageError } from '../../errors.js';
+import { escapeHatchBody } from '../operation/body.js';
+import { describeRequest, renderResponse } from '../operation/respond.js';
+import type { Runner } from '../runner.js';
 
 /** `sca/vulnerabilities/search`, `/api/v1/sca/...` or `api/v1/...` -> `/api/v1/sca/...`. */
 export function apiPath(raw: string): string {

@@ -1,5 +1,5 @@
 /** JUnit XML of a gate result: a test case per counted issue plus one for the thresholds. */
-import type { GateIssue, GateResult } from '../../gate/evaluate.js';
+import type { GateIssue, GateResult } from '../verdict.js';
 import { cweNumbers, descriptionOf, locationText, scoreText, titleOf } from './common.js';
 
 /** Removes characters XML 1.0 does not allow (controls other than tab/LF/CR, lone surrogates, U+FFFE/F). */

@@ -1,6 +1,6 @@
 /** SARIF 2.1.0 log of a gate result: one run, one rule per rule id, one result per counted issue. */
-import type { GateIssue, GateResult } from '../../gate/evaluate.js';
-import { numericScore, type Level } from '../../gate/levels.js';
+import type { GateIssue, GateResult } from '../verdict.js';
+import { numericScore, type Level } from '../levels.js';
 import { cweNumbers, descriptionOf, relativePath, spanOf, titleOf, type Span } from './common.js';
 
 export const SARIF_SCHEMA_URI = 'https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json';

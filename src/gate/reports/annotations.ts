@@ -5,8 +5,8 @@
  * `::warning` (worth a look, but it does not fail the gate); low and info issues that do not
  * break the gate are left out to keep the annotations readable. Errors come first.
  */
-import type { GateIssue, GateResult } from '../../gate/evaluate.js';
-import { levelAtLeast } from '../../gate/levels.js';
+import type { GateIssue, GateResult } from '../verdict.js';
+import { levelAtLeast } from '../levels.js';
 import { descriptionOf, relativePath, scoreText, spanOf, titleOf } from './common.js';
 
 /** Escapes the message part of a workflow command. */

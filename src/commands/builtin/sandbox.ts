@@ -1,10 +1,10 @@
 /** `svc sandbox`: run the local stand-in of the service in the foreground until Ctrl-C / SIGTERM. */
 import { Command, Option } from 'commander';
-import type { Context } from '../context.js';
-import { CliError, UsageError } from '../errors.js';
-import { EXIT } from '../exit-codes.js';
-import { isLoopback } from '../http/base-url.js';
-import type { Runner } from './runner.js';
+import type { Context } from '../../context.js';
+import { CliError, UsageError } from '../../errors.js';
+import { EXIT } from '../../exit-codes.js';
+import { isLoopback } from '../../http/base-url.js';
+import type { Runner } from '../runner.js';
 
 const FAULTS = ['reset', 'truncated', 'invalid-json', 'slow-body', '500', '502', '503', '429'];
 
@@ -89,7 +89,7 @@ export async function runSandbox(ctx: Context, o: SandboxFlags): Promise<void> {
   if (!isLoopback(o.host)) ctx.warn(`listening on ${o.host}, not loopback: anyone who can reach it can use the well-known sandbox token`);
 
   const started = ctx.now();
-  const { startSandbox } = await import('../sandbox/index.js');
+  const { startSandbox } = await import('../../sandbox/index.js');
   let sb: Awaited<ReturnType<typeof startSandbox>>;
   try {
     sb = await startSandbox(options);

@@ -11,14 +11,14 @@
  * finish on the service); 130 on Ctrl-C; a poll that fails ends like any call (3, 6, 7...), except
  * that up to 3 network/5xx failures in a row (each after the client's own retries) are waited out.
  */
-import type { Context } from '../context.js';
-import type { FollowUpStep } from '../operations/types.js';
-import { CliError, InterruptedError, UsageError } from '../errors.js';
-import { EXIT } from '../exit-codes.js';
-import { ApiError, ResponseError } from '../http/errors.js';
-import { render } from '../output/render.js';
-import { askedFormat } from './data-format.js';
-import { duration, startProgress } from './progress.js';
+import type { Context } from '../../context.js';
+import type { FollowUpStep } from '../../operations/types.js';
+import { CliError, InterruptedError, UsageError } from '../../errors.js';
+import { EXIT } from '../../exit-codes.js';
+import { ApiError, ResponseError } from '../../http/errors.js';
+import { render } from '../../output/render.js';
+import { askedFormat } from '../../output/data-format.js';
+import { duration, startProgress } from '../../terminal/progress.js';
 
 export const LIST_PATH = '/api/v1/scans/list';
 export const DEFAULT_POLL_SEC = 10;

@@ -10,11 +10,11 @@
 import type { Context } from '../context.js';
 import type { Operation } from '../operations/types.js';
 import { Pager, allowListeners, parseConcurrency } from './pager.js';
-import { checkShape, columnsFor } from './respond.js';
+import { checkShape, columnsFor } from '../commands/operation/respond.js';
 import { itemWriter } from './stream-out.js';
 import { favourSmallHeap } from './heap.js';
-import { count, startProgress } from './progress.js';
-import type { OperationOptions } from './run-operation.js';
+import { count, startProgress } from '../terminal/progress.js';
+import type { OperationOptions } from '../commands/operation/run.js';
 
 /** The body `--all` sends: the row's stable order unless the user chose a sort. */
 export function withStableOrder(op: Operation, body: Record<string, unknown>): Record<string, unknown> {

@@ -1,6 +1,6 @@
 /** Markdown summary of a gate result, fit for a CI job's step summary. */
-import type { CountKey, GateResult } from '../../gate/evaluate.js';
-import { LEVELS, levelAtLeast } from '../../gate/levels.js';
+import type { CountKey, GateResult } from '../verdict.js';
+import { LEVELS, levelAtLeast } from '../levels.js';
 import { locationText, scoreText, titleOf } from './common.js';
 
 /** Most breaking issues listed in the table; the rest are summed up as "and N more". */

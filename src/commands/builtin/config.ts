@@ -1,13 +1,13 @@
 /** `svc config get|set|unset|list|path|reset`: profile settings in the config file. */
 import { rm } from 'node:fs/promises';
 import { Argument, Command } from 'commander';
-import type { Context } from '../context.js';
-import { UsageError } from '../errors.js';
-import { CONFIG_KEYS, type ConfigKey } from '../config/store.js';
-import { baseString, parseBaseUrl } from '../http/base-url.js';
-import { parseFormat } from '../output/formats.js';
-import { confirm } from './prompt.js';
-import type { Runner } from './runner.js';
+import type { Context } from '../../context.js';
+import { UsageError } from '../../errors.js';
+import { CONFIG_KEYS, type ConfigKey } from '../../config/store.js';
+import { baseString, parseBaseUrl } from '../../http/base-url.js';
+import { parseFormat } from '../../output/formats.js';
+import { confirm } from '../../terminal/prompt.js';
+import type { Runner } from '../runner.js';
 
 const KEYS = Object.keys(CONFIG_KEYS) as ConfigKey[];
 

@@ -1,11 +1,11 @@
 /** Shared tail of every API command: check the response shape leniently and render it. */
-import type { Context } from '../context.js';
-import type { Operation } from '../operations/types.js';
-import { render } from '../output/render.js';
-import { issueText } from '../operations/fields.js';
-import { REDACTED, redactBody } from '../http/redact.js';
-import { TOKEN_ID_HEADER, TOKEN_SECRET_HEADER } from '../http/headers.js';
-import { UsageError } from '../errors.js';
+import type { Context } from '../../context.js';
+import type { Operation } from '../../operations/types.js';
+import { render } from '../../output/render.js';
+import { issueText } from '../../operations/fields.js';
+import { REDACTED, redactBody } from '../../http/redact.js';
+import { TOKEN_ID_HEADER, TOKEN_SECRET_HEADER } from '../../http/headers.js';
+import { UsageError } from '../../errors.js';
 
 export function columnsFor(ctx: Context, defaults: string[]): string[] {
   const chosen = ctx.globals.columns;

@@ -1,6 +1,6 @@
 /** The output format of commands whose default is for people even in a pipe (`svc gate`, `scans start --wait`). */
 import type { Context } from '../context.js';
-import { chooseFormat, type Format } from '../output/formats.js';
+import { chooseFormat, type Format } from './formats.js';
 
 /**
  * The format the user asked for (-o, --json, SVC_OUTPUT, the profile), else `table`: the human

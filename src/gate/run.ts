@@ -17,16 +17,16 @@ import { dirname, resolve } from 'node:path';
 import type { Context } from '../context.js';
 import { CliError, UsageError } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
-import { createTally, type GateOptions, type GateResult, type IssueInput, type MaxThresholds } from '../gate/evaluate.js';
-import { GateUsageError, parseLevel, parseLevels } from '../gate/levels.js';
+import { createTally, type GateOptions, type GateResult, type IssueInput, type MaxThresholds } from './verdict.js';
+import { GateUsageError, parseLevel, parseLevels } from './levels.js';
 import { scrub } from '../http/redact.js';
-import { buildRequestBody } from './run-operation.js';
-import { Pager, allowListeners, parseConcurrency } from './pager.js';
-import { count, startProgress } from './progress.js';
-import { favourSmallHeap } from './heap.js';
-import { askedFormat } from './data-format.js';
-import { MAX_FLAGS, searchOperation, type GateFlags } from './gate.js';
-import { printVerdict, writeErrorReports, writeReports, type ReportPaths } from './gate-output.js';
+import { buildRequestBody } from '../commands/operation/run.js';
+import { Pager, allowListeners, parseConcurrency } from '../listing/pager.js';
+import { count, startProgress } from '../terminal/progress.js';
+import { favourSmallHeap } from '../listing/heap.js';
+import { askedFormat } from '../output/data-format.js';
+import { MAX_FLAGS, searchOperation, type GateFlags } from './command.js';
+import { printVerdict, writeErrorReports, writeReports, type ReportPaths } from './summary.js';
 
 export interface GateOpts {
   failOn?: string;
@@ -131,7 +131,7 @@ export async function runGate(ctx: Context, flags: GateFlags, opts: GateOpts): P
   const built = await buildRequestBody(ctx, op, flags, opts);
   const scope: Record<string, unknown> = { ...built, types: ['open'] };
   if (ctx.globals.dryRun) {
-    const { describeRequest } = await import('./respond.js');
+    const { describeRequest } = await import('../commands/operation/respond.js');
     ctx.out(JSON.stringify(describeRequest(ctx, op.path, { ...scope, sortBy: 'createdAt', sortOrder: 'asc', page: 1, pageSize: size }), null, 2) + '\n');
     return;
   }

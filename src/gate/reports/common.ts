@@ -1,6 +1,6 @@
 /** Helpers shared by the report writers. */
-import type { GateIssue } from '../../gate/evaluate.js';
-import { numericScore } from '../../gate/levels.js';
+import type { GateIssue } from '../verdict.js';
+import { numericScore } from '../levels.js';
 
 /** The value when it is a whole number of 1 or more (a valid line or column), else undefined. */
 export function positiveInt(value: unknown): number | undefined {

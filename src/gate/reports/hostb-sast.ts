@@ -5,8 +5,8 @@
  * severity by the gate's level, the description and, with --issue-url, the link to the issue.
  */
 import { createHash } from 'node:crypto';
-import type { GateIssue, GateResult } from '../../gate/evaluate.js';
-import type { Level } from '../../gate/levels.js';
+import type { GateIssue, GateResult } from '../verdict.js';
+import type { Level } from '../levels.js';
 import { cweNumbers, descriptionOf, relativePath, spanOf, titleOf } from './common.js';
 
 export const HOSTB_SAST_VERSION = '15.0.7';
