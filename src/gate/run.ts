@@ -14,7 +14,7 @@
  */
 import { access, constants, stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import type { Context } from '../context.js';
+import { wallClock, type Context } from '../context.js';
 import { CliError, UsageError } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
 import { createTally, type GateOptions, type GateResult, type IssueInput, type MaxThresholds } from './verdict.js';
@@ -27,6 +27,11 @@ import { favourSmallHeap } from '../listing/heap.js';
 import { askedFormat } from '../output/data-format.js';
 import { MAX_FLAGS, searchOperation, type GateFlags } from './command.js';
 import { printVerdict, writeErrorReports, writeReports, type ReportPaths } from './summary.js';
+import { gateSetup, resolveRepository, type GateSetup } from './setup.js';
+import { createSieve, type Sifted } from './sieve.js';
+import { siftedLines } from './sifted-text.js';
+import { repositoriesOf, writeCiErrorReports, writeCiReports, type CiReportPaths } from './ci-reports.js';
+import type { Policy } from './policy.js';
 
 export interface GateOpts {
   failOn?: string;
@@ -35,6 +40,8 @@ export interface GateOpts {
   junit?: string;
   markdown?: string;
   annotations?: boolean;
+  hostbSast?: string;
+  codeQuality?: string;
   pageSize?: string;
   concurrency?: string;
   [flag: string]: unknown;
@@ -51,6 +58,8 @@ export function slimIssue(issue: IssueInput): IssueInput {
 
 export interface GateVerdict {
   result: GateResult;
+  /** What the baseline, the policy and --new-since/--commit took out of the count. */
+  sifted?: Sifted;
   scope: Record<string, unknown>;
   fetched: number;
   totalCount: number;
@@ -65,10 +74,13 @@ function usage<T>(fn: () => T): T {
   }
 }
 
-export function gateOptions(opts: GateOpts): GateOptions {
+/** Thresholds from the flags; a flag replaces only the same setting of the policy file. */
+export function gateOptions(opts: GateOpts, policy?: Policy): GateOptions {
   const o: GateOptions = {};
+  if (policy?.failOn !== undefined) o.failOn = policy.failOn;
+  if (policy?.cutoffs !== undefined) o.cutoffs = policy.cutoffs;
   if (opts.failOn !== undefined) o.failOn = usage(() => parseLevel(opts.failOn!));
-  const max: MaxThresholds = {};
+  const max: MaxThresholds = { ...policy?.max };
   for (const key of MAX_FLAGS) {
     const raw = opts[`max${key[0].toUpperCase()}${key.slice(1)}`];
     if (raw === undefined) continue;
@@ -78,9 +90,9 @@ export function gateOptions(opts: GateOpts): GateOptions {
     max[key] = Number(raw.trim());
   }
   if (Object.keys(max).length > 0) o.max = max;
-  if (opts.levels !== undefined) o.cutoffs = usage(() => parseLevels(opts.levels!));
+  if (opts.levels !== undefined) o.cutoffs = usage(() => parseLevels(opts.levels!, o.cutoffs));
   if (o.failOn === undefined && o.max === undefined) {
-    throw new UsageError('no threshold given: a gate without one would pass everything', 'give --fail-on LEVEL or a --max-* limit, e.g. --fail-on high');
+    throw new UsageError('no threshold given: a gate without one would pass everything', 'give --fail-on LEVEL or a --max-* limit, e.g. --fail-on high, or set fail-on/max in a policy file (.svc-policy.yml)');
   }
   return o;
 }
@@ -93,11 +105,13 @@ function pageSize(raw: string | undefined): number {
 }
 
 /** Report paths, resolved and checked before anything is sent. */
-async function reportPaths(ctx: Context, opts: GateOpts): Promise<ReportPaths> {
-  const paths: ReportPaths = {};
+const REPORT_FLAGS = [['sarif', 'sarif'], ['junit', 'junit'], ['markdown', 'markdown'], ['hostbSast', 'hostb-sast'], ['codeQuality', 'code-quality']] as const;
+
+async function reportPaths(ctx: Context, opts: GateOpts): Promise<ReportPaths & CiReportPaths> {
+  const paths: ReportPaths & CiReportPaths = {};
   const seen = new Map<string, string>();
-  for (const kind of ['sarif', 'junit', 'markdown'] as const) {
-    const given = opts[kind];
+  for (const [key, kind] of REPORT_FLAGS) {
+    const given = opts[key];
     if (given === undefined) continue;
     if (given.trim() === '') throw new UsageError(`--${kind} needs a file name`);
     const path = resolve(ctx.cwd, given);
@@ -112,24 +126,41 @@ async function reportPaths(ctx: Context, opts: GateOpts): Promise<ReportPaths> {
       throw new UsageError(`cannot write the --${kind} report '${given}': its directory does not exist or is not writable`, 'create the directory first');
     }
     if (await stat(path).then((s) => s.isDirectory(), () => false)) throw new UsageError(`--${kind} '${given}' is a directory`);
-    paths[kind] = path;
+    paths[key] = path;
   }
   return paths;
 }
 
 export async function runGate(ctx: Context, flags: GateFlags, opts: GateOpts): Promise<void> {
   // Everything the user can get wrong is checked before the first request.
-  const options = gateOptions(opts);
+  const startedAt = wallClock(ctx);
+  const setup = await gateSetup(ctx, opts);
+  const options = gateOptions(opts, setup.policy);
   const size = pageSize(opts.pageSize);
   const concurrency = parseConcurrency(opts.concurrency);
   const format = askedFormat(ctx);
   if (opts.annotations && format !== 'table') {
     throw new UsageError(`--annotations writes workflow commands to stdout, which -o ${format} needs for itself`, 'drop -o, or write the data with a report flag (--sarif, --junit, --markdown)');
   }
+  // On host A's runner annotations are on by default (--no-annotations turns them off); stdout
+  // stays the data's own with -o json/ndjson/csv.
+  const annotations = opts.annotations ?? (setup.ci?.annotations === true && format === 'table');
   const paths = await reportPaths(ctx, opts);
+  if (setup.ci?.stepSummary) {
+    const summary = resolve(ctx.cwd, setup.ci.stepSummary);
+    // --markdown naming the step summary appends too: earlier steps' content is never replaced.
+    if (paths.markdown === summary) delete paths.markdown;
+    paths.stepSummary = summary;
+  }
   const op = searchOperation();
   const built = await buildRequestBody(ctx, op, flags, opts);
   const scope: Record<string, unknown> = { ...built, types: ['open'] };
+  if (opts.repository !== undefined) {
+    if (built.repositoryIds !== undefined) throw new UsageError('give --repository or --repository-ids, not both');
+    scope.repositoryIds = ctx.globals.dryRun && String(opts.repository).trim() === 'auto'
+      ? [`<resolved from ${setup.ci?.repositoryUrl ?? 'the CI variables'}>`]
+      : undefined;
+  }
   if (ctx.globals.dryRun) {
     const { describeRequest } = await import('../commands/operation/respond.js');
     ctx.out(JSON.stringify(describeRequest(ctx, op.path, { ...scope, sortBy: 'createdAt', sortOrder: 'asc', page: 1, pageSize: size }), null, 2) + '\n');
@@ -137,16 +168,26 @@ export async function runGate(ctx: Context, flags: GateFlags, opts: GateOpts): P
   }
 
   let verdict: GateVerdict;
+  const keepAll = !!(paths.sarif || paths.junit || paths.hostbSast || paths.codeQuality || annotations || format === 'json' || format === 'ndjson');
   try {
-    verdict = await countIssues(ctx, scope, options, { size, concurrency, keepAll: !!(paths.sarif || paths.junit || opts.annotations) });
+    if (opts.repository !== undefined) scope.repositoryIds = [await resolveRepository(ctx, String(opts.repository), setup.ci, built.organizationId)];
+    verdict = await countIssues(ctx, scope, options, setup, { size, concurrency, keepAll, keepSifted: !!(paths.sarif || format === 'json' || format === 'ndjson') });
   } catch (err) {
     const code = err instanceof CliError ? err.exitCode : EXIT.INTERNAL;
     const message = scrub(err instanceof Error ? err.message : String(err), ctx.secrets());
     await writeErrorReports(paths, message, code).catch(() => { /* the original error is the one to report */ });
+    await writeCiErrorReports(paths, message, code).catch(() => { /* as above */ });
     throw err;
   }
-  await writeReports(ctx, paths, verdict.result);
-  await printVerdict(ctx, format, verdict, !!opts.annotations);
+  await writeReports(ctx, paths, verdict.result, siftedLines(verdict.sifted, verdict.result.counts.total), verdict.sifted);
+  await writeCiReports(ctx, paths, verdict, { startedAt, issueUrl: setup.issueUrl });
+  if (paths.sarif) {
+    const repos = repositoriesOf(verdict);
+    if (repos.length > 1) {
+      ctx.warn(`the SARIF report holds issues of ${repos.length} repositories (${repos.slice(0, 3).join(', ')}${repos.length > 3 ? ', ...' : ''}); an upload to one repository would point at the wrong code: scope the gate to one repository (--repository auto, --repository-ids)`);
+    }
+  }
+  await printVerdict(ctx, format, verdict, annotations, setup.ci);
   if (!verdict.result.passed) {
     throw new CliError(`gate failed: ${verdict.result.violations.join('; ')}`, EXIT.GATE_FAILED);
   }
@@ -156,13 +197,15 @@ async function countIssues(
   ctx: Context,
   scope: Record<string, unknown>,
   options: GateOptions,
-  o: { size: number; concurrency: number; keepAll: boolean },
+  setup: GateSetup,
+  o: { size: number; concurrency: number; keepAll: boolean; keepSifted: boolean },
 ): Promise<GateVerdict> {
   const op = searchOperation();
   const client = await ctx.client();
   allowListeners(ctx.signal, o.concurrency);
   favourSmallHeap();
   const tally = createTally({ ...options, keep: o.keepAll ? 'all' : 'breaking', slim: slimIssue });
+  const sieve = createSieve(tally, { ...setup.sieve, cutoffs: options.cutoffs, keep: o.keepSifted, slim: slimIssue });
   const pager = new Pager({
     what: 'gate',
     pagination: op.pagination!,
@@ -176,18 +219,20 @@ async function countIssues(
   const progress = await startProgress(ctx, 'gate: reading open issues');
   try {
     for await (const page of pager.pages()) {
-      for (const item of page.items) tally.add(asIssue(item, page.page));
+      for (const item of page.items) sieve.add(asIssue(item, page.page));
       progress.update(`gate: fetched ${count(pager.fetched)} of ${count(pager.total ?? 0)} open issues`);
     }
   } finally {
     progress.stop();
   }
+  const sifted = sieve.finish();
   const totalCount = pager.total!;
-  if (tally.seen !== totalCount) {
+  if (sieve.seen !== totalCount) {
     // The pager already checks this; kept as the last line of defence of the fail-closed rule.
-    throw new CliError(`gate: counted ${tally.seen} issues but the service reported ${totalCount}`, EXIT.BAD_RESPONSE);
+    throw new CliError(`gate: counted ${sieve.seen} issues but the service reported ${totalCount}`, EXIT.BAD_RESPONSE);
   }
-  return { result: tally.result(), scope, fetched: pager.fetched, totalCount };
+  const narrowed = setup.baseline || setup.policy || setup.sieve.since !== undefined || setup.sieve.commit !== undefined;
+  return { result: tally.result(), ...(narrowed ? { sifted } : {}), scope, fetched: pager.fetched, totalCount };
 }
 
 /** An item of the listing as an issue; anything that is not an object cannot be counted. */

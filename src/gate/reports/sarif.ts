@@ -1,6 +1,7 @@
 /** SARIF 2.1.0 log of a gate result: one run, one rule per rule id, one result per counted issue. */
 import type { GateIssue, GateResult } from '../verdict.js';
 import { numericScore, type Level } from '../levels.js';
+import { FINGERPRINT_SARIF_KEY } from '../baseline.js';
 import { cweNumbers, descriptionOf, relativePath, spanOf, titleOf, type Span } from './common.js';
 
 export const SARIF_SCHEMA_URI = 'https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json';
@@ -24,6 +25,8 @@ export interface SarifResult {
   message: { text: string };
   locations?: Array<{ physicalLocation: { artifactLocation: { uri: string }; region?: Span } }>;
   partialFingerprints: Record<string, string>;
+  baselineState?: 'new' | 'unchanged';
+  suppressions?: Array<{ kind: 'external'; status: 'accepted'; justification: string }>;
   properties: { issueId: string; score?: number; level: Level; breaking: boolean; cwes?: string[] };
 }
 
@@ -40,6 +43,11 @@ export interface SarifLog {
 }
 
 export interface SarifOptions {
+  /** With a baseline: results say new/unchanged, and the unchanged issues are listed too. */
+  baseline?: boolean;
+  unchanged?: GateIssue[];
+  /** Issues the policy accepts: listed with a suppression and its reason. */
+  suppressed?: Array<GateIssue & { suppression: { reason: string; expires: string; source: string } }>;
   toolName: string;
   toolVersion?: string;
   informationUri?: string;
@@ -90,7 +98,7 @@ function buildResult(issue: GateIssue, ruleId: string, ruleIndex: number): Sarif
     ruleIndex,
     level: sarifLevel(issue.level),
     message: { text: description === undefined ? title : `${title}\n\n${description}` },
-    partialFingerprints: { [FINGERPRINT_KEY]: issue.id },
+    partialFingerprints: { [FINGERPRINT_KEY]: issue.id, ...(typeof issue.fingerprint === 'string' ? { [FINGERPRINT_SARIF_KEY]: issue.fingerprint } : {}) },
     properties: { issueId: issue.id, level: issue.level, breaking: issue.breaking },
   };
   const score = numericScore(issue.score);
@@ -111,7 +119,10 @@ function buildResult(issue: GateIssue, ruleId: string, ruleIndex: number): Sarif
 
 export function toSarif(result: GateResult, options: SarifOptions): SarifLog {
   const byRule = new Map<string, GateIssue[]>();
-  for (const issue of result.issues) {
+  const unchanged = options.unchanged ?? [];
+  const suppressed = options.suppressed ?? [];
+  const all = [...result.issues, ...unchanged, ...suppressed];
+  for (const issue of all) {
     const id = ruleIdOf(issue);
     const list = byRule.get(id);
     if (list) list.push(issue);
@@ -119,9 +130,14 @@ export function toSarif(result: GateResult, options: SarifOptions): SarifLog {
   }
   const ruleIds = [...byRule.keys()];
   const rules = ruleIds.map((id) => buildRule(id, byRule.get(id) ?? []));
-  const results = result.issues.map((issue) => {
+  const results = all.map((issue, n) => {
     const id = ruleIdOf(issue);
-    return buildResult(issue, id, ruleIds.indexOf(id));
+    const out = buildResult(issue, id, ruleIds.indexOf(id));
+    if (options.baseline && n < result.issues.length + unchanged.length) out.baselineState = n < result.issues.length ? 'new' : 'unchanged';
+    if (n >= result.issues.length + unchanged.length) {
+      out.suppressions = [{ kind: 'external', status: 'accepted', justification: `${suppressed[n - result.issues.length - unchanged.length].suppression.reason}` }];
+    }
+    return out;
   });
   const driver: SarifLog['runs'][0]['tool']['driver'] = { name: options.toolName, rules };
   if (options.toolVersion !== undefined) driver.version = options.toolVersion;
