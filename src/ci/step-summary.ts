@@ -3,7 +3,8 @@
  * write to the same file: svc adds its part after theirs and never replaces it. The text goes in one
  * append (O_APPEND), so it lands whole after whatever is there, even with another writer.
  */
-import { appendFile, open } from 'node:fs/promises';
+import { open } from 'node:fs/promises';
+import { appendWhole } from '../output/write-file.js';
 
 /** Appends `text`, starting it on a line of its own (and a blank line apart) after earlier content. */
 export async function appendSummary(path: string, text: string): Promise<void> {
@@ -24,5 +25,5 @@ export async function appendSummary(path: string, text: string): Promise<void> {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
   }
   const lead = last === '' ? '' : last.endsWith('\n\n') ? '' : last.endsWith('\n') ? '\n' : '\n\n';
-  await appendFile(path, lead + text);
+  await appendWhole(path, lead + text);
 }

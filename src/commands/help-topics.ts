@@ -18,6 +18,7 @@ export const ENVIRONMENT: ReadonlyArray<[string, string]> = [
   ['FORCE_COLOR', 'Turns colours on even when not on a terminal (0 turns them off)'],
   ['HTTPS_PROXY, HTTP_PROXY, NO_PROXY', 'Proxy for https/http requests and hosts that bypass it (lower-case names too)'],
   ['NODE_EXTRA_CA_CERTS', 'PEM file of extra certificate authorities (private CAs, TLS-inspecting proxies)'],
+  ['CI', 'Set (not "false" or "0"): a CI job, with plain progress lines; the CI variables read are listed below'],
   ['SVC_ISSUE_URL', 'Link template of an issue in reports, e.g. https://svc.example/issues/{id} (as svc gate --issue-url)'],
 ];
 
