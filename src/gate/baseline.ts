@@ -8,7 +8,7 @@
  * silently reads as empty would make every issue "new", and one that silently reads as "everything"
  * would pass every gate.
  */
-import { fingerprintParts, fileKeyOf, fingerprintOf } from './fingerprint.js';
+import { fingerprintParts, fileKeyOf, fingerprintOf, titleKey } from './fingerprint.js';
 import type { IssueInput } from './verdict.js';
 
 export class BaselineError extends Error {
@@ -85,7 +85,7 @@ function sarifFingerprint(result: Json, props: Json, rules: unknown): string | u
   if (uri === undefined || message === undefined || rule === undefined) return undefined;
   let path = uri;
   try { path = decodeURIComponent(uri); } catch { /* keep as is */ }
-  return fingerprintParts(rule.toLowerCase(), fileKeyOf(path), message.split('\n')[0].trim());
+  return fingerprintParts(rule.toLowerCase().replace(/\s+/g, ' '), fileKeyOf(path), titleKey(message.split('\n')[0]));
 }
 
 function fromJson(report: Json, file: string): BaselineEntry[] {

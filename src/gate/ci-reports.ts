@@ -34,12 +34,12 @@ export async function writeCiReports(ctx: Context, paths: CiReportPaths, v: Gate
   if (paths.hostbSast) {
     const { toHostBSast } = await import('./reports/hostb-sast.js');
     const report = toHostBSast(result, { toolVersion: ctx.version, startedAt: o.startedAt, endedAt: wallClock(ctx), issueUrl: o.issueUrl });
-    await atomically('hostb-sast', paths.hostbSast, () => JSON.stringify(report) + '\n');
+    await atomically('hostbSast', paths.hostbSast, () => JSON.stringify(report) + '\n');
     ctx.note(`wrote host B's SAST report ${paths.hostbSast} (${result.issues.length} vulnerabilities)`);
   }
   if (paths.codeQuality) {
     const { toCodeQuality } = await import('./reports/code-quality.js');
-    await atomically('code-quality', paths.codeQuality, () => JSON.stringify(toCodeQuality(result)) + '\n');
+    await atomically('codeQuality', paths.codeQuality, () => JSON.stringify(toCodeQuality(result)) + '\n');
     ctx.note(`wrote the Code Quality report ${paths.codeQuality} (${result.issues.length} entries)`);
   }
   if (paths.stepSummary) {

@@ -45,7 +45,8 @@ Output: a summary on stdout (counts per level, thresholds, verdict, the issues t
 also in CI logs; -o json gives the verdict as data: {passed, counts, thresholds, violations, breaking,
 scope, fetched, totalCount, issues, with a baseline unchanged, with a policy suppressed}. -o csv lists the breaking issues. --annotations adds workflow-command lines
 (::error file=...,line=...::) after the summary, at most 50. Reports are written whole or not at all;
-when the gate cannot be decided, JUnit and markdown reports say so and no SARIF file is written.
+when the gate cannot be decided, JUnit, markdown and --json-report files say so ({"passed": false,
+"decided": false, "exitCode", "error"}) and no SARIF file is written.
 
 Gating on what a change adds:
   --baseline FILE     issues present in an earlier run's --sarif or --json-report file do not count
@@ -100,6 +101,7 @@ export function gateCommand(run: Runner): Command {
   cmd.option('--sarif <file>', 'Write a SARIF 2.1.0 report of every counted issue');
   cmd.option('--junit <file>', 'Write a JUnit XML report (a test case per issue, failures for breaking ones)');
   cmd.option('--markdown <file>', "Write a markdown summary (e.g. the CI's step-summary file)");
+  cmd.option('--json-report <file>', 'Write the verdict as JSON (what -o json prints) to a file, beside the summary');
   cmd.option('--hostb-sast <file>', "Write host B's SAST report (security report schema 15.x) of every counted issue");
   cmd.option('--code-quality <file>', "Write host B's Code Quality report (JSON) of every counted issue");
   cmd.option('--annotations', "Print workflow-command annotations (::error file=...,line=...::) on stdout, at most 50 (default on host A's runner)");

@@ -29,9 +29,14 @@ export function fileKeyOf(file: unknown): string {
   return text(file).replace(/\\/g, '/').replace(/^(\.\/)+/, '').replace(/^\/+/, '');
 }
 
+/** A title as the fingerprint takes it: spaces folded, without a closing period (SARIF messages add one). */
+export function titleKey(title: unknown): string {
+  return text(title).replace(/[.!?]+$/, '');
+}
+
 /** The title part: the generated title, else the vulnerability class, else ''. */
 export function titleKeyOf(issue: IssueInput): string {
-  return text(issue.generatedTitle) || text(issue.vulnClass);
+  return titleKey(text(issue.generatedTitle) || text(issue.vulnClass));
 }
 
 /** `svcfp1:` and 32 hex digits of SHA-256 over rule, file and title. */

@@ -26,10 +26,9 @@ import { count, startProgress } from '../terminal/progress.js';
 import { favourSmallHeap } from '../listing/heap.js';
 import { askedFormat } from '../output/data-format.js';
 import { MAX_FLAGS, searchOperation, type GateFlags } from './command.js';
-import { printVerdict, writeErrorReports, writeReports, type ReportPaths } from './summary.js';
+import { REPORT_FLAGS, printVerdict, writeErrorReports, writeReports, type ReportPaths } from './summary.js';
 import { gateSetup, resolveRepository, type GateSetup } from './setup.js';
 import { createSieve, type Sifted } from './sieve.js';
-import { siftedLines } from './sifted-text.js';
 import { repositoriesOf, writeCiErrorReports, writeCiReports, type CiReportPaths } from './ci-reports.js';
 import type { Policy } from './policy.js';
 
@@ -39,6 +38,7 @@ export interface GateOpts {
   sarif?: string;
   junit?: string;
   markdown?: string;
+  jsonReport?: string;
   annotations?: boolean;
   hostbSast?: string;
   codeQuality?: string;
@@ -105,28 +105,27 @@ function pageSize(raw: string | undefined): number {
 }
 
 /** Report paths, resolved and checked before anything is sent. */
-const REPORT_FLAGS = [['sarif', 'sarif'], ['junit', 'junit'], ['markdown', 'markdown'], ['hostbSast', 'hostb-sast'], ['codeQuality', 'code-quality']] as const;
-
 async function reportPaths(ctx: Context, opts: GateOpts): Promise<ReportPaths & CiReportPaths> {
   const paths: ReportPaths & CiReportPaths = {};
   const seen = new Map<string, string>();
-  for (const [key, kind] of REPORT_FLAGS) {
-    const given = opts[key];
+  for (const kind of Object.keys(REPORT_FLAGS) as Array<keyof ReportPaths>) {
+    const given = opts[kind];
     if (given === undefined) continue;
-    if (given.trim() === '') throw new UsageError(`--${kind} needs a file name`);
+    const flag = REPORT_FLAGS[kind];
+    if (given.trim() === '') throw new UsageError(`${flag} needs a file name`);
     const path = resolve(ctx.cwd, given);
     const other = seen.get(path);
-    if (other) throw new UsageError(`--${other} and --${kind} name the same file '${given}'`, 'give each report its own file');
-    seen.set(path, kind);
+    if (other) throw new UsageError(`${other} and ${flag} name the same file '${given}'`, 'give each report its own file');
+    seen.set(path, flag);
     const dir = dirname(path);
     try {
       if (!(await stat(dir)).isDirectory()) throw new Error('not a directory');
       await access(dir, constants.W_OK);
     } catch {
-      throw new UsageError(`cannot write the --${kind} report '${given}': its directory does not exist or is not writable`, 'create the directory first');
+      throw new UsageError(`cannot write the ${flag} report '${given}': its directory does not exist or is not writable`, 'create the directory first');
     }
-    if (await stat(path).then((s) => s.isDirectory(), () => false)) throw new UsageError(`--${kind} '${given}' is a directory`);
-    paths[key] = path;
+    if (await stat(path).then((s) => s.isDirectory(), () => false)) throw new UsageError(`${flag} '${given}' is a directory`);
+    paths[kind] = path;
   }
   return paths;
 }
@@ -168,10 +167,12 @@ export async function runGate(ctx: Context, flags: GateFlags, opts: GateOpts): P
   }
 
   let verdict: GateVerdict;
-  const keepAll = !!(paths.sarif || paths.junit || paths.hostbSast || paths.codeQuality || annotations || format === 'json' || format === 'ndjson');
+  // -o json and --json-report list every counted issue (a later --baseline reads them back).
+  const asData = format === 'json' || format === 'ndjson' || !!paths.jsonReport;
+  const keepAll = !!(paths.sarif || paths.junit || paths.hostbSast || paths.codeQuality || annotations || asData);
   try {
     if (opts.repository !== undefined) scope.repositoryIds = [await resolveRepository(ctx, String(opts.repository), setup.ci, built.organizationId)];
-    verdict = await countIssues(ctx, scope, options, setup, { size, concurrency, keepAll, keepSifted: !!(paths.sarif || format === 'json' || format === 'ndjson') });
+    verdict = await countIssues(ctx, scope, options, setup, { size, concurrency, keepAll, keepSifted: !!paths.sarif || asData });
   } catch (err) {
     const code = err instanceof CliError ? err.exitCode : EXIT.INTERNAL;
     const message = scrub(err instanceof Error ? err.message : String(err), ctx.secrets());
@@ -179,7 +180,7 @@ export async function runGate(ctx: Context, flags: GateFlags, opts: GateOpts): P
     await writeCiErrorReports(paths, message, code).catch(() => { /* as above */ });
     throw err;
   }
-  await writeReports(ctx, paths, verdict.result, siftedLines(verdict.sifted, verdict.result.counts.total), verdict.sifted);
+  await writeReports(ctx, paths, verdict);
   await writeCiReports(ctx, paths, verdict, { startedAt, issueUrl: setup.issueUrl });
   if (paths.sarif) {
     const repos = repositoriesOf(verdict);

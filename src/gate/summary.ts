@@ -16,7 +16,18 @@ export interface ReportPaths {
   sarif?: string;
   junit?: string;
   markdown?: string;
+  /** `--json-report`: the `-o json` verdict, in a file. */
+  jsonReport?: string;
+  /** Host B's SAST and Code Quality reports (written in ci-reports.ts). */
+  hostbSast?: string;
+  codeQuality?: string;
 }
+
+/** The report flags, by ReportPaths key. */
+export const REPORT_FLAGS: Record<keyof ReportPaths, string> = {
+  sarif: '--sarif', junit: '--junit', markdown: '--markdown', jsonReport: '--json-report',
+  hostbSast: '--hostb-sast', codeQuality: '--code-quality',
+};
 
 /** Most annotations printed; a notice says how many more there were. */
 export const MAX_ANNOTATIONS = 50;
@@ -30,6 +41,7 @@ export function verdictData(v: GateVerdict): Record<string, unknown> {
   const r = v.result;
   return {
     passed: r.passed,
+    decided: true,
     counts: r.counts,
     thresholds: r.thresholds,
     violations: r.violations,
@@ -72,18 +84,21 @@ function siftedData(v: GateVerdict): Record<string, unknown> {
   return out;
 }
 
-export async function atomically(kind: string, path: string, text: () => string): Promise<void> {
+export async function atomically(kind: keyof ReportPaths, path: string, text: () => string): Promise<void> {
   const { writeFileAtomic } = await import('../output/write-file.js');
   try {
     await writeFileAtomic(path, text());
   } catch (err) {
     const why = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
-    throw new CliError(`cannot write the --${kind} report to ${path} (${why})`, EXIT.USAGE, 'check the path and free disk space');
+    throw new CliError(`cannot write the ${REPORT_FLAGS[kind]} report to ${path} (${why})`, EXIT.USAGE, 'check the path and free disk space');
   }
 }
 
-export async function writeReports(ctx: Context, paths: ReportPaths, result: GateResult, notes: readonly string[] = [], sifted?: Sifted): Promise<void> {
+export async function writeReports(ctx: Context, paths: ReportPaths, v: GateVerdict): Promise<void> {
   const reports = await import('./reports/index.js');
+  const result = v.result;
+  const sifted = v.sifted;
+  const notes = siftedLines(sifted, result.counts.total);
   if (paths.sarif) {
     await atomically('sarif', paths.sarif, () => JSON.stringify(reports.toSarif(result, { toolName: 'svc', toolVersion: ctx.version, baseline: !!sifted?.baseline, unchanged: sifted?.unchanged, suppressed: sifted?.suppressed })) + '\n');
     ctx.note(`wrote the SARIF report ${paths.sarif} (${result.issues.length + (sifted?.unchanged.length ?? 0) + (sifted?.suppressed.length ?? 0)} results)`);
@@ -96,13 +111,21 @@ export async function writeReports(ctx: Context, paths: ReportPaths, result: Gat
     await atomically('markdown', paths.markdown, () => reports.toMarkdown(result, notes));
     ctx.note(`wrote the markdown summary ${paths.markdown}`);
   }
+  if (paths.jsonReport) {
+    await atomically('jsonReport', paths.jsonReport, () => JSON.stringify(verdictData(v), null, 2) + '\n');
+    ctx.note(`wrote the JSON verdict ${paths.jsonReport}`);
+  }
 }
 
-/** When the gate cannot decide: JUnit and markdown say so; SARIF is not written (empty would mean "no issues"). */
+/**
+ * When the gate cannot decide: JUnit, markdown and the JSON report say so (the JSON report as
+ * `{passed: false, decided: false, exitCode, error}`); SARIF is not written (empty would mean "no issues").
+ */
 export async function writeErrorReports(paths: ReportPaths, message: string, exitCode: number): Promise<void> {
   const { toJunitError, toMarkdownError } = await import('./reports/index.js');
   if (paths.junit) await atomically('junit', paths.junit, () => toJunitError(message));
   if (paths.markdown) await atomically('markdown', paths.markdown, () => toMarkdownError(message, exitCode));
+  if (paths.jsonReport) await atomically('jsonReport', paths.jsonReport, () => JSON.stringify({ passed: false, decided: false, exitCode, error: message }, null, 2) + '\n');
 }
 
 /** Workflow-command lines, at most MAX_ANNOTATIONS (errors first), then a notice of the rest. */

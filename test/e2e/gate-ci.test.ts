@@ -41,9 +41,8 @@ describe('svc gate --baseline', () => {
     const scope = ['gate', '--repository-ids', repoId, '--fail-on', 'info', '--page-size', '25'];
 
     // The previous run (on the main branch): fails on every open issue, writes the reports.
-    const first = await sb.svc([...scope, '--sarif', 'main.sarif', '-o', 'json'], { cwd });
+    const first = await sb.svc([...scope, '--sarif', 'main.sarif', '--json-report', 'main.json'], { cwd });
     expect(first.code, first.stderr).toBe(1);
-    writeFileSync(join(cwd, 'main.json'), first.stdout);
 
     // Nothing new since: passes, with either file as the baseline.
     for (const file of ['main.sarif', 'main.json']) {

@@ -7,6 +7,7 @@
 import { createHash } from 'node:crypto';
 import type { GateIssue, GateResult } from '../verdict.js';
 import type { Level } from '../levels.js';
+import { slugOf } from './rule-help.js';
 import { cweNumbers, descriptionOf, relativePath, spanOf, titleOf } from './common.js';
 
 export const HOSTB_SAST_VERSION = '15.0.7';
@@ -37,7 +38,7 @@ export function stableId(issueId: string): string {
 
 /** `svc/sql-injection` from a vulnerability class ("SQL Injection"), else `svc/cwe-89`, else `svc/unknown`. */
 export function ruleSlug(issue: GateIssue): string {
-  const cls = typeof issue.vulnClass === 'string' ? issue.vulnClass.trim().toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') : '';
+  const cls = typeof issue.vulnClass === 'string' ? slugOf(issue.vulnClass) : '';
   if (cls !== '') return `svc/${cls}`;
   const [cwe] = cweNumbers(issue);
   return cwe === undefined ? 'svc/unknown' : `svc/cwe-${cwe}`;

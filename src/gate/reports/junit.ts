@@ -1,6 +1,13 @@
-/** JUnit XML of a gate result: a test case per counted issue plus one for the thresholds. */
+/**
+ * JUnit XML of a gate result: a test case per counted issue plus one for the thresholds.
+ *
+ * Test case names stay the same from run to run, so a CI's test history follows an issue: the
+ * issue id and its title (`iss_123: SQL injection in user lookup`), never its line or level, which
+ * change as code moves or scores are revised. The location is in the `file` and `line` attributes,
+ * the level in the failure's `type`.
+ */
 import type { GateIssue, GateResult } from '../verdict.js';
-import { cweNumbers, descriptionOf, locationText, scoreText, titleOf } from './common.js';
+import { cweNumbers, descriptionOf, locationText, relativePath, scoreText, spanOf, titleOf } from './common.js';
 
 /** Removes characters XML 1.0 does not allow (controls other than tab/LF/CR, lone surrogates, U+FFFE/F). */
 export function stripInvalidXml(value: string): string {
@@ -22,9 +29,17 @@ export function xmlAttr(value: string): string {
     .replace(/\r/g, '&#13;');
 }
 
-function testcaseName(issue: GateIssue): string {
-  const where = locationText(issue);
-  return `[${issue.level}] ${titleOf(issue)}${where === '' ? '' : ` (${where})`}`;
+/** `<id>: <title>`: stable across runs. */
+export function testcaseName(issue: GateIssue): string {
+  return `${issue.id}: ${titleOf(issue)}`;
+}
+
+/** ` file="…" line="…"` where the issue names a file (and a valid line). */
+function locationAttrs(issue: GateIssue): string {
+  const file = relativePath(issue.affectedFile);
+  if (file === undefined) return '';
+  const line = spanOf(issue).startLine;
+  return ` file="${xmlAttr(file)}"${line === undefined ? '' : ` line="${line}"`}`;
 }
 
 function classnameOf(issue: GateIssue): string {
@@ -49,7 +64,7 @@ function details(issue: GateIssue): string {
 }
 
 function testcase(issue: GateIssue): string {
-  const open = `    <testcase classname="${xmlAttr(classnameOf(issue))}" name="${xmlAttr(testcaseName(issue))}"`;
+  const open = `    <testcase classname="${xmlAttr(classnameOf(issue))}" name="${xmlAttr(testcaseName(issue))}"${locationAttrs(issue)}`;
   if (!issue.breaking) return `${open}/>`;
   const message = `${titleOf(issue)} (score ${scoreText(issue)})`;
   return [
