@@ -1,5 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { bool, id, int, isoDate, list, loose, maybe, num, oneOf, record, str } from '../../../src/operations/fields.js';
@@ -7,8 +6,9 @@ import { escapeHatchBody, flagValue, splitField, typedValue, validateTyped } fro
 import { collectList } from '../../../src/commands/operation/command.js';
 import { flagSpecs } from '../../../src/commands/operation/flags.js';
 import { UsageError } from '../../../src/errors.js';
+import { tempDir } from '../../helpers/temp.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'svc-body-'));
+const dir = tempDir('svc-body-');
 writeFileSync(join(dir, 'body.json'), '{"page": 3, "searchQuery": "sql"}');
 writeFileSync(join(dir, 'bad.json'), '{"page": ');
 writeFileSync(join(dir, 'list.json'), '[1,2]');
