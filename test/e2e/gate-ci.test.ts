@@ -3,20 +3,17 @@
  * previous run, a policy file with expiry dates, host A's step summary and annotations, host B's
  * reports validated against their schemas, --repository auto.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { runCli, testHost } from '../helpers/host.js';
 import { busiestRepo, startGateSandbox, type GateSandbox } from '../helpers/sandbox-scope.js';
+import { tempDir } from '../helpers/temp.js';
 import { codeQualityErrors, sastErrors } from '../unit/reports/hostb-schemas.js';
 import { schemaErrors } from '../unit/reports/sarif-schema.js';
 
 const sandboxes: GateSandbox[] = [];
-const dirs: string[] = [];
-afterAll(async () => {
-  await Promise.all(sandboxes.splice(0).map((s) => s.close()));
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
+afterAll(async () => { await Promise.all(sandboxes.splice(0).map((s) => s.close())); });
 
 async function sandbox(): Promise<GateSandbox> {
   const sb = await startGateSandbox({ scanDurationMs: 300 });
@@ -24,11 +21,7 @@ async function sandbox(): Promise<GateSandbox> {
   return sb;
 }
 
-function workDir(): string {
-  const d = mkdtempSync(join(tmpdir(), 'svc-gate-ci-'));
-  dirs.push(d);
-  return d;
-}
+const workDir = () => tempDir('svc-gate-ci-');
 
 const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
 const openIds = (sb: GateSandbox, repoId: string) => sb.state.issues.filter((i) => i.repositoryId === repoId && i.status === 'open').map((i) => i.id);
@@ -41,24 +34,24 @@ describe('svc gate --baseline', () => {
     const scope = ['gate', '--repository-ids', repoId, '--fail-on', 'info', '--page-size', '25'];
 
     // The previous run (on the main branch): fails on every open issue, writes the reports.
-    const first = await sb.svc([...scope, '--sarif', 'main.sarif', '--json-report', 'main.json'], { cwd });
+    const first = await sb.run([...scope, '--sarif', 'main.sarif', '--json-report', 'main.json'], { cwd });
     expect(first.code, first.stderr).toBe(1);
 
     // Nothing new since: passes, with either file as the baseline.
     for (const file of ['main.sarif', 'main.json']) {
-      const again = await sb.svc([...scope, '--baseline', file], { cwd });
+      const again = await sb.run([...scope, '--baseline', file], { cwd });
       expect(again.code, again.stderr).toBe(0);
       expect(again.stdout).toContain('svc gate: PASSED');
       expect(again.stdout).toContain(`0 new, ${ids.length} already in the baseline (not counted; baseline ${file}, ${ids.length} issues).`);
     }
 
     // A new scan adds issues: the gate fails on those and only those.
-    const scan = await sb.svc(['scans', 'start', '--repository-ids', repoId, '--wait', '--poll-interval', '0.1', '-o', 'json'], { cwd });
+    const scan = await sb.run(['scans', 'start', '--repository-ids', repoId, '--wait', '--poll-interval', '0.1', '-o', 'json'], { cwd });
     expect(scan.code, scan.stderr).toBe(0);
     const added = openIds(sb, repoId).filter((id) => !ids.includes(id));
     expect(added.length, 'the scan adds issues').toBeGreaterThan(0);
     for (const file of ['main.sarif', 'main.json']) {
-      const after = await sb.svc([...scope, '--baseline', file, '--sarif', 'pr.sarif', '-o', 'json'], { cwd });
+      const after = await sb.run([...scope, '--baseline', file, '--sarif', 'pr.sarif', '-o', 'json'], { cwd });
       expect(after.code, after.stderr).toBe(1);
       const v = JSON.parse(after.stdout);
       expect(v.issues.map((i: { id: string }) => i.id).sort()).toEqual([...added].sort());
@@ -82,7 +75,7 @@ describe('svc gate --baseline', () => {
       ['broken.sarif', 'broken.sarif is not JSON'],
     ];
     for (const [file, message] of cases) {
-      const r = await sb.svc(['gate', '--fail-on', 'high', '--baseline', file], { cwd });
+      const r = await sb.run(['gate', '--fail-on', 'high', '--baseline', file], { cwd });
       expect(r.code, r.stderr).toBe(2);
       expect(r.stderr).toContain(message);
       expect(r.stdout).toBe('');
@@ -95,7 +88,7 @@ describe('svc gate with a policy file', () => {
     const sb = await sandbox();
     const { repoId } = await busiestRepo(sb);
     const cwd = workDir();
-    const gate = () => sb.svc(['gate', '--repository-ids', repoId, '--page-size', '25', '-o', 'json'], { cwd });
+    const gate = () => sb.run(['gate', '--repository-ids', repoId, '--page-size', '25', '-o', 'json'], { cwd });
     // No threshold anywhere yet: refused.
     expect((await gate()).code).toBe(2);
 
@@ -122,9 +115,20 @@ describe('svc gate with a policy file', () => {
     expect(expired.stderr).toContain(`policy .svc-policy.yml:4: expired ${day(-1)}: ${criticals[0].id} counts again`);
     expect(JSON.parse(expired.stdout).counts.critical).toBe(criticals.length);
 
+    // The same file as the days go by (the CLI's wall clock moved): silenced through the expiry day, not after.
+    const expires = day(10);
+    writeFileSync(join(cwd, '.svc-policy.yml'), policy(expires));
+    for (const [offset, code] of [[9, 0], [10, 0], [11, 1]] as const) {
+      const host = testHost({ cwd, env: sb.env });
+      host.wallNow = () => Date.now() + offset * 86_400_000;
+      const r = await sb.run(['gate', '--repository-ids', repoId, '-o', 'json'], { host });
+      expect(r.code, `${offset} days on: ${r.stderr}`).toBe(code);
+      expect(r.stderr.includes(`expired ${expires}`)).toBe(offset === 11);
+    }
+
     // A flag replaces only its own setting: --fail-on info fails on the rest too, the entry still holds.
     writeFileSync(join(cwd, '.svc-policy.yml'), policy(day(1)));
-    const flagged = await sb.svc(['gate', '--repository-ids', repoId, '--fail-on', 'info', '--sarif', 'x.sarif', '-o', 'json'], { cwd });
+    const flagged = await sb.run(['gate', '--repository-ids', repoId, '--fail-on', 'info', '--sarif', 'x.sarif', '-o', 'json'], { cwd });
     expect(flagged.code).toBe(1);
     const fv = JSON.parse(flagged.stdout);
     expect(fv.thresholds.failOn).toBe('info');
@@ -139,7 +143,7 @@ describe('svc gate with a policy file', () => {
     const sb = await sandbox();
     const cwd = workDir();
     writeFileSync(join(cwd, 'p.yml'), 'version: 1\nignore:\n  - id: iss_1\n    reason: r\n    expires: 2027-02-30\n');
-    const r = await sb.svc(['gate', '--policy', 'p.yml', '--fail-on', 'high'], { cwd });
+    const r = await sb.run(['gate', '--policy', 'p.yml', '--fail-on', 'high'], { cwd });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain("policy: p.yml:5: expires must be a date YYYY-MM-DD, got '2027-02-30'");
     expect(r.stdout).toBe('');
@@ -155,7 +159,7 @@ describe("svc gate on host A's runner", () => {
     writeFileSync(summary, '## Build\n\nAll 112 tests passed.\n');
     const repo = sb.state.repo(repoId)!;
     const env = { CI: 'true', HOSTA_ACTIONS: 'true', HOSTA_STEP_SUMMARY: summary };
-    const r = await sb.svc(['gate', '--repository-ids', repoId, '--fail-on', 'high', '--page-size', '25'], { cwd, env });
+    const r = await sb.run(['gate', '--repository-ids', repoId, '--fail-on', 'high', '--page-size', '25'], { cwd, env });
     expect(r.code, r.stderr).toBe(1);
     const text = readFileSync(summary, 'utf8');
     expect(text.startsWith('## Build\n\nAll 112 tests passed.\n\n### ❌ svc gate failed\n')).toBe(true);
@@ -166,9 +170,9 @@ describe("svc gate on host A's runner", () => {
     expect(repo).toBeTruthy();
 
     // A second step appends again; --no-ci leaves the file and stdout alone.
-    await sb.svc(['gate', '--repository-ids', repoId, '--fail-on', 'high'], { cwd, env });
+    await sb.run(['gate', '--repository-ids', repoId, '--fail-on', 'high'], { cwd, env });
     expect(readFileSync(summary, 'utf8').split('svc gate failed')).toHaveLength(3);
-    const off = await sb.svc(['gate', '--repository-ids', repoId, '--fail-on', 'high', '--no-ci'], { cwd, env });
+    const off = await sb.run(['gate', '--repository-ids', repoId, '--fail-on', 'high', '--no-ci'], { cwd, env });
     expect(off.stdout).not.toContain('::error');
     expect(readFileSync(summary, 'utf8').split('svc gate failed')).toHaveLength(3);
   });
@@ -178,21 +182,21 @@ describe("svc gate on host A's runner", () => {
     const repo = sb.state.repos.find((r) => r.source === 'hosta' && r.organizationId === sb.organizationId)!;
     const [server, ...path] = repo.url.replace(/^(https?:\/\/[^/]+)\//, '$1 ').split(' ');
     const env = { CI: 'true', HOSTA_ACTIONS: 'true', HOSTA_SERVER_URL: server, HOSTA_REPOSITORY: path.join('/') };
-    const r = await sb.svc(['gate', '--repository', 'auto', '--fail-on', 'info', '-o', 'json'], { cwd: workDir(), env });
+    const r = await sb.run(['gate', '--repository', 'auto', '--fail-on', 'info', '-o', 'json'], { cwd: workDir(), env });
     expect([0, 1]).toContain(r.code);
     expect(r.stderr).toContain(`is ${repo.id}`);
     expect(JSON.parse(r.stdout).scope.repositoryIds).toEqual([repo.id]);
 
-    const unknown = await sb.svc(['gate', '--repository', 'auto', '--fail-on', 'info'], { cwd: workDir(), env: { ...env, HOSTA_REPOSITORY: 'nobody/nothing' } });
+    const unknown = await sb.run(['gate', '--repository', 'auto', '--fail-on', 'info'], { cwd: workDir(), env: { ...env, HOSTA_REPOSITORY: 'nobody/nothing' } });
     expect(unknown.code, unknown.stderr).toBe(4);
     expect(unknown.stdout).not.toContain('PASSED');
-    const outside = await sb.svc(['gate', '--repository', 'auto', '--fail-on', 'info'], { cwd: workDir() });
+    const outside = await sb.run(['gate', '--repository', 'auto', '--fail-on', 'info'], { cwd: workDir() });
     expect(outside.code).toBe(2);
   });
 
   it.concurrent('a SARIF report spanning several repositories is said on stderr', async () => {
     const sb = await sandbox();
-    const r = await sb.svc(['gate', '--fail-on', 'critical', '--sarif', 'all.sarif'], { cwd: workDir() });
+    const r = await sb.run(['gate', '--fail-on', 'critical', '--sarif', 'all.sarif'], { cwd: workDir() });
     expect([0, 1]).toContain(r.code);
     expect(r.stderr).toMatch(/the SARIF report holds issues of \d+ repositories/);
   });
@@ -204,7 +208,7 @@ describe("svc gate in host B's CI", () => {
     const { repoId, ids } = await busiestRepo(sb);
     const cwd = workDir();
     const env = { CI: 'true', HOSTB_CI: 'true' };
-    const r = await sb.svc(['gate', '--repository-ids', repoId, '--fail-on', 'high', '--hostb-sast', 'sast.json', '--code-quality', 'cq.json', '--issue-url', 'https://svc.example/issues/{id}'], { cwd, env });
+    const r = await sb.run(['gate', '--repository-ids', repoId, '--fail-on', 'high', '--hostb-sast', 'sast.json', '--code-quality', 'cq.json', '--issue-url', 'https://svc.example/issues/{id}'], { cwd, env });
     expect(r.code, r.stderr).toBe(1);
     const sast = JSON.parse(readFileSync(join(cwd, 'sast.json'), 'utf8'));
     const cq = JSON.parse(readFileSync(join(cwd, 'cq.json'), 'utf8'));
@@ -220,8 +224,7 @@ describe("svc gate in host B's CI", () => {
 
 describe('svc help environment', () => {
   it('lists the CI variables svc reads', async () => {
-    const { runSvc } = await import('../helpers/run-svc.js');
-    const r = await runSvc(['help', 'environment']);
+    const r = await runCli(['help', 'environment']);
     for (const name of ['HOSTA_ACTIONS', 'HOSTA_STEP_SUMMARY', 'HOSTA_SERVER_URL', 'HOSTB_CI', 'CI_PROJECT_URL', 'CI_COMMIT_SHA', 'SVC_NO_CI']) expect(r.stdout).toContain(name);
   });
 });
