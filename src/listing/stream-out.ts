@@ -8,10 +8,12 @@ import { once } from 'node:events';
 import type { Writable } from 'node:stream';
 import type { Format } from '../output/formats.js';
 import { csvHeader, csvRow } from '../output/csv.js';
+import { itemSpans } from './item-spans.js';
 import { autoColumns, render, type RenderOptions, type Sink } from '../output/render.js';
 
 export interface ItemWriter {
-  page(items: unknown[]): Promise<void>;
+  /** `source`: the bytes the page was parsed from and the key of its item list (NDJSON copies items from them). */
+  page(items: unknown[], source?: PageSource): Promise<void>;
   end(): Promise<void>;
 }
 
@@ -55,6 +57,43 @@ export interface WriterOptions {
   sink: Sink;
 }
 
+export interface PageSource {
+  bytes: Buffer;
+  /** The top-level key of the item list. */
+  key: string;
+}
+
+const NEWLINE = 0x0a;
+
+/**
+ * A page as NDJSON bytes, each item copied as the service sent it (no serializing, no UTF-8
+ * encoding); an item sent with white space between its tokens is serialized instead. Undefined when
+ * the bytes do not hold exactly these items (see item-spans.ts): the caller then serializes them all.
+ */
+export function ndjsonFromSource(items: unknown[], source: PageSource): Buffer | undefined {
+  const spans = itemSpans(source.bytes, source.key);
+  if (!spans || spans.bounds.length !== items.length * 2) return undefined;
+  const again = new Map<number, Buffer>();
+  let size = items.length;
+  for (let k = 0; k < items.length; k++) {
+    if (spans.spaced.has(k)) {
+      const b = Buffer.from(JSON.stringify(items[k]));
+      again.set(k, b);
+      size += b.length;
+    } else {
+      size += spans.bounds[2 * k + 1] - spans.bounds[2 * k];
+    }
+  }
+  const out = Buffer.allocUnsafe(size);
+  let at = 0;
+  for (let k = 0; k < items.length; k++) {
+    const b = again.get(k);
+    at += b ? b.copy(out, at) : source.bytes.copy(out, at, spans.bounds[2 * k], spans.bounds[2 * k + 1]);
+    out[at++] = NEWLINE;
+  }
+  return out;
+}
+
 const asRow = (row: unknown) => (row !== null && typeof row === 'object' ? row : { value: row });
 
 export function itemWriter(o: WriterOptions): ItemWriter {
@@ -62,7 +101,13 @@ export function itemWriter(o: WriterOptions): ItemWriter {
     case 'ndjson': {
       const out = new PieceWriter(o.stdout);
       return {
-        page: async (items) => {
+        page: async (items, source) => {
+          const copied = source && ndjsonFromSource(items, source);
+          if (copied) {
+            // Bytes live outside V8's heap: one write of the page keeps nothing large on it.
+            if (!o.stdout.write(copied)) await once(o.stdout, 'drain');
+            return;
+          }
           for (const item of items) await out.add(JSON.stringify(item) + '\n');
           await out.flush();
         },
