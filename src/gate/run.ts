@@ -141,6 +141,7 @@ export async function runGate(ctx: Context, flags: GateFlags, opts: GateOpts): P
   if (opts.annotations && format !== 'table') {
     throw new UsageError(`--annotations writes workflow commands to stdout, which -o ${format} needs for itself`, 'drop -o, or write the data with a report flag (--sarif, --junit, --markdown)');
   }
+  if (ctx.globals.jq !== undefined) await (await import('../commands/operation/respond.js')).checkOutput(ctx);
   // On host A's runner annotations are on by default (--no-annotations turns them off); stdout
   // stays the data's own with -o json/ndjson/csv.
   const annotations = opts.annotations ?? (setup.ci?.annotations === true && format === 'table');

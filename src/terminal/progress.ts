@@ -17,6 +17,8 @@ export interface Progress {
   update(text: string): void;
   /** A line of its own on stderr, live or not. */
   line(text: string): void;
+  /** Run `fn` (which writes to the terminal) with the spinner taken down, then draw it again. */
+  around(fn: () => Promise<void>): Promise<void>;
   stop(): void;
 }
 
@@ -32,7 +34,7 @@ function inCi(ctx: Pick<Context, 'env' | 'globals'>): boolean {
 
 export async function startProgress(ctx: Context, text: string): Promise<Progress> {
   if (!isLive(ctx)) {
-    if (!inCi(ctx)) return { live: false, update: () => {}, line: (l) => ctx.note(l), stop: () => {} };
+    if (!inCi(ctx)) return { live: false, update: () => {}, line: (l) => ctx.note(l), around: (fn) => fn(), stop: () => {} };
     let last = ctx.now();
     return {
       live: false,
@@ -43,6 +45,7 @@ export async function startProgress(ctx: Context, text: string): Promise<Progres
         ctx.note(t);
       },
       line: (l) => ctx.note(l),
+      around: (fn) => fn(),
       stop: () => {},
     };
   }
@@ -52,6 +55,7 @@ export async function startProgress(ctx: Context, text: string): Promise<Progres
     live: true,
     update: (t) => { spinner.text = t; },
     line: (l) => { spinner.clear(); ctx.note(l); spinner.render(); },
+    around: async (fn) => { spinner.clear(); try { await fn(); } finally { if (spinner.isSpinning) spinner.render(); } },
     stop: () => { spinner.stop(); },
   };
 }
