@@ -26,6 +26,8 @@ import { count, startProgress } from '../terminal/progress.js';
 import { favourSmallHeap } from '../listing/heap.js';
 import { askedFormat } from '../output/data-format.js';
 import { MAX_FLAGS, searchOperation, type GateFlags } from './command.js';
+import type { VerifiedScope } from './scope.js';
+import type { WaitSettings } from '../commands/operation/scan-wait.js';
 import { REPORT_FLAGS, printVerdict, writeErrorReports, writeReports, type ReportPaths } from './summary.js';
 import { gateSetup, resolveRepository, type GateSetup } from './setup.js';
 import { createSieve, type Sifted } from './sieve.js';
@@ -42,6 +44,9 @@ export interface GateOpts {
   annotations?: boolean;
   hostbSast?: string;
   codeQuality?: string;
+  wait?: boolean;
+  pollInterval?: string;
+  waitTimeout?: string;
   pageSize?: string;
   concurrency?: string;
   [flag: string]: unknown;
@@ -61,6 +66,8 @@ export interface GateVerdict {
   /** What the baseline, the policy and --new-since/--commit took out of the count. */
   sifted?: Sifted;
   scope: Record<string, unknown>;
+  /** The ids of the scope that were looked up and found (see scope.ts). */
+  verified: VerifiedScope;
   fetched: number;
   totalCount: number;
 }
@@ -157,10 +164,12 @@ export async function runGate(ctx: Context, flags: GateFlags, opts: GateOpts): P
   const scope: Record<string, unknown> = { ...built, types: ['open'] };
   if (opts.repository !== undefined) {
     if (built.repositoryIds !== undefined) throw new UsageError('give --repository or --repository-ids, not both');
-    scope.repositoryIds = ctx.globals.dryRun && String(opts.repository).trim() === 'auto'
-      ? [`<resolved from ${setup.ci?.repositoryUrl ?? 'the CI variables'}>`]
-      : undefined;
+    // Resolved (a URL, or auto) in the try below; --dry-run sends nothing, so it only says so.
+    const v = String(opts.repository).trim();
+    const resolved = v === 'auto' ? `<resolved from ${setup.ci?.repositoryUrl ?? 'the CI variables'}>` : /^https?:\/\//i.test(v) ? `<resolved from ${v}>` : v;
+    scope.repositoryIds = ctx.globals.dryRun ? [resolved] : undefined;
   }
+  const wait = await waitSettings(opts, scope);
   if (ctx.globals.dryRun) {
     const { describeRequest } = await import('../commands/operation/respond.js');
     ctx.out(JSON.stringify(describeRequest(ctx, op.path, { ...scope, sortBy: 'createdAt', sortOrder: 'asc', page: 1, pageSize: size }), null, 2) + '\n');
@@ -173,7 +182,10 @@ export async function runGate(ctx: Context, flags: GateFlags, opts: GateOpts): P
   const keepAll = !!(paths.sarif || paths.junit || paths.hostbSast || paths.codeQuality || annotations || asData);
   try {
     if (opts.repository !== undefined) scope.repositoryIds = [await resolveRepository(ctx, String(opts.repository), setup.ci, built.organizationId)];
-    verdict = await countIssues(ctx, scope, options, setup, { size, concurrency, keepAll, keepSifted: !!paths.sarif || asData });
+    // Every id of the scope exists and its scan has finished, or there is no verdict (4, 8, 1).
+    const { verifyScope } = await import('./scope.js');
+    const verified = await verifyScope(ctx, scope, { wait });
+    verdict = { ...await countIssues(ctx, scope, options, setup, { size, concurrency, keepAll, keepSifted: !!paths.sarif || asData }), verified };
   } catch (err) {
     const code = err instanceof CliError ? err.exitCode : EXIT.INTERNAL;
     const message = scrub(err instanceof Error ? err.message : String(err), ctx.secrets());
@@ -195,13 +207,22 @@ export async function runGate(ctx: Context, flags: GateFlags, opts: GateOpts): P
   }
 }
 
+/** --wait, --poll-interval, --wait-timeout: as `scans start --wait` takes them; only with --scan-id. */
+async function waitSettings(opts: GateOpts, scope: Record<string, unknown>): Promise<WaitSettings | undefined> {
+  if (opts.wait === undefined && opts.pollInterval === undefined && opts.waitTimeout === undefined) return undefined;
+  const { prepareWait } = await import('../commands/operation/scan-wait.js');
+  const settings = prepareWait(opts);
+  if (typeof scope.scanId !== 'string') throw new UsageError('--wait waits for the scan of --scan-id, and none is given', 'add --scan-id, or drop --wait');
+  return settings;
+}
+
 async function countIssues(
   ctx: Context,
   scope: Record<string, unknown>,
   options: GateOptions,
   setup: GateSetup,
   o: { size: number; concurrency: number; keepAll: boolean; keepSifted: boolean },
-): Promise<GateVerdict> {
+): Promise<Omit<GateVerdict, 'verified'>> {
   const op = searchOperation();
   const client = await ctx.client();
   allowListeners(ctx.signal, o.concurrency);
