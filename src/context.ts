@@ -22,6 +22,8 @@ export interface GlobalOptions {
   verbose?: boolean;
   debug?: boolean;
   dryRun?: boolean;
+  /** false with --no-ci: the CI environment is ignored. */
+  ci?: boolean;
 }
 
 export interface Context extends Host {

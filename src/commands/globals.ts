@@ -20,4 +20,5 @@ export const GLOBAL_OPTIONS: readonly GlobalOptionSpec[] = [
   { flags: '--verbose', description: 'Print each request and response on stderr (tokens redacted)' },
   { flags: '--debug', description: 'Show stack traces of unexpected errors' },
   { flags: '--dry-run', description: 'Print the request that would be sent, send nothing' },
+  { flags: '--no-ci', description: 'Ignore the CI environment: no step summary, annotations or log groups unless asked (also SVC_NO_CI=1)' },
 ];

@@ -2,7 +2,6 @@
  * The CI gate: counts the open issues per level and checks them against the thresholds.
  * Pure: no I/O, no environment.
  */
-import type { VerifiedScope } from './scope.js';
 import {
   DEFAULT_CUTOFFS,
   GateUsageError,
@@ -205,14 +204,4 @@ export function evaluateGate(issues: readonly IssueInput[], options: GateOptions
   const tally = createTally({ ...options, keep: 'all' });
   for (const issue of issues) tally.add(issue);
   return tally.result();
-}
-
-/** The decision with what it was made on: the scope, the issues read and the total the service gave. */
-export interface GateVerdict {
-  result: GateResult;
-  scope: Record<string, unknown>;
-  /** The ids of the scope that were looked up and found (see scope.ts). */
-  verified: VerifiedScope;
-  fetched: number;
-  totalCount: number;
 }

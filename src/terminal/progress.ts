@@ -1,17 +1,24 @@
 /**
  * The spinner: progress on stderr. On a terminal (and not under CI or --verbose) a spinner whose
- * text is updated in place; elsewhere `update` is silent and only `line` writes, so CI logs get
- * plain lines. Commands reach it through the context (`ctx.progress`, `ctx.spin`).
+ * text is updated in place. In a CI job (src/ci/detect.ts) no spinner: `update` writes the latest
+ * text as a plain line every few seconds, so a long job shows it is alive. Elsewhere (a pipe, a
+ * file) `update` is silent and only `line` writes. Commands reach it through the context
+ * (`ctx.progress`, `ctx.spin`).
  */
+import { detectCi } from '../ci/detect.js';
 import type { Env, IO } from '../host.js';
 
 /** What the spinner needs of the context. */
 export interface ProgressHost {
   io: IO;
   env: Env;
-  globals: { verbose?: boolean };
+  globals: { verbose?: boolean; ci?: boolean };
+  now(): number;
   note(line: string): void;
 }
+
+/** How often a CI job gets a progress line. */
+export const CI_PROGRESS_EVERY_MS = 5_000;
 
 export interface Progress {
   /** True when a spinner is drawn (stderr is a terminal). */
@@ -25,16 +32,33 @@ export interface Progress {
   stop(): void;
 }
 
-export function isLive(ctx: Omit<ProgressHost, 'note'>): boolean {
+export function isLive(ctx: Pick<ProgressHost, 'io' | 'env' | 'globals'>): boolean {
   // A terminal that reports no width, or 0 columns (some pseudo-terminals, `script` without a
   // size), sends ora into an endless redraw loop.
   const columns = (ctx.io.stderr as { columns?: number }).columns;
-  return ctx.io.stderrIsTTY && !!columns && !ctx.globals.verbose && !ctx.env.CI;
+  return ctx.io.stderrIsTTY && !!columns && !ctx.globals.verbose && !inCi(ctx);
+}
+
+function inCi(ctx: Pick<ProgressHost, 'env' | 'globals'>): boolean {
+  return detectCi(ctx.env, { disabled: ctx.globals.ci === false }) !== undefined;
 }
 
 export async function startProgress(ctx: ProgressHost, text: string): Promise<Progress> {
   if (!isLive(ctx)) {
-    return { live: false, update: () => {}, line: (l) => ctx.note(l), around: (fn) => fn(), stop: () => {} };
+    if (!inCi(ctx)) return { live: false, update: () => {}, line: (l) => ctx.note(l), around: (fn) => fn(), stop: () => {} };
+    let last = ctx.now();
+    return {
+      live: false,
+      update: (t) => {
+        const now = ctx.now();
+        if (now - last < CI_PROGRESS_EVERY_MS) return;
+        last = now;
+        ctx.note(t);
+      },
+      line: (l) => ctx.note(l),
+      around: (fn) => fn(),
+      stop: () => {},
+    };
   }
   const { default: ora } = await import('ora');
   const spinner = ora({ text, stream: ctx.io.stderr, color: 'cyan', isEnabled: true, discardStdin: false }).start();
