@@ -160,6 +160,8 @@ export async function runGate(ctx: Context, flags: GateFlags, opts: GateOpts): P
     throw err;
   }
   await writeReports(ctx, paths, verdict);
+  // Decided: a reader that closes stdout while the verdict is printed (`| head -1`) cannot change it.
+  ctx.settle?.(verdict.result.passed ? EXIT.OK : EXIT.GATE_FAILED);
   await printVerdict(ctx, format, verdict, !!opts.annotations);
   if (!verdict.result.passed) {
     throw new CliError(`gate failed: ${verdict.result.violations.join('; ')}`, EXIT.GATE_FAILED);

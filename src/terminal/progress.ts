@@ -19,7 +19,7 @@ export interface Progress {
 export function isLive(ctx: Pick<Context, 'io' | 'env' | 'globals'>): boolean {
   // A terminal that reports 0 columns (some pseudo-terminals) sends ora into an endless clear loop.
   const columns = (ctx.io.stderr as { columns?: number }).columns;
-  return ctx.io.stderrIsTTY && columns !== 0 && !ctx.globals.verbose && !ctx.env.CI;
+  return ctx.io.stderrIsTTY && columns !== 0 && !ctx.globals.verbose && !ctx.env.CI && !ctx.io.stdoutIsPipe;
 }
 
 export async function startProgress(ctx: Context, text: string): Promise<Progress> {
@@ -27,7 +27,8 @@ export async function startProgress(ctx: Context, text: string): Promise<Progres
     return { live: false, update: () => {}, line: (l) => ctx.note(l), around: (fn) => fn(), stop: () => {} };
   }
   const { default: ora } = await import('ora');
-  const spinner = ora({ text, stream: ctx.io.stderr, color: 'cyan', isEnabled: true, discardStdin: false }).start();
+  const { tracked } = await import('./spinners.js');
+  const spinner = tracked(ora({ text, stream: ctx.io.stderr, color: 'cyan', isEnabled: true, discardStdin: false }).start());
   return {
     live: true,
     update: (t) => { spinner.text = t; },
