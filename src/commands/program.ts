@@ -12,6 +12,7 @@ import { GLOBAL_OPTIONS } from './globals.js';
 import { HELP_TOPICS } from './help-topics.js';
 import { HELP_CONFIG, globalFlagsFooter } from './help-layout.js';
 import type { Runner } from './runner.js';
+import { installSuggestions } from './suggest.js';
 
 /**
  * Built-in commands, each loaded only when commander dispatches to it: `load` fills the command
@@ -65,6 +66,7 @@ export const helpWidth = (columns?: number) => Math.min(columns ?? HELP_WIDTH, H
 export const DESCRIPTION = 'svc: the command line for the Code Security Scanning Service';
 
 export function buildProgram(run: Runner, io: IO, version: string, onError: (message: string) => void): Command {
+  installSuggestions();
   const program = new Command('svc')
     .description(DESCRIPTION)
     .usage('<command> [subcommand] [flags]')

@@ -7,6 +7,8 @@ import { scans } from '../operations/scans.js';
 import { addFlagOptions } from '../commands/operation/command.js';
 import type { Runner } from '../commands/runner.js';
 import { MAX_FLAGS, scopeSpecs } from './flags.js';
+import { hint } from '../completion/hints.js';
+import { LEVELS } from './levels.js';
 
 const HELP = `
 Exit codes (fail closed: never 0 unless every id of the scope exists, its scan has finished, every
@@ -77,7 +79,8 @@ export function gateCommand(run: Runner, cmd = new Command('gate')): Command {
     .helpCommand(false);
   const specs = scopeSpecs();
   const attribute = addFlagOptions(cmd, specs);
-  cmd.option('--fail-on <level>', 'Fail when any open issue is at this level or above: critical, high, medium, low, info');
+  // Completed as a choice; parsed by run.ts (case-insensitive, with its own message).
+  cmd.addOption(hint(new Option('--fail-on <level>', `Fail when any open issue is at this level or above: ${LEVELS.join(', ')}`), { kind: 'choice', values: LEVELS }));
   for (const key of MAX_FLAGS) {
     cmd.addOption(new Option(`--max-${key} <n>`, key === 'total' ? 'Fail when there are more than n open issues in all' : `Fail when there are more than n open ${key} issues`));
   }

@@ -36,7 +36,8 @@ export function isLive(ctx: Pick<ProgressHost, 'io' | 'env' | 'globals'>): boole
   // A terminal that reports no width, or 0 columns (some pseudo-terminals, `script` without a
   // size), sends ora into an endless redraw loop.
   const columns = (ctx.io.stderr as { columns?: number }).columns;
-  return ctx.io.stderrIsTTY && !!columns && !ctx.globals.verbose && !inCi(ctx);
+  // stdout to a pipe: its reader may print to the same terminal, into the spinner's line.
+  return ctx.io.stderrIsTTY && !!columns && !ctx.globals.verbose && !inCi(ctx) && !ctx.io.stdoutIsPipe;
 }
 
 function inCi(ctx: Pick<ProgressHost, 'env' | 'globals'>): boolean {
@@ -61,7 +62,8 @@ export async function startProgress(ctx: ProgressHost, text: string): Promise<Pr
     };
   }
   const { default: ora } = await import('ora');
-  const spinner = ora({ text, stream: ctx.io.stderr, color: 'cyan', isEnabled: true, discardStdin: false }).start();
+  const { tracked } = await import('./spinners.js');
+  const spinner = tracked(ora({ text, stream: ctx.io.stderr, color: 'cyan', isEnabled: true, discardStdin: false }).start());
   return {
     live: true,
     update: (t) => { spinner.text = t; },

@@ -1,12 +1,11 @@
 /** Each failure class ends with its documented exit code and one clear stderr line. */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/host.js';
-import { startFakeServer, type FakeServer, type Reply } from '../helpers/fake-server.js';
+import { useFakeServer, type Reply } from '../helpers/fake-server.js';
 
 const SECRET = 'exit-code-secret-value-42';
-let server: FakeServer;
-beforeAll(async () => { server = await startFakeServer({ fallback: { json: { ok: true } } }); });
-afterAll(() => server.close());
+// Each test sees its own requests; a stub it leaves unused, or a request nobody stubbed, fails it.
+const server = useFakeServer();
 
 const env = (extra: Record<string, string> = {}) => ({ SVC_BASE_URL: server.url, SVC_API_TOKEN_ID: 'tid', SVC_API_TOKEN_SECRET: SECRET, ...extra });
 
@@ -69,8 +68,8 @@ describe('exit codes of local problems (nothing is sent)', () => {
     { name: 'malformed --input JSON', args: ['issues', 'search', '--input', '-'], code: 2, message: /--input \(stdin\) is not valid JSON/ },
     { name: 'bad date', args: ['stats', 'time-saved', '--start-date', '31.01.2026'], code: 2, message: /invalid value for --start-date/ },
     { name: 'missing required id', args: ['issues', 'get'], code: 2, message: /missing issueId: give ISSUE_ID, or --issue-id/ },
-    { name: 'unknown command', args: ['isues', 'search'], code: 2, message: /unknown command 'isues' \(Did you mean issues\?\)/ },
-    { name: 'unknown operation', args: ['issues', 'serch'], code: 2, message: /Did you mean search\?/ },
+    { name: 'unknown command', args: ['isues', 'search'], code: 2, message: /unknown command 'isues' \(did you mean 'svc issues'\?\)/ },
+    { name: 'unknown operation', args: ['issues', 'serch'], code: 2, message: /did you mean 'svc issues search'\?/ },
     { name: 'missing base URL', args: ['orgs', 'list'], env: { SVC_BASE_URL: undefined }, code: 2, message: /no API base URL is set; pass --base-url/ },
     { name: 'bad base URL', args: ['orgs', 'list', '--base-url', 'not a url'], code: 2, message: /invalid base URL 'not a url'/ },
     { name: 'no credentials', args: ['orgs', 'list'], env: { SVC_API_TOKEN_ID: undefined, SVC_API_TOKEN_SECRET: undefined }, code: 3, message: /not logged in.*svc auth login/ },
