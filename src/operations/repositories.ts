@@ -1,7 +1,7 @@
 import { anyObject, body, bool, field, id, idResponse, int, issueId, list, loose, maybe, nullable, okResponse, oneOf, optional, orgId, record, repoId, str, withDefault } from './fields.js';
 import { repository } from './records.js';
 import type { Operation, Source } from './types.js';
-import { row } from './row.js';
+import { row, type RowSpec } from './row.js';
 import type { DetailView } from './detail-view.js';
 
 const idList = list(record({ id: str() }));
@@ -29,7 +29,10 @@ const REPOSITORY_VIEW: DetailView = {
   ],
 };
 
-/** Setters take `{ organizationId, repositoryId, <field> }`. */
+/** Setters take `{ organizationId, repositoryId, <field> }` and answer `{ ok }`. */
+const SETTER: Pick<RowSpec, 'effect' | 'positional' | 'response' | 'columns'> = {
+  effect: 'change', positional: 'repositoryId', response: okResponse, columns: ['ok'],
+};
 const flag = (description: string, source: Source) => field(bool(), description, source);
 const text = (description: string, source: Source, placeholder = 'text') =>
   field(nullable(str()), description, source, placeholder);
@@ -110,56 +113,50 @@ export const repositories: Operation[] = [
     examples: [{ cmd: 'svc repos delete repo_123 --yes', desc: 'Delete repository repo_123 without a prompt' }],
   }),
   row('repos', 'set-scan-branch', {
-    effect: 'change',
+    ...SETTER,
     summary: 'Set the branch full scans run on',
     description: INFERRED,
-    positional: 'repositoryId', required: ['repositoryId', 'defaultScanTargetBranch'],
+    required: ['repositoryId', 'defaultScanTargetBranch'],
     request: body({ organizationId: orgId('inferred'), repositoryId: repoId('inferred'), defaultScanTargetBranch: field(id(), 'Branch to scan', 'inferred', 'branch') }),
-    response: okResponse, columns: ['ok'],
     examples: [{ cmd: 'svc repos set-scan-branch repo_123 --default-scan-target-branch main', desc: 'Set the branch full scans run on' }],
   }),
   row('repos', 'set-pr-scanning', {
-    effect: 'change',
+    ...SETTER,
     summary: 'Turn pull-request scanning on or off',
-    positional: 'repositoryId', required: ['repositoryId', 'isPrScanningEnabled'],
+    required: ['repositoryId', 'isPrScanningEnabled'],
     request: body({ organizationId: orgId(), repositoryId: repoId(), isPrScanningEnabled: flag('Scan pull requests', 'spec') }),
-    response: okResponse, columns: ['ok'],
     examples: [{ cmd: 'svc repos set-pr-scanning repo_123 --is-pr-scanning-enabled', desc: 'Turn pull-request scanning on or off' }],
   }),
   row('repos', 'set-pr-scan-issue-summary', {
-    effect: 'change',
+    ...SETTER,
     summary: 'Turn the PR issue-summary comment on or off',
     description: INFERRED,
-    positional: 'repositoryId', required: ['repositoryId', 'isPrScanSummaryEnabled'],
+    required: ['repositoryId', 'isPrScanSummaryEnabled'],
     request: body({ organizationId: orgId('inferred'), repositoryId: repoId('inferred'), isPrScanSummaryEnabled: flag('Post the issue summary comment on pull requests', 'inferred') }),
-    response: okResponse, columns: ['ok'],
     examples: [{ cmd: 'svc repos set-pr-scan-issue-summary repo_123 --is-pr-scan-summary-enabled', desc: 'Turn the PR issue-summary comment on or off' }],
   }),
   row('repos', 'set-pr-scan-clean-summary', {
-    effect: 'change',
+    ...SETTER,
     summary: 'Turn the clean-scan summary comment on or off',
     description: INFERRED,
-    positional: 'repositoryId', required: ['repositoryId', 'isPrScanCleanSummaryEnabled'],
+    required: ['repositoryId', 'isPrScanCleanSummaryEnabled'],
     request: body({ organizationId: orgId('inferred'), repositoryId: repoId('inferred'), isPrScanCleanSummaryEnabled: flag('Post a summary comment when a PR scan finds nothing', 'inferred') }),
-    response: okResponse, columns: ['ok'],
     examples: [{ cmd: 'svc repos set-pr-scan-clean-summary repo_123 --no-is-pr-scan-clean-summary-enabled', desc: 'Turn the clean-scan summary comment on or off' }],
   }),
   row('repos', 'set-pr-scan-summaries-enabled', {
-    effect: 'change',
+    ...SETTER,
     summary: 'Turn both PR summary comments on or off at once',
     description: INFERRED,
-    positional: 'repositoryId', required: ['repositoryId', 'isEnabled'],
+    required: ['repositoryId', 'isEnabled'],
     request: body({ organizationId: orgId('inferred'), repositoryId: repoId('inferred'), isEnabled: flag('Enable both the issue-summary and the clean-scan summary comments', 'inferred') }),
-    response: okResponse, columns: ['ok'],
     examples: [{ cmd: 'svc repos set-pr-scan-summaries-enabled repo_123 --is-enabled', desc: 'Turn both PR summary comments on or off at once' }],
   }),
   row('repos', 'set-max-pr-timeout', {
-    effect: 'change',
+    ...SETTER,
     summary: 'Set the maximum PR scan timeout, in minutes',
     description: INFERRED,
-    positional: 'repositoryId', required: ['repositoryId', 'maxPrTimeoutMinutes'],
+    required: ['repositoryId', 'maxPrTimeoutMinutes'],
     request: body({ organizationId: orgId('inferred'), repositoryId: repoId('inferred'), maxPrTimeoutMinutes: field(int(1), 'Maximum PR timeout in minutes (field name from the field notes)', 'notes', 'minutes') }),
-    response: okResponse, columns: ['ok'],
     examples: [{ cmd: 'svc repos set-max-pr-timeout repo_123 --max-pr-timeout-minutes 30', desc: 'Set the maximum PR scan timeout, in minutes' }],
   }),
   row('repos', 'reset-scanner-settings', {
@@ -184,47 +181,42 @@ export const repositories: Operation[] = [
     examples: [{ cmd: 'svc repos branches repo_123', desc: 'Branches of repo_123' }],
   }),
   row('repos', 'set-show-check-status', {
-    effect: 'change',
+    ...SETTER,
     summary: 'Show or hide the check status on pull requests',
     description: INFERRED,
-    positional: 'repositoryId', required: ['repositoryId', 'showCheckStatus'],
+    required: ['repositoryId', 'showCheckStatus'],
     request: body({ organizationId: orgId('inferred'), repositoryId: repoId('inferred'), showCheckStatus: flag('Show the check status', 'inferred') }),
-    response: okResponse, columns: ['ok'],
     examples: [{ cmd: 'svc repos set-show-check-status repo_123 --show-check-status', desc: 'Show or hide the check status on pull requests' }],
   }),
   row('repos', 'set-pr-branch-format', {
-    effect: 'change',
+    ...SETTER,
     summary: 'Set the branch name format of fix pull requests',
     description: INFERRED,
-    positional: 'repositoryId', required: ['repositoryId', 'prBranchFormat'],
+    required: ['repositoryId', 'prBranchFormat'],
     request: body({ organizationId: orgId('inferred'), repositoryId: repoId('inferred'), prBranchFormat: text('Branch name format (null to reset via -F prBranchFormat=null)', 'inferred', 'format') }),
-    response: okResponse, columns: ['ok'],
     examples: [{ cmd: 'svc repos set-pr-branch-format repo_123 --pr-branch-format "svc/fix-{issueId}"', desc: 'Set the branch name format of fix pull requests' }],
   }),
   row('repos', 'set-pr-commit-message-format', {
-    effect: 'change',
+    ...SETTER,
     summary: 'Set the commit message format of fix pull requests',
     description: INFERRED,
-    positional: 'repositoryId', required: ['repositoryId', 'prCommitMessageFormat'],
+    required: ['repositoryId', 'prCommitMessageFormat'],
     request: body({ organizationId: orgId('inferred'), repositoryId: repoId('inferred'), prCommitMessageFormat: text('Commit message format', 'inferred', 'format') }),
-    response: okResponse, columns: ['ok'],
     examples: [{ cmd: 'svc repos set-pr-commit-message-format repo_123 --pr-commit-message-format "fix: {title}"', desc: 'Set the commit message format of fix pull requests' }],
   }),
   row('repos', 'set-pr-title-template', {
-    effect: 'change',
+    ...SETTER,
     summary: 'Set the title template of fix pull requests',
-    positional: 'repositoryId', required: ['repositoryId', 'prTitleTemplate'],
+    required: ['repositoryId', 'prTitleTemplate'],
     request: body({ organizationId: orgId(), repositoryId: repoId(), prTitleTemplate: field(str(), 'PR title template', 'spec', 'template') }),
-    response: okResponse, columns: ['ok'],
     examples: [{ cmd: 'svc repos set-pr-title-template repo_123 --pr-title-template "Security fix: {title}"', desc: 'Set the title template of fix pull requests' }],
   }),
   row('repos', 'set-pr-description-template', {
-    effect: 'change',
+    ...SETTER,
     summary: 'Set the description template of fix pull requests',
     description: INFERRED,
-    positional: 'repositoryId', required: ['repositoryId', 'prDescriptionTemplate'],
+    required: ['repositoryId', 'prDescriptionTemplate'],
     request: body({ organizationId: orgId('inferred'), repositoryId: repoId('inferred'), prDescriptionTemplate: text('PR description template', 'inferred', 'template') }),
-    response: okResponse, columns: ['ok'],
     examples: [{ cmd: 'svc repos set-pr-description-template repo_123 -F prDescriptionTemplate=@pr-template.md', desc: 'Set the description template of fix pull requests' }],
   }),
   row('repos', 'resolve-by-url', {
