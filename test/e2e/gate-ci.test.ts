@@ -177,6 +177,17 @@ describe("svc gate on host A's runner", () => {
     expect(readFileSync(summary, 'utf8').split('svc gate failed')).toHaveLength(3);
   });
 
+  it.concurrent('a step summary that cannot be written is said; the verdict and its exit code stand', async () => {
+    const sb = await sandbox();
+    const { repoId } = await busiestRepo(sb);
+    const cwd = workDir();
+    const env = { CI: 'true', HOSTA_ACTIONS: 'true', HOSTA_STEP_SUMMARY: join(cwd, 'no-such-dir', 'summary.md') };
+    const r = await sb.run(['gate', '--repository-ids', repoId, '--fail-on', 'high'], { cwd, env });
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stderr).toContain('warning: cannot append to the step summary');
+    expect(r.stdout).toContain('svc gate: FAILED');
+  });
+
   it.concurrent('--repository auto resolves the runner\'s repository; an unknown one is exit 4', async () => {
     const sb = await sandbox();
     const repo = sb.state.repos.find((r) => r.source === 'hosta' && r.organizationId === sb.organizationId)!;
