@@ -43,6 +43,7 @@ describe('svc gate --baseline', () => {
       expect(again.code, again.stderr).toBe(0);
       expect(again.stdout).toContain('svc gate: PASSED');
       expect(again.stdout).toContain(`0 new, ${ids.length} already in the baseline (not counted; baseline ${file}, ${ids.length} issues).`);
+      expect(again.stdout).toContain(`0 open issues counted; ${ids.length} more in scope not counted (below).`);
     }
 
     // A new scan adds issues: the gate fails on those and only those.
@@ -201,8 +202,11 @@ describe("svc gate on host A's runner", () => {
     const unknown = await sb.run(['gate', '--repository', 'auto', '--fail-on', 'info'], { cwd: workDir(), env: { ...env, HOSTA_REPOSITORY: 'nobody/nothing' } });
     expect(unknown.code, unknown.stderr).toBe(4);
     expect(unknown.stdout).not.toContain('PASSED');
-    const outside = await sb.run(['gate', '--repository', 'auto', '--fail-on', 'info'], { cwd: workDir() });
-    expect(outside.code).toBe(2);
+    for (const extra of [[], ['--dry-run']]) {
+      const outside = await sb.run(['gate', '--repository', 'auto', '--fail-on', 'info', ...extra], { cwd: workDir() });
+      expect(outside.code).toBe(2);
+      expect(outside.stderr).toContain('--repository auto: no CI repository variables are set');
+    }
   });
 
   it.concurrent('a SARIF report spanning several repositories is said on stderr', async () => {
