@@ -14,7 +14,7 @@ export default defineConfig({
     isolate: false,
     // vitest's default is one worker less than the CPUs: a single worker on CI's 2 cores, running
     // every file in turn. Much of the suite waits (spawned bins and shells, servers, timeouts), so
-    // three workers keep both cores busy.
-    maxWorkers: 3,
+    // two workers keep both cores busy (three made the slowest script tests time out under load).
+    maxWorkers: 2,
   },
 });
