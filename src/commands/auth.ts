@@ -4,6 +4,8 @@ import type { Context } from '../context.js';
 import { AuthError, UsageError } from '../errors.js';
 import { parseBaseUrl, baseString } from '../http/base-url.js';
 import { promptLine } from './prompt.js';
+import { headerValueProblem } from '../http/headers.js';
+import { ConfigFileError } from '../config/store.js';
 import type { Runner } from './runner.js';
 
 export function authCommand(run: Runner): Command {
@@ -39,7 +41,10 @@ async function login(ctx: Context, o: { tokenId?: string; withSecretStdin?: bool
   if (!secret && interactive) secret = await promptLine(ctx.io, 'Token secret (hidden): ', true);
   if (!tokenId) throw new UsageError('no token id given', 'pass --token-id ID (with --with-secret-stdin when not on a terminal)');
   if (!secret) throw new UsageError('no token secret given', 'pipe it in with --with-secret-stdin; the secret is never taken as a flag value');
-  if (/\s/.test(tokenId) || /[\r\n]/.test(secret)) throw new UsageError('the token id or secret contains white space or line breaks', 'copy them again from the dashboard');
+  for (const [value, what] of [[tokenId, 'the token id'], [secret, 'the token secret']] as const) {
+    const problem = headerValueProblem(value);
+    if (problem) throw new UsageError(`${what} ${problem}; nothing was saved`, 'copy it again from the dashboard (visible ASCII characters only)');
+  }
   ctx.addSecret?.(secret);
 
   const baseUrl = ctx.globals.baseUrl ? baseString(parseBaseUrl(ctx.globals.baseUrl, '--base-url')) : undefined;
@@ -111,7 +116,8 @@ async function status(ctx: Context): Promise<void> {
   } else {
     ctx.out(JSON.stringify(view, null, ctx.io.stdoutIsTTY ? 2 : undefined) + '\n');
   }
-  if (failure) throw failure instanceof AuthError ? failure : new AuthError(failure.message);
+  // A broken config file is reported as such (exit 2, naming the file and key), not as "not logged in".
+  if (failure) throw failure instanceof AuthError || failure instanceof ConfigFileError ? failure : new AuthError(failure.message);
 }
 
 async function logout(ctx: Context): Promise<void> {

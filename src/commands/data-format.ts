@@ -11,7 +11,7 @@ export function askedFormat(ctx: Context): Format {
     output: ctx.globals.output,
     json: ctx.globals.json,
     env: ctx.env.SVC_OUTPUT,
-    profile: ctx.profile()?.output,
+    profile: () => ctx.profile()?.output,
     stdoutIsTTY: true,
   });
 }
