@@ -8,6 +8,7 @@ import type { Format } from '../output/formats.js';
 import { csvHeader, csvRow } from '../output/csv.js';
 import type { GateVerdict } from './gate-run.js';
 import { count } from './progress.js';
+import type { Writable } from 'node:stream';
 
 export interface ReportPaths {
   sarif?: string;
@@ -38,37 +39,40 @@ export function verdictData(v: GateVerdict): Record<string, unknown> {
   };
 }
 
-async function atomically(kind: string, path: string, text: () => string): Promise<void> {
-  const { writeFileAtomic } = await import('../output/reports/write.js');
+async function atomically(kind: string, path: string, text: () => string, stdout: Writable | undefined): Promise<void> {
+  const { writeReport } = await import('../output/reports/write.js');
   try {
-    await writeFileAtomic(path, text());
+    await writeReport(path, text(), stdout);
   } catch (err) {
-    const why = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
-    throw new CliError(`cannot write the --${kind} report to ${path} (${why})`, EXIT.USAGE, 'check the path and free disk space');
+    const code = (err as NodeJS.ErrnoException).code;
+    const why = code ?? (err as Error).message;
+    // A full or failing disk is an output failure (9); a wrong path (missing folder, a directory) is usage (2).
+    const output = code !== undefined && ['ENOSPC', 'EDQUOT', 'EIO', 'EROFS', 'EFBIG'].includes(code);
+    throw new CliError(`cannot write the --${kind} report to ${path} (${why})`, output ? EXIT.OUTPUT : EXIT.USAGE, 'check the path and free disk space');
   }
 }
 
 export async function writeReports(ctx: Context, paths: ReportPaths, result: GateResult): Promise<void> {
   const reports = await import('../output/reports/index.js');
   if (paths.sarif) {
-    await atomically('sarif', paths.sarif, () => JSON.stringify(reports.toSarif(result, { toolName: 'svc', toolVersion: ctx.version })) + '\n');
+    await atomically('sarif', paths.sarif, () => JSON.stringify(reports.toSarif(result, { toolName: 'svc', toolVersion: ctx.version })) + '\n', ctx.io.stdout);
     ctx.note(`wrote the SARIF report ${paths.sarif} (${result.issues.length} results)`);
   }
   if (paths.junit) {
-    await atomically('junit', paths.junit, () => reports.toJunit(result));
+    await atomically('junit', paths.junit, () => reports.toJunit(result), ctx.io.stdout);
     ctx.note(`wrote the JUnit report ${paths.junit}`);
   }
   if (paths.markdown) {
-    await atomically('markdown', paths.markdown, () => reports.toMarkdown(result));
+    await atomically('markdown', paths.markdown, () => reports.toMarkdown(result), ctx.io.stdout);
     ctx.note(`wrote the markdown summary ${paths.markdown}`);
   }
 }
 
 /** When the gate cannot decide: JUnit and markdown say so; SARIF is not written (empty would mean "no issues"). */
-export async function writeErrorReports(paths: ReportPaths, message: string, exitCode: number): Promise<void> {
+export async function writeErrorReports(paths: ReportPaths, message: string, exitCode: number, stdout?: Writable): Promise<void> {
   const { toJunitError, toMarkdownError } = await import('../output/reports/index.js');
-  if (paths.junit) await atomically('junit', paths.junit, () => toJunitError(message));
-  if (paths.markdown) await atomically('markdown', paths.markdown, () => toMarkdownError(message, exitCode));
+  if (paths.junit) await atomically('junit', paths.junit, () => toJunitError(message), stdout);
+  if (paths.markdown) await atomically('markdown', paths.markdown, () => toMarkdownError(message, exitCode), stdout);
 }
 
 /** Workflow-command lines, at most MAX_ANNOTATIONS (errors first), then a notice of the rest. */

@@ -100,10 +100,12 @@ async function reportPaths(ctx: Context, opts: GateOpts): Promise<ReportPaths> {
     const given = opts[kind];
     if (given === undefined) continue;
     if (given.trim() === '') throw new UsageError(`--${kind} needs a file name`);
-    const path = resolve(ctx.cwd, given);
+    // `-` is stdout (written in place, like a FIFO or a device: see output/reports/write.ts).
+    const path = given === '-' ? '-' : resolve(ctx.cwd, given);
     const other = seen.get(path);
     if (other) throw new UsageError(`--${other} and --${kind} name the same file '${given}'`, 'give each report its own file');
     seen.set(path, kind);
+    if (path === '-') { paths[kind] = path; continue; }
     const dir = dirname(path);
     try {
       if (!(await stat(dir)).isDirectory()) throw new Error('not a directory');
