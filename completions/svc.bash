@@ -3,7 +3,7 @@
 # Load it in ~/.bashrc with:  source <(svc completion bash)
 # or save it as ~/.local/share/bash-completion/completions/svc
 
-_svc_global_flags='-V --version -o --output --json --columns --profile --base-url --dev --org --timeout --retries --no-color --verbose --debug --dry-run'
+_svc_global_flags='-V --version -o --output --json --columns --profile --base-url --dev --org --timeout --retries --max-response-mb --no-color --verbose --debug --dry-run'
 _svc_help_path='help'
 _svc_topics='exit-codes environment output global-flags'
 
@@ -179,7 +179,7 @@ _svc_flags() {
     'config reset') REPLY='-y --yes -h --help' ;;
     'api') REPLY='-F --field -f --raw-field --input --safe -h --help' ;;
     'completion') REPLY='-h --help' ;;
-    'gate') REPLY='--organization-id --repository-ids --scan-id --project-id --code-scan-types --vulnerability-classes --languages --rule-id --search-query --fail-on --max-critical --max-high --max-medium --max-low --max-info --max-total --levels --sarif --junit --markdown --annotations --page-size --concurrency -h --help' ;;
+    'gate') REPLY='--organization-id --repository-ids --scan-id --project-id --code-scan-types --vulnerability-classes --languages --rule-id --search-query --fail-on --max-critical --max-high --max-medium --max-low --max-info --max-total --levels --sarif --junit --markdown --json-report --annotations --page-size --concurrency -h --help' ;;
     'sandbox') REPLY='--port --host --seed --repos --issues --state --token-id --token-secret --scan-duration --patch-delay --latency --fail-rate --fault --quiet -h --help' ;;
     'help') REPLY='-h --help' ;;
     *) REPLY='' ;;
@@ -190,7 +190,7 @@ _svc_flags() {
 _svc_global_value() {
   case "$1" in
     '-o'|'--output') REPLY='choice:table json ndjson csv' ;;
-    '--columns'|'--base-url'|'--org'|'--timeout'|'--retries') REPLY='any' ;;
+    '--columns'|'--base-url'|'--org'|'--timeout'|'--retries'|'--max-response-mb') REPLY='any' ;;
     '--profile') REPLY='profile' ;;
     *) return 1 ;;
   esac
@@ -203,7 +203,7 @@ _svc_flag_value() {
     'issues search/--sort-by') REPLY='choice:createdAt severity score' ;;
     'scans list/--sort-by') REPLY='choice:createdAt updatedAt' ;;
     'sandbox/--repos'|*'/--search-query'|*'/-f'|*'/--raw-field'|*'/--name'|*'/--organization-id'|*'/--email'|*'/--role'|*'/--app-id'|*'/--repository-id'|*'/--default-scan-target-branch'|*'/--max-pr-timeout-minutes'|*'/--repository-ids'|*'/--pr-branch-format'|*'/--pr-commit-message-format'|*'/--pr-title-template'|*'/--pr-description-template'|*'/--repository-url'|*'/--project-id'|*'/--start-date'|*'/--end-date'|*'/--vuln-classes'|*'/--scan-id'|*'/--page'|*'/--page-size'|*'/--severities-min'|*'/--severities-max'|*'/--languages'|*'/--vulnerability-classes'|*'/--rule-id'|*'/--concurrency'|*'/--issue-id'|*'/--severity'|*'/--execution-criteria-crontab'|*'/--timezone'|*'/--poll-interval'|*'/--wait-timeout'|*'/--token-id'|*'/--organization'|*'/--fail-on'|*'/--max-critical'|*'/--max-high'|*'/--max-medium'|*'/--max-low'|*'/--max-info'|*'/--max-total'|*'/--levels'|*'/--port'|*'/--host'|*'/--seed'|*'/--issues'|*'/--token-secret'|*'/--scan-duration'|*'/--patch-delay'|*'/--latency'|*'/--fail-rate') REPLY='any' ;;
-    *'/--input'|*'/--sarif'|*'/--junit'|*'/--markdown'|*'/--state') REPLY='file' ;;
+    *'/--input'|*'/--sarif'|*'/--junit'|*'/--markdown'|*'/--json-report'|*'/--state') REPLY='file' ;;
     *'/--vcs') REPLY='choice:hosta hostb hostc generic' ;;
     *'/--severities') REPLY='list:critical high medium low info' ;;
     *'/--time-granularity') REPLY='choice:day week month' ;;

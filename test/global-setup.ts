@@ -1,6 +1,30 @@
-// End-to-end tests spawn the built bin/svc: build it once before any test runs.
+/**
+ * Once per run: build bin/svc (the spawn tests run it), and give the run its own temp folder.
+ * Every test file gets a folder of its own under it as TMPDIR (test/setup.ts), so a leak is named by
+ * file and another developer's run on the same machine is never mistaken for one. At the end the
+ * run's folder must be empty: anything left fails the run, and is removed.
+ */
 import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { tempDir } from './helpers/temp.js';
 
-export default function setup(): void {
+export default function setup(): () => void {
   execFileSync(process.execPath, ['scripts/build.mjs'], { stdio: 'inherit' });
+  const root = tempDir('svc-test-run-');
+  process.env.SVC_TEST_TMP_ROOT = root;
+  return () => {
+    const left: string[] = [];
+    for (const file of readdirSync(root)) {
+      const entries = readdirSync(join(root, file));
+      left.push(...entries.map((e) => `${file}: ${e}`));
+    }
+    rmSync(root, { recursive: true, force: true, maxRetries: 3 });
+    if (left.length) {
+      // A throw here is only logged by vitest ("error during close"); the exit code must say it too.
+      process.exitCode = 1;
+      console.error(`\nFAIL: tests left ${left.length} entries in the temp folder (fix the test file named; tempDir() from test/helpers/temp.ts cleans up by itself):\n  ${left.join('\n  ')}\n`);
+    }
+  };
 }

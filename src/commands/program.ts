@@ -14,13 +14,13 @@ import type { Runner } from './runner.js';
 
 /** Built-in commands, each loaded only when named. */
 export const BUILTINS: ReadonlyArray<{ name: string; summary: string; hidden?: boolean; load: () => Promise<(run: Runner) => Command> }> = [
-  { name: 'auth', summary: 'Log in, check and log out', load: async () => (await import('./auth.js')).authCommand },
-  { name: 'config', summary: 'Read and change profile settings', load: async () => (await import('./config.js')).configCommand },
-  { name: 'api', summary: 'Call any API operation by path', load: async () => (await import('./api.js')).apiCommand },
-  { name: 'completion', summary: 'Print the shell completion script (bash, zsh, fish)', load: async () => (await import('./completion.js')).completionCommand },
-  { name: '__complete', summary: 'Values for the completion scripts', hidden: true, load: async () => (await import('./completion.js')).completeCommand },
-  { name: 'gate', summary: 'Pass or fail a build on the open issues in a scope (for CI)', load: async () => (await import('./gate.js')).gateCommand },
-  { name: 'sandbox', summary: 'Run a local stand-in of the service (no account needed)', load: async () => (await import('./sandbox.js')).sandboxCommand },
+  { name: 'auth', summary: 'Log in, check and log out', load: async () => (await import('./builtin/auth.js')).authCommand },
+  { name: 'config', summary: 'Read and change profile settings', load: async () => (await import('./builtin/config.js')).configCommand },
+  { name: 'api', summary: 'Call any API operation by path', load: async () => (await import('./builtin/api.js')).apiCommand },
+  { name: 'completion', summary: 'Print the shell completion script (bash, zsh, fish)', load: async () => (await import('./builtin/completion.js')).completionCommand },
+  { name: '__complete', summary: 'Values for the completion scripts', hidden: true, load: async () => (await import('./builtin/completion.js')).completeCommand },
+  { name: 'gate', summary: 'Pass or fail a build on the open issues in a scope (for CI)', load: async () => (await import('../gate/command.js')).gateCommand },
+  { name: 'sandbox', summary: 'Run a local stand-in of the service (no account needed)', load: async () => (await import('./builtin/sandbox.js')).sandboxCommand },
 ];
 
 /** Help is wrapped at 100 columns, or narrower on a narrow terminal. */
@@ -105,7 +105,7 @@ function inherit(parent: Command): void {
 async function groupCommand(g: Group, run: Runner, argv?: readonly string[]): Promise<Command> {
   const cmd = new Command(g.name).description(g.summary).aliases(g.aliases).helpCommand(false).usage('<operation> [flags]').commandsGroup('Operations:');
   // Loaded here, not at the top: it pulls in zod, which top-level help and --version never need.
-  const { buildOperationCommand, operationStandIn } = await import('./operation.js');
+  const { buildOperationCommand, operationStandIn } = await import('./operation/command.js');
   const ops = await loadGroup(g.name);
   const named = (op: Operation) => {
     const { name, alias } = commandName(op);

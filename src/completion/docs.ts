@@ -6,7 +6,7 @@ import { Readable, Writable } from 'node:stream';
 import type { Command } from 'commander';
 import type { IO } from '../context.js';
 import { buildProgram } from '../commands/program.js';
-import { SHELLS } from '../commands/completion.js';
+import { SHELLS } from '../commands/builtin/completion.js';
 import { HELP_TOPICS } from '../commands/help-topics.js';
 import { globalFlagsFooter } from '../commands/help-layout.js';
 import { completionScript } from './generate.js';

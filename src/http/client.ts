@@ -10,7 +10,8 @@ import { isRetryable, parseRetryAfter, retryDelayMs } from './retry.js';
 import { redactBody, redactHeaders, redactUrl, scrub, truncate } from './redact.js';
 import { proxyFor, proxySettings, type ProxySettings } from './proxy.js';
 import { connectTimeoutSec, networkError } from './network-error.js';
-import { connector, NOT_LOOPBACK } from './connect.js';
+import { connector } from './connect.js';
+import { NOT_LOOPBACK } from './loopback.js';
 import { UsageError } from '../errors.js';
 
 import { TOKEN_ID_HEADER, TOKEN_SECRET_HEADER, checkHeaderValue } from './headers.js';

@@ -2,48 +2,19 @@
  * How svc opens connections: where a plain http:// connection may go (loopback addresses only, checked
  * on the socket actually connected, not on the host name), and HTTP/1.1 interim responses accepted.
  */
-import { lookup as dnsLookup, type LookupAddress, type LookupAllOptions, type LookupOneOptions } from 'node:dns';
-import { isIP, type Socket } from 'node:net';
+import type { LookupAddress, LookupAllOptions, LookupOneOptions } from 'node:dns';
+import type { Socket } from 'node:net';
 import { buildConnector, kParser } from './undici.js';
-
-/** Error code of a plain-http connection that would leave this machine (the token is never sent). */
-export const NOT_LOOPBACK = 'ERR_SVC_NOT_LOOPBACK';
-
-/** A literal loopback address: 127.0.0.0/8 or ::1 (in any spelling, also IPv4-mapped 127.x). */
-export function isLoopbackAddress(address: string | undefined): boolean {
-  if (!address) return false;
-  const a = address.replace(/^\[|\]$/g, '').toLowerCase();
-  if (isIP(a) === 4) return a.startsWith('127.');
-  if (isIP(a) !== 6) return false;
-  // The URL parser writes an IPv6 address in its one canonical form.
-  const canonical = new URL(`http://[${a}]/`).hostname;
-  if (canonical === '[::1]') return true;
-  const mapped = /^\[::ffff:([0-9a-f]{1,4}):[0-9a-f]{1,4}\]$/.exec(canonical);
-  return mapped !== null && parseInt(mapped[1], 16) >> 8 === 127;
-}
-
-/** Names that stand for this machine, but only once svc has resolved them to a loopback address. */
-export function isLocalName(hostname: string): boolean {
-  const h = hostname.toLowerCase().replace(/\.$/, '');
-  return h === 'localhost' || h.endsWith('.localhost');
-}
-
-export function notLoopbackError(host: string, address: string): Error {
-  return Object.assign(new Error(`${host} is ${address === host ? 'not a loopback address' : `connected to ${address}, not a loopback address`}`), { code: NOT_LOOPBACK, host, address });
-}
+import { isLoopbackAddress, notLoopbackError } from './loopback.js';
 
 type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
 
-/** dns.lookup that keeps only loopback answers: a name resolving elsewhere fails before any connection. */
-export function loopbackLookup(hostname: string, options: LookupOneOptions | LookupAllOptions, callback: LookupCallback): void {
-  dnsLookup(hostname, { ...options, all: true }, (err, addresses) => {
-    if (err) return callback(err, '');
-    const list = addresses as LookupAddress[];
-    const local = list.filter((a) => isLoopbackAddress(a.address));
-    if (local.length === 0) return callback(notLoopbackError(hostname, list[0]?.address ?? 'nothing') as NodeJS.ErrnoException, '');
-    if ((options as LookupAllOptions).all) return callback(null, local);
-    callback(null, local[0].address, local[0].family);
-  });
+/**
+ * dns.lookup that keeps only loopback answers: a name resolving elsewhere fails before any
+ * connection. Its module (and node:dns) is loaded only for a plain-http name such as localhost.
+ */
+function loopbackLookup(hostname: string, options: LookupOneOptions | LookupAllOptions, callback: LookupCallback): void {
+  import('./loopback-lookup.js').then((m) => m.loopbackLookup(hostname, options, callback), (err: NodeJS.ErrnoException) => callback(err, ''));
 }
 
 /**

@@ -12,7 +12,7 @@ export function headerValueProblem(value: string): string | undefined {
   for (let i = 0; i < value.length; i++) {
     const c = value.charCodeAt(i);
     if (c >= 0x21 && c <= 0x7e) continue;
-    const what = c === 0x0d ? 'a carriage return (\\r)' : c === 0x0a ? 'a line break (\\n)' : c === 0x20 ? 'a space' : c === 0x09 ? 'a tab' : c < 0x20 || c === 0x7f ? 'a control character' : 'a non-ASCII character';
+    const what = c === 0x0d ? 'a carriage return (\\r)' : c === 0x0a ? 'a line break (\\n)' : c === 0x20 || c === 0x09 ? 'white space' : c < 0x20 || c === 0x7f ? 'a control character' : 'a non-ASCII character';
     return `holds ${what} at position ${i + 1}, which cannot be sent in an HTTP header`;
   }
   return undefined;

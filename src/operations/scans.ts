@@ -51,7 +51,7 @@ export const scans: Operation[] = [
         { flags: '--poll-interval <seconds>', description: 'Seconds between status checks while waiting (default 10)' },
         { flags: '--wait-timeout <seconds>', description: 'Stop waiting after this many seconds, exit 6 (default 3600)' },
       ],
-      load: () => import('../commands/scan-wait.js').then((m) => m.scanWait),
+      load: () => import('../commands/operation/scan-wait.js').then((m) => m.scanWait),
     },
     examples: [
       { cmd: 'svc scans start --repository-ids repo_123', desc: 'Start a scan of repo_123' },

@@ -5,7 +5,7 @@
  * and flushed on shutdown.
  */
 import { readFileSync } from 'node:fs';
-import { writeFileAtomic } from '../output/reports/write.js';
+import { writeFileAtomic } from '../output/write-file.js';
 
 import { seedWorld, type World } from './data/seed.js';
 import { Store } from './state.js';

@@ -3,13 +3,13 @@ import { readFileSync, statSync, existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runSvc, tempConfigDir } from '../helpers/run-svc.js';
-import { startRecordingServer, type RecordingServer } from '../helpers/recording-server.js';
+import { startFakeServer, type FakeServer } from '../helpers/fake-server.js';
 
 const SECRET = 'login-secret-never-printed-77';
-let server: RecordingServer;
+let server: FakeServer;
 beforeAll(async () => {
-  server = await startRecordingServer();
-  server.route('/api/v1/orgs/list', (req, res) => {
+  server = await startFakeServer({ fallback: { json: { ok: true } } });
+  server.stub('/api/v1/orgs/list', (req, res) => {
     const ok = req.headers['x-service-api-token-secret'] === SECRET;
     res.writeHead(ok ? 200 : 401, { 'content-type': 'application/json' });
     res.end(ok ? '[{"id":"org_1","name":"Acme"}]' : '{"error":"invalid token"}');
@@ -137,7 +137,7 @@ describe('config', () => {
     const env = { SVC_CONFIG_DIR: cfg, SVC_BASE_URL: server.url, SVC_API_TOKEN_ID: 'tid', SVC_API_TOKEN_SECRET: SECRET };
     await runSvc(['config', 'set', 'output', 'csv'], { env });
     const csv = await runSvc(['orgs', 'list'], { env });
-    expect(csv.stdout).toBe('id,name,role\r\norg_1,Acme,\r\n');
+    expect(csv.stdout).toBe('id,name,role\norg_1,Acme,\n');
     const nd = await runSvc(['orgs', 'list', '-o', 'ndjson'], { env });
     expect(nd.stdout).toBe('{"id":"org_1","name":"Acme"}\n');
     const table = await runSvc(['orgs', 'list', '-o', 'table', '--columns', 'name'], { env });

@@ -3,12 +3,12 @@
  * documented exit code, exactly one clear line on stderr, no stack trace, no secret (one in the
  * environment, another in the config file), and no request reaching the server.
  */
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runSvc } from '../helpers/run-svc.js';
-import { startFaultServer, type FaultServer } from '../helpers/fault-server.js';
+import { startFakeServer, type FakeServer } from '../helpers/fake-server.js';
+import { tempDir } from '../helpers/temp.js';
 
 const ENV_SECRET = 'env-secret-7c1f0b2e9a';
 const CONFIG_SECRET = 'cfg-secret-4d8a2c6e1b';
@@ -25,7 +25,7 @@ interface Case {
   says?: RegExp;
 }
 
-const files = mkdtempSync(join(tmpdir(), 'svc-bad-input-'));
+const files = tempDir('svc-bad-input-');
 const file = (name: string, text: string) => { const p = join(files, name); writeFileSync(p, text); return p; };
 const BAD_JSON = file('bad.json', '{"organizationId": ');
 const ARRAY_JSON = file('array.json', '[1, 2]');
@@ -143,8 +143,8 @@ const CASES: Case[] = [
 
 let requestsSeen = 0;
 
-function setUp(c: Case, server: FaultServer): Record<string, string | undefined> {
-  const dir = mkdtempSync(join(tmpdir(), 'svc-bad-cfg-'));
+function setUp(c: Case, server: FakeServer): Record<string, string | undefined> {
+  const dir = tempDir('svc-bad-cfg-');
   const cfg = c.config ?? 'good';
   if (cfg === 'good') {
     writeFileSync(join(dir, 'config.json'), JSON.stringify({ profiles: { default: { baseUrl: server.url, tokenId: 'cfg-id-0001', tokenSecret: CONFIG_SECRET } } }), { mode: 0o600 });
@@ -159,7 +159,7 @@ function setUp(c: Case, server: FaultServer): Record<string, string | undefined>
 describe.concurrent(`bad-input battery (${CASES.length} invocations)`, () => {
   it.each(CASES.map((c) => [`${c.args.join(' ')}${c.env ? ` ${JSON.stringify(c.env)}` : ''}${c.config && c.config !== 'good' ? ` [config: ${c.config.slice(0, 20)}]` : ''}`, c] as const))('%s', async (_name, c) => {
     // A server of its own per case, so that "no request" is exact even with cases running at once.
-    const server = await startFaultServer();
+    const server = await startFakeServer({ fallback: { json: { ok: true } } });
     let r;
     try {
       r = await runSvc(c.args, { env: setUp(c, server), input: c.input });

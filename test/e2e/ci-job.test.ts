@@ -4,13 +4,13 @@
  * commands, run against the sandbox: start a scan and wait for it, then gate with a SARIF report.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BIN, cleanEnv } from '../helpers/run-svc.js';
 import { archiveWhere, busiestRepo, countLevels, levelOf, startGateSandbox, type GateSandbox } from '../helpers/sandbox-scope.js';
 import { oasisRegionProblems, schemaErrors } from '../unit/reports/sarif-schema.js';
+import { tempDir } from '../helpers/temp.js';
 
 const JOB = `#!/usr/bin/env bash
 # Credentials come from the environment (the CI's secret store): SVC_BASE_URL, SVC_API_TOKEN_ID, SVC_API_TOKEN_SECRET.
@@ -24,7 +24,7 @@ afterAll(async () => { await Promise.all(sandboxes.splice(0).map((s) => s.close(
 
 /** A job directory: the script, and `svc` on a bin directory of its own. */
 function jobDir(): { dir: string; path: string } {
-  const dir = mkdtempSync(join(tmpdir(), 'svc-ci-job-'));
+  const dir = tempDir('svc-ci-job-');
   mkdirSync(join(dir, 'bin'));
   symlinkSync(BIN, join(dir, 'bin', 'svc'));
   writeFileSync(join(dir, 'job.sh'), JOB, { mode: 0o755 });

@@ -1,10 +1,10 @@
-import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FILES } from '../../src/completion/docs.js';
 import { runSvc } from '../helpers/run-svc.js';
 import { ROOT } from '../helpers/shells.js';
+import { tempDir } from '../helpers/temp.js';
 
 describe('svc completion', () => {
   for (const shell of ['bash', 'zsh', 'fish'] as const) {
@@ -35,7 +35,7 @@ describe('svc completion', () => {
 
 describe('svc __complete profiles (called by the scripts at TAB time)', () => {
   it('prints the profile names, sorted, and is not listed in help', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'svc-prof-'));
+    const dir = tempDir('svc-prof-');
     writeFileSync(join(dir, 'config.json'), JSON.stringify({ profiles: { staging: { baseUrl: 'https://a.example' }, default: {}, 'ci-2': {} } }));
     const r = await runSvc(['__complete', 'profiles'], { env: { SVC_CONFIG_DIR: dir } });
     expect(r.code).toBe(0);
@@ -44,14 +44,14 @@ describe('svc __complete profiles (called by the scripts at TAB time)', () => {
   });
 
   it('leaves out names svc would refuse, so a hand-edited file cannot feed shell syntax to TAB', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'svc-prof-'));
+    const dir = tempDir('svc-prof-');
     writeFileSync(join(dir, 'config.json'), JSON.stringify({ profiles: { '$(touch pwned)': {}, '*': {}, 'a b': {}, good: {} } }));
     const r = await runSvc(['__complete', 'profiles'], { env: { SVC_CONFIG_DIR: dir } });
     expect(r.stdout).toBe('good\n');
   });
 
   it('never writes: no config file is created, a corrupt one completes nothing', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'svc-prof-'));
+    const dir = tempDir('svc-prof-');
     const absent = join(dir, 'nested');
     const r = await runSvc(['__complete', 'profiles'], { env: { SVC_CONFIG_DIR: absent } });
     expect(r.code).toBe(0);

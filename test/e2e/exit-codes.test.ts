@@ -1,11 +1,11 @@
 /** Each failure class ends with its documented exit code and one clear stderr line. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runSvc } from '../helpers/run-svc.js';
-import { startRecordingServer, type RecordingServer, type Reply } from '../helpers/recording-server.js';
+import { startFakeServer, type FakeServer, type Reply } from '../helpers/fake-server.js';
 
 const SECRET = 'exit-code-secret-value-42';
-let server: RecordingServer;
-beforeAll(async () => { server = await startRecordingServer(); });
+let server: FakeServer;
+beforeAll(async () => { server = await startFakeServer({ fallback: { json: { ok: true } } }); });
 afterAll(() => server.close());
 
 const env = (extra: Record<string, string> = {}) => ({ SVC_BASE_URL: server.url, SVC_API_TOKEN_ID: 'tid', SVC_API_TOKEN_SECRET: SECRET, ...extra });
@@ -36,7 +36,7 @@ describe('exit codes of API failures', () => {
   for (const c of cases) {
     it(`${c.name} -> exit ${c.code}`, async () => {
       const path = `/api/v1/issues/get`;
-      server.route(path, c.reply);
+      server.stub(path, c.reply);
       const r = await runSvc(['issues', 'get', 'iss_1', '--retries', '0', ...(c.args ?? [])], { env: env() });
       expect(r.code).toBe(c.code);
       expect(r.stdout).toBe('');
@@ -51,7 +51,7 @@ describe('exit codes of API failures', () => {
   });
 
   it('shows the stack only with --debug', async () => {
-    server.route('/api/v1/issues/get', { status: 500, json: { error: 'boom' } });
+    server.stub('/api/v1/issues/get', { status: 500, json: { error: 'boom' } });
     const r = await runSvc(['issues', 'get', 'iss_1', '--retries', '0', '--debug'], { env: env() });
     expect(r.code).toBe(6);
     expect(r.stderr).toMatch(/\n\s+at /);
@@ -94,7 +94,7 @@ describe('exit codes of local problems (nothing is sent)', () => {
 describe('retries', () => {
   it('retries a read after a 500 and succeeds', async () => {
     let n = 0;
-    server.route('/api/v1/orgs/list', (_req, res) => {
+    server.stub('/api/v1/orgs/list', (_req, res) => {
       n++;
       res.writeHead(n === 1 ? 500 : 200, { 'content-type': 'application/json', 'retry-after': '0' });
       res.end(n === 1 ? '{"error":"transient"}' : '[{"id":"o1","name":"A"}]');
@@ -108,7 +108,7 @@ describe('retries', () => {
 
   it('never repeats a mutation that reached the server', async () => {
     let n = 0;
-    server.route('/api/v1/issues/archive', (_req, res) => { n++; res.writeHead(500, { 'content-type': 'application/json' }); res.end('{"error":"boom"}'); });
+    server.stub('/api/v1/issues/archive', (_req, res) => { n++; res.writeHead(500, { 'content-type': 'application/json' }); res.end('{"error":"boom"}'); });
     const r = await runSvc(['issues', 'archive', 'iss_1', '--retries', '3'], { env: env() });
     expect(r.code).toBe(6);
     expect(n).toBe(1);
@@ -117,7 +117,7 @@ describe('retries', () => {
 
 describe('hostile response shapes', () => {
   it('a response nested 20,000 levels deep ends with exit 7 and one line', async () => {
-    server.route('/api/v1/issues/get', { text: '{"id":"i","a":'.repeat(20000) + '1' + '}'.repeat(20000), headers: { 'content-type': 'application/json' } });
+    server.stub('/api/v1/issues/get', { text: '{"id":"i","a":'.repeat(20000) + '1' + '}'.repeat(20000), headers: { 'content-type': 'application/json' } });
     const r = await runSvc(['issues', 'get', 'iss_1', '--retries', '0'], { env: env() });
     expect(r.code).toBe(7);
     expect(expectOneLine(r.stderr)).toMatch(/nested too deeply/);

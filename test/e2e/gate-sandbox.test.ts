@@ -4,13 +4,13 @@
  * the gate then sees, reports checked against the SARIF 2.1.0 schema and parsed as XML, and the
  * fail-closed cases (401, 5xx, a listing that changes or breaks between pages) never exit 0 or 1.
  */
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { afterAll, describe, expect, it } from 'vitest';
 import { oasisRegionProblems, schemaErrors } from '../unit/reports/sarif-schema.js';
 import { LEVELS, archiveWhere, atOrAbove, busiestRepo, countLevels, levelOf, startGateSandbox, type GateSandbox, type Level } from '../helpers/sandbox-scope.js';
+import { tempDir } from '../helpers/temp.js';
 
 const sandboxes: GateSandbox[] = [];
 afterAll(async () => { await Promise.all(sandboxes.splice(0).map((s) => s.close())); });
@@ -131,7 +131,7 @@ describe('svc gate against the sandbox: reports', () => {
   it.concurrent('SARIF validates against the 2.1.0 schema and lists every open issue; JUnit and markdown agree', async () => {
     const sb = await sandbox();
     const { repoId, ids, counts } = await busiestRepo(sb);
-    const dir = mkdtempSync(join(tmpdir(), 'svc-gate-sb-'));
+    const dir = tempDir('svc-gate-sb-');
     const r = await sb.svc(['gate', '--repository-ids', repoId, '--fail-on', 'high', '--page-size', '20',
       '--sarif', 'out.sarif', '--junit', 'junit.xml', '--markdown', 'summary.md'], { cwd: dir });
     expect(r.code).toBe(1);
@@ -162,7 +162,7 @@ describe('svc gate against the sandbox: reports', () => {
   it.concurrent('a passing gate writes a valid SARIF report and a JUnit report without failures', async () => {
     const sb = await sandbox();
     const { repoId, counts } = await busiestRepo(sb);
-    const dir = mkdtempSync(join(tmpdir(), 'svc-gate-sb-'));
+    const dir = tempDir('svc-gate-sb-');
     const r = await sb.svc(['gate', '--repository-ids', repoId, '--max-total', String(counts.total), '--sarif', 'ok.sarif', '--junit', 'ok.xml'], { cwd: dir });
     expect(r.code).toBe(0);
     const sarif = JSON.parse(readFileSync(join(dir, 'ok.sarif'), 'utf8'));
@@ -185,7 +185,7 @@ describe('svc gate against the sandbox: fail closed', () => {
 
   /** A gate this scope would pass (no limit is near); only a complete, readable listing may say so. */
   async function failClosed(sb: GateSandbox, scope: Scope, extra: string[] = [], env: Record<string, string> = {}) {
-    const dir = mkdtempSync(join(tmpdir(), 'svc-gate-sb-'));
+    const dir = tempDir('svc-gate-sb-');
     const r = await sb.svc(['gate', '--repository-ids', scope.repoId, '--max-total', String(scope.counts.total + 100), '--page-size', '10',
       '--sarif', 'out.sarif', '--junit', 'j.xml', ...extra], { cwd: dir, env });
     expect(r.code).not.toBe(0);

@@ -1,11 +1,11 @@
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startFakeService, type FakeService, type Issue } from '../helpers/fake-service.js';
 import { runSvc, type RunResult } from '../helpers/run-svc.js';
 import { oasisRegionProblems, schemaErrors } from '../unit/reports/sarif-schema.js';
+import { tempDir } from '../helpers/temp.js';
 
 const services: FakeService[] = [];
 afterAll(async () => { await Promise.all(services.splice(0).map((s) => s.close())); });
@@ -158,12 +158,12 @@ describe('svc gate: output and reports', () => {
 
   it.concurrent('-o csv: the breaking issues', async () => {
     const r = await gate(await fake(baseSet()), ['--fail-on', 'critical', '-o', 'csv']);
-    expect(r.stdout.split('\r\n')[0]).toBe('level,score,id,vulnClass,repositoryName,affectedFile,startLine,generatedTitle');
-    expect(r.stdout.split('\r\n')[1]).toMatch(/^critical,95,iss-\d+,SQL Injection,,src\/f\d+\.ts,\d+,Issue number \d+$/);
+    expect(r.stdout.split('\n')[0]).toBe('level,score,id,vulnClass,repositoryName,affectedFile,startLine,generatedTitle');
+    expect(r.stdout.split('\n')[1]).toMatch(/^critical,95,iss-\d+,SQL Injection,,src\/f\d+\.ts,\d+,Issue number \d+$/);
   });
 
   it.concurrent('writes SARIF, JUnit and markdown in one run, and annotations after the summary', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'svc-gate-'));
+    const dir = tempDir('svc-gate-');
     const r = await gate(await fake(baseSet()), ['--fail-on', 'high', '--sarif', 'out.sarif', '--junit', 'junit.xml', '--markdown', 'summary.md', '--annotations'], {}, dir);
     expect(r.code).toBe(1);
 
@@ -195,7 +195,7 @@ describe('svc gate: output and reports', () => {
   });
 
   it.concurrent('a passing gate writes passing reports', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'svc-gate-'));
+    const dir = tempDir('svc-gate-');
     const r = await gate(await fake(baseSet()), ['--max-total', '8', '--junit', 'j.xml', '--markdown', 's.md'], {}, dir);
     expect(r.code).toBe(0);
     const junit = new XMLParser({ ignoreAttributes: false }).parse(readFileSync(join(dir, 'j.xml'), 'utf8'));
@@ -216,7 +216,7 @@ describe('svc gate: output and reports', () => {
 
 describe('svc gate: fail closed', () => {
   async function failClosed(setup: (s: FakeService) => void, env: Record<string, string> = {}, extra: string[] = []) {
-    const dir = mkdtempSync(join(tmpdir(), 'svc-gate-'));
+    const dir = tempDir('svc-gate-');
     const s = await fake(Array.from({ length: 30 }, () => issue(20)));
     setup(s);
     // thresholds that this scope would pass: only a complete count may say so
@@ -277,7 +277,7 @@ describe('svc gate: fail closed', () => {
   });
 
   it.concurrent('a stale SARIF file is not replaced by a passing one when the gate cannot decide', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'svc-gate-'));
+    const dir = tempDir('svc-gate-');
     writeFileSync(join(dir, 'out.sarif'), 'old');
     const s = await fake([issue(20)]);
     s.faults.extraTotal = 1;
@@ -304,7 +304,7 @@ describe('the CI job of the README, end to end', () => {
     const { chmodSync, mkdirSync } = await import('node:fs');
     const { spawn } = await import('node:child_process');
     const { BIN, cleanEnv } = await import('../helpers/run-svc.js');
-    const dir = mkdtempSync(join(tmpdir(), 'svc-ci-'));
+    const dir = tempDir('svc-ci-');
     mkdirSync(join(dir, 'bin'));
     // `svc` on PATH, as an installed package puts it
     writeFileSync(join(dir, 'bin', 'svc'), `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`);

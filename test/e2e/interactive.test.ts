@@ -2,19 +2,19 @@
  * What a person at a terminal sees: prompts on a real pseudo-terminal (hidden secret input,
  * confirmation of destructive operations), and the --yes rule when not on a terminal.
  */
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runOnPty, ptyAvailable } from '../helpers/pty.js';
-import { startRecordingServer, type RecordingServer } from '../helpers/recording-server.js';
+import { startFakeServer, type FakeServer } from '../helpers/fake-server.js';
 import { runSvc } from '../helpers/run-svc.js';
+import { tempDir } from '../helpers/temp.js';
 
 const SECRET = 'S3cr3t-typed-value-9f2c';
 
 describe.runIf(ptyAvailable())('svc auth login on a terminal', () => {
   it('prompts for the token id and the secret; the secret is not echoed and is saved', async () => {
-    const cfg = mkdtempSync(join(tmpdir(), 'svc-login-'));
+    const cfg = tempDir('svc-login-');
     const r = await runOnPty(['auth', 'login', '--no-verify'], [['Token id: ', 'tok_abcdefgh1234\r'], ['(hidden): ', `${SECRET}\r`]], { env: { SVC_CONFIG_DIR: cfg } });
     expect(r.unanswered).toEqual([]);
     expect(r.code).toBe(0);
@@ -28,10 +28,10 @@ describe.runIf(ptyAvailable())('svc auth login on a terminal', () => {
 });
 
 describe('destructive operations', () => {
-  let server: RecordingServer;
+  let server: FakeServer;
   let env: Record<string, string>;
   beforeEach(async () => {
-    server = await startRecordingServer();
+    server = await startFakeServer({ fallback: { json: { ok: true } } });
     env = { SVC_BASE_URL: server.url, SVC_API_TOKEN_ID: 'tok_test_1234', SVC_API_TOKEN_SECRET: 'secret_test_1234', SVC_ORGANIZATION_ID: 'org_1' };
   });
   afterEach(async () => { await server.close(); });

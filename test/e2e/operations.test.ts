@@ -5,15 +5,15 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { commandName, loadAllOperations, type Operation } from '../../src/operations/index.js';
-import { flagSpecs, type FlagSpec } from '../../src/commands/schema-flags.js';
+import { flagSpecs, type FlagSpec } from '../../src/commands/operation/flags.js';
 import { runSvc, type RunResult } from '../helpers/run-svc.js';
-import { startRecordingServer, type RecordingServer } from '../helpers/recording-server.js';
+import { startFakeServer, type FakeServer } from '../helpers/fake-server.js';
 import { RESPONSES } from '../fixtures/responses.js';
 
 const ops = await loadAllOperations();
 const TOKEN_ID = 'tok-id-1234';
 const SECRET = 'sekret-value-must-not-leak-0001';
-let server: RecordingServer;
+let server: FakeServer;
 
 /** A sample value for a flag and the value it must become in the body. */
 function sample(spec: FlagSpec, i: number): { args: string[]; value: unknown } {
@@ -32,7 +32,7 @@ function sample(spec: FlagSpec, i: number): { args: string[]; value: unknown } {
       return { args: [f, JSON.stringify(v)], value: v };
     }
     default: {
-      const v = /date/i.test(spec.flag) ? '2026-01-31' : `v-${spec.flag}`;
+      const v = /date/i.test(spec.flag) ? '2026-01-31' : spec.flag === 'execution-criteria-crontab' ? '0 3 * * 1' : spec.flag === 'timezone' ? 'Europe/Berlin' : `v-${spec.flag}`;
       return { args: [f, v], value: v };
     }
   }
@@ -65,8 +65,8 @@ const env = () => ({ SVC_BASE_URL: server.url, SVC_API_TOKEN_ID: TOKEN_ID, SVC_A
 let results: Map<string, { result: RunResult; body: Record<string, unknown>; args: string[] }>;
 
 beforeAll(async () => {
-  server = await startRecordingServer();
-  for (const [path, json] of Object.entries(RESPONSES)) server.route(path, { json });
+  server = await startFakeServer({ fallback: { json: { ok: true } } });
+  for (const [path, json] of Object.entries(RESPONSES)) server.stub(path, { json });
   results = new Map();
   await inBatches(ops, 8, async (op) => {
     const { args, body } = invocation(op);
@@ -101,13 +101,13 @@ describe('every operation over real HTTP', () => {
 });
 
 describe('API spellings and organization defaults', () => {
-  it('warns on stderr when a response does not have the documented shape, and still prints it', async () => {
-    server.route('/api/v1/issues/get', { json: { title: 'no id here' } });
+  it('fails (exit 7) when a response does not have the documented shape: a 2xx of the wrong shape is no success', async () => {
+    server.stub('/api/v1/issues/get', { json: { title: 'no id here' } });
     const r = await runSvc(['issues', 'get', 'iss_9'], { env: env() });
-    server.route('/api/v1/issues/get', { json: RESPONSES['/api/v1/issues/get'] });
-    expect(r.code).toBe(0);
-    expect(JSON.parse(r.stdout)).toEqual({ title: 'no id here' });
-    expect(r.stderr).toMatch(/^warning: the response of issues get does not match the documented shape: id expected a string; showing it as received\n$/);
+    server.stub('/api/v1/issues/get', { json: RESPONSES['/api/v1/issues/get'] });
+    expect(r.code).toBe(7);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/^svc: error: the response of issues get does not have the documented shape: id expected a string; check the base URL/);
   });
 
   it('accepts the API spelling as an alias and the repositories group alias', async () => {

@@ -3,21 +3,21 @@
  * never overwritten (and `svc config reset --yes` recovers), read-only runs never write, even ten
  * at once.
  */
-import { mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runSvc } from '../helpers/run-svc.js';
-import { startFaultServer, type FaultServer } from '../helpers/fault-server.js';
+import { startFakeServer, type FakeServer } from '../helpers/fake-server.js';
+import { tempDir } from '../helpers/temp.js';
 
-let server: FaultServer;
+let server: FakeServer;
 beforeAll(async () => {
-  server = await startFaultServer();
-  server.plan('/api/v1/orgs/list', [{ kind: 'ok', json: [{ id: 'org_1', name: 'Acme' }] }]);
+  server = await startFakeServer({ fallback: { json: { ok: true } } });
+  server.stub('/api/v1/orgs/list', [{ kind: 'ok', json: [{ id: 'org_1', name: 'Acme' }] }]);
 });
 afterAll(async () => { await server.close(); });
 
-const fresh = () => mkdtempSync(join(tmpdir(), 'svc-cfg-e2e-'));
+const fresh = () => tempDir('svc-cfg-e2e-');
 const mode = (p: string) => statSync(p).mode & 0o777;
 const noCreds = { SVC_API_TOKEN_ID: undefined, SVC_API_TOKEN_SECRET: undefined, SVC_BASE_URL: undefined };
 

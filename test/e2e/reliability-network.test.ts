@@ -3,14 +3,14 @@
  * server, and a small forward/CONNECT proxy of our own on 127.0.0.1 that records its use.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import { connect, type AddressInfo, type Socket } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runSvc } from '../helpers/run-svc.js';
-import { startFaultServer, type FaultServer } from '../helpers/fault-server.js';
+import { startFakeServer, type FakeServer } from '../helpers/fake-server.js';
+import { tempDir } from '../helpers/temp.js';
 
 const SECRET = 'network-secret-31ab9c';
 const READ = ['orgs', 'list', '-o', 'json'];
@@ -19,7 +19,7 @@ const creds = { SVC_API_TOKEN_ID: 'id-0001', SVC_API_TOKEN_SECRET: SECRET };
 
 /** A CA and two server certificates signed by it: one for 127.0.0.1 / localhost, one for another name only. */
 function makeCertificates(): { caFile: string; key: string; cert: string; otherKey: string; otherCert: string } {
-  const dir = mkdtempSync(join(tmpdir(), 'svc-tls-'));
+  const dir = tempDir('svc-tls-');
   const f = (n: string) => join(dir, n);
   const ssl = (...args: string[]) => execFileSync('openssl', args, { stdio: 'pipe' });
   const ec = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'];
@@ -73,16 +73,16 @@ async function startProxy(): Promise<Proxy> {
 }
 
 let tls: ReturnType<typeof makeCertificates>;
-let https: FaultServer;
-let http: FaultServer;
+let https: FakeServer;
+let http: FakeServer;
 let proxy: Proxy;
 
 beforeAll(async () => {
   tls = makeCertificates();
-  https = await startFaultServer({ tls: { key: tls.key, cert: tls.cert } });
-  http = await startFaultServer();
+  https = await startFakeServer({ tls: { key: tls.key, cert: tls.cert }, fallback: { json: { ok: true } } });
+  http = await startFakeServer({ fallback: { json: { ok: true } } });
   proxy = await startProxy();
-  for (const s of [https, http]) s.plan(PATH, [{ kind: 'ok', json: [{ id: 'org_1', name: 'Acme' }] }]);
+  for (const s of [https, http]) s.stub(PATH, [{ kind: 'ok', json: [{ id: 'org_1', name: 'Acme' }] }]);
 });
 afterAll(async () => { await Promise.all([https.close(), http.close(), proxy.close()]); });
 
@@ -106,7 +106,7 @@ describe('TLS with a private certificate authority', () => {
   });
 
   it('a trusted certificate for another name fails clearly, and is not retried', async () => {
-    const other = await startFaultServer({ tls: { key: tls.otherKey, cert: tls.otherCert } });
+    const other = await startFakeServer({ tls: { key: tls.otherKey, cert: tls.otherCert }, fallback: { json: { ok: true } } });
     const r = await runSvc(READ, { env: { ...creds, SVC_BASE_URL: other.url, NODE_EXTRA_CA_CERTS: tls.caFile } });
     await other.close();
     expect(r.code).toBe(6);

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { runSvc } from '../helpers/run-svc.js';
-import { startFaultServer, type Fault, type FaultServer } from '../helpers/fault-server.js';
+import { startFakeServer, type Reply, type FakeServer } from '../helpers/fake-server.js';
 
 const SECRET = 'fault-suite-secret-5e2d';
 const READ = ['issues', 'search', '--org', 'org_1'];
@@ -16,7 +16,7 @@ const WRITE_PATH = '/api/v1/issues/archive';
 
 interface FaultCase {
   name: string;
-  faults: Fault[];
+  faults: Reply[];
   write?: boolean;
   args?: string[];
   code: number;
@@ -28,12 +28,12 @@ interface FaultCase {
   warnings?: number;
 }
 
-const ok: Fault = { kind: 'ok', json: { issues: [{ id: 'iss_1', generatedTitle: 't' }], totalCount: 1 } };
-const done: Fault = { kind: 'ok', json: { ok: true } };
+const ok: Reply = { kind: 'ok', json: { issues: [{ id: 'iss_1', generatedTitle: 't' }], totalCount: 1 } };
+const done: Reply = { kind: 'ok', json: { ok: true } };
 /** Retry-After: 0 keeps the suite fast where the backoff itself is not what is tested. */
 const now = { 'retry-after': '0' };
 const CASES: FaultCase[] = [
-  { name: 'latency under the timeout', faults: [{ ...ok, delayMs: 300 } as Fault], code: 0, hits: 1, warnings: 0 },
+  { name: 'latency under the timeout', faults: [{ ...ok, delayMs: 300 } as Reply], code: 0, hits: 1, warnings: 0 },
   { name: '503 twice, then an answer (read; exponential backoff)', faults: [{ kind: 'status', status: 503 }, { kind: 'status', status: 503 }, ok], code: 0, hits: 3, warnings: 2 },
   { name: '502, 504, then an answer (read)', faults: [{ kind: 'status', status: 502, text: 'Bad Gateway', headers: now }, { kind: 'status', status: 504, headers: now }, ok], code: 0, hits: 3, warnings: 2 },
   { name: '500 every time (read)', faults: [{ kind: 'status', status: 500, json: { error: 'internal' }, headers: now }], code: 6, hits: 3, says: /HTTP 500: internal \(gave up after 3 tries\)/, warnings: 2 },
@@ -65,15 +65,15 @@ const CASES: FaultCase[] = [
   { name: 'an error body full of escape sequences', faults: [{ kind: 'status', status: 400, json: { error: '\u001b]0;owned\u0007\u001b[2Jbad\u202e input\r' } }], code: 5, hits: 1, says: /HTTP 400: bad input/ },
 ];
 
-function env(server: FaultServer): Record<string, string> {
+function env(server: FakeServer): Record<string, string> {
   return { SVC_BASE_URL: server.url, SVC_API_TOKEN_ID: 'id-0001', SVC_API_TOKEN_SECRET: SECRET };
 }
 
 describe.concurrent(`fault suite (${CASES.length} faults)`, () => {
   it.each(CASES.map((c) => [c.name, c] as const))('%s', async (_name, c) => {
-    const server = await startFaultServer();
+    const server = await startFakeServer({ fallback: { json: { ok: true } } });
     const path = c.write ? WRITE_PATH : READ_PATH;
-    server.plan(path, c.faults);
+    server.stub(path, c.faults);
     try {
       const r = await runSvc([...(c.write ? WRITE : READ), '-o', 'json', ...(c.args ?? [])], { env: env(server) });
       const lines = r.stderr.split('\n').filter((l) => l.trim());
@@ -101,8 +101,8 @@ describe.concurrent(`fault suite (${CASES.length} faults)`, () => {
 
 describe('retry details', () => {
   it("Retry-After is honoured: the warning says how long svc waits", async () => {
-    const server = await startFaultServer();
-    server.plan(READ_PATH, [{ kind: 'status', status: 429, headers: { 'retry-after': '1' } }, ok]);
+    const server = await startFakeServer({ fallback: { json: { ok: true } } });
+    server.stub(READ_PATH, [{ kind: 'status', status: 429, headers: { 'retry-after': '1' } }, ok]);
     const r = await runSvc([...READ, '-o', 'json'], { env: env(server) });
     await server.close();
     expect(r.code).toBe(0);
@@ -110,7 +110,7 @@ describe('retry details', () => {
   });
 
   it('a connection refused is retried even for a mutation (it never arrived), then exit 6', async () => {
-    const server = await startFaultServer();
+    const server = await startFakeServer({ fallback: { json: { ok: true } } });
     const url = server.url;
     await server.close();
     const r = await runSvc([...WRITE, '--retries', '1'], { env: { ...env(server), SVC_BASE_URL: url } });
@@ -122,9 +122,9 @@ describe('retry details', () => {
   });
 
   it('the mutation that timed out after the server got it is sent once; the read that timed out is sent retries+1 times', async () => {
-    const server = await startFaultServer();
-    server.plan(WRITE_PATH, [{ kind: 'hang' }]);
-    server.plan(READ_PATH, [{ kind: 'hang' }]);
+    const server = await startFakeServer({ fallback: { json: { ok: true } } });
+    server.stub(WRITE_PATH, [{ kind: 'hang' }]);
+    server.stub(READ_PATH, [{ kind: 'hang' }]);
     const [w, r] = await Promise.all([
       runSvc([...WRITE, '--timeout', '0.3', '--retries', '2'], { env: env(server) }),
       runSvc([...READ, '--timeout', '0.3', '--retries', '2'], { env: env(server) }),
@@ -141,8 +141,8 @@ describe('hostile text from the service', () => {
   const data = { issues: [{ id: 'iss_1', generatedTitle: title, language: 'js\u0007' }], totalCount: 1 };
 
   it('is cleaned in tables and CSV on a terminal-less table run, kept byte-exact in JSON', async () => {
-    const server = await startFaultServer();
-    server.plan(READ_PATH, [{ kind: 'ok', json: data }]);
+    const server = await startFakeServer({ fallback: { json: { ok: true } } });
+    server.stub(READ_PATH, [{ kind: 'ok', json: data }]);
     const table = await runSvc([...READ, '-o', 'table', '--columns', 'id,generatedTitle,language'], { env: env(server) });
     const json = await runSvc([...READ, '-o', 'json'], { env: env(server) });
     const ndjson = await runSvc([...READ, '-o', 'ndjson'], { env: env(server) });

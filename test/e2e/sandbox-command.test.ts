@@ -1,10 +1,10 @@
 /** `svc sandbox` as a user runs it: ready line, export block, clean stop on signals, --state across restarts, `npm run demo`. */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BIN, cleanEnv, runSvc } from '../helpers/run-svc.js';
+import { tempDir } from '../helpers/temp.js';
 
 interface Running { child: ChildProcessWithoutNullStreams; first: string; stdout: () => string; stderr: () => string; exit: Promise<number | null> }
 const running: Running[] = [];
@@ -60,7 +60,7 @@ describe('svc sandbox', () => {
   });
 
   it('--state: changes survive a restart', async () => {
-    const state = join(mkdtempSync(join(tmpdir(), 'svc-sandbox-e2e-')), 'state.json');
+    const state = join(tempDir('svc-sandbox-e2e-'), 'state.json');
     const one = await sandbox(['--port', '0', '-o', 'json', '--quiet', '--state', state, '--issues', '60']);
     const env = envOf(JSON.parse(one.first));
     const id = JSON.parse((await runSvc(['issues', 'search', '--types', 'open', '--page-size', '1', '-o', 'json'], { env })).stdout).issues[0].id;
@@ -90,7 +90,7 @@ describe('svc sandbox', () => {
     expect(bad.code).toBe(2);
     expect(bad.stderr.trim().split('\n')).toHaveLength(1);
     expect(bad.stderr).toMatch(/not a sandbox state file/);
-    const unwritable = await runSvc(['sandbox', '--port', '0', '--state', join(mkdtempSync(join(tmpdir(), 'svc-sb-')), 'no', 'such', 'dir.json')]);
+    const unwritable = await runSvc(['sandbox', '--port', '0', '--state', join(tempDir('svc-sb-'), 'no', 'such', 'dir.json')]);
     expect(unwritable.code).toBe(2);
     expect(unwritable.stderr).toMatch(/^svc: error: cannot write the state file .*\(ENOENT\)/);
     expect(unwritable.stderr.trim().split('\n')).toHaveLength(1);

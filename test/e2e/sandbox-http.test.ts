@@ -1,10 +1,10 @@
 /** The sandbox's HTTP behaviour: auth, validation, limits, bad input, control endpoint and faults. */
 import { request as httpRequest } from 'node:http';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
+import { tempDir } from '../helpers/temp.js';
 
 let sb: TestSandbox;
 beforeAll(async () => {
@@ -79,7 +79,7 @@ describe('sandbox HTTP: bad requests never crash it', () => {
   });
 
   it('the CLI exits 5 with the 413 message for a body over the limit', async () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'svc-sb-big-')), 'big.json');
+    const file = join(tempDir('svc-sb-big-'), 'big.json');
     writeFileSync(file, JSON.stringify({ searchQuery: 'x'.repeat(100 * 1024) }));
     const r = await sb.svc(['api', 'issues/search', '--input', file, '--retries', '0']);
     expect(r.code).toBe(5);

@@ -3,12 +3,12 @@
  * config, and a server that echoes the token back, with one known secret in the environment and
  * another in the config file. Nothing svc prints may contain either, in any form.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runSvc, type RunResult } from '../helpers/run-svc.js';
-import { startFaultServer, type Fault, type FaultServer } from '../helpers/fault-server.js';
+import { startFakeServer, type Reply, type FakeServer } from '../helpers/fake-server.js';
+import { tempDir } from '../helpers/temp.js';
 
 // Characters that JSON and percent-encoding would change, to catch echoes in those forms too.
 const ENV_SECRET = 'envSecret/4f+9a"c2\\e';
@@ -18,11 +18,11 @@ const forms = (s: string) => [s, JSON.stringify(s).slice(1, -1), encodeURICompon
 const ALL_FORMS = [ENV_SECRET, CONFIG_SECRET, LOGIN_SECRET].flatMap(forms);
 
 const deep = '{"issues":[' + '{"a":'.repeat(20_000) + '0' + '}'.repeat(20_000) + ']}';
-let server: FaultServer;
+let server: FakeServer;
 
 beforeAll(async () => {
-  server = await startFaultServer();
-  const plan = (op: string, f: Fault) => server.plan(`/api/v1/${op}`, [f]);
+  server = await startFakeServer({ fallback: { json: { ok: true } } });
+  const plan = (op: string, f: Reply) => server.stub(`/api/v1/${op}`, [f]);
   plan('orgs/list', { kind: 'ok', json: [{ id: 'org_1', name: 'Acme' }] });
   plan('issues/get', { kind: 'status', status: 404, json: { error: 'no such issue' } });
   plan('issues/archive', { kind: 'status', status: 400, json: { error: 'cannot archive' } });
@@ -33,13 +33,13 @@ beforeAll(async () => {
   plan('stats/timeSaved', { kind: 'invalid-json', text: '<html>secret page</html>' });
   plan('repositories/list', { kind: 'hang' });
   plan('scans/list', { kind: 'reset' });
-  server.plan('/refuse/api/v1/orgs/list', [{ kind: 'echo-headers', status: 401 }]);
-  server.plan('/api/v1/stats/issuesBySeverity', [{ kind: 'invalid-json', text: deep, type: 'application/json' }]);
+  server.stub('/refuse/api/v1/orgs/list', [{ kind: 'echo-headers', status: 401 }]);
+  server.stub('/api/v1/stats/issuesBySeverity', [{ kind: 'invalid-json', text: deep, type: 'application/json' }]);
 });
 afterAll(async () => { await server.close(); });
 
 function configDir(text?: string): string {
-  const dir = mkdtempSync(join(tmpdir(), 'svc-secrets-'));
+  const dir = tempDir('svc-secrets-');
   writeFileSync(join(dir, 'config.json'), text ?? JSON.stringify({
     profiles: {
       default: { baseUrl: server.url, tokenId: 'cfg-id-00000001', tokenSecret: CONFIG_SECRET },
@@ -115,7 +115,7 @@ describe('the paths above', () => {
   });
 
   it('a successful response echoing the token is scrubbed from --verbose (the data on stdout stays exact)', async () => {
-    const r = await run({ args: ['issues', 'mark-true-positive', 'iss_1'], code: 0 }, ['--verbose', '-o', 'json']);
+    const r = await run({ args: ['api', 'issues/mark-true-positive', '-F', 'issueId=iss_1'], code: 0 }, ['--verbose', '-o', 'json']);
     expect(r.code).toBe(0);
     expect(r.stderr).toContain('< HTTP 200');
     expect(r.stderr).toContain('[redacted]');

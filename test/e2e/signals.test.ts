@@ -5,11 +5,11 @@
 import { spawn } from 'node:child_process';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { BIN, cleanEnv } from '../helpers/run-svc.js';
-import { startFaultServer, type FaultServer } from '../helpers/fault-server.js';
+import { startFakeServer, type FakeServer } from '../helpers/fake-server.js';
 
 const SECRET = 'signal-secret-0c7d1e';
-let server: FaultServer;
-beforeEach(async () => { server = await startFaultServer(); });
+let server: FakeServer;
+beforeEach(async () => { server = await startFakeServer({ fallback: { json: { ok: true } } }); });
 afterEach(async () => { await server.close(); });
 
 interface Ended { code: number | null; signal: NodeJS.Signals | null; stderr: string; stdout: string; afterSignalMs: number }
@@ -43,7 +43,7 @@ const started = () => new Promise((r) => setTimeout(r, 1000));
 
 describe('signals', () => {
   it('SIGINT during a request that never answers: exit 130 at once, the server sees the connection close', async () => {
-    server.plan('/api/v1/issues/search', [{ kind: 'hang' }]);
+    server.stub('/api/v1/issues/search', [{ kind: 'hang' }]);
     const r = await interrupt(['issues', 'search', '--org', 'o'], 'SIGINT', () => server.waitForRequests(1));
     expect(r.signal).toBeNull();
     expect(r.code).toBe(130);
@@ -56,7 +56,7 @@ describe('signals', () => {
   });
 
   it('SIGTERM during a mutation: exit 143, not retried', async () => {
-    server.plan('/api/v1/issues/archive', [{ kind: 'hang' }]);
+    server.stub('/api/v1/issues/archive', [{ kind: 'hang' }]);
     const r = await interrupt(['issues', 'archive', 'iss_1', '--org', 'o'], 'SIGTERM', () => server.waitForRequests(1));
     expect(r.code).toBe(143);
     expect(r.stderr.trim().split('\n')).toEqual(['svc: error: interrupted by SIGTERM']);
@@ -65,7 +65,7 @@ describe('signals', () => {
   });
 
   it('SIGINT while waiting to retry (Retry-After: 30): exit 130 at once, no second request', async () => {
-    server.plan('/api/v1/issues/search', [{ kind: 'status', status: 503, headers: { 'retry-after': '30' } }]);
+    server.stub('/api/v1/issues/search', [{ kind: 'status', status: 503, headers: { 'retry-after': '30' } }]);
     const r = await interrupt(['issues', 'search', '--org', 'o'], 'SIGINT', () => server.waitForRequests(1).then(() => new Promise((res) => setTimeout(res, 200))));
     expect(r.code).toBe(130);
     expect(r.afterSignalMs).toBeLessThan(2500);
@@ -82,7 +82,7 @@ describe('signals', () => {
   });
 
   it('never prints the secret on the way out', async () => {
-    server.plan('/api/v1/issues/search', [{ kind: 'hang' }]);
+    server.stub('/api/v1/issues/search', [{ kind: 'hang' }]);
     const r = await interrupt(['issues', 'search', '--org', 'o', '--verbose', '--debug'], 'SIGINT', () => server.waitForRequests(1));
     expect(r.code).toBe(130);
     expect(r.stdout + r.stderr).not.toContain(SECRET);

@@ -1,10 +1,9 @@
 /**
- * A small fake of the service on 127.0.0.1 (port 0) for the gate, scan-wait and --all tests:
+ * A scripted service on the fake server (fake-server.ts) for the gate, scan-wait and --all tests:
  * issues/search with paging and totalCount, scans/start and scans/list with a scan that finishes
  * after a number of polls, and switches for the failures svc must fail closed on.
  */
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { startFakeServer, type FakeRequest, type Reply } from './fake-server.js';
 
 export const TOKEN_ID = 'tok-id-0001';
 export const TOKEN_SECRET = 'tok-secret-very-secret-0001';
@@ -42,23 +41,17 @@ export interface ScanPlan {
   failingPolls?: number;
 }
 
-export interface Recorded {
-  path: string;
-  body: Record<string, unknown>;
-  status: number;
-}
-
 export interface FakeService {
   url: string;
   env: Record<string, string>;
-  requests: Recorded[];
+  requests: FakeRequest[];
   faults: Faults;
   scan: ScanPlan;
   /** Replace the issues served. */
   setIssues(list: Issue[]): void;
   /** Serve `n` generated issues (made on demand, never stored). */
   generate(n: number, make?: (i: number) => Issue): void;
-  searches(): Recorded[];
+  searches(): FakeRequest[];
   close(): Promise<void>;
 }
 
@@ -88,31 +81,15 @@ export function makeIssue(i: number): Issue {
   };
 }
 
-function read(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
-}
-
 export async function startFakeService(): Promise<FakeService> {
   let list: Issue[] = [];
   let generated: { n: number; make: (i: number) => Issue } | undefined;
-  const requests: Recorded[] = [];
   const faults: Faults = {};
   const scan: ScanPlan = {};
   const failedOnce = new Set<number>();
   let scanCounter = 0;
   const polls = new Map<string, number>();
   let failingPollsLeft: number | undefined;
-
-  const send = (res: ServerResponse, status: number, body: unknown) => {
-    const text = JSON.stringify(body);
-    res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
-    res.end(text);
-  };
 
   function search(body: Record<string, unknown>): { status: number; json: unknown } {
     const page = Number(body.page ?? 1);
@@ -183,43 +160,34 @@ export async function startFakeService(): Promise<FakeService> {
     return { status: 200, json: { codeScans: [item], totalCount: 1 } };
   }
 
-  const server = createServer(async (req, res) => {
-    const raw = await read(req);
-    let body: Record<string, unknown> = {};
-    try { body = raw ? (JSON.parse(raw) as Record<string, unknown>) : {}; } catch { /* keep {} */ }
-    const path = req.url ?? '';
-    const record = (status: number) => requests.push({ path, body, status });
-    if (req.headers['x-service-api-token-id'] !== TOKEN_ID || req.headers['x-service-api-token-secret'] !== TOKEN_SECRET) {
-      record(401);
-      return send(res, 401, { error: 'invalid token' });
-    }
-    if (faults.status !== undefined && (faults.statusPath === undefined || faults.statusPath === path)) {
-      record(faults.status);
-      return send(res, faults.status, { error: `fake failure ${faults.status}` });
-    }
-    let reply: { status: number; json: unknown };
-    if (path === '/api/v1/issues/search') reply = search(body);
-    else if (path === '/api/v1/scans/start') {
-      scanCounter++;
-      reply = { status: 200, json: { [scan.startIdField ?? 'scanId']: `scan-new-${scanCounter}` } };
-    } else if (path === '/api/v1/scans/list') reply = scansList(body);
-    else reply = { status: 404, json: { error: `no route ${path}` } };
-    record(reply.status);
-    send(res, reply.status, reply.json);
+  const server = await startFakeServer({
+    token: { id: TOKEN_ID, secret: TOKEN_SECRET },
+    fallback: (req) => ({ status: 404, json: { error: `no route ${req.path}` } }),
   });
-  server.keepAliveTimeout = 30_000;
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as AddressInfo;
-  const url = `http://127.0.0.1:${port}`;
+  // Each route answers the switched-on failure first, then its own logic.
+  const route = (path: string, logic: (body: Record<string, unknown>) => { status: number; json: unknown }): void => {
+    server.stub(path, (req): Reply => {
+      if (faults.status !== undefined && (faults.statusPath === undefined || faults.statusPath === path)) {
+        return { status: faults.status, json: { error: `fake failure ${faults.status}` } };
+      }
+      return logic(req.body && typeof req.body === 'object' ? req.body : {});
+    }, { optional: true });
+  };
+  route('/api/v1/issues/search', search);
+  route('/api/v1/scans/start', () => {
+    scanCounter++;
+    return { status: 200, json: { [scan.startIdField ?? 'scanId']: `scan-new-${scanCounter}` } };
+  });
+  route('/api/v1/scans/list', scansList);
   return {
-    url,
-    env: { SVC_BASE_URL: url, SVC_API_TOKEN_ID: TOKEN_ID, SVC_API_TOKEN_SECRET: TOKEN_SECRET, SVC_ORGANIZATION_ID: 'org-1' },
-    requests,
+    url: server.url,
+    env: { ...server.env, SVC_ORGANIZATION_ID: 'org-1' },
+    requests: server.requests,
     faults,
     scan,
     setIssues(next) { list = next; generated = undefined; },
     generate(n, make = makeIssue) { generated = { n, make }; list = []; },
-    searches: () => requests.filter((r) => r.path === '/api/v1/issues/search'),
-    close: () => new Promise((r) => { server.closeAllConnections(); server.close(() => r()); }),
+    searches: () => server.to('/api/v1/issues/search'),
+    close: () => server.close(),
   };
 }

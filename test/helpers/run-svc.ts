@@ -1,8 +1,7 @@
 /** Spawn the built bin/svc like a user's shell would, with a clean, isolated environment. */
 import { spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { tempDir } from './temp.js';
 
 export const BIN = resolve(__dirname, '../../bin/svc.js');
 
@@ -22,7 +21,7 @@ export interface RunOptions {
 
 /** A fresh config directory per call unless SVC_CONFIG_DIR is given. */
 export function tempConfigDir(): string {
-  return mkdtempSync(join(tmpdir(), 'svc-test-cfg-'));
+  return tempDir('svc-test-cfg-');
 }
 
 /** Environment with nothing of the developer's own svc settings, proxies or colour forcing. */

@@ -1,6 +1,15 @@
-/** An in-process sandbox on a free loopback port, and helpers to call it over HTTP or through the built bin. */
+/**
+ * An in-process sandbox on 127.0.0.1, port 0, and helpers to call it: in-process through `main()`
+ * (`run`, `runJson`: use these), over raw HTTP (`call`), or through the built bin (`svc`, `json`:
+ * only for what needs a real process).
+ *
+ *   const sb = await startTestSandbox();   afterAll(() => sb.close());
+ *   const r = await sb.run(['orgs', 'list']);           // env SVC_BASE_URL + token wired in
+ */
+import { afterAll, beforeAll } from 'vitest';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/index.js';
 import { runSvc, type RunOptions, type RunResult } from './run-svc.js';
+import { runCli, type CliResult, type TestHost, type TestHostOptions } from './host.js';
 
 export interface RawResponse {
   status: number;
@@ -13,6 +22,10 @@ export interface RawResponse {
 export interface TestSandbox extends Sandbox {
   /** Environment that points the CLI at this sandbox. */
   env: Record<string, string>;
+  /** Run the CLI in-process against the sandbox (`opts.env` merged over `env`). */
+  run(args: string[], opts?: TestHostOptions & { host?: TestHost }): Promise<CliResult>;
+  /** Run in-process with `-o json` and parse stdout (throws with stderr when it fails). */
+  runJson<T = any>(args: string[], opts?: TestHostOptions): Promise<T>;
   /** Run the built bin against the sandbox (extra env merged over `env`). */
   svc(args: string[], opts?: RunOptions): Promise<RunResult>;
   /** Run the built bin with `-o json` and parse stdout (throws with stderr when it fails). */
@@ -29,8 +42,15 @@ export async function startTestSandbox(o: SandboxOptions = {}): Promise<TestSand
   const sb = await startSandbox({ port: 0, seed: 7, repos: 10, issues: 300, scanDurationMs: 60_000, patchDelayMs: 60_000, clock: () => Date.now() + offset, ...o });
   const env = { SVC_BASE_URL: sb.url, SVC_API_TOKEN_ID: sb.tokenId, SVC_API_TOKEN_SECRET: sb.tokenSecret };
   const svc = (args: string[], opts: RunOptions = {}) => runSvc(args, { ...opts, env: { ...env, ...opts.env } });
+  const run = (args: string[], opts: TestHostOptions & { host?: TestHost } = {}) => runCli(args, { ...opts, env: { ...env, ...opts.env } });
   return Object.assign(sb, {
     env,
+    run,
+    async runJson(args: string[], opts?: TestHostOptions) {
+      const r = await run([...args, '-o', 'json'], opts);
+      if (r.code !== 0) throw new Error(`svc ${args.join(' ')} exited ${r.code}: ${r.stderr}`);
+      return JSON.parse(r.stdout);
+    },
     svc,
     async json(args: string[], opts?: RunOptions) {
       const r = await svc([...args, '-o', 'json'], opts);
@@ -49,5 +69,19 @@ export async function startTestSandbox(o: SandboxOptions = {}): Promise<TestSand
       return { status: res.status, headers: res.headers, text, json };
     },
     advance(ms: number) { offset += ms; },
+  });
+}
+
+/** A sandbox for the whole test file: started before the first test, closed after the last. */
+export function useSandbox(o: SandboxOptions = {}): TestSandbox {
+  let sb: TestSandbox | undefined;
+  beforeAll(async () => { sb = await startTestSandbox(o); });
+  afterAll(async () => { await sb?.close(); });
+  return new Proxy({} as TestSandbox, {
+    get(_t, key) {
+      if (!sb) throw new Error('useSandbox(): the sandbox starts in beforeAll; use it inside tests or hooks');
+      const v = (sb as unknown as Record<PropertyKey, unknown>)[key];
+      return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(sb) : v;
+    },
   });
 }

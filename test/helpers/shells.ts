@@ -4,9 +4,9 @@
  * with compadd intercepted; fish: `complete -C`.
  */
 import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import { tempDir } from './temp.js';
 
 export const ROOT = resolve(__dirname, '../..');
 export const SCRIPTS = { bash: join(ROOT, 'completions/svc.bash'), zsh: join(ROOT, 'completions/_svc'), fish: join(ROOT, 'completions/svc.fish') };
@@ -35,7 +35,7 @@ export interface Sandbox {
 
 /** A `svc` on PATH (the built bin), a config with profiles, and files to complete. */
 export function sandbox(profiles: string[] = ['default', 'staging', 'prod-eu']): Sandbox {
-  const dir = mkdtempSync(join(tmpdir(), 'svc-compl-'));
+  const dir = tempDir('svc-compl-');
   const bin = join(dir, 'bin');
   const cfg = join(dir, 'cfg');
   const cwd = join(dir, 'work');

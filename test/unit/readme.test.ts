@@ -28,3 +28,13 @@ describe('README sections generated from the code', () => {
     expect(readme).toContain('npm ci && npm test');
   });
 });
+
+describe('README CI workflow', () => {
+  it('checks the code out before the gate and the SARIF upload (results map to checked-out files)', () => {
+    const workflow = /```yaml\nname: security-gate[\s\S]*?```/.exec(readme)?.[0] ?? '';
+    const checkout = workflow.indexOf('actions/checkout@');
+    expect(checkout).toBeGreaterThan(0);
+    expect(checkout).toBeLessThan(workflow.indexOf('svc gate'));
+    expect(checkout).toBeLessThan(workflow.lastIndexOf('SARIF upload'));
+  });
+});

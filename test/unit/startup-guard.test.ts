@@ -12,13 +12,13 @@
  */
 import { build, type Metafile } from 'esbuild';
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { promisify } from 'node:util';
-import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, cleanEnv } from '../helpers/run-svc.js';
-import { startRecordingServer, type RecordingServer } from '../helpers/recording-server.js';
+import { startFakeServer, type FakeServer } from '../helpers/fake-server.js';
+import { tempDir } from '../helpers/temp.js';
 
 const ROOT = resolve(__dirname, '../..');
 
@@ -43,7 +43,7 @@ function closure(meta: Metafile, from: string[]): Set<string> {
 }
 
 /** Only some commands use these. */
-const HEAVY = [/node_modules\/ora\//, /node_modules\/cli-table3\//, /node_modules\/conf\//, /node_modules\/ajv\//, /^src\/sandbox\//, /^src\/completion\/(generate|bash|zsh|fish|docs)\.ts$/, /^src\/output\/reports\//, /^src\/output\/table\.ts$/, /^src\/commands\/(gate|gate-run|gate-output|paginate|pager|auth|config|sandbox|completion|scan-wait)\.ts$/];
+const HEAVY = [/node_modules\/ora\//, /node_modules\/cli-table3\//, /node_modules\/conf\//, /node_modules\/ajv\//, /^src\/sandbox\//, /^src\/completion\/(generate|bash|zsh|fish|docs)\.ts$/, /^src\/gate\/(command|run|summary|reports\/.*)\.ts$/, /^src\/output\/table\.ts$/, /^src\/listing\/(paginate|pager)\.ts$/, /^src\/commands\/builtin\//, /^src\/commands\/operation\/scan-wait\.ts$/];
 
 describe('what a command evaluates, from the import graph', () => {
   let meta: Metafile;
@@ -59,7 +59,7 @@ describe('what a command evaluates, from the import graph', () => {
   });
 
   it('an API call with JSON output: zod and undici, but none of the heavy parts', () => {
-    const files = [...closure(meta, ['src/entry.ts', 'src/commands/operation.ts', 'src/operations/issues.ts', 'src/commands/run-operation.ts', 'src/http/client.ts'])];
+    const files = [...closure(meta, ['src/entry.ts', 'src/commands/operation/command.ts', 'src/operations/issues.ts', 'src/commands/operation/run.ts', 'src/http/client.ts'])];
     expect(files.some((f) => f.includes('node_modules/undici/lib/dispatcher/agent.js'))).toBe(true);
     expect(files.some((f) => f.includes('node_modules/zod/'))).toBe(true);
     for (const f of files) for (const h of HEAVY) expect(f, `${f} is evaluated by an API call`).not.toMatch(h);
@@ -69,11 +69,11 @@ describe('what a command evaluates, from the import graph', () => {
 });
 
 describe('what a command loads, at run time', () => {
-  let server: RecordingServer;
+  let server: FakeServer;
   let dir: string;
   beforeAll(async () => {
-    server = await startRecordingServer({ json: { issues: [{ id: 'iss_1', score: 9 }], totalCount: 1 } });
-    dir = mkdtempSync(join(tmpdir(), 'svc-guard-'));
+    server = await startFakeServer({ fallback: { json: { issues: [{ id: 'iss_1', score: 9 }], totalCount: 1 } } });
+    dir = tempDir('svc-guard-');
     // Records which node built-ins the process loaded after start-up and what V8 did with the code cache.
     writeFileSync(join(dir, 'record.cjs'), `
       const fs = require('node:fs');
@@ -117,11 +117,11 @@ describe('what a command loads, at run time', () => {
   });
 
   it('undici still takes the header limit from --max-http-header-size without loading node:http up front', async () => {
-    server.route('/api/v1/orgs/list', { json: { organizations: [] }, headers: { 'x-padding': 'p'.repeat(3000) } });
+    server.stub('/api/v1/orgs/list', { json: [], headers: { 'x-padding': 'p'.repeat(3000) } });
     const args = [BIN, 'orgs', 'list', '-o', 'json', '--retries', '0'];
     const env = (nodeOptions?: string) => cleanEnv({ NODE_OPTIONS: nodeOptions, SVC_BASE_URL: server.url, SVC_API_TOKEN_ID: 'id-1', SVC_API_TOKEN_SECRET: 'secret-1' });
     const ok = await promisify(execFile)(process.execPath, args, { env: env(), encoding: 'utf8' });
-    expect(JSON.parse(ok.stdout)).toEqual({ organizations: [] });
+    expect(JSON.parse(ok.stdout)).toEqual([]);
     const small = await promisify(execFile)(process.execPath, args, { env: env('--max-http-header-size=1024'), encoding: 'utf8' }).then(() => undefined, (e: { code: number; stderr: string }) => e);
     expect(small?.code).toBe(6);
   });

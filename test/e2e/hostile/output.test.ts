@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeIssue, startFakeService, type FakeService } from '../../helpers/fake-service.js';
 import { BIN, cleanEnv } from '../../helpers/run-svc.js';
+import { writeModeFor } from '../../../src/output/write-file.js';
 import { envFor, rawServer, removeTempDirs, response, run, tempDir, type RawServer } from './harness.js';
 
 const ESC = '\u001b';
@@ -113,9 +114,10 @@ describe('class 6: reports are written atomically only to regular files and new 
   const gate = (report: string, more: string[] = []) => run(['gate', '--fail-on', 'critical', '--sarif', report, ...more], { env: svc.env });
   beforeAll(() => svc.setIssues([makeIssue(3)]));
 
-  it('a FIFO is written into (its reader gets the report) and stays a FIFO', async () => {
+  const hasMkfifo = (() => { try { execFileSync('mkfifo', ['--version'], { stdio: 'ignore' }); return true; } catch { return false; } })();
+  it.skipIf(!hasMkfifo)('a FIFO is written into (its reader gets the report) and stays a FIFO (skipped without mkfifo)', async () => {
     const fifo = join(tempDir(), 'report.fifo');
-    try { execFileSync('mkfifo', [fifo]); } catch { return void console.warn('skipped: mkfifo is not available'); }
+    execFileSync('mkfifo', [fifo]);
     const chunks: Buffer[] = [];
     const reader = new Promise<string>((resolve) => {
       createReadStream(fifo).on('data', (c) => chunks.push(c as Buffer)).on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
@@ -132,6 +134,8 @@ describe('class 6: reports are written atomically only to regular files and new 
   });
 
   it('a character device is written in place, never replaced', async () => {
+    // Checked first, so that a broken writer can never replace the machine's /dev/null (as root it could).
+    expect((await writeModeFor('/dev/null')).mode).toBe('direct');
     const before = statSync('/dev/null');
     const r = await gate('/dev/null');
     expect(r.code, r.stderr).toBe(0);
@@ -176,11 +180,11 @@ describe('class 9: a failed write to stdout is reported, and a gate keeps its ve
     const child = spawn(process.execPath, [BIN, ...args], { env: cleanEnv(env), stdio: ['ignore', full, 'pipe'] });
     closeSync(full);
     let stderr = '';
-    child.stderr.setEncoding('utf8').on('data', (d: string) => { stderr += d; });
+    child.stderr?.setEncoding('utf8').on('data', (d: string) => { stderr += d; });
     child.on('close', (code) => resolve({ code, stderr }));
   });
 
-  it.skipIf(!hasFull)('a read whose output cannot be written: exit 9 and one line naming the error', async () => {
+  it.skipIf(!hasFull)('a read whose output cannot be written: exit 9 and one line naming the error (skipped without /dev/full)', async () => {
     const r = await toFull(['help', 'exit-codes'], {});
     expect(r.code).toBe(9);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
@@ -198,6 +202,8 @@ describe('class 9: a failed write to stdout is reported, and a gate keeps its ve
   });
 
   it.skipIf(!hasFull)('a report file on a full device: exit 9 naming the report', async () => {
+    // Checked first, so that a broken writer can never replace the machine's /dev/full (as root it could).
+    expect((await writeModeFor('/dev/full')).mode).toBe('direct');
     svc.setIssues([makeIssue(3)]);
     const r = await run(['gate', '--fail-on', 'critical', '--junit', '/dev/full'], { env: svc.env });
     expect(r.code).toBe(9);

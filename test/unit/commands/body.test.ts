@@ -1,14 +1,14 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { bool, id, int, isoDate, list, loose, maybe, num, oneOf, record, str } from '../../../src/operations/fields.js';
-import { escapeHatchBody, flagValue, splitField, typedValue, validateTyped } from '../../../src/commands/body.js';
-import { collectList } from '../../../src/commands/operation.js';
-import { flagSpecs } from '../../../src/commands/schema-flags.js';
+import { escapeHatchBody, flagValue, splitField, typedValue, validateTyped } from '../../../src/commands/operation/body.js';
+import { collectList } from '../../../src/commands/operation/command.js';
+import { flagSpecs } from '../../../src/commands/operation/flags.js';
 import { UsageError } from '../../../src/errors.js';
+import { tempDir } from '../../helpers/temp.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'svc-body-'));
+const dir = tempDir('svc-body-');
 writeFileSync(join(dir, 'body.json'), '{"page": 3, "searchQuery": "sql"}');
 writeFileSync(join(dir, 'bad.json'), '{"page": ');
 writeFileSync(join(dir, 'list.json'), '[1,2]');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { count, duration } from '../../../src/commands/progress.js';
+import { count, duration } from '../../../src/terminal/progress.js';
 
 describe('progress numbers', () => {
   it('count groups thousands as toLocaleString("en-US") does', () => {

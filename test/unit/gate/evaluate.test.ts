@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { evaluateGate, isOpen, type IssueInput } from '../../../src/gate/evaluate.js';
+import { evaluateGate, isOpen, type IssueInput } from '../../../src/gate/verdict.js';
 import { GateUsageError, parseLevels } from '../../../src/gate/levels.js';
 
 const issue = (id: string, score: number | undefined, status?: string): IssueInput => {

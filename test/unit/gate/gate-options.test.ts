@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { gateOptions } from '../../../src/commands/gate-run.js';
-import { scopeSpecs } from '../../../src/commands/gate.js';
-import { aligned, annotationLines, MAX_ANNOTATIONS, scopeText } from '../../../src/commands/gate-output.js';
+import { gateOptions } from '../../../src/gate/run.js';
+import { scopeSpecs } from '../../../src/gate/command.js';
+import { aligned, annotationLines, MAX_ANNOTATIONS, scopeText } from '../../../src/gate/summary.js';
 import { UsageError } from '../../../src/errors.js';
-import { evaluateGate } from '../../../src/gate/evaluate.js';
+import { evaluateGate } from '../../../src/gate/verdict.js';
 
 describe('gate flags', () => {
   it('takes the issue search flags that scope the gate from its row', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createTally, evaluateGate, type GateOptions, type IssueInput } from '../../../src/gate/evaluate.js';
-import { slimIssue } from '../../../src/commands/gate-run.js';
+import { createTally, evaluateGate, type GateOptions, type IssueInput } from '../../../src/gate/verdict.js';
+import { slimIssue } from '../../../src/gate/run.js';
 
 /** Deterministic pseudo-random issues over every level, some not open, some without a score. */
 function sample(n: number): IssueInput[] {

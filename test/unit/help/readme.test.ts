@@ -4,7 +4,7 @@ import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { GROUPS } from '../../../src/operations/index.js';
 import { BUILTINS } from '../../../src/commands/program.js';
-import { INSTALL, SHELLS } from '../../../src/commands/completion.js';
+import { INSTALL, SHELLS } from '../../../src/commands/builtin/completion.js';
 
 const README = readFileSync(resolve(__dirname, '../../../README.md'), 'utf8');
 

@@ -4,17 +4,17 @@ import { createClient, type ClientOptions } from '../../../src/http/client.js';
 import { ConnectionError, RateLimitedError, ResponseError, ServerError, TimeoutError, UnauthorizedError } from '../../../src/http/errors.js';
 import { InterruptedError } from '../../../src/errors.js';
 import { REDACTED } from '../../../src/http/redact.js';
-import { startFaultServer, type FaultServer } from '../../helpers/fault-server.js';
+import { startFakeServer, type FakeServer } from '../../helpers/fake-server.js';
 
 const P = '/api/v1/issues/search';
 const SECRET = 'sec-9f8e7d6c5b4a';
-let server: FaultServer;
+let server: FakeServer;
 let waits: number[];
 let notices: string[];
 let verbose: string[];
 
 beforeEach(async () => {
-  server = await startFaultServer();
+  server = await startFakeServer({ fallback: { json: { ok: true } } });
   waits = [];
   notices = [];
   verbose = [];
@@ -39,7 +39,7 @@ async function failure(p: Promise<unknown>): Promise<Error> {
 
 describe('retries', () => {
   it('sends the token headers and the body, and returns the JSON', async () => {
-    server.plan(P, [{ kind: 'ok', json: { issues: [1] } }]);
+    server.stub(P, [{ kind: 'ok', json: { issues: [1] } }]);
     const c = client();
     expect(await c.call(P, { organizationId: 'o' }, { safe: true })).toEqual({ issues: [1] });
     await c.close();
@@ -52,7 +52,7 @@ describe('retries', () => {
   });
 
   it('a read survives 503, 502, reset and 429 in a row and is sent retries+1 times at most', async () => {
-    server.plan(P, [{ kind: 'status', status: 503 }, { kind: 'reset' }, { kind: 'ok', json: { ok: 1 } }]);
+    server.stub(P, [{ kind: 'status', status: 503 }, { kind: 'reset' }, { kind: 'ok', json: { ok: 1 } }]);
     const c = client();
     expect(await c.call(P, {}, { safe: true })).toEqual({ ok: 1 });
     expect(server.hits(P)).toBe(3);
@@ -63,7 +63,7 @@ describe('retries', () => {
   });
 
   it('a read gives up after --retries extra tries with the last error', async () => {
-    server.plan(P, [{ kind: 'status', status: 500, json: { error: 'boom' } }]);
+    server.stub(P, [{ kind: 'status', status: 500, json: { error: 'boom' } }]);
     const c = client({ retries: 3 });
     const e = await failure(c.call(P, {}, { safe: true }));
     expect(e).toBeInstanceOf(ServerError);
@@ -73,7 +73,7 @@ describe('retries', () => {
   });
 
   it('--retries 0 sends once', async () => {
-    server.plan(P, [{ kind: 'status', status: 503 }]);
+    server.stub(P, [{ kind: 'status', status: 503 }]);
     const c = client({ retries: 0 });
     expect(await failure(c.call(P, {}, { safe: true }))).toBeInstanceOf(ServerError);
     expect(server.hits(P)).toBe(1);
@@ -82,7 +82,7 @@ describe('retries', () => {
 
   it('honours Retry-After in seconds and as an HTTP date, capped at 60 s', async () => {
     const now = Date.parse('2025-01-01T00:00:00Z');
-    server.plan(P, [
+    server.stub(P, [
       { kind: 'status', status: 429, headers: { 'retry-after': '1' } },
       { kind: 'status', status: 503, headers: { 'retry-after': 'Wed, 01 Jan 2025 00:00:07 GMT' } },
       { kind: 'status', status: 429, headers: { 'retry-after': '3600' } },
@@ -95,7 +95,7 @@ describe('retries', () => {
   });
 
   it('a mutation is retried on 429 (refused before any work)', async () => {
-    server.plan(P, [{ kind: 'status', status: 429, headers: { 'retry-after': '0' } }, { kind: 'ok' }]);
+    server.stub(P, [{ kind: 'status', status: 429, headers: { 'retry-after': '0' } }, { kind: 'ok' }]);
     const c = client();
     await c.call(P, {}, { safe: false });
     expect(server.hits(P)).toBe(2);
@@ -110,7 +110,7 @@ describe('retries', () => {
     ['a 500 status', { kind: 'status', status: 500 } as const, ServerError],
     ['a body slower than the timeout', { kind: 'slow-body', everyMs: 50 } as const, TimeoutError],
   ])('a mutation is never sent twice after %s', async (_name, fault, cls) => {
-    server.plan(P, [fault, { kind: 'ok' }]);
+    server.stub(P, [fault, { kind: 'ok' }]);
     const c = client();
     const e = await failure(c.call(P, { name: 'x' }, { safe: false }));
     expect(e).toBeInstanceOf(cls);
@@ -124,7 +124,7 @@ describe('retries', () => {
     ['no answer', { kind: 'hang' } as const, 1],
     ['a body slower than the timeout', { kind: 'slow-body', everyMs: 50 } as const, 2],
   ])('a read is retried after %s (server counts retries+1)', async (_name, fault, retries) => {
-    server.plan(P, [fault]);
+    server.stub(P, [fault]);
     const c = client({ retries, timeoutSec: 0.2 });
     const e = await failure(c.call(P, {}, { safe: true }));
     expect(e).toBeInstanceOf(TimeoutError);
@@ -145,12 +145,12 @@ describe('retries', () => {
     expect(e.message).toMatch(/cannot reach http:\/\/127\.0\.0\.1:\d+ \(ECONNREFUSED\) \(gave up after 3 tries\)/);
     expect(notices).toHaveLength(2);
     await c.close();
-    server = await startFaultServer();
+    server = await startFakeServer({ fallback: { json: { ok: true } } });
   });
 
   it('never retries 4xx', async () => {
     for (const status of [400, 401, 403, 404, 422]) {
-      server.plan(P, [{ kind: 'status', status }]);
+      server.stub(P, [{ kind: 'status', status }]);
       const before = server.hits(P);
       const c = client();
       await failure(c.call(P, {}, { safe: true }));
@@ -162,7 +162,7 @@ describe('retries', () => {
 
 describe('timeouts', () => {
   it('headers: names the limit and --timeout', async () => {
-    server.plan(P, [{ kind: 'hang' }]);
+    server.stub(P, [{ kind: 'hang' }]);
     const c = client({ retries: 0 });
     const e = await failure(c.call(P, {}, { safe: true })) as TimeoutError;
     expect(e.phase).toBe('headers');
@@ -172,7 +172,7 @@ describe('timeouts', () => {
   });
 
   it('body: a drip that never stops for longer than the idle timer is still cut at the deadline', async () => {
-    server.plan(P, [{ kind: 'slow-body', everyMs: 100 }]);
+    server.stub(P, [{ kind: 'slow-body', everyMs: 100 }]);
     const c = client({ retries: 0 });
     const started = Date.now();
     const e = await failure(c.call(P, {}, { safe: true })) as TimeoutError;
@@ -186,7 +186,7 @@ describe('timeouts', () => {
 
 describe('bad responses', () => {
   it('invalid JSON is a ResponseError (exit 7) naming the type and the start', async () => {
-    server.plan(P, [{ kind: 'invalid-json' }]);
+    server.stub(P, [{ kind: 'invalid-json' }]);
     const c = client();
     const e = await failure(c.call(P, {}, { safe: true }));
     expect(e).toBeInstanceOf(ResponseError);
@@ -197,14 +197,14 @@ describe('bad responses', () => {
   });
 
   it('JSON cut short but complete at the HTTP level is a ResponseError', async () => {
-    server.plan(P, [{ kind: 'invalid-json', text: '{"issues": [', type: 'application/json' }]);
+    server.stub(P, [{ kind: 'invalid-json', text: '{"issues": [', type: 'application/json' }]);
     const c = client();
     expect(await failure(c.call(P, {}, { safe: true }))).toBeInstanceOf(ResponseError);
     await c.close();
   });
 
   it('a redirect is not followed (the token stays with the base URL)', async () => {
-    server.plan(P, [{ kind: 'status', status: 302, text: '', headers: { location: 'https://elsewhere.example/steal' } }]);
+    server.stub(P, [{ kind: 'status', status: 302, text: '', headers: { location: 'https://elsewhere.example/steal' } }]);
     const c = client();
     const e = await failure(c.call(P, {}, { safe: true }));
     expect(e).toBeInstanceOf(ResponseError);
@@ -214,7 +214,7 @@ describe('bad responses', () => {
   });
 
   it('401 is an auth error with the service message', async () => {
-    server.plan(P, [{ kind: 'status', status: 401, json: { error: 'token expired' } }]);
+    server.stub(P, [{ kind: 'status', status: 401, json: { error: 'token expired' } }]);
     const c = client();
     const e = await failure(c.call(P, {}, { safe: true }));
     expect(e).toBeInstanceOf(UnauthorizedError);
@@ -223,7 +223,7 @@ describe('bad responses', () => {
   });
 
   it('429 on the last try is a RateLimitedError (exit 5)', async () => {
-    server.plan(P, [{ kind: 'status', status: 429, headers: { 'retry-after': '0' } }]);
+    server.stub(P, [{ kind: 'status', status: 429, headers: { 'retry-after': '0' } }]);
     const c = client({ retries: 1 });
     const e = await failure(c.call(P, {}, { safe: true }));
     expect(e).toBeInstanceOf(RateLimitedError);
@@ -234,7 +234,7 @@ describe('bad responses', () => {
 
 describe('interruption', () => {
   it('aborting ends the request at once, the server sees the connection close, and nothing is retried', async () => {
-    server.plan(P, [{ kind: 'hang' }]);
+    server.stub(P, [{ kind: 'hang' }]);
     const ac = new AbortController();
     const c = client({ signal: ac.signal, timeoutSec: 30 });
     const pending = failure(c.call(P, {}, { safe: true }));
@@ -250,7 +250,7 @@ describe('interruption', () => {
   });
 
   it('SIGTERM during a retry wait ends with 143', async () => {
-    server.plan(P, [{ kind: 'status', status: 503 }]);
+    server.stub(P, [{ kind: 'status', status: 503 }]);
     const ac = new AbortController();
     const c = client({
       signal: ac.signal,
@@ -266,7 +266,7 @@ describe('interruption', () => {
 
 describe('--verbose', () => {
   it('shows method, URL, status, timing, headers and bodies, with both token headers redacted', async () => {
-    server.plan(P, [{ kind: 'ok', json: { issues: [] }, headers: { 'set-cookie': 'session=abc', 'x-request-id': 'r1' } }]);
+    server.stub(P, [{ kind: 'ok', json: { issues: [] }, headers: { 'set-cookie': 'session=abc', 'x-request-id': 'r1' } }]);
     const c = client();
     await c.call(P, { organizationId: 'o', pat: 'my-personal-token' }, { safe: true });
     const text = verbose.join('\n');
@@ -285,11 +285,11 @@ describe('--verbose', () => {
   });
 
   it('cuts long bodies and reports failures with their timing', async () => {
-    server.plan(P, [{ kind: 'ok', json: { big: 'x'.repeat(10_000) } }]);
+    server.stub(P, [{ kind: 'ok', json: { big: 'x'.repeat(10_000) } }]);
     const c = client();
     await c.call(P, {}, { safe: true });
     expect(verbose.join('\n')).toMatch(/\.\.\. \(\d+ more characters\)/);
-    server.plan(P, [{ kind: 'reset' }]);
+    server.stub(P, [{ kind: 'reset' }]);
     await failure(c.call(P, {}, { safe: false }));
     expect(verbose.join('\n')).toMatch(/< failed after \d+ ms: issues\/search: the connection was closed/);
     await c.close();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { GROUPS, commandName, kebab, loadAllOperations } from '../../../src/operations/index.js';
-import { flagSpecs } from '../../../src/commands/schema-flags.js';
+import { flagSpecs } from '../../../src/commands/operation/flags.js';
 import { specPaths } from '../../helpers/spec.js';
 
 const ops = await loadAllOperations();

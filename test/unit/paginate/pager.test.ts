@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Pager, parseConcurrency, type PagerOptions } from '../../../src/commands/pager.js';
+import { Pager, parseConcurrency, type PagerOptions } from '../../../src/listing/pager.js';
 import type { Pagination } from '../../../src/operations/types.js';
 import { ResponseError } from '../../../src/http/errors.js';
 import { UsageError } from '../../../src/errors.js';

@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { PIECE, itemWriter, write, type WriterOptions } from '../../../src/commands/stream-out.js';
+import { PIECE, itemWriter, write, type WriterOptions } from '../../../src/listing/stream-out.js';
 import type { Format } from '../../../src/output/formats.js';
 
 function capture(highWaterMark = 1 << 20) {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { evaluateGate } from '../../../src/gate/evaluate.js';
-import { escapeData, escapeProperty, toAnnotations } from '../../../src/output/reports/annotations.js';
+import { evaluateGate } from '../../../src/gate/verdict.js';
+import { escapeData, escapeProperty, toAnnotations } from '../../../src/gate/reports/annotations.js';
 import { ALL, cweOnly, hostile, lowOne, sqlInjection } from '../../fixtures/reports/issues.js';
 
 /** Parses `::kind props::message` back, undoing the escapes. */

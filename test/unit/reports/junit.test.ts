@@ -1,7 +1,7 @@
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { describe, expect, it } from 'vitest';
-import { evaluateGate } from '../../../src/gate/evaluate.js';
-import { stripInvalidXml, toJunit, xmlAttr } from '../../../src/output/reports/junit.js';
+import { evaluateGate } from '../../../src/gate/verdict.js';
+import { stripInvalidXml, toJunit, xmlAttr } from '../../../src/gate/reports/junit.js';
 import { ALL, hostile, lowOne, sqlInjection } from '../../fixtures/reports/issues.js';
 
 interface Failure {
@@ -12,6 +12,8 @@ interface Failure {
 interface TestCase {
   '@_classname': string;
   '@_name': string;
+  '@_file'?: string;
+  '@_line'?: string;
   failure?: Failure;
 }
 interface Parsed {
@@ -60,17 +62,24 @@ describe('toJunit', () => {
     expect(gate?.failure?.['@_message']).toContain('4 issues at high or above');
   });
 
-  it('names cases [level] title (file:line) under the repository', () => {
+  it('names cases by issue id and title (stable across runs) under the repository; the location in file/line', () => {
     const sql = suite.testcase[0];
     expect(sql['@_classname']).toBe('acme/api');
-    expect(sql['@_name']).toBe('[critical] SQL injection in user lookup (src/db/users.ts:42)');
+    expect(sql['@_name']).toBe('iss-sql: SQL injection in user lookup');
+    expect(sql['@_file']).toBe('src/db/users.ts');
+    expect(sql['@_line']).toBe('42');
     expect(sql.failure?.['@_type']).toBe('critical');
     expect(sql.failure?.['#text']).toContain('score: 95');
     expect(sql.failure?.['#text']).toContain('cwes: CWE-89');
     expect(sql.failure?.['#text']).toContain('User input reaches a raw query.');
     const low = suite.testcase.find((t) => t['@_name'].includes('Verbose error'));
     expect(low?.['@_classname']).toBe('svc');
-    expect(low?.['@_name']).toBe('[low] Verbose error');
+    expect(low?.['@_name']).toBe('iss-low: Verbose error');
+    expect(low?.['@_file']).toBeUndefined();
+    // The same issue moved 30 lines down and rescored keeps its name: the CI's history follows it.
+    const moved = parse(toJunit(evaluateGate([{ ...sqlInjection, startLine: 72, endLine: 74, score: 75 }], { failOn: 'high' })));
+    expect(moved.testcase[0]['@_name']).toBe(sql['@_name']);
+    expect(moved.testcase[0]['@_line']).toBe('72');
     expect(low?.failure).toBeUndefined();
   });
 
@@ -80,7 +89,7 @@ describe('toJunit', () => {
     const bad = suite.testcase.find((t) => t['@_classname'] === 'acme/<web>&"co"');
     expect(bad).toBeDefined();
     expect(bad?.['@_name']).toContain('<script>alert("x")</script> & \'q\' | pipe line2');
-    expect(bad?.['@_name']).toContain('(web/a b#c%d/x,y:z.ts:7)');
+    expect(bad?.['@_file']).toBe('web/a b#c%d/x,y:z.ts');
     expect(bad?.failure?.['@_message']).toContain('<script>alert("x")</script>');
     expect(bad?.failure?.['#text']).toContain('id: iss-<&">');
     expect(bad?.failure?.['#text']).toContain(']]> `code`');

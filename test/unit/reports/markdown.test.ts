@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { evaluateGate, type IssueInput } from '../../../src/gate/evaluate.js';
-import { MAX_ROWS, mdCell, toMarkdown } from '../../../src/output/reports/markdown.js';
+import { evaluateGate, type IssueInput } from '../../../src/gate/verdict.js';
+import { MAX_ROWS, mdCell, toMarkdown } from '../../../src/gate/reports/markdown.js';
 import { ALL, hostile } from '../../fixtures/reports/issues.js';
 
 /** Splits a table row on unescaped pipes. */

@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { tempPathFor, writeFileAtomic } from '../../../src/output/reports/write.js';
+import { tempPathFor, writeFileAtomic } from '../../../src/output/write-file.js';
 
 let dir: string;
 beforeEach(async () => {

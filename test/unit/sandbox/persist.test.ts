@@ -1,5 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { seedWorld } from '../../../src/sandbox/data/seed.js';
@@ -7,8 +6,9 @@ import { Store } from '../../../src/sandbox/state.js';
 import { Persister, readStateFile, restore, snapshot, writeAtomic } from '../../../src/sandbox/persist.js';
 import * as T from '../../../src/sandbox/transitions.js';
 import { startSandbox } from '../../../src/sandbox/index.js';
+import { tempDir } from '../../helpers/temp.js';
 
-const dir = () => mkdtempSync(join(tmpdir(), 'svc-sandbox-state-'));
+const dir = () => tempDir('svc-sandbox-state-');
 const view = (s: Store) => JSON.stringify({ orgs: s.orgs, repos: s.repos, scans: s.scans, schedules: s.schedules, installations: s.installations, issues: s.issues, counters: s.counters });
 
 describe('sandbox persistence', () => {

@@ -1,0 +1,50 @@
+/**
+ * `svc completion bash|zsh|fish`: print a completion script generated from the command tree.
+ * `svc __complete profiles` (hidden): the profile names, for the scripts to offer after --profile.
+ */
+import { Argument, Command } from 'commander';
+import type { Runner } from '../runner.js';
+import { checkProfileName } from '../../config/store.js';
+
+export const SHELLS = ['bash', 'zsh', 'fish'] as const;
+export type Shell = (typeof SHELLS)[number];
+
+export const INSTALL: Record<Shell, string> = {
+  bash: 'echo \'source <(svc completion bash)\' >> ~/.bashrc',
+  zsh: "echo 'source <(svc completion zsh)' >> ~/.zshrc   # after compinit; or save it as _svc in $fpath",
+  fish: 'svc completion fish > ~/.config/fish/completions/svc.fish',
+};
+
+export function completionCommand(run: Runner): Command {
+  return new Command('completion')
+    .description('Print the shell completion script for bash, zsh or fish')
+    .addArgument(new Argument('<shell>', 'the shell to complete in').choices(SHELLS))
+    .addHelpText('after', [
+      '', 'The script is static (fast); only profile names after --profile are read when TAB is pressed.', '',
+      'Install:',
+      ...SHELLS.map((s) => `  ${s.padEnd(5)} $ ${INSTALL[s]}`),
+      '', 'Example:', '  # Try it in the current bash session', '  $ source <(svc completion bash)',
+    ].join('\n') + '\n')
+    .action((shell: Shell, _options: unknown, command: Command) => run(async (ctx) => {
+      const { completionScript } = await import('../../completion/generate.js');
+      ctx.out(completionScript(shell, command.parent!));
+    }));
+}
+
+/** Only names svc accepts: a hand-edited file cannot feed shell syntax to the completion scripts. */
+function validName(name: string): boolean {
+  try { return checkProfileName(name) === name; } catch { return false; }
+}
+
+/** Hidden helper the completion scripts call; reads the config file, never writes, prints nothing on errors. */
+export function completeCommand(run: Runner): Command {
+  return new Command('__complete')
+    .description('Values for the completion scripts (profiles)')
+    .argument('<what>', 'profiles')
+    .action((what: string) => run(async (ctx) => {
+      if (what !== 'profiles') return;
+      let names: string[] = [];
+      try { names = Object.keys(ctx.config.read().profiles).filter(validName); } catch { /* a corrupt file completes nothing */ }
+      if (names.length) ctx.out(names.sort().join('\n') + '\n');
+    }));
+}

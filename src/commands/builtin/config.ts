@@ -1,0 +1,86 @@
+/** `svc config get|set|unset|list|path|reset`: profile settings in the config file. */
+import { rm } from 'node:fs/promises';
+import { Argument, Command } from 'commander';
+import type { Context } from '../../context.js';
+import { UsageError } from '../../errors.js';
+import { CONFIG_KEYS, type ConfigKey } from '../../config/store.js';
+import { baseString, parseBaseUrl } from '../../http/base-url.js';
+import { parseFormat } from '../../output/formats.js';
+import { confirm } from '../../terminal/prompt.js';
+import type { Runner } from '../runner.js';
+
+const KEYS = Object.keys(CONFIG_KEYS) as ConfigKey[];
+
+function checkKey(key: string): ConfigKey {
+  if ((KEYS as string[]).includes(key)) return key as ConfigKey;
+  throw new UsageError(`unknown config key '${key}'`, `keys: ${KEYS.join(', ')}`);
+}
+
+function normalise(key: ConfigKey, value: string): string {
+  if (key === 'base-url' || key === 'dev-base-url') return baseString(parseBaseUrl(value, `config ${key}`));
+  if (key === 'output') return parseFormat(value, 'config output');
+  if (!value.trim()) throw new UsageError(`config ${key}: the value is empty`, `use 'svc config unset ${key}' to remove it`);
+  return value;
+}
+
+/** The setting name, checked (and completed) as one of the known keys. */
+const keyArgument = () => new Argument('<key>', 'setting name').choices(KEYS);
+
+export function configCommand(run: Runner): Command {
+  const config = new Command('config').description(`Read and change profile settings (${KEYS.join(', ')})`).helpCommand(false);
+  config.command('get').addArgument(keyArgument()).description('Print one setting of the profile')
+    .addHelpText('after', '\nExample:\n  $ svc config get base-url\n')
+    .action((key: string) => run(async (ctx) => {
+      const field = CONFIG_KEYS[checkKey(key)];
+      const v = ctx.profile()?.[field];
+      if (v === undefined) throw new UsageError(`'${key}' is not set in profile "${ctx.profileName}"`, `set it with 'svc config set ${key} VALUE'`);
+      ctx.out(`${v}\n`);
+    }));
+  config.command('set').addArgument(keyArgument()).argument('<value>', 'the new value').description('Change one setting of the profile')
+    .addHelpText('after', '\nExamples:\n  $ svc config set base-url https://api.example.com\n  $ svc config set organization org_123 --profile staging\n')
+    .action((key: string, value: string) => run(async (ctx) => {
+      const k = checkKey(key);
+      const v = normalise(k, value);
+      await ctx.config.update(ctx.profileName, (p) => ({ ...p, [CONFIG_KEYS[k]]: v }));
+      ctx.note(`Set ${k} = ${v} in profile "${ctx.profileName}".`);
+    }));
+  config.command('unset').addArgument(keyArgument()).description('Remove one setting of the profile')
+    .addHelpText('after', '\nExample:\n  $ svc config unset organization\n')
+    .action((key: string) => run(async (ctx) => {
+      const k = checkKey(key);
+      if (ctx.profile()?.[CONFIG_KEYS[k]] === undefined) { ctx.note(`'${k}' was not set.`); return; }
+      await ctx.config.update(ctx.profileName, (p) => ({ ...p, [CONFIG_KEYS[k]]: undefined }));
+      ctx.note(`Removed ${k} from profile "${ctx.profileName}".`);
+    }));
+  config.command('list').description('Show the settings of every profile (token secrets hidden)')
+    .addHelpText('after', '\nExample:\n  $ svc config list -o json\n')
+    .action(() => run(list));
+  config.command('path').description('Print the path of the config file')
+    .action(() => run(async (ctx) => ctx.out(`${ctx.config.path}\n`)));
+  config.command('reset').description('Delete the config file, every profile and stored token with it (works on a corrupt file)')
+    .option('-y, --yes', 'Do not ask for confirmation (required when not on a terminal)')
+    .addHelpText('after', '\nExample:\n  $ svc config reset --yes\n')
+    .action((o: { yes?: boolean }) => run(async (ctx) => {
+      if (!o.yes) {
+        if (!ctx.io.stdinIsTTY) throw new UsageError('config reset deletes every profile and needs --yes when not on a terminal', 'add --yes');
+        if (!(await confirm(ctx.io, `Delete ${ctx.config.path} with every profile and token?`))) throw new UsageError('cancelled: nothing was changed');
+      }
+      await rm(ctx.config.path, { force: true });
+      ctx.note(`Deleted ${ctx.config.path}.`);
+    }));
+  return config;
+}
+
+async function list(ctx: Context): Promise<void> {
+  // Each profile through profile(): a value of the wrong type is reported (exit 2, file and key), not shown.
+  const view = Object.fromEntries(ctx.config.profileNames().map((name) => [name, ctx.config.profile(name)!] as const).map(([name, p]) => [name, {
+    'base-url': p.baseUrl, 'dev-base-url': p.devBaseUrl, organization: p.organization, output: p.output,
+    token: p.tokenId ? `${p.tokenId.slice(0, 4)}… (secret hidden)` : undefined,
+  }]));
+  if (ctx.format() === 'json') { ctx.out(JSON.stringify(view, null, 2) + '\n'); return; }
+  if (Object.keys(view).length === 0) { ctx.note(`No profiles yet (${ctx.config.path}). Start with 'svc auth login'.`); return; }
+  for (const [name, settings] of Object.entries(view)) {
+    ctx.out(`[${name}]${name === ctx.profileName ? ' (active)' : ''}\n`);
+    for (const [k, v] of Object.entries(settings)) if (v !== undefined) ctx.out(`  ${k} = ${v}\n`);
+  }
+}

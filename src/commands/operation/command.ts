@@ -1,0 +1,120 @@
+/** Operation row -> commander command: flags from the schema, help from the row, one run step. */
+import { Command, Option } from 'commander';
+import type { Operation } from '../../operations/types.js';
+import { commandName } from '../../operations/index.js';
+import { argName, flagSpecs, typeText, type FlagSpec } from './flags.js';
+import type { Runner } from '../runner.js';
+import { hint } from '../../completion/hints.js';
+import { wrap } from '../help-layout.js';
+
+export interface OperationFlags {
+  specs: FlagSpec[];
+  /** Commander attribute name of each spec's option. */
+  attribute: Map<FlagSpec, string>;
+  /** Commander attribute names of the row's follow-up flags (`--wait`, ...). */
+  followUp?: string[];
+}
+
+const SOURCE_LABEL = { spec: '', notes: ' {field notes}', inferred: ' {inferred}' } as const;
+
+/** Repeatable flag: each use may hold a comma-separated list. */
+export function collectList(value: string, previous: string[] | undefined): string[] {
+  return [...(previous ?? []), ...value.split(',').map((v) => v.trim()).filter((v) => v !== '')];
+}
+const collect = (value: string, previous: string[] | undefined) => [...(previous ?? []), value];
+
+/**
+ * One help line per flag: `<description> [<type, enum values>] (service default: x) {field notes}`.
+ * Defaults are the service's: svc sends nothing for a flag that is not given.
+ */
+export function flagDescription(spec: FlagSpec): string {
+  const dflt = spec.defaultValue !== undefined ? ` (service default: ${String(spec.defaultValue)})` : '';
+  return `${spec.description} [${typeText(spec)}]${dflt}${SOURCE_LABEL[spec.source]}`.trim();
+}
+
+export function optionsFor(spec: FlagSpec): Option[] {
+  const long = `--${spec.flag}`;
+  const desc = flagDescription(spec);
+  if (spec.kind === 'boolean') {
+    return [
+      new Option(long, desc),
+      new Option(`--no-${spec.flag}`, `Send ${spec.path.join('.')}: false`),
+    ];
+  }
+  const opt = new Option(`${long} <${spec.placeholder}>`, desc);
+  if (spec.kind === 'enum') opt.choices(spec.choices!);
+  if (spec.kind === 'array') opt.argParser(collectList);
+  if (spec.kind === 'array' && spec.itemKind === 'enum') hint(opt, { kind: 'choice', values: spec.choices!, list: true });
+  if (spec.kind === 'json') hint(opt, { kind: 'at-file' });
+  return [opt];
+}
+
+/**
+ * The command of an operation with its name, alias, summary and argument, without its flags: all
+ * that dispatch, "did you mean" and the group's list of operations use (see groupCommand).
+ */
+export function operationStandIn(op: Operation): Command {
+  const { name, alias } = commandName(op);
+  const beyond = op.source === 'notes' && !/beyond the spec/i.test(op.summary) ? ' [beyond the spec]' : '';
+  const cmd = new Command(name).description(op.summary + beyond);
+  if (alias) cmd.alias(alias);
+  if (op.positional) cmd.argument(`[${argName(op.positional)}]`, `${op.positional} (same as --${flagSpecs({ [op.positional]: op.request.shape[op.positional] })[0].flag})`);
+  return cmd;
+}
+
+/** Add the options of flag specs to a command; returns each spec's commander attribute name. */
+export function addFlagOptions(cmd: Command, specs: readonly FlagSpec[]): Map<FlagSpec, string> {
+  const attribute = new Map<FlagSpec, string>();
+  for (const spec of specs) {
+    const [main, ...rest] = optionsFor(spec);
+    attribute.set(spec, main.attributeName());
+    cmd.addOption(main);
+    for (const o of rest) cmd.addOption(o);
+  }
+  return attribute;
+}
+
+export function buildOperationCommand(op: Operation, run: Runner): Command {
+  const cmd = operationStandIn(op);
+  const specs = flagSpecs(op.request.shape);
+  const attribute = addFlagOptions(cmd, specs);
+  cmd.option('-F, --field <key=value>', 'Add a typed body field: numbers, true/false, null, JSON, @file (repeatable)', collect);
+  cmd.option('-f, --raw-field <key=value>', 'Add a string body field (repeatable)', collect);
+  cmd.option('--input <file|->', 'Read the whole JSON body from a file or stdin; flags win over it');
+  if (op.pagination) {
+    cmd.option('--all', `Fetch every page, streamed in order (-o json: an array of items), checked against ${op.pagination.total}`);
+    cmd.option('--concurrency <n>', 'Pages fetched at once with --all, 1 to 16 (default 4)');
+  }
+  const followUp: string[] = [];
+  for (const extra of op.followUp?.options ?? []) {
+    const opt = new Option(extra.flags, extra.description);
+    followUp.push(opt.attributeName());
+    cmd.addOption(opt);
+  }
+  if (op.destructive) cmd.option('-y, --yes', 'Do not ask for confirmation (required when not on a terminal)');
+  cmd.addHelpText('after', ({ command }) => operationHelpFooter(op, specs, command.configureOutput().getOutHelpWidth?.() ?? 100));
+  cmd.action(async (...args: unknown[]) => {
+    const command = args[args.length - 1] as Command;
+    const positional = op.positional ? (args[0] as string | undefined) : undefined;
+    await run(async (ctx) => {
+      const { runOperation } = await import('./run.js');
+      await runOperation(ctx, op, { specs, attribute, followUp }, command.opts(), positional);
+    });
+  });
+  return cmd;
+}
+
+export function operationHelpFooter(op: Operation, specs: FlagSpec[] = flagSpecs(op.request.shape), width = 100): string {
+  const lines = ['', `API: POST ${op.path}${op.source === 'notes' ? '  (beyond the spec: seen in public clients, see the field notes)' : ''}`];
+  lines.push(`Retried on failure: ${op.safe ? 'yes (read-only)' : 'only if the request never reached the server, or on 429'}`);
+  if (op.required?.length) lines.push(`Required by svc: ${op.required.join(', ')}`);
+  if (op.destructive) lines.push('Destructive: asks for confirmation on a terminal; needs --yes elsewhere');
+  if (op.description) lines.push('', wrap(op.description, width));
+  const sources = new Set(specs.map((s) => s.source));
+  if (sources.has('notes') || sources.has('inferred')) {
+    lines.push('', wrap('Flags come from the API spec unless marked {field notes} (what public clients send) or {inferred} (our reading).', width));
+  }
+  lines.push('', op.examples.length > 1 ? 'Examples:' : 'Example:');
+  for (const ex of op.examples) lines.push(`  # ${ex.desc}`, `  $ ${ex.cmd}`);
+  return lines.join('\n') + '\n';
+}

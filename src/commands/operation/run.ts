@@ -1,0 +1,94 @@
+/** The run step of every generated operation command: build and check the body, send it, render. */
+import type { Context } from '../../context.js';
+import type { Operation } from '../../operations/types.js';
+import { UsageError } from '../../errors.js';
+import { escapeHatchBody, flagValue, setPath, validateTyped, type Body } from './body.js';
+import type { OperationFlags } from './command.js';
+import { argName } from './flags.js';
+import { renderResponse, describeRequest } from './respond.js';
+import { confirmDestructive } from '../../terminal/confirm.js';
+
+export interface OperationOptions {
+  field?: string[];
+  rawField?: string[];
+  input?: string;
+  all?: boolean;
+  concurrency?: string;
+  yes?: boolean;
+  [flag: string]: unknown;
+}
+
+export async function runOperation(ctx: Context, op: Operation, flags: OperationFlags, opts: OperationOptions, positional?: string): Promise<void> {
+  const wanted = op.followUp && flags.followUp?.some((a) => opts[a] !== undefined);
+  const followUp = wanted ? await op.followUp!.load() : undefined;
+  const settings = followUp?.prepare(opts);
+  const body = await buildRequestBody(ctx, op, flags, opts, positional);
+  if (op.destructive) await confirmDestructive(ctx, op, body, opts.yes === true);
+  if (ctx.globals.dryRun) {
+    ctx.out(JSON.stringify(describeRequest(ctx, op.path, body), null, 2) + '\n');
+    return;
+  }
+  if (opts.all && op.pagination) {
+    const { runAllPages } = await import('../../listing/paginate.js');
+    await runAllPages(ctx, op, body, opts);
+    return;
+  }
+  const client = await ctx.client();
+  const data = await ctx.spin(`${op.group} ${op.name}`, () => client.call(op.path, body, { safe: op.safe }));
+  if (followUp) await followUp.run(ctx, op, body, data, settings);
+  else await renderResponse(ctx, op, data);
+  if (op.explain && ctx.format() === 'table') for (const line of await op.explain(body)) ctx.note(line);
+}
+
+export async function buildRequestBody(ctx: Context, op: Operation, flags: OperationFlags, opts: OperationOptions, positional?: string): Promise<Body> {
+  const needsStdin = opts.input === '-' || [...(opts.field ?? []), ...Object.values(opts)].some((v) => typeof v === 'string' && /(^|=)@-$/.test(v));
+  const stdin = needsStdin ? await ctx.readStdin() : '';
+  const src = { cwd: ctx.cwd, readStdin: () => stdin, input: opts.input, fields: opts.field, rawFields: opts.rawField };
+
+  const typed: Body = {};
+  for (const spec of flags.specs) {
+    const raw = opts[flags.attribute.get(spec)!];
+    if (raw === undefined) continue;
+    setPath(typed, spec.path, flagValue(spec, raw, src));
+  }
+  if (op.positional && positional !== undefined) {
+    const given = typed[op.positional];
+    if (given !== undefined && given !== positional) {
+      throw new UsageError(`${op.positional} is given twice: '${positional}' and '${String(given)}'`, `pass either ${argName(op.positional)} or its flag`);
+    }
+    typed[op.positional] = positional;
+  }
+  const flagOf = (path: PropertyKey[]) => {
+    const spec = flags.specs.find((s) => s.path.join('.') === path.map(String).join('.')) ?? flags.specs.find((s) => s.path[0] === path[0]);
+    return spec ? `--${spec.flag}` : path.join('.');
+  };
+  validateTyped(op.request, typed, flagOf);
+
+  const body = deepMerge(escapeHatchBody(src), typed);
+  if ('organizationId' in op.request.shape && body.organizationId === undefined) {
+    // A destructive command never picks an organization the user did not name on its command line.
+    const org = op.destructive ? (ctx.globals.org ? { id: ctx.globals.org } : {}) : ctx.organization();
+    if (org.id) body.organizationId = org.id;
+  }
+  for (const key of op.required ?? []) {
+    if (body[key] === undefined || body[key] === '') {
+      const spec = flags.specs.find((s) => s.path[0] === key);
+      const how = [op.positional === key ? argName(key) : '', spec ? `--${spec.flag}` : '', `-F ${key}=...`].filter(Boolean).join(', or ');
+      throw new UsageError(`missing ${key}: give ${how}`, `see 'svc ${op.group} ${op.name} --help'`);
+    }
+  }
+  return body;
+}
+
+function deepMerge(base: Body, over: Body): Body {
+  const out: Body = { ...base };
+  for (const [k, v] of Object.entries(over)) {
+    const b = out[k];
+    out[k] = isPlain(b) && isPlain(v) ? deepMerge(b, v) : v;
+  }
+  return out;
+}
+
+function isPlain(v: unknown): v is Body {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}

@@ -1,0 +1,181 @@
+/**
+ * `svc scans start --wait`: poll `scans list` for the started scan until it is done, has failed,
+ * or `--wait-timeout` passes.
+ *
+ * Done: status `completed` or `finished` (field notes), or `finished`/`codeScanFinished` true.
+ * Failed: status failed, error, errored, cancelled, canceled or aborted, or a non-empty errorMessage
+ * (a failure wins over a finished flag). Anything else is still running.
+ *
+ * Exit codes: 0 done; 1 the scan failed (the table's "gate failed" code, which it reserves for gate
+ * and scan waits: the service gave a definite bad outcome); 6 the wait timed out (the scan may still
+ * finish on the service); 130 on Ctrl-C; a poll that fails ends like any call (3, 6, 7...), except
+ * that up to 3 network/5xx failures in a row (each after the client's own retries) are waited out.
+ */
+import type { Context } from '../../context.js';
+import type { FollowUpStep } from '../../operations/types.js';
+import { CliError, InterruptedError, UsageError } from '../../errors.js';
+import { EXIT } from '../../exit-codes.js';
+import { ApiError, ResponseError } from '../../http/errors.js';
+import { render } from '../../output/render.js';
+import { askedFormat } from '../../output/data-format.js';
+import { duration, startProgress } from '../../terminal/progress.js';
+
+export const LIST_PATH = '/api/v1/scans/list';
+export const DEFAULT_POLL_SEC = 10;
+export const DEFAULT_WAIT_TIMEOUT_SEC = 3600;
+/** Longest silence in a CI log while waiting. */
+export const HEARTBEAT_MS = 30_000;
+/** Failed polls in a row (network, timeout, 5xx) that are waited out before giving up. */
+export const MAX_POLL_FAILURES = 3;
+
+export interface WaitSettings {
+  pollMs: number;
+  timeoutMs: number;
+}
+
+export type ScanState = 'done' | 'failed' | 'running';
+
+const DONE = new Set(['completed', 'finished']);
+const FAILED = new Set(['failed', 'error', 'errored', 'cancelled', 'canceled', 'aborted']);
+
+export type ScanItem = Record<string, unknown>;
+
+export function scanState(item: ScanItem): ScanState {
+  const status = typeof item.status === 'string' ? item.status.trim().toLowerCase() : '';
+  const error = typeof item.errorMessage === 'string' && item.errorMessage.trim() !== '';
+  if (FAILED.has(status) || error) return 'failed';
+  if (DONE.has(status) || item.finished === true || item.codeScanFinished === true) return 'done';
+  return 'running';
+}
+
+export class ScanFailedError extends CliError {
+  constructor(message: string, hint: string) { super(message, EXIT.GATE_FAILED, hint); }
+}
+
+export class WaitTimeoutError extends CliError {
+  constructor(message: string, hint: string) { super(message, EXIT.NETWORK, hint); }
+}
+
+function seconds(raw: unknown, flag: string, dflt: number, min: number, max: number): number {
+  if (raw === undefined) return dflt;
+  const n = Number(raw);
+  if (typeof raw !== 'string' || raw.trim() === '' || !Number.isFinite(n) || n < min || n > max) {
+    throw new UsageError(`${flag} expects seconds from ${min} to ${max}, got '${String(raw)}'`);
+  }
+  return n;
+}
+
+export function prepareWait(opts: Record<string, unknown>): WaitSettings {
+  const pollSec = seconds(opts.pollInterval, '--poll-interval', DEFAULT_POLL_SEC, 0.1, 3600);
+  const timeoutSec = seconds(opts.waitTimeout, '--wait-timeout', DEFAULT_WAIT_TIMEOUT_SEC, 1, 7 * 24 * 3600);
+  if (opts.wait !== true) {
+    const given = opts.pollInterval !== undefined ? '--poll-interval' : '--wait-timeout';
+    throw new UsageError(`${given} only applies with --wait`, 'add --wait, or drop it');
+  }
+  return { pollMs: pollSec * 1000, timeoutMs: timeoutSec * 1000 };
+}
+
+/** The id of the started scan: `scanId`, or `id` as some clients fall back to. */
+export function startedScanId(response: unknown): string {
+  const r = (response ?? {}) as Record<string, unknown>;
+  for (const key of ['scanId', 'id']) {
+    const v = r[key];
+    if ((typeof v === 'string' && v.trim() !== '') || typeof v === 'number') return String(v);
+  }
+  throw new ResponseError('scans start: the response has no scanId (nor id), so there is no scan to wait for', undefined, 'look for the scan with `svc scans list`');
+}
+
+/** The scan's item in a `scans list` response, if listed. */
+export function findScan(data: unknown, scanId: string): ScanItem | undefined {
+  const list = (data as { codeScans?: unknown } | null)?.codeScans;
+  if (!Array.isArray(list)) throw new ResponseError("scans list: the response has no 'codeScans' list", undefined, 'check the base URL; try again with --verbose');
+  const items = list.filter((x): x is ScanItem => x !== null && typeof x === 'object');
+  const match = items.find((x) => String(x.scanId ?? x.id ?? '') === scanId);
+  if (match) return match;
+  // Asked for one scan id: a lone item carrying no id at all is taken to be it.
+  return items.length === 1 && items[0].scanId === undefined && items[0].id === undefined ? items[0] : undefined;
+}
+
+function transient(err: unknown): boolean {
+  return err instanceof ApiError && err.exitCode === EXIT.NETWORK;
+}
+
+export async function waitForScan(ctx: Context, scanId: string, organizationId: unknown, s: WaitSettings): Promise<ScanItem> {
+  const client = await ctx.client();
+  const body: Record<string, unknown> = { scanId, page: 1, pageSize: 10 };
+  if (typeof organizationId === 'string') body.organizationId = organizationId;
+  const started = ctx.now();
+  const deadline = started + s.timeoutMs;
+  ctx.note(`waiting for scan ${scanId} (status every ${s.pollMs / 1000}s, up to ${s.timeoutMs / 1000}s; --wait-timeout)`);
+  const progress = await startProgress(ctx, `scan ${scanId}: waiting`);
+  let status = 'not listed yet';
+  let lastLineAt = started;
+  let failures = 0;
+  try {
+    for (;;) {
+      let item: ScanItem | undefined;
+      let polled = false;
+      try {
+        item = findScan(await client.call(LIST_PATH, body, { safe: true }), scanId);
+        polled = true;
+        failures = 0;
+      } catch (err) {
+        if (ctx.signal.aborted || !transient(err) || ++failures > MAX_POLL_FAILURES) throw err;
+        progress.line(`warning: checking scan ${scanId} failed (${(err as Error).message}); trying again`);
+        lastLineAt = ctx.now();
+      }
+      const now = ctx.now();
+      if (polled) {
+        const state = item ? scanState(item) : 'running';
+        const next = item ? String(item.status ?? (state === 'running' ? 'running' : state)) : 'not listed yet';
+        if (next !== status || lastLineAt === started) {
+          status = next;
+          progress.line(`scan ${scanId}: ${status} (${duration(now - started)})`);
+          lastLineAt = now;
+        }
+        if (item && state !== 'running') return item;
+      }
+      if (now >= deadline) {
+        throw new WaitTimeoutError(
+          `timed out waiting for scan ${scanId} after ${duration(s.timeoutMs)} (--wait-timeout ${s.timeoutMs / 1000}); last status: ${status}`,
+          `the scan goes on in the service: raise --wait-timeout, or check it with \`svc scans list --scan-id ${scanId}\``,
+        );
+      }
+      progress.update(`scan ${scanId}: ${status} (${duration(now - started)})`);
+      if (!progress.live && now - lastLineAt >= HEARTBEAT_MS) {
+        progress.line(`scan ${scanId}: still ${status} (${duration(now - started)})`);
+        lastLineAt = now;
+      }
+      try {
+        await ctx.sleep(Math.min(s.pollMs, deadline - now), ctx.signal);
+      } catch {
+        throw new InterruptedError(ctx.signal.reason === 'SIGTERM' ? 'SIGTERM' : 'SIGINT');
+      }
+    }
+  } finally {
+    progress.stop();
+  }
+}
+
+/** stdout: the scan id alone, or the final scan record when -o json/ndjson/csv is asked for. */
+async function printScan(ctx: Context, scanId: string, item: ScanItem): Promise<void> {
+  const format = askedFormat(ctx);
+  if (format === 'table') { ctx.out(`${scanId}\n`); return; }
+  await render(item, { format, columns: ctx.globals.columns?.split(',').filter(Boolean) ?? [], pretty: ctx.io.stdoutIsTTY, color: ctx.color, width: ctx.io.columns }, { out: ctx.out, note: ctx.note });
+}
+
+export const scanWait: FollowUpStep = {
+  prepare: prepareWait,
+  async run(ctx, _op, body, response, settings) {
+    const scanId = startedScanId(response);
+    const item = await waitForScan(ctx, scanId, body.organizationId, settings as WaitSettings);
+    // The final record is data either way; the exit code tells a failed scan from a finished one.
+    await printScan(ctx, scanId, item);
+    if (scanState(item) === 'failed') {
+      const why = typeof item.errorMessage === 'string' && item.errorMessage.trim() !== '' ? item.errorMessage.trim() : `status ${String(item.status)}`;
+      throw new ScanFailedError(`scan ${scanId} failed: ${why}`, `see \`svc scans list --scan-id ${scanId}\`; do not gate on a failed scan`);
+    }
+    const open = (item.issueCounts as { open?: unknown } | undefined)?.open;
+    ctx.note(`scan ${scanId} ${String(item.status ?? 'finished')}${typeof open === 'number' ? `, ${open} open issue${open === 1 ? '' : 's'}` : ''}`);
+  },
+};

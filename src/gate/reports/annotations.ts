@@ -1,0 +1,48 @@
+/**
+ * CI workflow commands (`::error file=…,line=…::message`) that annotate the lines of a change.
+ *
+ * Decision: every breaking issue is an `::error`; a non-breaking issue at medium or above is a
+ * `::warning` (worth a look, but it does not fail the gate); low and info issues that do not
+ * break the gate are left out to keep the annotations readable. Errors come first.
+ */
+import type { GateIssue, GateResult } from '../verdict.js';
+import { levelAtLeast } from '../levels.js';
+import { descriptionOf, idText, relativePath, scoreText, spanOf, titleOf } from './common.js';
+
+/** Escapes the message part of a workflow command. */
+export function escapeData(value: string): string {
+  return value.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+}
+
+/** Escapes a property value of a workflow command (also `:` and `,`, which delimit properties). */
+export function escapeProperty(value: string): string {
+  return escapeData(value).replace(/:/g, '%3A').replace(/,/g, '%2C');
+}
+
+function command(kind: 'error' | 'warning', issue: GateIssue): string {
+  const props: string[] = [];
+  const file = relativePath(issue.affectedFile);
+  if (file !== undefined) {
+    props.push(`file=${escapeProperty(file)}`);
+    const span = spanOf(issue);
+    if (span.startLine !== undefined) props.push(`line=${span.startLine}`);
+    if (span.endLine !== undefined) props.push(`endLine=${span.endLine}`);
+    if (span.startColumn !== undefined) props.push(`col=${span.startColumn}`);
+    if (span.endColumn !== undefined) props.push(`endColumn=${span.endColumn}`);
+  }
+  props.push(`title=${escapeProperty(`[${issue.level}] ${titleOf(issue)}`)}`);
+  const description = descriptionOf(issue);
+  const facts = `score ${scoreText(issue)}, ${issue.level}, issue ${idText(issue)}${issue.breaking ? ', breaks the gate' : ''}`;
+  const message = description === undefined ? `${titleOf(issue)} (${facts})` : `${description}\n(${facts})`;
+  return `::${kind} ${props.join(',')}::${escapeData(message)}`;
+}
+
+/** One workflow command per line; '' when there is nothing to annotate. */
+export function toAnnotations(result: GateResult): string {
+  const errors = result.breaking.map((issue) => command('error', issue));
+  const warnings = result.issues
+    .filter((issue) => !issue.breaking && levelAtLeast(issue.level, 'medium'))
+    .map((issue) => command('warning', issue));
+  const lines = [...errors, ...warnings];
+  return lines.length === 0 ? '' : `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,121 @@
+/**
+ * JUnit XML of a gate result: a test case per counted issue plus one for the thresholds.
+ *
+ * Test case names stay the same from run to run, so a CI's test history follows an issue: the
+ * issue id and its title (`iss_123: SQL injection in user lookup`), never its line or level, which
+ * change as code moves or scores are revised. The location is in the `file` and `line` attributes,
+ * the level in the failure's `type`.
+ */
+import type { GateIssue, GateResult } from '../verdict.js';
+import { cweNumbers, descriptionOf, locationText, relativePath, scoreText, spanOf, titleOf } from './common.js';
+
+/** Removes characters XML 1.0 does not allow (controls other than tab/LF/CR, lone surrogates, U+FFFE/F). */
+export function stripInvalidXml(value: string): string {
+  return value.replace(/[^\u0009\u000A\u000D\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu, '');
+}
+
+/** Escapes text content. */
+export function xmlText(value: string): string {
+  return stripInvalidXml(value).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+/** Escapes an attribute value (double-quoted); tab and line breaks are kept as character references. */
+export function xmlAttr(value: string): string {
+  return xmlText(value)
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&apos;')
+    .replace(/\t/g, '&#9;')
+    .replace(/\n/g, '&#10;')
+    .replace(/\r/g, '&#13;');
+}
+
+/** `<id>: <title>`: stable across runs. */
+export function testcaseName(issue: GateIssue): string {
+  return `${issue.id}: ${titleOf(issue)}`;
+}
+
+/** ` file="…" line="…"` where the issue names a file (and a valid line). */
+function locationAttrs(issue: GateIssue): string {
+  const file = relativePath(issue.affectedFile);
+  if (file === undefined) return '';
+  const line = spanOf(issue).startLine;
+  return ` file="${xmlAttr(file)}"${line === undefined ? '' : ` line="${line}"`}`;
+}
+
+function classnameOf(issue: GateIssue): string {
+  const repo = issue.repositoryName;
+  return typeof repo === 'string' && repo.trim() !== '' ? repo.trim() : 'svc';
+}
+
+function details(issue: GateIssue): string {
+  const lines = [
+    `id: ${issue.id}`,
+    `level: ${issue.level}`,
+    `score: ${scoreText(issue)}`,
+  ];
+  if (typeof issue.vulnClass === 'string' && issue.vulnClass !== '') lines.push(`class: ${issue.vulnClass}`);
+  const cwes = cweNumbers(issue);
+  if (cwes.length > 0) lines.push(`cwes: ${cwes.map((n) => `CWE-${n}`).join(', ')}`);
+  const where = locationText(issue);
+  if (where !== '') lines.push(`location: ${where}`);
+  const description = descriptionOf(issue);
+  if (description !== undefined) lines.push('', description);
+  return lines.join('\n');
+}
+
+function testcase(issue: GateIssue): string {
+  const open = `    <testcase classname="${xmlAttr(classnameOf(issue))}" name="${xmlAttr(testcaseName(issue))}"${locationAttrs(issue)}`;
+  if (!issue.breaking) return `${open}/>`;
+  const message = `${titleOf(issue)} (score ${scoreText(issue)})`;
+  return [
+    `${open}>`,
+    `      <failure message="${xmlAttr(message)}" type="${issue.level}">${xmlText(details(issue))}</failure>`,
+    '    </testcase>',
+  ].join('\n');
+}
+
+function thresholdsCase(result: GateResult): string {
+  const open = '    <testcase classname="svc" name="gate thresholds"';
+  if (result.passed) return `${open}/>`;
+  const message = `gate failed: ${result.violations.join('; ')}`;
+  return [
+    `${open}>`,
+    `      <failure message="${xmlAttr(message)}" type="gate">${xmlText(result.violations.join('\n'))}</failure>`,
+    '    </testcase>',
+  ].join('\n');
+}
+
+export function toJunit(result: GateResult): string {
+  const tests = result.issues.length + 1;
+  const failures = result.issues.filter((i) => i.breaking).length + (result.passed ? 0 : 1);
+  const counts = `tests="${tests}" failures="${failures}" errors="0" skipped="0"`;
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites name="svc" ${counts}>`,
+    `  <testsuite name="svc gate" ${counts}>`,
+    ...result.issues.map(testcase),
+    thresholdsCase(result),
+    '  </testsuite>',
+    '</testsuites>',
+    '',
+  ].join('\n');
+}
+
+/**
+ * JUnit XML for a gate that could not be decided (auth, network, incomplete listing): one test case
+ * with an `<error>`, so the CI's test view shows the run as broken, never as passed.
+ */
+export function toJunitError(message: string): string {
+  const counts = 'tests="1" failures="0" errors="1" skipped="0"';
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites name="svc" ${counts}>`,
+    `  <testsuite name="svc gate" ${counts}>`,
+    '    <testcase classname="svc" name="gate thresholds">',
+    `      <error message="${xmlAttr(`gate could not be decided: ${message}`)}" type="error">${xmlText(message)}</error>`,
+    '    </testcase>',
+    '  </testsuite>',
+    '</testsuites>',
+    '',
+  ].join('\n');
+}

@@ -1,0 +1,83 @@
+/** Markdown summary of a gate result, fit for a CI job's step summary. */
+import type { CountKey, GateResult } from '../verdict.js';
+import { LEVELS, levelAtLeast } from '../levels.js';
+import { locationText, scoreText, titleOf } from './common.js';
+import { stripControls } from '../../output/sanitize.js';
+
+/** Most breaking issues listed in the table; the rest are summed up as "and N more". */
+export const MAX_ROWS = 50;
+
+/**
+ * Makes text safe inside a table cell: escape sequences and controls out, markdown punctuation is backslash-escaped (so a title
+ * cannot close the cell, open a link, or inject HTML) and line breaks become `<br>`.
+ */
+export function mdCell(value: string): string {
+  return stripControls(value.replace(/\r\n?/g, '\n'))
+    .replace(/[\\`*_{}[\]()<>#+!|~&]/g, '\\$&')
+    .replace(/\n/g, '<br>')
+    .trim();
+}
+
+export function thresholdText(result: GateResult, key: CountKey): string {
+  const parts: string[] = [];
+  const { failOn, max } = result.thresholds;
+  if (key !== 'total' && failOn !== undefined && levelAtLeast(key, failOn)) parts.push('fail-on');
+  const limit = max[key];
+  if (limit !== undefined) parts.push(`max ${limit}`);
+  return parts.length === 0 ? '-' : parts.join(', ');
+}
+
+export function rowFails(result: GateResult, key: CountKey): boolean {
+  const { failOn, max } = result.thresholds;
+  const count = result.counts[key];
+  if (key !== 'total' && failOn !== undefined && levelAtLeast(key, failOn) && count > 0) return true;
+  const limit = max[key];
+  return limit !== undefined && count > limit;
+}
+
+export function toMarkdown(result: GateResult): string {
+  const out: string[] = [];
+  out.push(result.passed ? '### ✅ svc gate passed' : '### ❌ svc gate failed', '');
+  // Violations are the gate's own wording (levels and numbers), no issue text.
+  for (const violation of result.violations) out.push(`- ${violation}`);
+  if (result.violations.length > 0) out.push('');
+
+  out.push('| Level | Open issues | Threshold | Result |', '| --- | ---: | --- | --- |');
+  for (const key of [...LEVELS, 'total'] as const) {
+    const name = key === 'total' ? '**total**' : key;
+    const verdict = rowFails(result, key) ? '❌' : '✅';
+    out.push(`| ${name} | ${result.counts[key]} | ${thresholdText(result, key)} | ${verdict} |`);
+  }
+  const c = result.thresholds.cutoffs;
+  out.push('', `Score cut-offs: critical ≥ ${c.critical}, high ≥ ${c.high}, medium ≥ ${c.medium}, low ≥ ${c.low}.`);
+  if (result.ignored > 0) {
+    out.push(`${result.ignored} issue${result.ignored === 1 ? '' : 's'} not open (patched, archived, …) not counted.`);
+  }
+
+  if (result.breaking.length > 0) {
+    out.push('', `#### Breaking issues (${result.breaking.length})`, '');
+    out.push('| Level | Score | Title | Location |', '| --- | ---: | --- | --- |');
+    for (const issue of result.breaking.slice(0, MAX_ROWS)) {
+      const where = locationText(issue);
+      out.push(
+        `| ${issue.level} | ${mdCell(scoreText(issue))} | ${mdCell(titleOf(issue))} | ${where === '' ? '-' : mdCell(where)} |`,
+      );
+    }
+    const more = result.breaking.length - MAX_ROWS;
+    if (more > 0) out.push('', `…and ${more} more.`);
+  }
+  out.push('');
+  return out.join('\n');
+}
+
+/** Markdown for a gate that could not be decided: says so plainly, claims no counts. */
+export function toMarkdownError(message: string, exitCode: number): string {
+  return [
+    '### ⚠️ svc gate could not decide',
+    '',
+    mdCell(message),
+    '',
+    `The gate fails closed: exit code ${exitCode}, no verdict.`,
+    '',
+  ].join('\n');
+}

@@ -1,0 +1,207 @@
+/**
+ * The run step of `svc gate`: check the flags, read every open issue in the scope (all pages,
+ * checked against totalCount), count them per level, decide, write the reports, print the verdict.
+ *
+ * Fail closed: exit 0 only when every page was read, the number read equals totalCount, and every
+ * threshold held. Anything that stops the count (401 -> 3, network/5xx -> 6, an incomplete or
+ * changing listing -> 7, Ctrl-C -> 130) ends with that code; JUnit and markdown reports then say
+ * the gate could not decide, and no SARIF file is written (an empty one would read as "no issues").
+ *
+ * Memory: issues are counted as pages arrive. Only the issues a report or the verdict lists are
+ * kept, without their heaviest fields (code segment, patch, rule-violation text): with --sarif,
+ * --junit or --annotations every open issue (the reports list them all), else only those at a
+ * level that a threshold looks at.
+ */
+import { access, constants, stat } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+import type { Context } from '../context.js';
+import { CliError, UsageError } from '../errors.js';
+import { EXIT } from '../exit-codes.js';
+import { createTally, type GateOptions, type GateResult, type IssueInput, type MaxThresholds } from './verdict.js';
+import { GateUsageError, parseLevel, parseLevels } from './levels.js';
+import { scrub } from '../http/redact.js';
+import { buildRequestBody } from '../commands/operation/run.js';
+import { Pager, allowListeners, parseConcurrency } from '../listing/pager.js';
+import { count, startProgress } from '../terminal/progress.js';
+import { favourSmallHeap } from '../listing/heap.js';
+import { askedFormat } from '../output/data-format.js';
+import { MAX_FLAGS, searchOperation, type GateFlags } from './command.js';
+import { REPORT_FLAGS, printVerdict, writeErrorReports, writeReports, type ReportPaths } from './summary.js';
+
+export interface GateOpts {
+  failOn?: string;
+  levels?: string;
+  sarif?: string;
+  junit?: string;
+  markdown?: string;
+  jsonReport?: string;
+  annotations?: boolean;
+  pageSize?: string;
+  concurrency?: string;
+  [flag: string]: unknown;
+}
+
+/** Fields dropped from the issues the gate keeps: large, and in no report. */
+export const HEAVY_FIELDS = ['sastCodeSegment', 'businessLogicScenario', 'validationSecurityAssessment', 'patch', 'naturalLanguageRuleViolation'];
+
+export function slimIssue(issue: IssueInput): IssueInput {
+  const out: IssueInput = { id: String(issue.id) };
+  for (const key in issue) if (key !== 'id' && !HEAVY_FIELDS.includes(key)) out[key] = issue[key];
+  return out;
+}
+
+export interface GateVerdict {
+  result: GateResult;
+  scope: Record<string, unknown>;
+  fetched: number;
+  totalCount: number;
+}
+
+function usage<T>(fn: () => T): T {
+  try {
+    return fn();
+  } catch (err) {
+    if (err instanceof GateUsageError) throw new UsageError(err.message.replace(/^levels:/, '--levels:'));
+    throw err;
+  }
+}
+
+export function gateOptions(opts: GateOpts): GateOptions {
+  const o: GateOptions = {};
+  if (opts.failOn !== undefined) o.failOn = usage(() => parseLevel(opts.failOn!));
+  const max: MaxThresholds = {};
+  for (const key of MAX_FLAGS) {
+    const raw = opts[`max${key[0].toUpperCase()}${key.slice(1)}`];
+    if (raw === undefined) continue;
+    if (typeof raw !== 'string' || !/^\d+$/.test(raw.trim())) {
+      throw new UsageError(`--max-${key} expects a whole number, 0 or more, got '${String(raw)}'`);
+    }
+    max[key] = Number(raw.trim());
+  }
+  if (Object.keys(max).length > 0) o.max = max;
+  if (opts.levels !== undefined) o.cutoffs = usage(() => parseLevels(opts.levels!));
+  if (o.failOn === undefined && o.max === undefined) {
+    throw new UsageError('no threshold given: a gate without one would pass everything', 'give --fail-on LEVEL or a --max-* limit, e.g. --fail-on high');
+  }
+  return o;
+}
+
+function pageSize(raw: string | undefined): number {
+  if (raw === undefined) return 500;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 1 || n > 5000) throw new UsageError(`--page-size expects a whole number from 1 to 5000, got '${raw}'`);
+  return n;
+}
+
+/** Report paths, resolved and checked before anything is sent. */
+async function reportPaths(ctx: Context, opts: GateOpts): Promise<ReportPaths> {
+  const paths: ReportPaths = {};
+  const seen = new Map<string, string>();
+  for (const kind of Object.keys(REPORT_FLAGS) as Array<keyof ReportPaths>) {
+    const given = opts[kind];
+    if (given === undefined) continue;
+    const flag = REPORT_FLAGS[kind];
+    if (given.trim() === '') throw new UsageError(`${flag} needs a file name`);
+    // `-` is stdout (written in place, like a FIFO or a device: see output/write-file.ts).
+    const path = given === '-' ? '-' : resolve(ctx.cwd, given);
+    const other = seen.get(path);
+    if (other) throw new UsageError(`${other} and ${flag} name the same file '${given}'`, 'give each report its own file');
+    seen.set(path, flag);
+    if (path === '-') { paths[kind] = path; continue; }
+    const dir = dirname(path);
+    try {
+      if (!(await stat(dir)).isDirectory()) throw new Error('not a directory');
+      await access(dir, constants.W_OK);
+    } catch {
+      throw new UsageError(`cannot write the ${flag} report '${given}': its directory does not exist or is not writable`, 'create the directory first');
+    }
+    if (await stat(path).then((s) => s.isDirectory(), () => false)) throw new UsageError(`${flag} '${given}' is a directory`);
+    paths[kind] = path;
+  }
+  return paths;
+}
+
+export async function runGate(ctx: Context, flags: GateFlags, opts: GateOpts): Promise<void> {
+  // Everything the user can get wrong is checked before the first request.
+  const options = gateOptions(opts);
+  const size = pageSize(opts.pageSize);
+  const concurrency = parseConcurrency(opts.concurrency);
+  const format = askedFormat(ctx);
+  if (opts.annotations && format !== 'table') {
+    throw new UsageError(`--annotations writes workflow commands to stdout, which -o ${format} needs for itself`, 'drop -o, or write the data with a report flag (--sarif, --junit, --markdown)');
+  }
+  const paths = await reportPaths(ctx, opts);
+  const op = searchOperation();
+  const built = await buildRequestBody(ctx, op, flags, opts);
+  const scope: Record<string, unknown> = { ...built, types: ['open'] };
+  if (ctx.globals.dryRun) {
+    const { describeRequest } = await import('../commands/operation/respond.js');
+    ctx.out(JSON.stringify(describeRequest(ctx, op.path, { ...scope, sortBy: 'createdAt', sortOrder: 'asc', page: 1, pageSize: size }), null, 2) + '\n');
+    return;
+  }
+
+  let verdict: GateVerdict;
+  try {
+    verdict = await countIssues(ctx, scope, options, { size, concurrency, keepAll: !!(paths.sarif || paths.junit || opts.annotations) });
+  } catch (err) {
+    const code = err instanceof CliError ? err.exitCode : EXIT.INTERNAL;
+    const message = scrub(err instanceof Error ? err.message : String(err), ctx.secrets());
+    await writeErrorReports(paths, message, code, ctx.io.stdout).catch(() => { /* the original error is the one to report */ });
+    throw err;
+  }
+  await writeReports(ctx, paths, verdict);
+  await printVerdict(ctx, format, verdict, !!opts.annotations);
+  if (!verdict.result.passed) {
+    throw new CliError(`gate failed: ${verdict.result.violations.join('; ')}`, EXIT.GATE_FAILED);
+  }
+}
+
+async function countIssues(
+  ctx: Context,
+  scope: Record<string, unknown>,
+  options: GateOptions,
+  o: { size: number; concurrency: number; keepAll: boolean },
+): Promise<GateVerdict> {
+  const op = searchOperation();
+  const client = await ctx.client();
+  allowListeners(ctx.signal, o.concurrency);
+  favourSmallHeap();
+  const tally = createTally({ ...options, keep: o.keepAll ? 'all' : 'breaking', slim: slimIssue });
+  const pager = new Pager({
+    what: 'gate',
+    pagination: op.pagination!,
+    body: { ...scope, sortBy: 'createdAt', sortOrder: 'asc' },
+    pageSize: o.size,
+    concurrency: o.concurrency,
+    requireTotal: true,
+    call: (b) => client.call(op.path, b, { safe: true }),
+    warn: (l) => ctx.warn(l),
+  });
+  const progress = await startProgress(ctx, 'gate: reading open issues');
+  try {
+    for await (const page of pager.pages()) {
+      for (const item of page.items) tally.add(asIssue(item, page.page));
+      progress.update(`gate: fetched ${count(pager.fetched)} of ${count(pager.total ?? 0)} open issues`);
+    }
+  } finally {
+    progress.stop();
+  }
+  const totalCount = pager.total!;
+  if (tally.seen !== totalCount) {
+    // The pager already checks this; kept as the last line of defence of the fail-closed rule.
+    throw new CliError(`gate: counted ${tally.seen} issues but the service reported ${totalCount}`, EXIT.BAD_RESPONSE);
+  }
+  return { result: tally.result(), scope, fetched: pager.fetched, totalCount };
+}
+
+/** An item of the listing as an issue; anything that is not an object cannot be counted. */
+function asIssue(item: unknown, page: number): IssueInput {
+  if (item === null || typeof item !== 'object' || Array.isArray(item)) {
+    throw new CliError(`gate: page ${page} holds an item that is not an issue record`, EXIT.BAD_RESPONSE, 'check the base URL; try again with --verbose');
+  }
+  const issue = item as IssueInput;
+  if (typeof issue.id !== 'string' && typeof issue.id !== 'number') {
+    throw new CliError(`gate: page ${page} holds an issue without an id`, EXIT.BAD_RESPONSE, 'check the base URL; try again with --verbose');
+  }
+  return issue;
+}

@@ -1,0 +1,184 @@
+/** What `svc gate` prints and writes: the verdict on stdout, reports in files (atomically). */
+import type { Context } from '../context.js';
+import { CliError } from '../errors.js';
+import { EXIT } from '../exit-codes.js';
+import type { CountKey, GateResult } from './verdict.js';
+import { LEVELS } from './levels.js';
+import type { Format } from '../output/formats.js';
+import { csvHeader, csvRow } from '../output/csv.js';
+import type { GateVerdict } from './run.js';
+import { count } from '../terminal/progress.js';
+import type { Writable } from 'node:stream';
+
+export interface ReportPaths {
+  sarif?: string;
+  junit?: string;
+  markdown?: string;
+  /** `--json-report`: the `-o json` verdict, in a file. */
+  jsonReport?: string;
+}
+
+/** The report flags, by ReportPaths key. */
+export const REPORT_FLAGS: Record<keyof ReportPaths, string> = {
+  sarif: '--sarif', junit: '--junit', markdown: '--markdown', jsonReport: '--json-report',
+};
+
+/** Most annotations printed; a notice says how many more there were. */
+export const MAX_ANNOTATIONS = 50;
+/** Most breaking issues listed in the human summary. */
+export const MAX_LISTED = 50;
+
+export const CSV_COLUMNS = ['level', 'score', 'id', 'vulnClass', 'repositoryName', 'affectedFile', 'startLine', 'generatedTitle'];
+
+/** The verdict as data (`-o json`). */
+export function verdictData(v: GateVerdict): Record<string, unknown> {
+  const r = v.result;
+  return {
+    passed: r.passed,
+    decided: true,
+    counts: r.counts,
+    thresholds: r.thresholds,
+    violations: r.violations,
+    breaking: r.breaking,
+    scope: v.scope,
+    fetched: v.fetched,
+    totalCount: v.totalCount,
+    ignored: r.ignored,
+  };
+}
+
+async function atomically(kind: keyof ReportPaths, path: string, text: () => string, stdout: Writable | undefined): Promise<void> {
+  const { writeReport } = await import('../output/write-file.js');
+  try {
+    await writeReport(path, text(), stdout);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    const why = code ?? (err as Error).message;
+    // A full or failing disk is an output failure (9); a wrong path (missing folder, a directory) is usage (2).
+    const output = code !== undefined && ['ENOSPC', 'EDQUOT', 'EIO', 'EROFS', 'EFBIG'].includes(code);
+    throw new CliError(`cannot write the ${REPORT_FLAGS[kind]} report to ${path} (${why})`, output ? EXIT.OUTPUT : EXIT.USAGE, 'check the path and free disk space');
+  }
+}
+
+export async function writeReports(ctx: Context, paths: ReportPaths, v: GateVerdict): Promise<void> {
+  const reports = await import('./reports/index.js');
+  const result = v.result;
+  if (paths.sarif) {
+    await atomically('sarif', paths.sarif, () => JSON.stringify(reports.toSarif(result, { toolName: 'svc', toolVersion: ctx.version })) + '\n', ctx.io.stdout);
+    ctx.note(`wrote the SARIF report ${paths.sarif} (${result.issues.length} results)`);
+  }
+  if (paths.junit) {
+    await atomically('junit', paths.junit, () => reports.toJunit(result), ctx.io.stdout);
+    ctx.note(`wrote the JUnit report ${paths.junit}`);
+  }
+  if (paths.markdown) {
+    await atomically('markdown', paths.markdown, () => reports.toMarkdown(result), ctx.io.stdout);
+    ctx.note(`wrote the markdown summary ${paths.markdown}`);
+  }
+  if (paths.jsonReport) {
+    await atomically('jsonReport', paths.jsonReport, () => JSON.stringify(verdictData(v), null, 2) + '\n', ctx.io.stdout);
+    ctx.note(`wrote the JSON verdict ${paths.jsonReport}`);
+  }
+}
+
+/**
+ * When the gate cannot decide: JUnit, markdown and the JSON report say so (the JSON report as
+ * `{passed: false, decided: false, exitCode, error}`); SARIF is not written (empty would mean "no issues").
+ */
+export async function writeErrorReports(paths: ReportPaths, message: string, exitCode: number, stdout?: Writable): Promise<void> {
+  const { toJunitError, toMarkdownError } = await import('./reports/index.js');
+  if (paths.junit) await atomically('junit', paths.junit, () => toJunitError(message), stdout);
+  if (paths.markdown) await atomically('markdown', paths.markdown, () => toMarkdownError(message, exitCode), stdout);
+  if (paths.jsonReport) await atomically('jsonReport', paths.jsonReport, () => JSON.stringify({ passed: false, decided: false, exitCode, error: message }, null, 2) + '\n', stdout);
+}
+
+/** Workflow-command lines, at most MAX_ANNOTATIONS (errors first), then a notice of the rest. */
+export async function annotationLines(result: GateResult): Promise<string> {
+  const { toAnnotations } = await import('./reports/annotations.js');
+  const lines = toAnnotations(result).split('\n').filter((l) => l !== '');
+  if (lines.length <= MAX_ANNOTATIONS) return lines.map((l) => l + '\n').join('');
+  const more = lines.length - MAX_ANNOTATIONS;
+  return [...lines.slice(0, MAX_ANNOTATIONS), `::notice title=svc gate::${more} more issue annotation${more === 1 ? '' : 's'} not shown (at most ${MAX_ANNOTATIONS}); see the SARIF or JUnit report`]
+    .map((l) => l + '\n').join('');
+}
+
+export async function printVerdict(ctx: Context, format: Format, v: GateVerdict, annotations: boolean): Promise<void> {
+  const r = v.result;
+  switch (format) {
+    case 'json':
+      ctx.out(JSON.stringify(verdictData(v), null, ctx.io.stdoutIsTTY ? 2 : undefined) + '\n');
+      return;
+    case 'ndjson':
+      ctx.out(JSON.stringify(verdictData(v)) + '\n');
+      return;
+    case 'csv': {
+      const columns = ctx.globals.columns ? ctx.globals.columns.split(',').map((c) => c.trim()).filter(Boolean) : CSV_COLUMNS;
+      let text = csvHeader(columns);
+      for (const issue of r.breaking) text += csvRow(issue, columns);
+      ctx.out(text);
+      return;
+    }
+    case 'table':
+      ctx.out(await humanSummary(ctx, v));
+      if (annotations) ctx.out(await annotationLines(r));
+  }
+}
+
+/** Plain aligned columns (no box drawing: easy to read in a CI log); numbers right-aligned. */
+export function aligned(rows: string[][], right: ReadonlySet<number> = new Set()): string[] {
+  const widths: number[] = [];
+  for (const row of rows) row.forEach((cell, i) => { widths[i] = Math.max(widths[i] ?? 0, cell.length); });
+  return rows.map((row) => '  ' + row.map((cell, i) => {
+    if (i === row.length - 1) return cell;
+    return right.has(i) ? cell.padStart(widths[i]) : cell.padEnd(widths[i]);
+  }).join('  ').trimEnd());
+}
+
+async function humanSummary(ctx: Context, v: GateVerdict): Promise<string> {
+  const { Chalk } = await import('chalk');
+  const { thresholdText, rowFails } = await import('./reports/markdown.js');
+  const { locationText, scoreText, titleOf } = await import('./reports/common.js');
+  const { cellText } = await import('../output/sanitize.js');
+  const chalk = new Chalk({ level: ctx.color ? 1 : 0 });
+  const r = v.result;
+  const out: string[] = [];
+  out.push(r.passed ? `${chalk.green.bold('svc gate: PASSED')} (every threshold held)` : chalk.red.bold('svc gate: FAILED'));
+  for (const violation of r.violations) out.push(`  - ${violation}`);
+  out.push('');
+  const counts = [['level', 'open', 'threshold', 'result']];
+  for (const key of [...LEVELS, 'total'] as CountKey[]) {
+    counts.push([key, String(r.counts[key]), thresholdText(r, key), rowFails(r, key) ? 'FAIL' : 'ok']);
+  }
+  const table = aligned(counts, new Set([1]));
+  out.push(chalk.bold(table[0]), ...table.slice(1).map((l) => (l.endsWith('FAIL') ? chalk.red(l) : l)));
+  const c = r.thresholds.cutoffs;
+  out.push('');
+  out.push(`Scope: ${scopeText(v.scope)}; read ${count(v.fetched)} of ${count(v.totalCount)} (totalCount).`);
+  out.push(`Levels by score: critical >= ${c.critical}, high >= ${c.high}, medium >= ${c.medium}, low >= ${c.low}, info below.`);
+  if (r.ignored > 0) out.push(`${r.ignored} listed issue${r.ignored === 1 ? ' was' : 's were'} not open and not counted.`);
+  if (r.breaking.length > 0) {
+    const shown = r.breaking.slice(0, MAX_LISTED);
+    out.push('', `Issues that break the gate (${r.breaking.length}${r.breaking.length > MAX_LISTED ? `, first ${MAX_LISTED} shown` : ''}):`);
+    const rows = [['level', 'score', 'id', 'location', 'title']];
+    for (const i of shown) rows.push([i.level, scoreText(i), cellText(i.id), cellText(locationText(i)) || '-', cellText(titleOf(i))]);
+    const lines = aligned(rows, new Set([1]));
+    out.push(chalk.bold(lines[0]), ...lines.slice(1));
+    if (r.breaking.length > MAX_LISTED) out.push(`  ...and ${r.breaking.length - MAX_LISTED} more (all of them: -o json, --sarif or --junit).`);
+  }
+  return out.join('\n') + '\n';
+}
+
+const SCOPE_NAMES: Record<string, string> = {
+  organizationId: 'organization', repositoryIds: 'repositories', scanId: 'scan', projectId: 'project',
+  codeScanTypes: 'scan types', vulnerabilityClasses: 'classes', languages: 'languages', ruleId: 'rule', searchQuery: 'search',
+};
+
+export function scopeText(scope: Record<string, unknown>): string {
+  const parts: string[] = [];
+  for (const [key, value] of Object.entries(scope)) {
+    if (key === 'types' || value === undefined) continue;
+    const text = Array.isArray(value) ? value.join(',') : typeof value === 'object' ? JSON.stringify(value) : String(value);
+    parts.push(`${SCOPE_NAMES[key] ?? key} ${text}`);
+  }
+  return parts.length === 0 ? 'open issues of the token\'s default organization' : `open issues, ${parts.join(', ')}`;
+}

@@ -1,0 +1,68 @@
+/**
+ * `--all`: every page of a listing, streamed to stdout in page order and checked against the total
+ * the service reports (see pager.ts for the checks, stream-out.ts for the formats).
+ *
+ * Order: unless the user names a sort, `--all` asks for the row's stable order (createdAt ascending):
+ * items do not move between pages while they are read, and new ones land on the last page, where the
+ * total check notices them. The service's default (score, descending) has ties whose order may differ
+ * from one request to the next, which would skip some items and repeat others.
+ */
+import type { Context } from '../context.js';
+import type { Operation } from '../operations/types.js';
+import { Pager, allowListeners, parseConcurrency } from './pager.js';
+import { checkShape, columnsFor } from '../commands/operation/respond.js';
+import { itemWriter } from './stream-out.js';
+import { favourSmallHeap } from './heap.js';
+import { count, startProgress } from '../terminal/progress.js';
+import type { OperationOptions } from '../commands/operation/run.js';
+
+/** The body `--all` sends: the row's stable order unless the user chose a sort. */
+export function withStableOrder(op: Operation, body: Record<string, unknown>): Record<string, unknown> {
+  const order = op.pagination?.stableOrder;
+  if (!order || Object.keys(order).some((k) => body[k] !== undefined)) return body;
+  return { ...body, ...order };
+}
+
+export function pageSizeFor(op: Operation, body: Record<string, unknown>): number {
+  const p = op.pagination!;
+  const given = body[p.pageSize];
+  return typeof given === 'number' && Number.isInteger(given) && given > 0 ? given : p.maxPageSize;
+}
+
+export async function runAllPages(ctx: Context, op: Operation, body: Record<string, unknown>, opts: OperationOptions): Promise<void> {
+  const concurrency = parseConcurrency(opts.concurrency);
+  const what = `${op.group} ${op.name} --all`;
+  const client = await ctx.client();
+  allowListeners(ctx.signal, concurrency);
+  favourSmallHeap();
+  const pager = new Pager({
+    what,
+    pagination: op.pagination!,
+    body: withStableOrder(op, body),
+    pageSize: pageSizeFor(op, body),
+    concurrency,
+    requireTotal: false,
+    call: (b) => client.call(op.path, b, { safe: op.safe }),
+    warn: (l) => ctx.warn(l),
+  });
+  const format = ctx.format();
+  const writer = itemWriter({
+    format,
+    stdout: ctx.io.stdout,
+    columns: columnsFor(ctx, op.columns),
+    pretty: ctx.io.stdoutIsTTY,
+    render: { pretty: ctx.io.stdoutIsTTY, color: ctx.color, width: ctx.io.columns },
+    sink: { out: ctx.out, note: ctx.note },
+  });
+  const progress = await startProgress(ctx, `${what}: fetching page 1`);
+  try {
+    for await (const page of pager.pages()) {
+      if (page.page === 1) checkShape(ctx, op, page.data);
+      await writer.page(page.items);
+      progress.update(`${what}: fetched ${count(pager.fetched)}${pager.total !== undefined ? ` of ${count(pager.total)}` : ''}`);
+    }
+  } finally {
+    progress.stop();
+  }
+  await writer.end();
+}
