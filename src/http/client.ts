@@ -51,6 +51,17 @@ export interface Client {
   close(): Promise<void>;
 }
 
+/** The bytes each parsed answer was read from (see responseBytes). */
+const answerBytes = new WeakMap<object, Buffer>();
+
+/**
+ * The UTF-8 bytes (after any byte order mark) that a parsed answer of this client was read from:
+ * a long NDJSON listing copies items from them (listing/item-spans.ts). Undefined for anything else.
+ */
+export function responseBytes(data: unknown): Buffer | undefined {
+  return data !== null && typeof data === 'object' ? answerBytes.get(data) : undefined;
+}
+
 /**
  * Marks the abort of an attempt whose body took longer than the timeout after the headers (a server
  * dripping bytes defeats undici's idle body timer). The headers timeout is undici's own: it starts
@@ -123,11 +134,16 @@ export function createClient(o: ClientOptions): Client {
     o.signal.addEventListener('abort', onAbort, { once: true });
     let deadline: ReturnType<typeof setTimeout> | undefined;
     let res: Dispatcher.ResponseData;
+    let bytes: Buffer;
     let text: string;
     try {
       res = await request(dispatcher, url, { method: 'POST', headers, body: payload, signal: attempt.signal });
       deadline = setTimeout(() => attempt.abort(BODY_DEADLINE), o.timeoutSec * 1000);
-      text = await res.body.text();
+      // As undici's text() decodes it (UTF-8, a byte order mark skipped), keeping the bytes.
+      const raw = await res.body.bytes();
+      bytes = Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength);
+      if (bytes.length > 2 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) bytes = bytes.subarray(3);
+      text = bytes.toString('utf8');
     } catch (err) {
       if (o.signal.aborted) throw interrupted(o.signal);
       const cause = attempt.signal.reason === BODY_DEADLINE ? BODY_DEADLINE : err;
@@ -154,8 +170,9 @@ export function createClient(o: ClientOptions): Client {
       const where = res.headers.location ? ` to ${redactUrl(String(res.headers.location)).slice(0, 200)}` : '';
       throw new ResponseError(`${what}: unexpected HTTP ${res.statusCode}${where} (svc does not follow redirects, so tokens stay with the base URL)`, res.statusCode, 'check the base URL');
     }
+    let data: unknown;
     try {
-      return text === '' ? null : JSON.parse(text);
+      data = text === '' ? null : JSON.parse(text);
     } catch {
       const type = String(res.headers['content-type'] ?? 'no content type');
       throw new ResponseError(
@@ -164,6 +181,8 @@ export function createClient(o: ClientOptions): Client {
         'check that the base URL points at the API; try again with --verbose',
       );
     }
+    if (data !== null && typeof data === 'object') answerBytes.set(data, bytes);
+    return data;
   }
 
   return {

@@ -11,7 +11,8 @@ import type { Context } from '../context.js';
 import type { Operation } from '../operations/types.js';
 import { Pager, allowListeners, parseConcurrency } from './pager.js';
 import { checkShape, columnsFor } from '../commands/operation/respond.js';
-import { itemWriter } from './stream-out.js';
+import { itemWriter, type PageSource } from './stream-out.js';
+import { responseBytes } from '../http/client.js';
 import { favourSmallHeap } from './heap.js';
 import { count, startProgress } from '../terminal/progress.js';
 import type { OperationOptions } from '../commands/operation/run.js';
@@ -27,6 +28,13 @@ export function pageSizeFor(op: Operation, body: Record<string, unknown>): numbe
   const p = op.pagination!;
   const given = body[p.pageSize];
   return typeof given === 'number' && Number.isInteger(given) && given > 0 ? given : p.maxPageSize;
+}
+
+/** The bytes a page came as, when its item list is a top-level key (NDJSON then copies items from them). */
+function sourceOf(op: Operation, data: unknown): PageSource | undefined {
+  const key = op.pagination!.items;
+  const bytes = key.includes('.') ? undefined : responseBytes(data);
+  return bytes && { bytes, key };
 }
 
 export async function runAllPages(ctx: Context, op: Operation, body: Record<string, unknown>, opts: OperationOptions): Promise<void> {
@@ -51,14 +59,19 @@ export async function runAllPages(ctx: Context, op: Operation, body: Record<stri
     stdout: ctx.io.stdout,
     columns: columnsFor(ctx, op.columns),
     pretty: ctx.io.stdoutIsTTY,
+    project: ctx.globals.columns !== undefined,
+    jq: ctx.globals.jq,
     render: { pretty: ctx.io.stdoutIsTTY, color: ctx.color, width: ctx.io.columns },
     sink: { out: ctx.out, note: ctx.note },
+    signal: ctx.signal,
+    // Rows and the spinner share the terminal: the spinner is taken down while rows are written.
+    around: ctx.io.stdoutIsTTY ? (fn) => progress.around(fn) : undefined,
   });
   const progress = await startProgress(ctx, `${what}: fetching page 1`);
   try {
     for await (const page of pager.pages()) {
       if (page.page === 1) checkShape(ctx, op, page.data);
-      await writer.page(page.items);
+      await writer.page(page.items, sourceOf(op, page.data));
       progress.update(`${what}: fetched ${count(pager.fetched)}${pager.total !== undefined ? ` of ${count(pager.total)}` : ''}`);
     }
   } finally {

@@ -11,6 +11,7 @@ import { Store } from './state.js';
 import { Persister, readStateFile, restore } from './persist.js';
 import { buildRoutes } from './router.js';
 import { sortedIssues } from './search.js';
+import { warmIssueJson } from './handlers/issues.js';
 import { createSandboxServer, type RequestCount } from './server.js';
 import { hashString, mix, mulberry32 } from './prng.js';
 
@@ -78,8 +79,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const tokenId = o.tokenId ?? SANDBOX_TOKEN_ID;
   const tokenSecret = o.tokenSecret ?? SANDBOX_TOKEN_SECRET;
   const requests = new Map<string, RequestCount>();
+  let warm: ReturnType<typeof warmIssueJson> | undefined;
   const { server, timers } = createSandboxServer({
     routes, requests, store, tokenId, tokenSecret, faults, faultRng: mulberry32(mix(params.seed, 0xfa17)),
+    warmed: () => warm?.done ?? false,
     maxBodyBytes: o.maxBodyBytes, slowBodyMs: o.slowBodyMs, log: o.log,
   });
   server.keepAliveTimeout = 5_000;
@@ -89,6 +92,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   });
   const { port } = server.address() as AddressInfo;
   started = true;
+  warm = warmIssueJson(store);
   const hostInUrl = o.host.includes(':') ? `[${o.host}]` : o.host;
   let closing: Promise<void> | undefined;
 
@@ -107,6 +111,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     save: async () => { await persister?.flush(); },
     close() {
       return (closing ??= (async () => {
+        warm?.stop();
         for (const t of timers) clearTimeout(t);
         timers.clear();
         await new Promise<void>((resolve) => {

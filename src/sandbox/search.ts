@@ -1,7 +1,8 @@
 /**
  * Issue search: every filter of the spec, sorting with a stable tie-break on id, paging, counts.
  * The full sorted order of all issues is cached per sort key until an issue is added or a sort key
- * changes, so a search over 100,000 issues is one linear pass.
+ * changes, and the issues a filter matches until anything changes: the first search with a filter is
+ * one linear pass over 100,000 issues, each further page of it a slice.
  */
 import type { IssueRec, RepoRec } from './model.js';
 import { CATEGORY_KEYS } from './model.js';
@@ -90,31 +91,70 @@ function matchesText(i: IssueRec, q: string, repoNameMatches: Set<string>): bool
     || i.cwes.some((c) => c.length === q.length && c.toLowerCase() === q);
 }
 
-/** `repos` are the repositories of the caller's organization: issues of other organizations never match. */
-export function searchIssues(store: Store, repos: Map<string, RepoRec>, req: SearchRequest): SearchResult {
-  const page = req.page ?? 1;
-  const pageSize = req.pageSize ?? DEFAULT_PAGE_SIZE;
+/** The issues a search matches, in order, before paging: what a page is cut from. */
+interface Matched {
+  /** Issues that pass every filter, `types` included. */
+  issues: IssueRec[];
+  /** How many pass every filter but `types` (`totalCountAllCategories`). */
+  all: number;
+  counts: Record<string, number>;
+}
+
+/**
+ * Matches per repository set (the caller's organization) and filter, kept until the store changes:
+ * `--all` asks for hundreds of pages with the same filters, and each page is then a slice instead of
+ * a pass over every issue. A few filters are kept per organization; the oldest is dropped first.
+ */
+const matchCache = new WeakMap<Map<string, RepoRec>, Map<string, { version: number; value: Matched }>>();
+const MATCHES_KEPT = 16;
+
+/** Everything of a request that decides which issues match and their order (not the page). */
+function filterKey(req: SearchRequest): string {
+  const list = (l?: string[]) => (l && l.length ? [...l].sort() : null);
+  return JSON.stringify([
+    req.sortBy ?? 'score', req.sortOrder ?? 'desc', list(req.repositoryIds), req.projectId ?? null, req.scanId ?? null,
+    req.ruleId ?? null, list(req.codeScanTypes), req.severities?.min ?? null, req.severities?.max ?? null,
+    list(req.languages?.map((s) => s.toLowerCase())), list(req.vulnerabilityClasses?.map((s) => s.toLowerCase())),
+    req.searchQuery?.trim().toLowerCase() || null, list(req.types),
+  ]);
+}
+
+function matches(store: Store, repos: Map<string, RepoRec>, req: SearchRequest): Matched {
+  let kept = matchCache.get(repos);
+  if (!kept) matchCache.set(repos, (kept = new Map()));
+  const key = filterKey(req);
+  const hit = kept.get(key);
+  if (hit && hit.version === store.version) return hit.value;
   const match = issueFilter(repos, req);
   const types = req.types?.length ? new Set<string>(req.types) : undefined;
   const counts: Record<string, number> = Object.fromEntries(CATEGORY_KEYS.map((k) => [k, 0]));
-  const from = req.returnAll ? 0 : (page - 1) * pageSize;
-  const to = req.returnAll ? Infinity : from + pageSize;
   const issues: IssueRec[] = [];
-  let total = 0;
   let all = 0;
   for (const i of sortedIssues(store, req.sortBy ?? 'score', req.sortOrder ?? 'desc')) {
     if (!match(i)) continue;
     all++;
     counts[i.status] = (counts[i.status] ?? 0) + 1;
     if (types && !types.has(i.status)) continue;
-    if (total >= from && total < to) issues.push(i);
-    total++;
+    issues.push(i);
   }
+  const value = { issues, all, counts };
+  kept.delete(key);
+  kept.set(key, { version: store.version, value });
+  if (kept.size > MATCHES_KEPT) kept.delete(kept.keys().next().value!);
+  return value;
+}
+
+/** `repos` are the repositories of the caller's organization: issues of other organizations never match. */
+export function searchIssues(store: Store, repos: Map<string, RepoRec>, req: SearchRequest): SearchResult {
+  const page = req.page ?? 1;
+  const pageSize = req.pageSize ?? DEFAULT_PAGE_SIZE;
+  const m = matches(store, repos, req);
+  const issues = req.returnAll ? m.issues.slice() : m.issues.slice(Math.max(0, (page - 1) * pageSize), Math.max(0, page * pageSize));
   return {
     issues,
-    totalCount: total,
-    totalCountAllCategories: all,
-    ...(req.getCounts ? { categoryCounts: counts } : {}),
+    totalCount: m.issues.length,
+    totalCountAllCategories: m.all,
+    ...(req.getCounts ? { categoryCounts: { ...m.counts } } : {}),
     currentPage: req.returnAll ? 1 : page,
     pageSize: req.returnAll ? issues.length : pageSize,
   };

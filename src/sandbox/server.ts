@@ -5,6 +5,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { HttpError } from './errors.js';
+import { jsonBytes } from './raw-json.js';
 import { AFTER_FAULTS, STATUS_FAULTS, checkFaults, pickFault, sendSpoiled, sendStatusFault, type Faults } from './faults.js';
 import type { Route } from './router.js';
 import type { Rng } from './prng.js';
@@ -35,6 +36,8 @@ export interface ServerConfig {
   maxBodyBytes: number;
   slowBodyMs: number;
   log?: (line: string) => void;
+  /** Whether every issue's JSON has been made since start-up (health's `warmed`). */
+  warmed?: () => boolean;
 }
 
 export interface SandboxServer {
@@ -102,7 +105,7 @@ async function handle(cfg: ServerConfig, req: IncomingMessage, res: ServerRespon
     status = err.status;
     payload = { error: err.message };
   }
-  if (fault && AFTER_FAULTS.has(fault)) { sendSpoiled(res, status, fault, JSON.stringify(payload), cfg.slowBodyMs, timers); return; }
+  if (fault && AFTER_FAULTS.has(fault)) { sendSpoiled(res, status, fault, jsonBytes(payload).toString('utf8'), cfg.slowBodyMs, timers); return; }
   sendJson(res, status, payload);
 }
 
@@ -160,9 +163,9 @@ export function readJsonBody(req: IncomingMessage, max: number): Promise<Record<
 
 export function sendJson(res: ServerResponse, status: number, payload: unknown, headers: Record<string, string> = {}): void {
   if (res.destroyed) return;
-  const text = JSON.stringify(payload);
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text), ...headers });
-  res.end(text);
+  const bytes = jsonBytes(payload);
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': bytes.length, ...headers });
+  res.end(bytes);
 }
 
 function reject(res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}): void {
@@ -188,7 +191,7 @@ async function control(cfg: ServerConfig, req: IncomingMessage, res: ServerRespo
   if (!isLoopbackAddress(req.socket.remoteAddress)) return reject(res, 403, 'the sandbox control endpoints answer loopback clients only');
   if (path === CONTROL_PREFIX + 'health') {
     if (req.method !== 'GET') return reject(res, 405, 'use GET', { allow: 'GET' });
-    return sendJson(res, 200, { ok: true, repositories: cfg.store.repos.length, issues: cfg.store.issues.length, version: cfg.store.version });
+    return sendJson(res, 200, { ok: true, repositories: cfg.store.repos.length, issues: cfg.store.issues.length, version: cfg.store.version, warmed: cfg.warmed?.() ?? false });
   }
   if (path === CONTROL_PREFIX + 'requests') {
     if (req.method !== 'GET') return reject(res, 405, 'use GET', { allow: 'GET' });

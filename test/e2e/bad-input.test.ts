@@ -6,7 +6,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runSvc } from '../helpers/run-svc.js';
+import { runCli } from '../helpers/host.js';
 import { startFakeServer, type FakeServer } from '../helpers/fake-server.js';
 import { tempDir } from '../helpers/temp.js';
 
@@ -162,7 +162,7 @@ describe.concurrent(`bad-input battery (${CASES.length} invocations)`, () => {
     const server = await startFakeServer({ fallback: { json: { ok: true } } });
     let r;
     try {
-      r = await runSvc(c.args, { env: setUp(c, server), input: c.input });
+      r = await runCli(c.args, { env: setUp(c, server), stdin: c.input });
     } finally {
       await server.close();
     }

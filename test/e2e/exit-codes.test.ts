@@ -1,6 +1,6 @@
 /** Each failure class ends with its documented exit code and one clear stderr line. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runSvc } from '../helpers/run-svc.js';
+import { runCli } from '../helpers/host.js';
 import { startFakeServer, type FakeServer, type Reply } from '../helpers/fake-server.js';
 
 const SECRET = 'exit-code-secret-value-42';
@@ -37,7 +37,7 @@ describe('exit codes of API failures', () => {
     it(`${c.name} -> exit ${c.code}`, async () => {
       const path = `/api/v1/issues/get`;
       server.stub(path, c.reply);
-      const r = await runSvc(['issues', 'get', 'iss_1', '--retries', '0', ...(c.args ?? [])], { env: env() });
+      const r = await runCli(['issues', 'get', 'iss_1', '--retries', '0', ...(c.args ?? [])], { env: env() });
       expect(r.code).toBe(c.code);
       expect(r.stdout).toBe('');
       expect(expectOneLine(r.stderr)).toMatch(c.message);
@@ -45,14 +45,14 @@ describe('exit codes of API failures', () => {
   }
 
   it('an unreachable server -> exit 6', async () => {
-    const r = await runSvc(['orgs', 'list', '--retries', '0'], { env: env({ SVC_BASE_URL: 'http://127.0.0.1:9' }) });
+    const r = await runCli(['orgs', 'list', '--retries', '0'], { env: env({ SVC_BASE_URL: 'http://127.0.0.1:9' }) });
     expect(r.code).toBe(6);
     expect(expectOneLine(r.stderr)).toMatch(/cannot reach http:\/\/127\.0\.0\.1:9 \(ECONNREFUSED\)/);
   });
 
   it('shows the stack only with --debug', async () => {
     server.stub('/api/v1/issues/get', { status: 500, json: { error: 'boom' } });
-    const r = await runSvc(['issues', 'get', 'iss_1', '--retries', '0', '--debug'], { env: env() });
+    const r = await runCli(['issues', 'get', 'iss_1', '--retries', '0', '--debug'], { env: env() });
     expect(r.code).toBe(6);
     expect(r.stderr).toMatch(/\n\s+at /);
     expect(r.stderr).not.toContain(SECRET);
@@ -83,7 +83,7 @@ describe('exit codes of local problems (nothing is sent)', () => {
   for (const c of local) {
     it(`${c.name} -> exit ${c.code}`, async () => {
       const before = server.requests.length;
-      const r = await runSvc(c.args, { env: env(c.env as Record<string, string>), input: c.name.includes('--input') ? '{"page": ' : '' });
+      const r = await runCli(c.args, { env: env(c.env as Record<string, string>), stdin: c.name.includes('--input') ? '{"page": ' : '' });
       expect(r.code).toBe(c.code);
       expect(expectOneLine(r.stderr)).toMatch(c.message);
       expect(server.requests.length).toBe(before);
@@ -99,7 +99,7 @@ describe('retries', () => {
       res.writeHead(n === 1 ? 500 : 200, { 'content-type': 'application/json', 'retry-after': '0' });
       res.end(n === 1 ? '{"error":"transient"}' : '[{"id":"o1","name":"A"}]');
     });
-    const r = await runSvc(['orgs', 'list'], { env: env() });
+    const r = await runCli(['orgs', 'list'], { env: env() });
     expect(r.code).toBe(0);
     expect(n).toBe(2);
     expect(JSON.parse(r.stdout)).toEqual([{ id: 'o1', name: 'A' }]);
@@ -109,7 +109,7 @@ describe('retries', () => {
   it('never repeats a mutation that reached the server', async () => {
     let n = 0;
     server.stub('/api/v1/issues/archive', (_req, res) => { n++; res.writeHead(500, { 'content-type': 'application/json' }); res.end('{"error":"boom"}'); });
-    const r = await runSvc(['issues', 'archive', 'iss_1', '--retries', '3'], { env: env() });
+    const r = await runCli(['issues', 'archive', 'iss_1', '--retries', '3'], { env: env() });
     expect(r.code).toBe(6);
     expect(n).toBe(1);
   });
@@ -118,7 +118,7 @@ describe('retries', () => {
 describe('hostile response shapes', () => {
   it('a response nested 20,000 levels deep ends with exit 7 and one line', async () => {
     server.stub('/api/v1/issues/get', { text: '{"id":"i","a":'.repeat(20000) + '1' + '}'.repeat(20000), headers: { 'content-type': 'application/json' } });
-    const r = await runSvc(['issues', 'get', 'iss_1', '--retries', '0'], { env: env() });
+    const r = await runCli(['issues', 'get', 'iss_1', '--retries', '0'], { env: env() });
     expect(r.code).toBe(7);
     expect(expectOneLine(r.stderr)).toMatch(/nested too deeply/);
   });

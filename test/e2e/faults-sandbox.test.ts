@@ -1,7 +1,7 @@
 /**
  * The fault suite against the sandbox: each of its fault modes (latency, 500/502/503, 429 with
  * Retry-After, reset connections, truncated and invalid JSON bodies, a body stalled past --timeout)
- * driven through the built bin, for a read (`issues search`) and a change (`issues archive`).
+ * driven in-process through main(), for a read (`issues search`) and a change (`issues archive`).
  * Each case checks the exit code, how many requests the sandbox received and handled (a read is
  * retried; a change reaches the service at most once), whether the change was applied, and one
  * clear error line. The sandbox's request counter is the witness.
@@ -72,7 +72,7 @@ describe.concurrent(`fault suite against the sandbox (${CASES.length} cases)`, (
     if (c.once) sb.onLine = (line) => { if (line.startsWith(`POST ${path} ${c.fault} `)) sb.setFaults({ fault: null }); };
     sb.setFaults({ fault: c.fault ?? null, latencyMs: c.latencyMs ?? 0 });
 
-    const r = await sb.svc([...(c.write ? ['issues', 'archive', target.id] : READ), '-o', 'json', ...(c.args ?? [])]);
+    const r = await sb.run([...(c.write ? ['issues', 'archive', target.id] : READ), '-o', 'json', ...(c.args ?? [])]);
     const count = sb.requests()[path];
     const lines = r.stderr.split('\n').filter((l) => l.trim());
     expect({ code: r.code, received: count.received }, r.stderr).toEqual({ code: c.code, received: c.received });

@@ -25,7 +25,7 @@ const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 const failOnViolation = (n: number, level: Level) => `${plural(n, 'issue')} at ${level === 'info' ? 'any level' : `${level} or above`} (fail-on ${level})`;
 
 async function gateJson(sb: GateSandbox, args: string[]) {
-  const r = await sb.svc(['gate', ...args, '-o', 'json']);
+  const r = await sb.run(['gate', ...args, '-o', 'json']);
   expect([0, 1], r.stderr).toContain(r.code);
   return { code: r.code, stderr: r.stderr, v: JSON.parse(r.stdout) };
 }
@@ -98,7 +98,7 @@ describe('svc gate against the sandbox: a scan started and waited on', () => {
   it.concurrent('scans start --wait reaches completed; the gate then counts the issues the scan added', async () => {
     const sb = await sandbox({ scanDurationMs: 400 });
     const { repoId, counts } = await busiestRepo(sb);
-    const started = await sb.svc(['scans', 'start', '--repository-ids', repoId, '--wait', '--poll-interval', '0.1']);
+    const started = await sb.run(['scans', 'start', '--repository-ids', repoId, '--wait', '--poll-interval', '0.1']);
     expect(started.code, started.stderr).toBe(0);
     const scanId = started.stdout.trim();
     expect(scanId).toMatch(/^\S+$/);
@@ -132,7 +132,7 @@ describe('svc gate against the sandbox: reports', () => {
     const sb = await sandbox();
     const { repoId, ids, counts } = await busiestRepo(sb);
     const dir = tempDir('svc-gate-sb-');
-    const r = await sb.svc(['gate', '--repository-ids', repoId, '--fail-on', 'high', '--page-size', '20',
+    const r = await sb.run(['gate', '--repository-ids', repoId, '--fail-on', 'high', '--page-size', '20',
       '--sarif', 'out.sarif', '--junit', 'junit.xml', '--markdown', 'summary.md'], { cwd: dir });
     expect(r.code).toBe(1);
     const breaking = counts.critical + counts.high;
@@ -163,7 +163,7 @@ describe('svc gate against the sandbox: reports', () => {
     const sb = await sandbox();
     const { repoId, counts } = await busiestRepo(sb);
     const dir = tempDir('svc-gate-sb-');
-    const r = await sb.svc(['gate', '--repository-ids', repoId, '--max-total', String(counts.total), '--sarif', 'ok.sarif', '--junit', 'ok.xml'], { cwd: dir });
+    const r = await sb.run(['gate', '--repository-ids', repoId, '--max-total', String(counts.total), '--sarif', 'ok.sarif', '--junit', 'ok.xml'], { cwd: dir });
     expect(r.code).toBe(0);
     const sarif = JSON.parse(readFileSync(join(dir, 'ok.sarif'), 'utf8'));
     expect(schemaErrors(sarif)).toEqual([]);
@@ -186,7 +186,7 @@ describe('svc gate against the sandbox: fail closed', () => {
   /** A gate this scope would pass (no limit is near); only a complete, readable listing may say so. */
   async function failClosed(sb: GateSandbox, scope: Scope, extra: string[] = [], env: Record<string, string> = {}) {
     const dir = tempDir('svc-gate-sb-');
-    const r = await sb.svc(['gate', '--repository-ids', scope.repoId, '--max-total', String(scope.counts.total + 100), '--page-size', '10',
+    const r = await sb.run(['gate', '--repository-ids', scope.repoId, '--max-total', String(scope.counts.total + 100), '--page-size', '10',
       '--sarif', 'out.sarif', '--junit', 'j.xml', ...extra], { cwd: dir, env });
     expect(r.code).not.toBe(0);
     expect(r.code).not.toBe(1);

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startFakeService, type FakeService, type Issue } from '../helpers/fake-service.js';
-import { runSvc, type RunResult } from '../helpers/run-svc.js';
+import { runCli, type CliResult } from '../helpers/host.js';
 import { oasisRegionProblems, schemaErrors } from '../unit/reports/sarif-schema.js';
 import { tempDir } from '../helpers/temp.js';
 
@@ -34,8 +34,8 @@ function baseSet(): Issue[] {
   return [issue(95), issue(75), issue(89), issue(40), issue(55), issue(69), issue(10), issue(3), issue(99, { status: 'patched' })];
 }
 
-function gate(s: FakeService, args: string[], env: Record<string, string> = {}, cwd?: string): Promise<RunResult> {
-  return runSvc(['gate', ...args], { env: { ...s.env, ...env }, cwd });
+function gate(s: FakeService, args: string[], env: Record<string, string> = {}, cwd?: string): Promise<CliResult> {
+  return runCli(['gate', ...args], { env: { ...s.env, ...env }, cwd });
 }
 
 const LEVEL_SCORES = { critical: 90, high: 70, medium: 40, low: 10, info: 0 } as const;

@@ -1,6 +1,6 @@
-/** Help as a user sees it from the built bin, in a pipe: 100 columns, no colour. */
+/** Help as a user sees it (in-process, main() with a test host), in a pipe: 100 columns, no colour. */
 import { describe, expect, it } from 'vitest';
-import { runSvc } from '../helpers/run-svc.js';
+import { runCli } from '../helpers/host.js';
 
 describe('help snapshots (non-terminal: 100 columns, no colour)', () => {
   const cases: Array<[string, string[]]> = [
@@ -10,7 +10,7 @@ describe('help snapshots (non-terminal: 100 columns, no colour)', () => {
     ['repos-delete', ['repos', 'delete', '--help']],
   ];
   it.each(cases)('svc %s', async (name, args) => {
-    const r = await runSvc(args, { env: { COLUMNS: '60', FORCE_COLOR: undefined } });
+    const r = await runCli(args, { env: { COLUMNS: '60', FORCE_COLOR: undefined } });
     expect(r.code).toBe(0);
     expect(r.stderr).toBe('');
     expect(r.stdout).not.toContain('\u001b[');
@@ -21,13 +21,13 @@ describe('help snapshots (non-terminal: 100 columns, no colour)', () => {
   });
 
   it('svc help <command> prints the same as <command> --help', async () => {
-    const [a, b] = await Promise.all([runSvc(['help', 'issues', 'search']), runSvc(['issues', 'search', '--help'])]);
+    const [a, b] = await Promise.all([runCli(['help', 'issues', 'search']), runCli(['issues', 'search', '--help'])]);
     expect(a.code).toBe(0);
     expect(a.stdout).toBe(b.stdout);
   });
 
   it('an operation reached by its API spelling shows the same help and its API path', async () => {
-    const [alias, kebab] = await Promise.all([runSvc(['stats', 'issuesBySeverity', '--help']), runSvc(['stats', 'issues-by-severity', '--help'])]);
+    const [alias, kebab] = await Promise.all([runCli(['stats', 'issuesBySeverity', '--help']), runCli(['stats', 'issues-by-severity', '--help'])]);
     expect(alias.stdout).toBe(kebab.stdout);
     expect(alias.stdout).toContain('API: POST /api/v1/stats/issuesBySeverity');
     expect(alias.stdout).toMatch(/Examples?:\n  # .+\n  \$ svc stats /);
@@ -41,14 +41,14 @@ describe('help topics', () => {
     ['output', /ndjson/],
     ['global-flags', /--dry-run/],
   ])('svc help %s', async (topic, pattern) => {
-    const r = await runSvc(['help', topic]);
+    const r = await runCli(['help', topic]);
     expect(r.code).toBe(0);
     expect(r.stderr).toBe('');
     expect(r.stdout).toMatch(pattern);
   });
 
   it('an unknown topic is a usage error', async () => {
-    const r = await runSvc(['help', 'nonsense']);
+    const r = await runCli(['help', 'nonsense']);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/^svc: error: unknown help topic or command 'nonsense'/);
   });
@@ -62,7 +62,7 @@ describe('typos get a suggestion and exit 2', () => {
     [['stats', 'issuesBySeverty'], /Did you mean issuesBySeverity\?/],
     [['issues', 'search', '--sort-byy', 'score'], /unknown option '--sort-byy' \(Did you mean --sort-by\?\)/],
   ])('svc %j', async (args, pattern) => {
-    const r = await runSvc(args);
+    const r = await runCli(args);
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(pattern);

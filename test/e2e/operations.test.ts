@@ -1,12 +1,12 @@
 /**
- * Every operation of the table, through the built bin, against a recording loopback server: the
+ * Every operation of the table, in-process through main(), against the fake server on loopback: the
  * right path, POST, both token headers, JSON content type, User-Agent, and exactly the body fields
  * its flags name.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { commandName, loadAllOperations, type Operation } from '../../src/operations/index.js';
 import { flagSpecs, type FlagSpec } from '../../src/commands/operation/flags.js';
-import { runSvc, type RunResult } from '../helpers/run-svc.js';
+import { runCli, type CliResult } from '../helpers/host.js';
 import { startFakeServer, type FakeServer } from '../helpers/fake-server.js';
 import { RESPONSES } from '../fixtures/responses.js';
 
@@ -62,7 +62,7 @@ async function inBatches<T, R>(items: T[], size: number, fn: (t: T) => Promise<R
 }
 
 const env = () => ({ SVC_BASE_URL: server.url, SVC_API_TOKEN_ID: TOKEN_ID, SVC_API_TOKEN_SECRET: SECRET });
-let results: Map<string, { result: RunResult; body: Record<string, unknown>; args: string[] }>;
+let results: Map<string, { result: CliResult; body: Record<string, unknown>; args: string[] }>;
 
 beforeAll(async () => {
   server = await startFakeServer({ fallback: { json: { ok: true } } });
@@ -70,7 +70,7 @@ beforeAll(async () => {
   results = new Map();
   await inBatches(ops, 8, async (op) => {
     const { args, body } = invocation(op);
-    results.set(op.path, { result: await runSvc(args, { env: env() }), body, args });
+    results.set(op.path, { result: await runCli(args, { env: env() }), body, args });
   });
 }, 120_000);
 afterAll(() => server.close());
@@ -103,7 +103,7 @@ describe('every operation over real HTTP', () => {
 describe('API spellings and organization defaults', () => {
   it('fails (exit 7) when a response does not have the documented shape: a 2xx of the wrong shape is no success', async () => {
     server.stub('/api/v1/issues/get', { json: { title: 'no id here' } });
-    const r = await runSvc(['issues', 'get', 'iss_9'], { env: env() });
+    const r = await runCli(['issues', 'get', 'iss_9'], { env: env() });
     server.stub('/api/v1/issues/get', { json: RESPONSES['/api/v1/issues/get'] });
     expect(r.code).toBe(7);
     expect(r.stdout).toBe('');
@@ -111,8 +111,8 @@ describe('API spellings and organization defaults', () => {
   });
 
   it('accepts the API spelling as an alias and the repositories group alias', async () => {
-    const a = await runSvc(['stats', 'issuesBySeverity', '--org', 'o-1'], { env: env() });
-    const b = await runSvc(['repositories', 'list', '--no-get-counts'], { env: { ...env(), SVC_ORGANIZATION_ID: 'o-env' } });
+    const a = await runCli(['stats', 'issuesBySeverity', '--org', 'o-1'], { env: env() });
+    const b = await runCli(['repositories', 'list', '--no-get-counts'], { env: { ...env(), SVC_ORGANIZATION_ID: 'o-env' } });
     expect([a.code, b.code]).toEqual([0, 0]);
     const bodies = server.requests.slice(-2).map((r) => [r.path, r.body]);
     expect(bodies).toEqual([
@@ -125,7 +125,7 @@ describe('API spellings and organization defaults', () => {
     const { tempConfigDir } = await import('../helpers/run-svc.js');
     const cfg = tempConfigDir();
     const base = { ...env(), SVC_CONFIG_DIR: cfg };
-    expect((await runSvc(['config', 'set', 'organization', 'o-profile'], { env: base })).code).toBe(0);
+    expect((await runCli(['config', 'set', 'organization', 'o-profile'], { env: base })).code).toBe(0);
     const seen: unknown[] = [];
     for (const [args, extra] of [
       [['stats', 'summary'], {}],
@@ -133,7 +133,7 @@ describe('API spellings and organization defaults', () => {
       [['stats', 'summary', '--org', 'o-flag'], { SVC_ORGANIZATION_ID: 'o-env' }],
       [['stats', 'summary', '--org', 'o-flag', '--organization-id', 'o-field'], {}],
     ] as const) {
-      const r = await runSvc([...args], { env: { ...base, ...extra } });
+      const r = await runCli([...args], { env: { ...base, ...extra } });
       expect(r.code).toBe(0);
       seen.push((server.requests.at(-1)!.body as Record<string, unknown>).organizationId);
     }
@@ -142,28 +142,28 @@ describe('API spellings and organization defaults', () => {
 
   it('never fills the organization of a delete from the environment', async () => {
     const before = server.requests.length;
-    const r = await runSvc(['orgs', 'delete', '--yes'], { env: { ...env(), SVC_ORGANIZATION_ID: 'o-env' } });
+    const r = await runCli(['orgs', 'delete', '--yes'], { env: { ...env(), SVC_ORGANIZATION_ID: 'o-env' } });
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/missing organizationId/);
     expect(server.requests.length).toBe(before);
   });
 
   it('lets -F/-f/--input send any field, typed flags winning', async () => {
-    const r = await runSvc(['issues', 'search', '--input', '-', '-F', 'pageSize=50', '-F', 'extra={"a":[1]}', '-f', 'searchQuery=007', '--page', '2'], {
-      env: env(), input: '{"page": 9, "sortBy": "createdAt", "newField": true}',
+    const r = await runCli(['issues', 'search', '--input', '-', '-F', 'pageSize=50', '-F', 'extra={"a":[1]}', '-f', 'searchQuery=007', '--page', '2'], {
+      env: env(), stdin: '{"page": 9, "sortBy": "createdAt", "newField": true}',
     });
     expect(r.code).toBe(0);
     expect(server.requests.at(-1)!.body).toEqual({ page: 2, pageSize: 50, sortBy: 'createdAt', newField: true, extra: { a: [1] }, searchQuery: '007' });
   });
 
   it('svc api calls any path with the default organization', async () => {
-    const r = await runSvc(['api', 'sca/vulnerabilities/search', '-F', 'page=1', '--org', 'o-9'], { env: env() });
-    const r2 = await runSvc(['api', '/api/v1/rules/list'], { env: env() });
+    const r = await runCli(['api', 'sca/vulnerabilities/search', '-F', 'page=1', '--org', 'o-9'], { env: env() });
+    const r2 = await runCli(['api', '/api/v1/rules/list'], { env: env() });
     expect([r.code, r2.code]).toEqual([0, 0]);
     const [a, b] = server.requests.slice(-2);
     expect([a.path, a.body]).toEqual(['/api/v1/sca/vulnerabilities/search', { page: 1, organizationId: 'o-9' }]);
     expect(b.path).toBe('/api/v1/rules/list');
-    const bad = await runSvc(['api', '../etc/passwd'], { env: env() });
+    const bad = await runCli(['api', '../etc/passwd'], { env: env() });
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/invalid API path/);
   });

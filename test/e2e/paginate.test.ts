@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { makeIssue, startFakeService, type FakeService } from '../helpers/fake-service.js';
-import { runSvc } from '../helpers/run-svc.js';
+import { runCli } from '../helpers/host.js';
 
 const services: FakeService[] = [];
 afterAll(async () => { await Promise.all(services.splice(0).map((s) => s.close())); });
@@ -19,7 +19,7 @@ const ALL = ['issues', 'search', '--all'];
 describe('svc issues search --all', () => {
   it.concurrent('streams every item exactly once, in order, with concurrent page requests', async () => {
     const s = await fake(2345);
-    const r = await runSvc([...ALL, '--page-size', '100', '--concurrency', '4', '-o', 'ndjson'], { env: s.env });
+    const r = await runCli([...ALL, '--page-size', '100', '--concurrency', '4', '-o', 'ndjson'], { env: s.env });
     expect(r.code).toBe(0);
     expect(r.stderr).toBe('');
     const lines = r.stdout.trimEnd().split('\n').map((l) => JSON.parse(l) as { id: string });
@@ -32,10 +32,10 @@ describe('svc issues search --all', () => {
 
   it.concurrent('-o json is one array of the items; csv has one header', async () => {
     const s = await fake(250);
-    const json = await runSvc([...ALL, '--page-size', '100', '-o', 'json'], { env: s.env });
+    const json = await runCli([...ALL, '--page-size', '100', '-o', 'json'], { env: s.env });
     expect(json.code).toBe(0);
     expect((JSON.parse(json.stdout) as Array<{ id: string }>).map((x) => x.id)).toEqual(ids(250));
-    const csv = await runSvc([...ALL, '--page-size', '100', '-o', 'csv', '--columns', 'id,score'], { env: s.env });
+    const csv = await runCli([...ALL, '--page-size', '100', '-o', 'csv', '--columns', 'id,score'], { env: s.env });
     const rows = csv.stdout.trimEnd().split('\n');
     expect(rows[0]).toBe('id,score');
     expect(rows).toHaveLength(251);
@@ -44,7 +44,7 @@ describe('svc issues search --all', () => {
 
   it.concurrent('uses 500 a page by default and keeps a sort the user chose', async () => {
     const s = await fake(600);
-    const r = await runSvc([...ALL, '--sort-by', 'score', '-o', 'ndjson'], { env: s.env });
+    const r = await runCli([...ALL, '--sort-by', 'score', '-o', 'ndjson'], { env: s.env });
     expect(r.code).toBe(0);
     expect(s.searches().map((q) => [q.body.pageSize, q.body.sortBy, q.body.sortOrder])).toEqual([[500, 'score', undefined], [500, 'score', undefined]]);
   });
@@ -52,7 +52,7 @@ describe('svc issues search --all', () => {
   it.concurrent('a truncated listing fails with exit 7 after streaming what it had', async () => {
     const s = await fake(250);
     s.faults.extraTotal = 3;
-    const r = await runSvc([...ALL, '--page-size', '100', '-o', 'ndjson'], { env: s.env });
+    const r = await runCli([...ALL, '--page-size', '100', '-o', 'ndjson'], { env: s.env });
     expect(r.code).toBe(7);
     expect(r.stderr).toBe('svc: error: issues search --all: page 3 held 50 items, expected 53 (totalCount 253, page size 100); items are missing; the listing is incomplete, so nothing was reported as complete; run again\n');
   });
@@ -60,7 +60,7 @@ describe('svc issues search --all', () => {
   it.concurrent('a totalCount that changes mid-listing fails with exit 7; -o json is then left unterminated', async () => {
     const s = await fake(250);
     s.faults.totalChangesAtPage = 2;
-    const r = await runSvc([...ALL, '--page-size', '100', '-o', 'json'], { env: s.env });
+    const r = await runCli([...ALL, '--page-size', '100', '-o', 'json'], { env: s.env });
     expect(r.code).toBe(7);
     expect(r.stderr).toMatch(/the listing changed while it was read \(totalCount was 250 on page 1, 251 on page 2\)/);
     expect(() => JSON.parse(r.stdout)).toThrow();
@@ -69,7 +69,7 @@ describe('svc issues search --all', () => {
   it.concurrent('a page that fails once is retried by itself; the listing completes', async () => {
     const s = await fake(450);
     s.faults.failPageOnce = [3];
-    const r = await runSvc([...ALL, '--page-size', '100', '-o', 'ndjson'], { env: s.env });
+    const r = await runCli([...ALL, '--page-size', '100', '-o', 'ndjson'], { env: s.env });
     expect(r.code).toBe(0);
     expect(r.stdout.trimEnd().split('\n').map((l) => (JSON.parse(l) as { id: string }).id)).toEqual(ids(450));
     const pages = s.searches().map((q) => q.body.page);
@@ -80,7 +80,7 @@ describe('svc issues search --all', () => {
   it.concurrent('without totalCount it reads until a short page, and warns', async () => {
     const s = await fake(250);
     s.faults.noTotal = true;
-    const r = await runSvc([...ALL, '--page-size', '100', '-o', 'ndjson'], { env: s.env });
+    const r = await runCli([...ALL, '--page-size', '100', '-o', 'ndjson'], { env: s.env });
     expect(r.code).toBe(0);
     expect(r.stdout.trimEnd().split('\n')).toHaveLength(250);
     expect(r.stderr).toMatch(/^warning: issues search --all: the service reported no totalCount/);
@@ -88,14 +88,14 @@ describe('svc issues search --all', () => {
 
   it.concurrent('a table buffers every page', async () => {
     const s = await fake(120);
-    const r = await runSvc([...ALL, '--page-size', '50', '-o', 'table', '--columns', 'id'], { env: s.env });
+    const r = await runCli([...ALL, '--page-size', '50', '-o', 'table', '--columns', 'id'], { env: s.env });
     expect(r.code).toBe(0);
     expect(r.stdout.match(/iss-\d+/g)).toHaveLength(120);
   });
 
   it.concurrent('--concurrency out of range: exit 2, nothing sent', async () => {
     const s = await fake(10);
-    const r = await runSvc([...ALL, '--concurrency', '99'], { env: s.env });
+    const r = await runCli([...ALL, '--concurrency', '99'], { env: s.env });
     expect(r.code).toBe(2);
     expect(s.requests).toEqual([]);
   });
@@ -104,7 +104,7 @@ describe('svc issues search --all', () => {
 describe('svc scans list --all', () => {
   it.concurrent('reads every page of scans', async () => {
     const s = await fake(0);
-    const r = await runSvc(['scans', 'list', '--all', '-o', 'ndjson'], { env: s.env });
+    const r = await runCli(['scans', 'list', '--all', '-o', 'ndjson'], { env: s.env });
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ status: 'queued' });
     expect(s.requests[0].body).toMatchObject({ page: 1, pageSize: 100, sortBy: 'createdAt', sortOrder: 'asc' });

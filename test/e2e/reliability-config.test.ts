@@ -6,7 +6,7 @@
 import { readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runSvc } from '../helpers/run-svc.js';
+import { runCli } from '../helpers/host.js';
 import { startFakeServer, type FakeServer } from '../helpers/fake-server.js';
 import { tempDir } from '../helpers/temp.js';
 
@@ -26,21 +26,21 @@ describe('writes: atomic, mode 0600', () => {
     const dir = fresh();
     const file = join(dir, 'config.json');
     const env = { SVC_CONFIG_DIR: dir, ...noCreds };
-    expect((await runSvc(['config', 'set', 'base-url', server.url], { env })).code).toBe(0);
+    expect((await runCli(['config', 'set', 'base-url', server.url], { env })).code).toBe(0);
     expect(mode(file)).toBe(0o600);
     expect(mode(dir)).toBe(0o700);
-    const login = await runSvc(['auth', 'login', '--token-id', 'id-00000001', '--with-secret-stdin'], { env, input: 'login-secret-1234\n' });
+    const login = await runCli(['auth', 'login', '--token-id', 'id-00000001', '--with-secret-stdin'], { env, stdin: 'login-secret-1234\n' });
     expect(login.code).toBe(0);
     expect(login.stderr).toMatch(/Logged in: profile "default" now holds token id-0…0001 for http:\/\/127\.0\.0\.1:\d+/);
     expect(mode(file)).toBe(0o600);
     expect(JSON.parse(readFileSync(file, 'utf8')).profiles.default).toEqual({ baseUrl: server.url, tokenId: 'id-00000001', tokenSecret: 'login-secret-1234' });
     // The stored token works against its own base URL.
-    const list = await runSvc(['orgs', 'list', '-o', 'json'], { env });
+    const list = await runCli(['orgs', 'list', '-o', 'json'], { env });
     expect(list.code).toBe(0);
     expect(server.requests.at(-1)?.headers['x-service-api-token-secret']).toBe('login-secret-1234');
-    expect((await runSvc(['config', 'set', 'organization', 'org_1'], { env })).code).toBe(0);
+    expect((await runCli(['config', 'set', 'organization', 'org_1'], { env })).code).toBe(0);
     expect(mode(file)).toBe(0o600);
-    expect((await runSvc(['auth', 'logout'], { env })).code).toBe(0);
+    expect((await runCli(['auth', 'logout'], { env })).code).toBe(0);
     expect(mode(file)).toBe(0o600);
     expect(JSON.parse(readFileSync(file, 'utf8')).profiles.default).toEqual({ baseUrl: server.url, organization: 'org_1' });
     // No temp file is left next to it.
@@ -50,9 +50,9 @@ describe('writes: atomic, mode 0600', () => {
   it('a token logged in with SVC_BASE_URL is bound to that URL', async () => {
     const dir = fresh();
     const env = { SVC_CONFIG_DIR: dir, ...noCreds, SVC_BASE_URL: server.url };
-    expect((await runSvc(['auth', 'login', '--token-id', 'id-00000002', '--with-secret-stdin'], { env, input: 's-2' })).code).toBe(0);
+    expect((await runCli(['auth', 'login', '--token-id', 'id-00000002', '--with-secret-stdin'], { env, stdin: 's-2' })).code).toBe(0);
     expect(JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')).profiles.default.baseUrl).toBe(server.url);
-    expect((await runSvc(['orgs', 'list'], { env })).code).toBe(0);
+    expect((await runCli(['orgs', 'list'], { env })).code).toBe(0);
   });
 });
 
@@ -65,23 +65,23 @@ describe('a corrupt config file', () => {
     writeFileSync(file, corrupt, { mode: 0o600 });
     const env = { SVC_CONFIG_DIR: dir, ...noCreds };
     for (const args of [['config', 'set', 'organization', 'org_1'], ['config', 'list'], ['orgs', 'list'], ['auth', 'logout'], ['config', 'unset', 'organization']]) {
-      const r = await runSvc(args, { env });
+      const r = await runCli(args, { env });
       expect(r.code, args.join(' ')).toBe(2);
       expect(r.stderr.trim().split('\n')).toEqual([
         `svc: error: the config file ${file} is corrupt: it is not valid JSON; fix it by hand, or run 'svc config reset' to start afresh (this deletes the stored profiles)`,
       ]);
       expect(readFileSync(file, 'utf8')).toBe(corrupt);
     }
-    const login = await runSvc(['auth', 'login', '--token-id', 'i', '--with-secret-stdin'], { env, input: 'sss-secret' });
+    const login = await runCli(['auth', 'login', '--token-id', 'i', '--with-secret-stdin'], { env, stdin: 'sss-secret' });
     expect(login.code).toBe(2);
     expect(readFileSync(file, 'utf8')).toBe(corrupt);
     // `config path` still answers, so the user can find the file.
-    const path = await runSvc(['config', 'path'], { env });
+    const path = await runCli(['config', 'path'], { env });
     expect(path).toMatchObject({ code: 0, stdout: `${file}\n` });
-    const reset = await runSvc(['config', 'reset', '--yes'], { env });
+    const reset = await runCli(['config', 'reset', '--yes'], { env });
     expect(reset.code).toBe(0);
     expect(readdirSync(dir)).toEqual([]);
-    expect((await runSvc(['config', 'set', 'organization', 'org_1'], { env })).code).toBe(0);
+    expect((await runCli(['config', 'set', 'organization', 'org_1'], { env })).code).toBe(0);
     expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({ profiles: { default: { organization: 'org_1' } } });
   });
 });
@@ -102,7 +102,7 @@ describe('read-only runs never write', () => {
       ['config', 'list', '-o', 'json'], ['config', 'path'], ['auth', 'status'], ['issues', 'search', '--dry-run'],
       ['help', 'environment'], ['orgs', 'list', '--verbose'],
     ];
-    const results = await Promise.all(reads.map((args) => runSvc(args, { env })));
+    const results = await Promise.all(reads.map((args) => runCli(args, { env })));
     results.forEach((r, i) => expect(r.code, `${reads[i].join(' ')}: ${r.stderr}`).toBe(0));
     const after = statSync(file);
     expect(after.ino).toBe(before.ino);

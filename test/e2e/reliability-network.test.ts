@@ -8,6 +8,8 @@ import { createServer, request as httpRequest, type Server } from 'node:http';
 import { connect, type AddressInfo, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/host.js';
+// NODE_EXTRA_CA_CERTS is read by node at start-up: the tests that trust the private CA spawn the built bin.
 import { runSvc } from '../helpers/run-svc.js';
 import { startFakeServer, type FakeServer } from '../helpers/fake-server.js';
 import { tempDir } from '../helpers/temp.js';
@@ -89,7 +91,7 @@ afterAll(async () => { await Promise.all([https.close(), http.close(), proxy.clo
 describe('TLS with a private certificate authority', () => {
   it('without NODE_EXTRA_CA_CERTS: exit 6, one clear line, nothing sent, not retried', async () => {
     const before = https.requests.length;
-    const r = await runSvc(READ, { env: { ...creds, SVC_BASE_URL: https.url, NODE_EXTRA_CA_CERTS: undefined } });
+    const r = await runCli(READ, { env: { ...creds, SVC_BASE_URL: https.url, NODE_EXTRA_CA_CERTS: undefined } });
     expect(r.code).toBe(6);
     expect(r.stderr.trim().split('\n')).toEqual([
       expect.stringMatching(/^svc: error: orgs\/list: TLS failure talking to https:\/\/127\.0\.0\.1:\d+: the server's certificate is not trusted \((UNABLE_TO_VERIFY_LEAF_SIGNATURE|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_GET_ISSUER_CERT_LOCALLY)\); for a private certificate authority or a TLS-inspecting proxy, set NODE_EXTRA_CA_CERTS to its PEM file$/),
@@ -115,7 +117,7 @@ describe('TLS with a private certificate authority', () => {
   });
 
   it('https:// to a plain http server says so', async () => {
-    const r = await runSvc(READ, { env: { ...creds, SVC_BASE_URL: http.url.replace('http:', 'https:') } });
+    const r = await runCli(READ, { env: { ...creds, SVC_BASE_URL: http.url.replace('http:', 'https:') } });
     expect(r.code).toBe(6);
     expect(r.stderr.trim().split('\n')).toEqual([expect.stringMatching(/TLS failure .*not speak TLS on this port/)]);
   });
@@ -133,7 +135,7 @@ describe('proxies (HTTPS_PROXY, HTTP_PROXY, NO_PROXY)', () => {
   it('http:// goes through HTTP_PROXY as a forward request (proxy on loopback, so clear text stays on this machine)', async () => {
     proxy.used.length = 0;
     const before = http.hits(PATH);
-    const r = await runSvc(READ, { env: { ...creds, SVC_BASE_URL: http.url, http_proxy: proxy.url } });
+    const r = await runCli(READ, { env: { ...creds, SVC_BASE_URL: http.url, http_proxy: proxy.url } });
     expect(r.code).toBe(0);
     expect(proxy.used).toEqual([`POST ${http.url}${PATH}`]);
     expect(http.hits(PATH)).toBe(before + 1);
@@ -143,7 +145,7 @@ describe('proxies (HTTPS_PROXY, HTTP_PROXY, NO_PROXY)', () => {
     proxy.used.length = 0;
     const before = http.hits(PATH);
     for (const noProxy of ['127.0.0.1', `127.0.0.1:${http.port}`, '*', 'example.com, 127.0.0.1']) {
-      const r = await runSvc(READ, { env: { ...creds, SVC_BASE_URL: http.url, HTTP_PROXY: proxy.url, NO_PROXY: noProxy } });
+      const r = await runCli(READ, { env: { ...creds, SVC_BASE_URL: http.url, HTTP_PROXY: proxy.url, NO_PROXY: noProxy } });
       expect(r.code, noProxy).toBe(0);
     }
     expect(proxy.used).toEqual([]);
@@ -152,13 +154,13 @@ describe('proxies (HTTPS_PROXY, HTTP_PROXY, NO_PROXY)', () => {
 
   it('a NO_PROXY entry for another port does not bypass it', async () => {
     proxy.used.length = 0;
-    const r = await runSvc(READ, { env: { ...creds, SVC_BASE_URL: http.url, HTTP_PROXY: proxy.url, NO_PROXY: `127.0.0.1:${http.port + 1}` } });
+    const r = await runCli(READ, { env: { ...creds, SVC_BASE_URL: http.url, HTTP_PROXY: proxy.url, NO_PROXY: `127.0.0.1:${http.port + 1}` } });
     expect(r.code).toBe(0);
     expect(proxy.used).toHaveLength(1);
   });
 
   it('a proxy that is down: exit 6 naming the proxy, without its password', async () => {
-    const r = await runSvc([...READ, '--retries', '0'], { env: { ...creds, SVC_BASE_URL: https.url, HTTPS_PROXY: 'http://bob:proxy-pw-77@127.0.0.1:1' } });
+    const r = await runCli([...READ, '--retries', '0'], { env: { ...creds, SVC_BASE_URL: https.url, HTTPS_PROXY: 'http://bob:proxy-pw-77@127.0.0.1:1' } });
     expect(r.code).toBe(6);
     expect(r.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^svc: error: orgs\/list: cannot reach the proxy http:\/\/127\.0\.0\.1:1 \(for https:\/\/127\.0\.0\.1:\d+\) \(ECONNREFUSED\); check HTTPS_PROXY/)]);
     expect(r.stderr).not.toContain('proxy-pw-77');
@@ -166,7 +168,7 @@ describe('proxies (HTTPS_PROXY, HTTP_PROXY, NO_PROXY)', () => {
 
   it('plain http through a proxy on another machine is refused before anything is sent (exit 2)', async () => {
     const before = http.requests.length;
-    const r = await runSvc(READ, { env: { ...creds, SVC_BASE_URL: http.url, HTTP_PROXY: 'http://proxy.invalid:3128' } });
+    const r = await runCli(READ, { env: { ...creds, SVC_BASE_URL: http.url, HTTP_PROXY: 'http://proxy.invalid:3128' } });
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/refusing to send API tokens over plain http:\/\/ through the proxy http:\/\/proxy\.invalid:3128 .*; add 127\.0\.0\.1 to NO_PROXY/);
     expect(http.requests.length).toBe(before);

@@ -5,7 +5,7 @@
  * one clear line and no secret.
  */
 import { describe, expect, it } from 'vitest';
-import { runSvc } from '../helpers/run-svc.js';
+import { runCli } from '../helpers/host.js';
 import { startFakeServer, type Reply, type FakeServer } from '../helpers/fake-server.js';
 
 const SECRET = 'fault-suite-secret-5e2d';
@@ -75,7 +75,7 @@ describe.concurrent(`fault suite (${CASES.length} faults)`, () => {
     const path = c.write ? WRITE_PATH : READ_PATH;
     server.stub(path, c.faults);
     try {
-      const r = await runSvc([...(c.write ? WRITE : READ), '-o', 'json', ...(c.args ?? [])], { env: env(server) });
+      const r = await runCli([...(c.write ? WRITE : READ), '-o', 'json', ...(c.args ?? [])], { env: env(server) });
       const lines = r.stderr.split('\n').filter((l) => l.trim());
       expect({ code: r.code, hits: server.hits(path) }).toEqual({ code: c.code, hits: c.hits });
       if (c.warnings !== undefined) expect(lines.filter((l) => l.startsWith('warning: ')), r.stderr).toHaveLength(c.warnings);
@@ -103,7 +103,7 @@ describe('retry details', () => {
   it("Retry-After is honoured: the warning says how long svc waits", async () => {
     const server = await startFakeServer({ fallback: { json: { ok: true } } });
     server.stub(READ_PATH, [{ kind: 'status', status: 429, headers: { 'retry-after': '1' } }, ok]);
-    const r = await runSvc([...READ, '-o', 'json'], { env: env(server) });
+    const r = await runCli([...READ, '-o', 'json'], { env: env(server) });
     await server.close();
     expect(r.code).toBe(0);
     expect(r.stderr).toMatch(/^warning: issues\/search failed: HTTP 429.*; retrying in 1\.0 s \(retry 1 of 2\)$/m);
@@ -113,7 +113,7 @@ describe('retry details', () => {
     const server = await startFakeServer({ fallback: { json: { ok: true } } });
     const url = server.url;
     await server.close();
-    const r = await runSvc([...WRITE, '--retries', '1'], { env: { ...env(server), SVC_BASE_URL: url } });
+    const r = await runCli([...WRITE, '--retries', '1'], { env: { ...env(server), SVC_BASE_URL: url } });
     expect(r.code).toBe(6);
     const lines = r.stderr.trim().split('\n');
     expect(lines).toHaveLength(2);
@@ -126,8 +126,8 @@ describe('retry details', () => {
     server.stub(WRITE_PATH, [{ kind: 'hang' }]);
     server.stub(READ_PATH, [{ kind: 'hang' }]);
     const [w, r] = await Promise.all([
-      runSvc([...WRITE, '--timeout', '0.3', '--retries', '2'], { env: env(server) }),
-      runSvc([...READ, '--timeout', '0.3', '--retries', '2'], { env: env(server) }),
+      runCli([...WRITE, '--timeout', '0.3', '--retries', '2'], { env: env(server) }),
+      runCli([...READ, '--timeout', '0.3', '--retries', '2'], { env: env(server) }),
     ]);
     await server.close();
     expect([w.code, r.code]).toEqual([6, 6]);
@@ -143,9 +143,9 @@ describe('hostile text from the service', () => {
   it('is cleaned in tables and CSV on a terminal-less table run, kept byte-exact in JSON', async () => {
     const server = await startFakeServer({ fallback: { json: { ok: true } } });
     server.stub(READ_PATH, [{ kind: 'ok', json: data }]);
-    const table = await runSvc([...READ, '-o', 'table', '--columns', 'id,generatedTitle,language'], { env: env(server) });
-    const json = await runSvc([...READ, '-o', 'json'], { env: env(server) });
-    const ndjson = await runSvc([...READ, '-o', 'ndjson'], { env: env(server) });
+    const table = await runCli([...READ, '-o', 'table', '--columns', 'id,generatedTitle,language'], { env: env(server) });
+    const json = await runCli([...READ, '-o', 'json'], { env: env(server) });
+    const ndjson = await runCli([...READ, '-o', 'ndjson'], { env: env(server) });
     await server.close();
     expect(table.code).toBe(0);
     expect(table.stdout).toContain('SQL injectionhere');

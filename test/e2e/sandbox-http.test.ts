@@ -29,7 +29,7 @@ describe('sandbox HTTP: auth', () => {
   });
 
   it('the CLI exits 3 on a wrong token', async () => {
-    const r = await sb.svc(['issues', 'search'], { env: { SVC_API_TOKEN_SECRET: 'wrong-secret' } });
+    const r = await sb.run(['issues', 'search'], { env: { SVC_API_TOKEN_SECRET: 'wrong-secret' } });
     expect(r.code).toBe(3);
     expect(r.stderr).toMatch(/HTTP 401: invalid API token/);
   });
@@ -46,7 +46,7 @@ describe('sandbox HTTP: bad requests never crash it', () => {
   });
 
   it('the CLI exits 5 with the sandbox message when an -F field is invalid', async () => {
-    const r = await sb.svc(['issues', 'search', '-F', 'pageSize=0']);
+    const r = await sb.run(['issues', 'search', '-F', 'pageSize=0']);
     expect(r.code).toBe(5);
     expect(r.stderr).toMatch(/HTTP 400: invalid field 'pageSize'/);
   });
@@ -81,7 +81,7 @@ describe('sandbox HTTP: bad requests never crash it', () => {
   it('the CLI exits 5 with the 413 message for a body over the limit', async () => {
     const file = join(tempDir('svc-sb-big-'), 'big.json');
     writeFileSync(file, JSON.stringify({ searchQuery: 'x'.repeat(100 * 1024) }));
-    const r = await sb.svc(['api', 'issues/search', '--input', file, '--retries', '0']);
+    const r = await sb.run(['api', 'issues/search', '--input', file, '--retries', '0']);
     expect(r.code).toBe(5);
     expect(r.stderr).toMatch(/HTTP 413: request body .* larger than the sandbox's limit/);
   });
@@ -99,7 +99,7 @@ describe('sandbox HTTP: bad requests never crash it', () => {
     expect(await sb.call('/api/v1/repositories/reset-scanner-settings', { repositoryIds: ['repo_nope'] })).toMatchObject({ status: 404 });
     expect(await sb.call('/api/v1/repositories/resolve-by-url', { repositoryUrl: 'https://hosta.example/x/y', vcs: 'hosta' })).toMatchObject({ status: 404 });
     expect(await sb.call(SEARCH, { organizationId: 'org_nope' })).toMatchObject({ status: 404, json: { error: "organization 'org_nope' not found" } });
-    const cli = await sb.svc(['repos', 'reset-scanner-settings', '--repository-ids', 'repo_nope', '--yes']);
+    const cli = await sb.run(['repos', 'reset-scanner-settings', '--repository-ids', 'repo_nope', '--yes']);
     expect(cli.code).toBe(4);
   });
 });
@@ -130,7 +130,7 @@ describe('sandbox HTTP: control endpoint and faults', () => {
   it('latency: the answer comes after the client gave up (exit 6)', async () => {
     sb.setFaults({ latencyMs: 3000 });
     try {
-      const cli = await sb.svc(['stats', 'summary', '--timeout', '0.5', '--retries', '0']);
+      const cli = await sb.run(['stats', 'summary', '--timeout', '0.5', '--retries', '0']);
       expect(cli.code).toBe(6);
       expect(cli.stderr).toMatch(/no response from http:\/\/127\.0\.0\.1:\d+ within/);
     } finally {
@@ -155,7 +155,7 @@ describe('sandbox HTTP: control endpoint and faults', () => {
       const r = await sb.call(SEARCH, {});
       expect(r.status).toBe(429);
       expect(r.headers.get('retry-after')).toBe('1');
-      const cli = await sb.svc(['issues', 'search', '--retries', '0']);
+      const cli = await sb.run(['issues', 'search', '--retries', '0']);
       expect(cli.code).toBe(5);
       expect(cli.stderr).toMatch(/HTTP 429/);
     } finally {
@@ -167,7 +167,7 @@ describe('sandbox HTTP: control endpoint and faults', () => {
     const issue = sb.state.issues.find((i) => i.status === 'open')!;
     sb.setFaults({ fault: '500' });
     try {
-      const cli = await sb.svc(['issues', 'archive', issue.id, '--retries', '0']);
+      const cli = await sb.run(['issues', 'archive', issue.id, '--retries', '0']);
       expect(cli.code).toBe(6);
       expect(cli.stderr).toMatch(/HTTP 500/);
     } finally {
@@ -180,7 +180,7 @@ describe('sandbox HTTP: control endpoint and faults', () => {
     sb.setFaults({ fault: 'reset' });
     try {
       await expect(sb.call(SEARCH, {})).rejects.toThrow();
-      expect((await sb.svc(['issues', 'search', '--retries', '0'])).code).toBe(6);
+      expect((await sb.run(['issues', 'search', '--retries', '0'])).code).toBe(6);
     } finally {
       sb.setFaults({ fault: null });
     }
@@ -193,12 +193,12 @@ describe('sandbox HTTP: control endpoint and faults', () => {
       const r = await sb.call(SEARCH, {});
       expect(r.status).toBe(200);
       expect(r.json).toBeUndefined();
-      const cli = await sb.svc(['issues', 'archive', issue.id, '--retries', '0']);
+      const cli = await sb.run(['issues', 'archive', issue.id, '--retries', '0']);
       expect(cli.code).toBe(7);
       expect(issue.status).toBe('archived');
       sb.setFaults({ fault: 'truncated' });
       await expect(sb.call(SEARCH, {})).rejects.toThrow();
-      expect([6, 7]).toContain((await sb.svc(['issues', 'search', '--retries', '0'])).code);
+      expect([6, 7]).toContain((await sb.run(['issues', 'search', '--retries', '0'])).code);
     } finally {
       sb.setFaults({ fault: null });
     }
@@ -207,7 +207,7 @@ describe('sandbox HTTP: control endpoint and faults', () => {
   it('slow-body: headers come, the body stalls past the client timeout (exit 6)', async () => {
     sb.setFaults({ fault: 'slow-body' });
     try {
-      const cli = await sb.svc(['stats', 'summary', '--timeout', '1', '--retries', '0']);
+      const cli = await sb.run(['stats', 'summary', '--timeout', '1', '--retries', '0']);
       expect(cli.code).toBe(6);
       expect(cli.stderr).toMatch(/stalled|timeout|within/i);
     } finally {

@@ -1,5 +1,5 @@
 /**
- * Every operation of the CLI, run through the built bin against the sandbox over real HTTP: exit 0,
+ * Every operation of the CLI, run in-process through main() against the sandbox over real HTTP: exit 0,
  * a response of the documented shape (no shape warning), and content that makes sense.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -117,16 +117,16 @@ describe('every CLI operation against the sandbox', () => {
   });
 
   it.concurrent.each(CASES)('svc %s', async (name, argv, check) => {
-    const r = await sb.svc([...argv(), '-o', 'json']);
+    const r = await sb.run([...argv(), '-o', 'json']);
     expect(r.stderr, `${name}: ${r.stderr}`).not.toMatch(/error|warning|does not match/i);
     expect(r.code).toBe(0);
     check(JSON.parse(r.stdout));
   });
 
   it('a table on request (-o table) for a listing', async () => {
-    const r = await sb.svc(['issues', 'search', '--page-size', '3', '-o', 'table']);
+    const r = await sb.run(['issues', 'search', '--page-size', '3', '-o', 'table']);
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/^id {2,}score {2,}/);
+    expect(r.stdout).toMatch(/^ID {2,}SCORE {2,}/);
     expect(r.stdout.match(/iss_/g)).toHaveLength(3);
   });
 });

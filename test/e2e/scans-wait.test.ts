@@ -1,7 +1,6 @@
-import { spawn } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startFakeService, type FakeService, type ScanPlan } from '../helpers/fake-service.js';
-import { BIN, cleanEnv, runSvc } from '../helpers/run-svc.js';
+import { runCli, testHost, until } from '../helpers/host.js';
 
 const services: FakeService[] = [];
 afterAll(async () => { await Promise.all(services.splice(0).map((s) => s.close())); });
@@ -19,7 +18,7 @@ const polls = (s: FakeService) => s.requests.filter((r) => r.path === '/api/v1/s
 describe('svc scans start --wait', () => {
   it.concurrent('waits until the scan completes, prints its id on stdout and progress lines on stderr', async () => {
     const s = await fake({ pollsUntilDone: 2 });
-    const r = await runSvc([...START, '--wait', '--poll-interval', '0.1'], { env: s.env });
+    const r = await runCli([...START, '--wait', '--poll-interval', '0.1'], { env: s.env });
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('scan-new-1\n');
     expect(s.requests[0]).toMatchObject({ path: '/api/v1/scans/start', body: { organizationId: 'org-1', repositoryIds: ['repo-1', 'repo-2'] } });
@@ -34,21 +33,21 @@ describe('svc scans start --wait', () => {
 
   it.concurrent('-o json prints the final scan record', async () => {
     const s = await fake({ pollsUntilDone: 1, outcome: 'finished' });
-    const r = await runSvc([...START, '--wait', '--poll-interval', '0.1', '-o', 'json'], { env: s.env });
+    const r = await runCli([...START, '--wait', '--poll-interval', '0.1', '-o', 'json'], { env: s.env });
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ scanId: 'scan-new-1', status: 'finished', finished: true, issueCounts: { open: 3 } });
   });
 
   it.concurrent('takes the scan id from `id` when the service answers that way', async () => {
     const s = await fake({ pollsUntilDone: 0, startIdField: 'id' });
-    const r = await runSvc([...START, '--wait', '--poll-interval', '0.1'], { env: s.env });
+    const r = await runCli([...START, '--wait', '--poll-interval', '0.1'], { env: s.env });
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('scan-new-1\n');
   });
 
   it.concurrent('a failed scan: exit 1 with the service\'s message; the record is still printed with -o json', async () => {
     const s = await fake({ pollsUntilDone: 1, outcome: 'failed' });
-    const r = await runSvc([...START, '--wait', '--poll-interval', '0.1', '-o', 'json'], { env: s.env });
+    const r = await runCli([...START, '--wait', '--poll-interval', '0.1', '-o', 'json'], { env: s.env });
     expect(r.code).toBe(1);
     expect(JSON.parse(r.stdout)).toMatchObject({ status: 'failed', errorMessage: 'clone failed: repository not reachable' });
     expect(r.stderr.trimEnd().split('\n').pop()).toBe('svc: error: scan scan-new-1 failed: clone failed: repository not reachable; see `svc scans list --scan-id scan-new-1`; do not gate on a failed scan');
@@ -56,7 +55,7 @@ describe('svc scans start --wait', () => {
 
   it.concurrent('a wait that times out: exit 6, naming --wait-timeout', async () => {
     const s = await fake({ outcome: 'never' });
-    const r = await runSvc([...START, '--wait', '--poll-interval', '0.2', '--wait-timeout', '1'], { env: s.env });
+    const r = await runCli([...START, '--wait', '--poll-interval', '0.2', '--wait-timeout', '1'], { env: s.env });
     expect(r.code).toBe(6);
     expect(r.stdout).toBe('');
     expect(r.stderr.trimEnd().split('\n').pop()).toMatch(/^svc: error: timed out waiting for scan scan-new-1 after 1s \(--wait-timeout 1\); last status: running; the scan goes on in the service: raise --wait-timeout/);
@@ -66,7 +65,7 @@ describe('svc scans start --wait', () => {
 
   it.concurrent('rides out a few failing polls', async () => {
     const s = await fake({ pollsUntilDone: 1, failingPolls: 1 });
-    const r = await runSvc([...START, '--wait', '--poll-interval', '0.1', '--retries', '0'], { env: s.env });
+    const r = await runCli([...START, '--wait', '--poll-interval', '0.1', '--retries', '0'], { env: s.env });
     expect(r.code).toBe(0);
     expect(r.stderr).toMatch(/warning: checking scan scan-new-1 failed \(scans\/list failed: HTTP 503: busy\); trying again/);
   });
@@ -75,14 +74,14 @@ describe('svc scans start --wait', () => {
     const s = await fake();
     s.faults.status = 401;
     s.faults.statusPath = '/api/v1/scans/list';
-    const r = await runSvc([...START, '--wait', '--poll-interval', '0.1'], { env: s.env });
+    const r = await runCli([...START, '--wait', '--poll-interval', '0.1'], { env: s.env });
     expect(r.code).toBe(3);
   });
 
   it.concurrent('wait flags are checked before anything is sent', async () => {
     const s = await fake();
     for (const args of [['--poll-interval', '5'], ['--wait', '--wait-timeout', '0'], ['--wait', '--poll-interval', 'x']]) {
-      const r = await runSvc([...START, ...args], { env: s.env });
+      const r = await runCli([...START, ...args], { env: s.env });
       expect(r.code, args.join(' ')).toBe(2);
     }
     expect(s.requests).toEqual([]);
@@ -90,7 +89,7 @@ describe('svc scans start --wait', () => {
 
   it.concurrent('without --wait it just starts the scan', async () => {
     const s = await fake();
-    const r = await runSvc([...START, '-o', 'json'], { env: s.env });
+    const r = await runCli([...START, '-o', 'json'], { env: s.env });
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toEqual({ scanId: 'scan-new-1' });
     expect(polls(s)).toHaveLength(0);
@@ -98,15 +97,11 @@ describe('svc scans start --wait', () => {
 
   it.concurrent('Ctrl-C while waiting: exit 130', async () => {
     const s = await fake({ outcome: 'never' });
-    const child = spawn(process.execPath, [BIN, ...START, '--wait', '--poll-interval', '5'], { env: cleanEnv(s.env), stdio: ['ignore', 'pipe', 'pipe'] });
-    let stderr = '';
-    const code = await new Promise<number | null>((resolve) => {
-      child.stderr.setEncoding('utf8').on('data', (d: string) => {
-        stderr += d;
-        if (/scan scan-new-1: queued/.test(stderr)) child.kill('SIGINT');
-      });
-      child.on('close', (c) => resolve(c));
-    });
+    const host = testHost({ env: s.env });
+    const running = runCli([...START, '--wait', '--poll-interval', '5'], { host });
+    await until(() => /scan scan-new-1: queued/.test(host.stderr), 'the first poll');
+    host.abort('SIGINT');
+    const { code, stderr } = await running;
     expect(code).toBe(130);
     expect(stderr).toContain('svc: error: interrupted by SIGINT');
   });

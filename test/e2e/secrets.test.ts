@@ -6,7 +6,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runSvc, type RunResult } from '../helpers/run-svc.js';
+import { runCli, type CliResult } from '../helpers/host.js';
 import { startFakeServer, type Reply, type FakeServer } from '../helpers/fake-server.js';
 import { tempDir } from '../helpers/temp.js';
 
@@ -82,12 +82,12 @@ const PATHS: Path[] = [
   { args: ['auth', 'login', '--token-id', 'login-id-0001', '--with-secret-stdin', '--base-url', '<server>/refuse'], code: 3, input: LOGIN_SECRET, env: noEnvCreds },
 ];
 
-const run = (p: Path, extra: string[] = []): Promise<RunResult> => runSvc(
+const run = (p: Path, extra: string[] = []): Promise<CliResult> => runCli(
   [...p.args.map((a) => a.replace('<server>', server.url)), ...extra],
-  { env: { ...withEnv(), SVC_CONFIG_DIR: configDir(p.config), ...p.env }, input: p.input },
+  { env: { ...withEnv(), SVC_CONFIG_DIR: configDir(p.config), ...p.env }, stdin: p.input },
 );
 
-function expectClean(r: RunResult, label: string): void {
+function expectClean(r: CliResult, label: string): void {
   const all = r.stdout + r.stderr;
   for (const f of ALL_FORMS) expect(all.includes(f), `${label} printed a secret (${JSON.stringify(f)}):\n${all.slice(0, 2000)}`).toBe(false);
 }
@@ -103,7 +103,7 @@ describe.concurrent('no secret on any path', () => {
 
 describe('the paths above', () => {
   it('cover every failure exit code', () => {
-    // Exit 70 (a bug in svc) has no spawned path on purpose; test/unit/cli-internal.test.ts covers it in-process.
+    // Exit 70 (a bug in svc) has no path here on purpose; test/unit/cli-internal.test.ts covers it in-process.
     expect(new Set(PATHS.map((p) => p.code))).toEqual(new Set([0, 2, 3, 4, 5, 6, 7]));
   });
 

@@ -12,10 +12,14 @@
  *   host.abort('SIGINT');
  *   expect((await running).code).toBe(130);
  */
+import { readFileSync } from 'node:fs';
 import { PassThrough, Readable, Writable } from 'node:stream';
 import { main } from '../../src/cli.js';
 import { sleep as realSleep, type Host } from '../../src/context.js';
 import { tempDir } from './temp.js';
+
+/** The package's version, as bin/svc.js passes it. */
+export const VERSION: string = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).version;
 
 export interface TestHostOptions {
   /** Over the base env `{ SVC_CONFIG_DIR: <temp dir>, HOME: <temp dir> }`; a value of undefined removes a variable. */
@@ -33,6 +37,7 @@ export interface TestHostOptions {
    * once and are recorded in `sleeps`. Default `'real'`: the process clock and real sleeps.
    */
   clock?: 'real' | 'fake';
+  /** Default: package.json's version. */
   version?: string;
 }
 
@@ -115,7 +120,7 @@ export function testHost(o: TestHostOptions = {}): TestHost {
     env,
     cwd: o.cwd ?? process.cwd(),
     platform: o.platform ?? process.platform,
-    version: o.version ?? '0.0.0-test',
+    version: o.version ?? VERSION,
     nodeVersion: process.version,
     now: fake ? () => clock : () => performance.now(),
     random: Math.random,
@@ -141,4 +146,13 @@ export async function runCli(argv: string[], opts: TestHostOptions & { host?: Te
   const host = opts.host ?? testHost(opts);
   const code = await main(argv, host);
   return { code, stdout: host.stdout, stderr: host.stderr, host };
+}
+
+/** Resolves once `check()` is true (polled every 5 ms); rejects after `timeoutMs` naming `what`. */
+export async function until(check: () => boolean, what = 'the condition', timeoutMs = 10_000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > end) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 5));
+  }
 }

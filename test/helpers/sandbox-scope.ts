@@ -43,7 +43,7 @@ export async function startGateSandbox(o: SandboxOptions = {}): Promise<GateSand
 
 /** The open issues of a repository as `svc issues search --all -o ndjson` lists them. */
 export async function openIssues(sb: TestSandbox, repoId: string): Promise<Array<{ id: string; score?: number; repositoryId: string }>> {
-  const r = await sb.svc(['issues', 'search', '--repository-ids', repoId, '--types', 'open', '--all', '--page-size', '20', '-o', 'ndjson']);
+  const r = await sb.run(['issues', 'search', '--repository-ids', repoId, '--types', 'open', '--all', '--page-size', '20', '-o', 'ndjson']);
   expect(r.code, r.stderr).toBe(0);
   return r.stdout.trimEnd().split('\n').filter(Boolean).map((l) => JSON.parse(l));
 }

@@ -1,50 +1,22 @@
 /**
- * The hostile suite's two tools: svc run in-process (main with an injected host, stdout and stderr
- * captured), and a loopback server that answers with raw bytes, so that it can break HTTP the way a
+ * The hostile suite's two tools: svc run in-process (the shared runCli), and a loopback server that answers with raw bytes, so that it can break HTTP the way a
  * broken or hostile server does (interim 1xx, 8-bit header bytes, endless bodies).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { PassThrough, Writable } from 'node:stream';
-import { main } from '../../../src/cli.js';
-import type { Host } from '../../../src/context.js';
+import { runCli } from '../../helpers/host.js';
+
+export { tempDir } from '../../helpers/temp.js';
 
 export const TOKEN_ID = 'hostile-token-id-0001';
 export const TOKEN_SECRET = 'hostile-token-secret-0001';
 
 export interface Ran { code: number; stdout: string; stderr: string }
 
-const dirs: string[] = [];
-export function tempDir(prefix = 'svc-hostile-'): string {
-  const d = mkdtempSync(join(tmpdir(), prefix));
-  dirs.push(d);
-  return d;
-}
-export function removeTempDirs(): void {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-}
-
-/** Runs svc in-process; `env` replaces the environment (a fresh config dir unless SVC_CONFIG_DIR is given). */
+/** Runs svc in-process (runCli): a fresh config dir unless `env` names one; pipes unless `tty`. */
 export async function run(argv: string[], o: { env?: Record<string, string | undefined>; tty?: boolean; stdin?: string; cwd?: string } = {}): Promise<Ran> {
-  let stdout = '';
-  let stderr = '';
-  const sink = (add: (s: string) => void) => new Writable({ write(c, _e, done) { add(String(c)); done(); } });
-  const stdin = new PassThrough();
-  stdin.end(o.stdin ?? '');
-  const host: Host = {
-    io: {
-      stdout: sink((s) => { stdout += s; }), stderr: sink((s) => { stderr += s; }), stdin,
-      stdoutIsTTY: o.tty === true, stderrIsTTY: false, stdinIsTTY: false, columns: o.tty ? 200 : undefined,
-    },
-    env: { SVC_CONFIG_DIR: tempDir('svc-hostile-cfg-'), ...o.env },
-    cwd: o.cwd ?? process.cwd(), platform: process.platform, version: '0.0.0-hostile', nodeVersion: process.version,
-    now: () => performance.now(), random: () => 0.5, sleep: async () => {}, signal: new AbortController().signal,
-  };
-  const code = await main(argv, host);
-  return { code, stdout, stderr };
+  const r = await runCli(argv, { env: o.env, stdin: o.stdin, cwd: o.cwd, ...(o.tty ? { tty: { stdout: true }, columns: 200 } : {}) });
+  return { code: r.code, stdout: r.stdout, stderr: r.stderr };
 }
 
 export interface RawRequest { method: string; path: string; headers: Record<string, string>; body: string }

@@ -9,11 +9,11 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigStore } from '../../../src/config/store.js';
 import { BIN, cleanEnv } from '../../helpers/run-svc.js';
-import { envFor, rawServer, removeTempDirs, response, run, tempDir, type RawServer } from './harness.js';
+import { envFor, rawServer, response, run, tempDir, type RawServer } from './harness.js';
 
 let srv: RawServer;
 beforeAll(async () => { srv = await rawServer(); });
-afterAll(async () => { await srv.close(); removeTempDirs(); });
+afterAll(async () => { await srv.close(); });
 afterEach(() => { srv.requests.length = 0; });
 
 describe('class 7: concurrent config updates lose nothing', () => {

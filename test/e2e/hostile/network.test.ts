@@ -8,11 +8,11 @@ import { syncBuiltinESMExports } from 'node:module';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { envFor, rawServer, removeTempDirs, response, run, tempDir, TOKEN_SECRET, type RawServer } from './harness.js';
+import { envFor, rawServer, response, run, tempDir, TOKEN_SECRET, type RawServer } from './harness.js';
 
 let srv: RawServer;
 beforeAll(async () => { srv = await rawServer(); });
-afterAll(async () => { await srv.close(); removeTempDirs(); });
+afterAll(async () => { await srv.close(); });
 afterEach(() => { srv.requests.length = 0; });
 
 const ORGS = '/api/v1/orgs/list';

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeIssue, startFakeService, type FakeService } from '../../helpers/fake-service.js';
 import { BIN, cleanEnv } from '../../helpers/run-svc.js';
 import { writeModeFor } from '../../../src/output/write-file.js';
-import { envFor, rawServer, removeTempDirs, response, run, tempDir, type RawServer } from './harness.js';
+import { envFor, rawServer, response, run, tempDir, type RawServer } from './harness.js';
 
 const ESC = '\u001b';
 /** Anything that a terminal or a CI log would act on: C0 but tab/newline, DEL, C1, bidi overrides. */
@@ -26,7 +26,7 @@ const hostileIssue = {
 let svc: FakeService;
 let raw: RawServer;
 beforeAll(async () => { svc = await startFakeService(); raw = await rawServer(); });
-afterAll(async () => { await svc.close(); await raw.close(); removeTempDirs(); });
+afterAll(async () => { await svc.close(); await raw.close(); });
 
 describe('class 4: one sanitizer at every sink that reaches a terminal or a CI log', () => {
   it('gate --annotations, the human summary and the markdown summary carry no escape sequence', async () => {

@@ -1,6 +1,6 @@
 /** The client in-process against a misbehaving loopback server: retries, timeouts, aborts, verbose output. */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createClient, type ClientOptions } from '../../../src/http/client.js';
+import { createClient, responseBytes, type ClientOptions } from '../../../src/http/client.js';
 import { ConnectionError, RateLimitedError, ResponseError, ServerError, TimeoutError, UnauthorizedError } from '../../../src/http/errors.js';
 import { InterruptedError } from '../../../src/errors.js';
 import { REDACTED } from '../../../src/http/redact.js';
@@ -49,6 +49,19 @@ describe('retries', () => {
     expect(r.headers['x-service-api-token-secret']).toBe(SECRET);
     expect(r.headers['user-agent']).toBe('svc/test');
     expect(JSON.parse(r.raw)).toEqual({ organizationId: 'o' });
+  });
+
+  it('keeps the bytes a parsed answer came from (a byte order mark skipped), as undici decodes them', async () => {
+    const text = '{"issues":[{"id":"ü"}],"totalCount":1}';
+    server.stub(P, [{ kind: 'invalid-json', text: `\ufeff${text}`, type: 'application/json' }, { kind: 'invalid-json', text: '7', type: 'application/json' }]);
+    const c = client();
+    const data = await c.call(P, {}, { safe: true });
+    expect(data).toEqual(JSON.parse(text));
+    expect(responseBytes(data)!.toString('utf8')).toBe(text);
+    // A number: nothing kept; an object the client did not parse: nothing.
+    expect(responseBytes(await c.call(P, {}, { safe: true }))).toBeUndefined();
+    expect(responseBytes({ issues: [] })).toBeUndefined();
+    await c.close();
   });
 
   it('a read survives 503, 502, reset and 429 in a row and is sent retries+1 times at most', async () => {

@@ -3,7 +3,7 @@ import { seedWorld } from '../../../src/sandbox/data/seed.js';
 import { Store } from '../../../src/sandbox/state.js';
 import { searchIssues, type SearchRequest } from '../../../src/sandbox/search.js';
 import type { IssueRec, RepoRec } from '../../../src/sandbox/model.js';
-import { archive } from '../../../src/sandbox/transitions.js';
+import { archive, updateSeverity } from '../../../src/sandbox/transitions.js';
 
 let store: Store;
 let repos: Map<string, RepoRec>;
@@ -92,5 +92,44 @@ describe('issue search', () => {
     expect(after.open).toBe(before.open - 1);
     expect(after.archived).toBe(before.archived + 1);
     expect(run({ types: ['archived'], returnAll: true }).issues).toContain(target);
+  });
+
+  it('cuts further pages of a search from its matches instead of filtering every issue again', () => {
+    const own = new Store(seedWorld({ seed: 9, repos: 3, issues: 600 }));
+    const ownRepos = new Map(own.repos.filter((r) => r.organizationId === own.orgs[0].id).map((r) => [r.id, r]));
+    // Count every read of the field the filter looks at.
+    let reads = 0;
+    for (const i of own.issues) {
+      let v = i.severity;
+      Object.defineProperty(i, 'severity', { get: () => { reads++; return v; }, set: (x: number) => { v = x; }, enumerable: true, configurable: true });
+    }
+    const req = { severities: { min: 5 }, sortBy: 'createdAt' as const, sortOrder: 'asc' as const, pageSize: 50 };
+    const first = searchIssues(own, ownRepos, { ...req, page: 1 });
+    expect(reads).toBeGreaterThanOrEqual(own.issues.length / 2);
+    reads = 0;
+    const pages = [first];
+    for (let page = 2; page <= Math.ceil(first.totalCount / 50) + 1; page++) pages.push(searchIssues(own, ownRepos, { ...req, page }));
+    expect(reads).toBe(0);
+    const ids = pages.flatMap((p) => p.issues.map((i) => i.id));
+    expect(ids).toHaveLength(first.totalCount);
+    expect(new Set(ids).size).toBe(first.totalCount);
+    expect(pages.at(-1)!.issues).toEqual([]);
+    // The same filter named in another order is the same search.
+    searchIssues(own, ownRepos, { sortOrder: 'asc', pageSize: 50, sortBy: 'createdAt', severities: { min: 5 }, page: 3 });
+    expect(reads).toBe(0);
+  });
+
+  it('drops the kept matches when anything changes: a severity update moves an issue in and out of a filter', () => {
+    const own = new Store(seedWorld({ seed: 11, repos: 3, issues: 300 }));
+    const ownRepos = new Map(own.repos.filter((r) => r.organizationId === own.orgs[0].id).map((r) => [r.id, r]));
+    const req = { severities: { min: 9 }, returnAll: true };
+    const before = searchIssues(own, ownRepos, req).issues;
+    const low = own.issues.find((i) => ownRepos.has(i.repositoryId) && i.severity < 9)!;
+    updateSeverity(own, low, 10);
+    const after = searchIssues(own, ownRepos, req).issues;
+    expect(after).toContain(low);
+    expect(after).toHaveLength(before.length + 1);
+    archive(own, low);
+    expect(searchIssues(own, ownRepos, { ...req, types: ['open'] }).issues).not.toContain(low);
   });
 });

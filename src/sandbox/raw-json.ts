@@ -1,0 +1,44 @@
+/**
+ * JSON text made once and sent as it is. A page of 500 issues is ~0.9 MB of JSON: expanding and
+ * serializing it on every request cost more than finding the issues. A handler may answer with an
+ * object whose arrays hold RawJson items; the server then copies their bytes without serializing
+ * them again (`jsonBytes`). Anything else that serializes them (JSON.stringify) gets the same value.
+ */
+export class RawJson {
+  constructor(readonly bytes: Buffer) {}
+
+  toJSON(): unknown {
+    return JSON.parse(this.bytes.toString('utf8'));
+  }
+}
+
+const isRawList = (v: unknown): v is RawJson[] => Array.isArray(v) && v.length > 0 && v.every((x) => x instanceof RawJson);
+const COMMA = Buffer.from(',');
+
+/** `JSON.stringify(payload)` as UTF-8; arrays of RawJson at the top level of an object are copied, not serialized. */
+export function jsonBytes(payload: unknown): Buffer {
+  if (payload === null || typeof payload !== 'object' || Array.isArray(payload) || !Object.values(payload).some(isRawList)) {
+    return Buffer.from(JSON.stringify(payload) ?? 'null');
+  }
+  const parts: Buffer[] = [];
+  let text = '{';
+  let first = true;
+  for (const [key, value] of Object.entries(payload)) {
+    // JSON.stringify leaves these out of an object.
+    if (value === undefined || typeof value === 'function' || typeof value === 'symbol') continue;
+    text += `${first ? '' : ','}${JSON.stringify(key)}:`;
+    first = false;
+    if (isRawList(value)) {
+      parts.push(Buffer.from(`${text}[`));
+      value.forEach((item, i) => {
+        if (i > 0) parts.push(COMMA);
+        parts.push(item.bytes);
+      });
+      text = ']';
+    } else {
+      text += JSON.stringify(value);
+    }
+  }
+  parts.push(Buffer.from(`${text}}`));
+  return Buffer.concat(parts);
+}

@@ -1,0 +1,78 @@
+/**
+ * `npm run bench` (scripts/bench.mjs) in its smallest mode: it must report every target of the
+ * performance issue with a verdict, and time nothing in the caller's environment. Not a timed test:
+ * the figures are not asserted, only that they are there.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const ROOT = resolve(__dirname, '../..');
+
+interface Row { target: string; measured: string; limit: string; pass?: boolean }
+
+describe('npm run bench', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'svc-bench-test-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('prints every target with a figure and a verdict, and runs every command in a clean environment', async () => {
+    // Every node process that starts with this environment writes its argv here: the bench's own
+    // process may, none of the processes it times may.
+    const marker = join(dir, 'started.ndjson');
+    writeFileSync(join(dir, 'mark.cjs'), `require('node:fs').appendFileSync(${JSON.stringify(marker)}, JSON.stringify(process.argv.slice(1)) + '\\n');`);
+    const env: Record<string, string> = {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? dir,
+      NODE_OPTIONS: `--require=${join(dir, 'mark.cjs')}`,
+      NODE_EXTRA_CA_CERTS: join(dir, 'no-such-bundle.pem'),
+      SVC_OUTPUT: 'csv',
+      SVC_BASE_URL: 'http://127.0.0.1:9',
+      HTTPS_PROXY: 'http://127.0.0.1:9',
+    };
+    const { code, stdout, stderr } = await new Promise<{ code: number | null; stdout: string; stderr: string }>((done, fail) => {
+      const child = spawn(process.execPath, ['scripts/bench.mjs', '--quick', '--runs', '1', '--sizes', '500,1000', '--json'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+      let out = '';
+      let err = '';
+      child.stdout.setEncoding('utf8').on('data', (d) => { out += d; });
+      child.stderr.setEncoding('utf8').on('data', (d) => { err += d; });
+      child.on('error', fail);
+      child.on('close', (c) => done({ code: c, stdout: out, stderr: err }));
+    });
+    // 0: every target passed; 1: some failed (the figures of a 1,000-issue run say little).
+    expect([0, 1], stderr).toContain(code);
+    const report = JSON.parse(stdout) as { machine: Record<string, unknown>; results: Row[] };
+
+    const targets = report.results.filter((r) => r.pass !== undefined);
+    const find = (re: RegExp) => {
+      const row = targets.find((r) => re.test(r.target));
+      expect(row, `no target matching ${re}`).toBeDefined();
+      expect(row!.measured).toMatch(/\d/);
+      return row!;
+    };
+    expect(find(/^`svc issues search -o json` \/ `node -e 0`$/).limit).toBe('≤ 1.5x');
+    expect(find(/^sandbox: a page of 500 at 1,000 issues, its CPU/).limit).toBe('< 2 ms');
+    expect(find(/1,000 issues: svc's own CPU/).limit).toBe('≥ 60,000 issues/CPU-s');
+    expect(find(/1,000 issues: end to end/).limit).toBe('≥ 40,000 issues/s');
+    expect(find(/500 issues: peak RSS/).limit).toBe('< 120 MB');
+    expect(find(/1,000 issues: peak RSS/).limit).toBe('< 120 MB');
+    expect(find(/^peak RSS growth, 500 → 1,000 issues$/).limit).toBe('< 15 MB (flat)');
+    expect(find(/^`svc gate --fail-on high`, 1,000 issues/).limit).toBe('< 3 s');
+    expect(find(/^`svc issues search --all -o table`, 500 rows$/).limit).toBe('< 1 s');
+    // Medians come with their spread.
+    expect(find(/^`svc issues search -o json` \/ `node -e 0`$/).measured).toMatch(/IQR .*min-max/);
+    expect(report.machine.loadBefore).toMatch(/^\d+\.\d\d \d+\.\d\d \d+\.\d\d$/);
+    expect(report.machine.loadAfter).toMatch(/^\d+\.\d\d \d+\.\d\d \d+\.\d\d$/);
+
+    // The caller's settings were named as left out, and no timed process saw them.
+    expect(report.machine.left).toEqual(expect.arrayContaining(['NODE_OPTIONS', 'NODE_EXTRA_CA_CERTS', 'SVC_OUTPUT', 'SVC_BASE_URL', 'HTTPS_PROXY']));
+    expect(report.machine.env).not.toMatch(/NODE_|PROXY|SVC_OUTPUT|SVC_BASE_URL/);
+    expect(stderr).toMatch(/environment of every timed command: PATH=/);
+    // The bench's own process warns that the bundle is missing; a timed process would warn again.
+    expect(stderr.match(/Ignoring extra certs/g)?.length ?? 0).toBeLessThanOrEqual(1);
+    const started = existsSync(marker) ? readFileSync(marker, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as string[]) : [];
+    const others = started.filter((a) => !a[0]?.endsWith(join('scripts', 'bench.mjs')));
+    expect(others, 'processes that inherited NODE_OPTIONS').toEqual([]);
+  }, 120_000);
+});
