@@ -54,6 +54,11 @@ export function outputSink(ctx: Context): Sink {
   return { out: ctx.out, note: ctx.note, write: (t) => write(ctx.io.stdout, t, ctx.signal), signal: ctx.signal };
 }
 
+/** JSON data that is not an API response (a verdict, settings) on stdout, filtered by --jq when given. */
+export async function printJson(ctx: Context, data: unknown): Promise<void> {
+  await render(data, { format: 'json', columns: [], pretty: ctx.io.stdoutIsTTY, color: false, jq: ctx.globals.jq }, outputSink(ctx));
+}
+
 /**
  * A 2xx whose body does not have the shape the spec (or the field notes) defines is not a success:
  * exit 7, whatever the command (a single call, `--all`, a follow-up). Where the spec shows no fields
