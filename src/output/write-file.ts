@@ -4,7 +4,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Stats } from 'node:fs';
-import { open, realpath, rename, stat, unlink } from 'node:fs/promises';
+import { appendFile, open, realpath, rename, stat, unlink } from 'node:fs/promises';
 import { basename, dirname, join, resolve as resolvePath } from 'node:path';
 import type { Writable } from 'node:stream';
 
@@ -86,4 +86,13 @@ export async function writeReport(path: string, data: string, stdout: Writable |
   } finally {
     await handle.close();
   }
+}
+
+/**
+ * Appends `data` in one write with O_APPEND: for files other programs write to as well (a CI's
+ * step summary), where replacing the file would lose their part. The data lands whole after
+ * whatever is there when the write happens.
+ */
+export async function appendWhole(path: string, data: string): Promise<void> {
+  await appendFile(path, data);
 }
