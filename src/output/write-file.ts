@@ -38,6 +38,8 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array, m
   }
 }
 
+const OWN_STDOUT = new Set(['/dev/stdout', '/dev/fd/1', '/proc/self/fd/1']);
+
 /** How a report path is written: `-` to stdout, in place (FIFOs, devices), or atomically (files, new paths). */
 export type WriteMode = 'stdout' | 'direct' | 'atomic';
 
@@ -52,6 +54,9 @@ export type WriteMode = 'stdout' | 'direct' | 'atomic';
 export async function writeModeFor(path: string): Promise<{ mode: WriteMode; target: string }> {
   if (path === '-') return { mode: 'stdout', target: path };
   const absolute = resolvePath(path);
+  // svc's own stdout by name: written through the same stream as the rest of the output, so that the
+  // two share one file offset (a file behind `>` would otherwise be written over from its start).
+  if (OWN_STDOUT.has(absolute)) return { mode: 'stdout', target: '-' };
   if (/^\/(dev|proc)\//.test(absolute)) return { mode: 'direct', target: absolute };
   let info: Stats;
   try {

@@ -144,6 +144,24 @@ describe('class 6: reports are written atomically only to regular files and new 
     expect(after.ino).toBe(before.ino);
   });
 
+  it('/dev/stdout redirected to a file: the report goes into that file with the summary, the file is not replaced', async () => {
+    // Checked first, so that a broken writer can never replace /dev/stdout (as root it could).
+    expect((await writeModeFor('/dev/stdout')).mode).toBe('stdout');
+    const out = join(tempDir(), 'out.txt');
+    const fd = openSync(out, 'w');
+    const before = statSync(out).ino;
+    const code = await new Promise<number | null>((resolve) => {
+      const child = spawn(process.execPath, [BIN, 'gate', '--fail-on', 'critical', '--sarif', '/dev/stdout'], { env: cleanEnv(svc.env), stdio: ['ignore', fd, 'ignore'] });
+      child.on('close', resolve);
+    });
+    closeSync(fd);
+    expect(code).toBe(0);
+    expect(statSync(out).ino).toBe(before);
+    const text = readFileSync(out, 'utf8');
+    expect(text).toContain('svc gate: PASSED');
+    expect(text).toContain('"version":"2.1.0"');
+  });
+
   it('`-` writes the report to stdout', async () => {
     const r = await run(['gate', '--fail-on', 'critical', '--sarif', '-', '-o', 'json'], { env: svc.env });
     expect(r.code).toBe(0);
