@@ -8,11 +8,11 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { tempDir } from './helpers/temp.js';
 
 export default function setup(): () => void {
   execFileSync(process.execPath, ['scripts/build.mjs'], { stdio: 'inherit' });
-  const root = tempDir('svc-test-run-');
+  // Made here, in vitest's main process, and removed by the teardown below.
+  const root = mkdtempSync(join(tmpdir(), 'svc-test-run-'));
   process.env.SVC_TEST_TMP_ROOT = root;
   return () => {
     const left: string[] = [];
