@@ -90,7 +90,7 @@ describe('the fake server', () => {
 
 describe('useFakeServer: stubs made in beforeAll stay, each test sees its own requests', () => {
   const fake = useFakeServer();
-  beforeAll(() => { fake.stub('/api/v1/orgs/list', { json: { organizations: [] } }); });
+  beforeAll(() => { fake.stub('/api/v1/orgs/list', { json: [] }); });
   for (const n of [1, 2]) {
     it(`run ${n}`, async () => {
       expect((await runCli(['orgs', 'list'], { env: fake.env })).code).toBe(0);
