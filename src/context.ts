@@ -18,6 +18,7 @@ export interface GlobalOptions {
   org?: string;
   timeout?: string;
   retries?: string;
+  maxResponseMb?: string;
   color?: boolean;
   verbose?: boolean;
   debug?: boolean;

@@ -17,7 +17,9 @@ export type DetailShow =
   /** `repositoryName (repositoryId)`. */
   | 'repository'
   /** A list or an object of counts: `open 3, patched 1`. */
-  | 'counts';
+  | 'counts'
+  /** A number of days: `448 days`. */
+  | 'days';
 
 export interface DetailField {
   label: string;
@@ -29,8 +31,10 @@ export interface DetailField {
 export interface DetailSection {
   label: string;
   path: string;
-  /** `text` is wrapped to the terminal; `code` and `diff` keep their lines (a diff coloured). */
-  show: 'text' | 'code' | 'diff';
+  /** `text` is wrapped to the terminal; `code` and `diff` keep their lines (a diff coloured); `table` is a list of records. */
+  show: 'text' | 'code' | 'diff' | 'table';
+  /** The table's columns. */
+  columns?: string[];
 }
 
 export interface NextStep {
@@ -43,6 +47,8 @@ export interface NextStep {
 }
 
 export interface DetailView {
+  /** The view is of the whole response, also when it holds a list of rows (which it shows as a section). */
+  whole?: boolean;
   /** A fixed first line, e.g. `Patch approved`. */
   heading?: string;
   /** Path of the record's title, shown bold as the first line. */

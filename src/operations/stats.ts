@@ -24,6 +24,21 @@ export const stats: Operation[] = [
     examples: [{ cmd: 'svc stats security-posture --start-date 2026-01-01 --end-date 2026-03-31', desc: 'Security posture over time, first quarter of 2026' }],
     request: body({ ...filters, timeGranularity: field(oneOf(['day', 'week', 'month']), 'Bucket size of the series') }),
     response: anyObject, rows: 'repositoryRiskScores', columns: ['id', 'criticalIssues', 'highIssues', 'mediumIssues', 'lowIssues'],
+    detail: {
+      whole: true,
+      heading: 'Security posture',
+      fields: [
+        { label: 'Buckets', path: 'timeGranularity' },
+        { label: 'Oldest critical', path: 'exposure.oldestCriticalAge', show: 'days' },
+        { label: 'Oldest high', path: 'exposure.oldestHighAge', show: 'days' },
+        { label: 'Oldest medium', path: 'exposure.oldestMediumAge', show: 'days' },
+        { label: 'Oldest low', path: 'exposure.oldestLowAge', show: 'days' },
+      ],
+      sections: [
+        { label: 'Open issues over time', path: 'series', show: 'table', columns: ['date', 'critical', 'high', 'medium', 'low', 'info', 'total'] },
+        { label: 'Repositories by risk', path: 'repositoryRiskScores', show: 'table', columns: ['id', 'name', 'riskScore', 'criticalIssues', 'highIssues', 'mediumIssues', 'lowIssues'] },
+      ],
+    },
   }),
   row('stats', 'timeSaved', {
     effect: 'read',

@@ -23,7 +23,7 @@ export interface DetailOptions extends CellOptions {
 
 const present = (v: unknown) => v !== undefined && v !== null && v !== '' && !(Array.isArray(v) && v.length === 0);
 
-export function detailView(record: unknown, view: DetailView, o: DetailOptions): string {
+export async function detailView(record: unknown, view: DetailView, o: DetailOptions): Promise<string> {
   const chalk = painter(o.color);
   const width = o.width ?? DEFAULT_WIDTH;
   const out: string[] = [];
@@ -50,6 +50,13 @@ export function detailView(record: unknown, view: DetailView, o: DetailOptions):
   for (const s of view.sections ?? []) {
     const value = getPath(record, s.path);
     if (!present(value)) continue;
+    if (s.show === 'table') {
+      if (!Array.isArray(value)) continue;
+      const { rowsTable } = await import('./table.js');
+      const table = rowsTable(value, s.columns ?? [], { ...o, width: width - 2, mayHide: true });
+      out.push('', chalk.bold(s.label), ...table.trimEnd().split('\n').map((l) => `  ${l}`));
+      continue;
+    }
     const text = expandTabs(stripControls(scalarText(value))).replace(/\r\n?/g, '\n').replace(/\n+$/, '');
     out.push('', chalk.bold(s.label));
     if (s.show === 'text') out.push(...wrap(text, width - 2).map((l) => `  ${l}`));
@@ -99,6 +106,9 @@ function fieldText(record: unknown, f: DetailField, o: DetailOptions, chalk: Cha
         const n = /^(?:CWE-)?(\d+)$/i.exec(id)?.[1];
         return n ? `CWE-${n}  ${chalk.underline(`https://cwe.mitre.org/data/definitions/${n}.html`)}` : id;
       }).join('\n');
+    }
+    case 'days': {
+      return typeof value === 'number' ? `${value} day${value === 1 ? '' : 's'}` : present(value) ? cellText(scalarText(value)) : undefined;
     }
     case 'counts': {
       if (value === null || typeof value !== 'object') return undefined;

@@ -7,6 +7,7 @@ import { normaliseBaseUrl, baseString } from '../../http/base-url.js';
 import { baseUrlSource } from '../../config/resolve.js';
 import { promptLine } from '../../terminal/prompt.js';
 import type { Runner } from '../runner.js';
+import { headerValueProblem } from '../../http/headers.js';
 
 export function authCommand(run: Runner, auth = new Command('auth')): Command {
   auth.description('Log in, check and log out (token stored in the config file, mode 0600)').helpCommand(false);
@@ -54,7 +55,10 @@ async function login(ctx: Context, o: { tokenId?: string; withSecretStdin?: bool
   if (!secret && interactive) secret = await promptLine(ctx.io, 'Token secret (hidden): ', true);
   if (!tokenId) throw new UsageError('no token id given', 'pass --token-id ID (with --with-secret-stdin when not on a terminal)');
   if (!secret) throw new UsageError('no token secret given', 'pipe it in with --with-secret-stdin; the secret is never taken as a flag value');
-  if (/\s/.test(tokenId) || /[\r\n]/.test(secret)) throw new UsageError('the token id or secret contains white space or line breaks', 'copy them again from the dashboard');
+  for (const [value, what] of [[tokenId, 'the token id'], [secret, 'the token secret']] as const) {
+    const problem = headerValueProblem(value);
+    if (problem) throw new UsageError(`${what} ${problem}; nothing was saved`, 'copy it again from the dashboard (visible ASCII characters only)');
+  }
   ctx.addSecret?.(secret);
 
   const profile = ctx.profile() ?? {};
@@ -169,14 +173,14 @@ async function status(ctx: Context, o: { offline?: boolean }): Promise<void> {
       view.verified = (err as { exitCode?: number }).exitCode === EXIT.AUTH ? false : null;
     }
   }
-  printStatus(ctx, view, o.offline === true);
+  await printStatus(ctx, view, o.offline === true);
   if (org.id && view.organization.problem && view.verified) ctx.warn(`organization ${view.organization.value}: ${view.organization.problem}`);
   if (failure) throw failure instanceof CliError ? failure : new AuthError((failure as Error).message);
 }
 
-function printStatus(ctx: Context, view: AuthStatus, offline: boolean): void {
+async function printStatus(ctx: Context, view: AuthStatus, offline: boolean): Promise<void> {
   if (ctx.format() !== 'table') {
-    ctx.out(JSON.stringify(view, null, ctx.io.stdoutIsTTY ? 2 : undefined) + '\n');
+    await (await import('../operation/respond.js')).printJson(ctx, view);
     return;
   }
   const line = (s: Setting, none: string) => (s.value !== null ? `${s.value}${s.source && s.source !== 'default' ? ` (from ${s.source})` : ''}` : none) + (s.problem && s.value !== null ? `: ${s.problem}` : '');
@@ -203,8 +207,8 @@ async function token(ctx: Context, o: { showSecret?: boolean }): Promise<void> {
     ? 'the environment variable SVC_API_TOKEN_SECRET'
     : `${ctx.config.path} (${c.from}, file mode 0600)`;
   // Plain text unless JSON is asked for on this command line: `TOKEN_ID=$(svc auth token)` in a pipe.
-  if (ctx.globals.json || ctx.globals.output === 'json' || ctx.globals.output === 'ndjson') {
-    ctx.out(JSON.stringify({ tokenId: { value: c.tokenId, source: c.from }, secret: { location: where, shown: o.showSecret === true } }) + '\n');
+  if (ctx.globals.json || ctx.globals.jq !== undefined || ctx.globals.output === 'json' || ctx.globals.output === 'ndjson') {
+    await (await import('../operation/respond.js')).printJson(ctx, { tokenId: { value: c.tokenId, source: c.from }, secret: { location: where, shown: o.showSecret === true } });
   } else {
     ctx.out(`${c.tokenId}\n`);
   }
