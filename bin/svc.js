@@ -3,7 +3,7 @@
 // Tiny shim, a CommonJS script (bin/package.json) so that node does not start its ES module loader.
 // `--version` and top-level help are answered without loading the CLI (scripts call them in loops);
 // the help text is rendered by the real program at build time (dist/help.txt).
-const { readFileSync } = require('node:fs');
+const { existsSync, readFileSync } = require('node:fs');
 const { join } = require('node:path');
 
 const args = process.argv.slice(2);
@@ -24,6 +24,11 @@ if (only === '--version' || only === '-V') {
  * with other V8 flags is rejected by V8, and the script is compiled from source as usual.
  */
 function load(file) {
+  if (!existsSync(file)) {
+    // A copy of the sources without their build (e.g. installed from a git URL): say so, no stack trace.
+    process.stderr.write(`svc: error: ${file} is missing: this copy of svc was not built. Install a package made with \`npm pack\` (see README "Install"), or run \`npm ci && npm run build\` in a clone.\n`);
+    process.exit(70);
+  }
   const { setFlagsFromString } = require('node:v8');
   const { Script } = require('node:vm');
   // undici parses HTTP with WebAssembly. V8 compiles it with its baseline compiler, re-compiles hot
