@@ -90,7 +90,7 @@ if [[ -n $SVC_FPATH ]]; then
   fpath=("$SVC_FPATH" $fpath)
 fi
 autoload -Uz compinit
-compinit -u -D
+compinit -u -d "$SVC_ZCOMPDUMP"
 if [[ -z $SVC_FPATH ]]; then
   source "$SVC_COMPLETION"
 fi
@@ -133,7 +133,8 @@ print -rn -- "$out"
 export function zshComplete(line: string, box: Sandbox, opts: { fpath?: boolean } = {}): string[] {
   const session = join(box.cwd, '..', 'session.zsh');
   writeFileSync(session, ZSH_SESSION);
-  const extra: Record<string, string> = { SVC_COMPLETION: SCRIPTS.zsh };
+  // compinit keeps its dump in the box, as a user's ~/.zcompdump: scanning $fpath without one takes ~1 s per call.
+  const extra: Record<string, string> = { SVC_COMPLETION: SCRIPTS.zsh, SVC_ZCOMPDUMP: join(box.cwd, '..', opts.fpath ? 'zcompdump-fpath' : 'zcompdump') };
   if (opts.fpath) extra.SVC_FPATH = dirname(SCRIPTS.zsh);
   const out = run('zsh', ['-f', '-c', ZSH_DRIVER, 'zsh', session, line], { ...box, env: { ...box.env, ...extra } });
   const start = out.lastIndexOf('\x02');
