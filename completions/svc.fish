@@ -346,7 +346,7 @@ function __svc_global_value
     switch $argv[1]
         case '-o' '--output'
             echo 'choice:table json ndjson csv'
-        case '--columns' '--base-url' '--org' '--timeout' '--retries'
+        case '--columns' '--jq' '--base-url' '--org' '--timeout' '--retries'
             echo 'any'
         case '--profile'
             echo 'profile'
@@ -408,7 +408,7 @@ function __svc_arg
 end
 
 function __svc_global_flags
-    printf '%s\t%s\n' '-V' 'Print the version' '--version' 'Print the version' '-o' 'Output format (default: table on a terminal, json otherwise)' '--output' 'Output format (default: table on a terminal, json otherwise)' '--json' 'Same as --output json' '--columns' 'Table/CSV columns, comma-separated dot paths (e.g. id,issueCounts.open)' '--profile' 'Config profile to use (default: SVC_PROFILE, then "default")' '--base-url' 'API base URL (default: SVC_BASE_URL, then the profile)' '--dev' 'Use the profile\'s development base URL' '--org' 'Organization id for every command (default: SVC_ORGANIZATION_ID, then the profile)' '--timeout' 'Seconds to wait for a response (default 30)' '--retries' 'Extra tries for safe requests on network errors, 429 and 5xx (default 2)' '--no-color' 'No colours (also NO_COLOR=1)' '--verbose' 'Print each request and response on stderr (tokens redacted)' '--debug' 'Show stack traces of unexpected errors' '--dry-run' 'Print the request that would be sent, send nothing'
+    printf '%s\t%s\n' '-V' 'Print the version' '--version' 'Print the version' '-o' 'Output format (default: table on a terminal, json otherwise)' '--output' 'Output format (default: table on a terminal, json otherwise)' '--json' 'Same as --output json' '--columns' 'Columns (table, CSV) or fields kept (JSON, NDJSON rows): comma-separated dot paths, e.g. id,issueCounts.open' '--jq' 'Filter JSON output with a jq expression; strings print raw, one per line (e.g. --jq \'.issues[].id\')' '--profile' 'Config profile to use (default: SVC_PROFILE, then "default")' '--base-url' 'API base URL (default: SVC_BASE_URL, then the profile)' '--dev' 'Use the profile\'s development base URL' '--org' 'Organization id for every command (default: SVC_ORGANIZATION_ID, then the profile)' '--timeout' 'Seconds to wait for a response (default 30)' '--retries' 'Extra tries for safe requests on network errors, 429 and 5xx (default 2)' '--no-color' 'No colours (also NO_COLOR=1)' '--verbose' 'Print each request and response on stderr (tokens redacted)' '--debug' 'Show stack traces of unexpected errors' '--dry-run' 'Print the request that would be sent, send nothing'
 end
 
 function __svc_topics

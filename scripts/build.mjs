@@ -100,6 +100,8 @@ await build({
   sourcemap: false,
   legalComments: 'none',
   plugins,
+  // jq (WebAssembly, ~1 MB) is loaded from node_modules, only when --jq is given.
+  external: ['jq-wasm'],
   // One function expression: the script's value is the module function bin/svc.js calls.
   banner: { js: '(function (module, exports, require) {' },
   footer: { js: '})' },

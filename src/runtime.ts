@@ -39,7 +39,7 @@ export function createContext(host: Host, globals: GlobalOptions): Context {
     // The colour is added after the line is cleaned (cleaning would remove it).
     warn: (line) => toStderr(errColor ? '\u001b[33mwarning:\u001b[39m ' : 'warning: ', line),
     format: () => chooseFormat({
-      output: globals.output, json: globals.json, env: host.env.SVC_OUTPUT,
+      output: globals.output, json: globals.json, jq: globals.jq !== undefined, env: host.env.SVC_OUTPUT,
       profile: ctx.profile()?.output, stdoutIsTTY: host.io.stdoutIsTTY,
     }),
     target: () => (target ??= resolveTarget(globals, host.env, ctx.profile(), profileName)),

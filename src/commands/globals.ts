@@ -3,6 +3,7 @@ export interface GlobalOptions {
   output?: string;
   json?: boolean;
   columns?: string;
+  jq?: string;
   profile?: string;
   baseUrl?: string;
   dev?: boolean;
@@ -26,7 +27,8 @@ export interface GlobalOptionSpec {
 export const GLOBAL_OPTIONS: readonly GlobalOptionSpec[] = [
   { flags: '-o, --output <format>', value: 'format', choices: ['table', 'json', 'ndjson', 'csv'], description: 'Output format (default: table on a terminal, json otherwise)' },
   { flags: '--json', description: 'Same as --output json' },
-  { flags: '--columns <list>', value: 'list', description: 'Table/CSV columns, comma-separated dot paths (e.g. id,issueCounts.open)' },
+  { flags: '--columns <list>', value: 'list', description: 'Columns (table, CSV) or fields kept (JSON, NDJSON rows): comma-separated dot paths, e.g. id,issueCounts.open' },
+  { flags: '--jq <expr>', value: 'expr', description: "Filter JSON output with a jq expression; strings print raw, one per line (e.g. --jq '.issues[].id')" },
   { flags: '--profile <name>', value: 'name', description: 'Config profile to use (default: SVC_PROFILE, then "default")' },
   { flags: '--base-url <url>', value: 'url', description: 'API base URL (default: SVC_BASE_URL, then the profile)' },
   { flags: '--dev', description: "Use the profile's development base URL" },

@@ -128,6 +128,7 @@ export async function runGate(ctx: Context, flags: GateFlags, opts: GateOpts): P
   if (opts.annotations && format !== 'table') {
     throw new UsageError(`--annotations writes workflow commands to stdout, which -o ${format} needs for itself`, 'drop -o, or write the data with a report flag (--sarif, --junit, --markdown)');
   }
+  if (ctx.globals.jq !== undefined) await (await import('../commands/operation/respond.js')).checkOutput(ctx);
   const paths = await reportPaths(ctx, opts);
   const op = searchOperation();
   const built = await buildRequestBody(ctx, op, flags, opts);

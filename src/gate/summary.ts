@@ -6,6 +6,7 @@ import type { CountKey, GateResult } from './verdict.js';
 import { LEVELS } from './levels.js';
 import type { Format } from '../output/formats.js';
 import { csvHeader, csvRow } from '../output/csv.js';
+import { parseColumns } from '../output/columns.js';
 import type { GateVerdict } from './run.js';
 import { count } from '../terminal/progress.js';
 
@@ -102,13 +103,16 @@ export async function printVerdict(ctx: Context, format: Format, v: GateVerdict,
   const r = v.result;
   switch (format) {
     case 'json':
-      ctx.out(JSON.stringify(verdictData(v), null, ctx.io.stdoutIsTTY ? 2 : undefined) + '\n');
-      return;
     case 'ndjson':
-      ctx.out(JSON.stringify(verdictData(v)) + '\n');
+      if (ctx.globals.jq !== undefined) {
+        const { jqText, jqValues } = await import('../output/jq.js');
+        ctx.out(jqText(await jqValues(verdictData(v), ctx.globals.jq), ctx.io.stdoutIsTTY));
+        return;
+      }
+      ctx.out(JSON.stringify(verdictData(v), null, format === 'json' && ctx.io.stdoutIsTTY ? 2 : undefined) + '\n');
       return;
     case 'csv': {
-      const columns = ctx.globals.columns ? ctx.globals.columns.split(',').map((c) => c.trim()).filter(Boolean) : CSV_COLUMNS;
+      const columns = ctx.globals.columns !== undefined ? parseColumns(ctx.globals.columns) : CSV_COLUMNS;
       let text = csvHeader(columns);
       for (const issue of r.breaking) text += csvRow(issue, columns);
       ctx.out(text);

@@ -59,8 +59,13 @@ export async function runAllPages(ctx: Context, op: Operation, body: Record<stri
     stdout: ctx.io.stdout,
     columns: columnsFor(ctx, op.columns),
     pretty: ctx.io.stdoutIsTTY,
+    project: ctx.globals.columns !== undefined,
+    jq: ctx.globals.jq,
     render: { pretty: ctx.io.stdoutIsTTY, color: ctx.color, width: ctx.io.columns },
     sink: { out: ctx.out, note: ctx.note },
+    signal: ctx.signal,
+    // Rows and the spinner share the terminal: the spinner is taken down while rows are written.
+    around: ctx.io.stdoutIsTTY ? (fn) => progress.around(fn) : undefined,
   });
   const progress = await startProgress(ctx, `${what}: fetching page 1`);
   try {

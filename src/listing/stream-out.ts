@@ -1,15 +1,18 @@
 /**
  * Writes the items of a long listing to stdout page by page, without holding them all: NDJSON, a JSON
  * array written as it goes, or CSV. A page is written in pieces of ~64 kB (see PIECE); when stdout is
- * full (a slow pipe) the next piece waits for it to drain. A table cannot be drawn before its widths
- * are known, so it buffers.
+ * full (a slow pipe) the next piece waits for it to drain. A table takes its widths from the first
+ * page and streams too.
  */
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
+import { InterruptedError } from '../errors.js';
 import type { Format } from '../output/formats.js';
 import { csvHeader, csvRow } from '../output/csv.js';
 import { itemSpans } from './item-spans.js';
-import { autoColumns, render, type RenderOptions, type Sink } from '../output/render.js';
+import { autoColumns, type RenderOptions, type Sink } from '../output/render.js';
+import { projectRow } from '../output/paths.js';
+import type { TableStream } from '../output/table.js';
 
 export interface ItemWriter {
   /** `source`: the bytes the page was parsed from and the key of its item list (NDJSON copies items from them). */
@@ -17,10 +20,15 @@ export interface ItemWriter {
   end(): Promise<void>;
 }
 
-/** Write and, when the stream's buffer is full, wait until it drains. */
-export async function write(stream: Writable, text: string): Promise<void> {
+/** Write and, when the stream's buffer is full, wait until it drains (or Ctrl-C ends the wait). */
+export async function write(stream: Writable, text: string, signal?: AbortSignal): Promise<void> {
   if (text === '' || stream.write(text)) return;
-  await once(stream, 'drain');
+  try {
+    await once(stream, 'drain', signal ? { signal } : undefined);
+  } catch (err) {
+    if (signal?.aborted) throw new InterruptedError(signal.reason === 'SIGTERM' ? 'SIGTERM' : 'SIGINT');
+    throw err;
+  }
 }
 
 /**
@@ -52,9 +60,17 @@ export interface WriterOptions {
   columns: string[];
   /** Pretty JSON (on a terminal). */
   pretty: boolean;
-  /** For the buffered table. */
+  /** --columns was given: JSON and NDJSON items are cut down to the columns. */
+  project?: boolean;
+  /** --jq: JSON output is filtered, a page (the array of its items) at a time; NDJSON an item at a time. */
+  jq?: string;
+  /** For the table. */
   render: Omit<RenderOptions, 'format' | 'columns' | 'rowsPath'>;
   sink: Sink;
+  /** Ctrl-C: a table stops between two chunks, a wait for a slow reader ends. */
+  signal?: AbortSignal;
+  /** Wraps each write of table rows (the progress line is taken down and put back around it). */
+  around?: (fn: () => Promise<void>) => Promise<void>;
 }
 
 export interface PageSource {
@@ -97,24 +113,36 @@ export function ndjsonFromSource(items: unknown[], source: PageSource): Buffer |
 const asRow = (row: unknown) => (row !== null && typeof row === 'object' ? row : { value: row });
 
 export function itemWriter(o: WriterOptions): ItemWriter {
+  const shape = (item: unknown) => (o.project ? projectRow(item, o.columns) : item);
+  const filtered = async (data: unknown) => {
+    const { jqText, jqValues } = await import('../output/jq.js');
+    return jqText(await jqValues(data, o.jq!), o.pretty);
+  };
   switch (o.format) {
     case 'ndjson': {
       const out = new PieceWriter(o.stdout);
       return {
         page: async (items, source) => {
-          const copied = source && ndjsonFromSource(items, source);
+          // Items as the service sent them, unless they are cut down (--columns) or filtered (--jq).
+          const copied = !o.project && !o.jq && source && ndjsonFromSource(items, source);
           if (copied) {
             // Bytes live outside V8's heap: one write of the page keeps nothing large on it.
-            if (!o.stdout.write(copied)) await once(o.stdout, 'drain');
+            if (!o.stdout.write(copied)) await once(o.stdout, 'drain', o.signal ? { signal: o.signal } : undefined);
             return;
           }
-          for (const item of items) await out.add(JSON.stringify(item) + '\n');
+          for (const item of items) await out.add(o.jq ? await filtered(shape(item)) : JSON.stringify(shape(item)) + '\n');
           await out.flush();
         },
         end: async () => {},
       };
     }
     case 'json': {
+      if (o.jq) {
+        return {
+          page: async (items) => { if (items.length) await write(o.stdout, await filtered(items.map(shape)), o.signal); },
+          end: async () => {},
+        };
+      }
       // A valid JSON array, one item a line; pretty (indented items) on a terminal.
       let started = false;
       let any = false;
@@ -123,7 +151,8 @@ export function itemWriter(o: WriterOptions): ItemWriter {
       return {
         page: async (items) => {
           await open();
-          for (const item of items) {
+          for (const raw of items) {
+            const item = shape(raw);
             const json = o.pretty ? JSON.stringify(item, null, 2).replace(/\n/g, '\n  ') : JSON.stringify(item);
             await out.add((any ? ',\n' : '\n') + (o.pretty ? '  ' : '') + json);
             any = true;
@@ -155,10 +184,20 @@ export function itemWriter(o: WriterOptions): ItemWriter {
       };
     }
     case 'table': {
-      const rows: unknown[] = [];
+      // Widths from the first page, then each page written as it comes: linear in rows, memory flat.
+      let table: TableStream | undefined;
+      const around = o.around ?? ((fn) => fn());
+      const sink = { write: (t: string) => around(() => write(o.stdout, t, o.signal)), signal: o.signal };
       return {
-        page: async (items) => { for (const item of items) rows.push(item); },
-        end: () => render(rows, { ...o.render, format: 'table', columns: o.columns }, o.sink),
+        page: async (items) => {
+          if (items.length === 0) return;
+          if (!table) {
+            const { TableStream } = await import('../output/table.js');
+            table = new TableStream(o.columns.length ? o.columns : autoColumns(items), { ...o.render, mayHide: !o.project, note: (l) => o.sink.note(l) }, sink);
+          }
+          await table.rows(items.map(asRow));
+        },
+        end: async () => { if (!table) o.sink.note('No results.'); },
       };
     }
   }

@@ -72,3 +72,53 @@ export function issueText(issue: z.core.$ZodIssue): string {
   if (i.code === 'unrecognized_keys') return 'has unknown fields';
   return i.message && i.message !== 'Invalid input' ? i.message : `is invalid (${i.format ?? i.code})`;
 }
+
+interface Def { type: string; innerType?: Schema; element?: Schema; shape?: Record<string, Schema>; catchall?: Schema; in?: Schema }
+const defOf = (s: Schema) => (s as unknown as { _zod: { def: Def } })._zod.def;
+
+/** A schema without its optional/nullable/default wrappers. */
+export function unwrap(s: Schema): Schema {
+  for (let d = defOf(s); ; d = defOf(s)) {
+    if (d.innerType && ['optional', 'nullable', 'default', 'prefault', 'nonoptional', 'readonly', 'catch'].includes(d.type)) s = d.innerType;
+    else if (d.type === 'pipe' && d.in) s = d.in;
+    else return s;
+  }
+}
+
+/** The schema of one row: the items of the list at `rowsPath`, or of the response when it is a list. */
+export function rowSchema(response: Schema, rowsPath?: string): Schema {
+  let s = unwrap(response);
+  for (const key of rowsPath ? rowsPath.split('.') : []) {
+    const shape = defOf(s).shape;
+    if (!shape?.[key]) return s;
+    s = unwrap(shape[key]);
+  }
+  const d = defOf(s);
+  return d.type === 'array' && d.element ? unwrap(d.element) : s;
+}
+
+/**
+ * Every dot path a record schema declares (objects and their fields; a list is one field), or
+ * undefined when it declares none (a shape the spec does not show). An object declared without
+ * fields is given as `path.*`: anything below it is allowed.
+ */
+export function fieldPaths(schema: Schema): string[] | undefined {
+  const s = unwrap(schema);
+  const shape = defOf(s).shape;
+  if (defOf(s).type !== 'object' || !shape || Object.keys(shape).length === 0) return undefined;
+  const out: string[] = [];
+  const walk = (sh: Record<string, Schema>, prefix: string) => {
+    for (const [key, value] of Object.entries(sh)) {
+      const path = prefix + key;
+      out.push(path);
+      const inner = unwrap(value);
+      const d = defOf(inner);
+      if (d.type === 'object' && d.shape) {
+        if (Object.keys(d.shape).length === 0) out.push(`${path}.*`);
+        else walk(d.shape, `${path}.`);
+      }
+    }
+  };
+  walk(shape, '');
+  return out;
+}

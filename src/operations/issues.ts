@@ -1,9 +1,40 @@
 import { body, bool, field, id, int, issueId, list, loose, num, okResponse, oneOf, optional, orgId, record, type Schema, str, withDefault } from './fields.js';
 import { ISSUE_STATUSES_SEEN, categoryCounts, issue } from './issue-records.js';
 import type { Operation, Source } from './types.js';
+import type { DetailView } from '../output/detail.js';
 
 const P = '/api/v1/issues/';
 const COLUMNS = ['id', 'score', 'status', 'vulnClass', 'repositoryName', 'affectedFile', 'startLine', 'generatedTitle'];
+
+/** One issue as a person reads it (`issues get`). */
+const ISSUE_VIEW: DetailView = {
+  title: 'generatedTitle',
+  fields: [
+    { label: 'ID', path: 'id' },
+    { label: 'Level', path: 'score', show: 'level' },
+    { label: 'Status', path: 'status', show: 'status' },
+    { label: 'Repository', show: 'repository' },
+    { label: 'Location', show: 'location' },
+    { label: 'Class', path: 'vulnClass' },
+    { label: 'CWE', path: 'cwes', show: 'cwes' },
+    { label: 'Language', path: 'language' },
+    { label: 'Confidence', path: 'confidence' },
+    { label: 'Found', path: 'createdAt', show: 'time' },
+    { label: 'Updated', path: 'updatedAt', show: 'time' },
+    { label: 'Patch', path: 'patch.pullRequestStatus', show: 'status' },
+    { label: 'PR', path: 'patch.prLink' },
+  ],
+  sections: [
+    { label: 'Description', path: 'generatedDescription', show: 'text' },
+    { label: 'Scenario', path: 'businessLogicScenario', show: 'text' },
+    { label: 'Code', path: 'sastCodeSegment', show: 'code' },
+    { label: 'Patch', path: 'patch.gitDiff', show: 'diff' },
+  ],
+  next: [
+    { when: '!patch', text: 'Ask for a patch:', cmd: 'svc issues generate-patch {id}' },
+    { when: 'patch.gitDiff', text: 'Approve the patch (opens its pull request):', cmd: 'svc issues approve-patch {id}' },
+  ],
+};
 
 /** An action on one issue: `{ issueId, organizationId }` (field notes). */
 function action(name: string, summary: string, opts: { source?: Source; response?: Schema; description?: string; safe?: boolean } = {}): Operation {
@@ -65,18 +96,42 @@ export const issues: Operation[] = [
   {
     ...action('get', 'Show one issue with its patch', { safe: true, response: issue }),
     columns: ['id', 'status', 'score', 'severity', 'vulnClass', 'affectedFile', 'startLine', 'generatedTitle'],
+    detail: ISSUE_VIEW,
   },
   action('archive', 'Archive an issue'),
   action('unarchive', 'Bring an archived issue back (beyond the spec: seen in public clients)', { source: 'notes' }),
   action('mark-true-positive', 'Confirm an issue as a true positive'),
   action('mark-false-positive', 'Mark an issue as a false positive'),
-  action('generate-patch', 'Ask for a patch; it appears on the issue when ready', {
-    description: 'Patch generation is asynchronous (field notes): the patch shows up on `svc issues get` later.',
-  }),
-  action('approve-patch', 'Approve the generated patch of an issue', {
-    response: record({}),
-    description: 'The spec shows neither request nor response; { issueId, organizationId } is what public clients send.',
-  }),
+  {
+    ...action('generate-patch', 'Ask for a patch; it appears on the issue when ready', {
+      description: 'Patch generation is asynchronous (field notes): the patch shows up on `svc issues get` later.',
+    }),
+    detail: {
+      heading: 'Patch requested: it is generated in the background.',
+      fields: [{ label: 'Issue', path: 'issueId' }],
+      next: [{ text: 'See it on the issue when it is ready (a minute or two):', cmd: 'svc issues get {issueId}' }],
+    },
+  },
+  {
+    ...action('approve-patch', 'Approve the generated patch of an issue', {
+      response: record({ ok: optional(bool()), patchId: optional(str()), pullRequestStatus: optional(str()), prLink: optional(str()) }),
+      description: 'The spec shows neither request nor response; { issueId, organizationId } is what public clients send, and { ok, patchId, pullRequestStatus, prLink } what they receive.',
+    }),
+    columns: ['patchId', 'pullRequestStatus', 'prLink'],
+    detail: {
+      heading: 'Patch approved.',
+      fields: [
+        { label: 'Issue', path: 'issueId' },
+        { label: 'Patch', path: 'patchId' },
+        { label: 'PR status', path: 'pullRequestStatus', show: 'status' },
+        { label: 'PR', path: 'prLink' },
+      ],
+      next: [
+        { when: 'prLink', text: 'Review and merge the pull request: {prLink}' },
+        { text: 'See the issue with its patch:', cmd: 'svc issues get {issueId}' },
+      ],
+    },
+  },
   {
     group: 'issues', name: 'update-severity', path: P + 'update-severity', source: 'spec', safe: false,
     summary: 'Change the severity of an issue',

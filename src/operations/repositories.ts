@@ -1,11 +1,33 @@
 import { anyObject, body, bool, field, id, idResponse, int, issueId, list, loose, maybe, nullable, okResponse, oneOf, optional, orgId, record, repoId, type Schema, str, withDefault } from './fields.js';
 import { repository } from './records.js';
 import type { Operation, Source } from './types.js';
+import type { DetailView } from '../output/detail.js';
 
 const P = '/api/v1/repositories/';
 const idList = list(record({ id: str() }));
 const INFERRED = 'The spec does not show this body; the field notes read the setters as { organizationId, repositoryId, <Repository record field> }: the value flag is that inference. Send other fields with -F/--input.';
 const NOT_SHOWN = 'The spec and the field notes do not show this body: send its fields with -F/--input.';
+
+/** One repository as a person reads it (`repos list` that finds one). */
+const REPOSITORY_VIEW: DetailView = {
+  title: 'name',
+  fields: [
+    { label: 'ID', path: 'id' },
+    { label: 'URL', path: 'url' },
+    { label: 'Branch', path: 'defaultScanTargetBranch' },
+    { label: 'Issues', path: 'issueCounts', show: 'counts' },
+    { label: 'PR scans', path: 'isPrScanningEnabled' },
+    { label: 'PR summary', path: 'isPrScanSummaryEnabled' },
+    { label: 'Check status', path: 'showCheckStatus' },
+    { label: 'Validation', path: 'validationThresholdName' },
+    { label: 'PR branch', path: 'prBranchFormat' },
+    { label: 'PR title', path: 'prTitleTemplate' },
+  ],
+  next: [
+    { text: 'Its open issues:', cmd: 'svc issues search --repository-ids {id} --types open' },
+    { text: 'Scan it now:', cmd: 'svc scans start --repository-ids {id} --wait' },
+  ],
+};
 
 /** A repository setter: `{ organizationId, repositoryId, <field> }`. */
 function setter(name: string, summary: string, key: string, value: Schema, source: Source, example: string): Operation {
@@ -37,6 +59,7 @@ export const repositories: Operation[] = [
     }),
     response: list(repository),
     columns: ['id', 'name', 'defaultScanTargetBranch', 'isPrScanningEnabled', 'issueCounts.open', 'issueCounts.patched'],
+    detail: REPOSITORY_VIEW,
     examples: [
       { cmd: 'svc repos list', desc: 'Repositories of the default organization' },
       { cmd: 'svc repos list --no-get-counts -o csv --columns id,name,url', desc: 'A CSV of ids, names and URLs without counting issues' },

@@ -12,6 +12,18 @@ export const scans: Operation[] = [
     request: body({ organizationId: orgId(), repositoryId: repoId() }),
     response: scanSchedule,
     columns: ['id', 'repoId', 'executionCriteriaCrontab', 'isEnabled', 'updatedAt'],
+    detail: {
+      fields: [
+        { label: 'ID', path: 'id' },
+        { label: 'Repository', path: 'repoId' },
+        { label: 'Schedule', path: 'executionCriteriaCrontab' },
+        { label: 'Enabled', path: 'isEnabled' },
+        { label: 'Created', path: 'createdAt', show: 'time' },
+        { label: 'Updated', path: 'updatedAt', show: 'time' },
+        { label: 'Scans', path: 'codeScans' },
+      ],
+      next: [{ text: 'Change it:', cmd: 'svc scans upsert-schedule {repositoryId} --execution-criteria-crontab "0 3 * * 1" --is-enabled' }],
+    },
     examples: [{ cmd: 'svc scans get-schedule repo_123', desc: 'When repo_123 is scanned' }],
   },
   {

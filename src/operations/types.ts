@@ -5,6 +5,7 @@
 import type { Schema } from './fields.js';
 import type * as z from 'zod/mini';
 import type { Context } from '../context.js';
+import type { DetailView } from '../output/detail.js';
 
 /** Where a request field or an operation comes from: the API spec, the field notes, or our inference. */
 export type Source = 'spec' | 'notes' | 'inferred';
@@ -87,6 +88,8 @@ export interface Operation {
   rows?: string;
   /** Default table columns (dot paths into a row). */
   columns: string[];
+  /** How one record is shown to a person (a response record, or a list of one row). */
+  detail?: DetailView;
   pagination?: Pagination;
   /** Flags and a step that run after the call (e.g. wait for the started scan). */
   followUp?: FollowUp;

@@ -10,6 +10,7 @@ export function askedFormat(ctx: Context): Format {
   return chooseFormat({
     output: ctx.globals.output,
     json: ctx.globals.json,
+    jq: ctx.globals.jq !== undefined,
     env: ctx.env.SVC_OUTPUT,
     profile: ctx.profile()?.output,
     stdoutIsTTY: true,

@@ -9,8 +9,14 @@ export function parseFormat(value: string, from: string): Format {
   throw new UsageError(`invalid output format '${value}' (from ${from})`, `use one of: ${FORMATS.join(', ')}`);
 }
 
-/** `-o` wins, then `--json`, then SVC_OUTPUT, then the profile, then table on a terminal and json elsewhere. */
-export function chooseFormat(o: { output?: string; json?: boolean; env?: string; profile?: string; stdoutIsTTY: boolean }): Format {
+/** `--jq` means JSON; `-o` wins, then `--json`, then SVC_OUTPUT, then the profile, then table on a terminal and json elsewhere. */
+export function chooseFormat(o: { output?: string; json?: boolean; jq?: boolean; env?: string; profile?: string; stdoutIsTTY: boolean }): Format {
+  if (o.jq) {
+    // --jq filters JSON: -o json or ndjson (each row filtered), nothing else.
+    const given = o.output ? parseFormat(o.output, '--output') : 'json';
+    if (given !== 'json' && given !== 'ndjson') throw new UsageError(`--jq filters JSON output, not ${given}`, 'drop -o, or use -o json or -o ndjson with --jq');
+    return given;
+  }
   if (o.output) return parseFormat(o.output, '--output');
   if (o.json) return 'json';
   if (o.env) return parseFormat(o.env, 'SVC_OUTPUT');

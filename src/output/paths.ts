@@ -27,3 +27,19 @@ export function scalarText(v: unknown): string {
   if (Array.isArray(v) && v.every((x) => typeof x !== 'object' || x === null)) return v.join(',');
   return JSON.stringify(v);
 }
+
+/** A row cut down to the given dot paths, nesting kept (`issueCounts.open` -> `{issueCounts: {open}}`); a missing value is null. */
+export function projectRow(row: unknown, paths: readonly string[]): unknown {
+  if (row === null || typeof row !== 'object' || Array.isArray(row)) return row;
+  const out: Record<string, unknown> = {};
+  for (const path of paths) {
+    const keys = path.split('.');
+    let at = out;
+    for (const k of keys.slice(0, -1)) {
+      const next = at[k];
+      at = (at[k] = next !== null && typeof next === 'object' ? next : {}) as Record<string, unknown>;
+    }
+    at[keys[keys.length - 1]] = getPath(row, path) ?? null;
+  }
+  return out;
+}

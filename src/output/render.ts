@@ -1,7 +1,8 @@
 /** Render a response in the chosen format: data to stdout, notes (counts, hints) to stderr. */
 import type { Format } from './formats.js';
 import { csvHeader, csvRow } from './csv.js';
-import { getPath, leafPaths } from './paths.js';
+import { getPath, leafPaths, projectRow } from './paths.js';
+import type { DetailView } from './detail.js';
 import { stripControls } from './sanitize.js';
 
 export interface RenderOptions {
@@ -13,11 +14,25 @@ export interface RenderOptions {
   pretty: boolean;
   color: boolean;
   width?: number;
+  /** The user chose the columns (--columns): JSON and NDJSON rows are cut down to them too. */
+  project?: boolean;
+  /** `--jq` expression applied to the JSON output. */
+  jq?: string;
+  /** The detail view of a single record (a table of one row shows it too). */
+  detail?: DetailView;
+  /** The request body, for the detail view's next steps. */
+  request?: Record<string, unknown>;
+  /** Wall-clock now in epoch ms (relative times); default Date.now(). */
+  now?: number;
 }
 
 export interface Sink {
   out(text: string): void;
   note(text: string): void;
+  /** Write and wait while the reader is slow (long tables are written in chunks through it). */
+  write?(text: string): Promise<void>;
+  /** Aborted on Ctrl-C: a long table stops between two chunks. */
+  signal?: AbortSignal;
 }
 
 /** The list a table shows: the response itself when it is an array, else the field `rowsPath`. */
@@ -47,11 +62,18 @@ export function autoColumns(rows: unknown[]): string[] {
 export async function render(data: unknown, o: RenderOptions, sink: Sink): Promise<void> {
   const rows = rowsOf(data, o.rowsPath);
   switch (o.format) {
-    case 'json':
-      sink.out(JSON.stringify(data, null, o.pretty ? 2 : undefined) + '\n');
+    case 'json': {
+      const shown = o.project ? projectData(data, o) : data;
+      if (o.jq) { await jqOut(shown, o, sink); return; }
+      sink.out(JSON.stringify(shown, null, o.pretty ? 2 : undefined) + '\n');
       return;
+    }
     case 'ndjson':
-      for (const item of rows ?? [data]) sink.out(JSON.stringify(item) + '\n');
+      for (const item of rows ?? [data]) {
+        const shown = o.project ? projectRow(item, o.columns) : item;
+        if (o.jq) await jqOut(shown, o, sink);
+        else sink.out(JSON.stringify(shown) + '\n');
+      }
       return;
     case 'csv': {
       const list = rows ?? [data];
@@ -63,19 +85,59 @@ export async function render(data: unknown, o: RenderOptions, sink: Sink): Promi
       return;
     }
     case 'table': {
-      const { rowsTable, recordTable } = await import('./table.js');
+      const table = await import('./table.js');
+      // Default columns may be left out on a narrow terminal (said on stderr); chosen ones never.
+      const later: string[] = [];
+      const people = { ...o, now: o.now ?? Date.now(), mayHide: !o.project, note: (l: string) => later.push(l) };
       if (rows) {
         if (rows.length === 0) { sink.note('No results.'); return; }
+        if (rows.length === 1 && o.detail && !o.project && isRecord(rows[0])) {
+          const { detailView } = await import('./detail.js');
+          sink.out(detailView(rows[0], o.detail, people));
+          return;
+        }
         const columns = o.columns.length ? o.columns : autoColumns(rows);
-        sink.out(rowsTable(rows.map(primitiveRow), columns, o));
+        const list = rows.map(primitiveRow);
+        if (list.length > table.SCREENFUL && sink.write) {
+          await new table.TableStream(columns, people, { write: sink.write, signal: sink.signal }).rows(list);
+        } else {
+          sink.out(table.rowsTable(list, columns, people));
+        }
+        for (const l of later) sink.note(l);
         noteTotals(data, rows.length, sink);
-      } else if (data !== null && typeof data === 'object') {
-        sink.out(recordTable(data, o.columns, o));
+      } else if (isRecord(data)) {
+        if (o.detail && !o.project) {
+          const { detailView } = await import('./detail.js');
+          sink.out(detailView(data, o.detail, people));
+        } else {
+          sink.out(table.recordTable(data, o.columns, people));
+        }
       } else {
         sink.out(`${stripControls(String(data))}\n`);
       }
     }
   }
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+async function jqOut(data: unknown, o: RenderOptions, sink: Sink): Promise<void> {
+  const { jqText, jqValues } = await import('./jq.js');
+  sink.out(jqText(await jqValues(data, o.jq!), o.pretty));
+}
+
+/** The data with its rows (or, for a record, itself) cut down to the chosen columns. */
+export function projectData(data: unknown, o: Pick<RenderOptions, 'rowsPath' | 'columns'>): unknown {
+  if (Array.isArray(data)) return data.map((r) => projectRow(r, o.columns));
+  const rows = o.rowsPath ? getPath(data, o.rowsPath) : undefined;
+  if (Array.isArray(rows) && isRecord(data)) return setIn(data, o.rowsPath!.split('.'), rows.map((r) => projectRow(r, o.columns)));
+  return projectRow(data, o.columns);
+}
+
+function setIn(obj: Record<string, unknown>, keys: string[], value: unknown): Record<string, unknown> {
+  const [first, ...rest] = keys;
+  const inner = obj[first];
+  return { ...obj, [first]: rest.length && isRecord(inner) ? setIn(inner, rest, value) : value };
 }
 
 /** A list of strings or numbers renders as a column called `value`. */

@@ -1,68 +1,116 @@
 /**
- * Human tables (cli-table3), drawn without borders in the manner of gh: bold headers, columns two
- * spaces apart, widths fitted to the terminal by shrinking the widest columns first.
+ * Human tables. A table that fits on a screen is drawn with cli-table3 from the widths svc's layout
+ * planned (layout.ts); a longer one (or a listing that streams in with --all) is written by the
+ * layout itself, line by line, in chunks that let Ctrl-C through: cli-table3 lays out every row
+ * against every other, which is quadratic in rows (1,000 rows took a second, 38,000 froze svc).
  */
 import Table from 'cli-table3';
-import { Chalk } from 'chalk';
+import { InterruptedError } from '../errors.js';
+import { cellOf, painter } from './cells.js';
+import { kindOf } from './columns.js';
+import { GAP, TableLayout, DEFAULT_WIDTH, type LayoutOptions } from './layout.js';
+import { getPath, leafPaths } from './paths.js';
 import { cellText } from './sanitize.js';
-import { getPath, leafPaths, scalarText } from './paths.js';
+import { displayWidth, clip } from './text-width.js';
 
-export interface TableOptions {
-  color: boolean;
-  /** Terminal width; columns are shrunk to fit it. */
-  width?: number;
-}
+export type TableOptions = Partial<LayoutOptions> & { color: boolean };
 
-const GAP = 2;
-const MIN_COLUMN = 6;
+/** Up to this many rows a table is drawn by cli-table3; beyond, by the streaming layout. */
+export const SCREENFUL = 100;
+/** Rows whose cells fix the widths of a streamed table (the first page). */
+export const SAMPLE_ROWS = 500;
+/** Rows written between two turns of the event loop (when Ctrl-C and progress get their turn). */
+export const CHUNK_ROWS = 200;
+
 const PLAIN = {
   top: '', 'top-mid': '', 'top-left': '', 'top-right': '', bottom: '', 'bottom-mid': '', 'bottom-left': '', 'bottom-right': '',
   left: '', 'left-mid': '', mid: '', 'mid-mid': '', right: '', 'right-mid': '', middle: ' '.repeat(GAP),
 };
 
-function clip(text: string, max: number): string {
-  return text.length > max ? `${text.slice(0, Math.max(1, max - 1))}…` : text;
+function layoutOptions(o: TableOptions): LayoutOptions {
+  return { pretty: o.pretty ?? false, color: o.color, now: o.now ?? Date.now(), width: o.width, mayHide: o.mayHide, note: o.note };
 }
 
-/** Widths that fit `total` columns of screen: the widest column gives way first. */
-export function fitWidths(natural: number[], total: number): number[] {
-  const widths = [...natural];
-  const budget = total - GAP * (widths.length - 1);
-  let sum = widths.reduce((a, b) => a + b, 0);
-  while (sum > budget) {
-    let widest = 0;
-    for (let i = 1; i < widths.length; i++) if (widths[i] > widths[widest]) widest = i;
-    if (widths[widest] <= MIN_COLUMN) break;
-    widths[widest]--;
-    sum--;
-  }
-  return widths;
-}
-
-function draw(head: string[], rows: string[][], o: TableOptions): string {
-  const chalk = new Chalk({ level: o.color ? 1 : 0 });
-  const natural = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  const widths = fitWidths(natural, o.width ?? 120);
+/** A table that fits on a screen, drawn by cli-table3. */
+export function rowsTable(rows: readonly unknown[], columns: readonly string[], o: TableOptions): string {
+  const layout = new TableLayout(columns, layoutOptions(o));
+  layout.plan(rows);
+  const cells = rows.map((r) => layout.cells(r));
   const table = new Table({
     chars: PLAIN,
     style: { head: [], border: [], 'padding-left': 0, 'padding-right': 0 },
-    head: head.map((h, i) => chalk.bold(clip(h, widths[i]))),
-    colWidths: widths,
+    head: layout.headerCells(),
+    // A key wider than its planned width (it never is cut) widens its column.
+    colWidths: layout.widths.map((w, i) => (layout.columns[i].kind === 'key' ? Math.max(w, ...cells.map((c) => displayWidth(c[i].text))) : w)),
     wordWrap: false,
     truncate: '…',
   });
-  for (const row of rows) table.push(row.map((c, i) => clip(c, widths[i])));
+  for (const c of cells) table.push(layout.fitted(c));
   return table.toString().split('\n').map((l) => l.trimEnd()).join('\n') + '\n';
 }
 
-export function rowsTable(rows: unknown[], columns: string[], o: TableOptions): string {
-  return draw(columns.map(cellText), rows.map((row) => columns.map((c) => cellText(scalarText(getPath(row, c))))), o);
+export interface StreamSink {
+  /** Write text, waiting while the reader is slow. */
+  write(text: string): Promise<void>;
+  /** Aborted on Ctrl-C: writing stops between two chunks. */
+  signal?: AbortSignal;
 }
 
-export function recordTable(value: unknown, columns: string[], o: TableOptions): string {
-  const keys = (columns.length ? columns : leafPaths(value)).map(cellText);
-  const chalk = new Chalk({ level: o.color ? 1 : 0 });
-  const width = Math.max(...keys.map((k) => k.length));
-  const valueMax = Math.max(20, (o.width ?? 120) - width - GAP);
-  return keys.map((k) => `${chalk.bold(k.padEnd(width))}${' '.repeat(GAP)}${clip(cellText(scalarText(getPath(value, k))), valueMax)}`).join('\n') + '\n';
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/**
+ * A table written as its rows arrive: widths fixed by the first rows it is given (up to
+ * SAMPLE_ROWS), then every row one line. Linear in rows; yields to the event loop every CHUNK_ROWS
+ * rows, so an interrupt is handled within one chunk.
+ */
+export class TableStream {
+  private readonly layout: TableLayout;
+  private started = false;
+
+  constructor(columns: readonly string[], o: TableOptions, private readonly sink: StreamSink) {
+    this.layout = new TableLayout(columns, layoutOptions(o));
+  }
+
+  async rows(rows: readonly unknown[]): Promise<void> {
+    if (rows.length === 0) return;
+    if (!this.started) {
+      this.started = true;
+      this.layout.plan(rows.slice(0, SAMPLE_ROWS));
+      await this.sink.write(this.layout.headerLine() + '\n');
+    }
+    for (let at = 0; at < rows.length; at += CHUNK_ROWS) {
+      this.stopIfInterrupted();
+      let text = '';
+      const end = Math.min(rows.length, at + CHUNK_ROWS);
+      for (let i = at; i < end; i++) text += this.layout.line(rows[i]) + '\n';
+      await this.sink.write(text);
+      await nextTurn();
+    }
+    this.stopIfInterrupted();
+  }
+
+  /** Whether any row was written. */
+  get any(): boolean {
+    return this.started;
+  }
+
+  private stopIfInterrupted(): void {
+    const s = this.sink.signal;
+    if (s?.aborted) throw new InterruptedError(s.reason === 'SIGTERM' ? 'SIGTERM' : 'SIGINT');
+  }
 }
+
+/** A record as aligned key/value lines (for records no detail view is declared for). */
+export function recordTable(value: unknown, columns: readonly string[], o: TableOptions): string {
+  const keys = (columns.length ? [...columns] : leafPaths(value)).map(cellText);
+  const lo = layoutOptions(o);
+  const chalk = painter(o.color);
+  const width = Math.max(...keys.map((k) => displayWidth(k)));
+  const valueMax = Math.max(20, (o.width ?? DEFAULT_WIDTH) - width - GAP);
+  return keys.map((k) => {
+    const cell = cellOf(getPath(value, k), kindOf(k), lo, chalk);
+    const text = clip(cell.text, valueMax);
+    return `${chalk.bold(k)}${' '.repeat(width - displayWidth(k) + GAP)}${cell.paint ? cell.paint(text) : text}`.trimEnd();
+  }).join('\n') + '\n';
+}
+

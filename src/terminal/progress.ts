@@ -11,6 +11,8 @@ export interface Progress {
   update(text: string): void;
   /** A line of its own on stderr, live or not. */
   line(text: string): void;
+  /** Run `fn` (which writes to the terminal) with the spinner taken down, then draw it again. */
+  around(fn: () => Promise<void>): Promise<void>;
   stop(): void;
 }
 
@@ -22,7 +24,7 @@ export function isLive(ctx: Pick<Context, 'io' | 'env' | 'globals'>): boolean {
 
 export async function startProgress(ctx: Context, text: string): Promise<Progress> {
   if (!isLive(ctx)) {
-    return { live: false, update: () => {}, line: (l) => ctx.note(l), stop: () => {} };
+    return { live: false, update: () => {}, line: (l) => ctx.note(l), around: (fn) => fn(), stop: () => {} };
   }
   const { default: ora } = await import('ora');
   const spinner = ora({ text, stream: ctx.io.stderr, color: 'cyan', isEnabled: true, discardStdin: false }).start();
@@ -30,6 +32,7 @@ export async function startProgress(ctx: Context, text: string): Promise<Progres
     live: true,
     update: (t) => { spinner.text = t; },
     line: (l) => { spinner.clear(); ctx.note(l); spinner.render(); },
+    around: async (fn) => { spinner.clear(); try { await fn(); } finally { if (spinner.isSpinning) spinner.render(); } },
     stop: () => { spinner.stop(); },
   };
 }

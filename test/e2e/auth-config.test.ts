@@ -142,6 +142,6 @@ describe('config', () => {
     const nd = await runCli(['orgs', 'list', '-o', 'ndjson'], { env });
     expect(nd.stdout).toBe('{"id":"org_1","name":"Acme"}\n');
     const table = await runCli(['orgs', 'list', '-o', 'table', '--columns', 'name'], { env });
-    expect(table.stdout).toBe('name\nAcme\n');
+    expect(table.stdout).toBe('NAME\nAcme\n');
   });
 });

@@ -108,7 +108,7 @@ describe('npm run demo', () => {
     });
     expect(r.code, r.out).toBe(0);
     expect(r.out).toMatch(/\$ svc repos list -o table/);
-    expect(r.out).toMatch(/\$ svc issues search .*-o table\nid {2,}/);
+    expect(r.out).toMatch(/\$ svc issues search .*-o table\nID {2,}/);
     const [, before, after] = /open (\d+) -> (\d+), archived/.exec(r.out)!;
     expect(Number(after)).toBe(Number(before) - 1);
     expect(r.out).toMatch(/\nscan_\w+ .* completed /);

@@ -13,7 +13,7 @@ pid, fd = pty.fork()
 if pid == 0:
     os.chdir(spec['cwd'])
     os.execve(spec['argv'][0], spec['argv'], spec['env'])
-fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack('HHHH', 24, 100, 0, 0))
+fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack('HHHH', spec['rows'], spec['cols'], 0, 0))
 out = b''
 pos = 0
 steps = spec['steps']
@@ -57,12 +57,15 @@ export function ptyAvailable(): boolean {
 }
 
 /** `steps`: [text to wait for, keys to type] in order. */
-export function runOnPty(args: string[], steps: Array<[string, string]>, opts: { env?: Record<string, string | undefined>; cwd?: string; timeoutMs?: number } = {}): Promise<PtyResult> {
+/** `cols`/`rows`: the terminal's size (default 100 x 24). */
+export function runOnPty(args: string[], steps: Array<[string, string]>, opts: { env?: Record<string, string | undefined>; cwd?: string; timeoutMs?: number; cols?: number; rows?: number } = {}): Promise<PtyResult> {
   const spec = {
     argv: [process.execPath, BIN, ...args],
     env: { ...cleanEnv(opts.env), TERM: 'xterm' },
     cwd: opts.cwd ?? process.cwd(),
     steps,
+    cols: opts.cols ?? 100,
+    rows: opts.rows ?? 24,
     timeout: (opts.timeoutMs ?? 15_000) / 1000,
   };
   return new Promise((resolve, reject) => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { fitWidths, recordTable, rowsTable } from '../../src/output/table.js';
+import { recordTable, rowsTable } from '../../src/output/table.js';
+import { fitWidths } from '../../src/output/layout.js';
 import { render } from '../../src/output/render.js';
 import { csvRow, csvHeader } from '../../src/output/csv.js';
 import { chooseFormat, useColor } from '../../src/output/formats.js';
@@ -20,12 +21,17 @@ describe('tables', () => {
     expect(fitWidths([5, 40, 10], 80)).toEqual([5, 40, 10]);
     expect(fitWidths([5, 40, 10], 40)).toEqual([5, 21, 10]);
     expect(fitWidths([30, 30], 20)).toEqual([9, 9]);
+    // Titles give way first; keys (ids) never.
+    const cols = [{ kind: 'key', header: 'ID' }, { kind: 'text', header: 'CLASS' }, { kind: 'title', header: 'TITLE' }] as const;
+    expect(fitWidths([14, 20, 60], 80, cols)).toEqual([14, 20, 42]);
+    expect(fitWidths([14, 20, 60], 40, cols)).toEqual([14, 6, 16]);
+    expect(fitWidths([30, 20, 60], 20, cols)).toEqual([30, 6, 6]);
   });
 
   it('draws rows with dot-path columns, clipped, without control sequences', () => {
     const text = rowsTable(rows, ['id', 'issueCounts.open', 'title'], { color: false, width: 50 });
     const lines = text.trimEnd().split('\n');
-    expect(lines[0]).toMatch(/^id\s+issueCounts\.open\s+title$/);
+    expect(lines[0]).toMatch(/^ID\s+OPEN\s+TITLE$/);
     expect(lines[1]).toMatch(/^iss_1\s+3\s+SQL injection.*…$/);
     expect(lines.every((l) => l.length <= 50)).toBe(true);
     expect(text).not.toContain('\u001b');

@@ -3,7 +3,7 @@ import { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { escapeHatchBody } from '../operation/body.js';
-import { describeRequest, renderResponse } from '../operation/respond.js';
+import { checkOutput, describeRequest, renderResponse } from '../operation/respond.js';
 import type { Runner } from '../runner.js';
 
 /** `sca/vulnerabilities/search`, `/api/v1/sca/...` or `api/v1/...` -> `/api/v1/sca/...`. */
@@ -45,6 +45,7 @@ async function callApi(ctx: Context, raw: string, o: ApiOptions): Promise<void> 
   const body = escapeHatchBody({ cwd: ctx.cwd, readStdin: () => stdin, input: o.input, fields: o.field, rawFields: o.rawField });
   const org = ctx.organization().id;
   if (org && body.organizationId === undefined) body.organizationId = org;
+  await checkOutput(ctx);
   if (ctx.globals.dryRun) { ctx.out(JSON.stringify(describeRequest(ctx, path, body), null, 2) + '\n'); return; }
   const client = await ctx.client();
   const data = await ctx.spin(path, () => client.call(path, body, { safe: o.safe === true }));

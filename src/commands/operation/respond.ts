@@ -1,15 +1,56 @@
 /** Shared tail of every API command: check the response shape leniently and render it. */
 import type { Context } from '../../context.js';
 import type { Operation } from '../../operations/types.js';
-import { render } from '../../output/render.js';
+import { render, type RenderOptions, type Sink } from '../../output/render.js';
+import { checkColumns, parseColumns } from '../../output/columns.js';
+import { fieldPaths, rowSchema } from '../../operations/fields.js';
+import { write } from '../../listing/stream-out.js';
 import { issueText } from '../../operations/fields.js';
 import { REDACTED, redactBody } from '../../http/redact.js';
 import { TOKEN_ID_HEADER, TOKEN_SECRET_HEADER } from '../../http/headers.js';
 import { UsageError } from '../../errors.js';
 
+/** The columns to show: --columns (the one parser), else the row's defaults. */
 export function columnsFor(ctx: Context, defaults: string[]): string[] {
   const chosen = ctx.globals.columns;
-  return chosen ? chosen.split(',').map((c) => c.trim()).filter(Boolean) : defaults;
+  return chosen !== undefined ? parseColumns(chosen) : defaults;
+}
+
+/**
+ * Output settings checked before anything is sent: the format, --columns against the fields the
+ * row's schema declares, and the --jq expression compiled (both exit 2 when wrong).
+ */
+export async function checkOutput(ctx: Context, op?: Pick<Operation, 'response' | 'rows' | 'group' | 'name'>): Promise<void> {
+  ctx.format();
+  if (ctx.globals.columns !== undefined) {
+    const columns = parseColumns(ctx.globals.columns);
+    if (op) checkColumns(columns, fieldPaths(rowSchema(op.response, op.rows)), `${op.group} ${op.name}`);
+  }
+  if (ctx.globals.jq !== undefined) {
+    const { checkJq } = await import('../../output/jq.js');
+    await checkJq(ctx.globals.jq);
+  }
+}
+
+/** How a command's data is rendered: format, columns, detail view, --jq. */
+export function renderOptions(ctx: Context, op: Pick<Operation, 'rows' | 'columns'> & Partial<Operation>, request?: Record<string, unknown>): RenderOptions {
+  return {
+    format: ctx.format(),
+    columns: columnsFor(ctx, op.columns),
+    project: ctx.globals.columns !== undefined,
+    rowsPath: op.rows,
+    pretty: ctx.io.stdoutIsTTY,
+    color: ctx.color,
+    width: ctx.io.columns,
+    jq: ctx.globals.jq,
+    detail: op.detail,
+    request,
+  };
+}
+
+/** stdout for renderers: long tables are written in chunks that wait for a slow reader and stop on Ctrl-C. */
+export function outputSink(ctx: Context): Sink {
+  return { out: ctx.out, note: ctx.note, write: (t) => write(ctx.io.stdout, t, ctx.signal), signal: ctx.signal };
 }
 
 /** Warn (once, on stderr) when a response does not have the documented shape; output stays as received. */
@@ -21,16 +62,9 @@ export function checkShape(ctx: Context, op: Operation, data: unknown): void {
   ctx.warn(`the response of ${op.group} ${op.name} does not match the documented shape: ${where} ${issueText(issue)}; showing it as received`);
 }
 
-export async function renderResponse(ctx: Context, op: Pick<Operation, 'rows' | 'columns'> & Partial<Operation>, data: unknown): Promise<void> {
+export async function renderResponse(ctx: Context, op: Pick<Operation, 'rows' | 'columns'> & Partial<Operation>, data: unknown, request?: Record<string, unknown>): Promise<void> {
   if (op.response && op.group) checkShape(ctx, op as Operation, data);
-  await render(data, {
-    format: ctx.format(),
-    columns: columnsFor(ctx, op.columns),
-    rowsPath: op.rows,
-    pretty: ctx.io.stdoutIsTTY,
-    color: ctx.color,
-    width: ctx.io.columns,
-  }, { out: ctx.out, note: ctx.note });
+  await render(data, renderOptions(ctx, op, request), outputSink(ctx));
 }
 
 /**

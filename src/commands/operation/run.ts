@@ -5,7 +5,7 @@ import { UsageError } from '../../errors.js';
 import { escapeHatchBody, flagValue, setPath, validateTyped, type Body } from './body.js';
 import type { OperationFlags } from './command.js';
 import { argName } from './flags.js';
-import { renderResponse, describeRequest } from './respond.js';
+import { checkOutput, renderResponse, describeRequest } from './respond.js';
 import { confirmDestructive } from '../../terminal/confirm.js';
 
 export interface OperationOptions {
@@ -23,6 +23,7 @@ export async function runOperation(ctx: Context, op: Operation, flags: Operation
   const followUp = wanted ? await op.followUp!.load() : undefined;
   const settings = followUp?.prepare(opts);
   const body = await buildRequestBody(ctx, op, flags, opts, positional);
+  await checkOutput(ctx, op);
   if (op.destructive) await confirmDestructive(ctx, op, body, opts.yes === true);
   if (ctx.globals.dryRun) {
     ctx.out(JSON.stringify(describeRequest(ctx, op.path, body), null, 2) + '\n');
@@ -36,7 +37,7 @@ export async function runOperation(ctx: Context, op: Operation, flags: Operation
   const client = await ctx.client();
   const data = await ctx.spin(`${op.group} ${op.name}`, () => client.call(op.path, body, { safe: op.safe }));
   if (followUp) await followUp.run(ctx, op, body, data, settings);
-  else await renderResponse(ctx, op, data);
+  else await renderResponse(ctx, op, data, body);
 }
 
 export async function buildRequestBody(ctx: Context, op: Operation, flags: OperationFlags, opts: OperationOptions, positional?: string): Promise<Body> {

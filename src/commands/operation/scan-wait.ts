@@ -17,6 +17,7 @@ import { CliError, InterruptedError, UsageError } from '../../errors.js';
 import { EXIT } from '../../exit-codes.js';
 import { ApiError, ResponseError } from '../../http/errors.js';
 import { render } from '../../output/render.js';
+import { parseColumns } from '../../output/columns.js';
 import { askedFormat } from '../../output/data-format.js';
 import { duration, startProgress } from '../../terminal/progress.js';
 
@@ -161,7 +162,7 @@ export async function waitForScan(ctx: Context, scanId: string, organizationId: 
 async function printScan(ctx: Context, scanId: string, item: ScanItem): Promise<void> {
   const format = askedFormat(ctx);
   if (format === 'table') { ctx.out(`${scanId}\n`); return; }
-  await render(item, { format, columns: ctx.globals.columns?.split(',').filter(Boolean) ?? [], pretty: ctx.io.stdoutIsTTY, color: ctx.color, width: ctx.io.columns }, { out: ctx.out, note: ctx.note });
+  await render(item, { format, columns: ctx.globals.columns !== undefined ? parseColumns(ctx.globals.columns) : [], pretty: ctx.io.stdoutIsTTY, color: ctx.color, width: ctx.io.columns }, { out: ctx.out, note: ctx.note });
 }
 
 export const scanWait: FollowUpStep = {

@@ -65,12 +65,31 @@ describe('itemWriter', () => {
     expect((await d.text())).toBe('id,s\r\na,\r\nb,\r\nc,"x,""y"""\r\n');
   });
 
-  it('table: buffers and draws once at the end', async () => {
+  it('table: widths from the first page, then each page streamed as it comes (nothing buffered)', async () => {
     const c = capture();
-    const t = writer('table', c.stream, { columns: ['id', 'n'] });
-    await feed(t.w);
-    expect(await c.text()).toBe('');
-    expect(t.out.join('')).toBe('id  n\na   1\nb   2\nc   3\n');
+    const t = writer('table', c.stream, { columns: ['id', 'n', 's'] });
+    await t.w.page(pages[0]);
+    await t.w.page([{ id: 'c', n: 3, s: 'a text longer than its column' }]);
+    await t.w.end();
+    expect(t.out.join('')).toBe('');
+    // The column of `s` was planned from page 1 (header width only): later text is cut to it.
+    expect(await c.text()).toBe('ID  N  S\na   1\nb   2\nc   3  …\n');
+    const e = writer('table', capture().stream, { columns: ['id'] });
+    await e.w.page([]);
+    await e.w.end();
+    expect(e.notes).toEqual(['No results.']);
+  });
+
+  it('table: Ctrl-C stops a long page between two chunks', async () => {
+    const c = capture();
+    const controller = new AbortController();
+    const t = writer('table', c.stream, { columns: ['id'], signal: controller.signal });
+    const items = Array.from({ length: 10_000 }, (_, i) => ({ id: `iss_${i}` }));
+    setImmediate(() => controller.abort('SIGINT'));
+    await expect(t.w.page(items)).rejects.toThrow('interrupted by SIGINT');
+    const lines = (await c.text()).split('\n').filter(Boolean);
+    expect(lines.length).toBeGreaterThan(1);
+    expect(lines.length).toBeLessThan(1000);
   });
 
   it('writes a big page in pieces of about 64 kB, never as one string (V8 keeps large strings until a full collection)', async () => {

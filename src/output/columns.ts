@@ -1,0 +1,137 @@
+/**
+ * Table columns for people: a human, unique header for each dot path (`issueCounts.open` -> OPEN),
+ * and what kind of value it holds, which decides how it is shown and how it gives way when the
+ * terminal is narrow: keys (ids, names) are never cut, titles shrink first.
+ *
+ * The one `--columns` parser lives here too (parseColumns), used by every command that takes it.
+ */
+import { UsageError } from '../errors.js';
+import { cellText } from './sanitize.js';
+
+export type ColumnKind = 'key' | 'title' | 'text' | 'time' | 'score' | 'severity' | 'status' | 'number' | 'flag';
+
+export interface Column {
+  path: string;
+  header: string;
+  kind: ColumnKind;
+}
+
+/** Headers people read, for the fields the service returns (the last path segment when unlisted). */
+const HEADERS: Record<string, string> = {
+  id: 'ID', name: 'NAME', fullName: 'FULL NAME', url: 'URL', role: 'ROLE',
+  defaultScanTargetBranch: 'BRANCH', scanTargetBranch: 'BRANCH', prTargetBranch: 'PR BRANCH',
+  isPrScanningEnabled: 'PR SCANS', isPrScanSummaryEnabled: 'PR SUMMARY', showCheckStatus: 'CHECK STATUS',
+  'issueCounts.open': 'OPEN', 'issueCounts.patched': 'PATCHED', 'issueCounts.falsePositive': 'FALSE POS.',
+  'issueCounts.archived': 'ARCHIVED', 'issueCounts.processing': 'PROCESSING',
+  generatedTitle: 'TITLE', title: 'TITLE', vulnClass: 'CLASS', vulnCategory: 'CATEGORY', cwes: 'CWE',
+  repositoryName: 'REPOSITORY', repositoryId: 'REPOSITORY', repoId: 'REPOSITORY',
+  affectedFile: 'FILE', startLine: 'LINE', codeScanType: 'TYPE', scanId: 'SCAN', patchId: 'PATCH',
+  executionCriteriaCrontab: 'SCHEDULE', isEnabled: 'ENABLED', createdAt: 'CREATED', updatedAt: 'UPDATED',
+  prAuthor: 'PR AUTHOR', prLink: 'PR', pullRequestStatus: 'PR STATUS', errorMessage: 'ERROR',
+  criticalIssues: 'CRITICAL', highIssues: 'HIGH', mediumIssues: 'MEDIUM', lowIssues: 'LOW',
+};
+
+/** Fields that name a thing the user copies into the next command: never cut. */
+const KEYS = new Set(['id', 'name', 'scanId', 'repositoryId', 'repoId', 'issueId', 'patchId', 'organizationId', 'projectId', 'repositoryName', 'fullName', 'value', 'prAuthor']);
+const TITLES = new Set(['generatedTitle', 'title', 'prTitle', 'description', 'generatedDescription', 'errorMessage', 'searchQuery']);
+
+/** `isPrScanningEnabled` -> `PR SCANNING ENABLED`: camel case to words. */
+function words(segment: string): string {
+  return segment.replace(/^is(?=[A-Z])/, '').replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2').replace(/[_-]+/g, ' ').toUpperCase();
+}
+
+export function headerOf(path: string): string {
+  const last = path.split('.').pop()!;
+  return HEADERS[path] ?? HEADERS[last] ?? words(last);
+}
+
+export function kindOf(path: string): ColumnKind {
+  const last = path.split('.').pop()!;
+  if (KEYS.has(last) || /Id$/.test(last)) return 'key';
+  if (TITLES.has(last)) return 'title';
+  if (/At$/.test(last)) return 'time';
+  if (last === 'score') return 'score';
+  if (last === 'severity') return 'severity';
+  if (last === 'status' || last === 'pullRequestStatus') return 'status';
+  if (/^(is|has)[A-Z]/.test(last) || /Enabled$/.test(last) || last === 'finished' || last === 'ok') return 'flag';
+  if (/^(startLine|endLine|total|count)$/i.test(last) || /Count(s)?$|Issues$/.test(last) || path.includes('Counts.')) return 'number';
+  return 'text';
+}
+
+/** Columns for dot paths, each header unique: where two would read alike, the parent's words are added. */
+export function columnsOf(paths: readonly string[]): Column[] {
+  const cols = paths.map((path) => ({ path, header: headerOf(cellText(path)), kind: kindOf(path) }));
+  for (let depth = 2; depth <= 8; depth++) {
+    const seen = new Map<string, number>();
+    for (const c of cols) seen.set(c.header, (seen.get(c.header) ?? 0) + 1);
+    const clashing = cols.filter((c) => seen.get(c.header)! > 1);
+    if (clashing.length === 0) break;
+    for (const c of clashing) c.header = cellText(c.path).split('.').slice(-depth).map(words).join(' ');
+  }
+  // Still alike (the same path twice): number them.
+  const count = new Map<string, number>();
+  for (const c of cols) {
+    const n = (count.get(c.header) ?? 0) + 1;
+    count.set(c.header, n);
+    if (n > 1) c.header = `${c.header} (${n})`;
+  }
+  return cols;
+}
+
+/**
+ * `--columns id,issueCounts.open`: dot paths, comma-separated, spaces around them ignored. An empty
+ * list or an empty name (`a,,b`) is a mistake, not "no columns".
+ */
+export function parseColumns(raw: string): string[] {
+  const paths = raw.split(',').map((c) => c.trim());
+  if (paths.every((p) => p === '')) throw new UsageError('--columns is empty', 'name the columns, e.g. --columns id,name');
+  const bad = paths.find((p) => p === '' || !/^[^.\s]+(\.[^.\s]+)*$/.test(p));
+  if (bad !== undefined) throw new UsageError(`--columns has an invalid column '${bad}' in '${raw}'`, 'give comma-separated dot paths, e.g. --columns id,issueCounts.open');
+  return paths;
+}
+
+/**
+ * Check chosen columns against the fields a row schema declares (undefined: the schema lists none,
+ * anything goes). An unknown path is exit 2 listing the valid ones.
+ */
+export function checkColumns(paths: readonly string[], valid: readonly string[] | undefined, what: string): void {
+  if (!valid || valid.length === 0) return;
+  const known = new Set(valid);
+  const open = valid.filter(isOpen).map((v) => v.slice(0, -1));
+  const unknown = paths.filter((p) => !known.has(p) && !open.some((o) => p.startsWith(o)));
+  if (unknown.length === 0) return;
+  const near = unknown.map((u) => closest(u, valid)).filter((x): x is string => !!x);
+  throw new UsageError(
+    `unknown column${unknown.length > 1 ? 's' : ''} ${unknown.map((u) => `'${u}'`).join(', ')} for ${what}${near.length ? ` (did you mean ${near.map((n) => `'${n}'`).join(', ')}?)` : ''}`,
+    `valid columns: ${valid.filter((v) => !v.endsWith('.*')).join(', ')}`,
+  );
+}
+
+/** A path marked `x.*` is an object whose keys the schema does not list: anything below it goes. */
+function isOpen(path: string): boolean {
+  return path.endsWith('.*');
+}
+
+function closest(word: string, candidates: readonly string[]): string | undefined {
+  let best: string | undefined;
+  let bestD = Math.max(2, Math.floor(word.length / 3)) + 1;
+  for (const c of candidates) {
+    const d = distance(word.toLowerCase(), c.toLowerCase());
+    if (d < bestD) { bestD = d; best = c; }
+  }
+  return best;
+}
+
+function distance(a: string, b: string): number {
+  const row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    let prev = row[0];
+    row[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const cur = row[j];
+      row[j] = Math.min(row[j] + 1, row[j - 1] + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
+      prev = cur;
+    }
+  }
+  return row[b.length];
+}

@@ -1,0 +1,205 @@
+/**
+ * Detail views: one record as a person reads it (a heading, key/value lines, long texts under them,
+ * what to do next). A row of the operation table declares its view (`detail`); this module draws
+ * any view, so a new one is data, not code.
+ */
+import type { ChalkInstance } from 'chalk';
+import { levelOf, numericScore } from '../gate/levels.js';
+import { cellOf, levelPaint, painter, statusPaint, type CellOptions } from './cells.js';
+import { kindOf } from './columns.js';
+import { DEFAULT_WIDTH } from './layout.js';
+import { getPath, scalarText } from './paths.js';
+import { cellText, stripControls } from './sanitize.js';
+import { displayWidth } from './text-width.js';
+
+/** How a field's value is shown. */
+export type DetailShow =
+  | 'text'
+  /** A time: relative on a terminal, with the exact time after it. */
+  | 'time'
+  /** `score`: the level (coloured), the score and the severity. */
+  | 'level'
+  | 'status'
+  /** `affectedFile:startLine-endLine`. */
+  | 'location'
+  /** A list of CWE ids, each with its link. */
+  | 'cwes'
+  /** `repositoryName (repositoryId)`. */
+  | 'repository'
+  /** A list or an object of counts: `open 3, patched 1`. */
+  | 'counts';
+
+export interface DetailField {
+  label: string;
+  /** Dot path of the value (unused by `location` and `repository`). */
+  path?: string;
+  show?: DetailShow;
+}
+
+export interface DetailSection {
+  label: string;
+  path: string;
+  /** `text` is wrapped to the terminal; `code` and `diff` keep their lines (a diff coloured). */
+  show: 'text' | 'code' | 'diff';
+}
+
+export interface NextStep {
+  /** What the step does; `{name}` is filled from the record, else the request. */
+  text: string;
+  /** The command line, with `{name}` placeholders. */
+  cmd?: string;
+  /** Shown only when this path of the record has a value (`!path`: only when it has none). */
+  when?: string;
+}
+
+export interface DetailView {
+  /** A fixed first line, e.g. `Patch approved`. */
+  heading?: string;
+  /** Path of the record's title, shown bold as the first line. */
+  title?: string;
+  fields: DetailField[];
+  sections?: DetailSection[];
+  next?: NextStep[];
+}
+
+export interface DetailOptions extends CellOptions {
+  width?: number;
+  /** The request body: values the next steps may name. */
+  request?: Record<string, unknown>;
+}
+
+const present = (v: unknown) => v !== undefined && v !== null && v !== '' && !(Array.isArray(v) && v.length === 0);
+
+export function detailView(record: unknown, view: DetailView, o: DetailOptions): string {
+  const chalk = painter(o.color);
+  const width = o.width ?? DEFAULT_WIDTH;
+  const out: string[] = [];
+  if (view.heading) out.push(chalk.bold(view.heading));
+  const title = view.title ? getPath(record, view.title) : undefined;
+  if (present(title)) out.push(chalk.bold(cellText(scalarText(title))));
+  if (out.length) out.push('');
+
+  const lines: Array<[string, string]> = [];
+  for (const f of view.fields) {
+    const value = fieldText(record, f, o, chalk);
+    if (value !== undefined) lines.push([f.label, value]);
+  }
+  const labelWidth = Math.max(0, ...lines.map(([l]) => displayWidth(l)));
+  for (const [label, value] of lines) {
+    const [first, ...rest] = value.split('\n');
+    out.push(`${chalk.bold(label)}${' '.repeat(labelWidth - displayWidth(label) + 2)}${first}`);
+    for (const more of rest) out.push(' '.repeat(labelWidth + 2) + more);
+  }
+
+  for (const s of view.sections ?? []) {
+    const value = getPath(record, s.path);
+    if (!present(value)) continue;
+    const text = expandTabs(stripControls(scalarText(value))).replace(/\r\n?/g, '\n').replace(/\n+$/, '');
+    out.push('', chalk.bold(s.label));
+    if (s.show === 'text') out.push(...wrap(text, width - 2).map((l) => `  ${l}`));
+    else out.push(...text.split('\n').map((l) => `  ${s.show === 'diff' ? diffPaint(chalk, l) : l}`));
+  }
+
+  const next = (view.next ?? []).filter((n) => !n.when || (n.when.startsWith('!') ? !present(getPath(record, n.when.slice(1))) : present(getPath(record, n.when))));
+  if (next.length) {
+    out.push('', chalk.bold('Next:'));
+    for (const n of next) {
+      out.push(`  ${fill(n.text, record, o.request)}`);
+      if (n.cmd) out.push(`    ${chalk.cyan(`$ ${fill(n.cmd, record, o.request)}`)}`);
+    }
+  }
+  return out.map((l) => l.trimEnd()).join('\n') + '\n';
+}
+
+function fieldText(record: unknown, f: DetailField, o: DetailOptions, chalk: ChalkInstance): string | undefined {
+  const value = f.path ? getPath(record, f.path) ?? getPath(o.request, f.path) : undefined;
+  switch (f.show) {
+    case 'location': {
+      const file = getPath(record, 'affectedFile');
+      if (!present(file)) return undefined;
+      const start = getPath(record, 'startLine');
+      const end = getPath(record, 'endLine');
+      const lines = typeof start === 'number' ? (typeof end === 'number' && end > start ? `:${start}-${end}` : `:${start}`) : '';
+      return cellText(`${scalarText(file)}${lines}`);
+    }
+    case 'repository': {
+      const name = getPath(record, 'repositoryName');
+      const id = getPath(record, 'repositoryId');
+      if (!present(name) && !present(id)) return undefined;
+      return cellText(present(name) && present(id) ? `${scalarText(name)} (${scalarText(id)})` : scalarText(present(name) ? name : id));
+    }
+    case 'level': {
+      const n = numericScore(value);
+      if (n === undefined) return present(value) ? cellText(scalarText(value)) : undefined;
+      const level = levelOf(n);
+      const severity = getPath(record, 'severity');
+      const parts = [`score ${n}`, ...(typeof severity === 'number' ? [`severity ${severity}`] : [])];
+      return `${levelPaint(chalk, level)(level)} (${parts.join(', ')})`;
+    }
+    case 'cwes': {
+      if (!Array.isArray(value) || value.length === 0) return undefined;
+      return value.map((c) => {
+        const id = cellText(scalarText(c));
+        const n = /^(?:CWE-)?(\d+)$/i.exec(id)?.[1];
+        return n ? `CWE-${n}  ${chalk.underline(`https://cwe.mitre.org/data/definitions/${n}.html`)}` : id;
+      }).join('\n');
+    }
+    case 'counts': {
+      if (value === null || typeof value !== 'object') return undefined;
+      const parts = Object.entries(value as Record<string, unknown>).filter(([, v]) => typeof v === 'number').map(([k, v]) => `${k} ${v}`);
+      return parts.length ? cellText(parts.join(', ')) : undefined;
+    }
+    case 'status': {
+      if (!present(value)) return undefined;
+      const text = cellText(scalarText(value));
+      return statusPaint(chalk, text)?.(text) ?? text;
+    }
+    case 'time': {
+      if (!present(value)) return undefined;
+      const exact = cellText(scalarText(value));
+      const shown = cellOf(value, 'time', o, chalk).text;
+      return shown === exact ? exact : `${shown} (${exact})`;
+    }
+    default: {
+      if (!present(value)) return undefined;
+      const cell = cellOf(value, kindOf(f.path ?? ''), { ...o, pretty: false }, chalk);
+      return cell.paint ? cell.paint(cell.text) : cell.text;
+    }
+  }
+}
+
+function fill(template: string, record: unknown, request?: Record<string, unknown>): string {
+  return template.replace(/\{([\w.]+)\}/g, (whole, path: string) => {
+    const v = getPath(record, path) ?? getPath(request, path);
+    return present(v) ? cellText(scalarText(v)) : whole;
+  });
+}
+
+function expandTabs(text: string): string {
+  return text.replace(/\t/g, '    ');
+}
+
+/** Words wrapped to `width` columns; existing line breaks kept. */
+export function wrap(text: string, width: number): string[] {
+  const out: string[] = [];
+  for (const para of text.split('\n')) {
+    let line = '';
+    let used = 0;
+    for (const word of para.split(/ +/)) {
+      const w = displayWidth(word);
+      if (used > 0 && used + 1 + w > width) { out.push(line); line = ''; used = 0; }
+      line += (used > 0 ? ' ' : '') + word;
+      used += (used > 0 ? 1 : 0) + w;
+    }
+    out.push(line);
+  }
+  return out;
+}
+
+function diffPaint(chalk: ChalkInstance, line: string): string {
+  if (line.startsWith('+++') || line.startsWith('---')) return chalk.bold(line);
+  if (line.startsWith('+')) return chalk.green(line);
+  if (line.startsWith('-')) return chalk.red(line);
+  if (line.startsWith('@@')) return chalk.cyan(line);
+  return line;
+}

@@ -1,0 +1,149 @@
+/**
+ * svc's own table layout, in the manner of gh: no borders, bold headers, columns two spaces apart.
+ * Widths are planned once, from a sample of rows (the first page) and the headers; every row is then
+ * one line, cut and padded to those widths: linear in rows, so a listing of any length can be
+ * written as it arrives. When the terminal is too narrow, titles give way first, then other text;
+ * keys (ids, names) are never cut, so they can be copied into the next command.
+ */
+import type { ChalkInstance } from 'chalk';
+import { getPath } from './paths.js';
+import { cellOf, painter, type Cell, type CellOptions } from './cells.js';
+import { columnsOf, type Column } from './columns.js';
+import { clip, displayWidth } from './text-width.js';
+
+export const GAP = 2;
+/** Narrowest a title column gets before other columns give way. */
+const TITLE_MIN = 16;
+/** Narrowest any column that may shrink gets. */
+const COLUMN_MIN = 6;
+/** Default width when not on a terminal (`-o table` in a pipe). */
+export const DEFAULT_WIDTH = 120;
+
+export interface LayoutOptions extends CellOptions {
+  /** Terminal width; columns are fitted to it. */
+  width?: number;
+  /**
+   * The columns are the command's defaults (not chosen with --columns): on a narrow terminal, rather
+   * than cut every column to a few letters, the rightmost columns that are neither keys nor titles
+   * are left out (and named in a note).
+   */
+  mayHide?: boolean;
+  /** Told which columns were left out. */
+  note?: (line: string) => void;
+}
+
+/** A column that may shrink is still legible at this width (or its natural width, if less). */
+const LEGIBLE = 10;
+
+/**
+ * Widths that fit `total` columns of screen: titles shrink first (widest first, down to TITLE_MIN),
+ * then other text (down to COLUMN_MIN or its header), then titles further; keys never.
+ */
+export function fitWidths(natural: readonly number[], total: number, columns?: readonly Pick<Column, 'kind' | 'header'>[]): number[] {
+  const widths = [...natural];
+  const budget = total - GAP * (widths.length - 1);
+  let over = widths.reduce((a, b) => a + b, 0) - budget;
+  const kind = (i: number) => columns?.[i]?.kind ?? 'text';
+  const shrink = (may: (i: number) => boolean, floor: (i: number) => number) => {
+    while (over > 0) {
+      let widest = -1;
+      for (let i = 0; i < widths.length; i++) {
+        if (may(i) && widths[i] > floor(i) && (widest < 0 || widths[i] > widths[widest])) widest = i;
+      }
+      if (widest < 0) return;
+      // Take from the widest down to the next widest (or its floor), at most what is over.
+      let next = floor(widest);
+      for (let i = 0; i < widths.length; i++) if (i !== widest && may(i)) next = Math.max(next, widths[i]);
+      const take = Math.min(over, Math.max(1, widths[widest] - next));
+      widths[widest] -= take;
+      over -= take;
+    }
+  };
+  const headerMin = (i: number) => Math.max(COLUMN_MIN, Math.min(natural[i], displayWidth(columns?.[i]?.header ?? '')));
+  shrink((i) => kind(i) === 'title', () => TITLE_MIN);
+  shrink((i) => kind(i) !== 'title' && kind(i) !== 'key', headerMin);
+  shrink((i) => kind(i) === 'title', () => COLUMN_MIN);
+  shrink((i) => kind(i) !== 'key', () => COLUMN_MIN);
+  return widths;
+}
+
+export class TableLayout {
+  columns: Column[];
+  widths: number[] = [];
+  /** Headers of the columns left out to fit the terminal. */
+  hidden: string[] = [];
+  private readonly chalk: ChalkInstance;
+
+  constructor(paths: readonly string[], private readonly o: LayoutOptions) {
+    this.columns = columnsOf(paths);
+    this.chalk = painter(o.color);
+  }
+
+  /** The cells of one row. */
+  cells(row: unknown): Cell[] {
+    return this.columns.map((c) => cellOf(getPath(row, c.path), c.kind, this.o, this.chalk));
+  }
+
+  /** Fix the columns and their widths from a sample of rows. */
+  plan(sample: readonly unknown[]): void {
+    let natural = this.columns.map((c) => displayWidth(c.header));
+    for (const row of sample) {
+      const cells = this.cells(row);
+      for (let i = 0; i < cells.length; i++) {
+        const w = displayWidth(cells[i].text);
+        if (w > natural[i]) natural[i] = w;
+      }
+    }
+    const total = this.o.width ?? DEFAULT_WIDTH;
+    let widths = fitWidths(natural, total, this.columns);
+    while (this.o.mayHide && !this.legible(widths, natural)) {
+      let drop = -1;
+      for (let i = this.columns.length - 1; i > 0 && drop < 0; i--) if (this.columns[i].kind !== 'key' && this.columns[i].kind !== 'title') drop = i;
+      if (drop < 0) break;
+      this.hidden.unshift(this.columns[drop].header);
+      this.columns = this.columns.filter((_, i) => i !== drop);
+      natural = natural.filter((_, i) => i !== drop);
+      widths = fitWidths(natural, total, this.columns);
+    }
+    this.widths = widths;
+    if (this.hidden.length) this.o.note?.(`Not shown at ${total} columns: ${this.hidden.join(', ')} (use --columns or a wider terminal).`);
+  }
+
+  private legible(widths: readonly number[], natural: readonly number[]): boolean {
+    return this.columns.every((c, i) => c.kind === 'key' || widths[i] >= Math.min(natural[i], c.kind === 'title' ? TITLE_MIN : LEGIBLE));
+  }
+
+  /** The header cells, clipped to their widths. */
+  headerCells(): string[] {
+    return this.columns.map((c, i) => this.chalk.bold(clip(c.header, this.widths[i])));
+  }
+
+  /** A row's cells cut to the planned widths (keys are never cut) and painted. */
+  fitted(cells: readonly Cell[]): string[] {
+    return cells.map((cell, i) => {
+      const text = this.columns[i].kind === 'key' ? cell.text : clip(cell.text, this.widths[i]);
+      return cell.paint ? cell.paint(text) : text;
+    });
+  }
+
+  headerLine(): string {
+    return this.join(this.columns.map((c, i) => ({ text: clip(c.header, this.widths[i]), paint: (s: string) => this.chalk.bold(s) })), false);
+  }
+
+  /** One line of text (no newline). */
+  line(row: unknown): string {
+    return this.join(this.cells(row), true);
+  }
+
+  private join(cells: readonly Cell[], cut: boolean): string {
+    let out = '';
+    const last = cells.length - 1;
+    for (let i = 0; i <= last; i++) {
+      const c = cells[i];
+      const text = cut && this.columns[i].kind !== 'key' ? clip(c.text, this.widths[i]) : c.text;
+      const shown = c.paint ? c.paint(text) : text;
+      out += i === last ? shown : shown + ' '.repeat(Math.max(0, this.widths[i] - displayWidth(text)) + GAP);
+    }
+    return out.trimEnd();
+  }
+}

@@ -1,0 +1,45 @@
+/**
+ * Width of text on a terminal, in columns: CJK and most emoji take two, combining marks none. Plain
+ * ASCII (nearly every cell) is counted by its length; anything else by `string-width`, the library
+ * cli-table3 measures with, so both layouts agree. Text given here holds no escape sequences (cells
+ * are cleaned first); colour is added after a cell is clipped and padded.
+ */
+import stringWidth from 'string-width';
+
+// Printable ASCII only: one column a character.
+// eslint-disable-next-line no-control-regex
+const NARROW = /^[\u0020-\u007e]*$/;
+
+export function displayWidth(text: string): number {
+  return NARROW.test(text) ? text.length : stringWidth(text);
+}
+
+/** Text cut to at most `max` columns, ending in `…` when cut; wide characters are never split. */
+export function clip(text: string, max: number): string {
+  if (displayWidth(text) <= max) return text;
+  if (max <= 0) return '';
+  if (NARROW.test(text)) return `${text.slice(0, max - 1)}…`;
+  let out = '';
+  let used = 0;
+  for (const ch of graphemes(text)) {
+    const w = stringWidth(ch);
+    if (used + w > max - 1) break;
+    out += ch;
+    used += w;
+  }
+  return `${out}…`;
+}
+
+/** Text padded with spaces to `width` columns (left-aligned, or right-aligned). */
+export function pad(text: string, width: number, right = false): string {
+  const gap = width - displayWidth(text);
+  if (gap <= 0) return text;
+  return right ? ' '.repeat(gap) + text : text + ' '.repeat(gap);
+}
+
+let segmenter: Intl.Segmenter | undefined;
+function graphemes(text: string): Iterable<string> {
+  // An emoji sequence (flags, skin tones, families) is one grapheme: cut between graphemes only.
+  segmenter ??= new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+  return Array.from(segmenter.segment(text), (s) => s.segment);
+}

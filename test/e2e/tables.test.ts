@@ -1,0 +1,126 @@
+/**
+ * What people and scripts see from the real bin: the demo's first screens on an 80-column terminal
+ * (whole ids, unique headers), --jq and --columns on JSON, and Ctrl-C while a long table is written.
+ */
+import { spawn } from 'node:child_process';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runOnPty, ptyAvailable } from '../helpers/pty.js';
+import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
+import { BIN, cleanEnv } from '../helpers/run-svc.js';
+
+let sb: TestSandbox;
+beforeAll(async () => { sb = await startTestSandbox(); });
+afterAll(async () => { await sb.close(); });
+
+// eslint-disable-next-line no-control-regex
+const screen = (text: string) => text.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '').replace(/\r/g, '').split('\n').map((l) => l.replace(/^.*[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] [^A-Z]*?(?=[A-Z]{2})/, ''));
+
+describe.runIf(ptyAvailable())('the demo\'s first screens at 80 columns', () => {
+  it('repos list: whole ids and names, unique human headers, nothing wider than 80', async () => {
+    const repos = await sb.runJson<Array<{ id: string; name: string }>>(['repos', 'list']);
+    const r = await runOnPty(['repos', 'list'], [], { env: sb.env, cols: 80 });
+    expect(r.code).toBe(0);
+    const lines = screen(r.output);
+    const header = lines.find((l) => l.startsWith('ID'))!;
+    expect(header.split(/\s{2,}/)).toEqual(['ID', 'NAME', 'BRANCH', 'PR SCANS', 'OPEN', 'PATCHED']);
+    for (const repo of repos) expect(lines.some((l) => l.startsWith(`${repo.id}  `) && l.includes(repo.name))).toBe(true);
+    expect(r.output).not.toContain('…');
+    expect(lines.every((l) => l.length <= 80)).toBe(true);
+  });
+
+  it('issues search: whole ids, unique headers, the columns that do not fit named', async () => {
+    const found = await sb.runJson<{ issues: Array<{ id: string }> }>(['issues', 'search', '--types', 'open', '--page-size', '5']);
+    const r = await runOnPty(['issues', 'search', '--types', 'open', '--page-size', '5'], [], { env: sb.env, cols: 80 });
+    expect(r.code).toBe(0);
+    const lines = screen(r.output);
+    const header = lines.find((l) => l.startsWith('ID'))!.split(/\s{2,}/);
+    expect(new Set(header).size).toBe(header.length);
+    for (const issue of found.issues) expect(lines.some((l) => l.startsWith(`${issue.id}  `))).toBe(true);
+    expect(r.output).toMatch(/Not shown at 80 columns: .*FILE/);
+    expect(lines.every((l) => l.length <= 80)).toBe(true);
+  });
+
+  it('issues get: the detail view, with the CWE link and what to do next', async () => {
+    const found = await sb.runJson<{ issues: Array<{ id: string; generatedTitle: string }> }>(['issues', 'search', '--types', 'open', '--page-size', '1']);
+    const issue = found.issues[0];
+    const r = await runOnPty(['issues', 'get', issue.id], [], { env: sb.env, cols: 80 });
+    expect(r.code).toBe(0);
+    const text = screen(r.output).join('\n');
+    expect(text).toContain(issue.generatedTitle);
+    expect(text).toMatch(new RegExp(`\\nID +${issue.id}\\n`));
+    expect(text).toMatch(/\nLevel +(critical|high|medium|low|info) \(score \d+/);
+    expect(text).toMatch(/CWE-\d+ +https:\/\/cwe\.mitre\.org\/data\/definitions\/\d+\.html/);
+    expect(text).toMatch(/\nCode\n/);
+    expect(text).toMatch(/\nNext:\n/);
+  });
+});
+
+describe('--jq and --columns on JSON (in-process)', () => {
+  it('issues search --jq prints raw ids, one per line', async () => {
+    const found = await sb.runJson<{ issues: Array<{ id: string }> }>(['issues', 'search', '--page-size', '7']);
+    const r = await sb.run(['issues', 'search', '--page-size', '7', '--jq', '.issues[].id']);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe(found.issues.map((i) => `${i.id}\n`).join(''));
+  });
+
+  it('a bad expression is exit 2 with jq\'s message; jq with a table format is exit 2', async () => {
+    const r = await sb.run(['issues', 'search', '--jq', '.issues[] |||']);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/^svc: error: --jq '\.issues\[\] \|\|\|': jq: error: syntax error, unexpected '\|'.*compile error/);
+    const t = await sb.run(['issues', 'search', '--jq', '.', '-o', 'table']);
+    expect(t.code).toBe(2);
+    expect(t.stderr).toMatch(/--jq filters JSON output, not table/);
+  });
+
+  it('--jq works on api, on --all pages and on gate -o json', async () => {
+    const api = await sb.run(['api', 'issues/search', '-F', 'pageSize=2', '--jq', '.issues | length']);
+    expect([api.code, api.stdout]).toEqual([0, '2\n']);
+    const all = await sb.run(['scans', 'list', '--all', '--page-size', '3', '--jq', '.[].scanId']);
+    expect(all.code).toBe(0);
+    const scans = await sb.runJson<{ totalCount: number }>(['scans', 'list']);
+    expect(all.stdout.trimEnd().split('\n')).toHaveLength(scans.totalCount);
+    expect(all.stdout).toMatch(/^scan_/);
+    const gate = await sb.run(['gate', '--max-total', '100000', '-o', 'json', '--jq', '.passed']);
+    expect([gate.code, gate.stdout]).toEqual([0, 'true\n']);
+  });
+
+  it('--columns projects -o json and ndjson rows; an unknown column is exit 2 listing the valid ones', async () => {
+    const j = await sb.run(['issues', 'search', '--page-size', '2', '--columns', 'id,score', '-o', 'json']);
+    expect(j.code).toBe(0);
+    const data = JSON.parse(j.stdout);
+    expect(data.issues.map((i: object) => Object.keys(i))).toEqual([['id', 'score'], ['id', 'score']]);
+    expect(data.totalCount).toBeGreaterThan(2);
+    const n = await sb.run(['repos', 'list', '--columns', 'id,issueCounts.open', '-o', 'ndjson']);
+    expect(n.stdout.trimEnd().split('\n').map((l) => Object.keys(JSON.parse(l)).join())).toContain('id,issueCounts');
+    const bad = await sb.run(['issues', 'search', '--columns', 'id,scroe']);
+    expect(bad.code).toBe(2);
+    expect(bad.stdout).toBe('');
+    expect(bad.stderr).toMatch(/^svc: error: unknown column 'scroe' for issues search \(did you mean 'score'\?\); valid columns: id, .*score/);
+  });
+});
+
+describe('Ctrl-C while a long table is written', () => {
+  it('stops at once, exit 130, while stdout is a slow reader', async () => {
+    const big = await startTestSandbox({ issues: 6000, repos: 4 });
+    try {
+      const child = spawn(process.execPath, [BIN, 'issues', 'search', '--all', '-o', 'table'], { env: cleanEnv(big.env), stdio: ['ignore', 'pipe', 'pipe'] });
+      let stderr = '';
+      child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+      // Read the first rows, then stop reading: svc fills the pipe and waits for it to drain.
+      const first = await new Promise<string>((resolve) => child.stdout.once('data', (d) => { child.stdout.pause(); resolve(String(d)); }));
+      expect(first).toMatch(/^ID +SCORE/);
+      await new Promise((r) => setTimeout(r, 300));
+      const ended = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+      const sent = Date.now();
+      child.kill('SIGINT');
+      const code = await ended;
+      expect(code).toBe(130);
+      expect(Date.now() - sent).toBeLessThan(900);
+      expect(stderr).toContain('interrupted by SIGINT');
+    } finally {
+      await big.close();
+    }
+  });
+});

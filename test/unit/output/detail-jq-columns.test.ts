@@ -1,0 +1,149 @@
+/** Detail views, --columns (one parser, checked against the schema, projecting JSON) and --jq. */
+import { describe, expect, it } from 'vitest';
+import { detailView } from '../../../src/output/detail.js';
+import { checkColumns, parseColumns } from '../../../src/output/columns.js';
+import { projectData, render } from '../../../src/output/render.js';
+import { checkJq, jqText, jqValues } from '../../../src/output/jq.js';
+import { fieldPaths, rowSchema } from '../../../src/operations/fields.js';
+import { issues } from '../../../src/operations/issues.js';
+import { repositories } from '../../../src/operations/repositories.js';
+import { stats } from '../../../src/operations/stats.js';
+import { UsageError } from '../../../src/errors.js';
+
+const NOW = Date.parse('2026-06-01T12:00:00Z');
+const ESC = '\u001b';
+const op = (list: typeof issues, name: string) => list.find((o) => o.name === name)!;
+
+const issue = {
+  id: 'iss_67bbf9d1', generatedTitle: 'SQL injection in getUserById', score: 97, severity: 9.2, status: 'open',
+  repositoryName: 'payments-api', repositoryId: 'repo_73870c2d', affectedFile: 'lib/upload.js', startLine: 49, endLine: 56,
+  vulnClass: 'SQL Injection', cwes: ['CWE-89'], generatedDescription: 'The value of `file` reaches a query without validation.',
+  sastCodeSegment: 'function getUserById(req) {\n\tdb.query("SELECT " + req.id);\n}', createdAt: '2026-05-29T12:00:00Z',
+  patch: { prLink: 'https://hosta.example/team/api/pull/9', pullRequestStatus: 'OPEN', gitDiff: '--- a/x\n+++ b/x\n@@ -1 +1 @@\n-old\n+new' },
+};
+
+describe('detail views (declared by the row)', () => {
+  const view = op(issues, 'get').detail!;
+
+  it('an issue: title, level and score, status, repository, location, CWE links, texts, patch, PR, next step', () => {
+    const text = detailView(issue, view, { color: false, pretty: true, now: NOW, width: 80 });
+    const lines = text.split('\n');
+    expect(lines[0]).toBe('SQL injection in getUserById');
+    for (const line of ['ID          iss_67bbf9d1', 'Level       critical (score 97, severity 9.2)', 'Status      open',
+      'Repository  payments-api (repo_73870c2d)', 'Location    lib/upload.js:49-56', 'CWE         CWE-89  https://cwe.mitre.org/data/definitions/89.html',
+      'Found       3 days ago (2026-05-29T12:00:00Z)', 'PR          https://hosta.example/team/api/pull/9', '  +new', '  -old',
+      '      db.query("SELECT " + req.id);', '    $ svc issues approve-patch iss_67bbf9d1']) {
+      expect(lines).toContain(line);
+    }
+    expect(text).toMatch(/\nDescription\n  The value of `file` reaches/);
+    expect(text).not.toContain(ESC);
+    expect(lines.every((l) => l.length <= 80)).toBe(true);
+  });
+
+  it('colours the level, the status and the diff only with colour on', () => {
+    const text = detailView(issue, view, { color: true, pretty: true, now: NOW });
+    expect(text).toContain(`${ESC}[31m${ESC}[1mcritical`);
+    expect(text).toContain(`${ESC}[32m+new`);
+    expect(text).toContain(`${ESC}[31m-old`);
+  });
+
+  it('an issue without a patch suggests asking for one; hostile text is cleaned', () => {
+    const text = detailView({ ...issue, patch: null, generatedTitle: `x${ESC}]0;pwned\u0007y` }, view, { color: false, pretty: false, now: NOW });
+    expect(text).toContain('$ svc issues generate-patch iss_67bbf9d1');
+    expect(text).not.toContain('approve-patch');
+    expect(text.split('\n')[0]).toBe('xy');
+    expect(text).toContain('2026-05-29T12:00:00Z');
+  });
+
+  it('approve-patch shows the PR link and what to do next, from the response and the request', () => {
+    const text = detailView({ ok: true, patchId: 'patch_1', pullRequestStatus: 'OPEN', prLink: 'https://hosta.example/pr/1' }, op(issues, 'approve-patch').detail!,
+      { color: false, pretty: false, now: NOW, request: { issueId: 'iss_1' } });
+    expect(text).toContain('Patch approved.');
+    expect(text).toContain('PR         https://hosta.example/pr/1');
+    expect(text).toContain('Issue      iss_1');
+    expect(text).toContain('$ svc issues get iss_1');
+  });
+
+  it('a list of one repository renders as its detail view; of two, as a table', async () => {
+    const list = op(repositories as typeof issues, 'list');
+    const repo = { id: 'repo_1', name: 'api', defaultScanTargetBranch: 'main', isPrScanningEnabled: true, issueCounts: { open: 3, patched: 1 } };
+    const out: string[] = [];
+    const o = { format: 'table' as const, columns: list.columns, pretty: false, color: false, detail: list.detail, now: NOW };
+    await render([repo], o, { out: (t) => out.push(t), note: () => {} });
+    expect(out.join('')).toMatch(/\nIssues +open 3, patched 1\n/);
+    expect(out.join('')).toContain('$ svc issues search --repository-ids repo_1 --types open');
+    out.length = 0;
+    await render([repo, { ...repo, id: 'repo_2' }], o, { out: (t) => out.push(t), note: () => {} });
+    expect(out.join('').split('\n')[0].split(/\s{2,}/)).toEqual(['ID', 'NAME', 'BRANCH', 'PR SCANS', 'OPEN', 'PATCHED']);
+  });
+});
+
+describe('--columns', () => {
+  it('one parser: dot paths, empty names refused', () => {
+    expect(parseColumns(' id , issueCounts.open ')).toEqual(['id', 'issueCounts.open']);
+    expect(() => parseColumns('a,,b')).toThrow(UsageError);
+    expect(() => parseColumns('')).toThrow('--columns is empty');
+    expect(() => parseColumns('a..b')).toThrow(UsageError);
+  });
+
+  it('an unknown path for a schema that declares its fields is exit 2 listing the valid ones', () => {
+    const search = op(issues, 'search');
+    const valid = fieldPaths(rowSchema(search.response, search.rows))!;
+    expect(valid).toContain('score');
+    expect(valid).toContain('patch.prLink');
+    expect(() => checkColumns(['id', 'patch.prLink', 'cwes'], valid, 'issues search')).not.toThrow();
+    let err: UsageError | undefined;
+    try { checkColumns(['id', 'scroe'], valid, 'issues search'); } catch (e) { err = e as UsageError; }
+    expect(err).toBeInstanceOf(UsageError);
+    expect(err!.exitCode).toBe(2);
+    expect(err!.message).toBe("unknown column 'scroe' for issues search (did you mean 'score'?)");
+    expect(err!.hint).toMatch(/^valid columns: id, repositoryId, repositoryName, status, .*score/);
+    // A list response (repos list) and its nested counts.
+    const repos = op(repositories as typeof issues, 'list');
+    expect(fieldPaths(rowSchema(repos.response, repos.rows))).toContain('issueCounts.open');
+  });
+
+  it('a schema that declares no fields takes any path', () => {
+    const s = (stats as typeof issues).find((o) => o.name === 'issuesByRepository')!;
+    expect(fieldPaths(rowSchema(s.response, s.rows))).toBeUndefined();
+    expect(() => checkColumns(['anything.at.all'], undefined, 'stats issues-by-repository')).not.toThrow();
+  });
+
+  it('cuts JSON rows down to the columns, nesting kept, missing values null', () => {
+    const data = { issues: [{ id: 'a', score: 1, issueCounts: { open: 2, patched: 0 }, x: 1 }], totalCount: 1 };
+    expect(projectData(data, { rowsPath: 'issues', columns: ['id', 'issueCounts.open', 'nope'] }))
+      .toEqual({ issues: [{ id: 'a', issueCounts: { open: 2 }, nope: null }], totalCount: 1 });
+    expect(projectData([{ id: 'a', b: 1 }], { columns: ['id'] })).toEqual([{ id: 'a' }]);
+  });
+});
+
+describe('--jq', () => {
+  const data = { issues: [{ id: 'iss_1', score: 9 }, { id: 'iss_2', score: 3 }], totalCount: 2 };
+
+  it('is jq: strings raw one per line, other values as JSON', async () => {
+    expect(jqText(await jqValues(data, '.issues[].id'), false)).toBe('iss_1\niss_2\n');
+    expect(jqText(await jqValues(data, '[.issues[] | select(.score > 5) | .id]'), false)).toBe('["iss_1"]\n');
+    expect(jqText(await jqValues(data, '.totalCount'), false)).toBe('2\n');
+    expect(jqText(await jqValues(data, '.issues | map({id}) | first'), true)).toBe('{\n  "id": "iss_1"\n}\n');
+  });
+
+  it('a bad expression is exit 2 with jq\'s message, before anything is sent', async () => {
+    const err = await checkJq('.issues[] |||').catch((e) => e);
+    expect(err).toBeInstanceOf(UsageError);
+    expect(err.exitCode).toBe(2);
+    expect(err.message).toMatch(/^--jq '\.issues\[\] \|\|\|': jq: error: syntax error, unexpected '\|'.*; jq: 1 compile error$/);
+    await expect(checkJq('.issues[].id')).resolves.toBeUndefined();
+    // A run-time error on the real data is exit 2 too.
+    await expect(jqValues(data, '.issues[].id.x')).rejects.toThrow(/Cannot index string/);
+  });
+
+  it('render: -o json --jq filters the (projected) data; ndjson filters each row', async () => {
+    const out: string[] = [];
+    const sink = { out: (t: string) => out.push(t), note: () => {} };
+    await render(data, { format: 'json', columns: ['id'], project: true, rowsPath: 'issues', pretty: false, color: false, jq: '.issues' }, sink);
+    expect(out.join('')).toBe('[{"id":"iss_1"},{"id":"iss_2"}]\n');
+    out.length = 0;
+    await render(data, { format: 'ndjson', columns: [], rowsPath: 'issues', pretty: false, color: false, jq: '.score' }, sink);
+    expect(out.join('')).toBe('9\n3\n');
+  });
+});

@@ -1,0 +1,158 @@
+/** Tables for people: whole keys, human unique headers, display widths, relative times, colour on a terminal only. */
+import { describe, expect, it } from 'vitest';
+import { clip, displayWidth } from '../../../src/output/text-width.js';
+import { columnsOf, kindOf } from '../../../src/output/columns.js';
+import { relativeTime } from '../../../src/output/cells.js';
+import { SCREENFUL, TableStream, rowsTable } from '../../../src/output/table.js';
+import { TableLayout } from '../../../src/output/layout.js';
+import { render } from '../../../src/output/render.js';
+
+const NOW = Date.parse('2026-06-01T12:00:00Z');
+const ESC = '\u001b';
+
+const issues = Array.from({ length: 5 }, (_, i) => ({
+  id: `iss_58c0d1e${i}`,
+  score: [97, 75, 50, 20, 5][i],
+  status: ['open', 'patched', 'open', 'archived', 'open'][i],
+  vulnClass: 'Insecure Deserialization',
+  repositoryName: 'notification-worker',
+  affectedFile: 'src/handlers/upload/very/deep/path/file.ts',
+  startLine: 120 + i,
+  generatedTitle: 'SQL injection in getUserById through the id parameter of the admin console',
+  createdAt: '2026-05-29T12:00:00Z',
+}));
+const COLUMNS = ['id', 'score', 'status', 'vulnClass', 'repositoryName', 'affectedFile', 'startLine', 'generatedTitle'];
+
+const lines = (text: string) => text.trimEnd().split('\n');
+const plain = (text: string) => text.replace(/\u001b\[[0-9;]*m/g, '');
+
+describe('display width', () => {
+  it('counts CJK and emoji as two columns, ASCII as one', () => {
+    expect(displayWidth('abc')).toBe(3);
+    expect(displayWidth('漢字')).toBe(4);
+    expect(displayWidth('🙂')).toBe(2);
+    expect(displayWidth('e\u0301')).toBe(1);
+  });
+
+  it('cuts at a width without splitting a wide character or an emoji sequence', () => {
+    expect(clip('漢字漢字', 5)).toBe('漢字…');
+    expect(displayWidth(clip('漢字漢字', 5))).toBe(5);
+    expect(clip('👍🏽👍🏽👍🏽', 5)).toBe('👍🏽👍🏽…');
+    expect(clip('abcdef', 4)).toBe('abc…');
+    expect(clip('abc', 3)).toBe('abc');
+  });
+});
+
+describe('headers', () => {
+  it('are human and unique', () => {
+    expect(columnsOf(['id', 'name', 'defaultScanTargetBranch', 'isPrScanningEnabled', 'issueCounts.open', 'issueCounts.patched']).map((c) => c.header))
+      .toEqual(['ID', 'NAME', 'BRANCH', 'PR SCANS', 'OPEN', 'PATCHED']);
+    expect(columnsOf(['issueCounts.open', 'categoryCounts.open']).map((c) => c.header)).toEqual(['ISSUE COUNTS OPEN', 'CATEGORY COUNTS OPEN']);
+    expect(columnsOf(['scanId', 'id']).map((c) => c.header)).toEqual(['SCAN', 'ID']);
+    expect(columnsOf(['someNewField', 'someNewField']).map((c) => c.header)).toEqual(['SOME NEW FIELD', 'SOME NEW FIELD (2)']);
+  });
+
+  it('know keys, titles and times', () => {
+    expect(['id', 'repositoryId', 'name', 'scanId'].map(kindOf)).toEqual(['key', 'key', 'key', 'key']);
+    expect(kindOf('generatedTitle')).toBe('title');
+    expect(kindOf('createdAt')).toBe('time');
+  });
+});
+
+describe('tables at 80 columns', () => {
+  const o = { color: false, pretty: true, width: 80, now: NOW, mayHide: true };
+
+  it('keep ids and names whole; titles give way first; nothing wider than the terminal', () => {
+    const notes: string[] = [];
+    const text = rowsTable(issues, COLUMNS, { ...o, note: (l) => notes.push(l) });
+    for (const issue of issues) expect(text).toContain(issue.id);
+    expect(text).toContain('notification-worker');
+    expect(text).toMatch(/SQL injection.*…/);
+    expect(lines(text).every((l) => displayWidth(l) <= 80)).toBe(true);
+    // Default columns that would be illegible are left out, and said so.
+    expect(notes).toEqual(['Not shown at 80 columns: FILE, LINE (use --columns or a wider terminal).']);
+    expect(lines(text)[0].split(/\s{2,}/)).toEqual(['ID', 'SCORE', 'STATUS', 'CLASS', 'REPOSITORY', 'TITLE']);
+  });
+
+  it('never leave out chosen columns', () => {
+    const text = rowsTable(issues, COLUMNS, { ...o, mayHide: false });
+    expect(lines(text)[0].split(/\s{2,}/)).toHaveLength(8);
+    for (const issue of issues) expect(text).toContain(issue.id);
+  });
+
+  it('a key longer than the terminal is still whole', () => {
+    const long = `repo_${'x'.repeat(100)}`;
+    expect(rowsTable([{ id: long, name: 'a' }], ['id', 'name'], o)).toContain(long);
+  });
+
+  it('align CJK text by its display width', () => {
+    const rows = [{ id: 'a', title: '漢字のタイトルです', n: 1 }, { id: 'bb', title: 'latin title', n: 22 }];
+    const text = rowsTable(rows, ['id', 'title', 'n'], { ...o, width: 30 });
+    const starts = lines(text).map((l) => displayWidth(l.slice(0, l.lastIndexOf(' ') + 1)));
+    expect(new Set(starts).size).toBe(1);
+    expect(lines(text).every((l) => displayWidth(l) <= 30)).toBe(true);
+  });
+
+  it('show times relative on a terminal, exact elsewhere', () => {
+    expect(rowsTable(issues.slice(0, 1), ['id', 'createdAt'], o)).toContain('3 days ago');
+    expect(rowsTable(issues.slice(0, 1), ['id', 'createdAt'], { ...o, pretty: false })).toContain('2026-05-29T12:00:00Z');
+    expect(relativeTime('2026-06-01T11:59:40Z', NOW)).toBe('just now');
+    expect(relativeTime('2026-06-01T09:00:00Z', NOW)).toBe('3 hours ago');
+    expect(relativeTime('2025-05-01T09:00:00Z', NOW)).toBe('1 year ago');
+    expect(relativeTime('2026-06-03T12:00:00Z', NOW)).toBe('in 2 days');
+  });
+
+  it('colour levels and statuses only when colour is on', () => {
+    const colored = rowsTable(issues, ['id', 'score', 'status'], { ...o, color: true });
+    expect(colored).toContain(`${ESC}[31m${ESC}[1m97`);
+    expect(colored).toContain(`${ESC}[33mopen`);
+    expect(colored).toContain(`${ESC}[32mpatched`);
+    expect(rowsTable(issues, ['id', 'score', 'status'], o)).not.toContain(ESC);
+    // Colour does not count towards widths.
+    expect(lines(plain(colored))).toEqual(lines(rowsTable(issues, ['id', 'score', 'status'], o)));
+  });
+});
+
+describe('long tables stream', () => {
+  const many = (n: number) => Array.from({ length: n }, (_, i) => ({ ...issues[i % 5], id: `iss_${String(i).padStart(6, '0')}` }));
+
+  it('the streaming layout draws what cli-table3 draws', async () => {
+    let streamed = '';
+    const o = { color: true, pretty: true, width: 80, now: NOW };
+    await new TableStream(COLUMNS, o, { write: async (t) => { streamed += t; } }).rows(issues);
+    expect(streamed).toBe(rowsTable(issues, COLUMNS, o));
+  });
+
+  it('is linear in rows: each row is laid out once, widths from the first page only', async () => {
+    let cellsCalls = 0;
+    const original = TableLayout.prototype.cells;
+    TableLayout.prototype.cells = function (row) { cellsCalls++; return original.call(this, row); };
+    try {
+      let written = 0;
+      await new TableStream(COLUMNS, { color: false, width: 80 }, { write: async (t) => { written += t.split('\n').length - 1; } }).rows(many(10_000));
+      expect(written).toBe(10_001);
+      expect(cellsCalls).toBeLessThanOrEqual(10_000 + 500);
+    } finally {
+      TableLayout.prototype.cells = original;
+    }
+  });
+
+  it('render() streams a table of more than a screenful through the sink, in chunks', async () => {
+    const chunks: string[] = [];
+    const out: string[] = [];
+    await render({ issues: many(SCREENFUL + 1) }, { format: 'table', columns: ['id', 'score'], rowsPath: 'issues', pretty: false, color: false },
+      { out: (t) => out.push(t), note: () => {}, write: async (t) => { chunks.push(t); } });
+    expect(out).toEqual([]);
+    expect(chunks.length).toBeGreaterThan(1);
+    expect(chunks.join('').split('\n').filter(Boolean)).toHaveLength(SCREENFUL + 2);
+  });
+
+  it('stops between chunks when interrupted', async () => {
+    const controller = new AbortController();
+    let rows = 0;
+    const stream = new TableStream(['id'], { color: false }, { write: async (t) => { rows += t.split('\n').length - 1; }, signal: controller.signal });
+    setImmediate(() => controller.abort('SIGINT'));
+    await expect(stream.rows(many(10_000))).rejects.toThrow('interrupted by SIGINT');
+    expect(rows).toBeLessThan(1000);
+  });
+});
