@@ -179,7 +179,7 @@ _svc_flags() {
     'config reset') REPLY='-y --yes -h --help' ;;
     'api') REPLY='-F --field -f --raw-field --input --safe -h --help' ;;
     'completion') REPLY='-h --help' ;;
-    'gate') REPLY='--organization-id --repository-ids --scan-id --project-id --code-scan-types --vulnerability-classes --languages --rule-id --search-query --fail-on --max-critical --max-high --max-medium --max-low --max-info --max-total --levels --sarif --junit --markdown --json-report --annotations --page-size --concurrency -h --help' ;;
+    'gate') REPLY='--organization-id --repository-ids --scan-id --project-id --code-scan-types --vulnerability-classes --languages --rule-id --search-query --fail-on --max-critical --max-high --max-medium --max-low --max-info --max-total --levels --sarif --junit --markdown --json-report --annotations --wait --poll-interval --wait-timeout --page-size --concurrency -h --help' ;;
     'sandbox') REPLY='--port --host --seed --repos --issues --state --token-id --token-secret --scan-duration --patch-delay --latency --fail-rate --fault --quiet -h --help' ;;
     'help') REPLY='-h --help' ;;
     *) REPLY='' ;;

@@ -9,6 +9,7 @@ import { InterruptedError, UsageError } from './errors.js';
 import { chooseFormat, useColor } from './output/formats.js';
 import { stripControls } from './output/sanitize.js';
 import { scrub } from './http/redact.js';
+import { checkControls } from './commands/operation/values.js';
 
 export const DEFAULT_TIMEOUT_SEC = 30;
 export const DEFAULT_RETRIES = 2;
@@ -19,6 +20,9 @@ export function createContext(host: Host, globals: GlobalOptions): Context {
   // Values typed on this command line are checked now, before anything else happens.
   if (globals.timeout !== undefined) positive(globals.timeout, '--timeout', DEFAULT_TIMEOUT_SEC);
   if (globals.retries !== undefined) wholeNumber(globals.retries, '--retries', DEFAULT_RETRIES);
+  // The organization is an id sent with most requests: no control characters (a `\r` from CRLF output).
+  if (globals.org !== undefined) checkControls('--org', globals.org);
+  if (host.env.SVC_ORGANIZATION_ID) checkControls('SVC_ORGANIZATION_ID', host.env.SVC_ORGANIZATION_ID);
   let target: Target | undefined;
   let creds: Credentials | undefined;
   let client: Client | undefined;

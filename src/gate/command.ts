@@ -4,6 +4,7 @@
  */
 import { Command, Option } from 'commander';
 import { issues } from '../operations/issues.js';
+import { scans } from '../operations/scans.js';
 import type { Operation } from '../operations/types.js';
 import { flagSpecs, type FlagSpec } from '../commands/operation/flags.js';
 import { addFlagOptions } from '../commands/operation/command.js';
@@ -32,10 +33,17 @@ export interface GateFlags {
 }
 
 const HELP = `
-Exit codes (fail closed: never 0 unless every open issue was fetched and every threshold held):
-  0  passed          1  a threshold was broken          2  bad flags (nothing sent)
-  3  not authenticated   6  network, timeout or 5xx     7  incomplete or unreadable listing
+Exit codes (fail closed: never 0 unless every id of the scope exists, its scan has finished, every
+open issue was fetched and every threshold held):
+  0  passed                1  a threshold was broken, or the scan failed    2  bad flags (nothing sent)
+  3  not authenticated     4  an id of the scope does not exist             6  network, 5xx, 429: retry later
+  7  incomplete or unreadable listing          8  the scan is still queued or running (add --wait)
   130  interrupted
+
+Scope: every id is looked up before counting: the organization (orgs list), --repository-ids and
+--project-id (repositories list), --scan-id (scans list: it must have finished), --rule-id (it must
+have found an issue of some status: the API has no rule lookup). Filters (--vulnerability-classes,
+--languages, --code-scan-types, --search-query) name nothing to look up and are not checked.
 
 Levels come from each issue's score (0-100): critical >= 90, high >= 70, medium >= 40, low >= 10,
 info below (the service dashboard's cut-offs; change them with --levels). An issue without a score
@@ -73,6 +81,11 @@ export function gateCommand(run: Runner): Command {
   cmd.option('--markdown <file>', "Write a markdown summary (e.g. the CI's step-summary file)");
   cmd.option('--json-report <file>', 'Write the verdict as JSON (what -o json prints) to a file, beside the summary');
   cmd.option('--annotations', 'Print workflow-command annotations (::error file=...,line=...::) on stdout, at most 50');
+  // --wait, --poll-interval, --wait-timeout: the very options of `scans start --wait` (its row).
+  for (const extra of scans.find((op) => op.name === 'start')!.followUp!.options) {
+    const description = extra.flags === '--wait' ? 'With --scan-id: wait until the scan finishes instead of exit 8 while it is queued or running; exit 1 if it fails' : extra.description.replace(/, exit 6/, ', exit 8');
+    cmd.addOption(new Option(extra.flags, description));
+  }
   cmd.option('--page-size <n>', 'Issues per request, 1 to 5000 (default 500)');
   cmd.option('--concurrency <n>', 'Requests in flight, 1 to 16 (default 4)');
   cmd.addHelpText('after', HELP);

@@ -26,6 +26,8 @@ import { count, startProgress } from '../terminal/progress.js';
 import { favourSmallHeap } from '../listing/heap.js';
 import { askedFormat } from '../output/data-format.js';
 import { MAX_FLAGS, searchOperation, type GateFlags } from './command.js';
+import type { VerifiedScope } from './scope.js';
+import type { WaitSettings } from '../commands/operation/scan-wait.js';
 import { REPORT_FLAGS, printVerdict, writeErrorReports, writeReports, type ReportPaths } from './summary.js';
 
 export interface GateOpts {
@@ -36,6 +38,9 @@ export interface GateOpts {
   markdown?: string;
   jsonReport?: string;
   annotations?: boolean;
+  wait?: boolean;
+  pollInterval?: string;
+  waitTimeout?: string;
   pageSize?: string;
   concurrency?: string;
   [flag: string]: unknown;
@@ -53,6 +58,8 @@ export function slimIssue(issue: IssueInput): IssueInput {
 export interface GateVerdict {
   result: GateResult;
   scope: Record<string, unknown>;
+  /** The ids of the scope that were looked up and found (see scope.ts). */
+  verified: VerifiedScope;
   fetched: number;
   totalCount: number;
 }
@@ -133,6 +140,7 @@ export async function runGate(ctx: Context, flags: GateFlags, opts: GateOpts): P
   const op = searchOperation();
   const built = await buildRequestBody(ctx, op, flags, opts);
   const scope: Record<string, unknown> = { ...built, types: ['open'] };
+  const wait = await waitSettings(opts, scope);
   if (ctx.globals.dryRun) {
     const { describeRequest } = await import('../commands/operation/respond.js');
     ctx.out(JSON.stringify(describeRequest(ctx, op.path, { ...scope, sortBy: 'createdAt', sortOrder: 'asc', page: 1, pageSize: size }), null, 2) + '\n');
@@ -141,7 +149,10 @@ export async function runGate(ctx: Context, flags: GateFlags, opts: GateOpts): P
 
   let verdict: GateVerdict;
   try {
-    verdict = await countIssues(ctx, scope, options, { size, concurrency, keepAll: !!(paths.sarif || paths.junit || opts.annotations) });
+    // Every id of the scope exists and its scan has finished, or there is no verdict (4, 8, 1).
+    const { verifyScope } = await import('./scope.js');
+    const verified = await verifyScope(ctx, scope, { wait });
+    verdict = { ...await countIssues(ctx, scope, options, { size, concurrency, keepAll: !!(paths.sarif || paths.junit || opts.annotations) }), verified };
   } catch (err) {
     const code = err instanceof CliError ? err.exitCode : EXIT.INTERNAL;
     const message = scrub(err instanceof Error ? err.message : String(err), ctx.secrets());
@@ -155,12 +166,21 @@ export async function runGate(ctx: Context, flags: GateFlags, opts: GateOpts): P
   }
 }
 
+/** --wait, --poll-interval, --wait-timeout: as `scans start --wait` takes them; only with --scan-id. */
+async function waitSettings(opts: GateOpts, scope: Record<string, unknown>): Promise<WaitSettings | undefined> {
+  if (opts.wait === undefined && opts.pollInterval === undefined && opts.waitTimeout === undefined) return undefined;
+  const { prepareWait } = await import('../commands/operation/scan-wait.js');
+  const settings = prepareWait(opts);
+  if (typeof scope.scanId !== 'string') throw new UsageError('--wait waits for the scan of --scan-id, and none is given', 'add --scan-id, or drop --wait');
+  return settings;
+}
+
 async function countIssues(
   ctx: Context,
   scope: Record<string, unknown>,
   options: GateOptions,
   o: { size: number; concurrency: number; keepAll: boolean },
-): Promise<GateVerdict> {
+): Promise<Omit<GateVerdict, 'verified'>> {
   const op = searchOperation();
   const client = await ctx.client();
   allowListeners(ctx.signal, o.concurrency);

@@ -8,6 +8,8 @@ import type { Format } from '../output/formats.js';
 import { csvHeader, csvRow } from '../output/csv.js';
 import { parseColumns } from '../output/columns.js';
 import type { GateVerdict } from './run.js';
+import type { VerifiedScope } from './scope.js';
+import { cellText } from '../output/sanitize.js';
 import { count } from '../terminal/progress.js';
 
 export interface ReportPaths {
@@ -41,6 +43,7 @@ export function verdictData(v: GateVerdict): Record<string, unknown> {
     violations: r.violations,
     breaking: r.breaking,
     scope: v.scope,
+    verified: v.verified,
     fetched: v.fetched,
     totalCount: v.totalCount,
     ignored: r.ignored,
@@ -144,6 +147,7 @@ async function humanSummary(ctx: Context, v: GateVerdict): Promise<string> {
   const out: string[] = [];
   out.push(r.passed ? `${chalk.green.bold('svc gate: PASSED')} (every threshold held)` : chalk.red.bold('svc gate: FAILED'));
   for (const violation of r.violations) out.push(`  - ${violation}`);
+  out.push(`${count(r.counts.total)} open issue${r.counts.total === 1 ? '' : 's'} in scope.`);
   out.push('');
   const counts = [['level', 'open', 'threshold', 'result']];
   for (const key of [...LEVELS, 'total'] as CountKey[]) {
@@ -154,6 +158,10 @@ async function humanSummary(ctx: Context, v: GateVerdict): Promise<string> {
   const c = r.thresholds.cutoffs;
   out.push('');
   out.push(`Scope: ${scopeText(v.scope)}; read ${count(v.fetched)} of ${count(v.totalCount)} (totalCount).`);
+  out.push(verifiedText(v.verified));
+  if (r.counts.total === 0 && v.verified.unverifiedFilters.length > 0) {
+    out.push(`Note: ${v.verified.unverifiedFilters.join(', ')} filter the scope and cannot be verified (a misspelt value matches nothing).`);
+  }
   out.push(`Levels by score: critical >= ${c.critical}, high >= ${c.high}, medium >= ${c.medium}, low >= ${c.low}, info below.`);
   if (r.ignored > 0) out.push(`${r.ignored} listed issue${r.ignored === 1 ? ' was' : 's were'} not open and not counted.`);
   if (r.breaking.length > 0) {
@@ -166,6 +174,17 @@ async function humanSummary(ctx: Context, v: GateVerdict): Promise<string> {
     if (r.breaking.length > MAX_LISTED) out.push(`  ...and ${r.breaking.length - MAX_LISTED} more (all of them: -o json, --sarif or --junit).`);
   }
   return out.join('\n') + '\n';
+}
+
+/** "Verified: organization org_1, repositories repo_1, scan scan_1 (completed)." */
+export function verifiedText(v: VerifiedScope): string {
+  const parts: string[] = [];
+  if (v.organization !== undefined) parts.push(`organization ${cellText(v.organization)}`);
+  if (v.repositories !== undefined) parts.push(`repositor${v.repositories.length === 1 ? 'y' : 'ies'} ${cellText(v.repositories.join(','))}`);
+  if (v.project !== undefined) parts.push(`project ${cellText(v.project)}`);
+  if (v.rule !== undefined) parts.push(`rule ${cellText(v.rule)}`);
+  if (v.scan !== undefined) parts.push(`scan ${cellText(v.scan.id)} (${cellText(v.scan.status)})`);
+  return parts.length === 0 ? 'Verified: no id named (the token\'s default organization).' : `Verified to exist: ${parts.join(', ')}.`;
 }
 
 const SCOPE_NAMES: Record<string, string> = {

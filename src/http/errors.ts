@@ -48,6 +48,12 @@ export function errorMessage(text: string): string {
   return msg.length > 300 ? msg.slice(0, 297) + '...' : msg;
 }
 
+/** `30 s`, `2 min 5 s`: how long the service asked to wait. */
+export function retryAfterText(ms: number): string {
+  const sec = Math.max(0, Math.round(ms / 1000));
+  return sec < 120 ? `${sec} s` : `${Math.floor(sec / 60)} min${sec % 60 ? ` ${sec % 60} s` : ''}`;
+}
+
 /** Map a non-2xx status to its error class. `safe`: a read (a failed mutation may still have taken effect). */
 export function statusError(status: number, what: string, text: string, retryAfterMs?: number, safe = true): ApiError {
   const detail = errorMessage(text);
@@ -56,7 +62,11 @@ export function statusError(status: number, what: string, text: string, retryAft
     return new UnauthorizedError(msg, EXIT.AUTH, status, 'check the token with `svc auth status`, or log in again with `svc auth login`');
   }
   if (status === 404) return new NotFoundError(msg, EXIT.NOT_FOUND, status, 'check the id or path; `svc api` calls any path');
-  if (status === 429) return new RateLimitedError(msg, EXIT.REJECTED, status, 'rate limited: wait and try again, or raise --retries', retryAfterMs);
+  if (status === 429) {
+    // Transient (exit 6, "may work later"), never 5 ("your request is wrong"): CI scripts retry on 6.
+    const wait = retryAfterMs === undefined ? 'the service gave no Retry-After' : `Retry-After: ${retryAfterText(retryAfterMs)}`;
+    return new RateLimitedError(`${what}: rate-limited: retry later (HTTP 429, ${wait})${detail ? `: ${detail}` : ''}`, EXIT.NETWORK, status, 'the service limits the request rate: run again later, or raise --retries', retryAfterMs);
+  }
   const unsure = 'the change may or may not have been made: check before repeating it';
   if (status >= 500) return new ServerError(msg, EXIT.NETWORK, status, safe ? 'the service failed; try again later (reads are retried, see --retries)' : `the service failed; ${unsure}`, retryAfterMs);
   if (status === 408) return new ServerError(msg, EXIT.NETWORK, status, safe ? 'the service timed out; try again' : `the service timed out; ${unsure}`, retryAfterMs);

@@ -13,7 +13,8 @@ export const CATEGORY_KEYS = ['open', 'patched', 'falsePositive', 'archived', 'p
 export const REPO_COUNT_KEYS = ['open', 'patched', 'falsePositive', 'archived', 'processing'] as const;
 
 export type ScanType = 'FullScan' | 'PrScan';
-export type ScanStatus = 'running' | 'completed' | 'failed';
+/** 'queued' is never set by the sandbox itself; tests set it to serve a scan that waits to run. */
+export type ScanStatus = 'queued' | 'running' | 'completed' | 'failed';
 
 export interface OrgRec {
   id: string;

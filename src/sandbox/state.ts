@@ -159,7 +159,7 @@ export class Store {
   tick(): void {
     const now = this.clock();
     for (const scan of this.scans) {
-      if (scan.status === 'running' && scan._finishAt !== undefined && scan._finishAt <= now) this.finishScan(scan, scan._finishAt);
+      if ((scan.status === 'running' || scan.status === 'queued') && scan._finishAt !== undefined && scan._finishAt <= now) this.finishScan(scan, scan._finishAt);
     }
     for (const issue of [...this.pendingPatches]) {
       if (issue._patchReadyAt! > now) continue;

@@ -25,7 +25,7 @@ const cases: Array<{ name: string; reply: Reply; code: number; message: RegExp; 
   { name: '403', reply: { status: 403, text: 'forbidden' }, code: 3, message: /HTTP 403: forbidden/ },
   { name: '404', reply: { status: 404, json: { error: 'issue not found' } }, code: 4, message: /HTTP 404: issue not found/ },
   { name: '422', reply: { status: 422, json: { message: 'unprocessable' } }, code: 5, message: /HTTP 422: unprocessable/ },
-  { name: '429 after retries', reply: { status: 429, json: { error: 'slow down' }, headers: { 'retry-after': '0' } }, code: 5, message: /HTTP 429: slow down/ },
+  { name: '429 after retries', reply: { status: 429, json: { error: 'slow down' }, headers: { 'retry-after': '0' } }, code: 6, message: /rate-limited: retry later \(HTTP 429, Retry-After: 0 s\): slow down/ },
   { name: '500', reply: { status: 500, json: { error: 'boom' } }, code: 6, message: /HTTP 500: boom/ },
   { name: '503 with an HTML body', reply: { status: 503, text: '<html><body>Service Unavailable</body></html>' }, code: 6, message: /HTTP 503/ },
   { name: 'a 200 that is not JSON', reply: { text: '<html>login page</html>', headers: { 'content-type': 'text/html' } }, code: 7, message: /not valid JSON \(text\/html/ },

@@ -43,7 +43,7 @@ const CASES: FaultCase[] = [
   { name: '500 (change): not repeated, not applied', fault: '500', write: true, code: 6, received: 1, handled: 0, applied: false, warnings: 0, says: /HTTP 500.*may or may not have been made/ },
   { name: '503 with Retry-After (change): still not repeated', fault: '503', write: true, code: 6, received: 1, handled: 0, applied: false, warnings: 0 },
   { name: '429 with Retry-After once, then an answer (read)', fault: '429', once: true, code: 0, received: 2, handled: 1, warnings: 1 },
-  { name: '429 every time (read, --retries 1): exit 5', fault: '429', args: ['--retries', '1'], code: 5, received: 2, handled: 0, says: /HTTP 429: sandbox fault: rate limit exceeded/ },
+  { name: '429 every time (read, --retries 1): exit 6', fault: '429', args: ['--retries', '1'], code: 6, received: 2, handled: 0, says: /rate-limited: retry later \(HTTP 429, Retry-After: 1 s\): sandbox fault: rate limit exceeded/ },
   { name: '429 once (change): refused, so retried, applied once', fault: '429', once: true, write: true, code: 0, received: 2, handled: 1, applied: true, warnings: 1 },
   { name: 'connection reset every time (read, --retries 1)', fault: 'reset', args: ['--retries', '1'], code: 6, received: 2, handled: 0, warnings: 1, says: /closed before the whole response arrived/ },
   { name: 'connection reset (change): not repeated, not applied', fault: 'reset', write: true, code: 6, received: 1, handled: 0, applied: false, warnings: 0, says: /may have reached the service and taken effect/ },

@@ -206,18 +206,20 @@ describe('svc gate against the sandbox: fail closed', () => {
     const { sb, scope } = await setup();
     const r = await failClosed(sb, scope, [], { SVC_API_TOKEN_SECRET: 'not-the-sandbox-secret' });
     expect(r.code).toBe(3);
-    expect(r.stderr).toMatch(/svc: error: issues\/search failed: HTTP 401: invalid API token/);
+    // The first request is the scope check (repositories list): refused like any other.
+    expect(r.stderr).toMatch(/svc: error: repositories\/list failed: HTTP 401: invalid API token/);
     expect(r.stderr).not.toContain('not-the-sandbox-secret');
   });
 
   it.concurrent('a 500 from the service (fault injection, --retries 0): exit 6', async () => {
     const { sb, scope } = await setup();
-    const before = sb.requests()['/api/v1/issues/search'];
+    const before = sb.requests()['/api/v1/repositories/list'] ?? { received: 0, handled: 0, refused: 0 };
     sb.setFaults({ fault: '500' });
     const r = await failClosed(sb, scope, ['--retries', '0']);
     expect(r.code).toBe(6);
     expect(r.stderr).toMatch(/HTTP 500: sandbox fault: internal server error/);
-    expect(sb.requests()['/api/v1/issues/search']).toEqual({ received: before.received + 1, handled: before.handled, refused: 1 });
+    // The first request (the scope check) fails; nothing more is sent.
+    expect(sb.requests()['/api/v1/repositories/list']).toEqual({ received: before.received + 1, handled: before.handled, refused: 1 });
   });
 
   it.concurrent('an issue archived while the pages are read (totalCount changes): exit 7', async () => {

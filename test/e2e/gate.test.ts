@@ -127,12 +127,15 @@ describe('svc gate: usage', () => {
   });
 
   it.concurrent('sends the scope flags of issues search, and always types: ["open"]', async () => {
-    const s = await fake(baseSet());
+    const s = await fake([...baseSet(), issue(20, { repositoryId: 'repo-2' })]);
+    s.scan.pollsUntilDone = 0; // the scan has finished (a running one is exit 8)
     const r = await gate(s, ['--fail-on', 'high', '--repository-ids', 'repo-1,repo-2', '--scan-id', 'scan-1', '--languages', 'go',
-      '--code-scan-types', 'FullScan', '--vulnerability-classes', 'XSS', '--rule-id', 'r1', '--search-query', 'q', '--project-id', 'p1', '--organization-id', 'org-9']);
-    expect(r.code).not.toBe(2);
-    expect(s.searches()[0].body).toEqual({
-      organizationId: 'org-9', repositoryIds: ['repo-1', 'repo-2'], scanId: 'scan-1', projectId: 'p1', codeScanTypes: ['FullScan'],
+      '--code-scan-types', 'FullScan', '--vulnerability-classes', 'XSS', '--rule-id', 'r1', '--search-query', 'q', '--project-id', 'proj-1', '--organization-id', 'org-1']);
+    expect(r.code, r.stderr).toBe(1);
+    // The scope was verified first (organization, repositories and project, rule, scan), then counted.
+    expect(s.requests.map((q) => q.path.replace('/api/v1/', ''))).toEqual(['orgs/list', 'repositories/list', 'issues/search', 'scans/list', 'issues/search']);
+    expect(s.searches().at(-1)!.body).toEqual({
+      organizationId: 'org-1', repositoryIds: ['repo-1', 'repo-2'], scanId: 'scan-1', projectId: 'proj-1', codeScanTypes: ['FullScan'],
       vulnerabilityClasses: ['XSS'], languages: ['go'], ruleId: 'r1', searchQuery: 'q', types: ['open'],
       sortBy: 'createdAt', sortOrder: 'asc', page: 1, pageSize: 500,
     });
@@ -238,7 +241,8 @@ describe('svc gate: fail closed', () => {
   it.concurrent('401: exit 3', async () => {
     const r = await failClosed(() => {}, { SVC_API_TOKEN_SECRET: 'wrong-secret' });
     expect(r.code).toBe(3);
-    expect(r.stderr).toMatch(/svc: error: issues\/search failed: HTTP 401: invalid token/);
+    // The first request is the scope check: it is refused like any other.
+    expect(r.stderr).toMatch(/svc: error: orgs\/list failed: HTTP 401: invalid token/);
   });
 
   it.concurrent('500 on every try: exit 6', async () => {

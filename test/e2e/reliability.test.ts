@@ -42,7 +42,7 @@ const CASES: FaultCase[] = [
   { name: '429 with Retry-After: 1, then an answer (read)', faults: [{ kind: 'status', status: 429, headers: { 'retry-after': '1' } }, ok], code: 0, hits: 2, warnings: 1 },
   { name: '429 with Retry-After as an HTTP date (read)', faults: [{ kind: 'status', status: 429, headers: { 'retry-after': new Date(0).toUTCString() } }, ok], code: 0, hits: 2, warnings: 1 },
   { name: '429 with Retry-After: 0 (mutation): retried, it was refused', faults: [{ kind: 'status', status: 429, headers: { 'retry-after': '0' } }, done], write: true, code: 0, hits: 2, warnings: 1 },
-  { name: '429 every time: exit 5', faults: [{ kind: 'status', status: 429, headers: { 'retry-after': '0' }, json: { error: 'slow down' } }], code: 5, hits: 3, says: /HTTP 429: slow down.*rate limited/ },
+  { name: '429 every time: exit 6 (retry later)', faults: [{ kind: 'status', status: 429, headers: { 'retry-after': '0' }, json: { error: 'slow down' } }], code: 6, hits: 3, says: /rate-limited: retry later \(HTTP 429, Retry-After: 0 s\): slow down/ },
   { name: 'connection reset, then an answer (read)', faults: [{ kind: 'reset' }, ok], code: 0, hits: 2, warnings: 1 },
   { name: 'connection reset (mutation): not repeated', faults: [{ kind: 'reset' }, done], write: true, code: 6, hits: 1, says: /connection was closed before the whole response arrived.*may have reached the service and taken effect/ },
   { name: 'truncated body, then an answer (read)', faults: [{ kind: 'truncated' }, ok], code: 0, hits: 2, warnings: 1 },
@@ -106,7 +106,7 @@ describe('retry details', () => {
     const r = await runCli([...READ, '-o', 'json'], { env: env(server) });
     await server.close();
     expect(r.code).toBe(0);
-    expect(r.stderr).toMatch(/^warning: issues\/search failed: HTTP 429.*; retrying in 1\.0 s \(retry 1 of 2\)$/m);
+    expect(r.stderr).toMatch(/^warning: issues\/search: rate-limited: retry later \(HTTP 429, Retry-After: 1 s\).*; retrying in 1\.0 s \(retry 1 of 2\)$/m);
   });
 
   it('a connection refused is retried even for a mutation (it never arrived), then exit 6', async () => {

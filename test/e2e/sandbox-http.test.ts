@@ -149,15 +149,15 @@ describe('sandbox HTTP: control endpoint and faults', () => {
     expect((await sb.call(SEARCH, {})).status).toBe(200);
   });
 
-  it('429 with Retry-After, and the CLI exits 5 without retries', async () => {
+  it('429 with Retry-After, and the CLI exits 6 (retry later) without retries', async () => {
     sb.setFaults({ fault: '429' });
     try {
       const r = await sb.call(SEARCH, {});
       expect(r.status).toBe(429);
       expect(r.headers.get('retry-after')).toBe('1');
       const cli = await sb.run(['issues', 'search', '--retries', '0']);
-      expect(cli.code).toBe(5);
-      expect(cli.stderr).toMatch(/HTTP 429/);
+      expect(cli.code).toBe(6);
+      expect(cli.stderr).toMatch(/rate-limited: retry later \(HTTP 429, Retry-After: 1 s\)/);
     } finally {
       sb.setFaults({ fault: null });
     }

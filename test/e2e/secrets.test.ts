@@ -65,7 +65,7 @@ const PATHS: Path[] = [
   { args: ['issues', 'search'], code: 3, env: { SVC_API_TOKEN_ID: undefined } },
   { args: ['issues', 'get', 'iss_1'], code: 4 },
   { args: ['issues', 'archive', 'iss_1'], code: 5 },
-  { args: ['stats', 'summary', '--retries', '1'], code: 5 },
+  { args: ['stats', 'summary', '--retries', '1'], code: 6 },
   { args: ['issues', 'update-severity', 'iss_1', '-F', 'severity=3'], code: 6 },
   { args: ['repos', 'list', '--timeout', '0.2', '--retries', '0'], code: 6 },
   { args: ['scans', 'list', '--retries', '0'], code: 6 },

@@ -1,7 +1,8 @@
 /**
  * A scripted service on the fake server (fake-server.ts) for the gate, scan-wait and --all tests:
  * issues/search with paging and totalCount, scans/start and scans/list with a scan that finishes
- * after a number of polls, and switches for the failures svc must fail closed on.
+ * after a number of polls, orgs/list (org-1) and repositories/list (the repositories the issues
+ * name) for the gate's scope check, and switches for the failures svc must fail closed on.
  */
 import { startFakeServer, type FakeRequest, type Reply } from './fake-server.js';
 
@@ -131,6 +132,14 @@ export async function startFakeService(): Promise<FakeService> {
     return { status: 200, json };
   }
 
+  /** The repositories the issues name (repo-1 always), all in project proj-1: what the gate's scope check lists. */
+  function repositories(): Array<Record<string, unknown>> {
+    const ids = new Set<string>(['repo-1']);
+    if (generated) for (let i = 0; i < 7; i++) ids.add(`repo-${i}`);
+    for (const i of list) if (typeof i.repositoryId === 'string') ids.add(i.repositoryId);
+    return [...ids].map((id) => ({ id, projectId: 'proj-1', name: id, url: `https://git.example/${id}` }));
+  }
+
   function scansList(body: Record<string, unknown>): { status: number; json: unknown } {
     failingPollsLeft ??= scan.failingPolls ?? 0;
     if (failingPollsLeft > 0) {
@@ -179,6 +188,8 @@ export async function startFakeService(): Promise<FakeService> {
     return { status: 200, json: { [scan.startIdField ?? 'scanId']: `scan-new-${scanCounter}` } };
   });
   route('/api/v1/scans/list', scansList);
+  route('/api/v1/orgs/list', () => ({ status: 200, json: [{ id: 'org-1', name: 'Acme', role: 'owner' }] }));
+  route('/api/v1/repositories/list', () => ({ status: 200, json: repositories() }));
   return {
     url: server.url,
     env: { ...server.env, SVC_ORGANIZATION_ID: 'org-1' },

@@ -8,10 +8,10 @@
  * reason and only then.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { removeTempDir, tempDir } from './temp.js';
 
 const require = createRequire(import.meta.url);
 
@@ -40,7 +40,7 @@ export function multitoolUnavailable(): string | undefined {
  * of start-up); returns each log's errors and warnings by name.
  */
 export function multitoolFindings(logs: Record<string, unknown>): Record<string, MultitoolFinding[]> {
-  const dir = mkdtempSync(join(tmpdir(), 'svc-sarif-'));
+  const dir = tempDir('svc-sarif-');
   try {
     const names = Object.keys(logs);
     const inputs = names.map((name, k) => {
@@ -76,6 +76,6 @@ export function multitoolFindings(logs: Record<string, unknown>): Record<string,
     }
     return found;
   } finally {
-    rmSync(dir, { recursive: true, force: true });
+    removeTempDir(dir);
   }
 }

@@ -6,6 +6,7 @@ import { argName, flagSpecs, typeText, type FlagSpec } from './flags.js';
 import type { Runner } from '../runner.js';
 import { hint } from '../../completion/hints.js';
 import { wrap } from '../help-layout.js';
+import { listParser, stringParser } from './values.js';
 
 export interface OperationFlags {
   specs: FlagSpec[];
@@ -17,10 +18,6 @@ export interface OperationFlags {
 
 const SOURCE_LABEL = { spec: '', notes: ' {field notes}', inferred: ' {inferred}' } as const;
 
-/** Repeatable flag: each use may hold a comma-separated list. */
-export function collectList(value: string, previous: string[] | undefined): string[] {
-  return [...(previous ?? []), ...value.split(',').map((v) => v.trim()).filter((v) => v !== '')];
-}
 const collect = (value: string, previous: string[] | undefined) => [...(previous ?? []), value];
 
 /**
@@ -43,7 +40,10 @@ export function optionsFor(spec: FlagSpec): Option[] {
   }
   const opt = new Option(`${long} <${spec.placeholder}>`, desc);
   if (spec.kind === 'enum') opt.choices(spec.choices!);
-  if (spec.kind === 'array') opt.argParser(collectList);
+  // Lists: repeatable, comma-separated, no empty element; strings: no control character an id or
+  // text may not hold (see values.ts). Checked while parsing, before anything is sent.
+  if (spec.kind === 'array') opt.argParser(listParser(long, spec.text));
+  if (spec.kind === 'string') opt.argParser(stringParser(long, spec.text));
   if (spec.kind === 'array' && spec.itemKind === 'enum') hint(opt, { kind: 'choice', values: spec.choices!, list: true });
   if (spec.kind === 'json') hint(opt, { kind: 'at-file' });
   return [opt];

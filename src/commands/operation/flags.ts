@@ -22,6 +22,12 @@ export interface FlagSpec {
   max?: number;
   defaultValue?: unknown;
   nullable: boolean;
+  /**
+   * For strings (and lists of strings): free text (a search query, a template), which may hold
+   * tabs and line breaks; otherwise an id-like value (no minimum length means free text), which
+   * may hold no control character at all.
+   */
+  text?: boolean;
   description: string;
   source: Source;
   placeholder: string;
@@ -58,9 +64,10 @@ function unwrap(schema: Schema): Unwrapped {
 
 const INTEGER_FORMATS = new Set(['safeint', 'int32', 'uint32', 'int64', 'uint64']);
 
-function scalarKind(s: Schema): { kind: ItemKind; choices?: string[]; min?: number; max?: number } | undefined {
+function scalarKind(s: Schema): { kind: ItemKind; choices?: string[]; min?: number; max?: number; text?: boolean } | undefined {
   const d = defOf(s);
-  if (d.type === 'string') return { kind: 'string' };
+  // An id-like string is declared non-empty (fields.ts `id()`); any other string is free text.
+  if (d.type === 'string') return { kind: 'string', text: !d.checks?.some((c) => c._zod.def.check === 'min_length') };
   if (d.type === 'enum') return { kind: 'enum', choices: Object.values(d.entries ?? {}).map(String) };
   if (d.type === 'number') {
     const bound = (check: string) => d.checks?.find((c) => c._zod.def.check === check)?._zod.def.value;
@@ -90,10 +97,10 @@ export function flagSpecs(shape: Readonly<Record<string, Schema>>, prefix: strin
     if (d.type === 'boolean') {
       out.push({ ...base, kind: 'boolean', placeholder: '' });
     } else if (scalar) {
-      out.push({ ...base, kind: scalar.kind, choices: scalar.choices, min: scalar.min, max: scalar.max, placeholder: meta.placeholder ?? placeholderOf(scalar.kind, scalar.choices) });
+      out.push({ ...base, kind: scalar.kind, choices: scalar.choices, min: scalar.min, max: scalar.max, text: scalar.text, placeholder: meta.placeholder ?? placeholderOf(scalar.kind, scalar.choices) });
     } else if (d.type === 'array') {
       const item = scalarKind(unwrap(d.element!).schema);
-      if (item) out.push({ ...base, kind: 'array', itemKind: item.kind, choices: item.choices, min: item.min, max: item.max, placeholder: meta.placeholder ?? 'list' });
+      if (item) out.push({ ...base, kind: 'array', itemKind: item.kind, choices: item.choices, min: item.min, max: item.max, text: item.text, placeholder: meta.placeholder ?? 'list' });
       else out.push({ ...base, kind: 'json', placeholder: meta.placeholder ?? 'json|@file' });
     } else if (d.type === 'object') {
       out.push(...flagSpecs(d.shape ?? {}, path).map((f) => ({ ...f, source: fieldMeta(fieldSchema).source ?? f.source })));

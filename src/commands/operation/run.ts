@@ -5,6 +5,7 @@ import { UsageError } from '../../errors.js';
 import { escapeHatchBody, flagValue, setPath, validateTyped, type Body } from './body.js';
 import type { OperationFlags } from './command.js';
 import { argName } from './flags.js';
+import { checkControls } from './values.js';
 import { checkOutput, renderResponse, describeRequest } from './respond.js';
 import { confirmDestructive } from '../../terminal/confirm.js';
 
@@ -52,6 +53,7 @@ export async function buildRequestBody(ctx: Context, op: Operation, flags: Opera
     setPath(typed, spec.path, flagValue(spec, raw, src));
   }
   if (op.positional && positional !== undefined) {
+    checkControls(argName(op.positional), positional, flags.specs.find((s) => s.path.join('.') === op.positional)?.text);
     const given = typed[op.positional];
     if (given !== undefined && given !== positional) {
       throw new UsageError(`${op.positional} is given twice: '${positional}' and '${String(given)}'`, `pass either ${argName(op.positional)} or its flag`);

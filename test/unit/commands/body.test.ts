@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { bool, id, int, isoDate, list, loose, maybe, num, oneOf, record, str } from '../../../src/operations/fields.js';
 import { escapeHatchBody, flagValue, splitField, typedValue, validateTyped } from '../../../src/commands/operation/body.js';
-import { collectList } from '../../../src/commands/operation/command.js';
+import { listParser } from '../../../src/commands/operation/values.js';
 import { flagSpecs } from '../../../src/commands/operation/flags.js';
 import { UsageError } from '../../../src/errors.js';
 import { tempDir } from '../../helpers/temp.js';
@@ -100,9 +100,10 @@ describe('typed flags', () => {
     expect(() => validateTyped(schema, { page: 1, date: '2026-11-21' }, flagOf)).not.toThrow();
   });
 
-  it('splits comma lists and repeated flags alike', () => {
+  it('splits comma lists and repeated flags alike, trimming items', () => {
+    const collectList = listParser('--ids');
     expect(collectList('a,b', undefined)).toEqual(['a', 'b']);
     expect(collectList('c', ['a', 'b'])).toEqual(['a', 'b', 'c']);
-    expect(collectList(' a , ,b ', undefined)).toEqual(['a', 'b']);
+    expect(collectList(' a , b ', undefined)).toEqual(['a', 'b']);
   });
 });

@@ -235,12 +235,13 @@ describe('bad responses', () => {
     await c.close();
   });
 
-  it('429 on the last try is a RateLimitedError (exit 5)', async () => {
+  it('429 on the last try is a RateLimitedError: exit 6 (may work later), "rate-limited: retry later" with the Retry-After', async () => {
     server.stub(P, [{ kind: 'status', status: 429, headers: { 'retry-after': '0' } }]);
     const c = client({ retries: 1 });
     const e = await failure(c.call(P, {}, { safe: true }));
     expect(e).toBeInstanceOf(RateLimitedError);
-    expect((e as RateLimitedError).exitCode).toBe(5);
+    expect((e as RateLimitedError).exitCode).toBe(6);
+    expect(e.message).toMatch(/^issues\/search: rate-limited: retry later \(HTTP 429, Retry-After: 0 s\)/);
     await c.close();
   });
 });

@@ -6,18 +6,20 @@ describe('statusError', () => {
   it.each([
     [400, BadRequestError, EXIT.REJECTED], [401, UnauthorizedError, EXIT.AUTH], [403, UnauthorizedError, EXIT.AUTH],
     [404, NotFoundError, EXIT.NOT_FOUND], [408, ServerError, EXIT.NETWORK], [409, BadRequestError, EXIT.REJECTED],
-    [422, BadRequestError, EXIT.REJECTED], [429, RateLimitedError, EXIT.REJECTED], [500, ServerError, EXIT.NETWORK],
+    [422, BadRequestError, EXIT.REJECTED], [429, RateLimitedError, EXIT.NETWORK], [500, ServerError, EXIT.NETWORK],
     [502, ServerError, EXIT.NETWORK], [503, ServerError, EXIT.NETWORK],
   ])('HTTP %i -> %o, exit %i', (status, cls, code) => {
     const e = statusError(status, 'issues/search', '{"error":"nope"}', 1000);
     expect(e).toBeInstanceOf(cls);
     expect(e.exitCode).toBe(code);
-    expect(e.message).toBe(`issues/search failed: HTTP ${status}: nope`);
+    expect(e.message).toBe(status === 429 ? 'issues/search: rate-limited: retry later (HTTP 429, Retry-After: 1 s): nope' : `issues/search failed: HTTP ${status}: nope`);
     expect(e.hint).toBeTruthy();
   });
   it('keeps Retry-After for 429 and 5xx', () => {
     expect(statusError(429, 'x', '', 2000).retryAfterMs).toBe(2000);
     expect(statusError(503, 'x', '', 0).retryAfterMs).toBe(0);
+    expect(statusError(429, 'x', '', 150_000).message).toBe('x: rate-limited: retry later (HTTP 429, Retry-After: 2 min 30 s)');
+    expect(statusError(429, 'x', '').message).toBe('x: rate-limited: retry later (HTTP 429, the service gave no Retry-After)');
   });
 });
 

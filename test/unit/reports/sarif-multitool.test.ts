@@ -4,8 +4,7 @@
  * the report `svc gate --sarif` writes against the sandbox. Skips, saying why, only where the
  * multitool's binary cannot run on this machine.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { evaluateGate } from '../../../src/gate/verdict.js';
@@ -13,7 +12,8 @@ import { toSarif } from '../../../src/gate/reports/sarif.js';
 import { ALL, noFile } from '../../fixtures/reports/issues.js';
 import { multitoolFindings, multitoolUnavailable } from '../../helpers/sarif-multitool.js';
 import { startTestSandbox } from '../../helpers/sandbox.js';
-import { svcInProcess } from '../../helpers/gate-host.js';
+import { runCli } from '../../helpers/host.js';
+import { tempDir } from '../../helpers/temp.js';
 
 const unavailable = multitoolUnavailable();
 if (unavailable) console.warn(`SKIPPED: SARIF multitool checks: ${unavailable}`);
@@ -23,15 +23,14 @@ const OPTIONS = { toolName: 'svc', toolVersion: '0.1.0' };
 /** The gate's own SARIF file, written against the sandbox. */
 async function gateSarif(): Promise<string> {
   const sb = await startTestSandbox();
-  const dir = mkdtempSync(join(tmpdir(), 'svc-sarif-gate-'));
+  const dir = tempDir('svc-sarif-gate-');
   try {
     const file = join(dir, 'gate.sarif');
-    const r = await svcInProcess(['gate', '--fail-on', 'high', '--sarif', file], sb.env);
+    const r = await runCli(['gate', '--fail-on', 'high', '--sarif', file], { env: sb.env });
     expect(r.code, r.stderr).toBe(1);
     return readFileSync(file, 'utf8');
   } finally {
     await sb.close();
-    rmSync(dir, { recursive: true, force: true });
   }
 }
 

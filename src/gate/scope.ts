@@ -1,0 +1,211 @@
+/**
+ * The gate's scope is verified before any verdict: every id it names must exist, and a scan it is
+ * scoped to must have finished. A search for an id that does not exist returns no issue, which
+ * would read as "0 open issues: passed"; so each id is looked up with an operation that lists it:
+ *
+ * | scope            | checked with                                   | when it fails                       |
+ * |------------------|------------------------------------------------|-------------------------------------|
+ * | organization     | `orgs list`: the id is listed                  | exit 4                              |
+ * | --repository-ids | `repositories list` of the organization        | exit 4, naming every unknown id     |
+ * | --project-id     | `repositories list`: a repository carries it   | exit 4 (a project without           |
+ * |                  | (the spec has no project lookup; a project     |  repositories holds no issue)       |
+ * |                  | is known only through its repositories)        |                                     |
+ * | --scan-id        | `scans list --scan-id` (field notes)           | exit 4 unknown; 8 queued or running |
+ * |                  |                                                | (or --wait); 1 failed, its message  |
+ * | --rule-id        | `issues search --rule-id` of any status: the   | exit 4: an unused rule cannot be    |
+ * |                  | rule has found an issue (the spec has no rule  |  told from a typo                   |
+ * |                  | lookup)                                        |                                     |
+ *
+ * An organization that is not named anywhere (no --organization-id, --org, SVC_ORGANIZATION_ID or
+ * profile) is the token's default one, which the service picks: there is no id to check. The other
+ * scope flags (--vulnerability-classes, --languages, --code-scan-types, --search-query) are filters,
+ * not ids, and the spec lists no allowed values for them: they are not checked, and the summary says
+ * how many open issues they left. A lookup that fails for another reason ends as any call does
+ * (3, 6, 7...); a lookup whose answer cannot be read is exit 7: it never counts as "found".
+ */
+import type { Context } from '../context.js';
+import { CliError } from '../errors.js';
+import { EXIT } from '../exit-codes.js';
+import type { Client } from '../http/client.js';
+import { NotFoundError, ResponseError } from '../http/errors.js';
+import { escapeControls } from '../commands/operation/values.js';
+
+export const ORGS_LIST = '/api/v1/orgs/list';
+export const REPOS_LIST = '/api/v1/repositories/list';
+export const ISSUES_SEARCH = '/api/v1/issues/search';
+
+/** An id of the scope that does not exist (exit 4). */
+export class ScopeNotFoundError extends CliError {
+  constructor(message: string, hint: string) { super(message, EXIT.NOT_FOUND, hint); }
+}
+
+/** The scan the gate is scoped to has not finished (exit 8): no verdict yet. */
+export class ScanPendingError extends CliError {
+  constructor(message: string, hint: string) { super(message, EXIT.PENDING, hint); }
+}
+
+/** What was verified, for the verdict (`-o json` `verified`) and the summary. */
+export interface VerifiedScope {
+  organization?: string;
+  repositories?: string[];
+  project?: string;
+  scan?: { id: string; status: string; repositoryId?: string };
+  rule?: string;
+  /** Scope flags that filter but name nothing that can be looked up. */
+  unverifiedFilters: string[];
+}
+
+export interface WaitOptions {
+  /** Set with --wait: wait for a queued or running scan instead of exit 8. */
+  wait?: { pollMs: number; timeoutMs: number };
+}
+
+const FILTERS: Record<string, string> = {
+  vulnerabilityClasses: '--vulnerability-classes', languages: '--languages', codeScanTypes: '--code-scan-types', searchQuery: '--search-query',
+};
+
+const q = (id: string) => `'${escapeControls(id)}'`;
+
+function listOf(data: unknown, what: string): Array<Record<string, unknown>> {
+  if (!Array.isArray(data)) throw new ResponseError(`gate: ${what} did not answer with a list, so the scope cannot be verified`, undefined, 'check the base URL; try again with --verbose');
+  return data.filter((x): x is Record<string, unknown> => x !== null && typeof x === 'object');
+}
+
+function idOf(rec: Record<string, unknown>): string | undefined {
+  const v = rec.id;
+  return typeof v === 'string' || typeof v === 'number' ? String(v) : undefined;
+}
+
+async function verifyOrganization(client: Client, org: string): Promise<void> {
+  const orgs = listOf(await client.call(ORGS_LIST, {}, { safe: true }), 'orgs list');
+  const ids = orgs.map(idOf);
+  if (ids.some((x) => x === undefined) && !ids.includes(org)) {
+    throw new ResponseError(`gate: orgs list gives organizations without an id, so organization ${q(org)} cannot be verified`, undefined, 'check the base URL; try again with --verbose');
+  }
+  if (!ids.includes(org)) {
+    throw new ScopeNotFoundError(`gate: organization ${q(org)} not found (the token sees ${orgs.length} organization${orgs.length === 1 ? '' : 's'})`, 'check --organization-id, --org, SVC_ORGANIZATION_ID or the profile; `svc orgs list` shows them');
+  }
+}
+
+async function verifyRepositories(client: Client, org: string | undefined, repoIds: string[] | undefined, project: string | undefined): Promise<void> {
+  const body: Record<string, unknown> = { getCounts: false };
+  if (org !== undefined) body.organizationId = org;
+  const repos = listOf(await client.call(REPOS_LIST, body, { safe: true }), 'repositories list');
+  const where = org === undefined ? 'the token\'s organization' : `organization ${q(org)}`;
+  const byId = new Map<string, Record<string, unknown>>();
+  for (const r of repos) {
+    const id = idOf(r);
+    if (id === undefined) throw new ResponseError('gate: repositories list gives a repository without an id, so the scope cannot be verified', undefined, 'check the base URL; try again with --verbose');
+    byId.set(id, r);
+  }
+  if (repoIds) {
+    const missing = repoIds.filter((id) => !byId.has(id));
+    if (missing.length > 0) {
+      throw new ScopeNotFoundError(
+        `gate: repositor${missing.length === 1 ? 'y' : 'ies'} ${missing.map(q).join(', ')} not found in ${where}`,
+        '`svc repos list` shows the repository ids; a typo in --repository-ids would gate on nothing',
+      );
+    }
+  }
+  if (project !== undefined) {
+    const inProject = repos.filter((r) => r.projectId === project);
+    if (inProject.length === 0) {
+      throw new ScopeNotFoundError(`gate: project ${q(project)} not found: no repository of ${where} belongs to it`, '`svc repos list -o json` shows each repository\'s projectId');
+    }
+    const outside = (repoIds ?? []).filter((id) => byId.get(id)?.projectId !== project);
+    if (outside.length > 0) {
+      throw new ScopeNotFoundError(`gate: repositor${outside.length === 1 ? 'y' : 'ies'} ${outside.map(q).join(', ')} not in project ${q(project)}, so the scope holds nothing of ${outside.length === 1 ? 'it' : 'them'}`, 'drop --project-id or the repositories outside it');
+    }
+  }
+}
+
+async function verifyRule(client: Client, org: string | undefined, rule: string): Promise<void> {
+  const body: Record<string, unknown> = { ruleId: rule, page: 1, pageSize: 1 };
+  if (org !== undefined) body.organizationId = org;
+  const data = await client.call(ISSUES_SEARCH, body, { safe: true }) as Record<string, unknown> | null;
+  const counts = [data?.totalCountAllCategories, data?.totalCount].filter((n): n is number => typeof n === 'number');
+  const listed = Array.isArray(data?.issues) ? data.issues.length : undefined;
+  if (counts.length === 0 && listed === undefined) {
+    throw new ResponseError('gate: the issue search gave no count, so --rule-id cannot be verified', undefined, 'check the base URL; try again with --verbose');
+  }
+  if (Math.max(...counts, listed ?? 0) === 0) {
+    throw new ScopeNotFoundError(
+      `gate: rule ${q(rule)} has found no issue of any status, so svc cannot tell it from a misspelt rule id (the API has no rule lookup)`,
+      'check --rule-id; a gate on a rule that has never found anything cannot be verified: drop --rule-id until it has',
+    );
+  }
+}
+
+async function verifyScan(ctx: Context, client: Client, org: string | undefined, scanId: string, repoIds: string[] | undefined, o: WaitOptions): Promise<{ id: string; status: string; repositoryId?: string }> {
+  const waiting = await import('../commands/operation/scan-wait.js');
+  const body: Record<string, unknown> = { scanId, page: 1, pageSize: 10 };
+  if (org !== undefined) body.organizationId = org;
+  let item: Record<string, unknown> | undefined;
+  try {
+    item = waiting.findScan(await client.call(waiting.LIST_PATH, body, { safe: true }), scanId);
+  } catch (err) {
+    // scans/list is not in the spec (field notes): a 404 for the path itself cannot tell the scan exists.
+    if (err instanceof NotFoundError) throw new ScopeNotFoundError(`gate: scan ${q(scanId)} cannot be verified: ${err.message}`, 'the service may not offer scans/list; gate on --repository-ids instead');
+    throw err;
+  }
+  if (!item) {
+    throw new ScopeNotFoundError(`gate: scan ${q(scanId)} not found${org === undefined ? '' : ` in organization ${q(org)}`}`, '`svc scans list` shows the scan ids; a typo in --scan-id would gate on nothing');
+  }
+  const repo = typeof item.repositoryId === 'string' ? item.repositoryId : undefined;
+  if (repoIds && repo !== undefined && !repoIds.includes(repo)) {
+    throw new ScopeNotFoundError(`gate: scan ${q(scanId)} is of repository ${q(repo)}, which --repository-ids does not name, so the scope holds nothing`, 'drop --repository-ids, or name the scan\'s repository');
+  }
+  let state = waiting.scanState(item);
+  if (state === 'running') {
+    const status = String(item.status ?? 'running');
+    if (!o.wait) {
+      throw new ScanPendingError(
+        `gate: scan ${q(scanId)} has not finished (status ${status}): its issues are not all known yet, so there is no verdict`,
+        `add --wait to wait for it (--wait-timeout, --poll-interval), or run the gate when \`svc scans list --scan-id ${scanId}\` says completed`,
+      );
+    }
+    try {
+      item = await waiting.waitForScan(ctx, scanId, org, o.wait);
+    } catch (err) {
+      if (err instanceof waiting.WaitTimeoutError) throw new ScanPendingError(err.message, err.hint ?? '');
+      throw err;
+    }
+    state = waiting.scanState(item);
+  }
+  if (state === 'failed') {
+    const why = typeof item.errorMessage === 'string' && item.errorMessage.trim() !== '' ? item.errorMessage.trim() : `status ${String(item.status)}`;
+    throw new CliError(`gate: scan ${q(scanId)} failed: ${why}`, EXIT.GATE_FAILED, 'a failed scan has no complete findings: fix the cause and scan again');
+  }
+  return { id: scanId, status: String(item.status ?? 'completed'), ...(repo !== undefined ? { repositoryId: repo } : {}) };
+}
+
+/** Verifies every id of the scope (the issue search body the gate will send); throws when one fails. */
+export async function verifyScope(ctx: Context, scope: Record<string, unknown>, o: WaitOptions = {}): Promise<VerifiedScope> {
+  const client = await ctx.client();
+  const org = typeof scope.organizationId === 'string' ? scope.organizationId : undefined;
+  const repoIds = Array.isArray(scope.repositoryIds) ? scope.repositoryIds.map(String) : undefined;
+  const project = typeof scope.projectId === 'string' ? scope.projectId : undefined;
+  const scanId = typeof scope.scanId === 'string' ? scope.scanId : undefined;
+  const rule = typeof scope.ruleId === 'string' ? scope.ruleId : undefined;
+  const verified: VerifiedScope = { unverifiedFilters: Object.keys(FILTERS).filter((k) => scope[k] !== undefined).map((k) => FILTERS[k]) };
+  if (repoIds !== undefined && repoIds.length === 0) {
+    // Flags cannot give an empty list (exit 2 while parsing); --input or -F can: it would widen the scope.
+    throw new CliError('gate: repositoryIds is an empty list, which would widen the gate to the whole organization', EXIT.USAGE, 'name at least one repository, or leave repositoryIds out');
+  }
+  // The organization first: the other lookups are answered within it.
+  if (org !== undefined) {
+    await verifyOrganization(client, org);
+    verified.organization = org;
+  }
+  if (repoIds !== undefined || project !== undefined) {
+    await verifyRepositories(client, org, repoIds, project);
+    if (repoIds !== undefined) verified.repositories = repoIds;
+    if (project !== undefined) verified.project = project;
+  }
+  if (rule !== undefined) {
+    await verifyRule(client, org, rule);
+    verified.rule = rule;
+  }
+  if (scanId !== undefined) verified.scan = await verifyScan(ctx, client, org, scanId, repoIds, o);
+  return verified;
+}
