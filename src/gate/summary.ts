@@ -108,8 +108,7 @@ export async function printVerdict(ctx: Context, format: Format, v: GateVerdict,
     case 'json':
     case 'ndjson':
       if (ctx.globals.jq !== undefined) {
-        const { jqText, jqValues } = await import('../output/jq.js');
-        ctx.out(jqText(await jqValues(verdictData(v), ctx.globals.jq), ctx.io.stdoutIsTTY));
+        await (await import('../commands/operation/respond.js')).printJson(ctx, verdictData(v));
         return;
       }
       ctx.out(JSON.stringify(verdictData(v), null, format === 'json' && ctx.io.stdoutIsTTY ? 2 : undefined) + '\n');
@@ -144,6 +143,9 @@ async function humanSummary(ctx: Context, v: GateVerdict): Promise<string> {
   const { cellText } = await import('../output/sanitize.js');
   const chalk = new Chalk({ level: ctx.color ? 1 : 0 });
   const r = v.result;
+  // On a terminal every line fits its width (ids stay whole; titles and locations give way, prose
+  // wraps); in a CI log nothing is cut.
+  const width = ctx.io.stdoutIsTTY ? ctx.io.columns : undefined;
   const out: string[] = [];
   out.push(r.passed ? `${chalk.green.bold('svc gate: PASSED')} (every threshold held)` : chalk.red.bold('svc gate: FAILED'));
   for (const violation of r.violations) out.push(`  - ${violation}`);
@@ -169,11 +171,33 @@ async function humanSummary(ctx: Context, v: GateVerdict): Promise<string> {
     out.push('', `Issues that break the gate (${r.breaking.length}${r.breaking.length > MAX_LISTED ? `, first ${MAX_LISTED} shown` : ''}):`);
     const rows = [['level', 'score', 'id', 'location', 'title']];
     for (const i of shown) rows.push([i.level, scoreText(i), cellText(i.id), cellText(locationText(i)) || '-', cellText(titleOf(i))]);
-    const lines = aligned(rows, new Set([1]));
+    const lines = width ? await fitted(rows, width - 2) : aligned(rows, new Set([1]));
     out.push(chalk.bold(lines[0]), ...lines.slice(1));
     if (r.breaking.length > MAX_LISTED) out.push(`  ...and ${r.breaking.length - MAX_LISTED} more (all of them: -o json, --sarif or --junit).`);
   }
-  return out.join('\n') + '\n';
+  if (!width) return out.join('\n') + '\n';
+  const { wrap } = await import('../output/detail.js');
+  const { displayWidth } = await import('../output/text-width.js');
+  // Prose longer than the terminal wraps, its continuation lines indented under the first.
+  return out.flatMap((line) => {
+    if (displayWidth(line.replace(/\u001b\[[0-9;]*m/g, '')) <= width) return [line];
+    const indent = /^\s*(- )?/.exec(line)![0].length;
+    const [first, ...rest] = wrap(line.trimStart(), width - indent);
+    return [' '.repeat(indent - (line.trimStart().startsWith('- ') ? 2 : 0)) + first, ...rest.map((l) => ' '.repeat(indent) + l)];
+  }).join('\n') + '\n';
+}
+
+/** The listed issues fitted to a terminal: ids whole, titles then locations cut, two spaces apart. */
+async function fitted(rows: string[][], width: number): Promise<string[]> {
+  const { fitWidths } = await import('../output/layout.js');
+  const { clip, displayWidth, pad } = await import('../output/text-width.js');
+  const natural = rows[0].map((_, i) => Math.max(...rows.map((row) => displayWidth(row[i]))));
+  const kinds = [{ kind: 'text', header: 'level' }, { kind: 'number', header: 'score' }, { kind: 'key', header: 'id' }, { kind: 'text', header: 'location' }, { kind: 'title', header: 'title' }] as const;
+  const widths = fitWidths(natural, width, kinds);
+  return rows.map((row) => '  ' + row.map((cell, i) => {
+    const text = kinds[i].kind === 'key' ? cell : clip(cell, widths[i]);
+    return i === row.length - 1 ? text : pad(text, widths[i], i === 1);
+  }).join('  ').trimEnd());
 }
 
 /** "Verified: organization org_1, repositories repo_1, scan scan_1 (completed)." */

@@ -71,8 +71,9 @@ export async function runAllPages(ctx: Context, op: Operation, body: Record<stri
   try {
     for await (const page of pager.pages()) {
       if (page.page === 1) checkShape(ctx, op, page.data);
-      await writer.page(page.items, sourceOf(op, page.data));
+      // The count first: the spinner stays up, with it, while the page's rows are written.
       progress.update(`${what}: fetched ${count(pager.fetched)}${pager.total !== undefined ? ` of ${count(pager.total)}` : ''}`);
+      await writer.page(page.items, sourceOf(op, page.data));
     }
   } finally {
     progress.stop();

@@ -20,7 +20,7 @@ export const SCREENFUL = 100;
 /** Rows whose cells fix the widths of a streamed table (the first page). */
 export const SAMPLE_ROWS = 500;
 /** Rows written between two turns of the event loop (when Ctrl-C and progress get their turn). */
-export const CHUNK_ROWS = 200;
+export const CHUNK_ROWS = 100;
 
 const PLAIN = {
   top: '', 'top-mid': '', 'top-left': '', 'top-right': '', bottom: '', 'bottom-mid': '', 'bottom-left': '', 'bottom-right': '',

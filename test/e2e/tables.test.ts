@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runOnPty, ptyAvailable } from '../helpers/pty.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 import { BIN, cleanEnv } from '../helpers/run-svc.js';
+import { runCli } from '../helpers/host.js';
 
 let sb: TestSandbox;
 beforeAll(async () => { sb = await startTestSandbox(); });
@@ -98,6 +99,41 @@ describe('--jq and --columns on JSON (in-process)', () => {
     expect(bad.code).toBe(2);
     expect(bad.stdout).toBe('');
     expect(bad.stderr).toMatch(/^svc: error: unknown column 'scroe' for issues search \(did you mean 'score'\?\); valid columns: id, .*score/);
+  });
+});
+
+describe('--all on a terminal', () => {
+  it('streams the table page by page under a spinner that stays up and counts', async () => {
+    const r = await sb.run(['issues', 'search', '--all', '--page-size', '100'], { tty: true, columns: 80 });
+    expect(r.code, r.stderr).toBe(0);
+    const rows = r.stdout.split('\n').filter((l) => /^iss_/.test(l.replace(/\u001b\[[0-9;]*m/g, '')));
+    const total = (await sb.runJson<{ totalCount: number }>(['issues', 'search'])).totalCount;
+    expect(rows).toHaveLength(total);
+    // The spinner showed the count while the pages' rows were written, and was put back after them.
+    expect(r.stderr).toContain(`fetched 100 of ${total}`);
+    expect(r.stderr).toContain(`fetched 200 of ${total}`);
+    expect((r.stderr.match(/fetched 100 of/g) ?? []).length).toBeGreaterThan(1);
+  });
+});
+
+describe('the gate summary', () => {
+  const plainText = (t: string) => t.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '');
+
+  it('fits an 80-column terminal: ids whole, titles cut, prose wrapped', async () => {
+    const repos = await sb.runJson<Array<{ id: string }>>(['repos', 'list']);
+    const args = ['gate', '--fail-on', 'medium', '--repository-ids', repos.map((r) => r.id).join(','), '-o', 'table'];
+    const r = await runCli(args, { env: sb.env, tty: true, columns: 80 });
+    expect(r.code).toBe(1);
+    const lines = plainText(r.stdout).trimEnd().split('\n');
+    expect(lines.every((l) => l.length <= 80)).toBe(true);
+    const breaking = await runCli([...args.slice(0, -2), '-o', 'json'], { env: sb.env });
+    const ids: string[] = JSON.parse(breaking.stdout).breaking.slice(0, 50).map((i: { id: string }) => i.id);
+    for (const id of ids) expect(lines.some((l) => l.includes(` ${id} `))).toBe(true);
+    expect(lines.some((l) => l.includes('…'))).toBe(true);
+    // In a CI log (not a terminal) nothing is cut.
+    const log = await runCli(args, { env: sb.env });
+    expect(log.stdout).not.toContain('…');
+    expect(Math.max(...log.stdout.split('\n').map((l) => l.length))).toBeGreaterThan(80);
   });
 });
 

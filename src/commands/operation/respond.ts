@@ -53,6 +53,11 @@ export function outputSink(ctx: Context): Sink {
   return { out: ctx.out, note: ctx.note, write: (t) => write(ctx.io.stdout, t, ctx.signal), signal: ctx.signal };
 }
 
+/** JSON data that is not an API response (a verdict, settings) on stdout, filtered by --jq when given. */
+export async function printJson(ctx: Context, data: unknown): Promise<void> {
+  await render(data, { format: 'json', columns: [], pretty: ctx.io.stdoutIsTTY, color: false, jq: ctx.globals.jq }, outputSink(ctx));
+}
+
 /** Warn (once, on stderr) when a response does not have the documented shape; output stays as received. */
 export function checkShape(ctx: Context, op: Operation, data: unknown): void {
   const result = op.response.safeParse(data);

@@ -162,7 +162,7 @@ export async function waitForScan(ctx: Context, scanId: string, organizationId: 
 async function printScan(ctx: Context, scanId: string, item: ScanItem): Promise<void> {
   const format = askedFormat(ctx);
   if (format === 'table') { ctx.out(`${scanId}\n`); return; }
-  await render(item, { format, columns: ctx.globals.columns !== undefined ? parseColumns(ctx.globals.columns) : [], pretty: ctx.io.stdoutIsTTY, color: ctx.color, width: ctx.io.columns }, { out: ctx.out, note: ctx.note });
+  await render(item, { format, columns: ctx.globals.columns !== undefined ? parseColumns(ctx.globals.columns) : [], pretty: ctx.io.stdoutIsTTY, color: ctx.color, width: ctx.io.columns, jq: ctx.globals.jq, project: ctx.globals.columns !== undefined }, { out: ctx.out, note: ctx.note });
 }
 
 export const scanWait: FollowUpStep = {
