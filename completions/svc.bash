@@ -17,7 +17,7 @@ _svc_commands() {
     'stats') REPLY='security-posture securityPosture time-saved timeSaved issues-by-severity issuesBySeverity issues-by-repository issuesByRepository issues-by-author issuesByAuthor issues-by-vuln-class issuesByVulnClass top-issues topIssues summary' ;;
     'issues') REPLY='search get archive unarchive mark-true-positive mark-false-positive generate-patch approve-patch update-severity' ;;
     'scans') REPLY='get-schedule upsert-schedule start list' ;;
-    'auth') REPLY='login status logout' ;;
+    'auth') REPLY='login status token logout' ;;
     'config') REPLY='get set unset list path reset' ;;
     *) REPLY='' ;;
   esac
@@ -93,6 +93,7 @@ _svc_child() {
     'scans/list') REPLY='scans list' ;;
     'auth/login') REPLY='auth login' ;;
     'auth/status') REPLY='auth status' ;;
+    'auth/token') REPLY='auth token' ;;
     'auth/logout') REPLY='auth logout' ;;
     'config/get') REPLY='config get' ;;
     'config/set') REPLY='config set' ;;
@@ -168,7 +169,8 @@ _svc_flags() {
     'scans list') REPLY='--organization-id --page --page-size --repository-ids --scan-id --scan-type --return-all --no-return-all --sort-by --sort-order -F --field -f --raw-field --input --all --concurrency -h --help' ;;
     'auth') REPLY='-h --help' ;;
     'auth login') REPLY='--token-id --with-secret-stdin --organization --no-verify -h --help' ;;
-    'auth status') REPLY='-h --help' ;;
+    'auth status') REPLY='--offline -h --help' ;;
+    'auth token') REPLY='--show-secret -h --help' ;;
     'auth logout') REPLY='-h --help' ;;
     'config') REPLY='-h --help' ;;
     'config get') REPLY='-h --help' ;;

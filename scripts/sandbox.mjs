@@ -1,12 +1,12 @@
 #!/usr/bin/env node
-// `npm run sandbox [-- flags]`: `svc sandbox` in the foreground (builds first if needed).
-import { readFileSync } from 'node:fs';
+// `npm run sandbox [-- flags]`: `svc sandbox` in the foreground (installs and builds first if needed).
+// It runs the real bin in this process, so Ctrl-C and SIGTERM reach svc's own handlers and its exit
+// code is this script's.
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { ROOT, ensureBuilt } from './sandbox-build.mjs';
 
 ensureBuilt();
-const version = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version;
-process.argv = [process.argv[0], join(ROOT, 'bin', 'svc.js'), 'sandbox', ...process.argv.slice(2)];
-const { runProcess } = await import(pathToFileURL(join(ROOT, 'dist', 'svc.js')).href);
-await runProcess(version);
+const bin = join(ROOT, 'bin', 'svc.js');
+process.argv = [process.argv[0], bin, 'sandbox', ...process.argv.slice(2)];
+createRequire(import.meta.url)(bin);

@@ -3,7 +3,7 @@ import type { Context, Host } from './context.js';
 import type { GlobalOptions } from './commands/globals.js';
 import { ConfigStore, DEFAULT_PROFILE, checkProfileName } from './config/store.js';
 import { configPath } from './config/paths.js';
-import { resolveCredentials, resolveOrganization, resolveTarget, type Credentials, type Target } from './config/resolve.js';
+import { credentialHint, resolveCredentials, resolveOrganization, resolveTarget, type Credentials, type Target } from './config/resolve.js';
 import type { Client } from './http/client.js';
 import { InterruptedError, UsageError } from './errors.js';
 import { chooseFormat, useColor } from './output/formats.js';
@@ -46,7 +46,12 @@ export function createContext(host: Host, globals: GlobalOptions): Context {
       output: globals.output, json: globals.json, jq: globals.jq !== undefined, env: host.env.SVC_OUTPUT,
       profile: ctx.profile()?.output, stdoutIsTTY: host.io.stdoutIsTTY,
     }),
-    target: () => (target ??= resolveTarget(globals, host.env, ctx.profile(), profileName)),
+    target: () => {
+      if (target) return target;
+      target = resolveTarget(globals, host.env, ctx.profile(), profileName);
+      if (target.warning) ctx.warn(target.warning);
+      return target;
+    },
     credentials: () => (creds ??= resolveCredentials(host.env, ctx.profile(), profileName, ctx.target())),
     organization: () => resolveOrganization(globals, host.env, ctx.profile()),
     timeoutSec: () => positive(globals.timeout, '--timeout', DEFAULT_TIMEOUT_SEC, host.env.SVC_TIMEOUT, 'SVC_TIMEOUT'),
@@ -74,6 +79,7 @@ export function createContext(host: Host, globals: GlobalOptions): Context {
         sleep: host.sleep,
         verbose: globals.verbose ? (line) => ctx.note(line) : undefined,
         notice: (line) => ctx.warn(line),
+        authHint: credentialHint(c, profileName, config.path),
       });
       return client;
     },

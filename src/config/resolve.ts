@@ -5,13 +5,15 @@
  */
 import { AuthError, UsageError } from '../errors.js';
 import type { Env } from '../context.js';
-import { assertSafeTransport, baseString, parseBaseUrl } from '../http/base-url.js';
+import { assertSafeTransport, baseString, normaliseBaseUrl } from '../http/base-url.js';
 import { proxyFor, proxySettings } from '../http/proxy.js';
 import type { Profile } from './store.js';
 
 export interface Target {
   baseUrl: string;
   from: string;
+  /** What was changed in the URL as given (a trailing /api/v1 taken off), to tell the user once. */
+  warning?: string;
 }
 
 export interface Credentials {
@@ -33,9 +35,10 @@ export function resolveTarget(o: { baseUrl?: string; dev?: boolean }, env: Env, 
   }
   if (!raw) {
     if (o.dev) throw new UsageError('no development base URL is set', `run 'svc config set dev-base-url URL${profileName === 'default' ? '' : ` --profile ${profileName}`}' or set SVC_DEV_BASE_URL`);
-    throw new UsageError('no API base URL is set', `pass --base-url URL, set SVC_BASE_URL, or run 'svc config set base-url URL' (try 'npm run sandbox' for a local one)`);
+    throw new UsageError('no API base URL is set', `pass --base-url URL, set SVC_BASE_URL, or run 'svc config set base-url URL' (no account yet? 'svc sandbox' runs a local stand-in of the service)`);
   }
-  return { baseUrl: baseString(parseBaseUrl(raw, from)), from };
+  const { url, warning } = normaliseBaseUrl(raw, from);
+  return { baseUrl: baseString(url), from, ...(warning ? { warning } : {}) };
 }
 
 export function resolveCredentials(env: Env, profile: Profile | undefined, profileName: string, target: Target): Credentials {
@@ -63,6 +66,19 @@ export function resolveCredentials(env: Env, profile: Profile | undefined, profi
   const url = new URL(target.baseUrl);
   assertSafeTransport(url, target.from, proxyFor(url, proxySettings(env)));
   return creds;
+}
+
+/**
+ * What to do when the service refuses these credentials (401/403), naming where they came from:
+ * the environment overrides the stored login, which users often forget.
+ */
+export function credentialHint(creds: Pick<Credentials, 'from'>, profileName: string, configFile: string): string {
+  const check = '`svc auth status` checks them';
+  if (creds.from === 'environment') {
+    return `the token in use comes from SVC_API_TOKEN_ID/SVC_API_TOKEN_SECRET in the environment (they override any stored login): fix or unset them; ${check}`;
+  }
+  const flag = profileName === 'default' ? '' : ` --profile ${profileName}`;
+  return `the token in use is the one stored in profile "${profileName}" (${configFile}): log in again with \`svc auth login${flag}\`, or set SVC_API_TOKEN_ID/SVC_API_TOKEN_SECRET; ${check}`;
 }
 
 export function resolveOrganization(o: { org?: string }, env: Env, profile: Profile | undefined): { id?: string; from?: string } {

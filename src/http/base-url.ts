@@ -21,6 +21,21 @@ export function parseBaseUrl(raw: string, from: string): URL {
   return url;
 }
 
+/** The path prefix of every operation (`/api/v1/...`): svc adds it, so a base URL must not end with it. */
+const API_PREFIX = /\/api\/v1\/*$/i;
+
+/**
+ * A base URL as given, with the API's own prefix taken off: users paste `https://host/api/v1` from
+ * the spec, and svc would call `/api/v1/api/v1/...` (404s). `warning` says what was changed.
+ */
+export function normaliseBaseUrl(raw: string, from: string): { url: URL; warning?: string } {
+  const url = parseBaseUrl(raw, from);
+  if (!API_PREFIX.test(url.pathname)) return { url };
+  const given = baseString(url);
+  url.pathname = url.pathname.replace(API_PREFIX, '') || '/';
+  return { url, warning: `the base URL ${given} (from ${from}) ends with /api/v1, which svc adds to every path itself: using ${baseString(url)}; set it without /api/v1 to silence this` };
+}
+
 export function isLoopback(hostname: string): boolean {
   const h = hostname.replace(/^\[|\]$/g, '').toLowerCase();
   return h === 'localhost' || h.endsWith('.localhost') || h === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h);

@@ -34,6 +34,8 @@ export interface ClientOptions {
   /** Diagnostics to stderr (`--verbose`); retries are always reported through `notice`. */
   verbose?: (line: string) => void;
   notice?: (line: string) => void;
+  /** What to do on 401/403, naming where these credentials came from (see credentialHint). */
+  authHint?: string;
 }
 
 export interface CallOptions {
@@ -137,7 +139,7 @@ export function createClient(o: ClientOptions): Client {
     const shown = () => scrub(text, [o.tokenSecret]);
     o.verbose?.(`< HTTP ${res.statusCode} (${elapsed()} ms)\n${formatHeaders(redactHeaders(res.headers), '< ')}\n< ${truncate(shown())}`);
     if (res.statusCode >= 400) {
-      throw statusError(res.statusCode, what, shown(), parseRetryAfter(res.headers['retry-after'], wallClock()), safe);
+      throw statusError(res.statusCode, what, shown(), parseRetryAfter(res.headers['retry-after'], wallClock()), safe, o.authHint);
     }
     if (res.statusCode < 200 || res.statusCode >= 300) {
       const where = res.headers.location ? ` to ${String(res.headers.location).slice(0, 200)}` : '';

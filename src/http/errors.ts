@@ -54,13 +54,16 @@ export function retryAfterText(ms: number): string {
   return sec < 120 ? `${sec} s` : `${Math.floor(sec / 60)} min${sec % 60 ? ` ${sec % 60} s` : ''}`;
 }
 
-/** Map a non-2xx status to its error class. `safe`: a read (a failed mutation may still have taken effect). */
-export function statusError(status: number, what: string, text: string, retryAfterMs?: number, safe = true): ApiError {
+export const DEFAULT_AUTH_HINT = 'check the token with `svc auth status`, or log in again with `svc auth login`';
+
+/**
+ * Map a non-2xx status to its error class. `safe`: a read (a failed mutation may still have taken effect).
+ * `authHint`: what to do on 401/403, naming where the credentials in use came from.
+ */
+export function statusError(status: number, what: string, text: string, retryAfterMs?: number, safe = true, authHint = DEFAULT_AUTH_HINT): ApiError {
   const detail = errorMessage(text);
   const msg = `${what} failed: HTTP ${status}${detail ? `: ${detail}` : ''}`;
-  if (status === 401 || status === 403) {
-    return new UnauthorizedError(msg, EXIT.AUTH, status, 'check the token with `svc auth status`, or log in again with `svc auth login`');
-  }
+  if (status === 401 || status === 403) return new UnauthorizedError(msg, EXIT.AUTH, status, authHint);
   if (status === 404) return new NotFoundError(msg, EXIT.NOT_FOUND, status, 'check the id or path; `svc api` calls any path');
   if (status === 429) {
     // Transient (exit 6, "may work later"), never 5 ("your request is wrong"): CI scripts retry on 6.

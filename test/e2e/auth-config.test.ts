@@ -33,7 +33,8 @@ describe('auth', () => {
     const status = await runCli(['auth', 'status', '-o', 'table'], { env });
     expect(status.code).toBe(0);
     expect(status.stdout).toMatch(/token id\s+tid-…0001 \(from profile "default"\)/);
-    expect(status.stdout).toMatch(/token secret\s+set \(hidden\)/);
+    expect(status.stdout).toMatch(/token secret\s+set \(hidden/);
+    expect(status.stdout).toMatch(/verified\s+yes/);
     expect(status.stdout).toMatch(/organization\s+org_1 \(from profile\)/);
     expect(status.stdout + status.stderr).not.toContain(SECRET);
 
@@ -42,7 +43,7 @@ describe('auth', () => {
     expect(server.requests.at(-1)!.headers['x-service-api-token-id']).toBe('tid-000000001');
 
     const envWins = await runCli(['auth', 'status'], { env: { ...env, SVC_API_TOKEN_ID: 'env-id-9999', SVC_API_TOKEN_SECRET: 'env-secret' } });
-    expect(JSON.parse(envWins.stdout)).toMatchObject({ tokenId: 'env-…9999 (from environment)', tokenSecret: 'set (hidden)' });
+    expect(JSON.parse(envWins.stdout)).toMatchObject({ tokenId: { value: 'env-…9999', source: 'environment' }, verified: false });
 
     const logout = await runCli(['auth', 'logout'], { env });
     expect(logout.code).toBe(0);

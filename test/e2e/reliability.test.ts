@@ -57,7 +57,7 @@ const CASES: FaultCase[] = [
   { name: 'slow body past --timeout (mutation): never sent twice', faults: [{ kind: 'slow-body', everyMs: 50 }, done], write: true, args: ['--timeout', '0.3'], code: 6, hits: 1 },
   { name: '--retries 0: one try only', faults: [{ kind: 'status', status: 503, headers: now }, ok], args: ['--retries', '0'], code: 6, hits: 1, warnings: 0 },
   { name: '--retries 4: five tries', faults: [{ kind: 'status', status: 503, headers: { 'retry-after': '0' } }], args: ['--retries', '4'], code: 6, hits: 5, warnings: 4 },
-  { name: '401: exit 3, not repeated', faults: [{ kind: 'status', status: 401, json: { error: 'token expired' } }], code: 3, hits: 1, says: /HTTP 401: token expired; check the token/ },
+  { name: '401: exit 3, not repeated', faults: [{ kind: 'status', status: 401, json: { error: 'token expired' } }], code: 3, hits: 1, says: /HTTP 401: token expired; the token in use comes from SVC_API_TOKEN_ID\/SVC_API_TOKEN_SECRET in the environment/ },
   { name: '403: exit 3', faults: [{ kind: 'status', status: 403 }], code: 3, hits: 1 },
   { name: '404: exit 4', faults: [{ kind: 'status', status: 404, json: { error: { message: 'no such issue', code: 'E404', requestId: 'req-7' } } }], code: 4, hits: 1, says: /no such issue, code E404, request req-7/ },
   { name: '400: exit 5', faults: [{ kind: 'status', status: 400, json: { error: 'bad page' } }], code: 5, hits: 1, says: /HTTP 400: bad page/ },

@@ -1,8 +1,9 @@
-/** `svc auth login|status|logout`: the token lives in the profile; the secret is never printed. */
+/** `svc auth login|status|token|logout`: the token lives in the profile; the secret is never printed unless asked for on a terminal. */
 import { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { AuthError, UsageError } from '../../errors.js';
-import { parseBaseUrl, baseString } from '../../http/base-url.js';
+import { AuthError, CliError, UsageError } from '../../errors.js';
+import { EXIT } from '../../exit-codes.js';
+import { normaliseBaseUrl, baseString } from '../../http/base-url.js';
 import { promptLine } from '../../terminal/prompt.js';
 import type { Runner } from '../runner.js';
 
@@ -17,9 +18,22 @@ export function authCommand(run: Runner): Command {
     .addHelpText('after', '\nExamples:\n  # Interactive: prompts for the id and, hidden, the secret\n  $ svc auth login --base-url https://api.example.com\n  # In a script\n  $ printf %s "$SECRET" | svc auth login --token-id "$TOKEN_ID" --with-secret-stdin\n')
     .action((o: { tokenId?: string; withSecretStdin?: boolean; organization?: string; verify: boolean }) => run((ctx) => login(ctx, o)));
   auth.command('status')
-    .description('Show which credentials and base URL would be used, and from where')
-    .addHelpText('after', '\nExit code 3 when no credentials are found.\n\nExample:\n  $ svc auth status\n')
-    .action(() => run(status));
+    .description('Show which credentials and base URL are used and from where, and check the token with the service')
+    .option('--offline', 'Do not call the service: only show the settings and where they come from')
+    .addHelpText('after', [
+      '', 'Checks the token with one read (the list of organizations). Exit codes: 0 the token works',
+      '(or --offline and credentials were found), 3 no credentials or the service refused them (401/403),',
+      '2 no base URL, 6 the service could not be reached.',
+      '-o json gives {profile, configFile, baseUrl, tokenId, organization, verified}: each setting as',
+      '{value, source} (with "problem" when it could not be resolved); verified is true, false, or null (not checked).',
+      '', 'Examples:', '  $ svc auth status', '  # Only where the settings come from, no request', '  $ svc auth status --offline -o json', '',
+    ].join('\n'))
+    .action((o: { offline?: boolean }) => run((ctx) => status(ctx, o)));
+  auth.command('token')
+    .description('Print the token id in use, and where its secret is stored (never the secret, unless asked on a terminal)')
+    .option('--show-secret', 'Also print the secret (on a terminal only; refused in pipes and files)')
+    .addHelpText('after', '\nExit code 3 when no credentials are found.\n\nExamples:\n  $ svc auth token\n  $ TOKEN_ID=$(svc auth token)\n')
+    .action((o: { showSecret?: boolean }) => run((ctx) => token(ctx, o)));
   auth.command('logout')
     .description("Remove the stored token from the profile (other settings stay)")
     .addHelpText('after', '\nExample:\n  $ svc auth logout --profile staging\n')
@@ -42,14 +56,15 @@ async function login(ctx: Context, o: { tokenId?: string; withSecretStdin?: bool
   if (/\s/.test(tokenId) || /[\r\n]/.test(secret)) throw new UsageError('the token id or secret contains white space or line breaks', 'copy them again from the dashboard');
   ctx.addSecret?.(secret);
 
-  const baseUrl = ctx.globals.baseUrl ? baseString(parseBaseUrl(ctx.globals.baseUrl, '--base-url')) : undefined;
+  // Through ctx.target(), which takes a trailing /api/v1 off (with a warning).
+  const baseUrl = ctx.globals.baseUrl ? ctx.target().baseUrl : undefined;
   const profile = ctx.profile() ?? {};
   const target = baseUrl ?? (ctx.globals.dev ? profile.devBaseUrl : profile.baseUrl) ?? ctx.env.SVC_BASE_URL;
   if (o.verify && target) {
     const { createClient } = await import('../../http/client.js');
     const { assertSafeTransport } = await import('../../http/base-url.js');
     const { proxyFor, proxySettings } = await import('../../http/proxy.js');
-    const url = parseBaseUrl(target, 'login');
+    const url = normaliseBaseUrl(target, 'login').url;
     assertSafeTransport(url, 'login', proxyFor(url, proxySettings(ctx.env)));
     const client = createClient({
       baseUrl: baseString(url), tokenId, tokenSecret: secret, userAgent: `svc/${ctx.version}`,
@@ -68,7 +83,7 @@ async function login(ctx: Context, o: { tokenId?: string; withSecretStdin?: bool
   }
   // The token is bound to the URL it is for: a profile without one takes the URL used here (e.g. SVC_BASE_URL).
   const own = ctx.globals.dev ? profile.devBaseUrl : profile.baseUrl;
-  const bind = baseUrl ?? (target && !own ? baseString(parseBaseUrl(target, 'SVC_BASE_URL')) : undefined);
+  const bind = baseUrl ?? (target && !own ? baseString(normaliseBaseUrl(target, 'SVC_BASE_URL').url) : undefined);
   await ctx.config.update(ctx.profileName, (p) => ({
     ...p,
     tokenId,
@@ -81,37 +96,117 @@ async function login(ctx: Context, o: { tokenId?: string; withSecretStdin?: bool
   if (ctx.env.SVC_API_TOKEN_ID) ctx.warn('SVC_API_TOKEN_ID/SVC_API_TOKEN_SECRET are set and take precedence over the stored token.');
 }
 
-async function status(ctx: Context): Promise<void> {
-  const view: Record<string, string> = {
-    profile: `${ctx.profileName}${ctx.globals.profile ? ' (--profile)' : ctx.env.SVC_PROFILE ? ' (SVC_PROFILE)' : ''}`,
+/** One setting as data: its value and where it came from; `problem` when it could not be resolved. */
+interface Setting { value: string | null; source: string | null; problem?: string }
+
+export interface AuthStatus {
+  profile: Setting;
+  configFile: string;
+  baseUrl: Setting;
+  tokenId: Setting;
+  organization: Setting;
+  /** true: the service accepted the token; false: it refused it, or there is none; null: not checked (--offline, or the check failed). */
+  verified: boolean | null;
+}
+
+const setting = (value: string | undefined, source: string | undefined): Setting => ({ value: value ?? null, source: source ?? null });
+const problem = (err: unknown): Setting => ({ value: null, source: null, problem: (err as Error).message });
+
+async function status(ctx: Context, o: { offline?: boolean }): Promise<void> {
+  const view: AuthStatus = {
+    profile: setting(ctx.profileName, ctx.globals.profile ? '--profile' : ctx.env.SVC_PROFILE ? 'SVC_PROFILE' : 'default'),
     configFile: ctx.config.path,
+    baseUrl: problem(new Error('not resolved')),
+    tokenId: problem(new Error('not resolved')),
+    organization: setting(undefined, undefined),
+    verified: null,
   };
-  let failure: Error | undefined;
+  // The first failure decides the exit code: no base URL 2, no token 3, refused token 3, network 6.
+  let failure: unknown;
   try {
     const t = ctx.target();
-    view.baseUrl = `${t.baseUrl} (from ${t.from})`;
+    view.baseUrl = setting(t.baseUrl, t.from);
   } catch (err) {
-    view.baseUrl = `not set: ${(err as Error).message}`;
+    failure = err;
+    view.baseUrl = problem(err);
   }
+  const noBaseUrl = failure !== undefined;
   try {
-    const c = ctx.target() && ctx.credentials();
-    view.tokenId = `${maskId(c.tokenId)} (from ${c.from})`;
-    view.tokenSecret = 'set (hidden)';
+    if (noBaseUrl) throw new AuthError('not logged in: no API token');
+    const c = ctx.credentials();
+    view.tokenId = setting(maskId(c.tokenId), c.from);
   } catch (err) {
-    failure = err as Error;
-    const id = ctx.env.SVC_API_TOKEN_ID ?? ctx.profile()?.tokenId;
-    view.token = id ? `${maskId(id)}: ${(err as Error).message}` : 'none: not logged in';
+    failure ??= err;
+    // Without a base URL the token cannot be checked against it, but where it would come from is still worth showing.
+    const envId = ctx.env.SVC_API_TOKEN_ID;
+    const stored = ctx.profile()?.tokenId;
+    const found = envId ? setting(maskId(envId), 'environment') : stored ? setting(maskId(stored), `profile "${ctx.profileName}"`) : undefined;
+    view.tokenId = found ? { ...found, problem: noBaseUrl ? 'not checked: no base URL' : (err as Error).message } : problem(err);
   }
   const org = ctx.organization();
-  view.organization = org.id ? `${org.id} (from ${org.from})` : 'none (commands need --org or --organization-id)';
-  if (ctx.format() === 'table') {
-    const label = (k: string) => k.replace(/([A-Z])/g, ' $1').toLowerCase();
-    const width = Math.max(...Object.keys(view).map((k) => label(k).length));
-    ctx.out(Object.entries(view).map(([k, v]) => `${label(k).padEnd(width)}  ${v}`).join('\n') + '\n');
-  } else {
-    ctx.out(JSON.stringify(view, null, ctx.io.stdoutIsTTY ? 2 : undefined) + '\n');
+  view.organization = org.id ? setting(org.id, org.from) : { value: null, source: null, problem: 'none set: commands need --org or --organization-id' };
+  if (failure) view.verified = failure instanceof AuthError ? false : null;
+  else if (!o.offline) {
+    try {
+      const client = await ctx.client();
+      const orgs = await ctx.spin('Checking the token', () => client.call('/api/v1/orgs/list', {}, { safe: true }));
+      view.verified = true;
+      if (org.id && Array.isArray(orgs) && orgs.every((x) => x && typeof x === 'object' && typeof (x as { id?: unknown }).id === 'string')) {
+        if (!orgs.some((x) => (x as { id: string }).id === org.id)) {
+          view.organization.problem = 'not among the organizations this token can see (svc orgs list)';
+        }
+      }
+    } catch (err) {
+      failure = err;
+      view.verified = (err as { exitCode?: number }).exitCode === EXIT.AUTH ? false : null;
+    }
   }
-  if (failure) throw failure instanceof AuthError ? failure : new AuthError(failure.message);
+  printStatus(ctx, view, o.offline === true);
+  if (view.organization.problem && view.verified) ctx.warn(`organization ${view.organization.value}: ${view.organization.problem}`);
+  if (failure) throw failure instanceof CliError ? failure : new AuthError((failure as Error).message);
+}
+
+function printStatus(ctx: Context, view: AuthStatus, offline: boolean): void {
+  if (ctx.format() !== 'table') {
+    ctx.out(JSON.stringify(view, null, ctx.io.stdoutIsTTY ? 2 : undefined) + '\n');
+    return;
+  }
+  const line = (s: Setting, none: string) => (s.value !== null ? `${s.value}${s.source && s.source !== 'default' ? ` (from ${s.source})` : ''}` : none) + (s.problem && s.value !== null ? `: ${s.problem}` : '');
+  const rows: Array<[string, string]> = [
+    ['profile', line(view.profile, '')],
+    ['config file', view.configFile],
+    ['base url', line(view.baseUrl, `not set: ${view.baseUrl.problem}`)],
+    ['token id', line(view.tokenId, `none: ${view.tokenId.problem}`)],
+    ['token secret', view.tokenId.problem ? '-' : 'set (hidden; `svc auth token` says where it is stored)'],
+    ['organization', line(view.organization, view.organization.problem ?? 'none')],
+    ['verified', view.verified === true ? 'yes: the service accepted the token' : view.verified === false ? 'no' : offline ? 'not checked (--offline)' : 'not checked'],
+  ];
+  const width = Math.max(...rows.map(([k]) => k.length));
+  ctx.out(rows.map(([k, v]) => `${k.padEnd(width)}  ${v}`).join('\n') + '\n');
+}
+
+/** `svc auth token`: the token id on stdout; where the secret lives on stderr; the secret only on request, on a terminal. */
+async function token(ctx: Context, o: { showSecret?: boolean }): Promise<void> {
+  if (o.showSecret && !ctx.io.stdoutIsTTY) {
+    throw new UsageError('--show-secret prints the secret only on a terminal, never into a pipe or file', 'scripts should read SVC_API_TOKEN_SECRET from their secret store instead');
+  }
+  const c = ctx.target() && ctx.credentials();
+  const where = c.from === 'environment'
+    ? 'the environment variable SVC_API_TOKEN_SECRET'
+    : `${ctx.config.path} (${c.from}, file mode 0600)`;
+  // Plain text unless JSON is asked for on this command line: `TOKEN_ID=$(svc auth token)` in a pipe.
+  if (ctx.globals.json || ctx.globals.output === 'json' || ctx.globals.output === 'ndjson') {
+    ctx.out(JSON.stringify({ tokenId: { value: c.tokenId, source: c.from }, secret: { location: where, shown: o.showSecret === true } }) + '\n');
+  } else {
+    ctx.out(`${c.tokenId}\n`);
+  }
+  ctx.note(o.showSecret
+    ? `The secret, stored in ${where}:`
+    : `The secret is stored in ${where}; it is not printed (--show-secret prints it, on a terminal only).`);
+  if (o.showSecret) {
+    ctx.out(`${c.tokenSecret}\n`);
+    ctx.warn('the token secret is now on your screen: clear it (Ctrl-L) and the scrollback when you are done.');
+  }
 }
 
 async function logout(ctx: Context): Promise<void> {

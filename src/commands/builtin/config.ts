@@ -4,7 +4,7 @@ import { Argument, Command } from 'commander';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { CONFIG_KEYS, type ConfigKey } from '../../config/store.js';
-import { baseString, parseBaseUrl } from '../../http/base-url.js';
+import { baseString, normaliseBaseUrl } from '../../http/base-url.js';
 import { parseFormat } from '../../output/formats.js';
 import { confirm } from '../../terminal/prompt.js';
 import type { Runner } from '../runner.js';
@@ -16,8 +16,12 @@ function checkKey(key: string): ConfigKey {
   throw new UsageError(`unknown config key '${key}'`, `keys: ${KEYS.join(', ')}`);
 }
 
-function normalise(key: ConfigKey, value: string): string {
-  if (key === 'base-url' || key === 'dev-base-url') return baseString(parseBaseUrl(value, `config ${key}`));
+function normalise(ctx: Context, key: ConfigKey, value: string): string {
+  if (key === 'base-url' || key === 'dev-base-url') {
+    const { url, warning } = normaliseBaseUrl(value, `config ${key}`);
+    if (warning) ctx.warn(warning);
+    return baseString(url);
+  }
   if (key === 'output') return parseFormat(value, 'config output');
   if (!value.trim()) throw new UsageError(`config ${key}: the value is empty`, `use 'svc config unset ${key}' to remove it`);
   return value;
@@ -40,7 +44,7 @@ export function configCommand(run: Runner): Command {
     .addHelpText('after', '\nExamples:\n  $ svc config set base-url https://api.example.com\n  $ svc config set organization org_123 --profile staging\n')
     .action((key: string, value: string) => run(async (ctx) => {
       const k = checkKey(key);
-      const v = normalise(k, value);
+      const v = normalise(ctx, k, value);
       await ctx.config.update(ctx.profileName, (p) => ({ ...p, [CONFIG_KEYS[k]]: v }));
       ctx.note(`Set ${k} = ${v} in profile "${ctx.profileName}".`);
     }));

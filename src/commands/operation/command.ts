@@ -107,7 +107,11 @@ export function buildOperationCommand(op: Operation, run: Runner): Command {
 export function operationHelpFooter(op: Operation, specs: FlagSpec[] = flagSpecs(op.request.shape), width = 100): string {
   const lines = ['', `API: POST ${op.path}${op.source === 'notes' ? '  (beyond the spec: seen in public clients, see the field notes)' : ''}`];
   lines.push(`Retried on failure: ${op.safe ? 'yes (read-only)' : 'only if the request never reached the server, or on 429'}`);
-  if (op.required?.length) lines.push(`Required by svc: ${op.required.join(', ')}`);
+  if (op.required?.length) {
+    const guessed = op.required.filter((k) => specs.find((s) => s.path[0] === k)?.source !== 'spec');
+    lines.push(`Required by svc: ${op.required.join(', ')}`);
+    if (guessed.length) lines.push(wrap(`Inferred names (${guessed.join(', ')}) are not required when your own -F/-f/--input body names fields svc has no flag for: that body is sent as given, with a warning.`, width));
+  }
   if (op.destructive) lines.push('Destructive: asks for confirmation on a terminal; needs --yes elsewhere');
   if (op.description) lines.push('', wrap(op.description, width));
   const sources = new Set(specs.map((s) => s.source));

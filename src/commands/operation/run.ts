@@ -1,6 +1,7 @@
 /** The run step of every generated operation command: build and check the body, send it, render. */
 import type { Context } from '../../context.js';
-import type { Operation } from '../../operations/types.js';
+import type { Operation, Source } from '../../operations/types.js';
+import { fieldMeta, type Schema } from '../../operations/fields.js';
 import { UsageError } from '../../errors.js';
 import { escapeHatchBody, flagValue, setPath, validateTyped, type Body } from './body.js';
 import type { OperationFlags } from './command.js';
@@ -66,20 +67,33 @@ export async function buildRequestBody(ctx: Context, op: Operation, flags: Opera
   };
   validateTyped(op.request, typed, flagOf);
 
-  const body = deepMerge(escapeHatchBody(src), typed);
+  const own = escapeHatchBody(src);
+  const body = deepMerge(own, typed);
   if ('organizationId' in op.request.shape && body.organizationId === undefined) {
     // A destructive command never picks an organization the user did not name on its command line.
     const org = op.destructive ? (ctx.globals.org ? { id: ctx.globals.org } : {}) : ctx.organization();
     if (org.id) body.organizationId = org.id;
   }
+  // A field the spec does not show is never required: when the user's own body (-F/-f/--input) names
+  // fields svc has no flag for, it is their reading of the API, sent as given.
+  const foreign = Object.keys(own).filter((k) => !(k in op.request.shape));
   for (const key of op.required ?? []) {
-    if (body[key] === undefined || body[key] === '') {
-      const spec = flags.specs.find((s) => s.path[0] === key);
-      const how = [op.positional === key ? argName(key) : '', spec ? `--${spec.flag}` : '', `-F ${key}=...`].filter(Boolean).join(', or ');
-      throw new UsageError(`missing ${key}: give ${how}`, `see 'svc ${op.group} ${op.name} --help'`);
+    if (body[key] !== undefined && body[key] !== '') continue;
+    const spec = flags.specs.find((s) => s.path[0] === key);
+    if (foreign.length > 0 && fieldSource(op, key) !== 'spec') {
+      ctx.warn(`${key}${spec ? ` (--${spec.flag})` : ''} was not given: svc inferred that field name (the spec does not show it), so the body is sent as you gave it (with ${foreign.join(', ')})`);
+      continue;
     }
+    const how = [op.positional === key ? argName(key) : '', spec ? `--${spec.flag}` : '', `-F ${key}=...`].filter(Boolean).join(', or ');
+    throw new UsageError(`missing ${key}: give ${how}`, `see 'svc ${op.group} ${op.name} --help'`);
   }
   return body;
+}
+
+/** Where a request field's name comes from: the spec, the field notes, or svc's inference. */
+export function fieldSource(op: Operation, key: string): Source {
+  const schema = op.request.shape[key];
+  return schema ? fieldMeta(schema as Schema).source ?? 'spec' : 'inferred';
 }
 
 function deepMerge(base: Body, over: Body): Body {

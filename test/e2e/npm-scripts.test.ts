@@ -1,0 +1,114 @@
+/**
+ * Every npm script the README (and docs/) names runs as a new user would run it: through npm, from
+ * a fresh copy of the project (so the build and `npm run docs` write there, not into the checkout
+ * other tests run), in its quick form where it has one. A script added to the README without a row
+ * here fails the first test. `npm test` is not run from inside itself: it is the CI command (.ci/run).
+ */
+import { spawn } from 'node:child_process';
+import { cpSync, readFileSync, readdirSync, symlinkSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { cleanEnv } from '../helpers/run-svc.js';
+import { tempDir } from '../helpers/temp.js';
+
+const ROOT = resolve(__dirname, '../..');
+const docsText = () => [join(ROOT, 'README.md'), ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => join(ROOT, 'docs', f))]
+  .map((f) => readFileSync(f, 'utf8')).join('\n');
+const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+
+/** How each named script is run here: its quick form, and what shows that it worked. */
+const RUNS: Record<string, { args: string[]; check(r: Run): void } | { elsewhere: string }> = {
+  build: { args: [], check: (r) => expect(r.code, r.stderr).toBe(0) },
+  docs: { args: [], check: (r) => expect(r.code, r.stderr).toBe(0) },
+  demo: { args: [], check: (r) => { expect(r.code, r.stderr).toBe(0); expect(r.stdout).toMatch(/That was the real svc against a local stand-in/); } },
+  'fail-rate': {
+    args: ['--reads', '3', '--mutations', '2', '--lanes', '1'],
+    check: (r) => { expect(r.code, r.stderr).toBe(0); expect(r.stdout).toMatch(/reached the service twice: 0/); },
+  },
+  bench: {
+    // Exit 1 means a target was missed on this (busy) machine; anything else is a broken script.
+    args: ['--quick', '--runs', '1', '--listing-runs', '1', '--sizes', '200', '--json'],
+    check: (r) => {
+      expect([0, 1], r.stderr).toContain(r.code);
+      const report = JSON.parse(r.stdout.slice(r.stdout.indexOf('{')));
+      expect(report.results.length).toBeGreaterThan(3);
+      for (const row of report.results) expect(row.measured, JSON.stringify(row)).toMatch(/\d/);
+    },
+  },
+  sandbox: { args: [], check: () => {} },
+  test: { elsewhere: '.ci/run runs exactly `npm ci && npm test`' },
+};
+
+interface Run { code: number | null; stdout: string; stderr: string }
+
+let copy: string;
+let env: Record<string, string>;
+
+/** `npm run <name> -- args` in the copy; `until` ends it early (SIGTERM to its process group) once stdout says so. */
+function npm(name: string, args: string[], until?: (stdout: string) => Promise<boolean>): Promise<Run> {
+  return new Promise((done, reject) => {
+    const argv = name === 'test' ? ['test'] : ['run', '--silent', name, ...(args.length ? ['--', ...args] : [])];
+    const child = spawn('npm', argv, { cwd: copy, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    let stdout = '';
+    let stderr = '';
+    let stopping = false;
+    const kill = (signal: NodeJS.Signals) => { try { process.kill(-child.pid!, signal); } catch { /* gone */ } };
+    const timer = setTimeout(() => kill('SIGKILL'), 150_000);
+    child.stdout.setEncoding('utf8').on('data', async (d: string) => {
+      stdout += d;
+      if (until && !stopping && (await until(stdout))) { stopping = true; kill('SIGTERM'); }
+    });
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    child.on('error', reject);
+    child.on('close', (code) => { clearTimeout(timer); done({ code, stdout, stderr }); });
+  });
+}
+
+beforeAll(() => {
+  copy = tempDir('svc-npm-scripts-');
+  for (const entry of ['package.json', 'package-lock.json', 'tsconfig.json', 'README.md', 'bin', 'src', 'scripts', 'docs', 'completions']) {
+    cpSync(join(ROOT, entry), join(copy, entry), { recursive: true });
+  }
+  symlinkSync(join(ROOT, 'node_modules'), join(copy, 'node_modules'), 'dir');
+  env = cleanEnv({ SVC_CONFIG_DIR: join(copy, '.config') });
+});
+
+describe('npm scripts named in the README', () => {
+  const named = [...new Set([...docsText().matchAll(/\bnpm (?:run ([\w:-]+)|(test)\b)/g)].map((m) => m[1] ?? m[2]))];
+
+  it('each is a script of package.json and has a row here', () => {
+    expect(named).toEqual(expect.arrayContaining(['demo', 'sandbox', 'test', 'build', 'docs']));
+    for (const name of named) {
+      expect(pkg.scripts[name], `package.json has no script '${name}'`).toBeTypeOf('string');
+      expect(RUNS[name], `the README names 'npm run ${name}': add how to run it to RUNS`).toBeDefined();
+    }
+  });
+
+  it('npm run build, then npm run docs (which leaves the committed files as they are), work in a fresh copy', async () => {
+    const build = await npm('build', []);
+    (RUNS.build as { check(r: Run): void }).check(build);
+    const docs = await npm('docs', []);
+    (RUNS.docs as { check(r: Run): void }).check(docs);
+    for (const file of ['README.md', 'docs/reference.md', 'completions/svc.bash', 'completions/_svc', 'completions/svc.fish']) {
+      expect(readFileSync(join(copy, file), 'utf8'), `${file} is stale: run npm run docs`).toBe(readFileSync(join(ROOT, file), 'utf8'));
+    }
+  }, 180_000);
+
+  it('npm run sandbox serves the API until SIGTERM (it crashed: dist/svc.js no longer exists)', async () => {
+    let health: unknown;
+    const r = await npm('sandbox', ['--port', '0', '--quiet', '-o', 'json'], async (out) => {
+      const line = out.split('\n').find((l) => l.startsWith('{'));
+      if (!line) return false;
+      const res = await fetch(`${JSON.parse(line).baseUrl}/__sandbox/health`);
+      health = await res.json();
+      return true;
+    });
+    expect(health, r.stderr).toMatchObject({ ok: true });
+    expect(r.stderr).not.toMatch(/Error|ERR_/);
+  }, 180_000);
+
+  it.each(['demo', 'fail-rate', 'bench'])('npm run %s', async (name) => {
+    const how = RUNS[name] as { args: string[]; check(r: Run): void };
+    how.check(await npm(name, how.args));
+  }, 180_000);
+});
