@@ -11,10 +11,15 @@ import { join } from 'node:path';
 import { tempDir } from './helpers/temp.js';
 
 export default function setup(): () => void {
+  // Where a spawned svc keeps the code cache of another node or other V8 flags (bin/svc.js): the
+  // run's own, never the developer's ~/.cache, and not under the run's folder (which must end empty).
+  const cacheHome = tempDir('svc-test-cache-');
+  process.env.XDG_CACHE_HOME = cacheHome;
   execFileSync(process.execPath, ['scripts/build.mjs'], { stdio: 'inherit' });
   const root = tempDir('svc-test-run-');
   process.env.SVC_TEST_TMP_ROOT = root;
   return () => {
+    rmSync(cacheHome, { recursive: true, force: true, maxRetries: 3 });
     const left: string[] = [];
     for (const file of readdirSync(root)) {
       const entries = readdirSync(join(root, file));
