@@ -47,6 +47,7 @@ async function tour(info) {
   await step('A summary of scans and issues', ['stats', 'summary', '-o', 'table'], env);
 
   const top = (await api(info, 'issues/search', { types: ['open'], sortBy: 'score', pageSize: 1 })).issues[0];
+  await step('The top issue in full: level, location, CWE, description, code, and what to do next', ['issues', 'get', top.id, '-o', 'table'], env);
   await step(`Archive the top issue (${top.generatedTitle})`, ['issues', 'archive', top.id, '-o', 'table'], env);
   await step('The counts changed', ['stats', 'summary', '--columns', 'issues.open,issues.archived', '-o', 'table'], env);
   const after = await api(info, 'stats/summary', {});

@@ -24,7 +24,10 @@ export interface Host {
   platform: NodeJS.Platform;
   version: string;
   nodeVersion: string;
+  /** Monotonic milliseconds (for durations and pacing; not a date). */
   now(): number;
+  /** Wall-clock milliseconds since the epoch (dates: --new-since, policy expiry, report times); default Date.now. */
+  wallNow?(): number;
   random(): number;
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
   /** Aborted when the user interrupts (SIGINT/SIGTERM); `reason` names the signal. */
@@ -78,4 +81,9 @@ export interface Context extends Host {
   /** Make one more secret known (e.g. a token being logged in with), so it is scrubbed too. */
   addSecret?(secret: string): void;
   close(): Promise<void>;
+}
+
+/** Wall-clock time of a host: its own clock when it has one (tests), else the system's. */
+export function wallClock(host: Pick<Host, 'wallNow'>): number {
+  return host.wallNow ? host.wallNow() : Date.now();
 }

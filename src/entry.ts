@@ -62,6 +62,7 @@ export async function runProcess(version: string): Promise<void> {
     nodeVersion: process.version,
     // Monotonic milliseconds; `performance.now()` would load perf_hooks (~1 ms) on every call.
     now: () => Number(process.hrtime.bigint()) / 1e6,
+    wallNow: Date.now,
     random: Math.random,
     sleep,
     signal: controller.signal,

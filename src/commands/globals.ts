@@ -14,6 +14,8 @@ export interface GlobalOptions {
   verbose?: boolean;
   debug?: boolean;
   dryRun?: boolean;
+  /** false with --no-ci: the CI environment is ignored. */
+  ci?: boolean;
 }
 
 export interface GlobalOptionSpec {
@@ -39,6 +41,7 @@ export const GLOBAL_OPTIONS: readonly GlobalOptionSpec[] = [
   { flags: '--verbose', description: 'Print each request and response on stderr (tokens redacted)' },
   { flags: '--debug', description: 'Show stack traces of unexpected errors' },
   { flags: '--dry-run', description: 'Print the request that would be sent, send nothing' },
+  { flags: '--no-ci', description: 'Ignore the CI environment: no step summary, annotations or log groups unless asked (also SVC_NO_CI=1)' },
 ];
 
 /** Long and short names of the global options that take a value, for skipping it while pre-scanning argv. */

@@ -1,5 +1,6 @@
 /** `svc help <topic>`: exit codes, environment, output, global flags. */
 import { formatExitCodes } from '../exit-codes.js';
+import { CI_VARIABLES } from '../ci/detect.js';
 import { GLOBAL_OPTIONS } from './globals.js';
 
 export const ENVIRONMENT: ReadonlyArray<[string, string]> = [
@@ -17,7 +18,8 @@ export const ENVIRONMENT: ReadonlyArray<[string, string]> = [
   ['FORCE_COLOR', 'Turns colours on even when not on a terminal (0 turns them off)'],
   ['HTTPS_PROXY, HTTP_PROXY, NO_PROXY', 'Proxy for https/http requests and hosts that bypass it (lower-case names too)'],
   ['NODE_EXTRA_CA_CERTS', 'PEM file of extra certificate authorities (private CAs, TLS-inspecting proxies)'],
-  ['CI', 'When set, no spinner is drawn; progress is written as plain lines'],
+  ['CI', 'Set (not "false" or "0"): a CI job, with plain progress lines; the CI variables read are listed below'],
+  ['SVC_ISSUE_URL', 'Link template of an issue in reports, e.g. https://svc.example/issues/{id} (as svc gate --issue-url)'],
 ];
 
 export const OUTPUT_HELP = `Output formats (-o/--output, or --json):
@@ -43,7 +45,11 @@ Default: -o, then --json, then SVC_OUTPUT, then the profile's "output" setting, 
 
 export function environmentHelp(): string {
   const width = Math.max(...ENVIRONMENT.map(([k]) => k.length));
-  return `Environment variables read by svc:\n\n${ENVIRONMENT.map(([k, v]) => `  ${k.padEnd(width)}  ${v}`).join('\n')}\n\nPrecedence: flags, then environment, then the profile in the config file.\n`;
+  const ciWidth = Math.max(...CI_VARIABLES.map((v) => v.name.length));
+  const ci = CI_VARIABLES.map((v) => `  ${v.name.padEnd(ciWidth)}  ${v.ci}: ${v.use}`).join('\n');
+  return `Environment variables read by svc:\n\n${ENVIRONMENT.map(([k, v]) => `  ${k.padEnd(width)}  ${v}`).join('\n')}\n\nPrecedence: flags, then environment, then the profile in the config file.\n`
+    + `\nCI detection (off with --no-ci, SVC_NO_CI=1 or CI=false). Names that real CI systems give their\n`
+    + `provider's name are read in neutral form: host A's runner as HOSTA_*, host B's as HOSTB_CI:\n\n${ci}\n`;
 }
 
 export function globalFlagsHelp(): string {

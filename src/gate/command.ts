@@ -51,12 +51,42 @@ counts as critical.
 
 Output: a summary on stdout (counts per level, thresholds, verdict, the issues that break the gate),
 also in CI logs; -o json gives the verdict as data: {passed, counts, thresholds, violations, breaking,
-scope, fetched, totalCount}. -o csv lists the breaking issues. --annotations adds workflow-command lines
+scope, fetched, totalCount, issues, with a baseline unchanged, with a policy suppressed}. -o csv lists the breaking issues. --annotations adds workflow-command lines
 (::error file=...,line=...::) after the summary, at most 50. Reports are written whole or not at all;
 when the gate cannot be decided, JUnit, markdown and --json-report files say so ({"passed": false,
 "decided": false, "exitCode", "error"}) and no SARIF file is written.
 
+Gating on what a change adds:
+  --baseline FILE     issues present in an earlier run's --sarif or --json-report file do not count
+                      (matched by id, else by rule + file + title); the summary says "N new, M already
+                      in the baseline"; SARIF marks baselineState, JSON lists issues and unchanged.
+  --new-since WHEN    only issues created after WHEN; --commit SHA only issues found by scans of SHA.
+                      An issue without a date or commit counts (fail closed).
+
+Policy file (.svc-policy.yml in the current directory, or --policy FILE; YAML or JSON):
+  version: 1
+  fail-on: high                              # as --fail-on
+  max: { critical: 0, high: 5, total: 100 }  # as --max-*
+  levels: { critical: 90, high: 70, medium: 40, low: 10 }
+  ignore:
+    - id: iss_123                            # or fingerprint: svcfp1:..., or rule: CLASS and/or path: GLOB
+      reason: "accepted risk, see SEC-42"    # required
+      expires: 2027-03-01                    # required; applies through that day (UTC)
+  A flag replaces only its own setting of the file. Ignored issues are not counted and are listed as
+  suppressed (SARIF suppressions with the reason); an expired entry is reported and counts again.
+  A mistake in the file is exit 2 naming the line.
+
+In CI (detected from its variables; --no-ci turns it off; svc help environment lists them):
+  host A's runner: the markdown summary is appended to HOSTA_STEP_SUMMARY (earlier content kept),
+  annotations are printed without --annotations, the list of breaking issues folds in ::group::.
+  host B's CI: the list folds in a collapsible section; --hostb-sast and --code-quality write the
+  report formats its merge requests show. Any CI: a progress line every 5 seconds, no spinner.
+
 Examples:
+  # A pull request on what it adds: gate on issues not in the main branch's last report
+  $ svc gate --repository auto --fail-on high --baseline main.sarif --sarif svc.sarif
+  # Host B's merge request widgets
+  $ svc gate --repository auto --fail-on high --hostb-sast sast-report.json --code-quality code-quality-report.json
   # Fail when any open issue is high or critical; a SARIF report for the code-scanning view
   $ svc gate --fail-on high --sarif svc.sarif
   # The issues of one scan: at most 0 critical and 5 high
@@ -80,7 +110,16 @@ export function gateCommand(run: Runner): Command {
   cmd.option('--junit <file>', 'Write a JUnit XML report (a test case per issue, failures for breaking ones)');
   cmd.option('--markdown <file>', "Write a markdown summary (e.g. the CI's step-summary file)");
   cmd.option('--json-report <file>', 'Write the verdict as JSON (what -o json prints) to a file, beside the summary');
-  cmd.option('--annotations', 'Print workflow-command annotations (::error file=...,line=...::) on stdout, at most 50');
+  cmd.option('--hostb-sast <file>', "Write host B's SAST report (security report schema 15.x) of every counted issue");
+  cmd.option('--code-quality <file>', "Write host B's Code Quality report (JSON) of every counted issue");
+  cmd.option('--annotations', "Print workflow-command annotations (::error file=...,line=...::) on stdout, at most 50 (default on host A's runner)");
+  cmd.option('--no-annotations', "No annotations, also on host A's runner");
+  cmd.option('--baseline <file>', 'Count only issues not in this earlier report (the --sarif or --json-report file of a previous run)');
+  cmd.option('--new-since <when>', 'Count only issues created after a date (2026-11-01), a date-time or a duration back from now (7d, 12h)');
+  cmd.option('--commit <sha>', "Count only issues found by scans of this commit (a sha or prefix; auto: the CI's commit)");
+  cmd.option('--policy <file>', 'Policy file: thresholds and accepted risks (default: .svc-policy.yml in the current directory, when present)');
+  cmd.option('--repository <id|url|auto>', "Scope to one repository: its id, its URL, or auto (the CI's own repository), resolved with repos resolve-by-url");
+  cmd.option('--issue-url <template>', 'Link of an issue in reports, {id} replaced by its id (default: SVC_ISSUE_URL)');
   // --wait, --poll-interval, --wait-timeout: the very options of `scans start --wait` (its row).
   for (const extra of scans.find((op) => op.name === 'start')!.followUp!.options) {
     const description = extra.flags === '--wait' ? 'With --scan-id: wait until the scan finishes instead of exit 8 while it is queued or running; exit 1 if it fails' : extra.description.replace(/, exit 6/, ', exit 8');

@@ -14,7 +14,7 @@
  */
 import { access, constants, stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import type { Context } from '../context.js';
+import { wallClock, type Context } from '../context.js';
 import { CliError, UsageError } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
 import { createTally, type GateOptions, type GateResult, type IssueInput, type MaxThresholds } from './verdict.js';
@@ -29,6 +29,10 @@ import { MAX_FLAGS, searchOperation, type GateFlags } from './command.js';
 import type { VerifiedScope } from './scope.js';
 import type { WaitSettings } from '../commands/operation/scan-wait.js';
 import { REPORT_FLAGS, printVerdict, writeErrorReports, writeReports, type ReportPaths } from './summary.js';
+import { gateSetup, resolveRepository, type GateSetup } from './setup.js';
+import { createSieve, type Sifted } from './sieve.js';
+import { repositoriesOf, writeCiErrorReports, writeCiReports, type CiReportPaths } from './ci-reports.js';
+import type { Policy } from './policy.js';
 
 export interface GateOpts {
   failOn?: string;
@@ -38,6 +42,8 @@ export interface GateOpts {
   markdown?: string;
   jsonReport?: string;
   annotations?: boolean;
+  hostbSast?: string;
+  codeQuality?: string;
   wait?: boolean;
   pollInterval?: string;
   waitTimeout?: string;
@@ -57,6 +63,8 @@ export function slimIssue(issue: IssueInput): IssueInput {
 
 export interface GateVerdict {
   result: GateResult;
+  /** What the baseline, the policy and --new-since/--commit took out of the count. */
+  sifted?: Sifted;
   scope: Record<string, unknown>;
   /** The ids of the scope that were looked up and found (see scope.ts). */
   verified: VerifiedScope;
@@ -73,10 +81,13 @@ function usage<T>(fn: () => T): T {
   }
 }
 
-export function gateOptions(opts: GateOpts): GateOptions {
+/** Thresholds from the flags; a flag replaces only the same setting of the policy file. */
+export function gateOptions(opts: GateOpts, policy?: Policy): GateOptions {
   const o: GateOptions = {};
+  if (policy?.failOn !== undefined) o.failOn = policy.failOn;
+  if (policy?.cutoffs !== undefined) o.cutoffs = policy.cutoffs;
   if (opts.failOn !== undefined) o.failOn = usage(() => parseLevel(opts.failOn!));
-  const max: MaxThresholds = {};
+  const max: MaxThresholds = { ...policy?.max };
   for (const key of MAX_FLAGS) {
     const raw = opts[`max${key[0].toUpperCase()}${key.slice(1)}`];
     if (raw === undefined) continue;
@@ -86,9 +97,9 @@ export function gateOptions(opts: GateOpts): GateOptions {
     max[key] = Number(raw.trim());
   }
   if (Object.keys(max).length > 0) o.max = max;
-  if (opts.levels !== undefined) o.cutoffs = usage(() => parseLevels(opts.levels!));
+  if (opts.levels !== undefined) o.cutoffs = usage(() => parseLevels(opts.levels!, o.cutoffs));
   if (o.failOn === undefined && o.max === undefined) {
-    throw new UsageError('no threshold given: a gate without one would pass everything', 'give --fail-on LEVEL or a --max-* limit, e.g. --fail-on high');
+    throw new UsageError('no threshold given: a gate without one would pass everything', 'give --fail-on LEVEL or a --max-* limit, e.g. --fail-on high, or set fail-on/max in a policy file (.svc-policy.yml)');
   }
   return o;
 }
@@ -101,8 +112,8 @@ function pageSize(raw: string | undefined): number {
 }
 
 /** Report paths, resolved and checked before anything is sent. */
-async function reportPaths(ctx: Context, opts: GateOpts): Promise<ReportPaths> {
-  const paths: ReportPaths = {};
+async function reportPaths(ctx: Context, opts: GateOpts): Promise<ReportPaths & CiReportPaths> {
+  const paths: ReportPaths & CiReportPaths = {};
   const seen = new Map<string, string>();
   for (const kind of Object.keys(REPORT_FLAGS) as Array<keyof ReportPaths>) {
     const given = opts[kind];
@@ -128,7 +139,9 @@ async function reportPaths(ctx: Context, opts: GateOpts): Promise<ReportPaths> {
 
 export async function runGate(ctx: Context, flags: GateFlags, opts: GateOpts): Promise<void> {
   // Everything the user can get wrong is checked before the first request.
-  const options = gateOptions(opts);
+  const startedAt = wallClock(ctx);
+  const setup = await gateSetup(ctx, opts);
+  const options = gateOptions(opts, setup.policy);
   const size = pageSize(opts.pageSize);
   const concurrency = parseConcurrency(opts.concurrency);
   const format = askedFormat(ctx);
@@ -136,10 +149,26 @@ export async function runGate(ctx: Context, flags: GateFlags, opts: GateOpts): P
     throw new UsageError(`--annotations writes workflow commands to stdout, which -o ${format} needs for itself`, 'drop -o, or write the data with a report flag (--sarif, --junit, --markdown)');
   }
   if (ctx.globals.jq !== undefined) await (await import('../commands/operation/respond.js')).checkOutput(ctx);
+  // On host A's runner annotations are on by default (--no-annotations turns them off); stdout
+  // stays the data's own with -o json/ndjson/csv.
+  const annotations = opts.annotations ?? (setup.ci?.annotations === true && format === 'table');
   const paths = await reportPaths(ctx, opts);
+  if (setup.ci?.stepSummary) {
+    const summary = resolve(ctx.cwd, setup.ci.stepSummary);
+    // --markdown naming the step summary appends too: earlier steps' content is never replaced.
+    if (paths.markdown === summary) delete paths.markdown;
+    paths.stepSummary = summary;
+  }
   const op = searchOperation();
   const built = await buildRequestBody(ctx, op, flags, opts);
   const scope: Record<string, unknown> = { ...built, types: ['open'] };
+  if (opts.repository !== undefined) {
+    if (built.repositoryIds !== undefined) throw new UsageError('give --repository or --repository-ids, not both');
+    // Resolved (a URL, or auto) in the try below; --dry-run sends nothing, so it only says so.
+    const v = String(opts.repository).trim();
+    const resolved = v === 'auto' ? `<resolved from ${setup.ci?.repositoryUrl ?? 'the CI variables'}>` : /^https?:\/\//i.test(v) ? `<resolved from ${v}>` : v;
+    scope.repositoryIds = ctx.globals.dryRun ? [resolved] : undefined;
+  }
   const wait = await waitSettings(opts, scope);
   if (ctx.globals.dryRun) {
     const { describeRequest } = await import('../commands/operation/respond.js');
@@ -148,19 +177,31 @@ export async function runGate(ctx: Context, flags: GateFlags, opts: GateOpts): P
   }
 
   let verdict: GateVerdict;
+  // -o json and --json-report list every counted issue (a later --baseline reads them back).
+  const asData = format === 'json' || format === 'ndjson' || !!paths.jsonReport;
+  const keepAll = !!(paths.sarif || paths.junit || paths.hostbSast || paths.codeQuality || annotations || asData);
   try {
+    if (opts.repository !== undefined) scope.repositoryIds = [await resolveRepository(ctx, String(opts.repository), setup.ci, built.organizationId)];
     // Every id of the scope exists and its scan has finished, or there is no verdict (4, 8, 1).
     const { verifyScope } = await import('./scope.js');
     const verified = await verifyScope(ctx, scope, { wait });
-    verdict = { ...await countIssues(ctx, scope, options, { size, concurrency, keepAll: !!(paths.sarif || paths.junit || opts.annotations) }), verified };
+    verdict = { ...await countIssues(ctx, scope, options, setup, { size, concurrency, keepAll, keepSifted: !!paths.sarif || asData }), verified };
   } catch (err) {
     const code = err instanceof CliError ? err.exitCode : EXIT.INTERNAL;
     const message = scrub(err instanceof Error ? err.message : String(err), ctx.secrets());
     await writeErrorReports(paths, message, code).catch(() => { /* the original error is the one to report */ });
+    await writeCiErrorReports(paths, message, code).catch(() => { /* as above */ });
     throw err;
   }
   await writeReports(ctx, paths, verdict);
-  await printVerdict(ctx, format, verdict, !!opts.annotations);
+  await writeCiReports(ctx, paths, verdict, { startedAt, issueUrl: setup.issueUrl });
+  if (paths.sarif) {
+    const repos = repositoriesOf(verdict);
+    if (repos.length > 1) {
+      ctx.warn(`the SARIF report holds issues of ${repos.length} repositories (${repos.slice(0, 3).join(', ')}${repos.length > 3 ? ', ...' : ''}); an upload to one repository would point at the wrong code: scope the gate to one repository (--repository auto, --repository-ids)`);
+    }
+  }
+  await printVerdict(ctx, format, verdict, annotations, setup.ci);
   if (!verdict.result.passed) {
     throw new CliError(`gate failed: ${verdict.result.violations.join('; ')}`, EXIT.GATE_FAILED);
   }
@@ -179,13 +220,15 @@ async function countIssues(
   ctx: Context,
   scope: Record<string, unknown>,
   options: GateOptions,
-  o: { size: number; concurrency: number; keepAll: boolean },
+  setup: GateSetup,
+  o: { size: number; concurrency: number; keepAll: boolean; keepSifted: boolean },
 ): Promise<Omit<GateVerdict, 'verified'>> {
   const op = searchOperation();
   const client = await ctx.client();
   allowListeners(ctx.signal, o.concurrency);
   favourSmallHeap();
   const tally = createTally({ ...options, keep: o.keepAll ? 'all' : 'breaking', slim: slimIssue });
+  const sieve = createSieve(tally, { ...setup.sieve, cutoffs: options.cutoffs, keep: o.keepSifted, slim: slimIssue });
   const pager = new Pager({
     what: 'gate',
     pagination: op.pagination!,
@@ -199,18 +242,20 @@ async function countIssues(
   const progress = await startProgress(ctx, 'gate: reading open issues');
   try {
     for await (const page of pager.pages()) {
-      for (const item of page.items) tally.add(asIssue(item, page.page));
+      for (const item of page.items) sieve.add(asIssue(item, page.page));
       progress.update(`gate: fetched ${count(pager.fetched)} of ${count(pager.total ?? 0)} open issues`);
     }
   } finally {
     progress.stop();
   }
+  const sifted = sieve.finish();
   const totalCount = pager.total!;
-  if (tally.seen !== totalCount) {
+  if (sieve.seen !== totalCount) {
     // The pager already checks this; kept as the last line of defence of the fail-closed rule.
-    throw new CliError(`gate: counted ${tally.seen} issues but the service reported ${totalCount}`, EXIT.BAD_RESPONSE);
+    throw new CliError(`gate: counted ${sieve.seen} issues but the service reported ${totalCount}`, EXIT.BAD_RESPONSE);
   }
-  return { result: tally.result(), scope, fetched: pager.fetched, totalCount };
+  const narrowed = setup.baseline || setup.policy || setup.sieve.since !== undefined || setup.sieve.commit !== undefined;
+  return { result: tally.result(), ...(narrowed ? { sifted } : {}), scope, fetched: pager.fetched, totalCount };
 }
 
 /** An item of the listing as an issue; anything that is not an object cannot be counted. */

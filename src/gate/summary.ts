@@ -1,8 +1,11 @@
 /** What `svc gate` prints and writes: the verdict on stdout, reports in files (atomically). */
-import type { Context } from '../context.js';
+import { wallClock, type Context } from '../context.js';
 import { CliError } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
-import type { CountKey, GateResult } from './verdict.js';
+import type { CountKey, GateIssue, GateResult } from './verdict.js';
+import { groupLines, type CiInfo } from '../ci/detect.js';
+import { siftedLines } from './sifted-text.js';
+import type { Sifted } from './sieve.js';
 import { LEVELS } from './levels.js';
 import type { Format } from '../output/formats.js';
 import { csvHeader, csvRow } from '../output/csv.js';
@@ -18,11 +21,15 @@ export interface ReportPaths {
   markdown?: string;
   /** `--json-report`: the `-o json` verdict, in a file. */
   jsonReport?: string;
+  /** Host B's SAST and Code Quality reports (written in ci-reports.ts). */
+  hostbSast?: string;
+  codeQuality?: string;
 }
 
 /** The report flags, by ReportPaths key. */
 export const REPORT_FLAGS: Record<keyof ReportPaths, string> = {
   sarif: '--sarif', junit: '--junit', markdown: '--markdown', jsonReport: '--json-report',
+  hostbSast: '--hostb-sast', codeQuality: '--code-quality',
 };
 
 /** Most annotations printed; a notice says how many more there were. */
@@ -47,10 +54,41 @@ export function verdictData(v: GateVerdict): Record<string, unknown> {
     fetched: v.fetched,
     totalCount: v.totalCount,
     ignored: r.ignored,
+    ...siftedData(v),
   };
 }
 
-async function atomically(kind: keyof ReportPaths, path: string, text: () => string): Promise<void> {
+/** Slim issue records for JSON: what a reader (or a later --baseline) needs, no heavy fields. */
+function issueData(i: GateIssue): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const key of ['id', 'level', 'score', 'breaking', 'fingerprint', 'vulnClass', 'cwes', 'repositoryId', 'repositoryName', 'affectedFile', 'startLine', 'generatedTitle', 'createdAt', 'suppression']) {
+    if (i[key] !== undefined) out[key] = i[key];
+  }
+  return out;
+}
+
+/**
+ * `issues` (every counted issue: with a baseline, the new ones), and with a baseline `unchanged`
+ * (those found in it), with a policy `suppressed` (with the reason): the lists a later run reads
+ * back with --baseline.
+ */
+function siftedData(v: GateVerdict): Record<string, unknown> {
+  const out: Record<string, unknown> = { issues: v.result.issues.map(issueData) };
+  const sf = v.sifted;
+  if (!sf) return out;
+  if (sf.baseline) {
+    out.baseline = { file: sf.baseline.file, new: v.result.counts.total, unchanged: sf.unchangedCount };
+    out.unchanged = sf.unchanged.map(issueData);
+  }
+  if (sf.policy) {
+    out.policy = { file: sf.policy.file, suppressed: sf.suppressedCount, expired: sf.expired.map((e) => ({ line: e.line, expires: e.expires, id: e.id, fingerprint: e.fingerprint, rule: e.rule, path: e.path })) };
+    out.suppressed = sf.suppressed.map(issueData);
+  }
+  if (sf.outOfScope > 0 || sf.undated > 0 || sf.uncommitted > 0) out.narrowed = { leftOut: sf.outOfScope, countedWithoutDate: sf.undated, countedWithoutCommit: sf.uncommitted };
+  return out;
+}
+
+export async function atomically(kind: keyof ReportPaths, path: string, text: () => string): Promise<void> {
   const { writeFileAtomic } = await import('../output/write-file.js');
   try {
     await writeFileAtomic(path, text());
@@ -63,16 +101,18 @@ async function atomically(kind: keyof ReportPaths, path: string, text: () => str
 export async function writeReports(ctx: Context, paths: ReportPaths, v: GateVerdict): Promise<void> {
   const reports = await import('./reports/index.js');
   const result = v.result;
+  const sifted = v.sifted;
+  const notes = siftedLines(sifted, result.counts.total);
   if (paths.sarif) {
-    await atomically('sarif', paths.sarif, () => JSON.stringify(reports.toSarif(result, { toolName: 'svc', toolVersion: ctx.version })) + '\n');
-    ctx.note(`wrote the SARIF report ${paths.sarif} (${result.issues.length} results)`);
+    await atomically('sarif', paths.sarif, () => JSON.stringify(reports.toSarif(result, { toolName: 'svc', toolVersion: ctx.version, baseline: !!sifted?.baseline, unchanged: sifted?.unchanged, suppressed: sifted?.suppressed })) + '\n');
+    ctx.note(`wrote the SARIF report ${paths.sarif} (${result.issues.length + (sifted?.unchanged.length ?? 0) + (sifted?.suppressed.length ?? 0)} results)`);
   }
   if (paths.junit) {
     await atomically('junit', paths.junit, () => reports.toJunit(result));
     ctx.note(`wrote the JUnit report ${paths.junit}`);
   }
   if (paths.markdown) {
-    await atomically('markdown', paths.markdown, () => reports.toMarkdown(result));
+    await atomically('markdown', paths.markdown, () => reports.toMarkdown(result, notes));
     ctx.note(`wrote the markdown summary ${paths.markdown}`);
   }
   if (paths.jsonReport) {
@@ -102,7 +142,7 @@ export async function annotationLines(result: GateResult): Promise<string> {
     .map((l) => l + '\n').join('');
 }
 
-export async function printVerdict(ctx: Context, format: Format, v: GateVerdict, annotations: boolean): Promise<void> {
+export async function printVerdict(ctx: Context, format: Format, v: GateVerdict, annotations: boolean, ci?: CiInfo): Promise<void> {
   const r = v.result;
   switch (format) {
     case 'json':
@@ -121,7 +161,7 @@ export async function printVerdict(ctx: Context, format: Format, v: GateVerdict,
       return;
     }
     case 'table':
-      ctx.out(await humanSummary(ctx, v));
+      ctx.out(await humanSummary(ctx, v, ci));
       if (annotations) ctx.out(await annotationLines(r));
   }
 }
@@ -136,7 +176,7 @@ export function aligned(rows: string[][], right: ReadonlySet<number> = new Set()
   }).join('  ').trimEnd());
 }
 
-async function humanSummary(ctx: Context, v: GateVerdict): Promise<string> {
+async function humanSummary(ctx: Context, v: GateVerdict, ci?: CiInfo): Promise<string> {
   const { Chalk } = await import('chalk');
   const { thresholdText, rowFails } = await import('./reports/markdown.js');
   const { locationText, scoreText, titleOf } = await import('./reports/common.js');
@@ -166,14 +206,19 @@ async function humanSummary(ctx: Context, v: GateVerdict): Promise<string> {
   }
   out.push(`Levels by score: critical >= ${c.critical}, high >= ${c.high}, medium >= ${c.medium}, low >= ${c.low}, info below.`);
   if (r.ignored > 0) out.push(`${r.ignored} listed issue${r.ignored === 1 ? ' was' : 's were'} not open and not counted.`);
+  out.push(...siftedLines(v.sifted, r.counts.total));
   if (r.breaking.length > 0) {
     const shown = r.breaking.slice(0, MAX_LISTED);
-    out.push('', `Issues that break the gate (${r.breaking.length}${r.breaking.length > MAX_LISTED ? `, first ${MAX_LISTED} shown` : ''}):`);
+    const title = `Issues that break the gate (${r.breaking.length}${r.breaking.length > MAX_LISTED ? `, first ${MAX_LISTED} shown` : ''}):`;
+    // In a CI log the list folds away under its title (host A's groups, host B's sections).
+    const group = groupLines(ci, 'svc_gate_breaking', title, wallClock(ctx));
+    out.push('', group.start === '' ? title : group.start.replace(/\n$/, ''));
     const rows = [['level', 'score', 'id', 'location', 'title']];
     for (const i of shown) rows.push([i.level, scoreText(i), cellText(i.id), cellText(locationText(i)) || '-', cellText(titleOf(i))]);
     const lines = width ? await fitted(rows, width - 2) : aligned(rows, new Set([1]));
     out.push(chalk.bold(lines[0]), ...lines.slice(1));
     if (r.breaking.length > MAX_LISTED) out.push(`  ...and ${r.breaking.length - MAX_LISTED} more (all of them: -o json, --sarif or --junit).`);
+    if (group.end !== '') out.push(group.end.replace(/\n$/, ''));
   }
   if (!width) return out.join('\n') + '\n';
   const { wrap } = await import('../output/detail.js');

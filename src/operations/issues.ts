@@ -37,8 +37,10 @@ const ISSUE_VIEW: DetailView = {
 };
 
 /** An action on one issue: `{ issueId, organizationId }` (field notes). */
-function action(name: string, summary: string, opts: { source?: Source; response?: Schema; description?: string; safe?: boolean } = {}): Operation {
+function action(name: string, summary: string, opts: { source?: Source; response?: Schema; description?: string; safe?: boolean; done?: string } = {}): Operation {
   return {
+    // What a person reads when the action worked: the heading, the issue, where to look next.
+    ...(opts.done ? { detail: { heading: opts.done, fields: [{ label: 'Issue', path: 'issueId' }], next: [{ text: 'See the issue:', cmd: 'svc issues get {issueId}' }] } } : {}),
     group: 'issues', name, path: P + name, source: opts.source ?? 'spec', safe: opts.safe ?? false, summary,
     ...(opts.description ? { description: opts.description } : {}),
     positional: 'issueId', required: ['issueId'],
@@ -98,10 +100,10 @@ export const issues: Operation[] = [
     columns: ['id', 'status', 'score', 'severity', 'vulnClass', 'affectedFile', 'startLine', 'generatedTitle'],
     detail: ISSUE_VIEW,
   },
-  action('archive', 'Archive an issue'),
-  action('unarchive', 'Bring an archived issue back (beyond the spec: seen in public clients)', { source: 'notes' }),
-  action('mark-true-positive', 'Confirm an issue as a true positive'),
-  action('mark-false-positive', 'Mark an issue as a false positive'),
+  action('archive', 'Archive an issue', { done: 'Issue archived.' }),
+  action('unarchive', 'Bring an archived issue back (beyond the spec: seen in public clients)', { source: 'notes', done: 'Issue brought back from the archive.' }),
+  action('mark-true-positive', 'Confirm an issue as a true positive', { done: 'Issue confirmed as a true positive.' }),
+  action('mark-false-positive', 'Mark an issue as a false positive', { done: 'Issue marked as a false positive.' }),
   {
     ...action('generate-patch', 'Ask for a patch; it appears on the issue when ready', {
       description: 'Patch generation is asynchronous (field notes): the patch shows up on `svc issues get` later.',

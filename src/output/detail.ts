@@ -74,7 +74,10 @@ export function detailView(record: unknown, view: DetailView, o: DetailOptions):
   const chalk = painter(o.color);
   const width = o.width ?? DEFAULT_WIDTH;
   const out: string[] = [];
-  if (view.heading) out.push(chalk.bold(view.heading));
+  // A heading says the action worked: never when the service answered `ok: false`.
+  const refused = getPath(record, 'ok') === false;
+  if (refused) out.push(chalk.red.bold('The service answered ok: false: the action may not have been done.'));
+  else if (view.heading) out.push(chalk.bold(view.heading));
   const title = view.title ? getPath(record, view.title) : undefined;
   if (present(title)) out.push(chalk.bold(cellText(scalarText(title))));
   if (out.length) out.push('');

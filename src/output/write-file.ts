@@ -1,6 +1,6 @@
 /** Atomic file writes for reports: a reader sees the old file or the whole new one, never a part. */
 import { randomBytes } from 'node:crypto';
-import { open, rename, unlink } from 'node:fs/promises';
+import { appendFile, open, rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 
 /** Name of a temp file next to `path` (same directory, so the rename stays on one file system). */
@@ -31,4 +31,13 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array, m
     if (created) await unlink(temp).catch(() => undefined);
     throw error;
   }
+}
+
+/**
+ * Appends `data` in one write with O_APPEND: for files other programs write to as well (a CI's
+ * step summary), where replacing the file would lose their part. The data lands whole after
+ * whatever is there when the write happens.
+ */
+export async function appendWhole(path: string, data: string): Promise<void> {
+  await appendFile(path, data);
 }

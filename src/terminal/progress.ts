@@ -1,8 +1,14 @@
 /**
  * Progress on stderr. On a terminal (and not under CI or --verbose) a spinner whose text is updated
- * in place; elsewhere `update` is silent and only `line` writes, so CI logs get plain lines.
+ * in place. In a CI job (src/ci/detect.ts) no spinner: `update` writes the latest text as a plain
+ * line every few seconds, so a long job shows it is alive. Elsewhere (a pipe, a file) `update` is
+ * silent and only `line` writes.
  */
+import { detectCi } from '../ci/detect.js';
 import type { Context } from '../context.js';
+
+/** How often a CI job gets a progress line. */
+export const CI_PROGRESS_EVERY_MS = 5_000;
 
 export interface Progress {
   /** True when a spinner is drawn (stderr is a terminal). */
@@ -19,12 +25,29 @@ export interface Progress {
 export function isLive(ctx: Pick<Context, 'io' | 'env' | 'globals'>): boolean {
   // A terminal that reports 0 columns (some pseudo-terminals) sends ora into an endless clear loop.
   const columns = (ctx.io.stderr as { columns?: number }).columns;
-  return ctx.io.stderrIsTTY && columns !== 0 && !ctx.globals.verbose && !ctx.env.CI;
+  return ctx.io.stderrIsTTY && columns !== 0 && !ctx.globals.verbose && !inCi(ctx);
+}
+
+function inCi(ctx: Pick<Context, 'env' | 'globals'>): boolean {
+  return detectCi(ctx.env, { disabled: ctx.globals.ci === false }) !== undefined;
 }
 
 export async function startProgress(ctx: Context, text: string): Promise<Progress> {
   if (!isLive(ctx)) {
-    return { live: false, update: () => {}, line: (l) => ctx.note(l), around: (fn) => fn(), stop: () => {} };
+    if (!inCi(ctx)) return { live: false, update: () => {}, line: (l) => ctx.note(l), around: (fn) => fn(), stop: () => {} };
+    let last = ctx.now();
+    return {
+      live: false,
+      update: (t) => {
+        const now = ctx.now();
+        if (now - last < CI_PROGRESS_EVERY_MS) return;
+        last = now;
+        ctx.note(t);
+      },
+      line: (l) => ctx.note(l),
+      around: (fn) => fn(),
+      stop: () => {},
+    };
   }
   const { default: ora } = await import('ora');
   const spinner = ora({ text, stream: ctx.io.stderr, color: 'cyan', isEnabled: true, discardStdin: false }).start();

@@ -110,7 +110,7 @@ describe('svc gate: usage', () => {
     const s = await fake(baseSet());
     const r = await gate(s, ['--repository-ids', 'repo-1']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toBe('svc: error: no threshold given: a gate without one would pass everything; give --fail-on LEVEL or a --max-* limit, e.g. --fail-on high\n');
+    expect(r.stderr).toBe('svc: error: no threshold given: a gate without one would pass everything; give --fail-on LEVEL or a --max-* limit, e.g. --fail-on high, or set fail-on/max in a policy file (.svc-policy.yml)\n');
     expect(s.requests).toEqual([]);
   });
 

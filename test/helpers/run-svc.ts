@@ -29,6 +29,8 @@ export function cleanEnv(extra: Record<string, string | undefined> = {}): Record
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) {
     if (v === undefined || /^SVC_/.test(k) || /^(HTTPS?_PROXY|NO_PROXY|https?_proxy|no_proxy|FORCE_COLOR|NO_COLOR|CI)$/.test(k)) continue;
+    // The CI this suite runs in is not the one a test sets up (src/ci/detect.ts).
+    if (/^(HOST[ABC]_|CI_|CONTINUOUS_INTEGRATION$|BUILD_NUMBER$)/.test(k)) continue;
     env[k] = v;
   }
   env.SVC_CONFIG_DIR ??= tempConfigDir();

@@ -2,8 +2,8 @@
  * CI workflow commands (`::error file=…,line=…::message`) that annotate the lines of a change.
  *
  * Decision: every breaking issue is an `::error`; a non-breaking issue at medium or above is a
- * `::warning` (worth a look, but it does not fail the gate); low and info issues that do not
- * break the gate are left out to keep the annotations readable. Errors come first.
+ * `::warning` (worth a look, but it does not fail the gate); a non-breaking low or info issue is a
+ * `::notice`. Errors come first, then warnings, then notices (the caller caps the count).
  */
 import type { GateIssue, GateResult } from '../verdict.js';
 import { levelAtLeast } from '../levels.js';
@@ -19,7 +19,7 @@ export function escapeProperty(value: string): string {
   return escapeData(value).replace(/:/g, '%3A').replace(/,/g, '%2C');
 }
 
-function command(kind: 'error' | 'warning', issue: GateIssue): string {
+function command(kind: 'error' | 'warning' | 'notice', issue: GateIssue): string {
   const props: string[] = [];
   const file = relativePath(issue.affectedFile);
   if (file !== undefined) {
@@ -43,6 +43,9 @@ export function toAnnotations(result: GateResult): string {
   const warnings = result.issues
     .filter((issue) => !issue.breaking && levelAtLeast(issue.level, 'medium'))
     .map((issue) => command('warning', issue));
-  const lines = [...errors, ...warnings];
+  const notices = result.issues
+    .filter((issue) => !issue.breaking && !levelAtLeast(issue.level, 'medium'))
+    .map((issue) => command('notice', issue));
+  const lines = [...errors, ...warnings, ...notices];
   return lines.length === 0 ? '' : `${lines.join('\n')}\n`;
 }

@@ -34,7 +34,8 @@ export function rowFails(result: GateResult, key: CountKey): boolean {
   return limit !== undefined && count > limit;
 }
 
-export function toMarkdown(result: GateResult): string {
+/** `notes`: plain sentences shown under the counts (baseline, policy, --new-since); escaped here. */
+export function toMarkdown(result: GateResult, notes: readonly string[] = []): string {
   const out: string[] = [];
   out.push(result.passed ? '### ✅ svc gate passed' : '### ❌ svc gate failed', '');
   // Violations are the gate's own wording (levels and numbers), no issue text.
@@ -52,6 +53,7 @@ export function toMarkdown(result: GateResult): string {
   if (result.ignored > 0) {
     out.push(`${result.ignored} issue${result.ignored === 1 ? '' : 's'} not open (patched, archived, …) not counted.`);
   }
+  for (const note of notes) out.push('', mdCell(note));
 
   if (result.breaking.length > 0) {
     out.push('', `#### Breaking issues (${result.breaking.length})`, '');

@@ -13,12 +13,16 @@
  *   is, how to fix it, links to its CWEs) and a `helpUri`.
  * - Every result has a location. An issue without `affectedFile` is placed at the repository root
  *   (`uri: "."`, line 1), since a code-scanning upload rejects a result without one.
- * - `partialFingerprints` carry the service's issue id, stable across runs and line moves.
+ * - `partialFingerprints` carry the service's issue id, stable across runs and line moves, and the
+ *   issue's fingerprint (rule, file, title) that a later `--baseline` matches when ids differ.
+ * - With a baseline, each result has a `baselineState` (new / unchanged) and the unchanged issues are
+ *   listed too; issues the policy file accepts are listed with a `suppressions` entry and its reason.
  */
 import type { GateIssue, GateResult } from '../verdict.js';
 import { LEVELS, numericScore, type Level } from '../levels.js';
 import { cweNumbers, descriptionOf, relativePath, spanOf, titleOf, type Span } from './common.js';
 import { classHelp, cweUrl, slugOf } from './rule-help.js';
+import { FINGERPRINT_SARIF_KEY } from '../baseline.js';
 
 export const SARIF_SCHEMA_URI = 'https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json';
 
@@ -58,6 +62,10 @@ export interface SarifResult {
   message: { text: string };
   locations: Array<{ physicalLocation: { artifactLocation: { uri: string }; region: Region } }>;
   partialFingerprints: Record<string, string>;
+  /** With --baseline: whether the earlier report had the issue. */
+  baselineState?: 'new' | 'unchanged';
+  /** Issues the policy file accepts, with its reason. */
+  suppressions?: Array<{ kind: 'external'; status: 'accepted'; justification: string }>;
   properties: { issueId: string; score?: number; level: Level; breaking: boolean; cwes?: string[]; noFile?: true };
 }
 
@@ -75,6 +83,11 @@ export interface SarifLog {
 }
 
 export interface SarifOptions {
+  /** With a baseline: results say new/unchanged, and the unchanged issues are listed too. */
+  baseline?: boolean;
+  unchanged?: GateIssue[];
+  /** Issues the policy accepts: listed with a suppression and its reason. */
+  suppressed?: Array<GateIssue & { suppression: { reason: string } }>;
   toolName: string;
   toolVersion?: string;
   informationUri?: string;
@@ -179,7 +192,7 @@ function buildResult(issue: GateIssue, ruleId: string, ruleIndex: number): Sarif
     level: sarifLevel(issue.level),
     message: { text: sentence(description === undefined ? title : `${sentence(title)}\n\n${description}`) },
     locations: [{ physicalLocation: { artifactLocation: { uri: file === undefined ? NO_FILE_URI : toUri(file) }, region } }],
-    partialFingerprints: { [FINGERPRINT_KEY]: issue.id },
+    partialFingerprints: { [FINGERPRINT_KEY]: issue.id, ...(typeof issue.fingerprint === 'string' ? { [FINGERPRINT_SARIF_KEY]: issue.fingerprint } : {}) },
     properties: { issueId: issue.id, level: issue.level, breaking: issue.breaking },
   };
   const score = numericScore(issue.score);
@@ -193,7 +206,11 @@ function buildResult(issue: GateIssue, ruleId: string, ruleIndex: number): Sarif
 export function toSarif(result: GateResult, options: SarifOptions): SarifLog {
   // Rules in a stable order: by class slug, then level from critical to info.
   const byRule = new Map<string, { cls: RuleClass; level: Level; issues: GateIssue[] }>();
-  for (const issue of result.issues) {
+  // Counted issues (new, with a baseline), then those in the baseline, then those the policy accepts.
+  const unchanged = options.unchanged ?? [];
+  const suppressed = options.suppressed ?? [];
+  const all = [...result.issues, ...unchanged, ...suppressed];
+  for (const issue of all) {
     const id = ruleIdOf(issue);
     const entry = byRule.get(id);
     if (entry) entry.issues.push(issue);
@@ -203,9 +220,16 @@ export function toSarif(result: GateResult, options: SarifOptions): SarifLog {
     (a.cls.slug < b.cls.slug ? -1 : a.cls.slug > b.cls.slug ? 1 : 0) || LEVELS.indexOf(a.level) - LEVELS.indexOf(b.level));
   const index = new Map(ordered.map(([id], i) => [id, i]));
   const rules = ordered.map(([, e]) => buildRule(e.cls, e.level, e.issues));
-  const results = result.issues.map((issue) => {
+  const counted = result.issues.length;
+  const results = all.map((issue, n) => {
     const id = ruleIdOf(issue);
-    return buildResult(issue, id, index.get(id)!);
+    const out = buildResult(issue, id, index.get(id)!);
+    if (n >= counted + unchanged.length) {
+      out.suppressions = [{ kind: 'external', status: 'accepted', justification: suppressed[n - counted - unchanged.length].suppression.reason }];
+    } else if (options.baseline) {
+      out.baselineState = n < counted ? 'new' : 'unchanged';
+    }
+    return out;
   });
   const driver: SarifLog['runs'][0]['tool']['driver'] = { name: options.toolName, informationUri: options.informationUri ?? INFORMATION_URI, rules };
   if (options.toolVersion !== undefined) {

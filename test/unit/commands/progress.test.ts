@@ -14,3 +14,30 @@ describe('progress numbers', () => {
     expect(duration(185_000)).toBe('3m 05s');
   });
 });
+
+describe('progress in a CI job', () => {
+  async function lines(env: Record<string, string>, globals: { ci?: boolean } = {}): Promise<string[]> {
+    const { startProgress } = await import('../../../src/terminal/progress.js');
+    let now = 0;
+    const notes: string[] = [];
+    const ctx = { io: { stderrIsTTY: false, stderr: {} }, env, globals, now: () => now, note: (l: string) => notes.push(l) };
+    const p = await startProgress(ctx as never, 'start');
+    for (let t = 0; t <= 12_000; t += 1_000) {
+      now = t;
+      p.update(`at ${t}`);
+    }
+    p.stop();
+    return notes;
+  }
+
+  it('writes a plain line every 5 seconds instead of a spinner', async () => {
+    expect(await lines({ CI: 'true' })).toEqual(['at 5000', 'at 10000']);
+    expect(await lines({ HOSTB_CI: 'true' })).toEqual(['at 5000', 'at 10000']);
+  });
+
+  it('writes nothing outside CI, with CI=false or --no-ci', async () => {
+    expect(await lines({})).toEqual([]);
+    expect(await lines({ CI: 'false' })).toEqual([]);
+    expect(await lines({ CI: 'true' }, { ci: false })).toEqual([]);
+  });
+});

@@ -64,6 +64,13 @@ describe('detail views (declared by the row)', () => {
     expect(text).toContain('$ svc issues get iss_1');
   });
 
+  it('an action says it was done, unless the service answered ok: false', () => {
+    const archive = op(issues, 'archive').detail!;
+    const o = { color: false, pretty: false, now: NOW, request: { issueId: 'iss_9' } };
+    expect(detailView({ ok: true }, archive, o)).toBe('Issue archived.\n\nIssue  iss_9\n\nNext:\n  See the issue:\n    $ svc issues get iss_9\n');
+    expect(detailView({ ok: false }, archive, o)).toMatch(/^The service answered ok: false: the action may not have been done\.\n/);
+  });
+
   it('a list of one repository renders as its detail view; of two, as a table', async () => {
     const list = op(repositories as typeof issues, 'list');
     const repo = { id: 'repo_1', name: 'api', defaultScanTargetBranch: 'main', isPrScanningEnabled: true, issueCounts: { open: 3, patched: 1 } };

@@ -18,14 +18,14 @@ function parseCommand(line: string): { kind: string; props: Record<string, strin
 }
 
 describe('toAnnotations', () => {
-  it('emits ::error for breaking issues and ::warning for other issues at medium or above', () => {
+  it('emits ::error for breaking issues, ::warning for other issues at medium or above, ::notice for the rest', () => {
     const out = toAnnotations(evaluateGate(ALL, { failOn: 'critical' }));
     expect(out.endsWith('\n')).toBe(true);
     const lines = out.trimEnd().split('\n');
     const kinds = lines.map((l) => parseCommand(l).kind);
-    // errors: sql (95), noscore; warnings: nofile (high), hostile (high), cweOnly (medium); low is left out
-    expect(kinds).toEqual(['error', 'error', 'warning', 'warning', 'warning']);
-    expect(out).not.toContain('Verbose error');
+    // errors: sql (95), noscore; warnings: nofile (high), hostile (high), cweOnly (medium); notice: low
+    expect(kinds).toEqual(['error', 'error', 'warning', 'warning', 'warning', 'notice']);
+    expect(parseCommand(lines[5]).props.title).toBe('[low] Verbose error');
   });
 
   it('writes file, lines and columns, and an escaped title', () => {
@@ -54,8 +54,8 @@ describe('toAnnotations', () => {
     expect(lines[0]).toContain('line2 %250A 50%25');
   });
 
-  it('is empty when nothing is worth annotating', () => {
-    expect(toAnnotations(evaluateGate([lowOne]))).toBe('');
+  it('is empty when there is no open issue', () => {
+    expect(toAnnotations(evaluateGate([]))).toBe('');
   });
 });
 

@@ -1,0 +1,70 @@
+/**
+ * The gate's CI outputs beyond the generic reports: host B's SAST and Code Quality reports, and
+ * the markdown summary appended to the CI's step summary (host A's HOSTA_STEP_SUMMARY). The two
+ * host B reports are written whole (atomically) or not at all; when the gate cannot decide, they
+ * are not written (an empty report would read as "no vulnerabilities"), and the step summary says
+ * the gate could not decide.
+ */
+import { wallClock, type Context } from '../context.js';
+import { CliError } from '../errors.js';
+import { EXIT } from '../exit-codes.js';
+import type { GateVerdict } from './run.js';
+import { siftedLines } from './sifted-text.js';
+import { atomically } from './summary.js';
+
+export interface CiReportPaths {
+  hostbSast?: string;
+  codeQuality?: string;
+  /** The CI's step-summary file: appended to, never replaced. */
+  stepSummary?: string;
+}
+
+async function append(path: string, text: string): Promise<void> {
+  const { appendSummary } = await import('../ci/step-summary.js');
+  try {
+    await appendSummary(path, text);
+  } catch (err) {
+    const why = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
+    throw new CliError(`cannot append to the step summary ${path} (${why})`, EXIT.USAGE, 'check the CI step-summary variable, or give --no-ci');
+  }
+}
+
+export async function writeCiReports(ctx: Context, paths: CiReportPaths, v: GateVerdict, o: { startedAt: number; issueUrl?: (id: string) => string }): Promise<void> {
+  const result = v.result;
+  if (paths.hostbSast) {
+    const { toHostBSast } = await import('./reports/hostb-sast.js');
+    const report = toHostBSast(result, { toolVersion: ctx.version, startedAt: o.startedAt, endedAt: wallClock(ctx), issueUrl: o.issueUrl });
+    await atomically('hostbSast', paths.hostbSast, () => JSON.stringify(report) + '\n');
+    ctx.note(`wrote host B's SAST report ${paths.hostbSast} (${result.issues.length} vulnerabilities)`);
+  }
+  if (paths.codeQuality) {
+    const { toCodeQuality } = await import('./reports/code-quality.js');
+    await atomically('codeQuality', paths.codeQuality, () => JSON.stringify(toCodeQuality(result)) + '\n');
+    ctx.note(`wrote the Code Quality report ${paths.codeQuality} (${result.issues.length} entries)`);
+  }
+  if (paths.stepSummary) {
+    const { toMarkdown } = await import('./reports/markdown.js');
+    await append(paths.stepSummary, toMarkdown(result, siftedLines(v.sifted, result.counts.total)));
+    ctx.note(`added the gate summary to the step summary ${paths.stepSummary}`);
+  }
+}
+
+export async function writeCiErrorReports(paths: CiReportPaths, message: string, exitCode: number): Promise<void> {
+  if (!paths.stepSummary) return;
+  const { toMarkdownError } = await import('./reports/markdown.js');
+  await append(paths.stepSummary, toMarkdownError(message, exitCode));
+}
+
+/**
+ * One SARIF upload goes to one repository: results of several repositories would point at files of
+ * the wrong code. Says so (on stderr) when the counted issues span more than one.
+ */
+export function repositoriesOf(v: GateVerdict): string[] {
+  const names = new Set<string>();
+  const all = [...v.result.issues, ...(v.sifted?.unchanged ?? []), ...(v.sifted?.suppressed ?? [])];
+  for (const i of all) {
+    const name = typeof i.repositoryName === 'string' && i.repositoryName !== '' ? i.repositoryName : typeof i.repositoryId === 'string' ? i.repositoryId : undefined;
+    if (name !== undefined) names.add(name);
+  }
+  return [...names].sort();
+}

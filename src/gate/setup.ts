@@ -1,0 +1,169 @@
+/**
+ * What `svc gate` reads before its first request, beyond its own flags: the policy file, the
+ * baseline, --new-since / --commit, the CI it runs in and --repository. All of it is checked
+ * up front: a policy or baseline that cannot be read is exit 2 before anything is sent.
+ */
+import { readFile, stat } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { detectCi, type CiInfo } from '../ci/detect.js';
+import { wallClock, type Context } from '../context.js';
+import { CliError, UsageError } from '../errors.js';
+import { EXIT } from '../exit-codes.js';
+import { BaselineError, parseBaseline, type Baseline } from './baseline.js';
+import { GateUsageError } from './levels.js';
+import { DEFAULT_POLICY_FILE, PolicyError, entryLabel, parsePolicy, utcDay, type Policy } from './policy.js';
+import { parseCommit, parseSince } from './since.js';
+import type { SieveOptions } from './sieve.js';
+
+export interface SetupOpts {
+  policy?: string;
+  baseline?: string;
+  newSince?: string;
+  commit?: string;
+  repository?: string;
+  issueUrl?: string;
+  [flag: string]: unknown;
+}
+
+export interface GateSetup {
+  ci?: CiInfo;
+  policy?: Policy;
+  baseline?: Baseline;
+  sieve: Omit<SieveOptions, 'keep' | 'slim' | 'cutoffs'>;
+  /** Link to an issue from its id, for reports (--issue-url / SVC_ISSUE_URL). */
+  issueUrl?: (id: string) => string;
+}
+
+function usage<T>(fn: () => T): T {
+  try {
+    return fn();
+  } catch (err) {
+    if (err instanceof GateUsageError) throw new UsageError(err.message);
+    throw err;
+  }
+}
+
+async function readText(flag: string, path: string, shown: string): Promise<string> {
+  try {
+    if ((await stat(path)).isDirectory()) throw new UsageError(`${flag} '${shown}' is a directory`);
+    return await readFile(path, 'utf8');
+  } catch (err) {
+    if (err instanceof CliError) throw err;
+    const code = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
+    throw new UsageError(`cannot read ${flag} '${shown}' (${code})`, flag === '--baseline' ? 'give the --sarif or --json-report file of an earlier svc gate run' : 'check the path');
+  }
+}
+
+/** The policy: --policy FILE, else .svc-policy.yml in the current directory when present. */
+async function loadPolicy(ctx: Context, given: string | undefined): Promise<Policy | undefined> {
+  let path: string;
+  let shown: string;
+  if (given !== undefined) {
+    if (given.trim() === '') throw new UsageError('--policy needs a file name');
+    path = resolve(ctx.cwd, given);
+    shown = given;
+  } else {
+    path = resolve(ctx.cwd, DEFAULT_POLICY_FILE);
+    shown = DEFAULT_POLICY_FILE;
+    if (!(await stat(path).then((s) => s.isFile(), () => false))) return undefined;
+  }
+  const text = await readText('--policy', path, shown);
+  let policy: Policy;
+  try {
+    policy = parsePolicy(text, shown);
+  } catch (err) {
+    if (err instanceof PolicyError) throw new UsageError(`policy: ${err.message}`, 'fix the file (svc gate --help shows its format)');
+    throw err;
+  }
+  ctx.note(`svc gate: read the policy ${shown} (${policy.ignore.length} ignore entr${policy.ignore.length === 1 ? 'y' : 'ies'})`);
+  return policy;
+}
+
+async function loadBaseline(ctx: Context, given: string): Promise<Baseline> {
+  if (given.trim() === '') throw new UsageError('--baseline needs a file name');
+  const text = await readText('--baseline', resolve(ctx.cwd, given), given);
+  try {
+    return parseBaseline(text, given);
+  } catch (err) {
+    if (err instanceof BaselineError) throw new UsageError(`--baseline: ${err.message}`, 'give the --sarif or --json-report file of an earlier svc gate run');
+    throw err;
+  }
+}
+
+export async function gateSetup(ctx: Context, opts: SetupOpts): Promise<GateSetup> {
+  const ci = detectCi(ctx.env, { disabled: ctx.globals.ci === false });
+  const now = wallClock(ctx);
+  const setup: GateSetup = { sieve: { today: utcDay(now) } };
+  if (ci) setup.ci = ci;
+  if (opts.newSince !== undefined) setup.sieve.since = usage(() => parseSince(opts.newSince!, now));
+  if (opts.commit !== undefined) {
+    let sha = opts.commit;
+    if (sha.trim() === 'auto') {
+      if (!ci?.commit) throw new UsageError('--commit auto: no CI commit variable is set (HOSTA_SHA, CI_COMMIT_SHA, HOSTC_COMMIT)', 'give the sha, e.g. --commit "$(git rev-parse HEAD)"');
+      sha = ci.commit;
+    }
+    setup.sieve.commit = usage(() => parseCommit(sha));
+  }
+  const issueUrl = opts.issueUrl ?? ctx.env.SVC_ISSUE_URL;
+  if (issueUrl !== undefined && issueUrl.trim() !== '') {
+    const template = issueUrl.trim();
+    if (!/^https?:\/\/\S+$/.test(template) || !template.includes('{id}')) {
+      throw new UsageError(`--issue-url expects an http(s) URL with {id} in it, got '${template}'`, 'e.g. --issue-url "https://svc.example/issues/{id}"');
+    }
+    setup.issueUrl = (id) => template.replaceAll('{id}', encodeURIComponent(id));
+  }
+  const policy = await loadPolicy(ctx, opts.policy);
+  if (policy) {
+    setup.policy = policy;
+    setup.sieve.policy = policy;
+    for (const entry of policy.ignore) {
+      if (entry.expires < setup.sieve.today) ctx.warn(`policy ${policy.file}:${entry.line}: expired ${entry.expires}: ${entryLabel(entry)} counts again`);
+    }
+  }
+  if (opts.baseline !== undefined) {
+    setup.baseline = await loadBaseline(ctx, opts.baseline);
+    setup.sieve.baseline = setup.baseline;
+  }
+  return setup;
+}
+
+/**
+ * `--repository ID|URL|auto`: an id as is; a URL, or the CI's own repository with `auto`,
+ * resolved with `repos resolve-by-url`. The service not knowing it is exit 4.
+ */
+export async function resolveRepository(ctx: Context, value: string, ci: CiInfo | undefined, organizationId: unknown): Promise<string> {
+  const v = value.trim();
+  if (v === '') throw new UsageError('--repository needs a repository id, a URL or auto');
+  let url: string;
+  let vcs: string;
+  if (v === 'auto') {
+    if (!ci?.repositoryUrl || !ci.vcs) {
+      throw new UsageError('--repository auto: no CI repository variables are set (HOSTA_SERVER_URL and HOSTA_REPOSITORY, or CI_PROJECT_URL)', 'give the repository id or URL, or run in a CI job (see svc help environment)');
+    }
+    url = ci.repositoryUrl;
+    vcs = ci.vcs;
+  } else if (/^https?:\/\//i.test(v)) {
+    url = v.replace(/\/+$/, '').replace(/\.git$/, '');
+    vcs = ci?.vcs ?? 'generic';
+  } else {
+    return v;
+  }
+  const client = await ctx.client();
+  const body: Record<string, unknown> = { repositoryUrl: url, vcs };
+  if (typeof organizationId === 'string') body.organizationId = organizationId;
+  let answer: unknown;
+  try {
+    answer = await client.call('/api/v1/repositories/resolve-by-url', body, { safe: true });
+  } catch (err) {
+    if (err instanceof CliError && err.exitCode === EXIT.NOT_FOUND) {
+      throw new CliError(`--repository ${v}: the service knows no ${vcs} repository at ${url}`, EXIT.NOT_FOUND, 'link the repository first (svc repos add-...), or give its id with --repository-ids');
+    }
+    throw err;
+  }
+  const id = answer !== null && typeof answer === 'object' ? (answer as { repositoryId?: unknown }).repositoryId : undefined;
+  if (typeof id !== 'string' || id.trim() === '') {
+    throw new CliError(`--repository ${v}: the service answered without a repository id for ${url}`, EXIT.BAD_RESPONSE, 'give the repository id with --repository-ids');
+  }
+  ctx.note(`svc gate: repository ${url} is ${id}`);
+  return id;
+}

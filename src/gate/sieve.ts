@@ -1,0 +1,128 @@
+/**
+ * What stands between the listing and the count: the issues `--new-since` / `--commit` leave out,
+ * those the policy file accepts (suppressed, with their reason), and those already in the baseline.
+ * Every other open issue goes on to the tally. Issues stream through one at a time; only issues that
+ * may match the baseline by fingerprint wait for the end of the listing (see baseline.ts).
+ *
+ * Fail closed: an issue without a creation date or a scan commit cannot be shown to be old or of
+ * another commit, so it counts (and the summary says how many were such).
+ */
+import { baselineMatcher, type Baseline } from './baseline.js';
+import { isOpen, type GateIssue, type GateTally, type IssueInput } from './verdict.js';
+import { fingerprintOf } from './fingerprint.js';
+import { DEFAULT_CUTOFFS, levelOf, type Cutoffs } from './levels.js';
+import { entryMatches, isExpired, type IgnoreEntry, type Policy } from './policy.js';
+import { commitOf, createdAtOf } from './since.js';
+
+export interface Suppression {
+  reason: string;
+  expires: string;
+  /** `file:line` of the policy entry. */
+  source: string;
+}
+
+export type SuppressedIssue = GateIssue & { suppression: Suppression };
+
+export interface SieveOptions {
+  /** Count only issues created after this instant (ms). */
+  since?: number;
+  /** Count only issues found by scans of this commit (a sha or its prefix, lower case). */
+  commit?: string;
+  policy?: Policy;
+  /** Today, YYYY-MM-DD (UTC): policy entries that expired before it no longer apply. */
+  today: string;
+  baseline?: Baseline;
+  cutoffs?: Cutoffs;
+  /** Keep the suppressed and baseline issues (reports list them); else only count them. */
+  keep: boolean;
+  slim?: (issue: IssueInput) => IssueInput;
+}
+
+export interface Sifted {
+  /** Issues left out by --new-since / --commit. */
+  outOfScope: number;
+  /** Counted although --new-since / --commit could not judge them (no createdAt / no scan commit). */
+  undated: number;
+  uncommitted: number;
+  /** With a baseline: the open issues found in it (not counted). */
+  unchangedCount: number;
+  unchanged: GateIssue[];
+  /** Open issues the policy accepts (not counted). */
+  suppressedCount: number;
+  suppressed: SuppressedIssue[];
+  /** Policy entries past their expiry (they match nothing any more). */
+  expired: IgnoreEntry[];
+  baseline?: { file: string; kind: 'sarif' | 'json'; entries: number };
+  policy?: { file: string; entries: number };
+}
+
+export interface Sieve {
+  add(issue: IssueInput): void;
+  /** Issues given to add(), open or not. */
+  readonly seen: number;
+  /** Ends the listing: settles the baseline, hands the last issues to the tally. */
+  finish(): Sifted;
+}
+
+export function createSieve(tally: GateTally, o: SieveOptions): Sieve {
+  const cutoffs = o.cutoffs ?? DEFAULT_CUTOFFS;
+  const active = (o.policy?.ignore ?? []).filter((e) => !isExpired(e, o.today));
+  const expired = (o.policy?.ignore ?? []).filter((e) => isExpired(e, o.today));
+  const matcher = o.baseline ? baselineMatcher(o.baseline) : undefined;
+  const pending: Array<{ issue: IssueInput; fingerprint: string }> = [];
+  const sifted: Sifted = { outOfScope: 0, undated: 0, uncommitted: 0, unchangedCount: 0, unchanged: [], suppressedCount: 0, suppressed: [], expired };
+  if (o.baseline) sifted.baseline = { file: o.baseline.file, kind: o.baseline.kind, entries: o.baseline.entries.length };
+  if (o.policy) sifted.policy = { file: o.policy.file, entries: o.policy.ignore.length };
+  let seen = 0;
+
+  const kept = (issue: IssueInput): GateIssue => ({ ...(o.slim ? o.slim(issue) : issue), level: levelOf(issue.score, cutoffs), breaking: false });
+  const unchanged = (issue: IssueInput) => {
+    sifted.unchangedCount++;
+    if (o.keep) sifted.unchanged.push(kept(issue));
+  };
+
+  return {
+    get seen() { return seen; },
+    add(input) {
+      seen++;
+      if (!isOpen(input)) {
+        tally.add(input);
+        return;
+      }
+      if (o.since !== undefined) {
+        const created = createdAtOf(input);
+        if (created === undefined) sifted.undated++;
+        else if (created <= o.since) { sifted.outOfScope++; return; }
+      }
+      if (o.commit !== undefined) {
+        const sha = commitOf(input);
+        if (sha === undefined) sifted.uncommitted++;
+        else if (!sha.startsWith(o.commit)) { sifted.outOfScope++; return; }
+      }
+      const fingerprint = fingerprintOf(input);
+      const issue: IssueInput = { ...input, fingerprint };
+      const entry = active.find((e) => entryMatches(e, issue, fingerprint));
+      if (entry !== undefined) {
+        sifted.suppressedCount++;
+        if (o.keep) {
+          const suppression = { reason: entry.reason, expires: entry.expires, source: `${o.policy!.file}:${entry.line}` };
+          sifted.suppressed.push({ ...kept(issue), suppression });
+        }
+        return;
+      }
+      const state = matcher ? matcher.add(issue, fingerprint) : 'new';
+      if (state === 'unchanged') unchanged(issue);
+      else if (state === 'pending') pending.push({ issue: o.slim ? o.slim(issue) : issue, fingerprint });
+      else tally.add(issue);
+    },
+    finish() {
+      if (matcher) {
+        for (const { issue, state } of matcher.settle(pending.splice(0))) {
+          if (state === 'unchanged') unchanged(issue);
+          else tally.add(issue);
+        }
+      }
+      return sifted;
+    },
+  };
+}

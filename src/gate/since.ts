@@ -1,0 +1,52 @@
+/**
+ * `--new-since` and `--commit`: narrow the gate to the issues a change adds.
+ * `--new-since` takes a date (2026-11-01, midnight UTC), a date-time with a zone
+ * (2026-11-01T12:00:00Z) or a duration back from now (90m, 12h, 7d, 2w).
+ */
+import { GateUsageError } from './levels.js';
+
+const UNITS: Record<string, number> = { m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
+
+/** The instant (ms since epoch) a `--new-since` value names. */
+export function parseSince(value: string, nowMs: number): number {
+  const v = value.trim();
+  const dur = /^(\d+)\s*([mhdw])$/i.exec(v);
+  if (dur) {
+    const n = Number(dur[1]);
+    if (n <= 0) throw new GateUsageError(`--new-since: '${value}' is not a positive duration`);
+    return nowMs - n * UNITS[dur[2].toLowerCase()];
+  }
+  const date = /^(\d{4})-(\d{2})-(\d{2})$/.exec(v);
+  if (date) {
+    const t = Date.UTC(Number(date[1]), Number(date[2]) - 1, Number(date[3]));
+    if (new Date(t).toISOString().slice(0, 10) !== v) throw new GateUsageError(`--new-since: '${value}' is not a calendar date`);
+    return t;
+  }
+  if (/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/i.test(v)) {
+    const t = Date.parse(v);
+    if (Number.isFinite(t)) return t;
+  }
+  throw new GateUsageError(`--new-since expects a date (2026-11-01), a date-time with a zone (2026-11-01T12:00:00Z) or a duration (90m, 12h, 7d, 2w), got '${value}'`);
+}
+
+/** A commit sha (or a prefix of 4 or more hex digits), lower case. */
+export function parseCommit(value: string): string {
+  const v = value.trim().toLowerCase();
+  if (!/^[0-9a-f]{4,64}$/.test(v)) throw new GateUsageError(`--commit expects a commit sha (4 to 64 hex digits), got '${value}'`);
+  return v;
+}
+
+/** createdAt as ms, or undefined when missing or unreadable. */
+export function createdAtOf(issue: Record<string, unknown>): number | undefined {
+  if (typeof issue.createdAt !== 'string') return undefined;
+  const t = Date.parse(issue.createdAt);
+  return Number.isFinite(t) ? t : undefined;
+}
+
+/** The commit of the scan that found the issue (`codeScan.scanTargetBranchCommitSha`), lower case. */
+export function commitOf(issue: Record<string, unknown>): string | undefined {
+  const scan = issue.codeScan;
+  if (scan === null || typeof scan !== 'object') return undefined;
+  const sha = (scan as { scanTargetBranchCommitSha?: unknown }).scanTargetBranchCommitSha;
+  return typeof sha === 'string' && sha.trim() !== '' ? sha.trim().toLowerCase() : undefined;
+}

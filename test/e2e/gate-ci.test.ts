@@ -1,0 +1,230 @@
+/**
+ * `svc gate` on what a change adds, in the CI it runs in, against the sandbox: a baseline from the
+ * previous run, a policy file with expiry dates, host A's step summary and annotations, host B's
+ * reports validated against their schemas, --repository auto.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runCli, testHost } from '../helpers/host.js';
+import { busiestRepo, startGateSandbox, type GateSandbox } from '../helpers/sandbox-scope.js';
+import { tempDir } from '../helpers/temp.js';
+import { codeQualityErrors, sastErrors } from '../unit/reports/hostb-schemas.js';
+import { schemaErrors } from '../unit/reports/sarif-schema.js';
+
+const sandboxes: GateSandbox[] = [];
+afterAll(async () => { await Promise.all(sandboxes.splice(0).map((s) => s.close())); });
+
+async function sandbox(): Promise<GateSandbox> {
+  const sb = await startGateSandbox({ scanDurationMs: 300 });
+  sandboxes.push(sb);
+  return sb;
+}
+
+const workDir = () => tempDir('svc-gate-ci-');
+
+const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+const openIds = (sb: GateSandbox, repoId: string) => sb.state.issues.filter((i) => i.repositoryId === repoId && i.status === 'open').map((i) => i.id);
+
+describe('svc gate --baseline', () => {
+  it.concurrent('passes on the previous run until a scan adds issues, then fails on exactly the added ones', async () => {
+    const sb = await sandbox();
+    const { repoId, ids } = await busiestRepo(sb);
+    const cwd = workDir();
+    const scope = ['gate', '--repository-ids', repoId, '--fail-on', 'info', '--page-size', '25'];
+
+    // The previous run (on the main branch): fails on every open issue, writes the reports.
+    const first = await sb.run([...scope, '--sarif', 'main.sarif', '--json-report', 'main.json'], { cwd });
+    expect(first.code, first.stderr).toBe(1);
+
+    // Nothing new since: passes, with either file as the baseline.
+    for (const file of ['main.sarif', 'main.json']) {
+      const again = await sb.run([...scope, '--baseline', file], { cwd });
+      expect(again.code, again.stderr).toBe(0);
+      expect(again.stdout).toContain('svc gate: PASSED');
+      expect(again.stdout).toContain(`0 new, ${ids.length} already in the baseline (not counted; baseline ${file}, ${ids.length} issues).`);
+    }
+
+    // A new scan adds issues: the gate fails on those and only those.
+    const scan = await sb.run(['scans', 'start', '--repository-ids', repoId, '--wait', '--poll-interval', '0.1', '-o', 'json'], { cwd });
+    expect(scan.code, scan.stderr).toBe(0);
+    const added = openIds(sb, repoId).filter((id) => !ids.includes(id));
+    expect(added.length, 'the scan adds issues').toBeGreaterThan(0);
+    for (const file of ['main.sarif', 'main.json']) {
+      const after = await sb.run([...scope, '--baseline', file, '--sarif', 'pr.sarif', '-o', 'json'], { cwd });
+      expect(after.code, after.stderr).toBe(1);
+      const v = JSON.parse(after.stdout);
+      expect(v.issues.map((i: { id: string }) => i.id).sort()).toEqual([...added].sort());
+      expect(v.breaking.map((i: { id: string }) => i.id).sort()).toEqual([...added].sort());
+      expect(v.counts.total).toBe(added.length);
+      expect(v.baseline).toEqual({ file, new: added.length, unchanged: ids.length });
+      expect(v.unchanged.map((i: { id: string }) => i.id).sort()).toEqual([...ids].sort());
+      const sarif = JSON.parse(readFileSync(join(cwd, 'pr.sarif'), 'utf8'));
+      expect(schemaErrors(sarif)).toEqual([]);
+    }
+  });
+
+  it.concurrent('a baseline that cannot be read or is not a svc report is exit 2, nothing sent', async () => {
+    const sb = await sandbox();
+    const cwd = workDir();
+    writeFileSync(join(cwd, 'other.json'), '{"runs": [{"tool": {"driver": {"name": "other"}}, "results": []}]}');
+    writeFileSync(join(cwd, 'broken.sarif'), '{"runs": [');
+    const cases: Array<[string, string]> = [
+      ['missing.sarif', "cannot read --baseline 'missing.sarif' (ENOENT)"],
+      ['other.json', 'other.json is a SARIF log but not one svc wrote'],
+      ['broken.sarif', 'broken.sarif is not JSON'],
+    ];
+    for (const [file, message] of cases) {
+      const r = await sb.run(['gate', '--fail-on', 'high', '--baseline', file], { cwd });
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toContain(message);
+      expect(r.stdout).toBe('');
+    }
+  });
+});
+
+describe('svc gate with a policy file', () => {
+  it.concurrent('an entry silences an issue until its expiry date, then it counts again (and says so)', async () => {
+    const sb = await sandbox();
+    const { repoId } = await busiestRepo(sb);
+    const cwd = workDir();
+    const gate = () => sb.run(['gate', '--repository-ids', repoId, '--page-size', '25', '-o', 'json'], { cwd });
+    // No threshold anywhere yet: refused.
+    expect((await gate()).code).toBe(2);
+
+    // fail-on comes from the file; the one critical issue is accepted until tomorrow.
+    const criticals = sb.state.issues.filter((i) => i.repositoryId === repoId && i.status === 'open' && (i.score ?? 100) >= 90);
+    expect(criticals.length).toBeGreaterThan(0);
+    const policy = (expires: string) => [
+      'version: 1', 'fail-on: critical', 'ignore:',
+      ...criticals.flatMap((i) => [`  - id: ${i.id}`, '    reason: "accepted risk, see SEC-42"', `    expires: ${expires}`]),
+    ].join('\n') + '\n';
+
+    writeFileSync(join(cwd, '.svc-policy.yml'), policy(day(1)));
+    const silenced = await gate();
+    expect(silenced.code, silenced.stderr).toBe(0);
+    expect(silenced.stderr).toContain(`svc gate: read the policy .svc-policy.yml (${criticals.length} ignore entr`);
+    const v = JSON.parse(silenced.stdout);
+    expect(v.suppressed.map((i: { id: string }) => i.id).sort()).toEqual(criticals.map((i) => i.id).sort());
+    expect(v.suppressed[0].suppression).toMatchObject({ reason: 'accepted risk, see SEC-42', expires: day(1), source: '.svc-policy.yml:4' });
+    expect(v.counts.critical).toBe(0);
+
+    writeFileSync(join(cwd, '.svc-policy.yml'), policy(day(-1)));
+    const expired = await gate();
+    expect(expired.code, expired.stderr).toBe(1);
+    expect(expired.stderr).toContain(`policy .svc-policy.yml:4: expired ${day(-1)}: ${criticals[0].id} counts again`);
+    expect(JSON.parse(expired.stdout).counts.critical).toBe(criticals.length);
+
+    // The same file as the days go by (the CLI's wall clock moved): silenced through the expiry day, not after.
+    const expires = day(10);
+    writeFileSync(join(cwd, '.svc-policy.yml'), policy(expires));
+    for (const [offset, code] of [[9, 0], [10, 0], [11, 1]] as const) {
+      const host = testHost({ cwd, env: sb.env });
+      host.wallNow = () => Date.now() + offset * 86_400_000;
+      const r = await sb.run(['gate', '--repository-ids', repoId, '-o', 'json'], { host });
+      expect(r.code, `${offset} days on: ${r.stderr}`).toBe(code);
+      expect(r.stderr.includes(`expired ${expires}`)).toBe(offset === 11);
+    }
+
+    // A flag replaces only its own setting: --fail-on info fails on the rest too, the entry still holds.
+    writeFileSync(join(cwd, '.svc-policy.yml'), policy(day(1)));
+    const flagged = await sb.run(['gate', '--repository-ids', repoId, '--fail-on', 'info', '--sarif', 'x.sarif', '-o', 'json'], { cwd });
+    expect(flagged.code).toBe(1);
+    const fv = JSON.parse(flagged.stdout);
+    expect(fv.thresholds.failOn).toBe('info');
+    expect(fv.counts.critical).toBe(0);
+    const sarif = JSON.parse(readFileSync(join(cwd, 'x.sarif'), 'utf8'));
+    const suppressed = sarif.runs[0].results.filter((r: { suppressions?: unknown[] }) => r.suppressions);
+    expect(suppressed).toHaveLength(criticals.length);
+    expect(suppressed[0].suppressions).toEqual([{ kind: 'external', status: 'accepted', justification: 'accepted risk, see SEC-42' }]);
+  });
+
+  it.concurrent('a mistake in the file is exit 2 naming the line', async () => {
+    const sb = await sandbox();
+    const cwd = workDir();
+    writeFileSync(join(cwd, 'p.yml'), 'version: 1\nignore:\n  - id: iss_1\n    reason: r\n    expires: 2027-02-30\n');
+    const r = await sb.run(['gate', '--policy', 'p.yml', '--fail-on', 'high'], { cwd });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("policy: p.yml:5: expires must be a date YYYY-MM-DD, got '2027-02-30'");
+    expect(r.stdout).toBe('');
+  });
+});
+
+describe("svc gate on host A's runner", () => {
+  it.concurrent('appends the summary to the step summary (earlier content kept) and annotates without flags', async () => {
+    const sb = await sandbox();
+    const { repoId } = await busiestRepo(sb);
+    const cwd = workDir();
+    const summary = join(cwd, 'step_summary.md');
+    writeFileSync(summary, '## Build\n\nAll 112 tests passed.\n');
+    const repo = sb.state.repo(repoId)!;
+    const env = { CI: 'true', HOSTA_ACTIONS: 'true', HOSTA_STEP_SUMMARY: summary };
+    const r = await sb.run(['gate', '--repository-ids', repoId, '--fail-on', 'high', '--page-size', '25'], { cwd, env });
+    expect(r.code, r.stderr).toBe(1);
+    const text = readFileSync(summary, 'utf8');
+    expect(text.startsWith('## Build\n\nAll 112 tests passed.\n\n### ❌ svc gate failed\n')).toBe(true);
+    expect(r.stdout).toMatch(/^::error file=[^\n]+$/m);
+    expect(r.stdout).toContain('::group::Issues that break the gate');
+    expect(r.stdout).toContain('::endgroup::');
+    expect(r.stderr).toContain(`added the gate summary to the step summary ${summary}`);
+    expect(repo).toBeTruthy();
+
+    // A second step appends again; --no-ci leaves the file and stdout alone.
+    await sb.run(['gate', '--repository-ids', repoId, '--fail-on', 'high'], { cwd, env });
+    expect(readFileSync(summary, 'utf8').split('svc gate failed')).toHaveLength(3);
+    const off = await sb.run(['gate', '--repository-ids', repoId, '--fail-on', 'high', '--no-ci'], { cwd, env });
+    expect(off.stdout).not.toContain('::error');
+    expect(readFileSync(summary, 'utf8').split('svc gate failed')).toHaveLength(3);
+  });
+
+  it.concurrent('--repository auto resolves the runner\'s repository; an unknown one is exit 4', async () => {
+    const sb = await sandbox();
+    const repo = sb.state.repos.find((r) => r.source === 'hosta' && r.organizationId === sb.organizationId)!;
+    const [server, ...path] = repo.url.replace(/^(https?:\/\/[^/]+)\//, '$1 ').split(' ');
+    const env = { CI: 'true', HOSTA_ACTIONS: 'true', HOSTA_SERVER_URL: server, HOSTA_REPOSITORY: path.join('/') };
+    const r = await sb.run(['gate', '--repository', 'auto', '--fail-on', 'info', '-o', 'json'], { cwd: workDir(), env });
+    expect([0, 1]).toContain(r.code);
+    expect(r.stderr).toContain(`is ${repo.id}`);
+    expect(JSON.parse(r.stdout).scope.repositoryIds).toEqual([repo.id]);
+
+    const unknown = await sb.run(['gate', '--repository', 'auto', '--fail-on', 'info'], { cwd: workDir(), env: { ...env, HOSTA_REPOSITORY: 'nobody/nothing' } });
+    expect(unknown.code, unknown.stderr).toBe(4);
+    expect(unknown.stdout).not.toContain('PASSED');
+    const outside = await sb.run(['gate', '--repository', 'auto', '--fail-on', 'info'], { cwd: workDir() });
+    expect(outside.code).toBe(2);
+  });
+
+  it.concurrent('a SARIF report spanning several repositories is said on stderr', async () => {
+    const sb = await sandbox();
+    const r = await sb.run(['gate', '--fail-on', 'critical', '--sarif', 'all.sarif'], { cwd: workDir() });
+    expect([0, 1]).toContain(r.code);
+    expect(r.stderr).toMatch(/the SARIF report holds issues of \d+ repositories/);
+  });
+});
+
+describe("svc gate in host B's CI", () => {
+  it.concurrent('writes the SAST and Code Quality reports, which validate, and folds the list in a section', async () => {
+    const sb = await sandbox();
+    const { repoId, ids } = await busiestRepo(sb);
+    const cwd = workDir();
+    const env = { CI: 'true', HOSTB_CI: 'true' };
+    const r = await sb.run(['gate', '--repository-ids', repoId, '--fail-on', 'high', '--hostb-sast', 'sast.json', '--code-quality', 'cq.json', '--issue-url', 'https://svc.example/issues/{id}'], { cwd, env });
+    expect(r.code, r.stderr).toBe(1);
+    const sast = JSON.parse(readFileSync(join(cwd, 'sast.json'), 'utf8'));
+    const cq = JSON.parse(readFileSync(join(cwd, 'cq.json'), 'utf8'));
+    expect(sastErrors(sast)).toEqual([]);
+    expect(codeQualityErrors(cq)).toEqual([]);
+    expect(sast.vulnerabilities).toHaveLength(ids.length);
+    expect(cq).toHaveLength(ids.length);
+    expect(sast.vulnerabilities[0].links[0].url).toMatch(/^https:\/\/svc\.example\/issues\/iss_/);
+    expect(r.stdout).toMatch(/\u001b\[0Ksection_start:\d+:svc_gate_breaking\[collapsed=true\]\r\u001b\[0KIssues that break the gate/);
+    expect(r.stdout).not.toContain('::error');
+  });
+});
+
+describe('svc help environment', () => {
+  it('lists the CI variables svc reads', async () => {
+    const r = await runCli(['help', 'environment']);
+    for (const name of ['HOSTA_ACTIONS', 'HOSTA_STEP_SUMMARY', 'HOSTA_SERVER_URL', 'HOSTB_CI', 'CI_PROJECT_URL', 'CI_COMMIT_SHA', 'SVC_NO_CI']) expect(r.stdout).toContain(name);
+  });
+});
