@@ -8,7 +8,6 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { tempDir } from './helpers/temp.js';
 
 export default function setup(): () => void {
   // Where a spawned svc keeps the code cache of another node or other V8 flags (bin/svc.js): the
@@ -16,7 +15,8 @@ export default function setup(): () => void {
   const cacheHome = tempDir('svc-test-cache-');
   process.env.XDG_CACHE_HOME = cacheHome;
   execFileSync(process.execPath, ['scripts/build.mjs'], { stdio: 'inherit' });
-  const root = tempDir('svc-test-run-');
+  // Made here, in vitest's main process, and removed by the teardown below.
+  const root = mkdtempSync(join(tmpdir(), 'svc-test-run-'));
   process.env.SVC_TEST_TMP_ROOT = root;
   return () => {
     rmSync(cacheHome, { recursive: true, force: true, maxRetries: 3 });

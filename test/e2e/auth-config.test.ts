@@ -9,7 +9,7 @@ import { startFakeServer, type FakeServer } from '../helpers/fake-server.js';
 const SECRET = 'login-secret-never-printed-77';
 let server: FakeServer;
 beforeAll(async () => {
-  server = await startFakeServer({ fallback: { json: { ok: true } } });
+  server = await startFakeServer();
   server.stub('/api/v1/orgs/list', (req, res) => {
     const ok = req.headers['x-service-api-token-secret'] === SECRET;
     res.writeHead(ok ? 200 : 401, { 'content-type': 'application/json' });

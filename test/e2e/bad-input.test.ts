@@ -159,7 +159,7 @@ function setUp(c: Case, server: FakeServer): Record<string, string | undefined> 
 describe.concurrent(`bad-input battery (${CASES.length} invocations)`, () => {
   it.each(CASES.map((c) => [`${c.args.join(' ')}${c.env ? ` ${JSON.stringify(c.env)}` : ''}${c.config && c.config !== 'good' ? ` [config: ${c.config.slice(0, 20)}]` : ''}`, c] as const))('%s', async (_name, c) => {
     // A server of its own per case, so that "no request" is exact even with cases running at once.
-    const server = await startFakeServer({ fallback: { json: { ok: true } } });
+    const server = await startFakeServer();
     let r;
     try {
       r = await runCli(c.args, { env: setUp(c, server), stdin: c.input });

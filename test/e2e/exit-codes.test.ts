@@ -1,12 +1,11 @@
 /** Each failure class ends with its documented exit code and one clear stderr line. */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/host.js';
-import { startFakeServer, type FakeServer, type Reply } from '../helpers/fake-server.js';
+import { useFakeServer, type Reply } from '../helpers/fake-server.js';
 
 const SECRET = 'exit-code-secret-value-42';
-let server: FakeServer;
-beforeAll(async () => { server = await startFakeServer({ fallback: { json: { ok: true } } }); });
-afterAll(() => server.close());
+// Each test sees its own requests; a stub it leaves unused, or a request nobody stubbed, fails it.
+const server = useFakeServer();
 
 const env = (extra: Record<string, string> = {}) => ({ SVC_BASE_URL: server.url, SVC_API_TOKEN_ID: 'tid', SVC_API_TOKEN_SECRET: SECRET, ...extra });
 

@@ -12,7 +12,7 @@ import { tempDir } from '../helpers/temp.js';
 
 let server: FakeServer;
 beforeAll(async () => {
-  server = await startFakeServer({ fallback: { json: { ok: true } } });
+  server = await startFakeServer();
   server.stub('/api/v1/orgs/list', [{ kind: 'ok', json: [{ id: 'org_1', name: 'Acme' }] }]);
 });
 afterAll(async () => { await server.close(); });

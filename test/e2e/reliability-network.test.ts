@@ -81,8 +81,8 @@ let proxy: Proxy;
 
 beforeAll(async () => {
   tls = makeCertificates();
-  https = await startFakeServer({ tls: { key: tls.key, cert: tls.cert }, fallback: { json: { ok: true } } });
-  http = await startFakeServer({ fallback: { json: { ok: true } } });
+  https = await startFakeServer({ tls: { key: tls.key, cert: tls.cert } });
+  http = await startFakeServer();
   proxy = await startProxy();
   for (const s of [https, http]) s.stub(PATH, [{ kind: 'ok', json: [{ id: 'org_1', name: 'Acme' }] }]);
 });
@@ -108,7 +108,7 @@ describe('TLS with a private certificate authority', () => {
   });
 
   it('a trusted certificate for another name fails clearly, and is not retried', async () => {
-    const other = await startFakeServer({ tls: { key: tls.otherKey, cert: tls.otherCert }, fallback: { json: { ok: true } } });
+    const other = await startFakeServer({ tls: { key: tls.otherKey, cert: tls.otherCert } });
     const r = await runSvc(READ, { env: { ...creds, SVC_BASE_URL: other.url, NODE_EXTRA_CA_CERTS: tls.caFile } });
     await other.close();
     expect(r.code).toBe(6);

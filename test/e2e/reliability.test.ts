@@ -71,7 +71,7 @@ function env(server: FakeServer): Record<string, string> {
 
 describe.concurrent(`fault suite (${CASES.length} faults)`, () => {
   it.each(CASES.map((c) => [c.name, c] as const))('%s', async (_name, c) => {
-    const server = await startFakeServer({ fallback: { json: { ok: true } } });
+    const server = await startFakeServer();
     const path = c.write ? WRITE_PATH : READ_PATH;
     server.stub(path, c.faults);
     try {
@@ -101,7 +101,7 @@ describe.concurrent(`fault suite (${CASES.length} faults)`, () => {
 
 describe('retry details', () => {
   it("Retry-After is honoured: the warning says how long svc waits", async () => {
-    const server = await startFakeServer({ fallback: { json: { ok: true } } });
+    const server = await startFakeServer();
     server.stub(READ_PATH, [{ kind: 'status', status: 429, headers: { 'retry-after': '1' } }, ok]);
     const r = await runCli([...READ, '-o', 'json'], { env: env(server) });
     await server.close();
@@ -110,7 +110,7 @@ describe('retry details', () => {
   });
 
   it('a connection refused is retried even for a mutation (it never arrived), then exit 6', async () => {
-    const server = await startFakeServer({ fallback: { json: { ok: true } } });
+    const server = await startFakeServer();
     const url = server.url;
     await server.close();
     const r = await runCli([...WRITE, '--retries', '1'], { env: { ...env(server), SVC_BASE_URL: url } });
@@ -122,7 +122,7 @@ describe('retry details', () => {
   });
 
   it('the mutation that timed out after the server got it is sent once; the read that timed out is sent retries+1 times', async () => {
-    const server = await startFakeServer({ fallback: { json: { ok: true } } });
+    const server = await startFakeServer();
     server.stub(WRITE_PATH, [{ kind: 'hang' }]);
     server.stub(READ_PATH, [{ kind: 'hang' }]);
     const [w, r] = await Promise.all([
@@ -141,7 +141,7 @@ describe('hostile text from the service', () => {
   const data = { issues: [{ id: 'iss_1', generatedTitle: title, language: 'js\u0007' }], totalCount: 1 };
 
   it('is cleaned in tables and CSV on a terminal-less table run, kept byte-exact in JSON', async () => {
-    const server = await startFakeServer({ fallback: { json: { ok: true } } });
+    const server = await startFakeServer();
     server.stub(READ_PATH, [{ kind: 'ok', json: data }]);
     const table = await runCli([...READ, '-o', 'table', '--columns', 'id,generatedTitle,language'], { env: env(server) });
     const json = await runCli([...READ, '-o', 'json'], { env: env(server) });

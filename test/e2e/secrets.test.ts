@@ -21,7 +21,7 @@ const deep = '{"issues":[' + '{"a":'.repeat(20_000) + '0' + '}'.repeat(20_000) +
 let server: FakeServer;
 
 beforeAll(async () => {
-  server = await startFakeServer({ fallback: { json: { ok: true } } });
+  server = await startFakeServer();
   const plan = (op: string, f: Reply) => server.stub(`/api/v1/${op}`, [f]);
   plan('orgs/list', { kind: 'ok', json: [{ id: 'org_1', name: 'Acme' }] });
   plan('issues/get', { kind: 'status', status: 404, json: { error: 'no such issue' } });

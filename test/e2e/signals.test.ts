@@ -9,7 +9,7 @@ import { startFakeServer, type FakeServer } from '../helpers/fake-server.js';
 
 const SECRET = 'signal-secret-0c7d1e';
 let server: FakeServer;
-beforeEach(async () => { server = await startFakeServer({ fallback: { json: { ok: true } } }); });
+beforeEach(async () => { server = await startFakeServer(); });
 afterEach(async () => { await server.close(); });
 
 interface Ended { code: number | null; signal: NodeJS.Signals | null; stderr: string; stdout: string; afterSignalMs: number }

@@ -14,7 +14,7 @@
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
-import { afterAll, afterEach, beforeAll } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 
 export const FAKE_TOKEN_ID = 'fake-token-id-0001';
 export const FAKE_TOKEN_SECRET = 'fake-token-secret-very-secret-0001';
@@ -80,8 +80,14 @@ export interface FakeServer {
   waitForHangUp(): Promise<FakeRequest>;
   /** Throws naming stubs never used and requests to paths nobody stubbed. */
   verify(): void;
-  /** Forget stubs and requests (between tests). */
+  /** Forget stubs and requests. */
   reset(): void;
+  /**
+   * Start a test: remember the stubs there are now and forget the requests. `endTest()` then
+   * checks only the stubs made since, and puts the earlier ones back (useFakeServer does both).
+   */
+  beginTest(): void;
+  endTest(): void;
   close(): Promise<void>;
 }
 
@@ -187,6 +193,11 @@ export async function startFakeServer(opts: FakeServerOptions = {}): Promise<Fak
   });
 
   const token = opts.token ?? { id: FAKE_TOKEN_ID, secret: FAKE_TOKEN_SECRET };
+  let before = new Map<string, Stub>();
+  const problems = (only?: Map<string, Stub>) => [
+    ...[...stubs].filter(([p, s]) => s.used === 0 && !s.optional && only?.get(p) !== s).map(([p]) => `stub for ${p} was never used`),
+    ...unstubbed.map((r) => `request with no stub: ${r}`),
+  ];
   return {
     url,
     port,
@@ -198,13 +209,18 @@ export async function startFakeServer(opts: FakeServerOptions = {}): Promise<Fak
     waitForRequests: (n) => waitFor(() => (requests.length >= n ? true : undefined)).then(() => undefined),
     waitForHangUp: () => waitFor(() => requests.find((r) => r.clientHungUp)),
     verify() {
-      const problems = [
-        ...[...stubs].filter(([, s]) => s.used === 0 && !s.optional).map(([p]) => `stub for ${p} was never used`),
-        ...unstubbed.map((r) => `request with no stub: ${r}`),
-      ];
-      if (problems.length) throw new Error(`fake server: ${problems.join('; ')}`);
+      const found = problems();
+      if (found.length) throw new Error(`fake server: ${found.join('; ')}`);
     },
     reset() { stubs.clear(); unstubbed.length = 0; requests.length = 0; },
+    beginTest() { before = new Map(stubs); unstubbed.length = 0; requests.length = 0; },
+    endTest() {
+      const found = problems(before);
+      stubs.clear();
+      for (const [p, s] of before) stubs.set(p, s);
+      unstubbed.length = 0;
+      if (found.length) throw new Error(`fake server: ${found.join('; ')}`);
+    },
     close: () => new Promise((r) => {
       for (const t of timers) clearInterval(t);
       for (const s of sockets) s.destroy();
@@ -214,15 +230,16 @@ export async function startFakeServer(opts: FakeServerOptions = {}): Promise<Fak
 }
 
 /**
- * A fake server for the whole test file: started before the first test, checked (`verify`) and reset
- * after each test, so an unused stub or an unexpected request fails the test that caused it.
+ * A fake server for the whole test file, started before the first test. Each test sees only its own
+ * requests; after it, a stub it made that was never used, or a request nobody stubbed, fails it, and
+ * its stubs are dropped. Stubs made in beforeAll stay for every test (and are not required to be used).
+ * Not for concurrent tests (they would share `requests`): give those a startFakeServer() each.
  */
 export function useFakeServer(opts: FakeServerOptions = {}): FakeServer {
   let server: FakeServer | undefined;
   beforeAll(async () => { server = await startFakeServer(opts); });
-  afterEach(() => {
-    try { server?.verify(); } finally { server?.reset(); }
-  });
+  beforeEach(() => { server?.beginTest(); });
+  afterEach(() => { server?.endTest(); });
   afterAll(async () => { await server?.close(); });
   // The server exists only once beforeAll has run; hand out a view that reads it then.
   return new Proxy({} as FakeServer, {

@@ -1,7 +1,7 @@
 /** The test toolkit itself: in-process runs, the fake server's checks, the sandbox wiring, temp dirs. */
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { runCli, testHost } from '../helpers/host.js';
 import { startFakeServer, useFakeServer } from '../helpers/fake-server.js';
 import { useSandbox } from '../helpers/sandbox.js';
@@ -85,6 +85,24 @@ describe('the fake server', () => {
     } finally {
       await own.close();
     }
+  });
+});
+
+describe('useFakeServer: stubs made in beforeAll stay, each test sees its own requests', () => {
+  const fake = useFakeServer();
+  beforeAll(() => { fake.stub('/api/v1/orgs/list', { json: { organizations: [] } }); });
+  for (const n of [1, 2]) {
+    it(`run ${n}`, async () => {
+      expect((await runCli(['orgs', 'list'], { env: fake.env })).code).toBe(0);
+      expect(fake.requests).toHaveLength(1);
+    });
+  }
+  it('a test that overrides a stub gets it back afterwards', async () => {
+    fake.stub('/api/v1/orgs/list', { status: 404, json: { error: 'gone' } });
+    expect((await runCli(['orgs', 'list', '--retries', '0'], { env: fake.env })).code).toBe(4);
+  });
+  it('(it is back)', async () => {
+    expect((await runCli(['orgs', 'list'], { env: fake.env })).code).toBe(0);
   });
 });
 

@@ -14,7 +14,7 @@ let notices: string[];
 let verbose: string[];
 
 beforeEach(async () => {
-  server = await startFakeServer({ fallback: { json: { ok: true } } });
+  server = await startFakeServer();
   waits = [];
   notices = [];
   verbose = [];
@@ -158,7 +158,7 @@ describe('retries', () => {
     expect(e.message).toMatch(/cannot reach http:\/\/127\.0\.0\.1:\d+ \(ECONNREFUSED\) \(gave up after 3 tries\)/);
     expect(notices).toHaveLength(2);
     await c.close();
-    server = await startFakeServer({ fallback: { json: { ok: true } } });
+    server = await startFakeServer();
   });
 
   it('never retries 4xx', async () => {
