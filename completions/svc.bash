@@ -204,7 +204,7 @@ _svc_flag_value() {
     'repos add-hostc/--repos'|*'/-F'|*'/--field') REPLY='at-file' ;;
     'issues search/--sort-by') REPLY='choice:createdAt severity score' ;;
     'scans list/--sort-by') REPLY='choice:createdAt updatedAt' ;;
-    'sandbox/--repos'|*'/--search-query'|*'/-f'|*'/--raw-field'|*'/--name'|*'/--organization-id'|*'/--email'|*'/--role'|*'/--app-id'|*'/--repository-id'|*'/--default-scan-target-branch'|*'/--max-pr-timeout-minutes'|*'/--repository-ids'|*'/--pr-branch-format'|*'/--pr-commit-message-format'|*'/--pr-title-template'|*'/--pr-description-template'|*'/--repository-url'|*'/--project-id'|*'/--start-date'|*'/--end-date'|*'/--vuln-classes'|*'/--scan-id'|*'/--page'|*'/--page-size'|*'/--severities-min'|*'/--severities-max'|*'/--languages'|*'/--vulnerability-classes'|*'/--rule-id'|*'/--concurrency'|*'/--issue-id'|*'/--severity'|*'/--execution-criteria-crontab'|*'/--timezone'|*'/--poll-interval'|*'/--wait-timeout'|*'/--token-id'|*'/--organization'|*'/--fail-on'|*'/--max-critical'|*'/--max-high'|*'/--max-medium'|*'/--max-low'|*'/--max-info'|*'/--max-total'|*'/--levels'|*'/--new-since'|*'/--commit'|*'/--repository'|*'/--issue-url'|*'/--port'|*'/--host'|*'/--seed'|*'/--issues'|*'/--token-secret'|*'/--scan-duration'|*'/--patch-delay'|*'/--latency'|*'/--fail-rate') REPLY='any' ;;
+    'sandbox/--repos'|*'/--search-query'|*'/-f'|*'/--raw-field'|*'/--name'|*'/--organization-id'|*'/--email'|*'/--role'|*'/--app-id'|*'/--repository-id'|*'/--default-scan-target-branch'|*'/--max-pr-timeout-minutes'|*'/--repository-ids'|*'/--pr-branch-format'|*'/--pr-commit-message-format'|*'/--pr-title-template'|*'/--pr-description-template'|*'/--repository-url'|*'/--project-id'|*'/--start-date'|*'/--end-date'|*'/--vuln-classes'|*'/--scan-id'|*'/--page'|*'/--page-size'|*'/--severities-min'|*'/--severities-max'|*'/--languages'|*'/--vulnerability-classes'|*'/--rule-id'|*'/--concurrency'|*'/--issue-id'|*'/--severity'|*'/--execution-criteria-crontab'|*'/--timezone'|*'/--poll-interval'|*'/--wait-timeout'|*'/--token-id'|*'/--organization'|*'/--max-critical'|*'/--max-high'|*'/--max-medium'|*'/--max-low'|*'/--max-info'|*'/--max-total'|*'/--levels'|*'/--new-since'|*'/--commit'|*'/--repository'|*'/--issue-url'|*'/--port'|*'/--host'|*'/--seed'|*'/--issues'|*'/--token-secret'|*'/--scan-duration'|*'/--patch-delay'|*'/--latency'|*'/--fail-rate') REPLY='any' ;;
     *'/--input'|*'/--sarif'|*'/--junit'|*'/--markdown'|*'/--json-report'|*'/--hostb-sast'|*'/--code-quality'|*'/--baseline'|*'/--policy'|*'/--state') REPLY='file' ;;
     *'/--vcs') REPLY='choice:hosta hostb hostc generic' ;;
     *'/--severities') REPLY='list:critical high medium low info' ;;
@@ -214,6 +214,7 @@ _svc_flag_value() {
     *'/--code-scan-types') REPLY='list:FullScan PrScan' ;;
     *'/--types') REPLY='list:open patched falsePositive archived processing silenced closed notExploitable' ;;
     *'/--scan-type') REPLY='choice:FullScan PrScan SCAScan' ;;
+    *'/--fail-on') REPLY='choice:critical high medium low info' ;;
     *'/--fault') REPLY='choice:reset truncated invalid-json slow-body 500 502 503 429' ;;
     *) return 1 ;;
   esac
@@ -235,13 +236,15 @@ _svc_profiles() {
   "${_svc_words[0]}" __complete profiles 2>/dev/null
 }
 
-# Adds each word of $1 that starts with $2 to the candidates, after the prefix $3.
+# Adds each word of $1 that starts with $2 to the candidates, after the prefix $3; words already in
+# the comma list $4 are left out (a list names each value once).
 # (Not compgen -W: it would expand $(...) in names read from the config file.)
 _svc_match() {
   local -a list
   local w
   read -r -d '' -a list <<<"$1"
   for w in "${list[@]}"; do
+    [[ -n $4 && ,$4, == *",$w,"* ]] && continue
     [[ $w == "$2"* ]] && _svc_out+=("$3$w")
   done
   return 0
@@ -263,7 +266,7 @@ _svc_values() {
     choice:*) _svc_match "${kind#choice:}" "$cur" "$prefix" ;;
     list:*)
       if [[ $cur == *,* ]]; then
-        _svc_match "${kind#list:}" "${cur##*,}" "$prefix${cur%,*},"
+        _svc_match "${kind#list:}" "${cur##*,}" "$prefix${cur%,*}," "${cur%,*}"
       else
         _svc_match "${kind#list:}" "$cur" "$prefix"
       fi ;;

@@ -11,6 +11,11 @@ export interface IO {
   stderr: Writable;
   stdin: Readable;
   stdoutIsTTY: boolean;
+  /**
+   * stdout is a pipe: another program reads it (`| head`, `| less`) and may write to the same
+   * terminal, where a spinner on stderr would end up mixed into its lines. No spinner then.
+   */
+  stdoutIsPipe?: boolean;
   stderrIsTTY: boolean;
   stdinIsTTY: boolean;
   /** Terminal width, when stdout is a terminal. */
@@ -37,6 +42,12 @@ export interface Host {
    * open connection to the exit rather than tearing it down (~1.5 ms of every call).
    */
   exitsAfterMain?: boolean;
+  /**
+   * The command's outcome is decided (e.g. the gate's verdict, before it is printed): if stdout is
+   * closed from now on (`svc gate ... | head -1`), the process still exits with this code. Without a
+   * settled code, a reader that goes away ends the process with 0 (it has read what it wanted).
+   */
+  settle?(code: number): void;
 }
 
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {

@@ -1,5 +1,6 @@
 /** The process boundary: builds the real Host from `process` and runs main. Imported by bin/svc.js. */
 import { setMaxListeners } from 'node:events';
+import { fstatSync } from 'node:fs';
 import { isatty } from 'node:tty';
 import type { Host } from './context.js';
 import { sleep } from './context.js';
@@ -7,6 +8,7 @@ import { knownSecrets, main } from './cli.js';
 import { EXIT } from './exit-codes.js';
 import { scrub } from './http/redact.js';
 import { stripControls } from './output/sanitize.js';
+import { eraseSpinners } from './terminal/spinners.js';
 
 /** How long work that does not listen to the abort signal gets after Ctrl-C / SIGTERM. */
 export const SIGNAL_GRACE_MS = 1000;
@@ -29,21 +31,28 @@ export async function runProcess(version: string): Promise<void> {
 
   const onSignal = (signal: 'SIGINT' | 'SIGTERM') => {
     const code = signal === 'SIGTERM' ? EXIT.TERMINATED : EXIT.INTERRUPTED;
+    const leave = () => { eraseSpinners(); process.exit(code); };
     // A second signal: leave now.
-    if (controller.signal.aborted) process.exit(code);
+    if (controller.signal.aborted) leave();
     // Requests in flight, retry waits and stdin reads listen to this and end at once (main then
     // returns the code); whatever does not listen gets a short grace period.
     controller.abort(signal);
-    setTimeout(() => process.exit(code), SIGNAL_GRACE_MS).unref();
+    setTimeout(leave, SIGNAL_GRACE_MS).unref();
   };
   process.on('SIGINT', () => onSignal('SIGINT'));
   process.on('SIGTERM', () => onSignal('SIGTERM'));
-  for (const stream of [process.stdout, process.stderr]) {
-    stream.on('error', (err: NodeJS.ErrnoException) => {
-      // The reader went away (`svc ... | head`): stop quietly. Any other write error: one exit code, no trace.
-      process.exit(err.code === 'EPIPE' ? (process.exitCode ?? 0) : EXIT.INTERNAL);
-    });
-  }
+  // The code the work decided, once it has (see Host.settle); main's own code when it returns.
+  let settled: number | undefined;
+  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+    // The reader went away (`svc ... | head`): stop writing, erase the spinner, and leave with the
+    // code the work decided (a failed gate stays 1), or 0 for a read whose reader has had enough.
+    // Any other write error (a full disk): one exit code, no trace.
+    eraseSpinners();
+    process.exit(err.code === 'EPIPE' ? (settled ?? 0) : EXIT.INTERNAL);
+  });
+  // stderr gone (`2>&1 | head`, a closed terminal): the work goes on and still decides the code;
+  // what it would have said is lost, never the verdict.
+  process.stderr.on('error', () => {});
   const host: Host = {
     io: {
       stdout: process.stdout,
@@ -51,6 +60,10 @@ export async function runProcess(version: string): Promise<void> {
       // Made on first use: most commands never read stdin, and making the stream costs ~1 ms.
       get stdin() { return process.stdin; },
       stdoutIsTTY: process.stdout.isTTY === true,
+      // Asked only where a spinner could be drawn (stderr a terminal): one fstat.
+      get stdoutIsPipe() {
+        try { return fstatSync(1).isFIFO(); } catch { return false; }
+      },
       stderrIsTTY: process.stderr.isTTY === true,
       stdinIsTTY: isatty(0),
       columns: process.stdout.isTTY ? process.stdout.columns : undefined,
@@ -67,8 +80,11 @@ export async function runProcess(version: string): Promise<void> {
     sleep,
     signal: controller.signal,
     exitsAfterMain: true,
+    settle: (code) => { settled = code; },
   };
   const code = await main(process.argv.slice(2), host);
+  // A reader that goes away while the last output is flushed does not change the code.
+  settled = code;
   // Interrupted: leave at once with the signal's code, even if something (a socket, a timer)
   // would keep the loop alive.
   // (An interrupted command has already turned the signal into 130/143; one whose normal end is a

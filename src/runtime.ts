@@ -86,9 +86,10 @@ export function createContext(host: Host, globals: GlobalOptions): Context {
     async spin(text, fn) {
       // A terminal that reports no width (e.g. under `script` without a size) makes ora redraw forever.
       const width = (host.io.stderr as { columns?: number }).columns;
-      if (!host.io.stderrIsTTY || globals.verbose || host.env.CI || !width) return fn();
+      if (!host.io.stderrIsTTY || globals.verbose || host.env.CI || !width || host.io.stdoutIsPipe) return fn();
       const { default: ora } = await import('ora');
-      const spinner = ora({ text, stream: host.io.stderr, color: 'cyan', isEnabled: true, discardStdin: false }).start();
+      const { tracked } = await import('./terminal/spinners.js');
+      const spinner = tracked(ora({ text, stream: host.io.stderr, color: 'cyan', isEnabled: true, discardStdin: false }).start());
       try {
         return await fn();
       } finally {

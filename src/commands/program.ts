@@ -11,6 +11,7 @@ import { GLOBAL_OPTIONS, firstCommandWord } from './globals.js';
 import { HELP_TOPICS } from './help-topics.js';
 import { HELP_CONFIG, globalFlagsFooter } from './help-layout.js';
 import type { Runner } from './runner.js';
+import { installSuggestions } from './suggest.js';
 
 /** Built-in commands, each loaded only when named. */
 export const BUILTINS: ReadonlyArray<{ name: string; summary: string; hidden?: boolean; load: () => Promise<(run: Runner) => Command> }> = [
@@ -30,6 +31,7 @@ export const helpWidth = (columns?: number) => Math.min(columns ?? HELP_WIDTH, H
 export const DESCRIPTION = 'svc: the command line for the Code Security Scanning Service';
 
 export async function buildProgram(argv: readonly string[], run: Runner, io: IO, version: string, onError: (message: string) => void): Promise<Command> {
+  installSuggestions();
   const program = new Command('svc')
     .description(DESCRIPTION)
     .usage('<command> [subcommand] [flags]')

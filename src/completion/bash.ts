@@ -54,13 +54,15 @@ _svc_profiles() {
   "\${_svc_words[0]}" __complete profiles 2>/dev/null
 }
 
-# Adds each word of $1 that starts with $2 to the candidates, after the prefix $3.
+# Adds each word of $1 that starts with $2 to the candidates, after the prefix $3; words already in
+# the comma list $4 are left out (a list names each value once).
 # (Not compgen -W: it would expand $(...) in names read from the config file.)
 _svc_match() {
   local -a list
   local w
   read -r -d '' -a list <<<"$1"
   for w in "\${list[@]}"; do
+    [[ -n $4 && ,$4, == *",$w,"* ]] && continue
     [[ $w == "$2"* ]] && _svc_out+=("$3$w")
   done
   return 0
@@ -82,7 +84,7 @@ _svc_values() {
     choice:*) _svc_match "\${kind#choice:}" "$cur" "$prefix" ;;
     list:*)
       if [[ $cur == *,* ]]; then
-        _svc_match "\${kind#list:}" "\${cur##*,}" "$prefix\${cur%,*},"
+        _svc_match "\${kind#list:}" "\${cur##*,}" "$prefix\${cur%,*}," "\${cur%,*}"
       else
         _svc_match "\${kind#list:}" "$cur" "$prefix"
       fi ;;

@@ -62,7 +62,11 @@ function __svc_values
             printf '%s\\n' $prefix(string split ' ' -- (string replace 'choice:' '' -- $kind))
         case 'list:*'
             set -l head (string replace -r '[^,]*$' '' -- $cur)
-            printf '%s\\n' $prefix$head(string split ' ' -- (string replace 'list:' '' -- $kind))
+            # The values already in the list are not offered again.
+            set -l taken (string split ',' -- (string replace -r '^.*=' '' -- $head))
+            for value in (string split ' ' -- (string replace 'list:' '' -- $kind))
+                contains -- $value $taken; or printf '%s\\n' $prefix$head$value
+            end
         case file
             printf '%s\\n' $prefix(__fish_complete_path $cur)
         case at-file

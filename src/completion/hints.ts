@@ -29,3 +29,15 @@ export function hint<T extends object>(target: T, value: ValueHint): T {
 export function hintOf(target: object): ValueHint | undefined {
   return (target as Record<symbol, unknown>)[HINT] as ValueHint | undefined;
 }
+
+export const ALIASES = Symbol.for('svc.completion.aliases');
+
+/** Mark a commander Option with the other long names it answers to (hidden alias options). */
+export function markAliases<T extends object>(target: T, names: readonly string[]): T {
+  (target as Record<symbol, unknown>)[ALIASES] = names;
+  return target;
+}
+
+export function aliasesOf(target: object): readonly string[] {
+  return ((target as Record<symbol, unknown>)[ALIASES] as readonly string[] | undefined) ?? [];
+}

@@ -4,7 +4,7 @@
  * so a command or flag added anywhere in the tree is picked up without being listed twice.
  */
 import type { Argument, Command, Help, Option } from 'commander';
-import { hintOf, type ValueHint } from './hints.js';
+import { aliasesOf, hintOf, type ValueHint } from './hints.js';
 
 export interface FlagModel {
   /** `-o`, `--output`: short first. */
@@ -12,6 +12,8 @@ export interface FlagModel {
   description: string;
   /** What the value is; absent for flags that take none. */
   value?: ValueHint;
+  /** Other long names it answers to (`--vuln-classes`): their values complete, they are not offered. */
+  aliases?: string[];
 }
 
 export interface CommandModel {
@@ -64,7 +66,8 @@ function argValue(arg: Argument): ValueHint {
 function flagOf(option: Option): FlagModel {
   const names = [option.short, option.long].filter((n): n is string => typeof n === 'string');
   const value = valueOf(option);
-  return { names, description: oneLine(option.description), ...(value ? { value } : {}) };
+  const aliases = aliasesOf(option);
+  return { names, description: oneLine(option.description), ...(value ? { value } : {}), ...(aliases.length ? { aliases: [...aliases] } : {}) };
 }
 
 /** A description on one line, for the shells' candidate descriptions. */

@@ -64,7 +64,7 @@ export function buildTables(model: CompletionModel): Tables {
     const own = path === '' ? cmd.flags.filter((f) => !f.names.some((n) => globalNames.has(n))) : cmd.flags;
     t.flags.set(path, flagCandidates(own));
     for (const f of own) {
-      for (const flag of f.names) {
+      for (const flag of [...f.names, ...(f.aliases ?? [])]) {
         if (f.value) t.values.push({ path, flag, spec: valueSpec(f.value) });
         else valueless.add(flag);
       }

@@ -43,7 +43,12 @@ _svc_values() {
   local -a names
   case $1 in
     choice:*) compadd -- \${=\${1#choice:}} ;;
-    list:*) compset -P '*,'; compadd -q -S , -- \${=\${1#list:}} ;;
+    list:*)
+      # The values already in the list (before the last comma) are not offered again.
+      compset -P '*,'
+      local -a taken=(\${(s:,:)\${IPREFIX##*=}})
+      names=(\${=\${1#list:}})
+      compadd -q -S , -- \${names:|taken} ;;
     file) _files ;;
     at-file) compset -P '*@' && _files ;;
     profile)

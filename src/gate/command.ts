@@ -9,6 +9,8 @@ import type { Operation } from '../operations/types.js';
 import { flagSpecs, type FlagSpec } from '../commands/operation/flags.js';
 import { addFlagOptions } from '../commands/operation/command.js';
 import type { Runner } from '../commands/runner.js';
+import { hint } from '../completion/hints.js';
+import { LEVELS } from './levels.js';
 
 /** Request fields of the issue search that scope the gate (it always searches `types: ["open"]`). */
 export const SCOPE_FIELDS = [
@@ -101,7 +103,8 @@ export function gateCommand(run: Runner): Command {
     .helpCommand(false);
   const specs = scopeSpecs();
   const attribute = addFlagOptions(cmd, specs);
-  cmd.option('--fail-on <level>', 'Fail when any open issue is at this level or above: critical, high, medium, low, info');
+  // Completed as a choice; parsed by run.ts (case-insensitive, with its own message).
+  cmd.addOption(hint(new Option('--fail-on <level>', `Fail when any open issue is at this level or above: ${LEVELS.join(', ')}`), { kind: 'choice', values: LEVELS }));
   for (const key of MAX_FLAGS) {
     cmd.addOption(new Option(`--max-${key} <n>`, key === 'total' ? 'Fail when there are more than n open issues in all' : `Fail when there are more than n open ${key} issues`));
   }

@@ -201,6 +201,8 @@ export async function runGate(ctx: Context, flags: GateFlags, opts: GateOpts): P
       ctx.warn(`the SARIF report holds issues of ${repos.length} repositories (${repos.slice(0, 3).join(', ')}${repos.length > 3 ? ', ...' : ''}); an upload to one repository would point at the wrong code: scope the gate to one repository (--repository auto, --repository-ids)`);
     }
   }
+  // Decided: a reader that closes stdout while the verdict is printed (`| head -1`) cannot change it.
+  ctx.settle?.(verdict.result.passed ? EXIT.OK : EXIT.GATE_FAILED);
   await printVerdict(ctx, format, verdict, annotations, setup.ci);
   if (!verdict.result.passed) {
     throw new CliError(`gate failed: ${verdict.result.violations.join('; ')}`, EXIT.GATE_FAILED);

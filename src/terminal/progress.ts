@@ -25,7 +25,8 @@ export interface Progress {
 export function isLive(ctx: Pick<Context, 'io' | 'env' | 'globals'>): boolean {
   // A terminal that reports 0 columns (some pseudo-terminals) sends ora into an endless clear loop.
   const columns = (ctx.io.stderr as { columns?: number }).columns;
-  return ctx.io.stderrIsTTY && columns !== 0 && !ctx.globals.verbose && !inCi(ctx);
+  // stdout to a pipe: its reader may print to the same terminal, into the spinner's line.
+  return ctx.io.stderrIsTTY && columns !== 0 && !ctx.globals.verbose && !inCi(ctx) && !ctx.io.stdoutIsPipe;
 }
 
 function inCi(ctx: Pick<Context, 'env' | 'globals'>): boolean {
@@ -50,7 +51,8 @@ export async function startProgress(ctx: Context, text: string): Promise<Progres
     };
   }
   const { default: ora } = await import('ora');
-  const spinner = ora({ text, stream: ctx.io.stderr, color: 'cyan', isEnabled: true, discardStdin: false }).start();
+  const { tracked } = await import('./spinners.js');
+  const spinner = tracked(ora({ text, stream: ctx.io.stderr, color: 'cyan', isEnabled: true, discardStdin: false }).start());
   return {
     live: true,
     update: (t) => { spinner.text = t; },

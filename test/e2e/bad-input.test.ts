@@ -35,7 +35,7 @@ const noCreds = { SVC_API_TOKEN_ID: undefined, SVC_API_TOKEN_SECRET: undefined }
 const CASES: Case[] = [
   // Commands and options
   { args: ['nosuch'], code: 2, says: /unknown command 'nosuch'/ },
-  { args: ['issues', 'nosuch'], code: 2, says: /unknown command 'nosuch'/ },
+  { args: ['issues', 'nosuch'], code: 2, says: /unknown operation 'nosuch' of 'svc issues'/ },
   { args: ['isues', 'search'], code: 2, says: /unknown command 'isues'/ },
   { args: ['issues', 'search', '--bogus'], code: 2, says: /unknown option '--bogus'/ },
   { args: ['--bogus'], code: 2, says: /unknown option '--bogus'/ },

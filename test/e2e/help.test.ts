@@ -56,11 +56,11 @@ describe('help topics', () => {
 
 describe('typos get a suggestion and exit 2', () => {
   it.each([
-    [['isues'], /unknown command 'isues' \(Did you mean issues\?\)/],
-    [['repositries', 'list'], /Did you mean repositories\?/],
-    [['issues', 'serch'], /unknown command 'serch' \(Did you mean search\?\)/],
-    [['stats', 'issuesBySeverty'], /Did you mean issuesBySeverity\?/],
-    [['issues', 'search', '--sort-byy', 'score'], /unknown option '--sort-byy' \(Did you mean --sort-by\?\)/],
+    [['isues'], /unknown command 'isues' \(did you mean 'svc issues'\?\)/],
+    [['repositries', 'list'], /did you mean 'svc repositories'\?/],
+    [['issues', 'serch'], /unknown operation 'serch' of 'svc issues' \(did you mean 'svc issues search'\?\)/],
+    [['stats', 'issuesBySeverty'], /did you mean 'svc stats issuesBySeverity'\?/],
+    [['issues', 'search', '--sort-byy', 'score'], /unknown option '--sort-byy' for 'svc issues search' \(did you mean --sort-by\?\)/],
   ])('svc %j', async (args, pattern) => {
     const r = await runCli(args);
     expect(r.code).toBe(2);

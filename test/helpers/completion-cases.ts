@@ -5,6 +5,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadAllOperations, commandName } from '../../src/operations/index.js';
+import { flagSpecs } from '../../src/commands/operation/flags.js';
 import { complete, sandbox, shellAvailable, type Sandbox, type ShellName } from './shells.js';
 
 const sorted = (list: string[]) => [...list].sort();
@@ -84,6 +85,22 @@ export function completionCases(shell: ShellName): void {
       expect(files).toEqual(expect.arrayContaining(['body.json', 'bulk.json', 'notes.txt']));
       expect(files.some((f) => f.startsWith('reports'))).toBe(true);
       expect(sorted(tab('svc issues search -F organizationId=@b'))).toEqual(EXPECT_PREFIXED[shell].atFile);
+    });
+
+    it('svc gate --fail-on <TAB>: the levels (it completed nothing)', () => {
+      expect(sorted(tab('svc gate --fail-on '))).toEqual(['critical', 'high', 'info', 'low', 'medium']);
+      expect(tab('svc gate --fail-on h')).toEqual(['high']);
+    });
+
+    it('--types open,<TAB>: the other values, not those already in the list', async () => {
+      const search = (await loadAllOperations()).find((o) => o.group === 'issues' && o.name === 'search')!;
+      const all = flagSpecs(search.request.shape).find((f) => f.flag === 'types')!.choices!;
+      const keep = shell === 'zsh' ? (v: string) => v : (v: string) => `open,patched,${v}`;
+      expect(sorted(tab('svc issues search --types open,patched,'))).toEqual(sorted(all.filter((v) => v !== 'open' && v !== 'patched').map(keep)));
+    });
+
+    it('a value of an alias (--vuln-classes) is skipped like its flag\'s', () => {
+      expect(sorted(tab('svc gate --vuln-classes xss --fail-on '))).toEqual(['critical', 'high', 'info', 'low', 'medium']);
     });
 
     it('a global flag value is skipped when finding the command', () => {

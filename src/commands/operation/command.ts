@@ -4,7 +4,7 @@ import type { Operation } from '../../operations/types.js';
 import { commandName } from '../../operations/index.js';
 import { argName, flagSpecs, typeText, type FlagSpec } from './flags.js';
 import type { Runner } from '../runner.js';
-import { hint } from '../../completion/hints.js';
+import { hint, hintOf, markAliases } from '../../completion/hints.js';
 import { wrap } from '../help-layout.js';
 import { listParser, stringParser } from './values.js';
 
@@ -26,7 +26,8 @@ const collect = (value: string, previous: string[] | undefined) => [...(previous
  */
 export function flagDescription(spec: FlagSpec): string {
   const dflt = spec.defaultValue !== undefined ? ` (service default: ${String(spec.defaultValue)})` : '';
-  return `${spec.description} [${typeText(spec)}]${dflt}${SOURCE_LABEL[spec.source]}`.trim();
+  const also = flagAliases(spec.flag).map((a) => ` (also --${a})`).join('');
+  return `${spec.description}${also} [${typeText(spec)}]${dflt}${SOURCE_LABEL[spec.source]}`.trim();
 }
 
 export function optionsFor(spec: FlagSpec): Option[] {
@@ -62,14 +63,46 @@ export function operationStandIn(op: Operation): Command {
   return cmd;
 }
 
+/** Shorter spellings users type for words of flag names: `--vuln-classes` for `--vulnerability-classes`. */
+const SHORT_WORDS: ReadonlyArray<[RegExp, string]> = [[/(^|-)vulnerability(?=-|$)/g, '$1vuln']];
+
+/** The other names a flag answers to (without dashes). */
+export function flagAliases(flag: string): string[] {
+  const alias = SHORT_WORDS.reduce((f, [re, short]) => f.replace(re, short), flag);
+  return alias === flag ? [] : [alias];
+}
+
+/**
+ * An alias of an option: the same value, parser and choices under another name, stored in the same
+ * attribute (so repeated and mixed uses add up), hidden from help (the main flag names it), and
+ * known to completion as another name of the flag.
+ */
+function aliasOption(main: Option, long: string): Option {
+  const alias = new Option(main.flags.replace(/^--[\w-]+/, long), main.description).hideHelp();
+  if (main.argChoices) alias.choices(main.argChoices);
+  const parse = (main as unknown as { parseArg?: (v: string, p: unknown) => unknown }).parseArg;
+  if (parse) alias.argParser(parse);
+  const attr = main.attributeName();
+  alias.attributeName = () => attr;
+  const h = hintOf(main);
+  if (h) hint(alias, h);
+  return alias;
+}
+
 /** Add the options of flag specs to a command; returns each spec's commander attribute name. */
 export function addFlagOptions(cmd: Command, specs: readonly FlagSpec[]): Map<FlagSpec, string> {
   const attribute = new Map<FlagSpec, string>();
   for (const spec of specs) {
     const [main, ...rest] = optionsFor(spec);
     attribute.set(spec, main.attributeName());
+    const aliases = flagAliases(spec.flag);
+    if (aliases.length) markAliases(main, aliases.map((a) => `--${a}`));
     cmd.addOption(main);
     for (const o of rest) cmd.addOption(o);
+    for (const a of aliases) {
+      cmd.addOption(aliasOption(main, `--${a}`));
+      for (const o of rest) if (o.negate) cmd.addOption(aliasOption(o, `--no-${a}`));
+    }
   }
   return attribute;
 }

@@ -1,0 +1,169 @@
+/**
+ * "Did you mean": what a mistyped flag or operation most likely meant. A flag is matched by its words
+ * (`--repo` is a word of `--repository-ids` once `repo` is read as `repository`), by the synonyms users
+ * bring from other tools (`--status` means `--types`, `--sort` means `--sort-by`), and only then by
+ * spelling (edit distance), which is all commander does (`--sort` -> `--org`).
+ */
+import { Command } from 'commander';
+
+/** Whole flags that mean another flag of svc. The first candidate that a command has wins. */
+const FLAG_SYNONYMS: Record<string, string[]> = {
+  status: ['types'], state: ['types'], statuses: ['types'], type: ['types'],
+  sort: ['sort-by'], order: ['sort-order'], 'order-by': ['sort-by'],
+  severity: ['severities-min', 'fail-on'], 'min-severity': ['severities-min', 'fail-on'], 'max-severity': ['severities-max'],
+  level: ['fail-on', 'severities-min'], threshold: ['fail-on'],
+  repo: ['repository-ids', 'repository-id'], repos: ['repository-ids'], repository: ['repository-ids', 'repository-id'], repositories: ['repository-ids'],
+  organization: ['org', 'organization-id'], organisation: ['org', 'organization-id'], 'org-id': ['org', 'organization-id'],
+  query: ['search-query'], q: ['search-query'], search: ['search-query'], filter: ['search-query'],
+  limit: ['page-size'], 'per-page': ['page-size'], size: ['page-size'],
+  format: ['output'], out: ['output'],
+  lang: ['languages'], language: ['languages'],
+  cwe: ['vulnerability-classes'], class: ['vulnerability-classes'], classes: ['vulnerability-classes'],
+  rule: ['rule-id'], scan: ['scan-id'], project: ['project-id'], branch: ['default-scan-target-branch'],
+  token: ['token-id'], secret: ['with-secret-stdin'], force: ['yes'],
+};
+
+/** Words that stand for other words inside a flag name. */
+const WORD_SYNONYMS: Record<string, string[]> = {
+  repo: ['repository'], repos: ['repository'], org: ['organization'], organisation: ['organization'],
+  vuln: ['vulnerability'], vulns: ['vulnerability'], sev: ['severity'], lang: ['language'],
+  id: ['ids'], max: ['max'], min: ['min'], pr: ['pr'], msg: ['message'], desc: ['description'],
+};
+
+/** Operations users reach for under other names (gh, aws, kubectl habits). */
+const OPERATION_SYNONYMS: Record<string, string[]> = {
+  list: ['search', 'list'], ls: ['list', 'search'], find: ['search'], query: ['search'],
+  show: ['get'], view: ['get'], describe: ['get'], info: ['get'],
+  rm: ['delete'], remove: ['delete'], del: ['delete'], create: ['add', 'create'], new: ['add', 'create'],
+  run: ['start'], scan: ['start'], status: ['get', 'get-schedule'],
+};
+
+/** `severities` and `severity`, `classes` and `class`: one stem. */
+function stem(word: string): string {
+  return word.replace(/ies$/, 'y').replace(/(ss|sh|ch|x)es$/, '$1').replace(/([^s])s$/, '$1');
+}
+
+function wordsOf(flag: string): string[] {
+  return flag.replace(/^-+/, '').toLowerCase().split(/[-_.]/).filter(Boolean);
+}
+
+/** Optimal string alignment distance (Damerau-Levenshtein with adjacent transpositions). */
+export function editDistance(a: string, b: string): number {
+  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array<number>(b.length).fill(0)]);
+  for (let j = 1; j <= b.length; j++) d[0][j] = j;
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
+    }
+  }
+  return d[a.length][b.length];
+}
+
+/** Does a typed word name this word of a flag: the same stem, a synonym, or a prefix of 3+ letters? */
+function wordMatches(typed: string, word: string): boolean {
+  const forms = [typed, ...(WORD_SYNONYMS[typed] ?? [])];
+  return forms.some((f) => stem(f) === stem(word) || (f.length >= 3 && word.startsWith(f)) || (f.length >= 4 && editDistance(stem(f), stem(word)) <= 1));
+}
+
+/** Close by spelling: at most a third of the longer name wrong (commander's rule, without its 0.4 similarity floor). */
+function closeBySpelling(typed: string, candidate: string): number | undefined {
+  const distance = editDistance(typed, candidate);
+  return distance <= Math.max(1, Math.floor(Math.max(typed.length, candidate.length) / 3)) ? distance : undefined;
+}
+
+/**
+ * The flags (with dashes) a mistyped `--flag` most likely meant, best first, at most `max`.
+ * `candidates` are the long flags the command accepts, its own first.
+ */
+export function suggestFlags(typed: string, candidates: readonly string[], max = 2): string[] {
+  const name = typed.replace(/^-+/, '').split('=')[0].toLowerCase();
+  const plain = candidates.map((c) => c.replace(/^-+/, ''));
+  const found: string[] = [];
+  const add = (flag: string) => { if (!found.includes(flag) && found.length < max) found.push(flag); };
+  // 1. A known synonym the command has.
+  for (const s of FLAG_SYNONYMS[name] ?? []) if (plain.includes(s)) add(s);
+  // 2. Every typed word names a word of the flag; fewer other words first.
+  const typedWords = wordsOf(name);
+  const byWords = plain
+    .filter((c) => !c.startsWith('no-') && typedWords.every((t) => wordsOf(c).some((w) => wordMatches(t, w))))
+    .sort((a, b) => wordsOf(a).length - wordsOf(b).length);
+  byWords.forEach(add);
+  // 3. Spelling.
+  if (found.length === 0) {
+    plain
+      .map((c) => [c, closeBySpelling(name, c)] as const)
+      .filter((x): x is readonly [string, number] => x[1] !== undefined)
+      .sort((a, b) => a[1] - b[1])
+      .forEach(([c]) => add(c));
+  }
+  return found.map((f) => `--${f}`);
+}
+
+/** The operations (or commands) a mistyped name most likely meant, best first. */
+export function suggestCommands(typed: string, candidates: readonly string[], max = 2): string[] {
+  const name = typed.toLowerCase();
+  const found: string[] = [];
+  const add = (c: string) => { if (!found.includes(c) && found.length < max) found.push(c); };
+  for (const s of OPERATION_SYNONYMS[name] ?? []) if (candidates.includes(s)) add(s);
+  // A mistyped synonym (`lst`) still means what the synonym means.
+  for (const [word, targets] of Object.entries(OPERATION_SYNONYMS)) {
+    if (word.length >= 3 && word !== name && closeBySpelling(name, word) !== undefined) targets.filter((t) => candidates.includes(t)).forEach(add);
+  }
+  candidates
+    .map((c) => [c, closeBySpelling(name, c.toLowerCase())] as const)
+    .filter((x): x is readonly [string, number] => x[1] !== undefined)
+    .sort((a, b) => a[1] - b[1])
+    .forEach(([c]) => add(c));
+  if (found.length === 0) {
+    // A word of a kebab-case name: `svc repos pr-scanning` -> set-pr-scanning.
+    candidates.filter((c) => name.length >= 3 && c.toLowerCase().includes(name)).forEach(add);
+  }
+  return found;
+}
+
+/** `svc issues search`: the command's path from the root, canonical names. */
+function commandPath(cmd: Command): string {
+  const names: string[] = [];
+  for (let c: Command | null = cmd; c; c = c.parent) names.unshift(c.name());
+  return names.join(' ');
+}
+
+/**
+ * Commander's unknown-option and unknown-command errors with these suggestions, for every command
+ * (including those built later, when argv dispatches to them): commander's own pick is by spelling
+ * only, and names neither the command nor where its help is.
+ */
+export function installSuggestions(): void {
+  const proto = Command.prototype as unknown as {
+    unknownOption(flag: string): void;
+    unknownCommand(): void;
+    _svcSuggestions?: boolean;
+  };
+  if (proto._svcSuggestions) return;
+  proto._svcSuggestions = true;
+  proto.unknownOption = function unknownOption(this: Command, flag: string) {
+    const candidates: string[] = [];
+    for (let c: Command | null = this; c; c = c.parent) {
+      for (const o of c.createHelp().visibleOptions(c)) if (o.long) candidates.push(o.long);
+    }
+    const s = flag.startsWith('--') ? suggestFlags(flag, candidates) : [];
+    const path = commandPath(this);
+    this.error(`unknown option '${flag}' for '${path}'${s.length ? ` (did you mean ${s.join(' or ')}?)` : ''}; see '${path} --help'`, { code: 'commander.unknownOption', exitCode: 2 });
+  };
+  proto.unknownCommand = function unknownCommand(this: Command) {
+    const typed = String(this.args[0]);
+    const owner = new Map<string, Command>();
+    for (const c of this.createHelp().visibleCommands(this)) for (const n of [c.name(), ...c.aliases()]) owner.set(n, c);
+    const path = commandPath(this);
+    // One name per command: the spelling closest to what was typed (`issuesBySeverity`, not also its kebab-case name).
+    const picked = new Set<Command>();
+    const s = suggestCommands(typed, [...owner.keys()], 4)
+      .filter((n) => !picked.has(owner.get(n)!) && picked.add(owner.get(n)!))
+      .slice(0, 2)
+      .map((n) => `'${path} ${n}'`);
+    const what = this.parent ? `unknown operation '${typed}' of '${path}'` : `unknown command '${typed}'`;
+    this.error(`${what}${s.length ? ` (did you mean ${s.join(' or ')}?)` : ''}; run '${path} --help' for ${this.parent ? 'its operations' : 'the commands'}`, { code: 'commander.unknownCommand', exitCode: 2 });
+  };
+}
