@@ -60,34 +60,48 @@ function webUrl(url: string): string {
   return url.trim().replace(/\/+$/, '').replace(/\.git$/, '');
 }
 
+/** The providers' CIs: what marks each, where it names the repository and the commit. */
+const PROVIDERS: ReadonlyArray<{
+  kind: 'hosta' | 'hostb' | 'hostc';
+  name: string;
+  marks: (env: Env) => boolean;
+  url: (env: Env) => string | undefined;
+  commit: string;
+  groups: CiInfo['groups'];
+  annotations: boolean;
+  stepSummary?: string;
+}> = [
+  {
+    kind: 'hosta', name: "host A's runner", marks: (env) => env.HOSTA_ACTIONS === 'true',
+    url: (env) => (set(env.HOSTA_SERVER_URL) && set(env.HOSTA_REPOSITORY) ? `${webUrl(env.HOSTA_SERVER_URL)}/${env.HOSTA_REPOSITORY.trim().replace(/^\/+/, '')}` : undefined),
+    commit: 'HOSTA_SHA', groups: 'hosta', annotations: true, stepSummary: 'HOSTA_STEP_SUMMARY',
+  },
+  {
+    kind: 'hostb', name: "host B's CI", marks: (env) => env.HOSTB_CI === 'true',
+    url: (env) => (set(env.CI_PROJECT_URL) ? webUrl(env.CI_PROJECT_URL) : undefined),
+    commit: 'CI_COMMIT_SHA', groups: 'hostb', annotations: false,
+  },
+  {
+    kind: 'hostc', name: "host C's pipelines", marks: (env) => set(env.HOSTC_BUILD_NUMBER),
+    url: (env) => (set(env.HOSTC_GIT_HTTP_ORIGIN) ? webUrl(env.HOSTC_GIT_HTTP_ORIGIN) : undefined),
+    commit: 'HOSTC_COMMIT', groups: 'none', annotations: false,
+  },
+];
+
 export function detectCi(env: Env, o: { disabled?: boolean } = {}): CiInfo | undefined {
   if (o.disabled || on(env.SVC_NO_CI) || off(env.CI)) return undefined;
-  if (env.HOSTA_ACTIONS === 'true') {
-    const info: CiInfo = { kind: 'hosta', name: "host A's runner", groups: 'hosta', annotations: true };
-    if (set(env.HOSTA_STEP_SUMMARY)) info.stepSummary = env.HOSTA_STEP_SUMMARY;
-    if (set(env.HOSTA_SERVER_URL) && set(env.HOSTA_REPOSITORY)) {
-      info.repositoryUrl = `${webUrl(env.HOSTA_SERVER_URL)}/${env.HOSTA_REPOSITORY.trim().replace(/^\/+/, '')}`;
-      info.vcs = 'hosta';
+  const p = PROVIDERS.find((x) => x.marks(env));
+  if (p) {
+    const info: CiInfo = { kind: p.kind, name: p.name, groups: p.groups, annotations: p.annotations };
+    const summary = p.stepSummary !== undefined ? env[p.stepSummary] : undefined;
+    if (set(summary)) info.stepSummary = summary;
+    const url = p.url(env);
+    if (url !== undefined) {
+      info.repositoryUrl = url;
+      info.vcs = p.kind;
     }
-    if (set(env.HOSTA_SHA)) info.commit = env.HOSTA_SHA.trim();
-    return info;
-  }
-  if (env.HOSTB_CI === 'true') {
-    const info: CiInfo = { kind: 'hostb', name: "host B's CI", groups: 'hostb', annotations: false };
-    if (set(env.CI_PROJECT_URL)) {
-      info.repositoryUrl = webUrl(env.CI_PROJECT_URL);
-      info.vcs = 'hostb';
-    }
-    if (set(env.CI_COMMIT_SHA)) info.commit = env.CI_COMMIT_SHA.trim();
-    return info;
-  }
-  if (set(env.HOSTC_BUILD_NUMBER)) {
-    const info: CiInfo = { kind: 'hostc', name: "host C's pipelines", groups: 'none', annotations: false };
-    if (set(env.HOSTC_GIT_HTTP_ORIGIN)) {
-      info.repositoryUrl = webUrl(env.HOSTC_GIT_HTTP_ORIGIN);
-      info.vcs = 'hostc';
-    }
-    if (set(env.HOSTC_COMMIT)) info.commit = env.HOSTC_COMMIT.trim();
+    const commit = env[p.commit];
+    if (set(commit)) info.commit = commit.trim();
     return info;
   }
   if (on(env.CI) || on(env.CONTINUOUS_INTEGRATION) || set(env.BUILD_NUMBER)) {
