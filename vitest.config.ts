@@ -12,5 +12,9 @@ export default defineConfig({
     // and every test builds its own host, sandbox or server.
     pool: 'threads',
     isolate: false,
+    // vitest's default is one worker less than the CPUs: a single worker on CI's 2 cores, running
+    // every file in turn. Much of the suite waits (spawned bins and shells, servers, timeouts), so
+    // two workers keep both cores busy (three made the slowest script tests time out under load).
+    maxWorkers: 2,
   },
 });

@@ -3,6 +3,7 @@
  * sees the connection close), and says so in one line.
  */
 import { spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { BIN, cleanEnv } from '../helpers/run-svc.js';
 import { startFakeServer, type FakeServer } from '../helpers/fake-server.js';
@@ -15,7 +16,7 @@ afterEach(async () => { await server.close(); });
 interface Ended { code: number | null; signal: NodeJS.Signals | null; stderr: string; stdout: string; afterSignalMs: number }
 
 /** Start svc, send `signal` once `ready` resolves, and report how it ended. */
-function interrupt(args: string[], signal: NodeJS.Signals, ready: () => Promise<unknown>, opts: { keepStdinOpen?: boolean } = {}): Promise<Ended> {
+function interrupt(args: string[], signal: NodeJS.Signals, ready: (pid: number) => Promise<unknown>, opts: { keepStdinOpen?: boolean } = {}): Promise<Ended> {
   const child = spawn(process.execPath, [BIN, ...args], {
     env: cleanEnv({ SVC_BASE_URL: server.url, SVC_API_TOKEN_ID: 'id-0001', SVC_API_TOKEN_SECRET: SECRET }),
     stdio: ['pipe', 'pipe', 'pipe'],
@@ -34,12 +35,33 @@ function interrupt(args: string[], signal: NodeJS.Signals, ready: () => Promise<
       child.stdin.destroy();
       resolve({ code, signal: sig, stderr, stdout, afterSignalMs: Date.now() - sentAt });
     });
-    ready().then(() => { sentAt = Date.now(); child.kill(signal); }, reject);
+    ready(child.pid!).then(() => { sentAt = Date.now(); child.kill(signal); }, reject);
   });
 }
 
-/** Where svc makes no request there is nothing to wait for: give it time to start (it is then blocked on stdin). */
-const started = () => new Promise((r) => setTimeout(r, 1000));
+/**
+ * Where svc makes no request there is nothing to wait for: wait until it is blocked on stdin, i.e.
+ * asleep with no CPU time spent for 300 ms (node catches SIGINT from its first milliseconds, so the
+ * signal mask tells nothing). A fixed pause lost the race on a busy machine: the signal came before
+ * svc's handler and killed node outright. Off Linux (no /proc), a pause of a second.
+ */
+async function started(pid: number): Promise<void> {
+  const stat = `/proc/${pid}/stat`;
+  if (!existsSync(stat)) return new Promise((r) => setTimeout(r, 1000));
+  const end = Date.now() + 15_000;
+  let last = '';
+  let since = Date.now();
+  while (Date.now() < end) {
+    // Fields after the command name: state is the 1st, utime and stime the 12th and 13th.
+    const text = readFileSync(stat, 'utf8');
+    const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
+    const now = `${fields[0]} ${fields[11]} ${fields[12]}`;
+    if (now !== last || fields[0] !== 'S') { last = now; since = Date.now(); }
+    else if (Date.now() - since >= 300) return;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  throw new Error('svc did not settle (blocked on stdin) within 15 s');
+}
 
 describe('signals', () => {
   it('SIGINT during a request that never answers: exit 130 at once, the server sees the connection close', async () => {
