@@ -43,6 +43,9 @@ export function parseBaseline(text: string, file: string): Baseline {
   }
   if (isObject(data) && Array.isArray(data.runs)) return { file, kind: 'sarif', entries: fromSarif(data, file) };
   if (isObject(data) && typeof data.passed === 'boolean' && isObject(data.counts)) return { file, kind: 'json', entries: fromJson(data, file) };
+  if (isObject(data) && data.decided === false) {
+    throw new BaselineError(`${file} is the report of a gate that could not decide (${typeof data.error === 'string' ? data.error : 'no verdict'}): it lists no issues to compare with`);
+  }
   throw new BaselineError(`${file} is not a svc gate report; expected the --sarif or --json-report file of an earlier svc gate`);
 }
 

@@ -29,7 +29,7 @@ import { MAX_FLAGS, searchOperation, type GateFlags } from './command.js';
 import type { VerifiedScope } from './scope.js';
 import type { WaitSettings } from '../commands/operation/scan-wait.js';
 import { REPORT_FLAGS, printVerdict, writeErrorReports, writeReports, type ReportPaths } from './summary.js';
-import { gateSetup, resolveRepository, type GateSetup } from './setup.js';
+import { checkRepositoryFlag, gateSetup, resolveRepository, type GateSetup } from './setup.js';
 import { createSieve, type Sifted } from './sieve.js';
 import { repositoriesOf, writeCiErrorReports, writeCiReports, type CiReportPaths } from './ci-reports.js';
 import type { Policy } from './policy.js';
@@ -166,7 +166,8 @@ export async function runGate(ctx: Context, flags: GateFlags, opts: GateOpts): P
     if (built.repositoryIds !== undefined) throw new UsageError('give --repository or --repository-ids, not both');
     // Resolved (a URL, or auto) in the try below; --dry-run sends nothing, so it only says so.
     const v = String(opts.repository).trim();
-    const resolved = v === 'auto' ? `<resolved from ${setup.ci?.repositoryUrl ?? 'the CI variables'}>` : /^https?:\/\//i.test(v) ? `<resolved from ${v}>` : v;
+    const kind = checkRepositoryFlag(v, setup.ci);
+    const resolved = kind === 'auto' ? `<resolved from ${setup.ci!.repositoryUrl}>` : kind === 'url' ? `<resolved from ${v}>` : v;
     scope.repositoryIds = ctx.globals.dryRun ? [resolved] : undefined;
   }
   const wait = await waitSettings(opts, scope);

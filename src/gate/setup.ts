@@ -131,18 +131,28 @@ export async function gateSetup(ctx: Context, opts: SetupOpts): Promise<GateSetu
  * `--repository ID|URL|auto`: an id as is; a URL, or the CI's own repository with `auto`,
  * resolved with `repos resolve-by-url`. The service not knowing it is exit 4.
  */
-export async function resolveRepository(ctx: Context, value: string, ci: CiInfo | undefined, organizationId: unknown): Promise<string> {
+/** Checks --repository before anything is sent: what it names, and that `auto` has CI variables to read. */
+export function checkRepositoryFlag(value: string, ci: CiInfo | undefined): 'id' | 'url' | 'auto' {
   const v = value.trim();
   if (v === '') throw new UsageError('--repository needs a repository id, a URL or auto');
-  let url: string;
-  let vcs: string;
   if (v === 'auto') {
     if (!ci?.repositoryUrl || !ci.vcs) {
       throw new UsageError('--repository auto: no CI repository variables are set (HOSTA_SERVER_URL and HOSTA_REPOSITORY, or CI_PROJECT_URL)', 'give the repository id or URL, or run in a CI job (see svc help environment)');
     }
-    url = ci.repositoryUrl;
-    vcs = ci.vcs;
-  } else if (/^https?:\/\//i.test(v)) {
+    return 'auto';
+  }
+  return /^https?:\/\//i.test(v) ? 'url' : 'id';
+}
+
+export async function resolveRepository(ctx: Context, value: string, ci: CiInfo | undefined, organizationId: unknown): Promise<string> {
+  const v = value.trim();
+  const kind = checkRepositoryFlag(v, ci);
+  let url: string;
+  let vcs: string;
+  if (kind === 'auto') {
+    url = ci!.repositoryUrl!;
+    vcs = ci!.vcs!;
+  } else if (kind === 'url') {
     url = v.replace(/\/+$/, '').replace(/\.git$/, '');
     vcs = ci?.vcs ?? 'generic';
   } else {

@@ -1,4 +1,5 @@
 /** The lines that say what the baseline, the policy and --new-since/--commit took out of the count. */
+import { entryLabel } from './policy.js';
 import type { Sifted } from './sieve.js';
 
 const s = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
@@ -13,10 +14,7 @@ export function siftedLines(sifted: Sifted | undefined, counted: number): string
   if (sifted.suppressedCount > 0 || sifted.policy) {
     out.push(`${s(sifted.suppressedCount, 'issue', 'issues')} suppressed by the policy${sifted.policy ? ` ${sifted.policy.file}` : ''} (not counted).`);
   }
-  for (const e of sifted.expired) {
-    const what = e.id ?? (e.fingerprint !== undefined ? `fingerprint ${e.fingerprint}` : [e.rule && `rule ${e.rule}`, e.path && `in ${e.path}`].filter(Boolean).join(' '));
-    out.push(`Policy entry expired ${e.expires}: ${what} counts again.`);
-  }
+  for (const e of sifted.expired) out.push(`Policy entry expired ${e.expires}: ${entryLabel(e)} counts again.`);
   if (sifted.outOfScope > 0) out.push(`${s(sifted.outOfScope, 'open issue was', 'open issues were')} left out by --new-since/--commit.`);
   if (sifted.undated > 0) out.push(`${s(sifted.undated, 'issue has', 'issues have')} no creation date and counted (fail closed).`);
   if (sifted.uncommitted > 0) out.push(`${s(sifted.uncommitted, 'issue names', 'issues name')} no scan commit and counted (fail closed).`);

@@ -7,8 +7,14 @@ import { GateUsageError } from './levels.js';
 
 const UNITS: Record<string, number> = { m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
 
-/** The instant (ms since epoch) a `--new-since` value names. */
+/** The instant (ms since epoch) a `--new-since` value names; one in the future is refused (it would leave every issue out). */
 export function parseSince(value: string, nowMs: number): number {
+  const t = sinceInstant(value, nowMs);
+  if (t > nowMs) throw new GateUsageError(`--new-since '${value}' is in the future: every issue would be left out`);
+  return t;
+}
+
+function sinceInstant(value: string, nowMs: number): number {
   const v = value.trim();
   const dur = /^(\d+)\s*([mhdw])$/i.exec(v);
   if (dur) {

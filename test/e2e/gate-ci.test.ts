@@ -43,6 +43,7 @@ describe('svc gate --baseline', () => {
       expect(again.code, again.stderr).toBe(0);
       expect(again.stdout).toContain('svc gate: PASSED');
       expect(again.stdout).toContain(`0 new, ${ids.length} already in the baseline (not counted; baseline ${file}, ${ids.length} issues).`);
+      expect(again.stdout).toContain(`0 open issues counted; ${ids.length} more in scope not counted (below).`);
     }
 
     // A new scan adds issues: the gate fails on those and only those.
@@ -177,6 +178,17 @@ describe("svc gate on host A's runner", () => {
     expect(readFileSync(summary, 'utf8').split('svc gate failed')).toHaveLength(3);
   });
 
+  it.concurrent('a step summary that cannot be written is said; the verdict and its exit code stand', async () => {
+    const sb = await sandbox();
+    const { repoId } = await busiestRepo(sb);
+    const cwd = workDir();
+    const env = { CI: 'true', HOSTA_ACTIONS: 'true', HOSTA_STEP_SUMMARY: join(cwd, 'no-such-dir', 'summary.md') };
+    const r = await sb.run(['gate', '--repository-ids', repoId, '--fail-on', 'high'], { cwd, env });
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stderr).toContain('warning: cannot append to the step summary');
+    expect(r.stdout).toContain('svc gate: FAILED');
+  });
+
   it.concurrent('--repository auto resolves the runner\'s repository; an unknown one is exit 4', async () => {
     const sb = await sandbox();
     const repo = sb.state.repos.find((r) => r.source === 'hosta' && r.organizationId === sb.organizationId)!;
@@ -190,8 +202,11 @@ describe("svc gate on host A's runner", () => {
     const unknown = await sb.run(['gate', '--repository', 'auto', '--fail-on', 'info'], { cwd: workDir(), env: { ...env, HOSTA_REPOSITORY: 'nobody/nothing' } });
     expect(unknown.code, unknown.stderr).toBe(4);
     expect(unknown.stdout).not.toContain('PASSED');
-    const outside = await sb.run(['gate', '--repository', 'auto', '--fail-on', 'info'], { cwd: workDir() });
-    expect(outside.code).toBe(2);
+    for (const extra of [[], ['--dry-run']]) {
+      const outside = await sb.run(['gate', '--repository', 'auto', '--fail-on', 'info', ...extra], { cwd: workDir() });
+      expect(outside.code).toBe(2);
+      expect(outside.stderr).toContain('--repository auto: no CI repository variables are set');
+    }
   });
 
   it.concurrent('a SARIF report spanning several repositories is said on stderr', async () => {

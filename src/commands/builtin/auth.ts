@@ -162,7 +162,7 @@ async function status(ctx: Context, o: { offline?: boolean }): Promise<void> {
     }
   }
   printStatus(ctx, view, o.offline === true);
-  if (view.organization.problem && view.verified) ctx.warn(`organization ${view.organization.value}: ${view.organization.problem}`);
+  if (org.id && view.organization.problem && view.verified) ctx.warn(`organization ${view.organization.value}: ${view.organization.problem}`);
   if (failure) throw failure instanceof CliError ? failure : new AuthError((failure as Error).message);
 }
 

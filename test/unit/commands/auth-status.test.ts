@@ -42,6 +42,15 @@ describe('svc auth status', () => {
       verified: true,
     });
     expect(r.stdout).not.toContain(FAKE_TOKEN_SECRET);
+    expect(r.stderr).toBe('');
+  });
+
+  it('no organization set: said in the data, no warning', async () => {
+    fake.stub('/api/v1/orgs/list', ORGS);
+    const r = await runCli(['auth', 'status', '-o', 'json'], { env: fake.env });
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout).organization).toEqual({ value: null, source: null, problem: 'none set: commands need --org or --organization-id' });
+    expect(r.stderr).toBe('');
   });
 
   it('warns when the organization in use is not among those the token sees', async () => {

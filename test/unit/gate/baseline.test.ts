@@ -121,3 +121,15 @@ describe('the sieve before the count', () => {
     for (const v of ['xyz', 'abc', '']) expect(() => parseCommit(v)).toThrow('--commit');
   });
 });
+
+describe('refused before anything is sent', () => {
+  it('a --json-report of a gate that could not decide is no baseline', () => {
+    expect(() => parseBaseline(JSON.stringify({ passed: false, decided: false, exitCode: 6, error: 'network down' }), 'b.json')).toThrow('b.json is the report of a gate that could not decide (network down)');
+  });
+
+  it('--new-since in the future', () => {
+    const now = Date.parse('2026-11-22T12:00:00Z');
+    expect(() => parseSince('2026-12-01', now)).toThrow('is in the future');
+    expect(parseSince('2026-11-22', now)).toBe(Date.parse('2026-11-22T00:00:00Z'));
+  });
+});

@@ -1,0 +1,68 @@
+/**
+ * Every `svc` command line of the README's code blocks runs (in-process, against the sandbox) and is
+ * accepted as written: no unknown command, operation or flag, no missing value, no internal error.
+ * Placeholders ($REPO_ID, ISSUE_ID) get real ids. `svc sandbox` itself (it serves until stopped)
+ * is run by the npm-scripts and sandbox-command tests.
+ */
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useSandbox } from '../helpers/sandbox.js';
+import { tempDir } from '../helpers/temp.js';
+
+const README = readFileSync(resolve(__dirname, '../../README.md'), 'utf8');
+
+/** The svc command lines of the README's code blocks, each cut at a comment, pipe, redirect or `&`. */
+export function readmeCommands(text: string): string[] {
+  const lines: string[] = [];
+  for (const [, block] of text.matchAll(/```(?:sh|bash|yaml|yml)?\n([\s\S]*?)```/g)) {
+    for (const line of block.split('\n')) {
+      // `svc ...` at the start, after a pipe, or inside $( ) / <( ): cut at a comment, pipe, redirect, `&` or `)`.
+      for (const [, cmd] of line.trim().replace(/\s+#\s.*$/, '').matchAll(/(?:^|^\$ |^- run: |^- |\|\s*|\$\(|<\()(svc [^|>&;)]*)/g)) {
+        lines.push(cmd.trim());
+      }
+    }
+  }
+  return [...new Set(lines)];
+}
+
+/** Shell words of a simple command line: quotes removed, $VAR replaced. */
+function words(line: string, vars: Record<string, string>): string[] {
+  const out: string[] = [];
+  for (const [, dq, sq, bare] of line.matchAll(/"([^"]*)"|'([^']*)'|(\S+)/g)) {
+    out.push((dq ?? sq ?? bare).replace(/\$\{?(\w+)\}?/g, (_m, v: string) => vars[v] ?? `placeholder-${v.toLowerCase()}`));
+  }
+  return out;
+}
+
+const sb = useSandbox({ scanDurationMs: 50 });
+const vars: Record<string, string> = {};
+let dir: string;
+
+beforeAll(async () => {
+  const repos = await sb.runJson(['repos', 'list', '--no-get-counts']);
+  vars.REPO_ID = repos[0].id;
+  const issues = await sb.runJson(['issues', 'search', '--repository-ids', vars.REPO_ID]);
+  vars.ISSUE_ID = issues.issues[0].id;
+  vars.SCAN_ID = 'placeholder-scan';
+});
+
+describe('the README\'s svc commands', () => {
+  const commands = readmeCommands(README).filter((l) => !/^svc sandbox\b/.test(l));
+
+  it('finds them (configuration, CI, completion and pipeline lines)', () => {
+    expect(commands.length).toBeGreaterThan(15);
+    expect(commands).toEqual(expect.arrayContaining(['svc auth status', 'svc auth token', 'svc repos list --no-get-counts -o csv --columns id', 'svc completion bash']));
+  });
+
+  it.each(commands)('%s', async (line) => {
+    dir ??= tempDir('svc-readme-');
+    const argv = words(line, { ...vars, STEP_SUMMARY_FILE: join(dir, 'summary.md') }).slice(1)
+      .map((w) => (w === 'ISSUE_ID' ? vars.ISSUE_ID : w))
+      .map((w) => (/\.(sarif|xml|md|json)$/.test(w) && !w.includes('/') ? join(dir, w) : w));
+    const r = await sb.run(argv, { cwd: dir });
+    const said = `${line}\n(exit ${r.code})\n${r.stderr}`;
+    expect(r.code, said).not.toBe(70);
+    expect(r.stderr, said).not.toMatch(/unknown (option|command|operation)|argument missing|invalid argument|too many arguments/);
+  }, 30_000);
+});
