@@ -21,7 +21,11 @@ export function createContext(host: Host, globals: GlobalOptions): Context {
   if (globals.timeout !== undefined) positive(globals.timeout, '--timeout', DEFAULT_TIMEOUT_SEC);
   if (globals.retries !== undefined) wholeNumber(globals.retries, '--retries', DEFAULT_RETRIES);
   // The organization is an id sent with most requests: no control characters (a `\r` from CRLF output).
-  if (globals.org !== undefined) checkControls('--org', globals.org);
+  if (globals.org !== undefined) {
+    // `--org "$ORG"` with ORG unset would fall back to another organization: refuse it.
+    if (globals.org.trim() === '') throw new UsageError('--org got an empty value', 'give an organization id, or leave --org out (an unset CI variable expands to "")');
+    checkControls('--org', globals.org);
+  }
   if (host.env.SVC_ORGANIZATION_ID) checkControls('SVC_ORGANIZATION_ID', host.env.SVC_ORGANIZATION_ID);
   let target: Target | undefined;
   let creds: Credentials | undefined;

@@ -8,6 +8,7 @@ import { scans } from '../operations/scans.js';
 import type { Operation } from '../operations/types.js';
 import { flagSpecs, type FlagSpec } from '../commands/operation/flags.js';
 import { addFlagOptions } from '../commands/operation/command.js';
+import { stringParser } from '../commands/operation/values.js';
 import type { Runner } from '../commands/runner.js';
 import { hint } from '../completion/hints.js';
 import { LEVELS } from './levels.js';
@@ -119,9 +120,10 @@ export function gateCommand(run: Runner): Command {
   cmd.option('--no-annotations', "No annotations, also on host A's runner");
   cmd.option('--baseline <file>', 'Count only issues not in this earlier report (the --sarif or --json-report file of a previous run)');
   cmd.option('--new-since <when>', 'Count only issues created after a date (2026-11-01), a date-time or a duration back from now (7d, 12h)');
-  cmd.option('--commit <sha>', "Count only issues found by scans of this commit (a sha or prefix; auto: the CI's commit)");
+  // Ids, like the scope flags: no control character (a `\r` from CRLF output would be sent).
+  cmd.addOption(new Option('--commit <sha>', "Count only issues found by scans of this commit (a sha or prefix; auto: the CI's commit)").argParser(stringParser('--commit')));
   cmd.option('--policy <file>', 'Policy file: thresholds and accepted risks (default: .svc-policy.yml in the current directory, when present)');
-  cmd.option('--repository <id|url|auto>', "Scope to one repository: its id, its URL, or auto (the CI's own repository), resolved with repos resolve-by-url");
+  cmd.addOption(new Option('--repository <id|url|auto>', "Scope to one repository: its id, its URL, or auto (the CI's own repository), resolved with repos resolve-by-url").argParser(stringParser('--repository')));
   cmd.option('--issue-url <template>', 'Link of an issue in reports, {id} replaced by its id (default: SVC_ISSUE_URL)');
   // --wait, --poll-interval, --wait-timeout: the very options of `scans start --wait` (its row).
   for (const extra of scans.find((op) => op.name === 'start')!.followUp!.options) {

@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { BIN, cleanEnv } from '../helpers/run-svc.js';
 import { useSandbox } from '../helpers/sandbox.js';
-import { ptyAvailable } from '../helpers/pty.js';
+import { ptyAvailable, runOnPty } from '../helpers/pty.js';
 
 // Enough open issues that the output is larger than a pipe holds: the reader is gone while svc still writes.
 const sb = useSandbox({ issues: 3000, repos: 4 });
@@ -83,28 +83,9 @@ export function screen(output: string): string[] {
 
 /** Runs a bash script on a pseudo-terminal (100 x 24) and returns all it showed. */
 async function onPty(script: string): Promise<string> {
-  const driver = String.raw`
-import fcntl, json, os, pty, struct, sys, termios
-pid, fd = pty.fork()
-if pid == 0:
-    os.execve('/bin/bash', ['bash', '-c', sys.argv[1]], json.loads(sys.argv[2]))
-fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack('HHHH', 24, 100, 0, 0))
-out = b''
-while True:
-    try:
-        chunk = os.read(fd, 4096)
-    except OSError:
-        break
-    if not chunk:
-        break
-    out += chunk
-os.waitpid(pid, 0)
-sys.stdout.write(out.decode('utf8', 'replace'))
-`;
-  const env = { ...cleanEnv({ ...sb.env, SVC: `${process.execPath} ${BIN}` }), TERM: 'xterm' };
-  const r = await run('python3', ['-c', driver, script, JSON.stringify(env)], process.env as Record<string, string>);
-  expect(r.code, r.stderr).toBe(0);
-  return r.stdout;
+  const r = await runOnPty([], [], { command: ['/bin/bash', '-c', script], env: { ...sb.env, SVC: `${process.execPath} ${BIN}` }, timeoutMs: 30_000 });
+  expect(r.code).toBe(0);
+  return r.output;
 }
 
 const SPINNER = /fetch|[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]/;

@@ -57,10 +57,10 @@ export function ptyAvailable(): boolean {
 }
 
 /** `steps`: [text to wait for, keys to type] in order. */
-/** `cols`/`rows`: the terminal's size (default 100 x 24). */
-export function runOnPty(args: string[], steps: Array<[string, string]>, opts: { env?: Record<string, string | undefined>; cwd?: string; timeoutMs?: number; cols?: number; rows?: number } = {}): Promise<PtyResult> {
+/** `cols`/`rows`: the terminal's size (default 100 x 24). `command`: run this argv instead of svc (`args` then unused). */
+export function runOnPty(args: string[], steps: Array<[string, string]>, opts: { env?: Record<string, string | undefined>; cwd?: string; timeoutMs?: number; cols?: number; rows?: number; command?: string[] } = {}): Promise<PtyResult> {
   const spec = {
-    argv: [process.execPath, BIN, ...args],
+    argv: opts.command ?? [process.execPath, BIN, ...args],
     env: { ...cleanEnv(opts.env), TERM: 'xterm' },
     cwd: opts.cwd ?? process.cwd(),
     steps,

@@ -79,6 +79,11 @@ describe('ids with control characters are exit 2 naming the flag, the character 
     await refused(['gate', '--fail-on', 'high', '--scan-id', 'scan_1\r'], '--scan-id', "'scan_1\\r' holds the control character \\r (carriage return)");
     await refused(['gate', '--fail-on', 'high', '--repository-ids', 'repo_1\r,repo_2'], '--repository-ids', '\\r');
     await refused(['gate', '--fail-on', 'high', '--org', 'org_1\n'], '--org', '\\n');
+    await refused(['gate', '--fail-on', 'high', '--repository', 'repo_1\r'], '--repository', '\\r');
+    await refused(['gate', '--fail-on', 'high', '--commit', 'abc123\r'], '--commit', '\\r');
+    // An empty --org would fall back to SVC_ORGANIZATION_ID, the profile or the token's default.
+    await refused(['gate', '--fail-on', 'high', '--org', ''], '--org', 'an empty value');
+    await refused(['repos', 'list', '--org', ' '], '--org', 'an empty value');
     const before = server.requests.length;
     const r = await runCli(['repos', 'list'], { env: { ...env, SVC_ORGANIZATION_ID: 'org_1\r' } });
     expect(r.code).toBe(2);
