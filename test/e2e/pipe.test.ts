@@ -4,29 +4,16 @@
  * exits with the verdict's code (it used to exit 0: the closed pipe replaced the code), and a
  * spinner on the terminal is erased when a listing's reader leaves.
  */
-import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { BIN, cleanEnv } from '../helpers/run-svc.js';
+import { BIN, cleanEnv, runProgram } from '../helpers/run-svc.js';
 import { useSandbox } from '../helpers/sandbox.js';
 import { ptyAvailable, runOnPty } from '../helpers/pty.js';
 
 // Enough open issues that the output is larger than a pipe holds: the reader is gone while svc still writes.
 const sb = useSandbox({ issues: 3000, repos: 4 });
 
-/** Runs a program (asynchronously: the sandbox answers from this process). */
-function run(cmd: string, args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(cmd, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
-
-const bash = (script: string, env: Record<string, string>) => run('bash', ['-c', script], cleanEnv({ ...env, SVC: `${process.execPath} ${BIN}` }));
+// Asynchronously: the sandbox answers from this process.
+const bash = (script: string, env: Record<string, string>) => runProgram('bash', ['-c', script], { env: cleanEnv({ ...env, SVC: `${process.execPath} ${BIN}` }) });
 
 describe('set -o pipefail; svc gate ... | head: the verdict\'s exit code survives the closed pipe', () => {
   it.each([
