@@ -14,7 +14,8 @@
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
-import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
+import { afterEach, beforeEach } from 'vitest';
+import { perFile } from './per-file.js';
 
 export const FAKE_TOKEN_ID = 'fake-token-id-0001';
 export const FAKE_TOKEN_SECRET = 'fake-token-secret-very-secret-0001';
@@ -236,17 +237,8 @@ export async function startFakeServer(opts: FakeServerOptions = {}): Promise<Fak
  * Not for concurrent tests (they would share `requests`): give those a startFakeServer() each.
  */
 export function useFakeServer(opts: FakeServerOptions = {}): FakeServer {
-  let server: FakeServer | undefined;
-  beforeAll(async () => { server = await startFakeServer(opts); });
-  beforeEach(() => { server?.beginTest(); });
-  afterEach(() => { server?.endTest(); });
-  afterAll(async () => { await server?.close(); });
-  // The server exists only once beforeAll has run; hand out a view that reads it then.
-  return new Proxy({} as FakeServer, {
-    get(_t, key) {
-      if (!server) throw new Error('useFakeServer(): the server starts in beforeAll; use it inside tests or hooks');
-      const v = (server as unknown as Record<PropertyKey, unknown>)[key];
-      return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(server) : v;
-    },
-  });
+  const server = perFile('useFakeServer()', () => startFakeServer(opts), (s) => s.close());
+  beforeEach(() => { server.beginTest(); });
+  afterEach(() => { server.endTest(); });
+  return server;
 }

@@ -6,7 +6,7 @@
  *   const sb = await startTestSandbox();   afterAll(() => sb.close());
  *   const r = await sb.run(['orgs', 'list']);           // env SVC_BASE_URL + token wired in
  */
-import { afterAll, beforeAll } from 'vitest';
+import { perFile } from './per-file.js';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/index.js';
 import { runSvc, type RunOptions, type RunResult } from './run-svc.js';
 import { runCli, type CliResult, type TestHost, type TestHostOptions } from './host.js';
@@ -74,14 +74,5 @@ export async function startTestSandbox(o: SandboxOptions = {}): Promise<TestSand
 
 /** A sandbox for the whole test file: started before the first test, closed after the last. */
 export function useSandbox(o: SandboxOptions = {}): TestSandbox {
-  let sb: TestSandbox | undefined;
-  beforeAll(async () => { sb = await startTestSandbox(o); });
-  afterAll(async () => { await sb?.close(); });
-  return new Proxy({} as TestSandbox, {
-    get(_t, key) {
-      if (!sb) throw new Error('useSandbox(): the sandbox starts in beforeAll; use it inside tests or hooks');
-      const v = (sb as unknown as Record<PropertyKey, unknown>)[key];
-      return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(sb) : v;
-    },
-  });
+  return perFile('useSandbox()', () => startTestSandbox(o), (sb) => sb.close());
 }
