@@ -52,7 +52,7 @@ describe('the README\'s svc commands', () => {
 
   it('finds them (configuration, CI, completion and pipeline lines)', () => {
     expect(commands.length).toBeGreaterThan(15);
-    expect(commands).toEqual(expect.arrayContaining(['svc auth status', 'svc auth token', 'svc repos list --no-get-counts -o csv --columns id', 'svc completion bash']));
+    expect(commands).toEqual(expect.arrayContaining(['svc auth status', 'svc auth token', 'svc repos list --no-get-counts -o csv --columns id', 'svc completion bash', 'svc issues search --types open --sort-by score', 'svc issues get ISSUE_ID']));
   });
 
   it.each(commands)('%s', async (line) => {
