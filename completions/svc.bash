@@ -3,7 +3,7 @@
 # Load it in ~/.bashrc with:  source <(svc completion bash)
 # or save it as ~/.local/share/bash-completion/completions/svc
 
-_svc_global_flags='-V --version -o --output --json --columns --jq --profile --base-url --dev --org --timeout --retries --no-color --verbose --debug --dry-run --no-ci'
+_svc_global_flags='-V --version -o --output --json --columns --jq --profile --base-url --dev --org --timeout --retries --max-response-mb --no-color --verbose --debug --dry-run --no-ci'
 _svc_help_path='help'
 _svc_topics='exit-codes environment output global-flags'
 
@@ -192,7 +192,7 @@ _svc_flags() {
 _svc_global_value() {
   case "$1" in
     '-o'|'--output') REPLY='choice:table json ndjson csv' ;;
-    '--columns'|'--jq'|'--base-url'|'--org'|'--timeout'|'--retries') REPLY='any' ;;
+    '--columns'|'--jq'|'--base-url'|'--org'|'--timeout'|'--retries'|'--max-response-mb') REPLY='any' ;;
     '--profile') REPLY='profile' ;;
     *) return 1 ;;
   esac

@@ -19,6 +19,7 @@ export async function main(argv: string[], host: Host): Promise<number> {
   const debug = argv.includes('--debug');
   const run: Runner = async (fn) => {
     ctx = createContext(host, program!.opts<GlobalOptions>());
+    await ctx.config.prepare();
     await fn(ctx);
   };
   try {

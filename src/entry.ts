@@ -43,16 +43,31 @@ export async function runProcess(version: string): Promise<void> {
   process.on('SIGTERM', () => onSignal('SIGTERM'));
   // The code the work decided, once it has (see Host.settle); main's own code when it returns.
   let settled: number | undefined;
+  // A write error on stdout other than a closed pipe (disk full, `> /dev/full`, an I/O error): the
+  // output is lost, but the work goes on to its verdict; the rest of the output is dropped (a stream
+  // that failed would never drain) and the failure is reported once at the end (exit 9, or the
+  // command's own failing code: a failed gate still exits 1).
+  let outputFailure: NodeJS.ErrnoException | undefined;
+  const drop = (stream: NodeJS.WriteStream) => {
+    stream.write = ((_chunk: unknown, enc?: unknown, cb?: unknown) => {
+      const done = typeof enc === 'function' ? enc : cb;
+      if (typeof done === 'function') process.nextTick(done as () => void);
+      return true;
+    }) as typeof stream.write;
+  };
   process.stdout.on('error', (err: NodeJS.ErrnoException) => {
     // The reader went away (`svc ... | head`): stop writing, erase the spinner, and leave with the
     // code the work decided (a failed gate stays 1), or 0 for a read whose reader has had enough.
-    // Any other write error (a full disk): one exit code, no trace.
-    eraseSpinners();
-    process.exit(err.code === 'EPIPE' ? (settled ?? 0) : EXIT.INTERNAL);
+    if (err.code === 'EPIPE') {
+      eraseSpinners();
+      process.exit(settled ?? 0);
+    }
+    outputFailure ??= err;
+    drop(process.stdout);
   });
   // stderr gone (`2>&1 | head`, a closed terminal): the work goes on and still decides the code;
   // what it would have said is lost, never the verdict.
-  process.stderr.on('error', () => {});
+  process.stderr.on('error', () => { drop(process.stderr); });
   const host: Host = {
     io: {
       stdout: process.stdout,
@@ -93,5 +108,19 @@ export async function runProcess(version: string): Promise<void> {
   // Otherwise leave as soon as the output is flushed rather than when every timer and socket has
   // wound down.
   await Promise.all([process.stdout, process.stderr].map((s) => new Promise<void>((r) => s.write('', () => r()))));
+  if (outputFailure) {
+    try { process.stderr.write(`svc: error: ${outputFailureText(outputFailure)}\n`); } catch { /* stderr gone too */ }
+    process.exit(code === EXIT.OK ? EXIT.OUTPUT : code);
+  }
   process.exit(code);
+}
+
+/** One line for a failed write to stdout. */
+export function outputFailureText(err: NodeJS.ErrnoException): string {
+  const why: Record<string, string> = {
+    ENOSPC: 'no space left on the device', EDQUOT: 'disk quota exceeded', EIO: 'an I/O error', EROFS: 'a read-only file system',
+    EFBIG: 'the file is too large', EBADF: 'stdout is closed', EAGAIN: 'stdout would block',
+  };
+  const code = err.code ?? 'unknown error';
+  return `cannot write the output to stdout: ${why[code] ?? err.message} (${code}); the output is incomplete (exit ${EXIT.OUTPUT}, or the failing code of the command)`;
 }

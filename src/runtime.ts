@@ -13,6 +13,7 @@ import { checkControls } from './commands/operation/values.js';
 
 export const DEFAULT_TIMEOUT_SEC = 30;
 export const DEFAULT_RETRIES = 2;
+const MAX_RESPONSE_MB_LIMIT = 16_384;
 
 export function createContext(host: Host, globals: GlobalOptions): Context {
   const profileName = checkProfileName(globals.profile ?? (host.env.SVC_PROFILE || undefined) ?? DEFAULT_PROFILE, globals.profile !== undefined ? '--profile' : 'SVC_PROFILE');
@@ -20,6 +21,7 @@ export function createContext(host: Host, globals: GlobalOptions): Context {
   // Values typed on this command line are checked now, before anything else happens.
   if (globals.timeout !== undefined) positive(globals.timeout, '--timeout', DEFAULT_TIMEOUT_SEC);
   if (globals.retries !== undefined) wholeNumber(globals.retries, '--retries', DEFAULT_RETRIES);
+  if (globals.maxResponseMb !== undefined) maxResponseMb(globals.maxResponseMb, undefined);
   // The organization is an id sent with most requests: no control characters (a `\r` from CRLF output).
   if (globals.org !== undefined) {
     // `--org "$ORG"` with ORG unset would fall back to another organization: refuse it.
@@ -48,7 +50,7 @@ export function createContext(host: Host, globals: GlobalOptions): Context {
     warn: (line) => toStderr(errColor ? '\u001b[33mwarning:\u001b[39m ' : 'warning: ', line),
     format: () => chooseFormat({
       output: globals.output, json: globals.json, jq: globals.jq !== undefined, env: host.env.SVC_OUTPUT,
-      profile: ctx.profile()?.output, stdoutIsTTY: host.io.stdoutIsTTY,
+      profile: () => ctx.profile()?.output, stdoutIsTTY: host.io.stdoutIsTTY,
     }),
     target: () => {
       if (target) return target;
@@ -67,7 +69,8 @@ export function createContext(host: Host, globals: GlobalOptions): Context {
       const c = ctx.credentials();
       const timeoutSec = ctx.timeoutSec();
       const retries = wholeNumber(globals.retries, '--retries', DEFAULT_RETRIES);
-      const { createClient } = await import('./http/client.js');
+      const { createClient, DEFAULT_MAX_RESPONSE_MB } = await import('./http/client.js');
+      const maxMb = maxResponseMb(globals.maxResponseMb, host.env.SVC_MAX_RESPONSE_MB) ?? DEFAULT_MAX_RESPONSE_MB;
       // Callers running at once (pages fetched in parallel) get the one client, not one each.
       client ??= createClient({
         baseUrl: t.baseUrl,
@@ -76,6 +79,7 @@ export function createContext(host: Host, globals: GlobalOptions): Context {
         userAgent: `svc/${host.version} node/${host.nodeVersion.replace(/^v/, '')} (${host.platform})`,
         timeoutSec,
         retries,
+        maxResponseBytes: Math.round(maxMb * 1024 * 1024),
         env: host.env,
         signal: host.signal,
         now: host.now,
@@ -139,6 +143,15 @@ function positive(raw: string | undefined, name: string, dflt: number, envRaw?: 
   if (v === undefined) return dflt;
   const n = v.trim() === '' ? NaN : Number(v);
   if (!Number.isFinite(n) || n <= 0 || n > 3600) throw new UsageError(`${from} expects seconds, more than 0 and at most 3600, got '${v}'`, 'for example --timeout 30');
+  return n;
+}
+
+/** --max-response-mb, else SVC_MAX_RESPONSE_MB (empty counts as unset); undefined for the default. */
+function maxResponseMb(flag: string | undefined, env: string | undefined): number | undefined {
+  const [v, from] = flag !== undefined ? [flag, '--max-response-mb'] : env !== undefined && env !== '' ? [env, 'SVC_MAX_RESPONSE_MB'] : [undefined, ''];
+  if (v === undefined) return undefined;
+  const n = v.trim() === '' ? NaN : Number(v);
+  if (!Number.isFinite(n) || n < 1 || n > MAX_RESPONSE_MB_LIMIT) throw new UsageError(`${from} expects MiB from 1 to ${MAX_RESPONSE_MB_LIMIT}, got '${v}'`, 'for example --max-response-mb 256');
   return n;
 }
 

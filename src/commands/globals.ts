@@ -10,6 +10,7 @@ export interface GlobalOptions {
   org?: string;
   timeout?: string;
   retries?: string;
+  maxResponseMb?: string;
   color?: boolean;
   verbose?: boolean;
   debug?: boolean;
@@ -37,6 +38,7 @@ export const GLOBAL_OPTIONS: readonly GlobalOptionSpec[] = [
   { flags: '--org <id>', value: 'id', description: 'Organization id for every command (default: SVC_ORGANIZATION_ID, then the profile)' },
   { flags: '--timeout <seconds>', value: 'seconds', description: 'Seconds to wait for a response (default 30)' },
   { flags: '--retries <n>', value: 'n', description: 'Extra tries for safe requests on network errors, 429 and 5xx (default 2)' },
+  { flags: '--max-response-mb <n>', value: 'n', description: 'Most MiB one response may hold (default 64; also SVC_MAX_RESPONSE_MB)' },
   { flags: '--no-color', description: 'No colours (also NO_COLOR=1)' },
   { flags: '--verbose', description: 'Print each request and response on stderr (tokens redacted)' },
   { flags: '--debug', description: 'Show stack traces of unexpected errors' },

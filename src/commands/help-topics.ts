@@ -14,6 +14,7 @@ export const ENVIRONMENT: ReadonlyArray<[string, string]> = [
   ['XDG_CONFIG_HOME, APPDATA', 'Where the OS config directory is, when SVC_CONFIG_DIR is not set (Linux / Windows)'],
   ['SVC_OUTPUT', 'Default output format: table, json, ndjson or csv'],
   ['SVC_TIMEOUT', 'Default --timeout in seconds'],
+  ['SVC_MAX_RESPONSE_MB', 'Default --max-response-mb: most MiB one response may hold (default 64; more is exit 7)'],
   ['NO_COLOR', 'Any non-empty value turns colours off'],
   ['FORCE_COLOR', 'Turns colours on even when not on a terminal (0 turns them off)'],
   ['HTTPS_PROXY, HTTP_PROXY, NO_PROXY', 'Proxy for https/http requests and hosts that bypass it (lower-case names too)'],
@@ -27,7 +28,8 @@ export const OUTPUT_HELP = `Output formats (-o/--output, or --json):
   table   Human tables with the command's default columns (the default on a terminal)
   json    The full response, unchanged; pretty-printed on a terminal, compact in pipes (the default in pipes)
   ndjson  One JSON object per line: each row of a listing, or the response itself
-  csv     RFC 4180 with a header line of column paths
+  csv     RFC 4180 with a header line of column paths; LF line ends; controls removed and cells that
+          would start a spreadsheet formula (= + - @ tab CR) prefixed with '
 
 Columns: --columns id,score,issueCounts.open picks table/CSV columns as dot paths into each row, and
   keeps only those fields of each -o json/ndjson row. An unknown field is exit 2 (the valid ones are

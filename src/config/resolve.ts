@@ -7,6 +7,7 @@ import { AuthError, UsageError } from '../errors.js';
 import type { Env } from '../context.js';
 import { assertSafeTransport, baseString, normaliseBaseUrl } from '../http/base-url.js';
 import { proxyFor, proxySettings } from '../http/proxy.js';
+import { checkHeaderValue } from '../http/headers.js';
 import type { Profile } from './store.js';
 
 export interface Target {
@@ -49,6 +50,8 @@ export function resolveCredentials(env: Env, profile: Profile | undefined, profi
     if (!id || !secret) {
       throw new AuthError(`${id ? 'SVC_API_TOKEN_SECRET' : 'SVC_API_TOKEN_ID'} is not set, but ${id ? 'SVC_API_TOKEN_ID' : 'SVC_API_TOKEN_SECRET'} is`, 'set both, or unset both to use the stored login');
     }
+    checkHeaderValue(id, 'SVC_API_TOKEN_ID', 'set it again to the token id from the dashboard (visible ASCII characters only)');
+    checkHeaderValue(secret, 'SVC_API_TOKEN_SECRET', 'set it again to the token secret from the dashboard (visible ASCII characters only)');
     creds = { tokenId: id, tokenSecret: secret, from: 'environment' };
   } else if (profile?.tokenId && profile.tokenSecret) {
     const own = [profile.baseUrl, profile.devBaseUrl].filter(Boolean).map((u) => origin(u!));
@@ -58,6 +61,9 @@ export function resolveCredentials(env: Env, profile: Profile | undefined, profi
         'set SVC_API_TOKEN_ID and SVC_API_TOKEN_SECRET, or use --profile with a profile for that URL',
       );
     }
+    const relogin = `log in again with 'svc auth login${profileName === 'default' ? '' : ` --profile ${profileName}`}'`;
+    checkHeaderValue(profile.tokenId, `the stored token id of profile "${profileName}"`, relogin);
+    checkHeaderValue(profile.tokenSecret, `the stored token secret of profile "${profileName}"`, relogin);
     creds = { tokenId: profile.tokenId, tokenSecret: profile.tokenSecret, from: `profile "${profileName}"` };
   }
   if (!creds) {

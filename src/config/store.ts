@@ -1,10 +1,14 @@
 /**
  * The config file: named profiles with base URLs, default organization, output format and the token.
- * Reads are plain (fast, never write); writes go through conf (atomic, mode 0600).
+ * Reads are plain (fast, never write) and checked with zod: a value of the wrong type fails (exit 2,
+ * naming the file and the key) only the command that needs it, so commands whose settings all come
+ * from flags and the environment still run. Writes lock the file (lock.ts), read it afresh, and go
+ * through conf (atomic, mode 0600): concurrent updates are never lost.
  */
 import * as fs from 'node:fs';
 import { dirname, basename } from 'node:path';
 import { UsageError } from '../errors.js';
+import { withLock } from './lock.js';
 
 export interface Profile {
   baseUrl?: string;
@@ -27,6 +31,25 @@ export const CONFIG_KEYS = {
   output: 'output',
 } as const satisfies Record<string, keyof Profile>;
 export type ConfigKey = keyof typeof CONFIG_KEYS;
+
+/** Whether a profile field's value has its type; set by loadProfileSchema(). */
+let fieldOk: ((field: string, value: unknown) => boolean) | undefined;
+const PROFILE_FIELDS = ['baseUrl', 'devBaseUrl', 'organization', 'output', 'tokenId', 'tokenSecret'] as const satisfies ReadonlyArray<keyof Profile>;
+
+/**
+ * The zod schema of a profile (unknown fields are kept as they are). Loaded only when there is a
+ * config file to check: most CI runs have none, and zod is not part of every invocation.
+ */
+export async function loadProfileSchema(): Promise<void> {
+  if (fieldOk) return;
+  const z = await import('zod/mini');
+  const schema = z.looseObject(Object.fromEntries(PROFILE_FIELDS.map((f) => [f, z.optional(z.string())])));
+  fieldOk = (field, value) => schema.safeParse({ [field]: value }).success;
+}
+const FIELD_KEY: Record<string, string> = Object.fromEntries(Object.entries(CONFIG_KEYS).map(([k, f]) => [f, k]));
+
+/** The config file cannot be used as it is (corrupt, or a value of the wrong type): exit 2, the file and key named. */
+export class ConfigFileError extends UsageError {}
 
 export const DEFAULT_PROFILE = 'default';
 const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
@@ -89,24 +112,76 @@ export class ConfigStore {
     return (this.data = { ...parsed, profiles: profiles as Record<string, Profile> });
   }
 
+  /** Loads what checking the file needs, when there is a file (before profile() is used). */
+  async prepare(): Promise<void> {
+    let text: string | undefined;
+    try { text = this.text(); } catch { return; /* reported by read() */ }
+    if (text !== undefined && text.trim() !== '') await loadProfileSchema();
+  }
+
+  /** Fields of a profile whose values have the wrong type, each with the error its use raises. */
+  private invalid(name: string, p: Record<string, unknown>): Map<string, UsageError> {
+    const bad = new Map<string, UsageError>();
+    if (Object.keys(p).length === 0) return bad;
+    if (!fieldOk) throw new Error('internal: the config file was read before prepare()');
+    for (const field of PROFILE_FIELDS) {
+      if (p[field] === undefined || fieldOk(field, p[field])) continue;
+      const got = p[field] === null ? 'null' : Array.isArray(p[field]) ? 'a list' : typeof p[field];
+      const key = FIELD_KEY[field];
+      const fix = key ? `set it again with 'svc config set ${key} VALUE${name === DEFAULT_PROFILE ? '' : ` --profile ${name}`}'` : `log in again with 'svc auth login'`;
+      bad.set(field, new ConfigFileError(
+        `the config file ${this.path} has a wrong value at profiles.${name}.${field}: expected a string, got ${got}`,
+        `${fix}, fix the file by hand, or run 'svc config reset' to start afresh`,
+      ));
+    }
+    return bad;
+  }
+
+  /**
+   * One profile. A field of the wrong type is there as a getter that throws (exit 2, naming the file
+   * and the key): only a command that uses it fails.
+   */
   profile(name: string): Profile | undefined {
     const { profiles } = this.read();
     // Own keys only: a profile called "constructor" or "toString" must not find Object's.
-    return Object.hasOwn(profiles, name) ? profiles[name] : undefined;
+    if (!Object.hasOwn(profiles, name)) return undefined;
+    const raw = profiles[name] as Record<string, unknown>;
+    const bad = this.invalid(name, raw);
+    if (bad.size === 0) return raw as Profile;
+    const view: Record<string, unknown> = { ...raw };
+    for (const [field, err] of bad) Object.defineProperty(view, field, { enumerable: true, get: () => { throw err; } });
+    return view as Profile;
   }
 
   profileNames(): string[] {
     return Object.keys(this.read().profiles);
   }
 
-  /** Apply a change to one profile and write the file atomically with mode 0600. */
+  /**
+   * Apply a change to one profile and write the file atomically with mode 0600, under the lock and on
+   * the file as it is now (another svc may have changed it since this one read it). A field of the
+   * wrong type must be one the change sets, else the update fails naming it.
+   */
   async update(name: string, change: (p: Profile) => Profile | undefined): Promise<void> {
-    const data = this.read();
-    const next = change({ ...(this.profile(name) ?? {}) });
-    const profiles = { ...data.profiles };
-    if (next === undefined) delete profiles[name];
-    else profiles[name] = stripUndefined(next);
-    await this.write({ ...data, profiles });
+    await fs.promises.mkdir(dirname(this.path), { recursive: true, mode: 0o700 }).catch(() => { /* reported by write() */ });
+    await loadProfileSchema();
+    await withLock(this.path, async () => {
+      this.data = undefined;
+      this.raw = undefined;
+      const data = this.read();
+      const current = Object.hasOwn(data.profiles, name) ? (data.profiles[name] as Record<string, unknown>) : {};
+      const bad = this.invalid(name, current);
+      const valid = Object.fromEntries(Object.entries(current).filter(([k]) => !bad.has(k))) as Profile;
+      const next = change({ ...valid });
+      for (const [field, err] of bad) if (next !== undefined && !Object.hasOwn(next, field)) throw err;
+      const profiles = { ...data.profiles };
+      if (next === undefined) delete profiles[name];
+      else profiles[name] = stripUndefined(next);
+      await this.write({ ...data, profiles });
+    }).catch((err: unknown) => {
+      if (err instanceof UsageError) throw err;
+      throw writeError(this.path, err);
+    });
   }
 
   /**
@@ -130,17 +205,21 @@ export class ConfigStore {
       await fs.promises.chmod(this.path, 0o600);
     } catch (err) {
       if (err instanceof UsageError) throw err;
-      const code = (err as NodeJS.ErrnoException).code;
-      const why = code === 'EACCES' || code === 'EPERM' ? 'permission denied' : code === 'ENOTDIR' || code === 'EEXIST' ? 'a part of the path is not a directory' : code === 'EROFS' ? 'read-only file system' : code === 'ENOSPC' ? 'no space left' : (err as Error).message;
-      throw new UsageError(`cannot write the config file ${this.path}: ${why}`, 'check the directory and its permissions, or point SVC_CONFIG_DIR elsewhere');
+      throw writeError(this.path, err);
     }
     this.data = data;
     this.raw = undefined;
   }
 }
 
+function writeError(path: string, err: unknown): UsageError {
+  const code = (err as NodeJS.ErrnoException).code;
+  const why = code === 'EACCES' || code === 'EPERM' ? 'permission denied' : code === 'ENOTDIR' || code === 'EEXIST' ? 'a part of the path is not a directory' : code === 'EROFS' ? 'read-only file system' : code === 'ENOSPC' ? 'no space left' : (err as Error).message;
+  return new UsageError(`cannot write the config file ${path}: ${why}`, 'check the directory and its permissions, or point SVC_CONFIG_DIR elsewhere');
+}
+
 function corrupt(path: string, why: string): UsageError {
-  return new UsageError(`the config file ${path} is corrupt: ${why}`, `fix it by hand, or run 'svc config reset' to start afresh (this deletes the stored profiles)`);
+  return new ConfigFileError(`the config file ${path} is corrupt: ${why}`, `fix it by hand, or run 'svc config reset' to start afresh (this deletes the stored profiles)`);
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {

@@ -120,10 +120,12 @@ async function reportPaths(ctx: Context, opts: GateOpts): Promise<ReportPaths & 
     if (given === undefined) continue;
     const flag = REPORT_FLAGS[kind];
     if (given.trim() === '') throw new UsageError(`${flag} needs a file name`);
-    const path = resolve(ctx.cwd, given);
+    // `-` is stdout (written in place, like a FIFO or a device: see output/write-file.ts).
+    const path = given === '-' ? '-' : resolve(ctx.cwd, given);
     const other = seen.get(path);
     if (other) throw new UsageError(`${other} and ${flag} name the same file '${given}'`, 'give each report its own file');
     seen.set(path, flag);
+    if (path === '-') { paths[kind] = path; continue; }
     const dir = dirname(path);
     try {
       if (!(await stat(dir)).isDirectory()) throw new Error('not a directory');
@@ -190,7 +192,7 @@ export async function runGate(ctx: Context, flags: GateFlags, opts: GateOpts): P
   } catch (err) {
     const code = err instanceof CliError ? err.exitCode : EXIT.INTERNAL;
     const message = scrub(err instanceof Error ? err.message : String(err), ctx.secrets());
-    await writeErrorReports(paths, message, code).catch(() => { /* the original error is the one to report */ });
+    await writeErrorReports(paths, message, code, ctx.io.stdout).catch(() => { /* the original error is the one to report */ });
     await writeCiErrorReports(paths, message, code).catch(() => { /* as above */ });
     throw err;
   }

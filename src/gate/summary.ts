@@ -14,6 +14,7 @@ import type { GateVerdict } from './run.js';
 import type { VerifiedScope } from './scope.js';
 import { cellText } from '../output/sanitize.js';
 import { count } from '../terminal/progress.js';
+import type { Writable } from 'node:stream';
 
 export interface ReportPaths {
   sarif?: string;
@@ -88,13 +89,16 @@ function siftedData(v: GateVerdict): Record<string, unknown> {
   return out;
 }
 
-export async function atomically(kind: keyof ReportPaths, path: string, text: () => string): Promise<void> {
-  const { writeFileAtomic } = await import('../output/write-file.js');
+export async function atomically(kind: keyof ReportPaths, path: string, text: () => string, stdout?: Writable): Promise<void> {
+  const { writeReport } = await import('../output/write-file.js');
   try {
-    await writeFileAtomic(path, text());
+    await writeReport(path, text(), stdout);
   } catch (err) {
-    const why = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
-    throw new CliError(`cannot write the ${REPORT_FLAGS[kind]} report to ${path} (${why})`, EXIT.USAGE, 'check the path and free disk space');
+    const code = (err as NodeJS.ErrnoException).code;
+    const why = code ?? (err as Error).message;
+    // A full or failing disk is an output failure (9); a wrong path (missing folder, a directory) is usage (2).
+    const output = code !== undefined && ['ENOSPC', 'EDQUOT', 'EIO', 'EROFS', 'EFBIG'].includes(code);
+    throw new CliError(`cannot write the ${REPORT_FLAGS[kind]} report to ${path} (${why})`, output ? EXIT.OUTPUT : EXIT.USAGE, 'check the path and free disk space');
   }
 }
 
@@ -104,19 +108,19 @@ export async function writeReports(ctx: Context, paths: ReportPaths, v: GateVerd
   const sifted = v.sifted;
   const notes = siftedLines(sifted, result.counts.total);
   if (paths.sarif) {
-    await atomically('sarif', paths.sarif, () => JSON.stringify(reports.toSarif(result, { toolName: 'svc', toolVersion: ctx.version, baseline: !!sifted?.baseline, unchanged: sifted?.unchanged, suppressed: sifted?.suppressed })) + '\n');
+    await atomically('sarif', paths.sarif, () => JSON.stringify(reports.toSarif(result, { toolName: 'svc', toolVersion: ctx.version, baseline: !!sifted?.baseline, unchanged: sifted?.unchanged, suppressed: sifted?.suppressed })) + '\n', ctx.io.stdout);
     ctx.note(`wrote the SARIF report ${paths.sarif} (${result.issues.length + (sifted?.unchanged.length ?? 0) + (sifted?.suppressed.length ?? 0)} results)`);
   }
   if (paths.junit) {
-    await atomically('junit', paths.junit, () => reports.toJunit(result));
+    await atomically('junit', paths.junit, () => reports.toJunit(result), ctx.io.stdout);
     ctx.note(`wrote the JUnit report ${paths.junit}`);
   }
   if (paths.markdown) {
-    await atomically('markdown', paths.markdown, () => reports.toMarkdown(result, notes));
+    await atomically('markdown', paths.markdown, () => reports.toMarkdown(result, notes), ctx.io.stdout);
     ctx.note(`wrote the markdown summary ${paths.markdown}`);
   }
   if (paths.jsonReport) {
-    await atomically('jsonReport', paths.jsonReport, () => JSON.stringify(verdictData(v), null, 2) + '\n');
+    await atomically('jsonReport', paths.jsonReport, () => JSON.stringify(verdictData(v), null, 2) + '\n', ctx.io.stdout);
     ctx.note(`wrote the JSON verdict ${paths.jsonReport}`);
   }
 }
@@ -125,11 +129,11 @@ export async function writeReports(ctx: Context, paths: ReportPaths, v: GateVerd
  * When the gate cannot decide: JUnit, markdown and the JSON report say so (the JSON report as
  * `{passed: false, decided: false, exitCode, error}`); SARIF is not written (empty would mean "no issues").
  */
-export async function writeErrorReports(paths: ReportPaths, message: string, exitCode: number): Promise<void> {
+export async function writeErrorReports(paths: ReportPaths, message: string, exitCode: number, stdout?: Writable): Promise<void> {
   const { toJunitError, toMarkdownError } = await import('./reports/index.js');
-  if (paths.junit) await atomically('junit', paths.junit, () => toJunitError(message));
-  if (paths.markdown) await atomically('markdown', paths.markdown, () => toMarkdownError(message, exitCode));
-  if (paths.jsonReport) await atomically('jsonReport', paths.jsonReport, () => JSON.stringify({ passed: false, decided: false, exitCode, error: message }, null, 2) + '\n');
+  if (paths.junit) await atomically('junit', paths.junit, () => toJunitError(message), stdout);
+  if (paths.markdown) await atomically('markdown', paths.markdown, () => toMarkdownError(message, exitCode), stdout);
+  if (paths.jsonReport) await atomically('jsonReport', paths.jsonReport, () => JSON.stringify({ passed: false, decided: false, exitCode, error: message }, null, 2) + '\n', stdout);
 }
 
 /** Workflow-command lines, at most MAX_ANNOTATIONS (errors first), then a notice of the rest. */

@@ -1,6 +1,7 @@
 /** Checks on a base URL before any token is sent to it. */
 import { UsageError } from '../errors.js';
 import { redactUrl } from './redact.js';
+import { isLocalName, isLoopbackAddress } from './loopback.js';
 
 export function parseBaseUrl(raw: string, from: string): URL {
   let url: URL;
@@ -36,14 +37,19 @@ export function normaliseBaseUrl(raw: string, from: string): { url: URL; warning
   return { url, warning: `the base URL ${given} (from ${from}) ends with /api/v1, which svc adds to every path itself: using ${baseString(url)}; set it without /api/v1 to silence this` };
 }
 
+/**
+ * A host that may be this machine: a literal loopback address, or `localhost` / `*.localhost`. A name
+ * is only a claim: the connection itself is checked (src/http/connect.ts) before a token is sent.
+ */
 export function isLoopback(hostname: string): boolean {
-  const h = hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  return h === 'localhost' || h.endsWith('.localhost') || h === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h);
+  return isLoopbackAddress(hostname) || isLocalName(hostname);
 }
 
 /**
- * Tokens never travel in clear text, except to this machine. With a proxy in the way, the first
- * hop counts too: a plain http:// request, tokens included, is readable by the proxy.
+ * Tokens never travel in clear text, except to this machine: the host must be a loopback address or a
+ * local name, and the socket svc actually connects must end at a loopback address (checked on every
+ * connection). With a proxy in the way, the first hop counts too: a plain http:// request, tokens
+ * included, is readable by the proxy, which must be a literal loopback address.
  */
 export function assertSafeTransport(url: URL, from: string, proxy?: string): void {
   if (url.protocol !== 'http:') return;
@@ -53,10 +59,10 @@ export function assertSafeTransport(url: URL, from: string, proxy?: string): voi
       'use an https:// base URL; plain http is allowed only for loopback addresses such as 127.0.0.1',
     );
   }
-  if (proxy !== undefined && !isLoopback(proxyHost(proxy))) {
+  if (proxy !== undefined && !isLoopbackAddress(proxyHost(proxy))) {
     throw new UsageError(
       `refusing to send API tokens over plain http:// through the proxy ${redactUrl(proxy)} (base URL ${url.host} from ${from})`,
-      `add ${url.hostname} to NO_PROXY, or use an https:// base URL`,
+      `add ${url.hostname} to NO_PROXY, or use an https:// base URL (a proxy for plain http must be a loopback address such as 127.0.0.1)`,
     );
   }
 }

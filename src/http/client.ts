@@ -10,8 +10,11 @@ import { isRetryable, parseRetryAfter, retryDelayMs } from './retry.js';
 import { redactBody, redactHeaders, redactUrl, scrub, truncate } from './redact.js';
 import { proxyFor, proxySettings, type ProxySettings } from './proxy.js';
 import { connectTimeoutSec, networkError } from './network-error.js';
+import { connector } from './connect.js';
+import { NOT_LOOPBACK } from './loopback.js';
+import { UsageError } from '../errors.js';
 
-import { TOKEN_ID_HEADER, TOKEN_SECRET_HEADER } from './headers.js';
+import { TOKEN_ID_HEADER, TOKEN_SECRET_HEADER, checkHeaderValue } from './headers.js';
 
 export { TOKEN_ID_HEADER, TOKEN_SECRET_HEADER };
 
@@ -23,6 +26,8 @@ export interface ClientOptions {
   /** Seconds to connect (at most 10), to wait for the headers, and for the whole body after them. */
   timeoutSec: number;
   retries: number;
+  /** Most bytes one response body may hold (DEFAULT_MAX_RESPONSE_BYTES when not given). */
+  maxResponseBytes?: number;
   env: Env;
   signal: AbortSignal;
   /** Monotonic clock (ms), for timings. */
@@ -66,17 +71,29 @@ export function responseBytes(data: unknown): Buffer | undefined {
  */
 const BODY_DEADLINE = Object.assign(new Error('body deadline'), { code: 'ERR_SVC_BODY_DEADLINE' });
 
-export function createDispatcher(settings: ProxySettings, timeoutSec: number): Dispatcher {
+/** What one response body may hold unless raised (--max-response-mb / SVC_MAX_RESPONSE_MB). */
+export const DEFAULT_MAX_RESPONSE_MB = 64;
+const MIB = 1024 * 1024;
+
+export interface DispatcherLimits {
+  /** Plain http: only connect to loopback addresses (checked on the connected socket). */
+  loopbackOnly?: boolean;
+  maxResponseBytes?: number;
+}
+
+export function createDispatcher(settings: ProxySettings, timeoutSec: number, limits: DispatcherLimits = {}): Dispatcher {
   const opts = {
     keepAliveTimeout: 10_000,
-    connect: { timeout: connectTimeoutSec(timeoutSec) * 1000 },
     headersTimeout: timeoutSec * 1000,
     bodyTimeout: timeoutSec * 1000,
+    // Counted as the bytes arrive: an endless body fails at the cap, never buffered whole.
+    maxResponseSize: limits.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_MB * MIB,
   };
   if (settings.httpProxy || settings.httpsProxy) {
     // Empty strings, not undefined: undici would fall back to process.env, and these settings are the truth.
     return envHttpProxyAgent({
       ...opts,
+      connect: { timeout: connectTimeoutSec(timeoutSec) * 1000 },
       // http:// requests go to the proxy in the classic forward form (many proxies allow CONNECT
       // only to port 443); https:// ones always go through a CONNECT tunnel.
       proxyTunnel: false,
@@ -85,13 +102,18 @@ export function createDispatcher(settings: ProxySettings, timeoutSec: number): D
       noProxy: settings.noProxy,
     });
   }
-  return new Agent(opts);
+  return new Agent({ ...opts, connect: connector({ timeoutMs: connectTimeoutSec(timeoutSec) * 1000, loopbackOnly: limits.loopbackOnly === true }) });
 }
 
 export function createClient(o: ClientOptions): Client {
   const settings = proxySettings(o.env);
-  const proxy = proxyFor(new URL(o.baseUrl), settings);
-  const dispatcher = createDispatcher(settings, o.timeoutSec);
+  const base = new URL(o.baseUrl);
+  const proxy = proxyFor(base, settings);
+  // Nothing leaves with a header value HTTP cannot carry as given (checked here too, whoever built the options).
+  checkHeaderValue(o.tokenId, 'the token id');
+  checkHeaderValue(o.tokenSecret, 'the token secret');
+  const maxResponseBytes = o.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_MB * MIB;
+  const dispatcher = createDispatcher(settings, o.timeoutSec, { loopbackOnly: base.protocol === 'http:', maxResponseBytes });
   const wallClock = o.wallClock ?? Date.now;
   const headers = {
     'content-type': 'application/json',
@@ -101,7 +123,7 @@ export function createClient(o: ClientOptions): Client {
     [TOKEN_SECRET_HEADER.toLowerCase()]: o.tokenSecret,
   };
 
-  async function once(path: string, payload: string, logged: string, safe: boolean): Promise<unknown> {
+  async function once(path: string, payload: string, logged: string, safe: boolean, returnAll: boolean): Promise<unknown> {
     if (o.signal.aborted) throw interrupted(o.signal);
     const url = o.baseUrl + path;
     const what = path.replace(/^\/api\/v1\//, '');
@@ -127,6 +149,11 @@ export function createClient(o: ClientOptions): Client {
     } catch (err) {
       if (o.signal.aborted) throw interrupted(o.signal);
       const cause = attempt.signal.reason === BODY_DEADLINE ? BODY_DEADLINE : err;
+      const refused = refusal(cause, what, o.baseUrl, maxResponseBytes, returnAll);
+      if (refused) {
+        o.verbose?.(`< failed after ${elapsed()} ms: ${refused.message}`);
+        throw refused;
+      }
       const failure = networkError(cause, { what, baseUrl: o.baseUrl, timeoutSec: o.timeoutSec, proxy, safe });
       o.verbose?.(`< failed after ${elapsed()} ms: ${failure.message}`);
       throw failure;
@@ -142,7 +169,7 @@ export function createClient(o: ClientOptions): Client {
       throw statusError(res.statusCode, what, shown(), parseRetryAfter(res.headers['retry-after'], wallClock()), safe, o.authHint);
     }
     if (res.statusCode < 200 || res.statusCode >= 300) {
-      const where = res.headers.location ? ` to ${String(res.headers.location).slice(0, 200)}` : '';
+      const where = res.headers.location ? ` to ${redactUrl(String(res.headers.location)).slice(0, 200)}` : '';
       throw new ResponseError(`${what}: unexpected HTTP ${res.statusCode}${where} (svc does not follow redirects, so tokens stay with the base URL)`, res.statusCode, 'check the base URL');
     }
     let data: unknown;
@@ -164,9 +191,10 @@ export function createClient(o: ClientOptions): Client {
     async call(path, body, { safe }) {
       const payload = JSON.stringify(body ?? {});
       const logged = o.verbose ? JSON.stringify(redactBody(body ?? {})) : '';
+      const returnAll = (body as { returnAll?: unknown } | null)?.returnAll === true;
       for (let attempt = 0; ; attempt++) {
         try {
-          return await once(path, payload, logged, safe);
+          return await once(path, payload, logged, safe, returnAll);
         } catch (err) {
           if (o.signal.aborted) throw interrupted(o.signal);
           if (attempt >= o.retries || !isRetryable(err, safe)) {
@@ -183,6 +211,31 @@ export function createClient(o: ClientOptions): Client {
       await dispatcher.destroy().catch(() => {});
     },
   };
+}
+
+/** Failures that are svc's own refusals, not network trouble: never retried, never "may have taken effect". */
+function refusal(err: unknown, what: string, baseUrl: string, maxBytes: number, returnAll: boolean): Error | undefined {
+  const e = err as { code?: string; cause?: { code?: string; address?: string }; address?: string } | undefined;
+  const code = e?.code === 'UND_ERR_SOCKET' || e?.code === undefined ? e?.cause?.code ?? e?.code : e.code;
+  if (code === NOT_LOOPBACK) {
+    const address = e?.address ?? e?.cause?.address ?? 'another address';
+    return new UsageError(
+      `refusing to send API tokens over plain http:// to ${new URL(baseUrl).host}: it resolves or connects to ${address}, not a loopback address (nothing was sent)`,
+      'use an https:// base URL; plain http is allowed only to this machine (127.0.0.1, ::1, or localhost resolving to them)',
+    );
+  }
+  if (code === 'UND_ERR_RES_EXCEEDED_MAX_SIZE') {
+    const mb = maxBytes / MIB;
+    const cap = `${Number.isInteger(mb) ? mb : mb.toFixed(1)} MiB`;
+    return new ResponseError(
+      `${what}: the response is larger than the ${cap} cap on one response; stopped reading it`,
+      undefined,
+      returnAll
+        ? '--return-all asks for every match in one response: use --all instead, which reads page by page'
+        : 'raise the cap with --max-response-mb N (or SVC_MAX_RESPONSE_MB), or ask for less (a smaller --page-size, or --all for listings)',
+    );
+  }
+  return undefined;
 }
 
 function interrupted(signal: AbortSignal): InterruptedError {

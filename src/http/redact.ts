@@ -19,8 +19,18 @@ export function redactBody(value: unknown): unknown {
   ]));
 }
 
-/** `http://user:pass@proxy:3128` -> `http://proxy:3128`: proxy URLs may carry a password. */
+/**
+ * The one way svc prints a URL: never its userinfo. `http://user:pass@proxy:3128` -> `http://proxy:3128`.
+ * A URL that does not parse (a password holding `/`, `#` or `?` ends the authority early) loses
+ * everything between the scheme and its last `@`: where the password ends cannot be known, so
+ * nothing of it is guessed at.
+ */
 export function redactUrl(raw: string): string {
+  const at = raw.lastIndexOf('@');
+  if (at >= 0) {
+    const scheme = /^(?:[A-Za-z][A-Za-z0-9+.-]*:)?\/\//.exec(raw)?.[0] ?? '';
+    return `${scheme}${raw.slice(at + 1)}`;
+  }
   try {
     const u = new URL(raw);
     if (!u.username && !u.password) return raw;
@@ -28,7 +38,7 @@ export function redactUrl(raw: string): string {
     u.password = '';
     return u.href.replace(/\/$/, '');
   } catch {
-    return raw.replace(/[^\s/@]*:[^\s/@]*@/, '');
+    return raw;
   }
 }
 

@@ -3,6 +3,9 @@
 // caches and mocks, which cost ~25 ms of start-up on every call for nothing.
 const Agent = require('undici/lib/dispatcher/agent.js');
 const Dispatcher = require('undici/lib/dispatcher/dispatcher.js');
+// Loaded by the agent's clients anyway: svc wraps the connector to check where a socket went.
+const buildConnector = require('undici/lib/core/connect.js');
+const { kParser } = require('undici/lib/core/symbols.js');
 
 // What undici's index does (lib/api/index.js): give every dispatcher request(), connect() and
 // friends. request() is what svc calls; the others are loaded on their first call (the proxy agent
@@ -16,6 +19,8 @@ proto.connect = function connect (...args) { return require('undici/lib/api/api-
 
 module.exports = {
   Agent,
+  buildConnector,
+  kParser,
   // Only when a proxy is configured: it brings the SOCKS and proxy code with it.
   EnvHttpProxyAgent: () => require('undici/lib/dispatcher/env-http-proxy-agent.js'),
 };

@@ -1,7 +1,9 @@
-import type { Agent, EnvHttpProxyAgent } from 'undici';
+import type { Agent, EnvHttpProxyAgent, buildConnector } from 'undici';
 
 declare const parts: {
   Agent: typeof Agent;
+  buildConnector: typeof buildConnector;
+  kParser: symbol;
   /** The proxy agent's class, loaded on this call. */
   EnvHttpProxyAgent(): typeof EnvHttpProxyAgent;
 };

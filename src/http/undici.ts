@@ -3,11 +3,14 @@
  * and request(). The parts are required one by one in undici-parts.cjs: the package's index pulls in
  * fetch, WebSocket, caches and mocks.
  */
-import type { Dispatcher } from 'undici';
+import type { Dispatcher, buildConnector as BuildConnector } from 'undici';
 import parts from './undici-parts.cjs';
 
 export type { Dispatcher };
 export const Agent = parts.Agent;
+export const buildConnector: typeof BuildConnector = parts.buildConnector;
+/** The symbol under which undici keeps a socket's HTTP/1.1 parser. */
+export const kParser: symbol = parts.kParser;
 
 /** undici's EnvHttpProxyAgent, whose code is only run when a proxy is configured. */
 export function envHttpProxyAgent(opts: ConstructorParameters<ReturnType<typeof parts.EnvHttpProxyAgent>>[0]): Dispatcher {

@@ -1,6 +1,7 @@
 import { body, bool, field, id, int, list, okResponse, oneOf, optional, orgId, record, repoId, str } from './fields.js';
 import { codeScan, scanSchedule } from './records.js';
 import type { Operation } from './types.js';
+import { crontab, nextRuns, timeZone } from './schedule.js';
 
 const P = '/api/v1/scans/';
 
@@ -33,11 +34,16 @@ export const scans: Operation[] = [
     request: body({
       organizationId: orgId(),
       repositoryId: repoId(),
-      executionCriteriaCrontab: field(id(), 'Crontab expression, e.g. "0 3 * * 1"', 'spec', 'cron'),
-      timezone: field(id(), 'Timezone name, e.g. Europe/Berlin', 'spec', 'tz'),
+      executionCriteriaCrontab: field(crontab(), 'Crontab expression, 5 fields, e.g. "0 3 * * 1" (checked before sending)', 'spec', 'cron'),
+      timezone: field(timeZone(), 'Timezone name, e.g. Europe/Berlin (checked before sending)', 'spec', 'tz'),
       isEnabled: field(bool(), 'Whether the schedule runs'),
     }),
     response: okResponse, columns: ['ok'],
+    async explain(body) {
+      if (typeof body.executionCriteriaCrontab !== 'string') return [];
+      const zone = typeof body.timezone === 'string' ? body.timezone : undefined;
+      return [`Next runs: ${nextRuns(body.executionCriteriaCrontab, zone).join(', ')}${zone ? '' : ' (no --timezone given: shown in UTC; the service decides the zone)'}`];
+    },
     examples: [{ cmd: 'svc scans upsert-schedule repo_123 --execution-criteria-crontab "0 3 * * 1" --timezone Europe/Berlin --is-enabled', desc: 'Scan every Monday at 03:00 Berlin time' }],
   },
   {

@@ -93,6 +93,8 @@ export interface Operation {
   pagination?: Pagination;
   /** Flags and a step that run after the call (e.g. wait for the started scan). */
   followUp?: FollowUp;
+  /** Lines for people after a success, shown on stderr with a table (e.g. a schedule's next runs). */
+  explain?(body: Record<string, unknown>): Promise<string[]>;
   examples: Example[];
 }
 

@@ -1,15 +1,31 @@
-/** RFC 4180 CSV: a header of column paths, one line per row. */
+/**
+ * CSV (RFC 4180 quoting, LF line ends so that `sed -n 2p` gives a clean value): a header of column
+ * paths, one line per row. Service text is untrusted in a spreadsheet too: control characters and
+ * escape sequences are removed, and a text cell that a spreadsheet would run as a formula (it starts
+ * with `=`, `+`, `-`, `@`, a tab or a CR, the OWASP list) gets a leading `'` so it shows as text.
+ */
 import { getPath, scalarText } from './paths.js';
+import { stripControls } from './sanitize.js';
+
+/** Would start a formula in a spreadsheet (also after leading spaces, which some of them skip). */
+function formulaLike(text: string): boolean {
+  return /^[\s\u00a0]*[=+\-@]/.test(text) || /^[\t\r]/.test(text);
+}
 
 export function csvCell(v: unknown): string {
-  const s = scalarText(v);
-  return /[",\r\n]/.test(s) || /^\s|\s$/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+  const raw = scalarText(v);
+  // A number is data, never a formula: -5 stays -5.
+  if (typeof v === 'number') return raw;
+  // Every control out (a tab too: a spreadsheet may split on it); line breaks stay, quoted.
+  let s = stripControls(raw).replace(/\t/g, ' ');
+  if (formulaLike(raw) || formulaLike(s)) s = `'${s}`;
+  return /[",\n']/.test(s) || /^\s|\s$/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 
 export function csvHeader(columns: string[]): string {
-  return columns.map(csvCell).join(',') + '\r\n';
+  return columns.map(csvCell).join(',') + '\n';
 }
 
 export function csvRow(row: unknown, columns: string[]): string {
-  return columns.map((c) => csvCell(getPath(row, c))).join(',') + '\r\n';
+  return columns.map((c) => csvCell(getPath(row, c))).join(',') + '\n';
 }

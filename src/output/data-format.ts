@@ -12,7 +12,7 @@ export function askedFormat(ctx: Context): Format {
     json: ctx.globals.json,
     jq: ctx.globals.jq !== undefined,
     env: ctx.env.SVC_OUTPUT,
-    profile: ctx.profile()?.output,
+    profile: () => ctx.profile()?.output,
     stdoutIsTTY: true,
   });
 }

@@ -10,7 +10,7 @@ export function parseFormat(value: string, from: string): Format {
 }
 
 /** `--jq` means JSON; `-o` wins, then `--json`, then SVC_OUTPUT, then the profile, then table on a terminal and json elsewhere. */
-export function chooseFormat(o: { output?: string; json?: boolean; jq?: boolean; env?: string; profile?: string; stdoutIsTTY: boolean }): Format {
+export function chooseFormat(o: { output?: string; json?: boolean; jq?: boolean; env?: string; profile?: string | (() => string | undefined); stdoutIsTTY: boolean }): Format {
   if (o.jq) {
     // --jq filters JSON: -o json or ndjson (each row filtered), nothing else.
     const given = o.output ? parseFormat(o.output, '--output') : 'json';
@@ -20,7 +20,9 @@ export function chooseFormat(o: { output?: string; json?: boolean; jq?: boolean;
   if (o.output) return parseFormat(o.output, '--output');
   if (o.json) return 'json';
   if (o.env) return parseFormat(o.env, 'SVC_OUTPUT');
-  if (o.profile) return parseFormat(o.profile, 'the profile setting "output"');
+  // Read only now: the config file is consulted only for what flags and environment leave open.
+  const profile = typeof o.profile === 'function' ? o.profile() : o.profile;
+  if (profile) return parseFormat(profile, 'the profile setting "output"');
   return o.stdoutIsTTY ? 'table' : 'json';
 }
 

@@ -80,8 +80,8 @@ export async function render(data: unknown, o: RenderOptions, sink: Sink): Promi
       const columns = o.columns.length ? o.columns : rows ? autoColumns(list) : leafPaths(data);
       let text = csvHeader(columns);
       for (const row of list) text += csvRow(primitiveRow(row), columns);
-      // CSV is data, kept exact in a pipe or file; on a terminal it is cleaned like a table.
-      sink.out(o.pretty ? stripControls(text.replace(/\r\n/g, '\n')).replace(/\n/g, '\r\n') : text);
+      // Cleaned of controls and formulas cell by cell (csv.ts), on a terminal or not.
+      sink.out(text);
       return;
     }
     case 'table': {

@@ -10,8 +10,10 @@
 // Whole sequences first, so that their parameters do not stay behind as text:
 // 7-bit CSI (ESC [ ... final), OSC (ESC ] ... BEL | ESC \ | ST), DCS/SOS/PM/APC (ESC P|X|^|_ ... ESC \ | ST),
 // any other escape (ESC, intermediates 0x20-0x2F, final 0x30-0x7E), and their 8-bit (C1) forms.
+// A string sequence (OSC, DCS...) never runs past the end of its line: one stray introducer (an 8-bit
+// byte in a header) must not swallow the lines after it (the rest of a --verbose block).
 // eslint-disable-next-line no-control-regex
-const ESCAPES = /\u001b\[[0-?]*[ -/]*[@-~]?|\u001b\][^\u0007\u001b\u009c]*(?:\u0007|\u001b\\|\u009c)?|\u001b[PX^_][^\u001b\u009c]*(?:\u001b\\|\u009c)?|\u001b[ -/]*[0-~]?|\u009b[0-?]*[ -/]*[@-~]?|\u009d[^\u0007\u001b\u009c]*(?:\u0007|\u001b\\|\u009c)?|[\u0090\u0098\u009e\u009f][^\u001b\u009c]*(?:\u001b\\|\u009c)?/g;
+const ESCAPES = /\u001b\[[0-?]*[ -/]*[@-~]?|\u001b\][^\u0007\u001b\u009c\n]*(?:\u0007|\u001b\\|\u009c)?|\u001b[PX^_][^\u001b\u009c\n]*(?:\u001b\\|\u009c)?|\u001b[ -/]*[0-~]?|\u009b[0-?]*[ -/]*[@-~]?|\u009d[^\u0007\u001b\u009c\n]*(?:\u0007|\u001b\\|\u009c)?|[\u0090\u0098\u009e\u009f][^\u001b\u009c\n]*(?:\u001b\\|\u009c)?/g;
 // C0 but tab and newline, DEL, C1, and the bidi controls (marks, embeddings, overrides, isolates).
 // eslint-disable-next-line no-control-regex
 const CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;

@@ -1,7 +1,12 @@
-/** Atomic file writes for reports: a reader sees the old file or the whole new one, never a part. */
+/**
+ * Report files: atomic where that is safe (a reader sees the old file or the whole new one, never a
+ * part), in place where a rename would clobber something that is not a regular file.
+ */
 import { randomBytes } from 'node:crypto';
-import { appendFile, open, rename, unlink } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import type { Stats } from 'node:fs';
+import { appendFile, open, realpath, rename, stat, unlink } from 'node:fs/promises';
+import { basename, dirname, join, resolve as resolvePath } from 'node:path';
+import type { Writable } from 'node:stream';
 
 /** Name of a temp file next to `path` (same directory, so the rename stays on one file system). */
 export function tempPathFor(path: string): string {
@@ -30,6 +35,61 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array, m
   } catch (error) {
     if (created) await unlink(temp).catch(() => undefined);
     throw error;
+  }
+}
+
+const OWN_STDOUT = new Set(['/dev/stdout', '/dev/fd/1', '/proc/self/fd/1']);
+
+/** How a report path is written: `-` to stdout, in place (FIFOs, devices), or atomically (files, new paths). */
+export type WriteMode = 'stdout' | 'direct' | 'atomic';
+
+/**
+ * Decides how to write `path` without clobbering what is there. Temp file + rename suits regular
+ * files and new paths only: over a FIFO it would leave a regular file (the reader waits forever), and
+ * over /dev/stdout or /dev/full (as root) it would replace the device. So FIFOs, character devices,
+ * sockets and anything under /dev or /proc (where /dev/stdout may lead to the shell's own redirect
+ * target) are written in place; a symbolic link to a regular file keeps the link and replaces its
+ * target; a directory or a block device is refused.
+ */
+export async function writeModeFor(path: string): Promise<{ mode: WriteMode; target: string }> {
+  if (path === '-') return { mode: 'stdout', target: path };
+  const absolute = resolvePath(path);
+  // svc's own stdout by name: written through the same stream as the rest of the output, so that the
+  // two share one file offset (a file behind `>` would otherwise be written over from its start).
+  if (OWN_STDOUT.has(absolute)) return { mode: 'stdout', target: '-' };
+  if (/^\/(dev|proc)\//.test(absolute)) return { mode: 'direct', target: absolute };
+  let info: Stats;
+  try {
+    info = await stat(absolute);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { mode: 'atomic', target: absolute };
+    throw err;
+  }
+  if (info.isDirectory()) throw Object.assign(new Error(`${path} is a directory`), { code: 'EISDIR' });
+  if (info.isFIFO() || info.isCharacterDevice() || info.isSocket()) return { mode: 'direct', target: absolute };
+  if (!info.isFile()) throw Object.assign(new Error(`${path} is not a regular file`), { code: 'ENOTREG' });
+  const real = await realpath(absolute);
+  if (/^\/(dev|proc)\//.test(real)) return { mode: 'direct', target: absolute };
+  return { mode: 'atomic', target: real };
+}
+
+/**
+ * Writes a report: `-` to `stdout`, in place to FIFOs and devices (appending, so a regular file
+ * reached through /dev/stdout keeps what was printed before), atomically to regular files and new paths.
+ */
+export async function writeReport(path: string, data: string, stdout: Writable | undefined): Promise<void> {
+  const { mode, target } = await writeModeFor(path);
+  if (mode === 'stdout') {
+    if (!stdout) throw Object.assign(new Error('no stdout to write to'), { code: 'ENOSTDOUT' });
+    await new Promise<void>((resolve, reject) => stdout.write(data, (err) => (err ? reject(err) : resolve())));
+    return;
+  }
+  if (mode === 'atomic') return writeFileAtomic(target, data);
+  const handle = await open(target, 'a');
+  try {
+    await handle.writeFile(data);
+  } finally {
+    await handle.close();
   }
 }
 

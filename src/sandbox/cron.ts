@@ -27,11 +27,5 @@ export function cronProblem(expr: string): string | undefined {
   return undefined;
 }
 
-export function isTimezone(name: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: name });
-    return true;
-  } catch {
-    return false;
-  }
-}
+/** The one time-zone check, shared with svc's own (scans upsert-schedule checks before sending). */
+export { isTimeZone as isTimezone } from '../operations/schedule.js';

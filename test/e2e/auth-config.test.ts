@@ -139,7 +139,7 @@ describe('config', () => {
     const env = { SVC_CONFIG_DIR: cfg, SVC_BASE_URL: server.url, SVC_API_TOKEN_ID: 'tid', SVC_API_TOKEN_SECRET: SECRET };
     await runCli(['config', 'set', 'output', 'csv'], { env });
     const csv = await runCli(['orgs', 'list'], { env });
-    expect(csv.stdout).toBe('id,name,role\r\norg_1,Acme,\r\n');
+    expect(csv.stdout).toBe('id,name,role\norg_1,Acme,\n');
     const nd = await runCli(['orgs', 'list', '-o', 'ndjson'], { env });
     expect(nd.stdout).toBe('{"id":"org_1","name":"Acme"}\n');
     const table = await runCli(['orgs', 'list', '-o', 'table', '--columns', 'name'], { env });

@@ -161,8 +161,8 @@ describe('svc gate: output and reports', () => {
 
   it.concurrent('-o csv: the breaking issues', async () => {
     const r = await gate(await fake(baseSet()), ['--fail-on', 'critical', '-o', 'csv']);
-    expect(r.stdout.split('\r\n')[0]).toBe('level,score,id,vulnClass,repositoryName,affectedFile,startLine,generatedTitle');
-    expect(r.stdout.split('\r\n')[1]).toMatch(/^critical,95,iss-\d+,SQL Injection,,src\/f\d+\.ts,\d+,Issue number \d+$/);
+    expect(r.stdout.split('\n')[0]).toBe('level,score,id,vulnClass,repositoryName,affectedFile,startLine,generatedTitle');
+    expect(r.stdout.split('\n')[1]).toMatch(/^critical,95,iss-\d+,SQL Injection,,src\/f\d+\.ts,\d+,Issue number \d+$/);
   });
 
   it.concurrent('writes SARIF, JUnit and markdown in one run, and annotations after the summary', async () => {

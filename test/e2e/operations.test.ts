@@ -32,7 +32,7 @@ function sample(spec: FlagSpec, i: number): { args: string[]; value: unknown } {
       return { args: [f, JSON.stringify(v)], value: v };
     }
     default: {
-      const v = /date/i.test(spec.flag) ? '2026-01-31' : `v-${spec.flag}`;
+      const v = /date/i.test(spec.flag) ? '2026-01-31' : spec.flag === 'execution-criteria-crontab' ? '0 3 * * 1' : spec.flag === 'timezone' ? 'Europe/Berlin' : `v-${spec.flag}`;
       return { args: [f, v], value: v };
     }
   }
@@ -101,13 +101,13 @@ describe('every operation over real HTTP', () => {
 });
 
 describe('API spellings and organization defaults', () => {
-  it('warns on stderr when a response does not have the documented shape, and still prints it', async () => {
+  it('fails (exit 7) when a response does not have the documented shape: a 2xx of the wrong shape is no success', async () => {
     server.stub('/api/v1/issues/get', { json: { title: 'no id here' } });
     const r = await runCli(['issues', 'get', 'iss_9'], { env: env() });
     server.stub('/api/v1/issues/get', { json: RESPONSES['/api/v1/issues/get'] });
-    expect(r.code).toBe(0);
-    expect(JSON.parse(r.stdout)).toEqual({ title: 'no id here' });
-    expect(r.stderr).toMatch(/^warning: the response of issues get does not match the documented shape: id expected a string; showing it as received\n$/);
+    expect(r.code).toBe(7);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/^svc: error: the response of issues get does not have the documented shape: id expected a string; check the base URL/);
   });
 
   it('accepts the API spelling as an alias and the repositories group alias', async () => {

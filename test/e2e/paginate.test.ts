@@ -36,7 +36,7 @@ describe('svc issues search --all', () => {
     expect(json.code).toBe(0);
     expect((JSON.parse(json.stdout) as Array<{ id: string }>).map((x) => x.id)).toEqual(ids(250));
     const csv = await runCli([...ALL, '--page-size', '100', '-o', 'csv', '--columns', 'id,score'], { env: s.env });
-    const rows = csv.stdout.trimEnd().split('\r\n');
+    const rows = csv.stdout.trimEnd().split('\n');
     expect(rows[0]).toBe('id,score');
     expect(rows).toHaveLength(251);
     expect(rows[250]).toBe(`${makeIssue(249).id},${makeIssue(249).score}`);

@@ -42,15 +42,16 @@ describe('output that cannot be written', () => {
     expect(sb.requests()['/api/v1/issues/search'].received).toBeLessThan(30);
   });
 
-  it('stdout on a full disk (/dev/full): exit 70, no stack trace', async () => {
+  it('stdout on a full disk (/dev/full): exit 9 and one line naming the error, no stack trace', async () => {
     const fd = openSync('/dev/full', 'w');
     try {
       const child = spawn(process.execPath, [BIN, 'completion', 'bash'], { env: cleanEnv(sb.env), stdio: ['ignore', fd, 'pipe'] });
       let stderr = '';
       child.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr += d));
       const code = await new Promise<number | null>((resolve) => child.on('close', (c) => resolve(c)));
-      expect(code).toBe(70);
+      expect(code).toBe(9);
       expect(stderr).not.toMatch(/\n\s+at /);
+      expect(stderr).toMatch(/^svc: error: cannot write the output to stdout: no space left on the device \(ENOSPC\)[^\n]*\n$/);
     } finally {
       closeSync(fd);
     }

@@ -115,7 +115,7 @@ describe('the paths above', () => {
   });
 
   it('a successful response echoing the token is scrubbed from --verbose (the data on stdout stays exact)', async () => {
-    const r = await run({ args: ['issues', 'mark-true-positive', 'iss_1'], code: 0 }, ['--verbose', '-o', 'json']);
+    const r = await run({ args: ['api', 'issues/mark-true-positive', '-F', 'issueId=iss_1'], code: 0 }, ['--verbose', '-o', 'json']);
     expect(r.code).toBe(0);
     expect(r.stderr).toContain('< HTTP 200');
     expect(r.stderr).toContain('[redacted]');

@@ -4,7 +4,7 @@
  * nobody stubbed (gh's httpmock registry, for HTTP over a real socket).
  *
  *   const fake = useFakeServer();                       // started once per file, verified after each test
- *   fake.stub('/api/v1/orgs/list', { json: { organizations: [] } });
+ *   fake.stub('/api/v1/orgs/list', { json: [{ id: 'org_1' }] });
  *   fake.stub('/api/v1/issues/search', [{ status: 503 }, { kind: 'reset' }, { json: { issues: [] } }]);
  *   const r = await runCli(['orgs', 'list'], { env: fake.env });
  *   expect(fake.requests[0].body).toEqual({});

@@ -52,8 +52,8 @@ describe('render', () => {
     const n = capture();
     await render(data, { format: 'ndjson', columns: [], rowsPath: 'issues', pretty: false, color: false }, n.sink);
     expect(n.out.join('').trimEnd().split('\n').map((l) => JSON.parse(l))).toEqual(rows);
-    expect(csvHeader(['id', 'title'])).toBe('id,title\r\n');
-    expect(csvRow({ id: 'a', title: 'say "hi", twice' }, ['id', 'title'])).toBe('a,"say ""hi"", twice"\r\n');
+    expect(csvHeader(['id', 'title'])).toBe('id,title\n');
+    expect(csvRow({ id: 'a', title: 'say "hi", twice' }, ['id', 'title'])).toBe('a,"say ""hi"", twice"\n');
   });
 
   it('tables note the total and an empty list on stderr', async () => {

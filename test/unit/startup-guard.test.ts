@@ -117,11 +117,11 @@ describe('what a command loads, at run time', () => {
   });
 
   it('undici still takes the header limit from --max-http-header-size without loading node:http up front', async () => {
-    server.stub('/api/v1/orgs/list', { json: { organizations: [] }, headers: { 'x-padding': 'p'.repeat(3000) } });
+    server.stub('/api/v1/orgs/list', { json: [], headers: { 'x-padding': 'p'.repeat(3000) } });
     const args = [BIN, 'orgs', 'list', '-o', 'json', '--retries', '0'];
     const env = (nodeOptions?: string) => cleanEnv({ NODE_OPTIONS: nodeOptions, SVC_BASE_URL: server.url, SVC_API_TOKEN_ID: 'id-1', SVC_API_TOKEN_SECRET: 'secret-1' });
     const ok = await promisify(execFile)(process.execPath, args, { env: env(), encoding: 'utf8' });
-    expect(JSON.parse(ok.stdout)).toEqual({ organizations: [] });
+    expect(JSON.parse(ok.stdout)).toEqual([]);
     const small = await promisify(execFile)(process.execPath, args, { env: env('--max-http-header-size=1024'), encoding: 'utf8' }).then(() => undefined, (e: { code: number; stderr: string }) => e);
     expect(small?.code).toBe(6);
   });

@@ -65,10 +65,10 @@ describe('the fake server', () => {
   const fake = useFakeServer();
 
   it('answers stubs in order (the last repeats) and records the requests', async () => {
-    fake.stub('/api/v1/orgs/list', [{ status: 503 }, { json: { organizations: [{ id: 'o1' }] } }]);
+    fake.stub('/api/v1/orgs/list', [{ status: 503 }, { json: [{ id: 'o1' }] }]);
     const r = await runCli(['orgs', 'list', '-o', 'json'], { env: fake.env, clock: 'fake' });
     expect(r.code, r.stderr).toBe(0);
-    expect(JSON.parse(r.stdout)).toEqual({ organizations: [{ id: 'o1' }] });
+    expect(JSON.parse(r.stdout)).toEqual([{ id: 'o1' }]);
     expect(fake.to('/api/v1/orgs/list').map((q) => q.status)).toEqual([503, 200]);
     expect(fake.requests[0].headers['x-service-api-token-id']).toBe(fake.env.SVC_API_TOKEN_ID);
   });
@@ -90,7 +90,7 @@ describe('the fake server', () => {
 
 describe('useFakeServer: stubs made in beforeAll stay, each test sees its own requests', () => {
   const fake = useFakeServer();
-  beforeAll(() => { fake.stub('/api/v1/orgs/list', { json: { organizations: [] } }); });
+  beforeAll(() => { fake.stub('/api/v1/orgs/list', { json: [] }); });
   for (const n of [1, 2]) {
     it(`run ${n}`, async () => {
       expect((await runCli(['orgs', 'list'], { env: fake.env })).code).toBe(0);

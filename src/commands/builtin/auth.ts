@@ -6,6 +6,7 @@ import { EXIT } from '../../exit-codes.js';
 import { normaliseBaseUrl, baseString } from '../../http/base-url.js';
 import { promptLine } from '../../terminal/prompt.js';
 import type { Runner } from '../runner.js';
+import { headerValueProblem } from '../../http/headers.js';
 
 export function authCommand(run: Runner): Command {
   const auth = new Command('auth').description('Log in, check and log out (token stored in the config file, mode 0600)').helpCommand(false);
@@ -53,7 +54,10 @@ async function login(ctx: Context, o: { tokenId?: string; withSecretStdin?: bool
   if (!secret && interactive) secret = await promptLine(ctx.io, 'Token secret (hidden): ', true);
   if (!tokenId) throw new UsageError('no token id given', 'pass --token-id ID (with --with-secret-stdin when not on a terminal)');
   if (!secret) throw new UsageError('no token secret given', 'pipe it in with --with-secret-stdin; the secret is never taken as a flag value');
-  if (/\s/.test(tokenId) || /[\r\n]/.test(secret)) throw new UsageError('the token id or secret contains white space or line breaks', 'copy them again from the dashboard');
+  for (const [value, what] of [[tokenId, 'the token id'], [secret, 'the token secret']] as const) {
+    const problem = headerValueProblem(value);
+    if (problem) throw new UsageError(`${what} ${problem}; nothing was saved`, 'copy it again from the dashboard (visible ASCII characters only)');
+  }
   ctx.addSecret?.(secret);
 
   // Through ctx.target(), which takes a trailing /api/v1 off (with a warning).

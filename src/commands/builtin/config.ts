@@ -76,8 +76,8 @@ export function configCommand(run: Runner): Command {
 }
 
 async function list(ctx: Context): Promise<void> {
-  const data = ctx.config.read();
-  const view = Object.fromEntries(Object.entries(data.profiles).map(([name, p]) => [name, {
+  // Each profile through profile(): a value of the wrong type is reported (exit 2, file and key), not shown.
+  const view = Object.fromEntries(ctx.config.profileNames().map((name) => [name, ctx.config.profile(name)!] as const).map(([name, p]) => [name, {
     'base-url': p.baseUrl, 'dev-base-url': p.devBaseUrl, organization: p.organization, output: p.output,
     token: p.tokenId ? `${p.tokenId.slice(0, 4)}… (secret hidden)` : undefined,
   }]));

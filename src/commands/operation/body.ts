@@ -8,6 +8,7 @@ import { resolve } from 'node:path';
 import { issueText, type Schema } from '../../operations/fields.js';
 import { UsageError } from '../../errors.js';
 import type { FlagSpec } from './flags.js';
+import { DECIMAL, exactNumber, inexactNumbers, inexactReason } from './exact-number.js';
 
 export type Body = Record<string, unknown>;
 
@@ -35,12 +36,19 @@ export function readSource(ref: string, what: string, src: Pick<BodySources, 'cw
 }
 
 export function parseJson(text: string, what: string): unknown {
+  let value: unknown;
   try {
-    return JSON.parse(text);
+    value = JSON.parse(text);
   } catch (err) {
     const detail = (err as Error).message.replace(/^Unexpected token/, 'unexpected token').slice(0, 120);
     throw new UsageError(`${what} is not valid JSON: ${detail}`, 'check the quoting; a JSON object looks like {"key": "value"}');
   }
+  // Sent on as JSON.stringify writes it: a number a double cannot hold would arrive changed.
+  const [inexact] = inexactNumbers(text);
+  if (inexact !== undefined) {
+    throw new UsageError(`${what} holds the number ${inexact.slice(0, 40)}: ${inexactReason(inexact)}`, 'write it as a string ("...") if the field takes one, or as a number a double holds exactly');
+  }
+  return value;
 }
 
 /** `-F` value typing, as gh does: true/false/null, numbers, JSON arrays/objects, @file contents, else string. */
@@ -49,7 +57,11 @@ export function typedValue(raw: string, key: string, src: Pick<BodySources, 'cwd
   if (raw === 'true') return true;
   if (raw === 'false') return false;
   if (raw === 'null') return null;
-  if (/^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?$/.test(raw)) return Number(raw);
+  if (DECIMAL.test(raw)) {
+    const n = exactNumber(raw);
+    if (n === undefined) throw new UsageError(`-F ${key}=${raw.slice(0, 40)}: ${inexactReason(raw)}`, `send it as a string with -f ${key}=${raw.slice(0, 40)}, or give a number a double holds exactly`);
+    return n;
+  }
   if (/^\s*[[{]/.test(raw)) return parseJson(raw, `the value of -F ${key}`);
   return raw;
 }
@@ -120,7 +132,10 @@ export function flagValue(spec: FlagSpec, raw: unknown, src: Pick<BodySources, '
 }
 
 function toNumber(v: string, kind: 'number' | 'integer', name: string): number {
-  const n = v.trim() === '' ? NaN : Number(v);
+  const text = v.trim();
+  // Decimal only (Number() would take 0x10 as 16 and '' as 0), and only values a double holds exactly.
+  if (DECIMAL.test(text) && exactNumber(text) === undefined) throw new UsageError(`${name} expects ${kind === 'integer' ? 'an integer' : 'a number'}, got '${text.slice(0, 40)}': ${inexactReason(text)}`);
+  const n = DECIMAL.test(text) ? Number(text) : NaN;
   if (!Number.isFinite(n)) throw new UsageError(`${name} expects ${kind === 'integer' ? 'an integer' : 'a number'}, got '${v}'`);
   if (kind === 'integer' && !Number.isInteger(n)) throw new UsageError(`${name} expects an integer, got '${v}'`);
   return n;

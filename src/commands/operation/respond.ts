@@ -5,7 +5,8 @@ import { render, type RenderOptions, type Sink } from '../../output/render.js';
 import { checkColumns, parseColumns } from '../../output/columns.js';
 import { fieldPaths, rowSchema } from '../../operations/fields.js';
 import { write } from '../../listing/stream-out.js';
-import { issueText } from '../../operations/fields.js';
+import { anyObject, issueText } from '../../operations/fields.js';
+import { ResponseError } from '../../http/errors.js';
 import { REDACTED, redactBody } from '../../http/redact.js';
 import { TOKEN_ID_HEADER, TOKEN_SECRET_HEADER } from '../../http/headers.js';
 import { UsageError } from '../../errors.js';
@@ -58,13 +59,26 @@ export async function printJson(ctx: Context, data: unknown): Promise<void> {
   await render(data, { format: 'json', columns: [], pretty: ctx.io.stdoutIsTTY, color: false, jq: ctx.globals.jq }, outputSink(ctx));
 }
 
-/** Warn (once, on stderr) when a response does not have the documented shape; output stays as received. */
+/**
+ * A 2xx whose body does not have the shape the spec (or the field notes) defines is not a success:
+ * exit 7, whatever the command (a single call, `--all`, a follow-up). Where the spec shows no fields
+ * (`anyObject`), any JSON is taken, with a warning when it is not even an object.
+ */
 export function checkShape(ctx: Context, op: Operation, data: unknown): void {
   const result = op.response.safeParse(data);
   if (result.success) return;
   const issue = result.error.issues[0];
   const where = issue.path.length ? issue.path.join('.') : 'the body';
-  ctx.warn(`the response of ${op.group} ${op.name} does not match the documented shape: ${where} ${issueText(issue)}; showing it as received`);
+  const got = data === null ? 'null (or an empty body)' : Array.isArray(data) ? 'a list' : typeof data;
+  if (op.response === anyObject) {
+    ctx.warn(`the response of ${op.group} ${op.name} is ${got}, not an object; showing it as received`);
+    return;
+  }
+  throw new ResponseError(
+    `the response of ${op.group} ${op.name} does not have the documented shape: ${where} ${issueText(issue)}${issue.path.length ? '' : ` (got ${got})`}`,
+    undefined,
+    'check the base URL and the service version; --verbose shows the answer as received',
+  );
 }
 
 export async function renderResponse(ctx: Context, op: Pick<Operation, 'rows' | 'columns'> & Partial<Operation>, data: unknown, request?: Record<string, unknown>): Promise<void> {

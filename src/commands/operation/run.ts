@@ -40,6 +40,7 @@ export async function runOperation(ctx: Context, op: Operation, flags: Operation
   const data = await ctx.spin(`${op.group} ${op.name}`, () => client.call(op.path, body, { safe: op.safe }));
   if (followUp) await followUp.run(ctx, op, body, data, settings);
   else await renderResponse(ctx, op, data, body);
+  if (op.explain && ctx.format() === 'table') for (const line of await op.explain(body)) ctx.note(line);
 }
 
 export async function buildRequestBody(ctx: Context, op: Operation, flags: OperationFlags, opts: OperationOptions, positional?: string): Promise<Body> {

@@ -7,7 +7,7 @@
  */
 import type { GateIssue, GateResult } from '../verdict.js';
 import { levelAtLeast } from '../levels.js';
-import { descriptionOf, relativePath, scoreText, spanOf, titleOf } from './common.js';
+import { descriptionOf, idText, relativePath, scoreText, spanOf, titleOf } from './common.js';
 
 /** Escapes the message part of a workflow command. */
 export function escapeData(value: string): string {
@@ -32,7 +32,7 @@ function command(kind: 'error' | 'warning' | 'notice', issue: GateIssue): string
   }
   props.push(`title=${escapeProperty(`[${issue.level}] ${titleOf(issue)}`)}`);
   const description = descriptionOf(issue);
-  const facts = `score ${scoreText(issue)}, ${issue.level}, issue ${issue.id}${issue.breaking ? ', breaks the gate' : ''}`;
+  const facts = `score ${scoreText(issue)}, ${issue.level}, issue ${idText(issue)}${issue.breaking ? ', breaks the gate' : ''}`;
   const message = description === undefined ? `${titleOf(issue)} (${facts})` : `${description}\n(${facts})`;
   return `::${kind} ${props.join(',')}::${escapeData(message)}`;
 }

@@ -1,6 +1,7 @@
 /** Helpers shared by the report writers. */
 import type { GateIssue } from '../verdict.js';
 import { numericScore } from '../levels.js';
+import { stripControls } from '../../output/sanitize.js';
 
 /** The value when it is a whole number of 1 or more (a valid line or column), else undefined. */
 export function positiveInt(value: unknown): number | undefined {
@@ -34,7 +35,7 @@ export function spanOf(issue: GateIssue): Span {
 /** Repository-relative path with forward slashes, or undefined when the issue names no file. */
 export function relativePath(file: unknown): string | undefined {
   if (typeof file !== 'string') return undefined;
-  const path = file.trim().replace(/\\/g, '/').replace(/^(\.\/)+/, '').replace(/^\/+/, '');
+  const path = stripControls(file).trim().replace(/\\/g, '/').replace(/^(\.\/)+/, '').replace(/^\/+/, '');
   return path === '' ? undefined : path;
 }
 
@@ -46,13 +47,24 @@ export function locationText(issue: GateIssue): string {
   return line === undefined ? file : `${file}:${line}`;
 }
 
+/**
+ * Service text for a report, a CI log or a terminal: escape sequences and control characters out
+ * (every report writer, the annotations and the gate's summary take their text from here).
+ */
 function text(value: unknown): string | undefined {
-  return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
+  if (typeof value !== 'string') return undefined;
+  const clean = stripControls(value.replace(/\r\n?/g, '\n')).trim();
+  return clean === '' ? undefined : clean;
+}
+
+/** The issue's id as printed (ids are service text too). */
+export function idText(issue: GateIssue): string {
+  return stripControls(String(issue.id));
 }
 
 /** A one-line title: the generated title, else the vulnerability class, else the id. */
 export function titleOf(issue: GateIssue): string {
-  const title = text(issue.generatedTitle) ?? text(issue.vulnClass) ?? `Issue ${issue.id}`;
+  const title = text(issue.generatedTitle) ?? text(issue.vulnClass) ?? `Issue ${idText(issue)}`;
   return title.replace(/\s*[\r\n]+\s*/g, ' ');
 }
 

@@ -2,18 +2,19 @@
 import type { CountKey, GateResult } from '../verdict.js';
 import { LEVELS, levelAtLeast } from '../levels.js';
 import { locationText, scoreText, titleOf } from './common.js';
+import { stripControls } from '../../output/sanitize.js';
 
 /** Most breaking issues listed in the table; the rest are summed up as "and N more". */
 export const MAX_ROWS = 50;
 
 /**
- * Makes text safe inside a table cell: markdown punctuation is backslash-escaped (so a title
+ * Makes text safe inside a table cell: escape sequences and controls out, markdown punctuation is backslash-escaped (so a title
  * cannot close the cell, open a link, or inject HTML) and line breaks become `<br>`.
  */
 export function mdCell(value: string): string {
-  return value
+  return stripControls(value.replace(/\r\n?/g, '\n'))
     .replace(/[\\`*_{}[\]()<>#+!|~&]/g, '\\$&')
-    .replace(/\r\n?|\n/g, '<br>')
+    .replace(/\n/g, '<br>')
     .trim();
 }
 

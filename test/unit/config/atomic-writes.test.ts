@@ -8,7 +8,8 @@ import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const ROOT = join(__dirname, '../../../src');
-const ALLOWED = new Set(['output/write-file.ts']);
+// The lock file holds only a pid (an empty one counts as being written, never as stale).
+const ALLOWED = new Set(['output/write-file.ts', 'config/lock.ts']);
 const DIRECT_WRITE = /\b(writeFileSync|writeFile|appendFileSync|appendFile|createWriteStream|truncateSync|ftruncate)\s*\(/;
 
 function files(dir: string): string[] {

@@ -1,10 +1,12 @@
 import { chmodSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { beforeEach, describe, expect, it } from 'vitest';
-import { ConfigStore, checkProfileName } from '../../../src/config/store.js';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { ConfigStore, checkProfileName, loadProfileSchema } from '../../../src/config/store.js';
 import { UsageError } from '../../../src/errors.js';
 import { tempDir } from '../../helpers/temp.js';
 
+// What the CLI's runner does before any command: load the schema that checks the file.
+beforeAll(loadProfileSchema);
 let dir: string;
 let path: string;
 beforeEach(() => {

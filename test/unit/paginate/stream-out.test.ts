@@ -59,10 +59,10 @@ describe('itemWriter', () => {
   it('csv: one header, then rows; columns from the first items when none are chosen', async () => {
     const c = capture();
     await feed(writer('csv', c.stream).w);
-    expect((await c.text())).toBe('id,n\r\na,1\r\nb,2\r\nc,3\r\n');
+    expect((await c.text())).toBe('id,n\na,1\nb,2\nc,3\n');
     const d = capture();
     await feed(writer('csv', d.stream, { columns: ['id', 's'] }).w);
-    expect((await d.text())).toBe('id,s\r\na,\r\nb,\r\nc,"x,""y"""\r\n');
+    expect((await d.text())).toBe('id,s\na,\nb,\nc,"x,""y"""\n');
   });
 
   it('table: widths from the first page, then each page streamed as it comes (nothing buffered)', async () => {
@@ -106,7 +106,7 @@ describe('itemWriter', () => {
       for (const c of chunks) expect(c.length, format).toBeLessThan(PIECE + 2000);
       if (format === 'ndjson') expect(text.trimEnd().split('\n').map((l) => JSON.parse(l).id)).toEqual(items.map((i) => i.id));
       if (format === 'json') expect(JSON.parse(text)).toEqual(items);
-      if (format === 'csv') expect(text.split('\r\n').length).toBe(502);
+      if (format === 'csv') expect(text.split('\n').length).toBe(502);
     }
   });
 

@@ -49,7 +49,7 @@ describe('toAnnotations', () => {
     expect(Object.keys(cmd.props)).toEqual(['file', 'line', 'col', 'title']);
     expect(cmd.props.file).toBe('web/a b#c%d/x,y:z.ts');
     expect(cmd.props.title).toContain('a:b,c');
-    expect(cmd.message).toContain('pipe\r\nline2 %0A 50%');
+    expect(cmd.message).toContain('pipe\nline2 %0A 50%');
     expect(lines[0]).not.toMatch(/\r/);
     expect(lines[0]).toContain('line2 %250A 50%25');
   });

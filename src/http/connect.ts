@@ -1,0 +1,63 @@
+/**
+ * How svc opens connections: where a plain http:// connection may go (loopback addresses only, checked
+ * on the socket actually connected, not on the host name), and HTTP/1.1 interim responses accepted.
+ */
+import type { LookupAddress, LookupAllOptions, LookupOneOptions } from 'node:dns';
+import type { Socket } from 'node:net';
+import { buildConnector, kParser } from './undici.js';
+import { isLoopbackAddress, notLoopbackError } from './loopback.js';
+
+type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
+
+/**
+ * dns.lookup that keeps only loopback answers: a name resolving elsewhere fails before any
+ * connection. Its module (and node:dns) is loaded only for a plain-http name such as localhost.
+ */
+function loopbackLookup(hostname: string, options: LookupOneOptions | LookupAllOptions, callback: LookupCallback): void {
+  import('./loopback-lookup.js').then((m) => m.loopbackLookup(hostname, options, callback), (err: NodeJS.ErrnoException) => callback(err, ''));
+}
+
+/**
+ * An unsolicited `100 Continue` before the final answer is legal (RFC 9110 15.2) but undici 7 drops
+ * the connection on it (it accepts every other 1xx). The parser undici attaches to the socket is
+ * taught to treat a 100 like any other interim response: skipped, the final answer read as usual.
+ */
+export function acceptInterim(socket: Socket): void {
+  let parser: unknown;
+  Object.defineProperty(socket, kParser, {
+    configurable: true,
+    enumerable: false,
+    get: () => parser,
+    set(p: { onHeadersComplete?: (status: number, ...rest: unknown[]) => number } | null) {
+      parser = p;
+      if (!p || typeof p.onHeadersComplete !== 'function') return;
+      const original = p.onHeadersComplete;
+      p.onHeadersComplete = function (status: number, ...rest: unknown[]) {
+        return original.call(this, status === 100 ? 199 : status, ...rest);
+      };
+    },
+  });
+}
+
+export interface ConnectorOptions {
+  timeoutMs: number;
+  /** Plain http: only loopback addresses, checked on the resolved name and on the connected socket. */
+  loopbackOnly: boolean;
+}
+
+type Connector = ReturnType<typeof buildConnector>;
+type ConnectCallback = (err: Error | null, socket: Socket | null) => void;
+
+export function connector(o: ConnectorOptions): Connector {
+  const base = buildConnector({ timeout: o.timeoutMs, ...(o.loopbackOnly ? { lookup: loopbackLookup } : {}) } as Parameters<typeof buildConnector>[0]);
+  const connect = (opts: { hostname: string }, callback: ConnectCallback) => (base as unknown as (o: unknown, cb: ConnectCallback) => void)(opts, (err, socket) => {
+    if (err || !socket) return callback(err ?? new Error('no socket'), null);
+    if (o.loopbackOnly && !isLoopbackAddress(socket.remoteAddress)) {
+      socket.destroy();
+      return callback(notLoopbackError(opts.hostname, socket.remoteAddress ?? 'an unknown address'), null);
+    }
+    acceptInterim(socket);
+    callback(null, socket);
+  });
+  return connect as unknown as Connector;
+}
