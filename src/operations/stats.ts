@@ -29,6 +29,21 @@ export const stats: Operation[] = [
   stat('securityPosture', 'security-posture', 'Security posture over time', {
     request: body({ ...filters, timeGranularity: field(oneOf(['day', 'week', 'month']), 'Bucket size of the series') }),
     response: anyObject, rows: 'repositoryRiskScores', columns: ['id', 'criticalIssues', 'highIssues', 'mediumIssues', 'lowIssues'],
+    detail: {
+      whole: true,
+      heading: 'Security posture',
+      fields: [
+        { label: 'Buckets', path: 'timeGranularity' },
+        { label: 'Oldest critical', path: 'exposure.oldestCriticalAge', show: 'days' },
+        { label: 'Oldest high', path: 'exposure.oldestHighAge', show: 'days' },
+        { label: 'Oldest medium', path: 'exposure.oldestMediumAge', show: 'days' },
+        { label: 'Oldest low', path: 'exposure.oldestLowAge', show: 'days' },
+      ],
+      sections: [
+        { label: 'Open issues over time', path: 'series', show: 'table', columns: ['date', 'critical', 'high', 'medium', 'low', 'info', 'total'] },
+        { label: 'Repositories by risk', path: 'repositoryRiskScores', show: 'table', columns: ['id', 'name', 'riskScore', 'criticalIssues', 'highIssues', 'mediumIssues', 'lowIssues'] },
+      ],
+    },
   }),
   stat('timeSaved', 'time-saved', 'Time saved by fixes', { request: body(dateRange), response: anyObject, columns: [] }),
   stat('issuesBySeverity', 'issues-by-severity', 'Issue counts by severity', {

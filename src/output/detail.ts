@@ -27,7 +27,9 @@ export type DetailShow =
   /** `repositoryName (repositoryId)`. */
   | 'repository'
   /** A list or an object of counts: `open 3, patched 1`. */
-  | 'counts';
+  | 'counts'
+  /** A number of days: `448 days`. */
+  | 'days';
 
 export interface DetailField {
   label: string;
@@ -39,8 +41,10 @@ export interface DetailField {
 export interface DetailSection {
   label: string;
   path: string;
-  /** `text` is wrapped to the terminal; `code` and `diff` keep their lines (a diff coloured). */
-  show: 'text' | 'code' | 'diff';
+  /** `text` is wrapped to the terminal; `code` and `diff` keep their lines (a diff coloured); `table` is a list of records. */
+  show: 'text' | 'code' | 'diff' | 'table';
+  /** The table's columns. */
+  columns?: string[];
 }
 
 export interface NextStep {
@@ -53,6 +57,8 @@ export interface NextStep {
 }
 
 export interface DetailView {
+  /** The view is of the whole response, also when it holds a list of rows (which it shows as a section). */
+  whole?: boolean;
   /** A fixed first line, e.g. `Patch approved`. */
   heading?: string;
   /** Path of the record's title, shown bold as the first line. */
@@ -70,7 +76,7 @@ export interface DetailOptions extends CellOptions {
 
 const present = (v: unknown) => v !== undefined && v !== null && v !== '' && !(Array.isArray(v) && v.length === 0);
 
-export function detailView(record: unknown, view: DetailView, o: DetailOptions): string {
+export async function detailView(record: unknown, view: DetailView, o: DetailOptions): Promise<string> {
   const chalk = painter(o.color);
   const width = o.width ?? DEFAULT_WIDTH;
   const out: string[] = [];
@@ -97,6 +103,13 @@ export function detailView(record: unknown, view: DetailView, o: DetailOptions):
   for (const s of view.sections ?? []) {
     const value = getPath(record, s.path);
     if (!present(value)) continue;
+    if (s.show === 'table') {
+      if (!Array.isArray(value)) continue;
+      const { rowsTable } = await import('./table.js');
+      const table = rowsTable(value, s.columns ?? [], { ...o, width: width - 2, mayHide: true });
+      out.push('', chalk.bold(s.label), ...table.trimEnd().split('\n').map((l) => `  ${l}`));
+      continue;
+    }
     const text = expandTabs(stripControls(scalarText(value))).replace(/\r\n?/g, '\n').replace(/\n+$/, '');
     out.push('', chalk.bold(s.label));
     if (s.show === 'text') out.push(...wrap(text, width - 2).map((l) => `  ${l}`));
@@ -146,6 +159,9 @@ function fieldText(record: unknown, f: DetailField, o: DetailOptions, chalk: Cha
         const n = /^(?:CWE-)?(\d+)$/i.exec(id)?.[1];
         return n ? `CWE-${n}  ${chalk.underline(`https://cwe.mitre.org/data/definitions/${n}.html`)}` : id;
       }).join('\n');
+    }
+    case 'days': {
+      return typeof value === 'number' ? `${value} day${value === 1 ? '' : 's'}` : present(value) ? cellText(scalarText(value)) : undefined;
     }
     case 'counts': {
       if (value === null || typeof value !== 'object') return undefined;

@@ -89,11 +89,14 @@ export async function render(data: unknown, o: RenderOptions, sink: Sink): Promi
       // Default columns may be left out on a narrow terminal (said on stderr); chosen ones never.
       const later: string[] = [];
       const people = { ...o, now: o.now ?? Date.now(), mayHide: !o.project, note: (l: string) => later.push(l) };
-      if (rows) {
+      if (o.detail?.whole && isRecord(data) && !o.project) {
+        const { detailView } = await import('./detail.js');
+        sink.out(await detailView(data, o.detail, people));
+      } else if (rows) {
         if (rows.length === 0) { sink.note('No results.'); return; }
         if (rows.length === 1 && o.detail && !o.project && isRecord(rows[0])) {
           const { detailView } = await import('./detail.js');
-          sink.out(detailView(rows[0], o.detail, people));
+          sink.out(await detailView(rows[0], o.detail, people));
           return;
         }
         const columns = o.columns.length ? o.columns : autoColumns(rows);
@@ -108,7 +111,7 @@ export async function render(data: unknown, o: RenderOptions, sink: Sink): Promi
       } else if (isRecord(data)) {
         if (o.detail && !o.project) {
           const { detailView } = await import('./detail.js');
-          sink.out(detailView(data, o.detail, people));
+          sink.out(await detailView(data, o.detail, people));
         } else {
           sink.out(table.recordTable(data, o.columns, people));
         }

@@ -87,6 +87,17 @@ describe('--jq and --columns on JSON (in-process)', () => {
     expect([gate.code, gate.stdout]).toEqual([0, 'true\n']);
   });
 
+  it('--jq works on the data of auth status, auth token and config list', async () => {
+    const status = await sb.run(['auth', 'status', '--offline', '--jq', '.tokenId.value']);
+    expect(status.code, status.stderr).toBe(0);
+    expect(status.stdout).toBe(`${sb.tokenId.slice(0, 4)}…${sb.tokenId.slice(-4)}\n`);
+    const token = await sb.run(['auth', 'token', '--jq', '.tokenId.source']);
+    expect(token.code, token.stderr).toBe(0);
+    expect(token.stdout).toMatch(/^\S.*\n$/);
+    const config = await sb.run(['config', 'list', '--jq', 'keys | length']);
+    expect([config.code, config.stdout]).toEqual([0, '0\n']);
+  });
+
   it('--columns projects -o json and ndjson rows; an unknown column is exit 2 listing the valid ones', async () => {
     const j = await sb.run(['issues', 'search', '--page-size', '2', '--columns', 'id,score', '-o', 'json']);
     expect(j.code).toBe(0);

@@ -165,14 +165,14 @@ async function status(ctx: Context, o: { offline?: boolean }): Promise<void> {
       view.verified = (err as { exitCode?: number }).exitCode === EXIT.AUTH ? false : null;
     }
   }
-  printStatus(ctx, view, o.offline === true);
+  await printStatus(ctx, view, o.offline === true);
   if (org.id && view.organization.problem && view.verified) ctx.warn(`organization ${view.organization.value}: ${view.organization.problem}`);
   if (failure) throw failure instanceof CliError ? failure : new AuthError((failure as Error).message);
 }
 
-function printStatus(ctx: Context, view: AuthStatus, offline: boolean): void {
+async function printStatus(ctx: Context, view: AuthStatus, offline: boolean): Promise<void> {
   if (ctx.format() !== 'table') {
-    ctx.out(JSON.stringify(view, null, ctx.io.stdoutIsTTY ? 2 : undefined) + '\n');
+    await (await import('../operation/respond.js')).printJson(ctx, view);
     return;
   }
   const line = (s: Setting, none: string) => (s.value !== null ? `${s.value}${s.source && s.source !== 'default' ? ` (from ${s.source})` : ''}` : none) + (s.problem && s.value !== null ? `: ${s.problem}` : '');
@@ -199,8 +199,8 @@ async function token(ctx: Context, o: { showSecret?: boolean }): Promise<void> {
     ? 'the environment variable SVC_API_TOKEN_SECRET'
     : `${ctx.config.path} (${c.from}, file mode 0600)`;
   // Plain text unless JSON is asked for on this command line: `TOKEN_ID=$(svc auth token)` in a pipe.
-  if (ctx.globals.json || ctx.globals.output === 'json' || ctx.globals.output === 'ndjson') {
-    ctx.out(JSON.stringify({ tokenId: { value: c.tokenId, source: c.from }, secret: { location: where, shown: o.showSecret === true } }) + '\n');
+  if (ctx.globals.json || ctx.globals.jq !== undefined || ctx.globals.output === 'json' || ctx.globals.output === 'ndjson') {
+    await (await import('../operation/respond.js')).printJson(ctx, { tokenId: { value: c.tokenId, source: c.from }, secret: { location: where, shown: o.showSecret === true } });
   } else {
     ctx.out(`${c.tokenId}\n`);
   }

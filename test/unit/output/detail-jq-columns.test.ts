@@ -25,8 +25,8 @@ const issue = {
 describe('detail views (declared by the row)', () => {
   const view = op(issues, 'get').detail!;
 
-  it('an issue: title, level and score, status, repository, location, CWE links, texts, patch, PR, next step', () => {
-    const text = detailView(issue, view, { color: false, pretty: true, now: NOW, width: 80 });
+  it('an issue: title, level and score, status, repository, location, CWE links, texts, patch, PR, next step', async () => {
+    const text = await detailView(issue, view, { color: false, pretty: true, now: NOW, width: 80 });
     const lines = text.split('\n');
     expect(lines[0]).toBe('SQL injection in getUserById');
     for (const line of ['ID          iss_67bbf9d1', 'Level       critical (score 97, severity 9.2)', 'Status      open',
@@ -40,23 +40,23 @@ describe('detail views (declared by the row)', () => {
     expect(lines.every((l) => l.length <= 80)).toBe(true);
   });
 
-  it('colours the level, the status and the diff only with colour on', () => {
-    const text = detailView(issue, view, { color: true, pretty: true, now: NOW });
+  it('colours the level, the status and the diff only with colour on', async () => {
+    const text = await detailView(issue, view, { color: true, pretty: true, now: NOW });
     expect(text).toContain(`${ESC}[31m${ESC}[1mcritical`);
     expect(text).toContain(`${ESC}[32m+new`);
     expect(text).toContain(`${ESC}[31m-old`);
   });
 
-  it('an issue without a patch suggests asking for one; hostile text is cleaned', () => {
-    const text = detailView({ ...issue, patch: null, generatedTitle: `x${ESC}]0;pwned\u0007y` }, view, { color: false, pretty: false, now: NOW });
+  it('an issue without a patch suggests asking for one; hostile text is cleaned', async () => {
+    const text = await detailView({ ...issue, patch: null, generatedTitle: `x${ESC}]0;pwned\u0007y` }, view, { color: false, pretty: false, now: NOW });
     expect(text).toContain('$ svc issues generate-patch iss_67bbf9d1');
     expect(text).not.toContain('approve-patch');
     expect(text.split('\n')[0]).toBe('xy');
     expect(text).toContain('2026-05-29T12:00:00Z');
   });
 
-  it('approve-patch shows the PR link and what to do next, from the response and the request', () => {
-    const text = detailView({ ok: true, patchId: 'patch_1', pullRequestStatus: 'OPEN', prLink: 'https://hosta.example/pr/1' }, op(issues, 'approve-patch').detail!,
+  it('approve-patch shows the PR link and what to do next, from the response and the request', async () => {
+    const text = await detailView({ ok: true, patchId: 'patch_1', pullRequestStatus: 'OPEN', prLink: 'https://hosta.example/pr/1' }, op(issues, 'approve-patch').detail!,
       { color: false, pretty: false, now: NOW, request: { issueId: 'iss_1' } });
     expect(text).toContain('Patch approved.');
     expect(text).toContain('PR         https://hosta.example/pr/1');
@@ -64,11 +64,31 @@ describe('detail views (declared by the row)', () => {
     expect(text).toContain('$ svc issues get iss_1');
   });
 
-  it('an action says it was done, unless the service answered ok: false', () => {
+  it('an action says it was done, unless the service answered ok: false', async () => {
     const archive = op(issues, 'archive').detail!;
     const o = { color: false, pretty: false, now: NOW, request: { issueId: 'iss_9' } };
-    expect(detailView({ ok: true }, archive, o)).toBe('Issue archived.\n\nIssue  iss_9\n\nNext:\n  See the issue:\n    $ svc issues get iss_9\n');
-    expect(detailView({ ok: false }, archive, o)).toMatch(/^The service answered ok: false: the action may not have been done\.\n/);
+    expect(await detailView({ ok: true }, archive, o)).toBe('Issue archived.\n\nIssue  iss_9\n\nNext:\n  See the issue:\n    $ svc issues get iss_9\n');
+    expect(await detailView({ ok: false }, archive, o)).toMatch(/^The service answered ok: false: the action may not have been done\.\n/);
+  });
+
+  it('stats security-posture shows the exposure, the series and the risk scores, not only the rows', async () => {
+    const posture = (stats as typeof issues).find((o) => o.name === 'securityPosture')!;
+    const data = {
+      timeGranularity: 'week', exposure: { oldestCriticalAge: 448, oldestHighAge: 1 },
+      series: [{ date: '2026-11-15', critical: 3, high: 5, medium: 0, low: 1, info: 0, total: 9 }],
+      repositoryRiskScores: [{ id: 'repo_1', name: 'api', riskScore: 80, criticalIssues: 3, highIssues: 5, mediumIssues: 0, lowIssues: 1 }],
+    };
+    const out: string[] = [];
+    await render(data, { format: 'table', columns: posture.columns, rowsPath: posture.rows, pretty: false, color: false, detail: posture.detail, width: 80 }, { out: (t) => out.push(t), note: () => {} });
+    const text = out.join('');
+    expect(text).toMatch(/\nOldest critical +448 days\n/);
+    expect(text).toMatch(/\nOldest high +1 day\n/);
+    expect(text).toMatch(/\nOpen issues over time\n  DATE +CRITICAL +HIGH +MEDIUM +LOW +INFO +TOTAL\n  2026-11-15 +3 +5/);
+    expect(text).toMatch(/\nRepositories by risk\n  ID +NAME +RISK SCORE +CRITICAL +HIGH +MEDIUM +LOW\n  repo_1 +api +80/);
+    // Scripts still get the rows: ndjson is one risk score a line.
+    out.length = 0;
+    await render(data, { format: 'ndjson', columns: [], rowsPath: posture.rows, pretty: false, color: false, detail: posture.detail }, { out: (t) => out.push(t), note: () => {} });
+    expect(out.join('')).toBe(`${JSON.stringify(data.repositoryRiskScores[0])}\n`);
   });
 
   it('a list of one repository renders as its detail view; of two, as a table', async () => {
