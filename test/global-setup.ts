@@ -10,11 +10,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 export default function setup(): () => void {
+  // Where a spawned svc keeps the code cache of another node or other V8 flags (bin/svc.js): the
+  // run's own, never the developer's ~/.cache, and not under the run's folder (which must end empty).
+  const cacheHome = mkdtempSync(join(tmpdir(), 'svc-test-cache-'));
+  process.env.XDG_CACHE_HOME = cacheHome;
   execFileSync(process.execPath, ['scripts/build.mjs'], { stdio: 'inherit' });
   // Made here, in vitest's main process, and removed by the teardown below.
   const root = mkdtempSync(join(tmpdir(), 'svc-test-run-'));
   process.env.SVC_TEST_TMP_ROOT = root;
   return () => {
+    rmSync(cacheHome, { recursive: true, force: true, maxRetries: 3 });
     const left: string[] = [];
     for (const file of readdirSync(root)) {
       const entries = readdirSync(join(root, file));

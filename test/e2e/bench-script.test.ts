@@ -4,20 +4,18 @@
  * the figures are not asserted, only that they are there.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { tempDir } from '../helpers/temp.js';
 
 const ROOT = resolve(__dirname, '../..');
 
 interface Row { target: string; measured: string; limit: string; pass?: boolean }
 
 describe('npm run bench', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'svc-bench-test-'));
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
   it('prints every target with a figure and a verdict, and runs every command in a clean environment', async () => {
+    const dir = tempDir('svc-bench-test-');
     // Every node process that starts with this environment writes its argv here: the bench's own
     // process may, none of the processes it times may.
     const marker = join(dir, 'started.ndjson');

@@ -1,0 +1,48 @@
+/**
+ * A code cache V8 rejects (another node, or V8 flags in NODE_OPTIONS as CI jobs set them) makes
+ * bin/svc.js compile from source once and keep a cache for that node and those flags in the user's
+ * cache directory; the next run uses it. With the build's own node and flags nothing is written.
+ */
+import { execFile } from 'node:child_process';
+import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { BIN, cleanEnv } from '../helpers/run-svc.js';
+import { tempDir } from '../helpers/temp.js';
+
+const run = promisify(execFile);
+
+describe('the code cache of another node or other V8 flags', () => {
+  it('is made once in the user cache directory and used from the next run on', async () => {
+    const dir = tempDir('svc-code-cache-');
+    const log = join(dir, 'rejected.log');
+    // Records, for each run, whether V8 rejected the cache it was given.
+    writeFileSync(join(dir, 'record.cjs'), `
+      const vm = require('node:vm');
+      const S = vm.Script;
+      vm.Script = function (src, opts) {
+        const s = new S(src, opts);
+        require('node:fs').appendFileSync(${JSON.stringify(log)}, String(s.cachedDataRejected) + '\\n');
+        return s;
+      };`);
+    const cacheHome = join(dir, 'cache');
+    const call = (nodeOptions: string) => run(process.execPath, [BIN, 'issues', 'search', '--dry-run', '-o', 'json'], {
+      env: cleanEnv({ XDG_CACHE_HOME: cacheHome, NODE_OPTIONS: `${nodeOptions} --require=${join(dir, 'record.cjs')}`.trim() }),
+    });
+    const own = () => (existsSync(join(cacheHome, 'svc', 'code-cache')) ? readdirSync(join(cacheHome, 'svc', 'code-cache')) : []);
+
+    // The build's node and flags: the bundled cache, nothing written.
+    const plain = await call('');
+    expect(own()).toEqual([]);
+    // A V8 flag: the bundled cache is rejected, a cache for these flags is made ...
+    const first = await call('--max-old-space-size=300');
+    expect(own()).toHaveLength(1);
+    expect(own()[0]).toMatch(/^\d+-\d+-[0-9a-f]+\.cache$/);
+    // ... and accepted by the next run with the same flags.
+    const second = await call('--max-old-space-size=300');
+    expect(readFileSync(log, 'utf8').trim().split('\n')).toEqual(['false', 'true', 'false']);
+    expect(first.stdout).toBe(plain.stdout);
+    expect(second.stdout).toBe(plain.stdout);
+  });
+});
