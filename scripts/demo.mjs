@@ -54,7 +54,10 @@ async function tour(info) {
   say(dim(`open ${before.issues.open} -> ${after.issues.open}, archived ${before.issues.archived} -> ${after.issues.archived}`));
 
   const repo = (await api(info, 'repositories/list', { getCounts: false }))[0];
-  const started = await step(`Start a scan of ${repo.name}`, ['scans', 'start', '--repository-ids', repo.id, '-o', 'json'], env, true);
+  const baseline = join(configDir, 'baseline.json');
+  await step(`The CI gate on ${repo.name}: fail on any open issue at level high or above (exit 1 = failed), keeping the verdict as a baseline`,
+    ['gate', '--repository-ids', repo.id, '--fail-on', 'high', '--json-report', baseline], env, { expect: [0, 1] });
+  const started = await step(`Start a scan of ${repo.name}`, ['scans', 'start', '--repository-ids', repo.id, '-o', 'json'], env, { capture: true });
   const { scanId } = JSON.parse(started);
   say(dim('(waiting for the scan to complete...)'));
   for (let k = 0; k < 100; k++) {
@@ -63,14 +66,19 @@ async function tour(info) {
     await new Promise((r) => setTimeout(r, 100));
   }
   await step('The scan has completed, with the issues it found', ['scans', 'list', '--scan-id', scanId, '--columns', 'scanId,repositoryId,status,finished,issueCounts.open', '-o', 'table'], env);
+  await step('The gate a pull request wants: only what is new since the baseline counts',
+    ['gate', '--repository-ids', repo.id, '--fail-on', 'high', '--baseline', baseline], env, { expect: [0, 1] });
 
   say();
   say(bold('That was the real svc against a local stand-in of the service.'));
   say(`Run your own: ${bold('npm run sandbox')}, then paste the export line it prints into another shell.`);
 }
 
-/** Print the command, run the real bin, let its output through; `capture` also returns stdout. */
-function step(title, args, env, capture = false) {
+/**
+ * Print the command, run the real bin, let its output through; `capture` also returns stdout. An exit
+ * code outside `expect` (default: 0 only) ends the tour as a failure; an expected non-zero one is shown.
+ */
+function step(title, args, env, { capture = false, expect = [0] } = {}) {
   say();
   say(dim(`# ${title}`));
   say(bold(`$ svc ${args.map((a) => (/^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, "'\\''")}'`)).join(' ')}`));
@@ -79,7 +87,11 @@ function step(title, args, env, capture = false) {
     let out = '';
     child.stdout?.setEncoding('utf8').on('data', (d) => { out += d; process.stdout.write(d); });
     child.on('error', reject);
-    child.on('close', (code) => (code === 0 ? resolve(out) : reject(new Error(`'svc ${args.join(' ')}' exited ${code}`))));
+    child.on('close', (code) => {
+      if (!expect.includes(code)) return reject(new Error(`'svc ${args.join(' ')}' exited ${code}`));
+      if (code !== 0) say(dim(`(exit ${code})`));
+      resolve(out);
+    });
   });
 }
 

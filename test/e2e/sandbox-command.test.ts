@@ -112,5 +112,11 @@ describe('npm run demo', () => {
     const [, before, after] = /open (\d+) -> (\d+), archived/.exec(r.out)!;
     expect(Number(after)).toBe(Number(before) - 1);
     expect(r.out).toMatch(/\nscan_\w+ .* completed /);
+    // The main job: the gate fails on the repository, then with the baseline only what the scan added counts.
+    expect(r.out).toMatch(/\$ svc gate --repository-ids repo_\w+ --fail-on high --json-report [^\n]+\n(?:.*\n)*?svc gate: FAILED/);
+    const [, counted, baselined] = /(\d+) new, (\d+) already in the baseline/.exec(r.out)!;
+    expect(Number(baselined)).toBeGreaterThan(0);
+    expect(Number(counted)).toBeGreaterThan(0);
+    expect(r.out.match(/\(exit 1\)/g)).toHaveLength(2);
   }, 60_000);
 });
