@@ -160,11 +160,11 @@ describe('Ctrl-C while a long table is written', () => {
       expect(first).toMatch(/^ID +SCORE/);
       await new Promise((r) => setTimeout(r, 300));
       const ended = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
-      const sent = Date.now();
       child.kill('SIGINT');
       const code = await ended;
       expect(code).toBe(130);
-      expect(Date.now() - sent).toBeLessThan(900);
+      // Not a timed assertion (the machine may be loaded): the message comes from main's own
+      // interrupted path; the 1 s fallback timer in entry.ts exits without it.
       expect(stderr).toContain('interrupted by SIGINT');
     } finally {
       await big.close();
