@@ -21,8 +21,8 @@ export interface ItemWriter {
 }
 
 /** Write and, when the stream's buffer is full, wait until it drains (or Ctrl-C ends the wait). */
-export async function write(stream: Writable, text: string, signal?: AbortSignal): Promise<void> {
-  if (text === '' || stream.write(text)) return;
+export async function write(stream: Writable, text: string | Uint8Array, signal?: AbortSignal): Promise<void> {
+  if (text.length === 0 || stream.write(text)) return;
   try {
     await once(stream, 'drain', signal ? { signal } : undefined);
   } catch (err) {
@@ -41,7 +41,7 @@ export const PIECE = 64 * 1024;
 /** Collects text and writes it in pieces of about PIECE characters. */
 export class PieceWriter {
   private text = '';
-  constructor(private readonly stream: Writable) {}
+  constructor(private readonly stream: Writable, private readonly signal?: AbortSignal) {}
   async add(s: string): Promise<void> {
     this.text += s;
     if (this.text.length >= PIECE) await this.flush();
@@ -49,7 +49,7 @@ export class PieceWriter {
   async flush(): Promise<void> {
     const t = this.text;
     this.text = '';
-    await write(this.stream, t);
+    await write(this.stream, t, this.signal);
   }
 }
 
@@ -120,14 +120,14 @@ export function itemWriter(o: WriterOptions): ItemWriter {
   };
   switch (o.format) {
     case 'ndjson': {
-      const out = new PieceWriter(o.stdout);
+      const out = new PieceWriter(o.stdout, o.signal);
       return {
         page: async (items, source) => {
           // Items as the service sent them, unless they are cut down (--columns) or filtered (--jq).
           const copied = !o.project && !o.jq && source && ndjsonFromSource(items, source);
           if (copied) {
             // Bytes live outside V8's heap: one write of the page keeps nothing large on it.
-            if (!o.stdout.write(copied)) await once(o.stdout, 'drain', o.signal ? { signal: o.signal } : undefined);
+            await write(o.stdout, copied, o.signal);
             return;
           }
           for (const item of items) await out.add(o.jq ? await filtered(shape(item)) : JSON.stringify(shape(item)) + '\n');
@@ -146,8 +146,8 @@ export function itemWriter(o: WriterOptions): ItemWriter {
       // A valid JSON array, one item a line; pretty (indented items) on a terminal.
       let started = false;
       let any = false;
-      const open = async () => { if (!started) { started = true; await write(o.stdout, '['); } };
-      const out = new PieceWriter(o.stdout);
+      const open = async () => { if (!started) { started = true; await write(o.stdout, '[', o.signal); } };
+      const out = new PieceWriter(o.stdout, o.signal);
       return {
         page: async (items) => {
           await open();
@@ -161,14 +161,14 @@ export function itemWriter(o: WriterOptions): ItemWriter {
         },
         end: async () => {
           await open();
-          await write(o.stdout, any ? '\n]\n' : ']\n');
+          await write(o.stdout, any ? '\n]\n' : ']\n', o.signal);
         },
       };
     }
     case 'csv': {
       let columns: string[] | undefined = o.columns.length ? o.columns : undefined;
       let headed = false;
-      const out = new PieceWriter(o.stdout);
+      const out = new PieceWriter(o.stdout, o.signal);
       return {
         page: async (items) => {
           if (!columns && items.length === 0) return;
@@ -179,7 +179,7 @@ export function itemWriter(o: WriterOptions): ItemWriter {
           await out.flush();
         },
         end: async () => {
-          if (!headed) await write(o.stdout, csvHeader(columns ?? ['value']));
+          if (!headed) await write(o.stdout, csvHeader(columns ?? ['value']), o.signal);
         },
       };
     }

@@ -170,4 +170,23 @@ describe('Ctrl-C while a long table is written', () => {
       await big.close();
     }
   });
+  // The NDJSON listing copies the service's bytes; its wait for a slow reader must end as an
+  // interrupt too (it used to surface as an internal error, exit 70).
+  it.each(['ndjson', 'json', 'csv'])('--all -o %s with a reader that stopped: SIGINT is exit 130', async (format) => {
+    const big = await startTestSandbox({ issues: 6000, repos: 4 });
+    try {
+      const child = spawn(process.execPath, [BIN, 'issues', 'search', '--all', '-o', format], { env: cleanEnv(big.env), stdio: ['ignore', 'pipe', 'pipe'] });
+      let stderr = '';
+      child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+      await new Promise<void>((resolve) => child.stdout.once('data', () => { child.stdout.pause(); resolve(); }));
+      await new Promise((r) => setTimeout(r, 300));
+      const ended = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+      child.kill('SIGINT');
+      expect(await ended).toBe(130);
+      expect(stderr).toContain('interrupted by SIGINT');
+      expect(stderr).not.toContain('internal error');
+    } finally {
+      await big.close();
+    }
+  });
 });
