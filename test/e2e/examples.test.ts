@@ -9,12 +9,11 @@
  * actions (checkout, cache, SARIF upload). Their part is played by the test: one workspace folder
  * for all runs stands in for the cache that carries svc-baseline.json from the default branch.
  */
-import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { BIN, cleanEnv } from '../helpers/run-svc.js';
+import { BIN, cleanEnv, runProgram } from '../helpers/run-svc.js';
 import { startGateSandbox, type GateSandbox } from '../helpers/sandbox-scope.js';
 import { tempDir } from '../helpers/temp.js';
 import { codeQualityErrors, sastErrors } from '../unit/reports/hostb-schemas.js';
@@ -39,16 +38,8 @@ function workspace(): { dir: string; path: string } {
 function bash(script: string, cwd: string, env: Record<string, string>): Promise<Run> {
   const file = join(cwd, `.step-${Math.random().toString(36).slice(2)}.sh`);
   writeFileSync(file, script);
-  return new Promise((done, fail) => {
-    // host A runs `shell: bash` as `bash --noprofile --norc -eo pipefail {0}`; host B's runner sets -eo pipefail too.
-    const child = spawn('bash', ['--noprofile', '--norc', '-eo', 'pipefail', file], { cwd, env: cleanEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    child.on('error', fail);
-    child.on('close', (code) => done({ code, stdout, stderr }));
-  });
+  // host A runs `shell: bash` as `bash --noprofile --norc -eo pipefail {0}`; host B's runner sets -eo pipefail too.
+  return runProgram('bash', ['--noprofile', '--norc', '-eo', 'pipefail', file], { cwd, env: cleanEnv(env), timeoutMs: 60_000 });
 }
 
 /** `${{ secrets.X }}` / `${{ vars.X }}` from the given store; anything else in `${{ }}` is refused. */

@@ -6,7 +6,7 @@
  * sent only after a 429, svc's exit code tells the truth about the change, and reads fail only
  * when every try was refused.
  */
-import { spawn } from 'node:child_process';
+import { runProgram, type RunResult } from '../helpers/run-svc.js';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
@@ -24,16 +24,8 @@ interface Run {
   error?: string;
 }
 
-function runScript(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((done, reject) => {
-    const child = spawn(process.execPath, [SCRIPT, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code) => done({ code, stdout, stderr }));
-  });
+function runScript(args: string[]): Promise<RunResult> {
+  return runProgram(process.execPath, [SCRIPT, ...args], { env: process.env, timeoutMs: 120_000 });
 }
 
 describe('reads and changes against a sandbox failing 30% of requests', () => {

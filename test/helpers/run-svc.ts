@@ -42,39 +42,24 @@ export function cleanEnv(extra: Record<string, string | undefined> = {}): Record
 }
 
 /** Any program (bash with a pipeline, a pty driver), its environment as given; svc runs as $SVC when the env says so. */
-export function runProgram(cmd: string, args: string[], opts: { env: Record<string, string>; cwd?: string; timeoutMs?: number }): Promise<RunResult> {
+export function runProgram(cmd: string, args: string[], opts: { env: Record<string, string | undefined>; cwd?: string; timeoutMs?: number; input?: string }): Promise<RunResult> {
   return new Promise((resolvePromise, reject) => {
-    const child = spawn(cmd, args, { env: opts.env, cwd: opts.cwd ?? process.cwd(), stdio: ['ignore', 'pipe', 'pipe'] });
+    const stdin: 'ignore' | 'pipe' = opts.input === undefined ? 'ignore' : 'pipe';
+    const child = spawn(cmd, args, { env: opts.env, cwd: opts.cwd ?? process.cwd(), stdio: [stdin, 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    child.stdout!.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    child.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr += d));
     const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? 30_000);
     child.on('error', reject);
     child.on('close', (code, signal) => {
       clearTimeout(timer);
       resolvePromise({ code, signal, stdout, stderr });
     });
+    if (opts.input !== undefined) child.stdin!.end(opts.input);
   });
 }
 
 export function runSvc(args: string[], opts: RunOptions = {}): Promise<RunResult> {
-  return new Promise((resolvePromise, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
-      env: cleanEnv(opts.env),
-      cwd: opts.cwd ?? process.cwd(),
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? 20_000);
-    child.on('error', reject);
-    child.on('close', (code, signal) => {
-      clearTimeout(timer);
-      resolvePromise({ code, signal, stdout, stderr });
-    });
-    child.stdin.end(opts.input ?? '');
-  });
+  return runProgram(process.execPath, [BIN, ...args], { env: cleanEnv(opts.env), cwd: opts.cwd, timeoutMs: opts.timeoutMs ?? 20_000, input: opts.input ?? '' });
 }
