@@ -27,6 +27,8 @@ import { buildRequestBody } from '../commands/operation/run.js';
 import { Pager, allowListeners, parseConcurrency } from '../listing/pager.js';
 import { count } from '../terminal/progress.js';
 import { favourSmallHeap } from '../listing/heap.js';
+import { BufferPool } from '../http/buffer-pool.js';
+import { decodePage, releasePage } from '../listing/page-decode.js';
 import { askedFormat } from '../output/data-format.js';
 import { numberFlag, parseNumberFlag } from '../commands/number-flag.js';
 import { printDryRun } from '../http/dry-run.js';
@@ -220,6 +222,7 @@ async function countIssues(
   favourSmallHeap();
   const tally = createTally({ ...options, keep: o.keepAll ? 'all' : 'breaking', slim: slimIssue });
   const sieve = createSieve(tally, { ...setup.sieve, cutoffs: options.cutoffs, keep: o.keepSifted, slim: slimIssue });
+  const buffers = new BufferPool(o.concurrency + 2);
   const pager = new Pager({
     what: 'gate',
     pagination: op.pagination!,
@@ -227,12 +230,15 @@ async function countIssues(
     pageSize: o.size,
     concurrency: o.concurrency,
     requireTotal: true,
-    call: (b) => client.call(op.path, b, { safe: true }),
+    // Pages read into reused buffers and parsed when their turn comes (src/listing/page-decode.ts).
+    call: (b) => client.call(op.path, b, { safe: true, raw: buffers }),
+    decode: (answer) => decodePage(answer, op.pagination!.items),
     warn: (l) => ctx.warn(l),
   });
   const progress = await ctx.progress('gate: reading open issues');
   try {
     for await (const page of pager.pages()) {
+      releasePage(page.data);
       for (const item of page.items) sieve.add(asIssue(item, page.page));
       progress.update(`gate: fetched ${count(pager.fetched)} of ${count(pager.total ?? 0)} open issues`);
     }

@@ -46,6 +46,24 @@ export interface ClientOptions {
 export interface CallOptions {
   /** Read-only, safe to send again after it may have reached the server. */
   safe: boolean;
+  /**
+   * A 2xx answer comes back unparsed, as a RawAnswer: a long listing parses each page only when its
+   * turn comes (src/listing/page-decode.ts), so the pages in flight wait as bytes outside V8's heap.
+   * With buffers, the body is read into one of them, given back by RawAnswer.release().
+   */
+  raw?: boolean | BodyBuffers;
+}
+
+/**
+ * Reusable buffers for response bodies (src/listing/buffer-pool.ts). A long listing reads ~1 MB a
+ * page; fresh buffers would live long enough (while later pages are in flight) for V8 to move them
+ * to its old generation, where their memory outside the heap piles up until a full collection.
+ */
+export interface BodyBuffers {
+  /** A buffer of at least `size` bytes, its contents anything. */
+  take(size: number): Buffer;
+  /** A buffer taken here and no longer used. */
+  give(buf: Buffer): void;
 }
 
 export interface Client {
@@ -53,15 +71,70 @@ export interface Client {
   close(): Promise<void>;
 }
 
-/** The bytes each parsed answer was read from (see responseBytes). */
-const answerBytes = new WeakMap<object, Buffer>();
+/** A 2xx answer's body, unparsed (CallOptions.raw). */
+export class RawAnswer {
+  constructor(
+    /** The UTF-8 bytes, after any byte order mark. */
+    readonly bytes: Buffer,
+    private readonly what: string,
+    private readonly status: number,
+    private readonly contentType: string,
+    private readonly scrub: (text: string) => string,
+    private readonly backing?: { buf: Buffer; from: BodyBuffers },
+  ) {}
 
-/**
- * The UTF-8 bytes (after any byte order mark) that a parsed answer of this client was read from:
- * a long NDJSON listing copies items from them (listing/item-spans.ts). Undefined for anything else.
- */
-export function responseBytes(data: unknown): Buffer | undefined {
-  return data !== null && typeof data === 'object' ? answerBytes.get(data) : undefined;
+  /** The bytes are not used again: a pooled buffer goes back to its pool. */
+  release(): void {
+    if (this.backing) this.backing.from.give(this.backing.buf);
+  }
+
+  /** The answer parsed as call() without `raw` would have parsed it, failing as it would. */
+  parse(): unknown {
+    return parseAnswer(this.bytes.toString('utf8'), () => this.notJson());
+  }
+
+  /** The error of an answer that is not JSON. */
+  notJson(): ResponseError {
+    return notJsonError(this.what, this.status, this.contentType, this.scrub(this.bytes.toString('utf8')));
+  }
+}
+
+/** A body read into a buffer of the pool (grown by doubling); the buffer goes back on failure. */
+async function readInto(body: AsyncIterable<Buffer>, pool: BodyBuffers, length: number): Promise<{ buf: Buffer; length: number }> {
+  // The announced length, within reason: a lying header must not make svc allocate gigabytes.
+  let buf = pool.take(Number.isSafeInteger(length) && length > 0 ? Math.min(length, 8 * MIB) : 64 * 1024);
+  let at = 0;
+  try {
+    for await (const chunk of body) {
+      if (at + chunk.length > buf.length) {
+        const bigger = pool.take(Math.max(2 * buf.length, at + chunk.length));
+        buf.copy(bigger, 0, 0, at);
+        pool.give(buf);
+        buf = bigger;
+      }
+      at += chunk.copy(buf, at);
+    }
+  } catch (err) {
+    pool.give(buf);
+    throw err;
+  }
+  return { buf, length: at };
+}
+
+function parseAnswer(text: string, notJson: () => Error): unknown {
+  try {
+    return text === '' ? null : JSON.parse(text);
+  } catch {
+    throw notJson();
+  }
+}
+
+function notJsonError(what: string, status: number, type: string, shown: string): ResponseError {
+  return new ResponseError(
+    `${what}: the response is not valid JSON (${type}, ${shown.length} characters, starts ${JSON.stringify(shown.slice(0, 40))})`,
+    status,
+    'check that the base URL points at the API; try again with --verbose',
+  );
 }
 
 /**
@@ -123,7 +196,7 @@ export function createClient(o: ClientOptions): Client {
     [TOKEN_SECRET_HEADER.toLowerCase()]: o.tokenSecret,
   };
 
-  async function once(path: string, payload: string, logged: string, safe: boolean, returnAll: boolean): Promise<unknown> {
+  async function once(path: string, payload: string, logged: string, safe: boolean, returnAll: boolean, raw: boolean | BodyBuffers): Promise<unknown> {
     if (o.signal.aborted) throw interrupted(o.signal);
     const url = o.baseUrl + path;
     const what = path.replace(/^\/api\/v1\//, '');
@@ -137,15 +210,21 @@ export function createClient(o: ClientOptions): Client {
     let deadline: ReturnType<typeof setTimeout> | undefined;
     let res: Dispatcher.ResponseData;
     let bytes: Buffer;
-    let text: string;
+    let decoded: string | undefined;
+    const pool = typeof raw === 'object' ? raw : undefined;
+    let backing: { buf: Buffer; length: number } | undefined;
     try {
       res = await request(dispatcher, url, { method: 'POST', headers, body: payload, signal: attempt.signal });
       deadline = setTimeout(() => attempt.abort(BODY_DEADLINE), o.timeoutSec * 1000);
       // As undici's text() decodes it (UTF-8, a byte order mark skipped), keeping the bytes.
-      const raw = await res.body.bytes();
-      bytes = Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength);
+      if (pool && res.statusCode >= 200 && res.statusCode < 300) {
+        backing = await readInto(res.body, pool, Number(res.headers['content-length']));
+        bytes = backing.buf.subarray(0, backing.length);
+      } else {
+        const raw = await res.body.bytes();
+        bytes = Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength);
+      }
       if (bytes.length > 2 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) bytes = bytes.subarray(3);
-      text = bytes.toString('utf8');
     } catch (err) {
       if (o.signal.aborted) throw interrupted(o.signal);
       const cause = attempt.signal.reason === BODY_DEADLINE ? BODY_DEADLINE : err;
@@ -163,7 +242,9 @@ export function createClient(o: ClientOptions): Client {
     }
     // A server may echo the token back: scrub it before any cutting (a cut secret could not be found
     // later). Only for what is printed: a page of a long listing is ~1 MB, scanned three times.
-    const shown = () => scrub(text, [o.tokenSecret]);
+    // Decoded once, when something needs the text (a raw answer of a listing may never).
+    const text = () => (decoded ??= bytes.toString('utf8'));
+    const shown = () => scrub(text(), [o.tokenSecret]);
     o.verbose?.(`< HTTP ${res.statusCode} (${elapsed()} ms)\n${formatHeaders(redactHeaders(res.headers), '< ')}\n< ${truncate(shown())}`);
     if (res.statusCode >= 400) {
       throw statusError(res.statusCode, what, shown(), parseRetryAfter(res.headers['retry-after'], wallClock()), safe, o.authHint);
@@ -172,29 +253,19 @@ export function createClient(o: ClientOptions): Client {
       const where = res.headers.location ? ` to ${redactUrl(String(res.headers.location)).slice(0, 200)}` : '';
       throw new ResponseError(`${what}: unexpected HTTP ${res.statusCode}${where} (svc does not follow redirects, so tokens stay with the base URL)`, res.statusCode, 'check the base URL');
     }
-    let data: unknown;
-    try {
-      data = text === '' ? null : JSON.parse(text);
-    } catch {
-      const type = String(res.headers['content-type'] ?? 'no content type');
-      throw new ResponseError(
-        `${what}: the response is not valid JSON (${type}, ${text.length} characters, starts ${JSON.stringify(shown().slice(0, 40))})`,
-        res.statusCode,
-        'check that the base URL points at the API; try again with --verbose',
-      );
-    }
-    if (data !== null && typeof data === 'object') answerBytes.set(data, bytes);
-    return data;
+    const type = String(res.headers['content-type'] ?? 'no content type');
+    if (raw) return new RawAnswer(bytes, what, res.statusCode, type, (t) => scrub(t, [o.tokenSecret]), backing && pool && { buf: backing.buf, from: pool });
+    return parseAnswer(text(), () => notJsonError(what, res.statusCode, type, shown()));
   }
 
   return {
-    async call(path, body, { safe }) {
+    async call(path, body, { safe, raw = false }) {
       const payload = JSON.stringify(body ?? {});
       const logged = o.verbose ? JSON.stringify(redactBody(body ?? {})) : '';
       const returnAll = (body as { returnAll?: unknown } | null)?.returnAll === true;
       for (let attempt = 0; ; attempt++) {
         try {
-          return await once(path, payload, logged, safe, returnAll);
+          return await once(path, payload, logged, safe, returnAll, raw);
         } catch (err) {
           if (o.signal.aborted) throw interrupted(o.signal);
           if (attempt >= o.retries || !isRetryable(err, safe)) {

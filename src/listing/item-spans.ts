@@ -44,6 +44,9 @@ export interface Spans {
   bounds: number[];
   /** Items with white space between their tokens. */
   spaced: Set<number>;
+  /** Where the list itself starts (its `[`) and ends (after its `]`). */
+  listStart: number;
+  listEnd: number;
 }
 
 /** End of the value at `i` (index after it), or -1; `spaced` is told of white space inside it. */
@@ -94,7 +97,7 @@ export function itemSpans(buf: Buffer, key: string): Spans | undefined {
     if (isList) {
       // The list twice: JSON.parse keeps the last, a copy would not know which.
       if (found || buf[i] !== LBRACKET) return undefined;
-      const spans: Spans = { bounds: [], spaced: new Set() };
+      const spans: Spans = { bounds: [], spaced: new Set(), listStart: i, listEnd: -1 };
       i = skipSpace(buf, i + 1);
       if (buf[i] === RBRACKET) {
         i++;
@@ -110,6 +113,7 @@ export function itemSpans(buf: Buffer, key: string): Spans | undefined {
           return undefined;
         }
       }
+      spans.listEnd = i;
       found = spans;
     } else {
       i = valueEnd(buf, i, () => {});

@@ -28,6 +28,8 @@ export interface PagerOptions {
   /** Fail when the service does not report a total (the gate needs one); else read until a short page. */
   requireTotal: boolean;
   call(body: Record<string, unknown>): Promise<unknown>;
+  /** Parses what `call` answered, when the page's turn comes (page-decode.ts); as it is by default. */
+  decode?(answer: unknown, page: number): unknown;
   warn?(line: string): void;
 }
 
@@ -135,8 +137,9 @@ export class Pager {
     return this.o.call({ ...this.o.body, [p.page]: page, [p.pageSize]: size });
   }
 
-  private read(data: unknown, page: number): Read {
+  private read(answer: unknown, page: number): Read {
     const p = this.o.pagination;
+    const data = this.o.decode ? this.o.decode(answer, page) : answer;
     const items = getPath(data, p.items);
     if (!Array.isArray(items)) {
       throw new ResponseError(`${this.o.what}: page ${page} has no '${p.items}' list`, undefined, 'check the base URL; try again with --verbose');

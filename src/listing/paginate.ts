@@ -11,8 +11,9 @@ import type { Context } from '../context.js';
 import type { Operation } from '../operations/types.js';
 import { Pager, allowListeners, parseConcurrency } from './pager.js';
 import { checkShape, columnsFor } from '../commands/operation/respond.js';
-import { itemWriter, type PageSource } from './stream-out.js';
-import { responseBytes } from '../http/client.js';
+import { itemWriter } from './stream-out.js';
+import { decodePage, pageSource, releasePage } from './page-decode.js';
+import { BufferPool } from '../http/buffer-pool.js';
 import { favourSmallHeap } from './heap.js';
 import { count } from '../terminal/progress.js';
 import type { OperationOptions } from '../commands/operation/flags.js';
@@ -30,19 +31,15 @@ export function pageSizeFor(op: Operation, body: Record<string, unknown>): numbe
   return typeof given === 'number' && Number.isInteger(given) && given > 0 ? given : p.maxPageSize;
 }
 
-/** The bytes a page came as, when its item list is a top-level key (NDJSON then copies items from them). */
-function sourceOf(op: Operation, data: unknown): PageSource | undefined {
-  const key = op.pagination!.items;
-  const bytes = key.includes('.') ? undefined : responseBytes(data);
-  return bytes && { bytes, key };
-}
-
 export async function runAllPages(ctx: Context, op: Operation, body: Record<string, unknown>, opts: OperationOptions): Promise<void> {
   const concurrency = parseConcurrency(opts.concurrency);
   const what = `${op.group} ${op.name} --all`;
   const client = await ctx.client();
   allowListeners(ctx.signal, concurrency);
   favourSmallHeap();
+  const buffers = new BufferPool(concurrency + 2);
+  const format = ctx.format();
+  const slim = format === 'ndjson' && ctx.globals.columns === undefined && ctx.globals.jq === undefined;
   const pager = new Pager({
     what,
     pagination: op.pagination!,
@@ -50,10 +47,11 @@ export async function runAllPages(ctx: Context, op: Operation, body: Record<stri
     pageSize: pageSizeFor(op, body),
     concurrency,
     requireTotal: false,
-    call: (b) => client.call(op.path, b, { safe: op.safe }),
+    call: (b) => client.call(op.path, b, { safe: op.safe, raw: buffers }),
+    // NDJSON copied from the bytes needs of each item only its id (page 1 is checked whole: checkShape).
+    decode: (answer, page) => decodePage(answer, op.pagination!.items, slim && page > 1 ? { id: op.pagination!.id } : undefined),
     warn: (l) => ctx.warn(l),
   });
-  const format = ctx.format();
   const writer = itemWriter({
     format,
     stdout: ctx.io.stdout,
@@ -73,7 +71,9 @@ export async function runAllPages(ctx: Context, op: Operation, body: Record<stri
       if (page.page === 1) checkShape(ctx, op, page.data);
       // The count first: the spinner stays up, with it, while the page's rows are written.
       progress.update(`${what}: fetched ${count(pager.fetched)}${pager.total !== undefined ? ` of ${count(pager.total)}` : ''}`);
-      await writer.page(page.items, sourceOf(op, page.data));
+      await writer.page(page.items, pageSource(page.data));
+      // Written (NDJSON's copy included): the page's buffer serves a later page.
+      releasePage(page.data);
     }
   } finally {
     progress.stop();

@@ -13,6 +13,7 @@ import { itemSpans } from './item-spans.js';
 import { autoColumns, type RenderOptions, type Sink } from '../output/render.js';
 import { projectRow } from '../output/paths.js';
 import type { TableStream } from '../output/table.js';
+import { compactItems, type PageSource } from './page-decode.js';
 
 export interface ItemWriter {
   /** `source`: the bytes the page was parsed from and the key of its item list (NDJSON copies items from them). */
@@ -29,6 +30,24 @@ export async function write(stream: Writable, text: string | Uint8Array, signal?
     if (signal?.aborted) throw new InterruptedError(signal.reason === 'SIGTERM' ? 'SIGTERM' : 'SIGINT');
     throw err;
   }
+}
+
+/**
+ * Write bytes the caller will change afterwards (a pooled page buffer): resolves once the stream has
+ * taken them (its callback; a stream may hold a chunk in its own buffer until then), or throws when
+ * Ctrl-C ends the wait for a slow reader. A write error is left to the stream's error handler.
+ */
+export async function writeOut(stream: Writable, bytes: Uint8Array, signal?: AbortSignal): Promise<void> {
+  if (bytes.length === 0) return;
+  await new Promise<void>((resolve, reject) => {
+    const onAbort = () => reject(new InterruptedError(signal!.reason === 'SIGTERM' ? 'SIGTERM' : 'SIGINT'));
+    if (signal?.aborted) return onAbort();
+    signal?.addEventListener('abort', onAbort, { once: true });
+    stream.write(bytes, () => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    });
+  });
 }
 
 /**
@@ -73,38 +92,46 @@ export interface WriterOptions {
   around?: (fn: () => Promise<void>) => Promise<void>;
 }
 
-export interface PageSource {
-  bytes: Buffer;
-  /** The top-level key of the item list. */
-  key: string;
-}
-
 const NEWLINE = 0x0a;
 
 /**
- * A page as NDJSON bytes, each item copied as the service sent it (no serializing, no UTF-8
- * encoding); an item sent with white space between its tokens is serialized instead. Undefined when
- * the bytes do not hold exactly these items (see item-spans.ts): the caller then serializes them all.
+ * A page as NDJSON bytes, each item as the service sent it (no serializing, no UTF-8 encoding); an
+ * item sent with white space between its tokens is serialized instead. Undefined when the bytes do
+ * not hold exactly these items (see item-spans.ts): the caller then serializes them all.
+ *
+ * When the items are separated by single commas (compact JSON, as services send), the page's own
+ * bytes become the output: each comma between two items, and the byte after the last item, are
+ * overwritten with a newline, and the run of items is returned as a view of the page's bytes (no
+ * copy, nothing allocated). So `source.bytes` must be the caller's to change, and not read again.
  */
 export function ndjsonFromSource(items: unknown[], source: PageSource): Buffer | undefined {
-  const spans = itemSpans(source.bytes, source.key);
+  const spans = source.spans ?? itemSpans(source.bytes, source.key);
   if (!spans || spans.bounds.length !== items.length * 2) return undefined;
+  const b = spans.bounds;
+  const bytes = source.bytes;
+  if (items.length === 0) return Buffer.alloc(0);
+  if (compactItems(spans)) {
+    for (let k = 1; k < items.length; k++) bytes[b[2 * k] - 1] = NEWLINE;
+    const end = b[b.length - 1];
+    bytes[end] = NEWLINE;
+    return bytes.subarray(b[0], end + 1);
+  }
   const again = new Map<number, Buffer>();
   let size = items.length;
   for (let k = 0; k < items.length; k++) {
     if (spans.spaced.has(k)) {
-      const b = Buffer.from(JSON.stringify(items[k]));
-      again.set(k, b);
-      size += b.length;
+      const s = Buffer.from(JSON.stringify(items[k]));
+      again.set(k, s);
+      size += s.length;
     } else {
-      size += spans.bounds[2 * k + 1] - spans.bounds[2 * k];
+      size += b[2 * k + 1] - b[2 * k];
     }
   }
   const out = Buffer.allocUnsafe(size);
   let at = 0;
   for (let k = 0; k < items.length; k++) {
-    const b = again.get(k);
-    at += b ? b.copy(out, at) : source.bytes.copy(out, at, spans.bounds[2 * k], spans.bounds[2 * k + 1]);
+    const s = again.get(k);
+    at += s ? s.copy(out, at) : bytes.copy(out, at, b[2 * k], b[2 * k + 1]);
     out[at++] = NEWLINE;
   }
   return out;
@@ -126,8 +153,9 @@ export function itemWriter(o: WriterOptions): ItemWriter {
           // Items as the service sent them, unless they are cut down (--columns) or filtered (--jq).
           const copied = !o.project && !o.jq && source && ndjsonFromSource(items, source);
           if (copied) {
-            // Bytes live outside V8's heap: one write of the page keeps nothing large on it.
-            await write(o.stdout, copied, o.signal);
+            // Bytes live outside V8's heap: one write of the page keeps nothing large on it. They
+            // may be the page's own (pooled) buffer: wait until the stream has taken them.
+            await writeOut(o.stdout, copied, o.signal);
             return;
           }
           for (const item of items) await out.add(o.jq ? await filtered(shape(item)) : JSON.stringify(shape(item)) + '\n');

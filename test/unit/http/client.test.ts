@@ -1,6 +1,6 @@
 /** The client in-process against a misbehaving loopback server: retries, timeouts, aborts, verbose output. */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createClient, responseBytes, type ClientOptions } from '../../../src/http/client.js';
+import { RawAnswer, createClient, type ClientOptions } from '../../../src/http/client.js';
 import { ConnectionError, RateLimitedError, ResponseError, ServerError, TimeoutError, UnauthorizedError } from '../../../src/http/errors.js';
 import { InterruptedError } from '../../../src/errors.js';
 import { REDACTED } from '../../../src/http/redact.js';
@@ -51,16 +51,23 @@ describe('retries', () => {
     expect(JSON.parse(r.raw)).toEqual({ organizationId: 'o' });
   });
 
-  it('keeps the bytes a parsed answer came from (a byte order mark skipped), as undici decodes them', async () => {
+  it('raw: a 2xx answer comes back as its bytes (a byte order mark skipped), parsed only when asked, failing as a call would', async () => {
     const text = '{"issues":[{"id":"ü"}],"totalCount":1}';
-    server.stub(P, [{ kind: 'invalid-json', text: `\ufeff${text}`, type: 'application/json' }, { kind: 'invalid-json', text: '7', type: 'application/json' }]);
+    server.stub(P, [
+      { kind: 'invalid-json', text: `\ufeff${text}`, type: 'application/json' },
+      { kind: 'invalid-json', text: '<html>', type: 'text/html' },
+      { kind: 'status', status: 404 },
+    ]);
     const c = client();
-    const data = await c.call(P, {}, { safe: true });
-    expect(data).toEqual(JSON.parse(text));
-    expect(responseBytes(data)!.toString('utf8')).toBe(text);
-    // A number: nothing kept; an object the client did not parse: nothing.
-    expect(responseBytes(await c.call(P, {}, { safe: true }))).toBeUndefined();
-    expect(responseBytes({ issues: [] })).toBeUndefined();
+    const raw = await c.call(P, {}, { safe: true, raw: true });
+    expect(raw).toBeInstanceOf(RawAnswer);
+    expect((raw as RawAnswer).bytes.toString('utf8')).toBe(text);
+    expect((raw as RawAnswer).parse()).toEqual(JSON.parse(text));
+    // Not JSON: the same error as without raw, when parsed.
+    const html = (await c.call(P, {}, { safe: true, raw: true })) as RawAnswer;
+    expect(() => html.parse()).toThrow(/not valid JSON \(text\/html, 6 characters, starts "<html>"\)/);
+    // Failures are never raw.
+    await expect(c.call(P, {}, { safe: false, raw: true })).rejects.toMatchObject({ status: 404 });
     await c.close();
   });
 

@@ -1,0 +1,97 @@
+/**
+ * A page of a long listing, parsed when its turn comes (the pager asks for pages as raw answers, so
+ * the pages in flight wait as bytes outside V8's heap), and parsed item by item: the page's ~1 MB
+ * text is never one string (V8 puts strings that large straight into the old generation, where they
+ * stay until a full collection; a 100,000-issue listing would pile up ~180 MB of them), and each
+ * item's text and object die young. The values are those JSON.parse of the whole answer gives:
+ * the list's place is found by item-spans.ts (which declines whenever a byte scan could differ from
+ * JSON.parse), the rest of the answer and every item are each parsed by JSON.parse, and the scan has
+ * checked what lies between them. The bytes and the items' places are kept for NDJSON's copy, until
+ * releasePage() gives the buffer back to its pool.
+ */
+import { RawAnswer } from '../http/client.js';
+import { itemSpans, type Spans } from './item-spans.js';
+
+export interface PageSource {
+  bytes: Buffer;
+  /** The top-level key of the item list. */
+  key: string;
+  /** Where the items lie in `bytes`, when known (else found again). */
+  spans?: Spans;
+}
+
+const sources = new WeakMap<object, PageSource>();
+const answers = new WeakMap<object, RawAnswer>();
+
+/**
+ * Items that are only counted and copied (NDJSON from the bytes): each is parsed, which checks it,
+ * but only its id is kept (`{ [id]: value }`), so a page's items do not outlive their parsing and
+ * V8's young generation stays small. Used only where the page's bytes are written as they are.
+ */
+export interface Slim {
+  /** The item's id field (the pager's duplicate check), if the listing has one. */
+  id?: string;
+}
+
+/** The bytes hold compact items: single commas between them, no white space inside. */
+export function compactItems(spans: Spans): boolean {
+  if (spans.spaced.size > 0) return false;
+  const b = spans.bounds;
+  for (let k = 2; k < b.length; k += 2) if (b[k] !== b[k - 1] + 1) return false;
+  return true;
+}
+
+/** The answer parsed (a RawAnswer; anything else is already parsed and returned as it is). */
+export function decodePage(answer: unknown, key: string, slim?: Slim): unknown {
+  if (!(answer instanceof RawAnswer)) return answer;
+  const { bytes } = answer;
+  // A nested list (a dotted key) is not copied from the bytes: parsed whole.
+  const topLevel = !key.includes('.');
+  const spans = topLevel ? itemSpans(bytes, key) : undefined;
+  let data: unknown;
+  try {
+    if (spans) {
+      // The answer with an empty list in the list's place (same keys, same order), then the items.
+      const page = JSON.parse(`${bytes.toString('utf8', 0, spans.listStart)}[]${bytes.toString('utf8', spans.listEnd)}`) as Record<string, unknown>;
+      const b = spans.bounds;
+      const items = new Array<unknown>(b.length / 2);
+      if (slim && compactItems(spans)) {
+        const id = slim.id;
+        for (let k = 0; k < items.length; k++) {
+          const item = JSON.parse(bytes.toString('utf8', b[2 * k], b[2 * k + 1]));
+          items[k] = item !== null && typeof item === 'object' && !Array.isArray(item) ? (id === undefined ? {} : { [id]: item[id] }) : item;
+        }
+      } else {
+        for (let k = 0; k < items.length; k++) items[k] = JSON.parse(bytes.toString('utf8', b[2 * k], b[2 * k + 1]));
+      }
+      page[key] = items;
+      data = page;
+    } else {
+      data = answer.parse();
+    }
+  } catch (err) {
+    answer.release();
+    throw spans ? answer.notJson() : err;
+  }
+  if (data === null || typeof data !== 'object') {
+    answer.release();
+    return data;
+  }
+  answers.set(data, answer);
+  if (topLevel) sources.set(data, { bytes, key, spans });
+  return data;
+}
+
+/** The bytes (and items' places) a page decoded here came from; undefined for anything else. */
+export function pageSource(data: unknown): PageSource | undefined {
+  return data !== null && typeof data === 'object' ? sources.get(data) : undefined;
+}
+
+/** The page is written and its bytes are not used again: their buffer goes back to its pool. */
+export function releasePage(data: unknown): void {
+  if (data === null || typeof data !== 'object') return;
+  const answer = answers.get(data);
+  sources.delete(data);
+  answers.delete(data);
+  answer?.release();
+}

@@ -1,0 +1,141 @@
+/**
+ * A long listing's pages: parsed when their turn comes, item by item, into pooled buffers that are
+ * used again; the values are exactly JSON.parse's, and anything a byte scan could get wrong is
+ * parsed whole.
+ */
+import { Writable } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { RawAnswer } from '../../../src/http/client.js';
+import { BufferPool } from '../../../src/http/buffer-pool.js';
+import { decodePage, pageSource, releasePage } from '../../../src/listing/page-decode.js';
+import { ndjsonFromSource, writeOut } from '../../../src/listing/stream-out.js';
+import { InterruptedError } from '../../../src/errors.js';
+
+/** A pool that records what is given back. */
+class Recording extends BufferPool {
+  given: Buffer[] = [];
+  override give(buf: Buffer): void {
+    this.given.push(buf);
+    super.give(buf);
+  }
+}
+
+function answer(text: string, pool?: Recording): RawAnswer {
+  const bytes = Buffer.from(text);
+  return new RawAnswer(bytes, 'issues/search', 200, 'application/json', (t) => t, pool && { buf: bytes, from: pool });
+}
+
+const PAGES = [
+  '{"issues":[{"id":"a","t":"] } [ { \\" \\\\"},{"id":"b","n":[1,{"x":"}"}],"u":"\u00fcn\u2028"}],"totalCount":2,"page":1}',
+  '{"totalCount":3,"issues":[1,"two",null]}',
+  '{"issues":[]}',
+  '{ "issues" : [ {"id":1}, {\n "id": 2 } ] , "totalCount" : 2 }',
+  // The list twice (JSON.parse keeps the last), a key written with escapes: parsed whole.
+  '{"issues":[{"id":1}],"issues":[{"id":2}]}',
+  '{"iss\\u0075es":[{"id":3}],"issues":[{"id":4}]}',
+  '[1,2]',
+  '7',
+];
+
+describe('decodePage', () => {
+  it('gives exactly what JSON.parse of the whole answer gives, keys in the same order', () => {
+    for (const text of PAGES) {
+      const data = decodePage(answer(text), 'issues');
+      expect(data, text).toEqual(JSON.parse(text));
+      if (data && typeof data === 'object') expect(Object.keys(data), text).toEqual(Object.keys(JSON.parse(text)));
+    }
+  });
+
+  it('anything else than a raw answer is returned as it is', () => {
+    const parsed = { issues: [] };
+    expect(decodePage(parsed, 'issues')).toBe(parsed);
+  });
+
+  it('a nested list (dotted key) is parsed whole and not offered for copying', () => {
+    const text = '{"data":{"issues":[{"id":1}]}}';
+    const data = decodePage(answer(text), 'data.issues');
+    expect(data).toEqual(JSON.parse(text));
+    expect(pageSource(data)).toBeUndefined();
+  });
+
+  it('an item that is not JSON fails as the whole answer would ("not valid JSON"), and its buffer goes back', () => {
+    for (const text of ['{"issues":[{"id":1},{"id":2,bad}],"totalCount":2}', '{"issues":[{"id":1}],"totalCount":tru}', '{"issues":[{"id":1}]', '{"issues":[{"id":01}]}']) {
+      const pool = new Recording();
+      expect(() => decodePage(answer(text, pool), 'issues'), text).toThrow(/issues\/search: the response is not valid JSON \(application\/json, \d+ characters/);
+      expect(pool.given, text).toHaveLength(1);
+    }
+  });
+
+  it('slim: only each item\'s id is kept, and only for compact items (the bytes are written as they are)', () => {
+    const compact = '{"issues":[{"id":"a","x":[1,2]},{"id":"b","y":{"z":1}},"s",3],"totalCount":4}';
+    expect(decodePage(answer(compact), 'issues', { id: 'id' })).toEqual({ issues: [{ id: 'a' }, { id: 'b' }, 's', 3], totalCount: 4 });
+    expect(decodePage(answer(compact), 'issues', {})).toEqual({ issues: [{}, {}, 's', 3], totalCount: 4 });
+    // White space between items or inside one: every item whole (the writer serializes those).
+    for (const spaced of ['{"issues":[{"id":"a"}, {"id":"b"}]}', '{"issues":[{"id": "a"},{"id":"b"}]}']) {
+      expect(decodePage(answer(spaced), 'issues', { id: 'id' }), spaced).toEqual(JSON.parse(spaced));
+    }
+    // Slim still parses every item: a broken one fails.
+    expect(() => decodePage(answer('{"issues":[{"id":"a"},{"id":"b",}]}'), 'issues', { id: 'id' })).toThrow(/not valid JSON/);
+  });
+
+  it('NDJSON of a compact page is a view of the page\'s own bytes, each item a line', () => {
+    const text = '{"issues":[{"id":"a","t":"x,y"},{"id":"b"},[1,2],"s"],"totalCount":4}';
+    const data = decodePage(answer(text), 'issues', { id: 'id' }) as { issues: unknown[] };
+    const source = pageSource(data)!;
+    const out = ndjsonFromSource(data.issues, source)!;
+    expect(out.toString()).toBe('{"id":"a","t":"x,y"}\n{"id":"b"}\n[1,2]\n"s"\n');
+    expect(out.buffer).toBe(source.bytes.buffer);
+  });
+
+  it('releasePage gives the buffer back once, and a released page is no longer a source', () => {
+    const pool = new Recording();
+    const data = decodePage(answer('{"issues":[{"id":1}]}', pool), 'issues');
+    expect(pageSource(data)).toBeDefined();
+    releasePage(data);
+    releasePage(data);
+    expect(pool.given).toHaveLength(1);
+    expect(pageSource(data)).toBeUndefined();
+    // A page that is not an object has nothing to hold: its buffer goes back at once.
+    const pool2 = new Recording();
+    expect(decodePage(answer('null', pool2), 'issues')).toBeNull();
+    expect(pool2.given).toHaveLength(1);
+  });
+});
+
+describe('BufferPool', () => {
+  it('hands out a given-back buffer that is large enough (the smallest), and keeps at most `keep`', () => {
+    const pool = new BufferPool(2);
+    const a = pool.take(100);
+    const b = pool.take(1000);
+    const c = pool.take(10);
+    expect(a.length).toBe(100);
+    pool.give(b);
+    pool.give(a);
+    pool.give(c); // a third: left to the collector
+    expect(pool.take(50)).toBe(a);
+    expect(pool.take(50)).toBe(b);
+    expect(pool.take(50)).not.toBe(c);
+  });
+});
+
+describe('writeOut', () => {
+  it('resolves only when the stream has taken the bytes (its callback), so the buffer can be used again', async () => {
+    let done: (() => void) | undefined;
+    const slow = new Writable({ write(_chunk, _enc, cb) { done = cb; } });
+    let resolved = false;
+    const p = writeOut(slow, Buffer.from('x\n')).then(() => { resolved = true; });
+    await new Promise((r) => setImmediate(r));
+    expect(resolved).toBe(false);
+    done!();
+    await p;
+    expect(resolved).toBe(true);
+  });
+
+  it('Ctrl-C ends the wait for a reader that never takes them', async () => {
+    const stuck = new Writable({ write() { /* never calls back */ } });
+    const ac = new AbortController();
+    const p = writeOut(stuck, Buffer.from('x\n'), ac.signal);
+    ac.abort('SIGINT');
+    await expect(p).rejects.toBeInstanceOf(InterruptedError);
+  });
+});
