@@ -15,8 +15,11 @@ export class RawJson {
 const isRawList = (v: unknown): v is RawJson[] => Array.isArray(v) && v.length > 0 && v.every((x) => x instanceof RawJson);
 const COMMA = Buffer.from(',');
 
-/** `JSON.stringify(payload)` as UTF-8; arrays of RawJson at the top level of an object are copied, not serialized. */
-export function jsonBytes(payload: unknown): Buffer {
+/**
+ * `JSON.stringify(payload)` as UTF-8; arrays of RawJson at the top level of an object are copied, not
+ * serialized, into a buffer from `into` when given (a reused one: see src/http/buffer-pool.ts).
+ */
+export function jsonBytes(payload: unknown, into?: (size: number) => Buffer): Buffer {
   if (payload === null || typeof payload !== 'object' || Array.isArray(payload) || !Object.values(payload).some(isRawList)) {
     return Buffer.from(JSON.stringify(payload) ?? 'null');
   }
@@ -40,5 +43,11 @@ export function jsonBytes(payload: unknown): Buffer {
     }
   }
   parts.push(Buffer.from(`${text}}`));
-  return Buffer.concat(parts);
+  if (!into) return Buffer.concat(parts);
+  let size = 0;
+  for (const p of parts) size += p.length;
+  const out = into(size);
+  let at = 0;
+  for (const p of parts) at += p.copy(out, at);
+  return out.subarray(0, size);
 }

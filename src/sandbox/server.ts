@@ -7,6 +7,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { HttpError } from './errors.js';
 import { TOKEN_ID_HEADER as TOKEN_ID, TOKEN_SECRET_HEADER as TOKEN_SECRET } from '../http/headers.js';
 import { jsonBytes } from './raw-json.js';
+import { BufferPool } from '../http/buffer-pool.js';
 import { AFTER_FAULTS, STATUS_FAULTS, checkFaults, pickFault, sendSpoiled, sendStatusFault, type Faults } from './faults.js';
 import type { Route } from './router.js';
 import type { Rng } from './prng.js';
@@ -163,9 +164,20 @@ export function readJsonBody(req: IncomingMessage, max: number): Promise<Record<
   });
 }
 
+/** Buffers for large answers (pages of issues), each back in the pool once its response is done. */
+const answerBuffers = new BufferPool(8);
+
 export function sendJson(res: ServerResponse, status: number, payload: unknown, headers: Record<string, string> = {}): void {
   if (res.destroyed) return;
-  const bytes = jsonBytes(payload);
+  let taken: Buffer | undefined;
+  const bytes = jsonBytes(payload, (size) => (taken = answerBuffers.take(size)));
+  if (taken) {
+    const buf = taken;
+    let back = false;
+    const giveBack = () => { if (!back) { back = true; answerBuffers.give(buf); } };
+    // 'finish': every byte is handed to the system; 'close' alone: the connection went away first.
+    res.once('finish', giveBack).once('close', giveBack);
+  }
   res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': bytes.length, ...headers });
   res.end(bytes);
 }

@@ -3,7 +3,7 @@ import type { HandlerContext, HandlerTable } from './context.js';
 import type { IssueRec } from '../model.js';
 import type { Store } from '../state.js';
 import { expandIssue } from '../data/issue-text.js';
-import { searchIssues, type SearchRequest } from '../search.js';
+import { searchIssues, sortedIssues, type SearchRequest } from '../search.js';
 import * as T from '../transitions.js';
 import { badRequest } from '../errors.js';
 import { RawJson } from '../raw-json.js';
@@ -30,7 +30,10 @@ export function issueJson(store: Store, issue: IssueRec): RawJson {
 
 /**
  * Makes every issue's JSON after start-up, a slice at a time between requests, so that the pages of
- * the first listing are copies too. Stops at a change (the next searches make what they need) or at stop().
+ * the first listing are copies too, then sorts the issues in the two orders clients ask for most
+ * (createdAt ascending, which `--all` and the gate use, and the default, score descending), so that
+ * the first page of a listing is not also the sort of every issue. Stops at a change (the next
+ * searches make what they need) or at stop().
  */
 export function warmIssueJson(store: Store): { /** Every issue made, or a change or stop() ended it. */ readonly done: boolean; stop(): void } {
   const version = store.version;
@@ -46,8 +49,13 @@ export function warmIssueJson(store: Store): { /** Every issue made, or a change
     if (done || store.version !== version) { done = true; return; }
     const end = Math.min(next + 200, store.issues.length);
     for (; next < end; next++) issueJson(store, store.issues[next]);
-    if (next < store.issues.length) (pending = setImmediate(step)).unref();
-    else done = true;
+    if (next < store.issues.length) {
+      (pending = setImmediate(step)).unref();
+      return;
+    }
+    sortedIssues(store, 'createdAt', 'asc');
+    sortedIssues(store, 'score', 'desc');
+    done = true;
   };
   (pending = setImmediate(step)).unref();
   return state;

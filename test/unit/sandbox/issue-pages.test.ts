@@ -52,6 +52,9 @@ describe('search pages', () => {
         if (!health.warmed) await new Promise((r) => setTimeout(r, 20));
       }
       expect(health.warmed).toBe(true);
+      // ... and has sorted the issues in the orders listings ask for, before any search.
+      const cache = (own.state as unknown as { cache: Map<string, unknown> }).cache;
+      expect([...cache.keys()]).toEqual(expect.arrayContaining(['sorted:createdAt:asc', 'sorted:score:desc']));
     } finally {
       await own.close();
     }
