@@ -13,8 +13,8 @@ import { stripControls } from './output/sanitize.js';
 import { scrub } from './http/redact.js';
 import { checkControls } from './commands/operation/values.js';
 
-export const DEFAULT_TIMEOUT_SEC = 30;
-export const DEFAULT_RETRIES = 2;
+const DEFAULT_TIMEOUT_SEC = 30;
+const DEFAULT_RETRIES = 2;
 const MAX_RESPONSE_MB_LIMIT = 16_384;
 
 export function createContext(host: Host, globals: GlobalOptions): Context {

@@ -13,7 +13,7 @@ import { globalFlagsFooter } from '../commands/help-layout.js';
 import { completionScript } from './generate.js';
 
 /** Width of the help text in the reference: the width svc uses when stdout is not a terminal. */
-export const REFERENCE_WIDTH = 100;
+const REFERENCE_WIDTH = 100;
 
 export const FILES = {
   bash: 'completions/svc.bash',

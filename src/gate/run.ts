@@ -18,7 +18,7 @@ import type { Context } from '../context.js';
 import { wallClock } from '../host.js';
 import { CliError, UsageError } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
-import { createTally, type GateOptions, type GateResult, type IssueInput, type MaxThresholds } from './verdict.js';
+import { createTally, type GateOptions, type IssueInput, type MaxThresholds } from './verdict.js';
 import type { GateVerdict } from './decision.js';
 import { GateUsageError, parseLevel, parseLevels } from './levels.js';
 import { scrub } from '../http/redact.js';
@@ -34,11 +34,11 @@ import { MAX_FLAGS, searchOperation, type GateFlags } from './flags.js';
 import type { WaitSettings } from '../commands/operation/scan-wait.js';
 import { REPORT_FLAGS, printVerdict, writeErrorReports, writeReports, type ReportPaths } from './summary.js';
 import { checkRepositoryFlag, gateSetup, resolveRepository, type GateSetup } from './setup.js';
-import { createSieve, type Sifted } from './sieve.js';
+import { createSieve } from './sieve.js';
 import { repositoriesOf, writeCiErrorReports, writeCiReports, type CiReportPaths } from './ci-reports.js';
 import type { Policy } from './policy.js';
 
-export interface GateOpts {
+interface GateOpts {
   failOn?: string;
   levels?: string;
   sarif?: string;
@@ -57,7 +57,7 @@ export interface GateOpts {
 }
 
 /** Fields dropped from the issues the gate keeps: large, and in no report. */
-export const HEAVY_FIELDS = ['sastCodeSegment', 'businessLogicScenario', 'validationSecurityAssessment', 'patch', 'naturalLanguageRuleViolation'];
+const HEAVY_FIELDS = ['sastCodeSegment', 'businessLogicScenario', 'validationSecurityAssessment', 'patch', 'naturalLanguageRuleViolation'];
 
 export function slimIssue(issue: IssueInput): IssueInput {
   const out: IssueInput = { id: String(issue.id) };

@@ -30,17 +30,17 @@ import type { Client } from '../http/client.js';
 import { NotFoundError, ResponseError } from '../http/errors.js';
 import { escapeControls } from '../commands/operation/values.js';
 
-export const ORGS_LIST = '/api/v1/orgs/list';
-export const REPOS_LIST = '/api/v1/repositories/list';
-export const ISSUES_SEARCH = '/api/v1/issues/search';
+const ORGS_LIST = '/api/v1/orgs/list';
+const REPOS_LIST = '/api/v1/repositories/list';
+const ISSUES_SEARCH = '/api/v1/issues/search';
 
 /** An id of the scope that does not exist (exit 4). */
-export class ScopeNotFoundError extends CliError {
+class ScopeNotFoundError extends CliError {
   constructor(message: string, hint: string) { super(message, EXIT.NOT_FOUND, hint); }
 }
 
 /** The scan the gate is scoped to has not finished (exit 8): no verdict yet. */
-export class ScanPendingError extends CliError {
+class ScanPendingError extends CliError {
   constructor(message: string, hint: string) { super(message, EXIT.PENDING, hint); }
 }
 
@@ -55,7 +55,7 @@ export interface VerifiedScope {
   unverifiedFilters: string[];
 }
 
-export interface WaitOptions {
+interface WaitOptions {
   /** Set with --wait: wait for a queued or running scan instead of exit 8. */
   wait?: { pollMs: number; timeoutMs: number };
 }

@@ -1,13 +1,12 @@
 /** What `svc gate` prints and writes: the verdict on stdout, reports in files (atomically). */
 import { wallClock } from '../host.js';
 import type { Context } from '../context.js';
-import { CliError, UsageError } from '../errors.js';
+import { CliError } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
 import type { CountKey, GateIssue, GateResult } from './verdict.js';
 import type { GateVerdict } from './decision.js';
 import { groupLines, type CiInfo } from '../ci/detect.js';
 import { siftedLines } from './sifted-text.js';
-import type { Sifted } from './sieve.js';
 import { LEVELS } from './levels.js';
 import type { Format } from '../output/formats.js';
 import { csvHeader, csvRow } from '../output/csv.js';
@@ -37,12 +36,12 @@ export const REPORT_FLAGS: Record<keyof ReportPaths, string> = {
 /** Most annotations printed; a notice says how many more there were. */
 export const MAX_ANNOTATIONS = 50;
 /** Most breaking issues listed in the human summary. */
-export const MAX_LISTED = 50;
+const MAX_LISTED = 50;
 
-export const CSV_COLUMNS = ['level', 'score', 'id', 'vulnClass', 'repositoryName', 'affectedFile', 'startLine', 'generatedTitle'];
+const CSV_COLUMNS = ['level', 'score', 'id', 'vulnClass', 'repositoryName', 'affectedFile', 'startLine', 'generatedTitle'];
 
 /** The verdict as data (`-o json`). */
-export function verdictData(v: GateVerdict): Record<string, unknown> {
+function verdictData(v: GateVerdict): Record<string, unknown> {
   const r = v.result;
   return {
     passed: r.passed,
@@ -255,7 +254,7 @@ async function fitted(rows: string[][], width: number): Promise<string[]> {
 }
 
 /** "Verified: organization org_1, repositories repo_1, scan scan_1 (completed)." */
-export function verifiedText(v: VerifiedScope): string {
+function verifiedText(v: VerifiedScope): string {
   const parts: string[] = [];
   if (v.organization !== undefined) parts.push(`organization ${cellText(v.organization)}`);
   if (v.repositories !== undefined) parts.push(`repositor${v.repositories.length === 1 ? 'y' : 'ies'} ${cellText(v.repositories.join(','))}`);

@@ -39,7 +39,7 @@ function stringEnd(buf: Buffer, i: number): number {
   }
 }
 
-export interface Spans {
+interface Spans {
   /** Start and end (exclusive) of item k at [2k] and [2k + 1]. */
   bounds: number[];
   /** Items with white space between their tokens. */

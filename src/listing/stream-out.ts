@@ -14,7 +14,7 @@ import { autoColumns, type RenderOptions, type Sink } from '../output/render.js'
 import { projectRow } from '../output/paths.js';
 import type { TableStream } from '../output/table.js';
 
-export interface ItemWriter {
+interface ItemWriter {
   /** `source`: the bytes the page was parsed from and the key of its item list (NDJSON copies items from them). */
   page(items: unknown[], source?: PageSource): Promise<void>;
   end(): Promise<void>;
@@ -39,7 +39,7 @@ export async function write(stream: Writable, text: string | Uint8Array, signal?
 export const PIECE = 64 * 1024;
 
 /** Collects text and writes it in pieces of about PIECE characters. */
-export class PieceWriter {
+class PieceWriter {
   private text = '';
   constructor(private readonly stream: Writable, private readonly signal?: AbortSignal) {}
   async add(s: string): Promise<void> {

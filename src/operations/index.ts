@@ -2,10 +2,10 @@
  * The operation table's index: group metadata here (cheap to load, for top-level help and dispatch),
  * the rows in one module per group, loaded only when a command of that group runs.
  */
-import type { Group, GroupName, Operation } from './types.js';
+import type { GroupName, Operation } from './types.js';
 import { GROUPS } from './groups.js';
 
-export type { Group, GroupName, Operation } from './types.js';
+export type { Group, Operation } from './types.js';
 
 export { GROUPS } from './groups.js';
 

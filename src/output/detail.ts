@@ -13,9 +13,9 @@ import { cellText, stripControls } from './sanitize.js';
 import { displayWidth } from './text-width.js';
 import type { DetailField, DetailView } from '../operations/detail-view.js';
 
-export type { DetailField, DetailSection, DetailShow, DetailView, NextStep } from '../operations/detail-view.js';
+export type { DetailView } from '../operations/detail-view.js';
 
-export interface DetailOptions extends CellOptions {
+interface DetailOptions extends CellOptions {
   width?: number;
   /** The request body: values the next steps may name. */
   request?: Record<string, unknown>;

@@ -111,7 +111,7 @@ async function login(ctx: Context, o: { tokenId?: string; withSecretStdin?: bool
 /** One setting as data: its value and where it came from; `problem` when it could not be resolved. */
 interface Setting { value: string | null; source: string | null; problem?: string }
 
-export interface AuthStatus {
+interface AuthStatus {
   profile: Setting;
   configFile: string;
   baseUrl: Setting;
@@ -232,7 +232,7 @@ async function logout(ctx: Context): Promise<void> {
   if (ctx.env.SVC_API_TOKEN_ID || ctx.env.SVC_API_TOKEN_SECRET) ctx.warn('SVC_API_TOKEN_ID/SVC_API_TOKEN_SECRET are still set in the environment.');
 }
 
-export function maskId(id: string): string {
+function maskId(id: string): string {
   return id.length <= 8 ? '****' : `${id.slice(0, 4)}…${id.slice(-4)}`;
 }
 

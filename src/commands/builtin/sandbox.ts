@@ -8,7 +8,7 @@ import { parseNumberFlag } from '../number-flag.js';
 import { FAULT_KINDS } from '../../sandbox/faults.js';
 
 
-export interface SandboxFlags {
+interface SandboxFlags {
   port: string;
   host: string;
   seed?: string;
@@ -63,7 +63,7 @@ function whole(v: string | undefined, flag: string, max: number): number | undef
   return v === undefined ? undefined : parseNumberFlag(v, { flag, whole: true, min: 0, max });
 }
 
-export async function runSandbox(ctx: Context, o: SandboxFlags): Promise<void> {
+async function runSandbox(ctx: Context, o: SandboxFlags): Promise<void> {
   const failRate = o.failRate === undefined ? undefined : parseNumberFlag(o.failRate, { flag: '--fail-rate', min: 0, max: 1 });
   const options = {
     host: o.host,

@@ -7,9 +7,6 @@ import { fieldPaths, rowSchema } from '../../operations/fields.js';
 import { write } from '../../listing/stream-out.js';
 import { anyObject, issueText } from '../../operations/fields.js';
 import { ResponseError } from '../../http/errors.js';
-import { REDACTED, redactBody } from '../../http/redact.js';
-import { TOKEN_ID_HEADER, TOKEN_SECRET_HEADER } from '../../http/headers.js';
-import { UsageError } from '../../errors.js';
 
 /** The columns to show: --columns (the one parser), else the row's defaults. */
 export function columnsFor(ctx: Context, defaults: string[]): string[] {
@@ -34,7 +31,7 @@ export async function checkOutput(ctx: Context, op?: Pick<Operation, 'response' 
 }
 
 /** How a command's data is rendered: format, columns, detail view, --jq. */
-export function renderOptions(ctx: Context, op: Pick<Operation, 'rows' | 'columns'> & Partial<Operation>, request?: Record<string, unknown>): RenderOptions {
+function renderOptions(ctx: Context, op: Pick<Operation, 'rows' | 'columns'> & Partial<Operation>, request?: Record<string, unknown>): RenderOptions {
   return {
     format: ctx.format(),
     columns: columnsFor(ctx, op.columns),
@@ -50,7 +47,7 @@ export function renderOptions(ctx: Context, op: Pick<Operation, 'rows' | 'column
 }
 
 /** stdout for renderers: long tables are written in chunks that wait for a slow reader and stop on Ctrl-C. */
-export function outputSink(ctx: Context): Sink {
+function outputSink(ctx: Context): Sink {
   return { out: ctx.out, note: ctx.note, write: (t) => write(ctx.io.stdout, t, ctx.signal), signal: ctx.signal };
 }
 

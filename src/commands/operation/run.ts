@@ -88,7 +88,7 @@ export async function buildRequestBody(ctx: Context, op: Operation, flags: Opera
 }
 
 /** Where a request field's name comes from: the spec, the field notes, or svc's inference. */
-export function fieldSource(op: Operation, key: string): Source {
+function fieldSource(op: Operation, key: string): Source {
   const schema = op.request.shape[key];
   return schema ? fieldMeta(schema as Schema).source ?? 'spec' : 'inferred';
 }
