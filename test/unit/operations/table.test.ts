@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { GROUPS, commandName, kebab, loadAllOperations, type Operation } from '../../../src/operations/index.js';
 import { flagSpecs } from '../../../src/commands/operation/flags.js';
-import { fieldNotesPaths, specPaths } from '../../helpers/spec.js';
+import { expectedPaths, fieldNotesPaths, specPaths } from '../../helpers/spec.js';
 
 const ops = await loadAllOperations();
 const paths = specPaths();
@@ -14,6 +14,12 @@ describe('the operation table', () => {
     if (notes) {
       expect(notes.length, 'operations the field notes list as not in the spec').toBeGreaterThan(0);
       expect(ops.filter((o) => o.source === 'notes').map((o) => o.path).sort()).toEqual(notes);
+    }
+    // Whatever its source: a row whose path is in neither list (a typo in its name) fails, named.
+    const expected = expectedPaths();
+    if (expected) {
+      expect(ops.filter((o) => !expected.includes(o.path)).map((o) => `${o.group} ${o.name} (${o.path})`), 'rows the spec and the field notes do not list').toEqual([]);
+      expect(expected.filter((p) => !ops.some((o) => o.path === p)), 'spec/field-notes operations without a row').toEqual([]);
     }
   });
 
