@@ -8,18 +8,19 @@ const paths = specPaths();
 
 describe('the operation table', () => {
   it('covers exactly the operations of the spec, plus the three from the field notes', () => {
-    const fromSpec = ops.filter((o) => o.source === 'spec').map((o) => o.path).sort();
-    if (paths) expect(fromSpec).toEqual(paths);
-    const notes = fieldNotesPaths();
-    if (notes) {
-      expect(notes.length, 'operations the field notes list as not in the spec').toBeGreaterThan(0);
-      expect(ops.filter((o) => o.source === 'notes').map((o) => o.path).sort()).toEqual(notes);
-    }
-    // Whatever its source: a row whose path is in neither list (a typo in its name) fails, named.
+    // First by name, whatever a row's source says: a row whose path is in neither list (a typo in
+    // its name, or an operation missing from the spec) fails naming it, and so does a missing row.
     const expected = expectedPaths();
     if (expected) {
       expect(ops.filter((o) => !expected.includes(o.path)).map((o) => `${o.group} ${o.name} (${o.path})`), 'rows the spec and the field notes do not list').toEqual([]);
       expect(expected.filter((p) => !ops.some((o) => o.path === p)), 'spec/field-notes operations without a row').toEqual([]);
+    }
+    const fromSpec = ops.filter((o) => o.source === 'spec').map((o) => o.path).sort();
+    if (paths) expect(fromSpec, "rows of source 'spec'").toEqual(paths);
+    const notes = fieldNotesPaths();
+    if (notes) {
+      expect(notes.length, 'operations the field notes list as not in the spec').toBeGreaterThan(0);
+      expect(ops.filter((o) => o.source === 'notes').map((o) => o.path).sort(), "rows of source 'notes'").toEqual(notes);
     }
   });
 
