@@ -31,7 +31,9 @@ import { askedFormat } from '../output/data-format.js';
 import { numberFlag, parseNumberFlag } from '../commands/number-flag.js';
 import { printDryRun } from '../http/dry-run.js';
 import { MAX_FLAGS, searchOperation, type GateFlags } from './flags.js';
-import type { WaitSettings } from '../commands/operation/scan-wait.js';
+import { prepareWait, type WaitSettings } from '../commands/operation/scan-wait.js';
+import { checkOutput } from '../commands/operation/respond.js';
+import { verifyScope } from './scope.js';
 import { REPORT_FLAGS, printVerdict, writeErrorReports, writeReports, type ReportPaths } from './summary.js';
 import { checkRepositoryFlag, gateSetup, resolveRepository, type GateSetup } from './setup.js';
 import { createSieve } from './sieve.js';
@@ -137,7 +139,7 @@ export async function runGate(ctx: Context, flags: GateFlags, opts: GateOpts): P
   if (opts.annotations && format !== 'table') {
     throw new UsageError(`--annotations writes workflow commands to stdout, which -o ${format} needs for itself`, 'drop -o, or write the data with a report flag (--sarif, --junit, --markdown)');
   }
-  if (ctx.globals.jq !== undefined) await (await import('../commands/operation/respond.js')).checkOutput(ctx);
+  if (ctx.globals.jq !== undefined) await checkOutput(ctx);
   // On host A's runner annotations are on by default (--no-annotations turns them off); stdout
   // stays the data's own with -o json/ndjson/csv.
   const annotations = opts.annotations ?? (setup.ci?.annotations === true && format === 'table');
@@ -172,7 +174,6 @@ export async function runGate(ctx: Context, flags: GateFlags, opts: GateOpts): P
   try {
     if (opts.repository !== undefined) scope.repositoryIds = [await resolveRepository(ctx, String(opts.repository), setup.ci, built.organizationId)];
     // Every id of the scope exists and its scan has finished, or there is no verdict (4, 8, 1).
-    const { verifyScope } = await import('./scope.js');
     const verified = await verifyScope(ctx, scope, { wait });
     verdict = { ...await countIssues(ctx, scope, options, setup, { size, concurrency, keepAll, keepSifted: !!paths.sarif || asData }), verified };
   } catch (err) {
@@ -201,7 +202,6 @@ export async function runGate(ctx: Context, flags: GateFlags, opts: GateOpts): P
 /** --wait, --poll-interval, --wait-timeout: as `scans start --wait` takes them; only with --scan-id. */
 async function waitSettings(opts: GateOpts, scope: Record<string, unknown>): Promise<WaitSettings | undefined> {
   if (opts.wait === undefined && opts.pollInterval === undefined && opts.waitTimeout === undefined) return undefined;
-  const { prepareWait } = await import('../commands/operation/scan-wait.js');
   const settings = prepareWait(opts);
   if (typeof scope.scanId !== 'string') throw new UsageError('--wait waits for the scan of --scan-id, and none is given', 'add --scan-id, or drop --wait');
   return settings;

@@ -10,7 +10,8 @@ import { InterruptedError } from '../errors.js';
 import type { Format } from '../output/formats.js';
 import { csvHeader, csvRow } from '../output/csv.js';
 import { itemSpans } from './item-spans.js';
-import { autoColumns, type RenderOptions, type Sink } from '../output/render.js';
+import { autoColumns, tableRenderers, type RenderOptions, type Sink } from '../output/render.js';
+import { jqText, jqValues } from '../output/jq.js';
 import { projectRow } from '../output/paths.js';
 import type { TableStream } from '../output/table.js';
 
@@ -115,7 +116,6 @@ const asRow = (row: unknown) => (row !== null && typeof row === 'object' ? row :
 export function itemWriter(o: WriterOptions): ItemWriter {
   const shape = (item: unknown) => (o.project ? projectRow(item, o.columns) : item);
   const filtered = async (data: unknown) => {
-    const { jqText, jqValues } = await import('../output/jq.js');
     return jqText(await jqValues(data, o.jq!), o.pretty);
   };
   switch (o.format) {
@@ -192,7 +192,7 @@ export function itemWriter(o: WriterOptions): ItemWriter {
         page: async (items) => {
           if (items.length === 0) return;
           if (!table) {
-            const { TableStream } = await import('../output/table.js');
+            const { TableStream } = await tableRenderers();
             table = new TableStream(o.columns.length ? o.columns : autoColumns(items), { ...o.render, mayHide: !o.project, note: (l) => o.sink.note(l) }, sink);
           }
           await table.rows(items.map(asRow));

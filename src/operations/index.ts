@@ -9,6 +9,7 @@ export type { Group, Operation } from './types.js';
 
 export { GROUPS } from './groups.js';
 
+// One module per group: its zod schemas are built only when a command of that group runs.
 const loaders: Record<GroupName, () => Promise<Operation[]>> = {
   orgs: () => import('./orgs.js').then((m) => m.orgs),
   repos: () => import('./repositories.js').then((m) => m.repositories),

@@ -7,6 +7,7 @@
  */
 import { detectCi } from '../ci/detect.js';
 import type { Env, IO } from '../host.js';
+import { tracked } from './spinners.js';
 
 /** What the spinner needs of the context. */
 interface ProgressHost {
@@ -61,8 +62,8 @@ export async function startProgress(ctx: ProgressHost, text: string): Promise<Pr
       stop: () => {},
     };
   }
+  // ora (and its chalk, cli-cursor, spinners) is evaluated only when a spinner is shown on a terminal.
   const { default: ora } = await import('ora');
-  const { tracked } = await import('./spinners.js');
   const spinner = tracked(ora({ text, stream: ctx.io.stderr, color: 'cyan', isEnabled: true, discardStdin: false }).start());
   return {
     live: true,

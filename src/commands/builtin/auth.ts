@@ -3,7 +3,10 @@ import { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { AuthError, CliError, UsageError } from '../../errors.js';
 import { EXIT } from '../../exit-codes.js';
-import { normaliseBaseUrl, baseString } from '../../http/base-url.js';
+import { assertSafeTransport, normaliseBaseUrl, baseString } from '../../http/base-url.js';
+import { loadClient } from '../../runtime.js';
+import { proxyFor, proxySettings } from '../../http/proxy.js';
+import { printJson } from '../operation/print-json.js';
 import { baseUrlSource } from '../../config/resolve.js';
 import { promptLine } from '../../terminal/prompt.js';
 import type { Runner } from '../runner.js';
@@ -69,9 +72,7 @@ async function login(ctx: Context, o: { tokenId?: string; withSecretStdin?: bool
   if (normalised?.warning) ctx.warn(normalised.warning);
   const target = normalised ? baseString(normalised.url) : undefined;
   if (o.verify && target) {
-    const { createClient } = await import('../../http/client.js');
-    const { assertSafeTransport } = await import('../../http/base-url.js');
-    const { proxyFor, proxySettings } = await import('../../http/proxy.js');
+    const { createClient } = await loadClient();
     const url = new URL(target);
     assertSafeTransport(url, source.from, proxyFor(url, proxySettings(ctx.env)));
     const client = createClient({
@@ -180,7 +181,7 @@ async function status(ctx: Context, o: { offline?: boolean }): Promise<void> {
 
 async function printStatus(ctx: Context, view: AuthStatus, offline: boolean): Promise<void> {
   if (ctx.format() !== 'table') {
-    await (await import('../operation/respond.js')).printJson(ctx, view);
+    await printJson(ctx, view);
     return;
   }
   const line = (s: Setting, none: string) => (s.value !== null ? `${s.value}${s.source && s.source !== 'default' ? ` (from ${s.source})` : ''}` : none) + (s.problem && s.value !== null ? `: ${s.problem}` : '');
@@ -208,7 +209,7 @@ async function token(ctx: Context, o: { showSecret?: boolean }): Promise<void> {
     : `${ctx.config.path} (${c.from}, file mode 0600)`;
   // Plain text unless JSON is asked for on this command line: `TOKEN_ID=$(svc auth token)` in a pipe.
   if (ctx.globals.json || ctx.globals.jq !== undefined || ctx.globals.output === 'json' || ctx.globals.output === 'ndjson') {
-    await (await import('../operation/respond.js')).printJson(ctx, { tokenId: { value: c.tokenId, source: c.from }, secret: { location: where, shown: o.showSecret === true } });
+    await printJson(ctx, { tokenId: { value: c.tokenId, source: c.from }, secret: { location: where, shown: o.showSecret === true } });
   } else {
     ctx.out(`${c.tokenId}\n`);
   }

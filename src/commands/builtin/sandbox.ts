@@ -6,6 +6,7 @@ import { isLoopback } from '../../http/base-url.js';
 import type { Runner } from '../runner.js';
 import { parseNumberFlag } from '../number-flag.js';
 import { FAULT_KINDS } from '../../sandbox/faults.js';
+import { startSandbox } from '../../sandbox/index.js';
 
 
 interface SandboxFlags {
@@ -85,7 +86,6 @@ async function runSandbox(ctx: Context, o: SandboxFlags): Promise<void> {
   if (!isLoopback(o.host)) ctx.warn(`listening on ${o.host}, not loopback: anyone who can reach it can use the well-known sandbox token`);
 
   const started = ctx.now();
-  const { startSandbox } = await import('../../sandbox/index.js');
   let sb: Awaited<ReturnType<typeof startSandbox>>;
   try {
     sb = await startSandbox(options);

@@ -7,6 +7,7 @@ import type { Runner } from '../runner.js';
 import { hint, hintOf, markAliases } from '../../completion/hints.js';
 import { wrap } from '../help-layout.js';
 import { listParser, stringParser } from './values.js';
+import { runOperation } from './run.js';
 
 const SOURCE_LABEL = { spec: '', notes: ' {field notes}', inferred: ' {inferred}' } as const;
 
@@ -122,7 +123,6 @@ export function completeOperationCommand(cmd: Command, op: Operation, run: Runne
     const command = args[args.length - 1] as Command;
     const positional = op.positional ? (args[0] as string | undefined) : undefined;
     await run(async (ctx) => {
-      const { runOperation } = await import('./run.js');
       await runOperation(ctx, op, { specs, attribute, followUp }, command.opts(), positional);
     });
   });

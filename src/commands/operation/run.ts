@@ -28,6 +28,7 @@ export async function runOperation(ctx: Context, op: Operation, flags: Operation
     return;
   }
   if (opts.all && op.pagination) {
+    // The --all engine (pager, heap settings) is evaluated only when --all is given.
     const { runAllPages } = await import('../../listing/paginate.js');
     await runAllPages(ctx, op, body, opts);
     return;

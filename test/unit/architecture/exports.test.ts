@@ -37,7 +37,7 @@ function target(file: string, spec: string): string | undefined {
   return undefined;
 }
 
-export interface ExportUse {
+interface ExportUse {
   /** root-relative file -> its exported names */
   exports: Map<string, Set<string>>;
   /** `file name` keys imported by some other file */
@@ -109,7 +109,7 @@ function namespaceReads(ns: string, sf: ts.SourceFile): string[] {
   return reads;
 }
 
-export function exportUse(roots = ['src', 'test']): ExportUse {
+function exportUse(roots = ['src', 'test']): ExportUse {
   const exports = new Map<string, Set<string>>();
   const used = new Set<string>();
   const unreadable: string[] = [];
@@ -168,7 +168,7 @@ export function exportUse(roots = ['src', 'test']): ExportUse {
 }
 
 /** `file name` of every export in src/ that no other file imports. */
-export function unusedExports(u: ExportUse): string[] {
+function unusedExports(u: ExportUse): string[] {
   return [...u.exports]
     .filter(([f]) => f.startsWith('src/'))
     .flatMap(([f, names]) => [...names].map((n) => `${f} ${n}`))
