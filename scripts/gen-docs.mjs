@@ -1,5 +1,6 @@
 // Regenerate the files derived from the command table: completions/svc.bash, completions/_svc,
-// completions/svc.fish and docs/reference.md. `node scripts/gen-docs.mjs --check` only reports
+// completions/svc.fish, docs/reference.md and the help files the help test compares
+// (test/e2e/__snapshots__/help-*.txt). `node scripts/gen-docs.mjs --check` only reports
 // the stale ones (exit 1). The generator is TypeScript: bundle it with esbuild, then run it.
 import { build } from 'esbuild';
 import { mkdtemp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';

@@ -11,7 +11,7 @@ import { stripControls } from './output/sanitize.js';
 import { eraseSpinners } from './terminal/spinners.js';
 
 /** How long work that does not listen to the abort signal gets after Ctrl-C / SIGTERM. */
-export const SIGNAL_GRACE_MS = 1000;
+const SIGNAL_GRACE_MS = 1000;
 
 export async function runProcess(version: string): Promise<void> {
   const controller = new AbortController();
@@ -116,7 +116,7 @@ export async function runProcess(version: string): Promise<void> {
 }
 
 /** One line for a failed write to stdout. */
-export function outputFailureText(err: NodeJS.ErrnoException): string {
+function outputFailureText(err: NodeJS.ErrnoException): string {
   const why: Record<string, string> = {
     ENOSPC: 'no space left on the device', EDQUOT: 'disk quota exceeded', EIO: 'an I/O error', EROFS: 'a read-only file system',
     EFBIG: 'the file is too large', EBADF: 'stdout is closed', EAGAIN: 'stdout would block',

@@ -4,7 +4,7 @@ import type { Host } from './host.js';
 import { ConfigStore, DEFAULT_PROFILE, checkProfileName } from './config/store.js';
 import { configPath } from './config/paths.js';
 import { credentialHint, resolveCredentials, resolveOrganization, resolveTarget, type Credentials, type Target } from './config/resolve.js';
-import type { Client } from './http/client.js';
+import type { Client, createClient as CreateClient } from './http/client.js';
 import { InterruptedError, UsageError } from './errors.js';
 import { chooseFormat, useColor } from './output/formats.js';
 import { numberFlag } from './commands/number-flag.js';
@@ -13,10 +13,19 @@ import { stripControls } from './output/sanitize.js';
 import { scrub } from './http/redact.js';
 import { checkControls } from './commands/operation/values.js';
 
-export const DEFAULT_TIMEOUT_SEC = 30;
-export const DEFAULT_RETRIES = 2;
+const DEFAULT_TIMEOUT_SEC = 30;
+const DEFAULT_RETRIES = 2;
 const MAX_RESPONSE_MB_LIMIT = 16_384;
 
+
+/**
+ * The HTTP layer's lazy edge: undici and the client (with node:net and the code that builds
+ * dispatchers) are evaluated on the first request, not by help, --dry-run, config or `auth token`.
+ */
+export async function loadClient(): Promise<{ createClient: typeof CreateClient; DEFAULT_MAX_RESPONSE_MB: number }> {
+  const { createClient, DEFAULT_MAX_RESPONSE_MB } = await import('./http/client.js');
+  return { createClient, DEFAULT_MAX_RESPONSE_MB };
+}
 export function createContext(host: Host, globals: GlobalOptions): Context {
   const profileName = checkProfileName(globals.profile ?? (host.env.SVC_PROFILE || undefined) ?? DEFAULT_PROFILE, globals.profile !== undefined ? '--profile' : 'SVC_PROFILE');
   const config = new ConfigStore(configPath(host.env, host.platform));
@@ -71,7 +80,7 @@ export function createContext(host: Host, globals: GlobalOptions): Context {
       const c = ctx.credentials();
       const timeoutSec = ctx.timeoutSec();
       const retries = wholeNumber(globals.retries, '--retries', DEFAULT_RETRIES);
-      const { createClient, DEFAULT_MAX_RESPONSE_MB } = await import('./http/client.js');
+      const { createClient, DEFAULT_MAX_RESPONSE_MB } = await loadClient();
       const maxMb = maxResponseMb(globals.maxResponseMb, host.env.SVC_MAX_RESPONSE_MB) ?? DEFAULT_MAX_RESPONSE_MB;
       // Callers running at once (pages fetched in parallel) get the one client, not one each.
       client ??= createClient({

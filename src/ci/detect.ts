@@ -9,7 +9,7 @@
  */
 import type { Env } from '../host.js';
 
-export type CiKind = 'hosta' | 'hostb' | 'hostc' | 'generic';
+type CiKind = 'hosta' | 'hostb' | 'hostc' | 'generic';
 
 export interface CiInfo {
   kind: CiKind;
@@ -29,7 +29,7 @@ export interface CiInfo {
   annotations: boolean;
 }
 
-export interface EnvVarDoc {
+interface EnvVarDoc {
   name: string;
   ci: string;
   use: string;

@@ -1,5 +1,5 @@
 /** Options every command accepts. One list feeds commander, help and completions. */
-export interface GlobalOptionSpec {
+interface GlobalOptionSpec {
   flags: string;
   description: string;
   choices?: readonly string[];

@@ -30,7 +30,7 @@ export const HELP_CONFIG: HelpConfig = {
 };
 
 /** `-o/--output <format>, --json, ...`: every global flag in one line. */
-export function globalFlagsSummary(): string {
+function globalFlagsSummary(): string {
   return GLOBAL_OPTIONS.map((o) => o.flags.replace(/, /, '/')).join(', ');
 }
 

@@ -5,7 +5,7 @@
  */
 import { UsageError } from '../errors.js';
 
-export interface NumberRule {
+interface NumberRule {
   /** Where the value came from, as the user wrote it: `--timeout`, `SVC_TIMEOUT`. */
   flag: string;
   min?: number;

@@ -36,7 +36,7 @@ export const BUILTINS: ReadonlyArray<{ name: string; summary: string; hidden?: b
 const pending = new WeakMap<Command, () => Promise<void>>();
 
 /** Fill a lazily loaded command (once); nothing for one that is complete. */
-export async function ensureLoaded(cmd: Command): Promise<void> {
+async function ensureLoaded(cmd: Command): Promise<void> {
   const load = pending.get(cmd);
   if (!load) return;
   pending.delete(cmd);
@@ -60,10 +60,10 @@ function lazyGroup(cmd: Command, load: () => Promise<void>): Command {
 }
 
 /** Help is wrapped at 100 columns, or narrower on a narrow terminal. */
-export const HELP_WIDTH = 100;
-export const helpWidth = (columns?: number) => Math.min(columns ?? HELP_WIDTH, HELP_WIDTH);
+const HELP_WIDTH = 100;
+const helpWidth = (columns?: number) => Math.min(columns ?? HELP_WIDTH, HELP_WIDTH);
 
-export const DESCRIPTION = 'svc: the command line for the Code Security Scanning Service';
+const DESCRIPTION = 'svc: the command line for the Code Security Scanning Service';
 
 export function buildProgram(run: Runner, io: IO, version: string, onError: (message: string) => void): Command {
   installSuggestions();

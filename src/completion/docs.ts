@@ -1,6 +1,7 @@
 /**
- * Every generated file checked into the repository: the three completion scripts and the command
- * reference. `npm run docs` writes them; a test fails when one differs from what this produces.
+ * Every generated file checked into the repository: the three completion scripts, the command
+ * reference and the help texts kept for review. `npm run docs` writes them; a test fails when one
+ * differs from what this produces.
  */
 import { Readable, Writable } from 'node:stream';
 import type { Command } from 'commander';
@@ -12,7 +13,7 @@ import { globalFlagsFooter } from '../commands/help-layout.js';
 import { completionScript } from './generate.js';
 
 /** Width of the help text in the reference: the width svc uses when stdout is not a terminal. */
-export const REFERENCE_WIDTH = 100;
+const REFERENCE_WIDTH = 100;
 
 export const FILES = {
   bash: 'completions/svc.bash',
@@ -20,6 +21,19 @@ export const FILES = {
   fish: 'completions/svc.fish',
   reference: 'docs/reference.md',
 } as const;
+
+/**
+ * Help kept as files, so that a change of layout or of a group's list of operations shows in review:
+ * name -> the command whose `--help` it is. test/e2e/help.test.ts checks that `svc <command> --help`
+ * prints exactly the file.
+ */
+export const HELP_FILES: Readonly<Record<string, readonly string[]>> = {
+  root: [],
+  issues: ['issues'],
+  'issues-search': ['issues', 'search'],
+  'repos-delete': ['repos', 'delete'],
+};
+export const helpFile = (name: string) => `test/e2e/__snapshots__/help-${name}.txt`;
 
 /** The full command tree, with stdout captured, as `svc completion` sees it. */
 async function programFor(everything: boolean): Promise<{ program: Command; helpOf: (cmd: Command) => string }> {
@@ -43,6 +57,12 @@ export async function generatedFiles(): Promise<Record<string, string>> {
   const out: Record<string, string> = {};
   for (const shell of SHELLS) out[FILES[shell]] = completionScript(shell, full.program);
   out[FILES.reference] = reference(full.program, full.helpOf, top.helpOf(top.program));
+  for (const [name, path] of Object.entries(HELP_FILES)) {
+    let cmd: Command | undefined = path.length ? full.program : top.program;
+    for (const word of path) cmd = cmd?.commands.find((c) => c.name() === word);
+    if (!cmd) throw new Error(`help file ${name}: no command 'svc ${path.join(' ')}'`);
+    out[helpFile(name)] = (path.length ? full : top).helpOf(cmd);
+  }
   return out;
 }
 

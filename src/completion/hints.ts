@@ -18,7 +18,7 @@ export type ValueHint =
   /** `svc help`: a help topic or a command path. */
   | { kind: 'help'; topics: ReadonlyArray<{ name: string; summary: string }> };
 
-export const HINT = Symbol.for('svc.completion.hint');
+const HINT = Symbol.for('svc.completion.hint');
 
 /** Mark a commander Option or Argument with what its value is. Returns the target. */
 export function hint<T extends object>(target: T, value: ValueHint): T {
@@ -30,7 +30,7 @@ export function hintOf(target: object): ValueHint | undefined {
   return (target as Record<symbol, unknown>)[HINT] as ValueHint | undefined;
 }
 
-export const ALIASES = Symbol.for('svc.completion.aliases');
+const ALIASES = Symbol.for('svc.completion.aliases');
 
 /** Mark a commander Option with the other long names it answers to (hidden alias options). */
 export function markAliases<T extends object>(target: T, names: readonly string[]): T {

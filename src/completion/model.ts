@@ -43,7 +43,7 @@ export interface CompletionModel {
 /** Long flag names whose value is a path even when the placeholder does not say so. */
 const FILE_FLAGS = new Set(['--input', '--sarif', '--junit', '--markdown', '--state']);
 
-export function valueOf(option: Option): ValueHint | undefined {
+function valueOf(option: Option): ValueHint | undefined {
   if (!option.required && !option.optional) return undefined;
   const explicit = hintOf(option);
   if (explicit) return explicit;
@@ -71,7 +71,7 @@ function flagOf(option: Option): FlagModel {
 }
 
 /** A description on one line, for the shells' candidate descriptions. */
-export function oneLine(text: string): string {
+function oneLine(text: string): string {
   return text.replace(/\s+/g, ' ').trim();
 }
 

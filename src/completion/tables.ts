@@ -36,12 +36,12 @@ export interface Tables {
 const plain = (w: string) => /^[^\s'"\\`$]+$/.test(w);
 
 /** `choice:a b c`, `list:a b c`, `file`, `profile`, `at-file`, `any`, `help`. */
-export function valueSpec(v: ValueHint): string {
+function valueSpec(v: ValueHint): string {
   if (v.kind === 'choice') return `${v.list ? 'list' : 'choice'}:${v.values.filter(plain).join(' ')}`;
   return v.kind;
 }
 
-export function flagCandidates(flags: FlagModel[]): Candidate[] {
+function flagCandidates(flags: FlagModel[]): Candidate[] {
   return flags.flatMap((f) => f.names.map((n) => ({ word: n, description: f.description })));
 }
 

@@ -9,9 +9,9 @@ import { hostname } from 'node:os';
 import { UsageError } from '../errors.js';
 
 /** No update holds the lock this long (one read and one small write); an older lock was left behind. */
-export const STALE_MS = 10_000;
+const STALE_MS = 10_000;
 /** How long to wait for another svc's update before giving up. */
-export const WAIT_MS = 15_000;
+const WAIT_MS = 15_000;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

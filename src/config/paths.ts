@@ -3,7 +3,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { Env } from '../host.js';
 
-export function configDir(env: Env, platform: NodeJS.Platform = process.platform, home = homedir()): string {
+function configDir(env: Env, platform: NodeJS.Platform = process.platform, home = homedir()): string {
   if (env.SVC_CONFIG_DIR) return env.SVC_CONFIG_DIR;
   if (platform === 'darwin') return join(home, 'Library', 'Preferences', 'svc');
   if (platform === 'win32') return join(env.APPDATA || join(home, 'AppData', 'Roaming'), 'svc', 'Config');

@@ -19,7 +19,7 @@ export interface Profile {
   tokenSecret?: string;
 }
 
-export interface ConfigData {
+interface ConfigData {
   profiles: Record<string, Profile>;
 }
 
@@ -49,7 +49,7 @@ export async function loadProfileSchema(): Promise<void> {
 const FIELD_KEY: Record<string, string> = Object.fromEntries(Object.entries(CONFIG_KEYS).map(([k, f]) => [f, k]));
 
 /** The config file cannot be used as it is (corrupt, or a value of the wrong type): exit 2, the file and key named. */
-export class ConfigFileError extends UsageError {}
+class ConfigFileError extends UsageError {}
 
 export const DEFAULT_PROFILE = 'default';
 const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;

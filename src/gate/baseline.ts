@@ -15,7 +15,7 @@ export class BaselineError extends Error {
   override readonly name = 'BaselineError';
 }
 
-export interface BaselineEntry {
+interface BaselineEntry {
   id?: string;
   fingerprint?: string;
 }
@@ -126,7 +126,7 @@ function dropUndefined(e: BaselineEntry): BaselineEntry {
  * fingerprint is 'pending' until `settle`, because an issue later in the listing may claim that
  * baseline entry by its id.
  */
-export interface BaselineMatcher {
+interface BaselineMatcher {
   add(issue: IssueInput, fingerprint: string): 'unchanged' | 'new' | 'pending';
   /** Decides the pending issues, in the order they were added. */
   settle<T extends IssueInput>(pending: Array<{ issue: T; fingerprint: string }>): Array<{ issue: T; state: 'unchanged' | 'new' }>;

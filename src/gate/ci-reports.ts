@@ -12,6 +12,10 @@ import { EXIT } from '../exit-codes.js';
 import type { GateVerdict } from './decision.js';
 import { siftedLines } from './sifted-text.js';
 import { atomically } from './summary.js';
+import { appendSummary } from '../ci/step-summary.js';
+import { toHostBSast } from './reports/hostb-sast.js';
+import { toCodeQuality } from './reports/code-quality.js';
+import { toMarkdown, toMarkdownError } from './reports/markdown.js';
 
 export interface CiReportPaths {
   hostbSast?: string;
@@ -21,7 +25,6 @@ export interface CiReportPaths {
 }
 
 async function append(path: string, text: string): Promise<void> {
-  const { appendSummary } = await import('../ci/step-summary.js');
   try {
     await appendSummary(path, text);
   } catch (err) {
@@ -33,20 +36,17 @@ async function append(path: string, text: string): Promise<void> {
 export async function writeCiReports(ctx: Context, paths: CiReportPaths, v: GateVerdict, o: { startedAt: number; issueUrl?: (id: string) => string }): Promise<void> {
   const result = v.result;
   if (paths.hostbSast) {
-    const { toHostBSast } = await import('./reports/hostb-sast.js');
     const report = toHostBSast(result, { toolVersion: ctx.version, startedAt: o.startedAt, endedAt: wallClock(ctx), issueUrl: o.issueUrl });
     await atomically('hostbSast', paths.hostbSast, () => JSON.stringify(report) + '\n');
     ctx.note(`wrote host B's SAST report ${paths.hostbSast} (${result.issues.length} vulnerabilities)`);
   }
   if (paths.codeQuality) {
-    const { toCodeQuality } = await import('./reports/code-quality.js');
     await atomically('codeQuality', paths.codeQuality, () => JSON.stringify(toCodeQuality(result)) + '\n');
     ctx.note(`wrote the Code Quality report ${paths.codeQuality} (${result.issues.length} entries)`);
   }
   if (paths.stepSummary) {
     // Written because the CI asked for it, not a flag: a file that cannot be appended to is said, and
     // the verdict (the exit code) stands.
-    const { toMarkdown } = await import('./reports/markdown.js');
     try {
       await append(paths.stepSummary, toMarkdown(result, siftedLines(v.sifted, result.counts.total)));
       ctx.note(`added the gate summary to the step summary ${paths.stepSummary}`);
@@ -58,7 +58,6 @@ export async function writeCiReports(ctx: Context, paths: CiReportPaths, v: Gate
 
 export async function writeCiErrorReports(paths: CiReportPaths, message: string, exitCode: number): Promise<void> {
   if (!paths.stepSummary) return;
-  const { toMarkdownError } = await import('./reports/markdown.js');
   await append(paths.stepSummary, toMarkdownError(message, exitCode));
 }
 

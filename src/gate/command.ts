@@ -111,6 +111,7 @@ export function gateCommand(run: Runner, cmd = new Command('gate')): Command {
   cmd.addHelpText('after', HELP);
   cmd.action(async (_opts: unknown, command: Command) => {
     await run(async (ctx) => {
+      // The gate's run (yaml policies, baseline, reports) is evaluated when the gate runs, not for its help.
       const { runGate } = await import('./run.js');
       await runGate(ctx, { specs, attribute }, command.opts());
     });

@@ -35,7 +35,7 @@ export function titleKey(title: unknown): string {
 }
 
 /** The title part: the generated title, else the vulnerability class, else ''. */
-export function titleKeyOf(issue: IssueInput): string {
+function titleKeyOf(issue: IssueInput): string {
   return titleKey(text(issue.generatedTitle) || text(issue.vulnClass));
 }
 

@@ -8,7 +8,7 @@ import type { Operation } from '../operations/types.js';
 import { flagSpecs, type FlagSpec } from '../commands/operation/flags.js';
 
 /** Request fields of the issue search that scope the gate (it always searches `types: ["open"]`). */
-export const SCOPE_FIELDS = [
+const SCOPE_FIELDS = [
   'organizationId', 'repositoryIds', 'scanId', 'projectId', 'codeScanTypes',
   'vulnerabilityClasses', 'languages', 'ruleId', 'searchQuery',
 ] as const;

@@ -6,9 +6,7 @@ import {
   CUTOFF_LEVELS, DEFAULT_CUTOFFS, LEVELS, isLevel, type CutoffLevel, type Cutoffs, type Level,
 } from '../operations/levels.js';
 
-export {
-  DEFAULT_CUTOFFS, LEVELS, isLevel, levelAtLeast, levelOf, levelRank, numericScore, type CutoffLevel, type Cutoffs, type Level,
-} from '../operations/levels.js';
+export { DEFAULT_CUTOFFS, LEVELS, isLevel, levelAtLeast, levelOf, levelRank, numericScore, type Cutoffs, type Level } from '../operations/levels.js';
 
 /** Bad gate input from the user (a flag value): the message is one line, fit to show as is. */
 export class GateUsageError extends Error {

@@ -55,7 +55,7 @@ const CUTOFF_KEYS = ['critical', 'high', 'medium', 'low'];
 const ENTRY_KEYS = ['id', 'fingerprint', 'rule', 'path', 'reason', 'expires'];
 
 /** A calendar date YYYY-MM-DD that exists (2027-02-30 does not). */
-export function isCalendarDate(value: string): boolean {
+function isCalendarDate(value: string): boolean {
   const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
   if (!m) return false;
   const d = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));

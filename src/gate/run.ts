@@ -18,7 +18,7 @@ import type { Context } from '../context.js';
 import { wallClock } from '../host.js';
 import { CliError, UsageError } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
-import { createTally, type GateOptions, type GateResult, type IssueInput, type MaxThresholds } from './verdict.js';
+import { createTally, type GateOptions, type IssueInput, type MaxThresholds } from './verdict.js';
 import type { GateVerdict } from './decision.js';
 import { GateUsageError, parseLevel, parseLevels } from './levels.js';
 import { scrub } from '../http/redact.js';
@@ -33,14 +33,16 @@ import { askedFormat } from '../output/data-format.js';
 import { numberFlag, parseNumberFlag } from '../commands/number-flag.js';
 import { printDryRun } from '../http/dry-run.js';
 import { MAX_FLAGS, searchOperation, type GateFlags } from './flags.js';
-import type { WaitSettings } from '../commands/operation/scan-wait.js';
+import { prepareWait, type WaitSettings } from '../commands/operation/scan-wait.js';
+import { checkOutput } from '../commands/operation/respond.js';
+import { verifyScope } from './scope.js';
 import { REPORT_FLAGS, printVerdict, writeErrorReports, writeReports, type ReportPaths } from './summary.js';
 import { checkRepositoryFlag, gateSetup, resolveRepository, type GateSetup } from './setup.js';
-import { createSieve, type Sifted } from './sieve.js';
+import { createSieve } from './sieve.js';
 import { repositoriesOf, writeCiErrorReports, writeCiReports, type CiReportPaths } from './ci-reports.js';
 import type { Policy } from './policy.js';
 
-export interface GateOpts {
+interface GateOpts {
   failOn?: string;
   levels?: string;
   sarif?: string;
@@ -59,7 +61,7 @@ export interface GateOpts {
 }
 
 /** Fields dropped from the issues the gate keeps: large, and in no report. */
-export const HEAVY_FIELDS = ['sastCodeSegment', 'businessLogicScenario', 'validationSecurityAssessment', 'patch', 'naturalLanguageRuleViolation'];
+const HEAVY_FIELDS = ['sastCodeSegment', 'businessLogicScenario', 'validationSecurityAssessment', 'patch', 'naturalLanguageRuleViolation'];
 
 export function slimIssue(issue: IssueInput): IssueInput {
   const out: IssueInput = { id: String(issue.id) };
@@ -139,7 +141,7 @@ export async function runGate(ctx: Context, flags: GateFlags, opts: GateOpts): P
   if (opts.annotations && format !== 'table') {
     throw new UsageError(`--annotations writes workflow commands to stdout, which -o ${format} needs for itself`, 'drop -o, or write the data with a report flag (--sarif, --junit, --markdown)');
   }
-  if (ctx.globals.jq !== undefined) await (await import('../commands/operation/respond.js')).checkOutput(ctx);
+  if (ctx.globals.jq !== undefined) await checkOutput(ctx);
   // On host A's runner annotations are on by default (--no-annotations turns them off); stdout
   // stays the data's own with -o json/ndjson/csv.
   const annotations = opts.annotations ?? (setup.ci?.annotations === true && format === 'table');
@@ -174,7 +176,6 @@ export async function runGate(ctx: Context, flags: GateFlags, opts: GateOpts): P
   try {
     if (opts.repository !== undefined) scope.repositoryIds = [await resolveRepository(ctx, String(opts.repository), setup.ci, built.organizationId)];
     // Every id of the scope exists and its scan has finished, or there is no verdict (4, 8, 1).
-    const { verifyScope } = await import('./scope.js');
     const verified = await verifyScope(ctx, scope, { wait });
     verdict = { ...await countIssues(ctx, scope, options, setup, { size, concurrency, keepAll, keepSifted: !!paths.sarif || asData }), verified };
   } catch (err) {
@@ -203,7 +204,6 @@ export async function runGate(ctx: Context, flags: GateFlags, opts: GateOpts): P
 /** --wait, --poll-interval, --wait-timeout: as `scans start --wait` takes them; only with --scan-id. */
 async function waitSettings(opts: GateOpts, scope: Record<string, unknown>): Promise<WaitSettings | undefined> {
   if (opts.wait === undefined && opts.pollInterval === undefined && opts.waitTimeout === undefined) return undefined;
-  const { prepareWait } = await import('../commands/operation/scan-wait.js');
   const settings = prepareWait(opts);
   if (typeof scope.scanId !== 'string') throw new UsageError('--wait waits for the scan of --scan-id, and none is given', 'add --scan-id, or drop --wait');
   return settings;

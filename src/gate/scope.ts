@@ -29,18 +29,19 @@ import { EXIT } from '../exit-codes.js';
 import type { Client } from '../http/client.js';
 import { NotFoundError, ResponseError } from '../http/errors.js';
 import { escapeControls } from '../commands/operation/values.js';
+import { LIST_PATH, WaitTimeoutError, findScan, scanState, waitForScan } from '../commands/operation/scan-wait.js';
 
-export const ORGS_LIST = '/api/v1/orgs/list';
-export const REPOS_LIST = '/api/v1/repositories/list';
-export const ISSUES_SEARCH = '/api/v1/issues/search';
+const ORGS_LIST = '/api/v1/orgs/list';
+const REPOS_LIST = '/api/v1/repositories/list';
+const ISSUES_SEARCH = '/api/v1/issues/search';
 
 /** An id of the scope that does not exist (exit 4). */
-export class ScopeNotFoundError extends CliError {
+class ScopeNotFoundError extends CliError {
   constructor(message: string, hint: string) { super(message, EXIT.NOT_FOUND, hint); }
 }
 
 /** The scan the gate is scoped to has not finished (exit 8): no verdict yet. */
-export class ScanPendingError extends CliError {
+class ScanPendingError extends CliError {
   constructor(message: string, hint: string) { super(message, EXIT.PENDING, hint); }
 }
 
@@ -55,7 +56,7 @@ export interface VerifiedScope {
   unverifiedFilters: string[];
 }
 
-export interface WaitOptions {
+interface WaitOptions {
   /** Set with --wait: wait for a queued or running scan instead of exit 8. */
   wait?: { pollMs: number; timeoutMs: number };
 }
@@ -137,12 +138,11 @@ async function verifyRule(client: Client, org: string | undefined, rule: string)
 }
 
 async function verifyScan(ctx: Context, client: Client, org: string | undefined, scanId: string, repoIds: string[] | undefined, o: WaitOptions): Promise<{ id: string; status: string; repositoryId?: string }> {
-  const waiting = await import('../commands/operation/scan-wait.js');
   const body: Record<string, unknown> = { scanId, page: 1, pageSize: 10 };
   if (org !== undefined) body.organizationId = org;
   let item: Record<string, unknown> | undefined;
   try {
-    item = waiting.findScan(await client.call(waiting.LIST_PATH, body, { safe: true }), scanId);
+    item = findScan(await client.call(LIST_PATH, body, { safe: true }), scanId);
   } catch (err) {
     // scans/list is not in the spec (field notes): a 404 for the path itself cannot tell the scan exists.
     if (err instanceof NotFoundError) throw new ScopeNotFoundError(`gate: scan ${q(scanId)} cannot be verified: ${err.message}`, 'the service may not offer scans/list; gate on --repository-ids instead');
@@ -155,7 +155,7 @@ async function verifyScan(ctx: Context, client: Client, org: string | undefined,
   if (repoIds && repo !== undefined && !repoIds.includes(repo)) {
     throw new ScopeNotFoundError(`gate: scan ${q(scanId)} is of repository ${q(repo)}, which --repository-ids does not name, so the scope holds nothing`, 'drop --repository-ids, or name the scan\'s repository');
   }
-  let state = waiting.scanState(item);
+  let state = scanState(item);
   if (state === 'running') {
     const status = String(item.status ?? 'running');
     if (!o.wait) {
@@ -165,12 +165,12 @@ async function verifyScan(ctx: Context, client: Client, org: string | undefined,
       );
     }
     try {
-      item = await waiting.waitForScan(ctx, scanId, org, o.wait);
+      item = await waitForScan(ctx, scanId, org, o.wait);
     } catch (err) {
-      if (err instanceof waiting.WaitTimeoutError) throw new ScanPendingError(err.message, err.hint ?? '');
+      if (err instanceof WaitTimeoutError) throw new ScanPendingError(err.message, err.hint ?? '');
       throw err;
     }
-    state = waiting.scanState(item);
+    state = scanState(item);
   }
   if (state === 'failed') {
     const why = typeof item.errorMessage === 'string' && item.errorMessage.trim() !== '' ? item.errorMessage.trim() : `status ${String(item.status)}`;

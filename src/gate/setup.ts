@@ -16,7 +16,7 @@ import { DEFAULT_POLICY_FILE, PolicyError, entryLabel, parsePolicy, utcDay, type
 import { parseCommit, parseSince } from './since.js';
 import type { SieveOptions } from './sieve.js';
 
-export interface SetupOpts {
+interface SetupOpts {
   policy?: string;
   baseline?: string;
   newSince?: string;

@@ -14,14 +14,14 @@ import { DEFAULT_CUTOFFS, levelOf, type Cutoffs } from './levels.js';
 import { entryMatches, isExpired, type IgnoreEntry, type Policy } from './policy.js';
 import { commitOf, createdAtOf } from './since.js';
 
-export interface Suppression {
+interface Suppression {
   reason: string;
   expires: string;
   /** `file:line` of the policy entry. */
   source: string;
 }
 
-export type SuppressedIssue = GateIssue & { suppression: Suppression };
+type SuppressedIssue = GateIssue & { suppression: Suppression };
 
 export interface SieveOptions {
   /** Count only issues created after this instant (ms). */
@@ -56,7 +56,7 @@ export interface Sifted {
   policy?: { file: string; entries: number };
 }
 
-export interface Sieve {
+interface Sieve {
   add(issue: IssueInput): void;
   /** Issues given to add(), open or not. */
   readonly seen: number;

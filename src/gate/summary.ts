@@ -1,20 +1,29 @@
 /** What `svc gate` prints and writes: the verdict on stdout, reports in files (atomically). */
 import { wallClock } from '../host.js';
 import type { Context } from '../context.js';
-import { CliError, UsageError } from '../errors.js';
+import { CliError } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
 import type { CountKey, GateIssue, GateResult } from './verdict.js';
 import type { GateVerdict } from './decision.js';
 import { groupLines, type CiInfo } from '../ci/detect.js';
 import { siftedLines } from './sifted-text.js';
-import type { Sifted } from './sieve.js';
 import { LEVELS } from './levels.js';
 import type { Format } from '../output/formats.js';
 import { csvHeader, csvRow } from '../output/csv.js';
 import { parseColumns } from '../output/columns.js';
 import type { VerifiedScope } from './scope.js';
 import { cellText } from '../output/sanitize.js';
+import { fitWidths } from '../output/layout.js';
+import { clip, displayWidth, pad, wrap } from '../output/text-width.js';
+import { writeReport } from '../output/write-file.js';
 import { count } from '../terminal/progress.js';
+import { printJson } from '../commands/operation/print-json.js';
+import { toSarif } from './reports/sarif.js';
+import { toJunit, toJunitError } from './reports/junit.js';
+import { rowFails, thresholdText, toMarkdown, toMarkdownError } from './reports/markdown.js';
+import { toAnnotations } from './reports/annotations.js';
+import { locationText, scoreText, titleOf } from './reports/common.js';
+import { Chalk } from 'chalk';
 import type { Writable } from 'node:stream';
 
 export interface ReportPaths {
@@ -37,12 +46,12 @@ export const REPORT_FLAGS: Record<keyof ReportPaths, string> = {
 /** Most annotations printed; a notice says how many more there were. */
 export const MAX_ANNOTATIONS = 50;
 /** Most breaking issues listed in the human summary. */
-export const MAX_LISTED = 50;
+const MAX_LISTED = 50;
 
-export const CSV_COLUMNS = ['level', 'score', 'id', 'vulnClass', 'repositoryName', 'affectedFile', 'startLine', 'generatedTitle'];
+const CSV_COLUMNS = ['level', 'score', 'id', 'vulnClass', 'repositoryName', 'affectedFile', 'startLine', 'generatedTitle'];
 
 /** The verdict as data (`-o json`). */
-export function verdictData(v: GateVerdict): Record<string, unknown> {
+function verdictData(v: GateVerdict): Record<string, unknown> {
   const r = v.result;
   return {
     passed: r.passed,
@@ -91,7 +100,6 @@ function siftedData(v: GateVerdict): Record<string, unknown> {
 }
 
 export async function atomically(kind: keyof ReportPaths, path: string, text: () => string, stdout?: Writable): Promise<void> {
-  const { writeReport } = await import('../output/write-file.js');
   try {
     await writeReport(path, text(), stdout);
   } catch (err) {
@@ -104,20 +112,19 @@ export async function atomically(kind: keyof ReportPaths, path: string, text: ()
 }
 
 export async function writeReports(ctx: Context, paths: ReportPaths, v: GateVerdict): Promise<void> {
-  const reports = await import('./reports/index.js');
   const result = v.result;
   const sifted = v.sifted;
   const notes = siftedLines(sifted, result.counts.total);
   if (paths.sarif) {
-    await atomically('sarif', paths.sarif, () => JSON.stringify(reports.toSarif(result, { toolName: 'svc', toolVersion: ctx.version, baseline: !!sifted?.baseline, unchanged: sifted?.unchanged, suppressed: sifted?.suppressed })) + '\n', ctx.io.stdout);
+    await atomically('sarif', paths.sarif, () => JSON.stringify(toSarif(result, { toolName: 'svc', toolVersion: ctx.version, baseline: !!sifted?.baseline, unchanged: sifted?.unchanged, suppressed: sifted?.suppressed })) + '\n', ctx.io.stdout);
     ctx.note(`wrote the SARIF report ${paths.sarif} (${result.issues.length + (sifted?.unchanged.length ?? 0) + (sifted?.suppressed.length ?? 0)} results)`);
   }
   if (paths.junit) {
-    await atomically('junit', paths.junit, () => reports.toJunit(result), ctx.io.stdout);
+    await atomically('junit', paths.junit, () => toJunit(result), ctx.io.stdout);
     ctx.note(`wrote the JUnit report ${paths.junit}`);
   }
   if (paths.markdown) {
-    await atomically('markdown', paths.markdown, () => reports.toMarkdown(result, notes), ctx.io.stdout);
+    await atomically('markdown', paths.markdown, () => toMarkdown(result, notes), ctx.io.stdout);
     ctx.note(`wrote the markdown summary ${paths.markdown}`);
   }
   if (paths.jsonReport) {
@@ -131,15 +138,13 @@ export async function writeReports(ctx: Context, paths: ReportPaths, v: GateVerd
  * `{passed: false, decided: false, exitCode, error}`); SARIF is not written (empty would mean "no issues").
  */
 export async function writeErrorReports(paths: ReportPaths, message: string, exitCode: number, stdout?: Writable): Promise<void> {
-  const { toJunitError, toMarkdownError } = await import('./reports/index.js');
   if (paths.junit) await atomically('junit', paths.junit, () => toJunitError(message), stdout);
   if (paths.markdown) await atomically('markdown', paths.markdown, () => toMarkdownError(message, exitCode), stdout);
   if (paths.jsonReport) await atomically('jsonReport', paths.jsonReport, () => JSON.stringify({ passed: false, decided: false, exitCode, error: message }, null, 2) + '\n', stdout);
 }
 
 /** Workflow-command lines, at most MAX_ANNOTATIONS (errors first), then a notice of the rest. */
-export async function annotationLines(result: GateResult): Promise<string> {
-  const { toAnnotations } = await import('./reports/annotations.js');
+export function annotationLines(result: GateResult): string {
   const lines = toAnnotations(result).split('\n').filter((l) => l !== '');
   if (lines.length <= MAX_ANNOTATIONS) return lines.map((l) => l + '\n').join('');
   const more = lines.length - MAX_ANNOTATIONS;
@@ -153,7 +158,7 @@ export async function printVerdict(ctx: Context, format: Format, v: GateVerdict,
     case 'json':
     case 'ndjson':
       if (ctx.globals.jq !== undefined) {
-        await (await import('../commands/operation/respond.js')).printJson(ctx, verdictData(v));
+        await printJson(ctx, verdictData(v));
         return;
       }
       ctx.out(JSON.stringify(verdictData(v), null, format === 'json' && ctx.io.stdoutIsTTY ? 2 : undefined) + '\n');
@@ -166,8 +171,8 @@ export async function printVerdict(ctx: Context, format: Format, v: GateVerdict,
       return;
     }
     case 'table':
-      ctx.out(await humanSummary(ctx, v, ci));
-      if (annotations) ctx.out(await annotationLines(r));
+      ctx.out(humanSummary(ctx, v, ci));
+      if (annotations) ctx.out(annotationLines(r));
   }
 }
 
@@ -181,11 +186,7 @@ export function aligned(rows: string[][], right: ReadonlySet<number> = new Set()
   }).join('  ').trimEnd());
 }
 
-async function humanSummary(ctx: Context, v: GateVerdict, ci?: CiInfo): Promise<string> {
-  const { Chalk } = await import('chalk');
-  const { thresholdText, rowFails } = await import('./reports/markdown.js');
-  const { locationText, scoreText, titleOf } = await import('./reports/common.js');
-  const { cellText } = await import('../output/sanitize.js');
+function humanSummary(ctx: Context, v: GateVerdict, ci?: CiInfo): string {
   const chalk = new Chalk({ level: ctx.color ? 1 : 0 });
   const r = v.result;
   // On a terminal every line fits its width (ids stay whole; titles and locations give way, prose
@@ -224,14 +225,12 @@ async function humanSummary(ctx: Context, v: GateVerdict, ci?: CiInfo): Promise<
     out.push('', group.start === '' ? title : group.start.replace(/\n$/, ''));
     const rows = [['level', 'score', 'id', 'location', 'title']];
     for (const i of shown) rows.push([i.level, scoreText(i), cellText(i.id), cellText(locationText(i)) || '-', cellText(titleOf(i))]);
-    const lines = width ? await fitted(rows, width - 2) : aligned(rows, new Set([1]));
+    const lines = width ? fitted(rows, width - 2) : aligned(rows, new Set([1]));
     out.push(chalk.bold(lines[0]), ...lines.slice(1));
     if (r.breaking.length > MAX_LISTED) out.push(`  ...and ${r.breaking.length - MAX_LISTED} more (all of them: -o json, --sarif or --junit).`);
     if (group.end !== '') out.push(group.end.replace(/\n$/, ''));
   }
   if (!width) return out.join('\n') + '\n';
-  const { wrap } = await import('../output/detail.js');
-  const { displayWidth } = await import('../output/text-width.js');
   // Prose longer than the terminal wraps, its continuation lines indented under the first.
   return out.flatMap((line) => {
     if (displayWidth(line.replace(/\u001b\[[0-9;]*m/g, '')) <= width) return [line];
@@ -242,9 +241,7 @@ async function humanSummary(ctx: Context, v: GateVerdict, ci?: CiInfo): Promise<
 }
 
 /** The listed issues fitted to a terminal: ids whole, titles then locations cut, two spaces apart. */
-async function fitted(rows: string[][], width: number): Promise<string[]> {
-  const { fitWidths } = await import('../output/layout.js');
-  const { clip, displayWidth, pad } = await import('../output/text-width.js');
+function fitted(rows: string[][], width: number): string[] {
   const natural = rows[0].map((_, i) => Math.max(...rows.map((row) => displayWidth(row[i]))));
   const kinds = [{ kind: 'text', header: 'level' }, { kind: 'number', header: 'score' }, { kind: 'key', header: 'id' }, { kind: 'text', header: 'location' }, { kind: 'title', header: 'title' }] as const;
   const widths = fitWidths(natural, width, kinds);
@@ -255,7 +252,7 @@ async function fitted(rows: string[][], width: number): Promise<string[]> {
 }
 
 /** "Verified: organization org_1, repositories repo_1, scan scan_1 (completed)." */
-export function verifiedText(v: VerifiedScope): string {
+function verifiedText(v: VerifiedScope): string {
   const parts: string[] = [];
   if (v.organization !== undefined) parts.push(`organization ${cellText(v.organization)}`);
   if (v.repositories !== undefined) parts.push(`repositor${v.repositories.length === 1 ? 'y' : 'ies'} ${cellText(v.repositories.join(','))}`);

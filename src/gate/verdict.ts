@@ -45,7 +45,7 @@ export interface IssueInput {
 export type GateIssue = IssueInput & { level: Level; breaking: boolean };
 
 export type CountKey = Level | 'total';
-export type Counts = Record<CountKey, number>;
+type Counts = Record<CountKey, number>;
 export type MaxThresholds = Partial<Record<CountKey, number>>;
 
 export interface GateOptions {
@@ -108,9 +108,9 @@ function compareSeverity(a: GateIssue, b: GateIssue): number {
 }
 
 /** Which counted issues a tally keeps: every one (reports list them all) or only those that may break. */
-export type KeepPolicy = 'all' | 'breaking';
+type KeepPolicy = 'all' | 'breaking';
 
-export interface TallyOptions extends GateOptions {
+interface TallyOptions extends GateOptions {
   /** Default 'all'. With 'breaking', only issues at a level some threshold looks at are kept. */
   keep?: KeepPolicy;
   /** Slims an issue before it is kept (e.g. drops code segments), to bound memory. */

@@ -16,8 +16,6 @@ import { UsageError } from '../errors.js';
 
 import { TOKEN_ID_HEADER, TOKEN_SECRET_HEADER, checkHeaderValue } from './headers.js';
 
-export { TOKEN_ID_HEADER, TOKEN_SECRET_HEADER };
-
 export interface ClientOptions {
   baseUrl: string;
   tokenId: string;
@@ -43,7 +41,7 @@ export interface ClientOptions {
   authHint?: string;
 }
 
-export interface CallOptions {
+interface CallOptions {
   /** Read-only, safe to send again after it may have reached the server. */
   safe: boolean;
   /**
@@ -148,7 +146,7 @@ const BODY_DEADLINE = Object.assign(new Error('body deadline'), { code: 'ERR_SVC
 export const DEFAULT_MAX_RESPONSE_MB = 64;
 const MIB = 1024 * 1024;
 
-export interface DispatcherLimits {
+interface DispatcherLimits {
   /** Plain http: only connect to loopback addresses (checked on the connected socket). */
   loopbackOnly?: boolean;
   maxResponseBytes?: number;

@@ -22,7 +22,7 @@ function loopbackLookup(hostname: string, options: LookupOneOptions | LookupAllO
  * the connection on it (it accepts every other 1xx). The parser undici attaches to the socket is
  * taught to treat a 100 like any other interim response: skipped, the final answer read as usual.
  */
-export function acceptInterim(socket: Socket): void {
+function acceptInterim(socket: Socket): void {
   let parser: unknown;
   Object.defineProperty(socket, kParser, {
     configurable: true,
@@ -39,7 +39,7 @@ export function acceptInterim(socket: Socket): void {
   });
 }
 
-export interface ConnectorOptions {
+interface ConnectorOptions {
   timeoutMs: number;
   /** Plain http: only loopback addresses, checked on the resolved name and on the connected socket. */
   loopbackOnly: boolean;

@@ -63,12 +63,12 @@ export function errorMessage(text: string): string {
 }
 
 /** `30 s`, `2 min 5 s`: how long the service asked to wait. */
-export function retryAfterText(ms: number): string {
+function retryAfterText(ms: number): string {
   const sec = Math.max(0, Math.round(ms / 1000));
   return sec < 120 ? `${sec} s` : `${Math.floor(sec / 60)} min${sec % 60 ? ` ${sec % 60} s` : ''}`;
 }
 
-export const DEFAULT_AUTH_HINT = 'check the token with `svc auth status`, or log in again with `svc auth login`';
+const DEFAULT_AUTH_HINT = 'check the token with `svc auth status`, or log in again with `svc auth login`';
 
 /**
  * Map a non-2xx status to its error class. `safe`: a read (a failed mutation may still have taken effect).

@@ -5,7 +5,7 @@
 import { ConnectionError, TimeoutError } from './errors.js';
 import { redactUrl } from './redact.js';
 
-export interface FailureContext {
+interface FailureContext {
   /** `issues/search`. */
   what: string;
   baseUrl: string;

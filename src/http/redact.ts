@@ -42,7 +42,7 @@ export function redactUrl(raw: string): string {
   }
 }
 
-export const MAX_LOGGED_BODY = 2048;
+const MAX_LOGGED_BODY = 2048;
 
 export function truncate(text: string, max = MAX_LOGGED_BODY): string {
   return text.length > max ? `${text.slice(0, max)}... (${text.length - max} more characters)` : text;

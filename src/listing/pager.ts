@@ -33,7 +33,7 @@ export interface PagerOptions {
   warn?(line: string): void;
 }
 
-export interface Page {
+interface Page {
   page: number;
   items: unknown[];
   /** The whole response of the page. */
@@ -186,7 +186,7 @@ export class Pager {
 }
 
 /** `--concurrency`: a whole number from 1 to 16 (default 4). */
-export const DEFAULT_CONCURRENCY = 4;
+const DEFAULT_CONCURRENCY = 4;
 export function parseConcurrency(raw: unknown): number {
   return numberFlag(raw, { flag: '--concurrency', whole: true, min: 1, max: 16 }, DEFAULT_CONCURRENCY);
 }

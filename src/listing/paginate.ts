@@ -19,13 +19,13 @@ import { count } from '../terminal/progress.js';
 import type { OperationOptions } from '../commands/operation/flags.js';
 
 /** The body `--all` sends: the row's stable order unless the user chose a sort. */
-export function withStableOrder(op: Operation, body: Record<string, unknown>): Record<string, unknown> {
+function withStableOrder(op: Operation, body: Record<string, unknown>): Record<string, unknown> {
   const order = op.pagination?.stableOrder;
   if (!order || Object.keys(order).some((k) => body[k] !== undefined)) return body;
   return { ...body, ...order };
 }
 
-export function pageSizeFor(op: Operation, body: Record<string, unknown>): number {
+function pageSizeFor(op: Operation, body: Record<string, unknown>): number {
   const p = op.pagination!;
   const given = body[p.pageSize];
   return typeof given === 'number' && Number.isInteger(given) && given > 0 ? given : p.maxPageSize;

@@ -10,12 +10,13 @@ import { InterruptedError } from '../errors.js';
 import type { Format } from '../output/formats.js';
 import { csvHeader, csvRow } from '../output/csv.js';
 import { itemSpans } from './item-spans.js';
-import { autoColumns, type RenderOptions, type Sink } from '../output/render.js';
+import { autoColumns, tableRenderers, type RenderOptions, type Sink } from '../output/render.js';
+import { jqText, jqValues } from '../output/jq.js';
 import { projectRow } from '../output/paths.js';
 import type { TableStream } from '../output/table.js';
 import { compactItems, type PageSource } from './page-decode.js';
 
-export interface ItemWriter {
+interface ItemWriter {
   /** `source`: the bytes the page was parsed from and the key of its item list (NDJSON copies items from them). */
   page(items: unknown[], source?: PageSource): Promise<void>;
   end(): Promise<void>;
@@ -58,7 +59,7 @@ export async function writeOut(stream: Writable, bytes: Uint8Array, signal?: Abo
 export const PIECE = 64 * 1024;
 
 /** Collects text and writes it in pieces of about PIECE characters. */
-export class PieceWriter {
+class PieceWriter {
   private text = '';
   constructor(private readonly stream: Writable, private readonly signal?: AbortSignal) {}
   async add(s: string): Promise<void> {
@@ -142,7 +143,6 @@ const asRow = (row: unknown) => (row !== null && typeof row === 'object' ? row :
 export function itemWriter(o: WriterOptions): ItemWriter {
   const shape = (item: unknown) => (o.project ? projectRow(item, o.columns) : item);
   const filtered = async (data: unknown) => {
-    const { jqText, jqValues } = await import('../output/jq.js');
     return jqText(await jqValues(data, o.jq!), o.pretty);
   };
   switch (o.format) {
@@ -220,7 +220,7 @@ export function itemWriter(o: WriterOptions): ItemWriter {
         page: async (items) => {
           if (items.length === 0) return;
           if (!table) {
-            const { TableStream } = await import('../output/table.js');
+            const { TableStream } = await tableRenderers();
             table = new TableStream(o.columns.length ? o.columns : autoColumns(items), { ...o.render, mayHide: !o.project, note: (l) => o.sink.note(l) }, sink);
           }
           await table.rows(items.map(asRow));

@@ -3,7 +3,7 @@
  * long texts under them, what to do next). src/output/detail.ts draws any view.
  */
 /** How a field's value is shown. */
-export type DetailShow =
+type DetailShow =
   | 'text'
   /** A time: relative on a terminal, with the exact time after it. */
   | 'time'
@@ -28,7 +28,7 @@ export interface DetailField {
   show?: DetailShow;
 }
 
-export interface DetailSection {
+interface DetailSection {
   label: string;
   path: string;
   /** `text` is wrapped to the terminal; `code` and `diff` keep their lines (a diff coloured); `table` is a list of records. */
@@ -37,7 +37,7 @@ export interface DetailSection {
   columns?: string[];
 }
 
-export interface NextStep {
+interface NextStep {
   /** What the step does; `{name}` is filled from the record, else the request. */
   text: string;
   /** The command line, with `{name}` placeholders. */

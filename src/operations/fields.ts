@@ -13,7 +13,7 @@ export const maybe = <T extends Schema>(s: T) => z.optional(s);
 export const nullable = <T extends Schema>(s: T) => z.nullable(s);
 export const loose = <S extends z.core.$ZodLooseShape>(shape: S) => z.looseObject(shape);
 
-export interface FieldMeta {
+interface FieldMeta {
   description?: string;
   source?: Source;
   /** Placeholder shown in help (`<id>`); default derived from the type. */
@@ -76,7 +76,7 @@ interface Def { type: string; innerType?: Schema; element?: Schema; shape?: Reco
 const defOf = (s: Schema) => (s as unknown as { _zod: { def: Def } })._zod.def;
 
 /** A schema without its optional/nullable/default wrappers. */
-export function unwrap(s: Schema): Schema {
+function unwrap(s: Schema): Schema {
   for (let d = defOf(s); ; d = defOf(s)) {
     if (d.innerType && ['optional', 'nullable', 'default', 'prefault', 'nonoptional', 'readonly', 'catch'].includes(d.type)) s = d.innerType;
     else if (d.type === 'pipe' && d.in) s = d.in;

@@ -2,13 +2,14 @@
  * The operation table's index: group metadata here (cheap to load, for top-level help and dispatch),
  * the rows in one module per group, loaded only when a command of that group runs.
  */
-import type { Group, GroupName, Operation } from './types.js';
+import type { GroupName, Operation } from './types.js';
 import { GROUPS } from './groups.js';
 
-export type { Group, GroupName, Operation } from './types.js';
+export type { Group, Operation } from './types.js';
 
 export { GROUPS } from './groups.js';
 
+// One module per group: its zod schemas are built only when a command of that group runs.
 const loaders: Record<GroupName, () => Promise<Operation[]>> = {
   orgs: () => import('./orgs.js').then((m) => m.orgs),
   repos: () => import('./repositories.js').then((m) => m.repositories),

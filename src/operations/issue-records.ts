@@ -9,11 +9,11 @@ const oNum = () => optional(num());
 const oBool = () => optional(bool());
 const oInt = () => optional(int());
 
-export const ISSUE_STATUSES = ['open', 'patched', 'falsePositive', 'archived', 'processing', 'silenced', 'closed'] as const;
+const ISSUE_STATUSES = ['open', 'patched', 'falsePositive', 'archived', 'processing', 'silenced', 'closed'] as const;
 /** Status values seen in public clients beyond the spec's list. */
 export const ISSUE_STATUSES_SEEN = [...ISSUE_STATUSES, 'notExploitable'] as const;
 
-export const patch = record({
+const patch = record({
   id: oStr(), prLink: oStr(), prTitle: oStr(), prDescription: oStr(), gitDiff: oStr(),
   pullRequestStatus: oStr(), validated: oStr(), createdAt: oStr(), updatedAt: oStr(),
 });

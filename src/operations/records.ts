@@ -6,9 +6,9 @@ const oNum = () => optional(num());
 const oBool = () => optional(bool());
 const oInt = () => optional(int());
 
-export { ISSUE_STATUSES, ISSUE_STATUSES_SEEN, categoryCounts, issue, patch } from './issue-records.js';
+export { issue } from './issue-records.js';
 
-export const issueCounts = record({ open: oInt(), patched: oInt(), falsePositive: oInt(), archived: oInt(), processing: oInt() });
+const issueCounts = record({ open: oInt(), patched: oInt(), falsePositive: oInt(), archived: oInt(), processing: oInt() });
 
 export const organization = record({ id: str(), name: oStr(), role: oStr() });
 

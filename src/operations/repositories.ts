@@ -1,4 +1,4 @@
-import { anyObject, body, bool, field, id, idResponse, int, issueId, list, loose, maybe, nullable, okResponse, oneOf, optional, orgId, record, repoId, str, withDefault } from './fields.js';
+import { anyObject, body, bool, field, id, idResponse, int, list, loose, maybe, nullable, okResponse, oneOf, optional, orgId, record, repoId, str, withDefault } from './fields.js';
 import { repository } from './records.js';
 import type { Operation, Source } from './types.js';
 import { row, type RowSpec } from './row.js';

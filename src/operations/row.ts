@@ -12,7 +12,7 @@ import type { GroupName, Operation } from './types.js';
  * server), `change` (retried only when it provably never arrived, or on 429), `destroy` (a change
  * that asks for confirmation on a terminal and needs --yes elsewhere).
  */
-export type Effect = 'read' | 'change' | 'destroy';
+type Effect = 'read' | 'change' | 'destroy';
 
 export type RowSpec = Omit<Operation, 'group' | 'name' | 'path' | 'source' | 'safe' | 'destructive'> & {
   effect: Effect;

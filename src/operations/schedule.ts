@@ -7,7 +7,7 @@ import { Cron } from 'croner';
 import * as z from 'zod/mini';
 
 /** What is wrong with a 5-field crontab expression, or undefined. */
-export function crontabProblem(expr: string): string | undefined {
+function crontabProblem(expr: string): string | undefined {
   const parts = expr.trim().split(/\s+/).filter(Boolean);
   if (parts.length !== 5) return `a crontab has 5 fields (minute hour day-of-month month day-of-week), got ${parts.length}`;
   try {

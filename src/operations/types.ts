@@ -10,7 +10,7 @@ export type { Source } from './fields.js';
 
 export type GroupName = 'orgs' | 'repos' | 'installations' | 'stats' | 'issues' | 'scans';
 
-export interface Example {
+interface Example {
   /** The command line, starting with `svc`. */
   cmd: string;
   /** What it does, one line. */
@@ -37,7 +37,7 @@ export interface Pagination {
 }
 
 /** A flag of the command that is not a request field (e.g. `--wait`). */
-export interface ExtraOption {
+interface ExtraOption {
   /** Commander flags, e.g. `--poll-interval <seconds>`. */
   flags: string;
   description: string;

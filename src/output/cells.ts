@@ -18,7 +18,7 @@ export interface CellOptions {
   now: number;
 }
 
-export type Paint = (text: string) => string;
+type Paint = (text: string) => string;
 
 export interface Cell {
   text: string;

@@ -40,7 +40,7 @@ function words(segment: string): string {
   return segment.replace(/^is(?=[A-Z])/, '').replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2').replace(/[_-]+/g, ' ').toUpperCase();
 }
 
-export function headerOf(path: string): string {
+function headerOf(path: string): string {
   const last = path.split('.').pop()!;
   return HEADERS[path] ?? HEADERS[last] ?? words(last);
 }

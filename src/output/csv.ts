@@ -12,7 +12,7 @@ function formulaLike(text: string): boolean {
   return /^[\s\u00a0]*[=+\-@]/.test(text) || /^[\t\r]/.test(text);
 }
 
-export function csvCell(v: unknown): string {
+function csvCell(v: unknown): string {
   const raw = scalarText(v);
   // A number is data, never a formula: -5 stays -5.
   if (typeof v === 'number') return raw;

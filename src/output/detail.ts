@@ -10,12 +10,13 @@ import { kindOf } from './columns.js';
 import { DEFAULT_WIDTH } from './layout.js';
 import { getPath, scalarText } from './paths.js';
 import { cellText, stripControls } from './sanitize.js';
-import { displayWidth } from './text-width.js';
+import { displayWidth, wrap } from './text-width.js';
+import { rowsTable } from './table.js';
 import type { DetailField, DetailView } from '../operations/detail-view.js';
 
-export type { DetailField, DetailSection, DetailShow, DetailView, NextStep } from '../operations/detail-view.js';
+export type { DetailView } from '../operations/detail-view.js';
 
-export interface DetailOptions extends CellOptions {
+interface DetailOptions extends CellOptions {
   width?: number;
   /** The request body: values the next steps may name. */
   request?: Record<string, unknown>;
@@ -52,7 +53,6 @@ export async function detailView(record: unknown, view: DetailView, o: DetailOpt
     if (!present(value)) continue;
     if (s.show === 'table') {
       if (!Array.isArray(value)) continue;
-      const { rowsTable } = await import('./table.js');
       const table = rowsTable(value, s.columns ?? [], { ...o, width: width - 2, mayHide: true });
       out.push('', chalk.bold(s.label), ...table.trimEnd().split('\n').map((l) => `  ${l}`));
       continue;
@@ -143,38 +143,6 @@ function fill(template: string, record: unknown, request?: Record<string, unknow
 
 function expandTabs(text: string): string {
   return text.replace(/\t/g, '    ');
-}
-
-/** Words wrapped to `width` columns; existing line breaks kept. */
-export function wrap(text: string, width: number): string[] {
-  const out: string[] = [];
-  for (const para of text.split('\n')) {
-    let line = '';
-    let used = 0;
-    for (const word of para.split(/ +/).flatMap((w) => split(w, width))) {
-      const w = displayWidth(word);
-      if (used > 0 && used + 1 + w > width) { out.push(line); line = ''; used = 0; }
-      line += (used > 0 ? ' ' : '') + word;
-      used += (used > 0 ? 1 : 0) + w;
-    }
-    out.push(line);
-  }
-  return out;
-}
-
-/** A word wider than the line, in pieces that fit: after a comma where it has one, else anywhere. */
-function split(word: string, width: number): string[] {
-  if (width < 2 || displayWidth(word) <= width) return [word];
-  const pieces: string[] = [];
-  let rest = word;
-  while (displayWidth(rest) > width) {
-    const head = Array.from(rest).slice(0, width).join('');
-    const comma = head.lastIndexOf(',');
-    const cut = comma > 0 ? comma + 1 : head.length;
-    pieces.push(rest.slice(0, cut));
-    rest = rest.slice(cut);
-  }
-  return [...pieces, rest];
 }
 
 function diffPaint(chalk: ChalkInstance, line: string): string {

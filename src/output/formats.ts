@@ -1,7 +1,7 @@
 /** Output formats and how the default is chosen. */
 import { UsageError } from '../errors.js';
 
-export const FORMATS = ['table', 'json', 'ndjson', 'csv'] as const;
+const FORMATS = ['table', 'json', 'ndjson', 'csv'] as const;
 export type Format = (typeof FORMATS)[number];
 
 export function parseFormat(value: string, from: string): Format {

@@ -20,7 +20,7 @@ function engine(): Promise<JqHandle> {
 }
 
 /** jq's message in one line: its error lines, without the excerpt of the expression under them. */
-export function jqMessage(err: unknown): string {
+function jqMessage(err: unknown): string {
   const text = (err as JqFailure).stderr || (err as JqFailure).message || String(err);
   const lines = text.split('\n').map((l) => l.trim()).filter((l) => l.startsWith('jq:'));
   return lines.length ? lines.map((l) => l.replace(/:$/, '')).join('; ') : text.trim();

@@ -4,6 +4,7 @@ import { csvHeader, csvRow } from './csv.js';
 import { getPath, leafPaths, projectRow } from './paths.js';
 import type { DetailView } from './detail.js';
 import { stripControls } from './sanitize.js';
+import { jqText, jqValues } from './jq.js';
 
 export interface RenderOptions {
   format: Format;
@@ -85,18 +86,16 @@ export async function render(data: unknown, o: RenderOptions, sink: Sink): Promi
       return;
     }
     case 'table': {
-      const table = await import('./table.js');
+      const table = await tableRenderers();
       // Default columns may be left out on a narrow terminal (said on stderr); chosen ones never.
       const later: string[] = [];
       const people = { ...o, now: o.now ?? Date.now(), mayHide: !o.project, note: (l: string) => later.push(l) };
       if (o.detail?.whole && isRecord(data) && !o.project) {
-        const { detailView } = await import('./detail.js');
-        sink.out(await detailView(data, o.detail, people));
+        sink.out(await table.detailView(data, o.detail, people));
       } else if (rows) {
         if (rows.length === 0) { sink.note('No results.'); return; }
         if (rows.length === 1 && o.detail && !o.project && isRecord(rows[0])) {
-          const { detailView } = await import('./detail.js');
-          sink.out(await detailView(rows[0], o.detail, people));
+          sink.out(await table.detailView(rows[0], o.detail, people));
           return;
         }
         const columns = o.columns.length ? o.columns : autoColumns(rows);
@@ -110,8 +109,7 @@ export async function render(data: unknown, o: RenderOptions, sink: Sink): Promi
         noteTotals(data, rows.length, sink);
       } else if (isRecord(data)) {
         if (o.detail && !o.project) {
-          const { detailView } = await import('./detail.js');
-          sink.out(await detailView(data, o.detail, people));
+          sink.out(await table.detailView(data, o.detail, people));
         } else {
           sink.out(table.recordTable(data, o.columns, people));
         }
@@ -122,10 +120,19 @@ export async function render(data: unknown, o: RenderOptions, sink: Sink): Promi
   }
 }
 
+/**
+ * The table format's renderers (tables, detail views), loaded when it is chosen: cli-table3, chalk
+ * and string-width are evaluated by no JSON, NDJSON or CSV call (the one lazy edge of src/output/).
+ */
+export async function tableRenderers() {
+  const { SCREENFUL, TableStream, recordTable, rowsTable } = await import('./table.js');
+  const { detailView } = await import('./detail.js');
+  return { SCREENFUL, TableStream, recordTable, rowsTable, detailView };
+}
+
 const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 async function jqOut(data: unknown, o: RenderOptions, sink: Sink): Promise<void> {
-  const { jqText, jqValues } = await import('./jq.js');
   sink.out(jqText(await jqValues(data, o.jq!), o.pretty));
 }
 

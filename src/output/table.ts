@@ -13,14 +13,14 @@ import { getPath, leafPaths } from './paths.js';
 import { cellText } from './sanitize.js';
 import { displayWidth, clip } from './text-width.js';
 
-export type TableOptions = Partial<LayoutOptions> & { color: boolean };
+type TableOptions = Partial<LayoutOptions> & { color: boolean };
 
 /** Up to this many rows a table is drawn by cli-table3; beyond, by the streaming layout. */
 export const SCREENFUL = 100;
 /** Rows whose cells fix the widths of a streamed table (the first page). */
-export const SAMPLE_ROWS = 500;
+const SAMPLE_ROWS = 500;
 /** Rows written between two turns of the event loop (when Ctrl-C and progress get their turn). */
-export const CHUNK_ROWS = 100;
+const CHUNK_ROWS = 100;
 
 const PLAIN = {
   top: '', 'top-mid': '', 'top-left': '', 'top-right': '', bottom: '', 'bottom-mid': '', 'bottom-left': '', 'bottom-right': '',
@@ -49,7 +49,7 @@ export function rowsTable(rows: readonly unknown[], columns: readonly string[], 
   return table.toString().split('\n').map((l) => l.trimEnd()).join('\n') + '\n';
 }
 
-export interface StreamSink {
+interface StreamSink {
   /** Write text, waiting while the reader is slow. */
   write(text: string): Promise<void>;
   /** Aborted on Ctrl-C: writing stops between two chunks. */

@@ -43,3 +43,35 @@ function graphemes(text: string): Iterable<string> {
   segmenter ??= new Intl.Segmenter(undefined, { granularity: 'grapheme' });
   return Array.from(segmenter.segment(text), (s) => s.segment);
 }
+
+/** Words wrapped to `width` columns; existing line breaks kept. */
+export function wrap(text: string, width: number): string[] {
+  const out: string[] = [];
+  for (const para of text.split('\n')) {
+    let line = '';
+    let used = 0;
+    for (const word of para.split(/ +/).flatMap((w) => split(w, width))) {
+      const w = displayWidth(word);
+      if (used > 0 && used + 1 + w > width) { out.push(line); line = ''; used = 0; }
+      line += (used > 0 ? ' ' : '') + word;
+      used += (used > 0 ? 1 : 0) + w;
+    }
+    out.push(line);
+  }
+  return out;
+}
+
+/** A word wider than the line, in pieces that fit: after a comma where it has one, else anywhere. */
+function split(word: string, width: number): string[] {
+  if (width < 2 || displayWidth(word) <= width) return [word];
+  const pieces: string[] = [];
+  let rest = word;
+  while (displayWidth(rest) > width) {
+    const head = Array.from(rest).slice(0, width).join('');
+    const comma = head.lastIndexOf(',');
+    const cut = comma > 0 ? comma + 1 : head.length;
+    pieces.push(rest.slice(0, cut));
+    rest = rest.slice(cut);
+  }
+  return [...pieces, rest];
+}

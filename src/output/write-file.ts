@@ -41,7 +41,7 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array, m
 const OWN_STDOUT = new Set(['/dev/stdout', '/dev/fd/1', '/proc/self/fd/1']);
 
 /** How a report path is written: `-` to stdout, in place (FIFOs, devices), or atomically (files, new paths). */
-export type WriteMode = 'stdout' | 'direct' | 'atomic';
+type WriteMode = 'stdout' | 'direct' | 'atomic';
 
 /**
  * Decides how to write `path` without clobbering what is there. Temp file + rename suits regular

@@ -20,7 +20,7 @@ export interface Faults {
 export const STATUS_FAULTS = new Set<FaultKind>(['500', '502', '503', '429']);
 export const AFTER_FAULTS = new Set<FaultKind>(['truncated', 'invalid-json', 'slow-body']);
 
-export function isFaultKind(v: unknown): v is FaultKind {
+function isFaultKind(v: unknown): v is FaultKind {
   return typeof v === 'string' && (FAULT_KINDS as readonly string[]).includes(v);
 }
 

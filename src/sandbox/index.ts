@@ -14,12 +14,8 @@ import { sortedIssues } from './search.js';
 import { warmIssueJson } from './handlers/issues.js';
 import { createSandboxServer, type RequestCount } from './server.js';
 import { hashString, mix, mulberry32 } from './prng.js';
-
-export { SANDBOX_TOKEN_ID, SANDBOX_TOKEN_SECRET, DEFAULTS } from './options.js';
 export type { SandboxOptions } from './options.js';
-export { FAULT_KINDS, type FaultKind, type Faults } from './faults.js';
-export { Store } from './state.js';
-export type { RequestCount } from './server.js';
+export type { FaultKind } from './faults.js';
 
 export interface Sandbox {
   /** Base URL, e.g. `http://127.0.0.1:43817`. */

@@ -12,9 +12,9 @@ export type IssueStatus = 'open' | 'patched' | 'falsePositive' | 'archived' | 'p
 export const CATEGORY_KEYS = ['open', 'patched', 'falsePositive', 'archived', 'processing', 'silenced', 'closed'] as const;
 export const REPO_COUNT_KEYS = ['open', 'patched', 'falsePositive', 'archived', 'processing'] as const;
 
-export type ScanType = 'FullScan' | 'PrScan';
+type ScanType = 'FullScan' | 'PrScan';
 /** 'queued' is never set by the sandbox itself; tests set it to serve a scan that waits to run. */
-export type ScanStatus = 'queued' | 'running' | 'completed' | 'failed';
+type ScanStatus = 'queued' | 'running' | 'completed' | 'failed';
 
 export interface OrgRec {
   id: string;

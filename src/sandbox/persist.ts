@@ -10,11 +10,11 @@ import { writeFileAtomic } from '../output/write-file.js';
 import { seedWorld, type World } from './data/seed.js';
 import { Store } from './state.js';
 
-export const STATE_FORMAT = 'svc-sandbox-state';
-export const STATE_VERSION = 1;
+const STATE_FORMAT = 'svc-sandbox-state';
+const STATE_VERSION = 1;
 
 /** The saved state: the seeded world, with `issues` holding only those changed or added since seeding. */
-export interface StateFile extends World {
+interface StateFile extends World {
   format: typeof STATE_FORMAT;
   version: number;
   savedAt: string;

@@ -27,7 +27,7 @@ export interface SearchRequest {
   ruleId?: string;
 }
 
-export interface SearchResult {
+interface SearchResult {
   issues: IssueRec[];
   totalCount: number;
   totalCountAllCategories: number;
@@ -36,7 +36,7 @@ export interface SearchResult {
   pageSize: number;
 }
 
-export const DEFAULT_PAGE_SIZE = 10;
+const DEFAULT_PAGE_SIZE = 10;
 
 type SortKey = 'createdAt' | 'severity' | 'score';
 
@@ -51,7 +51,7 @@ export function sortedIssues(store: Store, key: SortKey, order: 'asc' | 'desc'):
 const lower = (list?: string[]) => (list && list.length ? new Set(list.map((s) => s.toLowerCase())) : undefined);
 
 /** A predicate for every filter except `types` (the status filter, which categoryCounts ignore). */
-export function issueFilter(repos: Map<string, RepoRec>, req: SearchRequest): (i: IssueRec) => boolean {
+function issueFilter(repos: Map<string, RepoRec>, req: SearchRequest): (i: IssueRec) => boolean {
   const repoIds = req.repositoryIds?.length ? new Set(req.repositoryIds) : undefined;
   const langs = lower(req.languages);
   const classes = lower(req.vulnerabilityClasses);

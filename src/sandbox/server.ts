@@ -14,9 +14,9 @@ import type { Rng } from './prng.js';
 import type { Store } from './state.js';
 
 /** The client's token headers (src/http/headers.ts), as node's http presents them: lower case. */
-export const TOKEN_ID_HEADER = TOKEN_ID.toLowerCase();
-export const TOKEN_SECRET_HEADER = TOKEN_SECRET.toLowerCase();
-export const CONTROL_PREFIX = '/__sandbox/';
+const TOKEN_ID_HEADER = TOKEN_ID.toLowerCase();
+const TOKEN_SECRET_HEADER = TOKEN_SECRET.toLowerCase();
+const CONTROL_PREFIX = '/__sandbox/';
 
 /** Requests per operation path: what a test needs to prove that a change was never sent twice. */
 export interface RequestCount {
@@ -28,7 +28,7 @@ export interface RequestCount {
   refused: number;
 }
 
-export interface ServerConfig {
+interface ServerConfig {
   routes: Map<string, Route>;
   requests: Map<string, RequestCount>;
   store: Store;
@@ -43,7 +43,7 @@ export interface ServerConfig {
   warmed?: () => boolean;
 }
 
-export interface SandboxServer {
+interface SandboxServer {
   server: Server;
   /** Timers of stalled responses, cleared on close. */
   timers: Set<NodeJS.Timeout>;
@@ -121,7 +121,7 @@ function pathOf(url: string | undefined): string {
 }
 
 /** Read and parse the body: 413 above the limit, 415 for a body that is not JSON, 400 for bad JSON or a non-object. */
-export function readJsonBody(req: IncomingMessage, max: number): Promise<Record<string, unknown>> {
+function readJsonBody(req: IncomingMessage, max: number): Promise<Record<string, unknown>> {
   return new Promise((resolve, reject) => {
     const declared = Number(req.headers['content-length'] ?? NaN);
     if (declared > max) {

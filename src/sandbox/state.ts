@@ -13,7 +13,7 @@ import { iso } from './data/time.js';
 import { hex, mix, mulberry32 } from './prng.js';
 import { LANGUAGES } from './data/vocab.js';
 
-export type Counts = Record<(typeof REPO_COUNT_KEYS)[number], number>;
+type Counts = Record<(typeof REPO_COUNT_KEYS)[number], number>;
 
 export function zeroCounts(): Counts {
   return { open: 0, patched: 0, falsePositive: 0, archived: 0, processing: 0 };

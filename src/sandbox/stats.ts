@@ -9,16 +9,15 @@ import type { Store } from './state.js';
 import { badRequest } from './errors.js';
 import { DAY_MS } from './data/time.js';
 
-import { LEVELS, type Level } from '../operations/levels.js';
+import type { Level } from '../operations/levels.js';
 
-export { LEVELS, type Level };
-export type LevelCounts = Record<Level, number>;
+type LevelCounts = Record<Level, number>;
 
 export function levelOf(score: number): Level {
   return score >= 90 ? 'critical' : score >= 70 ? 'high' : score >= 40 ? 'medium' : score >= 10 ? 'low' : 'info';
 }
 
-export function zeroLevels(): LevelCounts {
+function zeroLevels(): LevelCounts {
   return { critical: 0, high: 0, medium: 0, low: 0, info: 0 };
 }
 
@@ -34,7 +33,7 @@ export interface StatsRequest {
 }
 
 /** `YYYY-MM-DD` -> ms at 00:00 UTC; 400 for a date that does not exist. */
-export function parseDay(value: string, field: string): number {
+function parseDay(value: string, field: string): number {
   const ms = Date.parse(`${value}T00:00:00.000Z`);
   if (!Number.isFinite(ms) || new Date(ms).toISOString().slice(0, 10) !== value) throw badRequest(`invalid field '${field}': no such date '${value}'`);
   return ms;

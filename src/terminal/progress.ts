@@ -7,9 +7,10 @@
  */
 import { detectCi } from '../ci/detect.js';
 import type { Env, IO } from '../host.js';
+import { tracked } from './spinners.js';
 
 /** What the spinner needs of the context. */
-export interface ProgressHost {
+interface ProgressHost {
   io: IO;
   env: Env;
   globals: { verbose?: boolean; ci?: boolean };
@@ -18,7 +19,7 @@ export interface ProgressHost {
 }
 
 /** How often a CI job gets a progress line. */
-export const CI_PROGRESS_EVERY_MS = 5_000;
+const CI_PROGRESS_EVERY_MS = 5_000;
 
 export interface Progress {
   /** True when a spinner is drawn (stderr is a terminal). */
@@ -32,7 +33,7 @@ export interface Progress {
   stop(): void;
 }
 
-export function isLive(ctx: Pick<ProgressHost, 'io' | 'env' | 'globals'>): boolean {
+function isLive(ctx: Pick<ProgressHost, 'io' | 'env' | 'globals'>): boolean {
   // A terminal that reports no width, or 0 columns (some pseudo-terminals, `script` without a
   // size), sends ora into an endless redraw loop.
   const columns = (ctx.io.stderr as { columns?: number }).columns;
@@ -61,8 +62,8 @@ export async function startProgress(ctx: ProgressHost, text: string): Promise<Pr
       stop: () => {},
     };
   }
+  // ora (and its chalk, cli-cursor, spinners) is evaluated only when a spinner is shown on a terminal.
   const { default: ora } = await import('ora');
-  const { tracked } = await import('./spinners.js');
   const spinner = tracked(ora({ text, stream: ctx.io.stderr, color: 'cyan', isEnabled: true, discardStdin: false }).start());
   return {
     live: true,

@@ -8,6 +8,7 @@ import { spawn } from 'node:child_process';
 import { cpSync, readFileSync, readdirSync, symlinkSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { HELP_FILES, helpFile } from '../../src/completion/docs.js';
 import { cleanEnv } from '../helpers/run-svc.js';
 import { tempDir } from '../helpers/temp.js';
 
@@ -89,7 +90,7 @@ describe('npm scripts named in the README', () => {
     (RUNS.build as { check(r: Run): void }).check(build);
     const docs = await npm('docs', []);
     (RUNS.docs as { check(r: Run): void }).check(docs);
-    for (const file of ['README.md', 'docs/reference.md', 'completions/svc.bash', 'completions/_svc', 'completions/svc.fish']) {
+    for (const file of ['README.md', 'docs/reference.md', 'completions/svc.bash', 'completions/_svc', 'completions/svc.fish', ...Object.keys(HELP_FILES).map(helpFile)]) {
       expect(readFileSync(join(copy, file), 'utf8'), `${file} is stale: run npm run docs`).toBe(readFileSync(join(ROOT, file), 'utf8'));
     }
   }, 180_000);

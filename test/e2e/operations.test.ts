@@ -8,7 +8,7 @@ import { commandName, loadAllOperations, type Operation } from '../../src/operat
 import { flagSpecs, type FlagSpec } from '../../src/commands/operation/flags.js';
 import { runCli, type CliResult } from '../helpers/host.js';
 import { startFakeServer, type FakeServer } from '../helpers/fake-server.js';
-import { RESPONSES } from '../fixtures/responses.js';
+import { RESPONSES, responseFor } from '../fixtures/responses.js';
 import { expectedPaths } from '../helpers/spec.js';
 
 const ops = await loadAllOperations();
@@ -67,7 +67,7 @@ let results: Map<string, { result: CliResult; body: Record<string, unknown>; arg
 
 beforeAll(async () => {
   server = await startFakeServer({ fallback: { json: { ok: true } } });
-  for (const [path, json] of Object.entries(RESPONSES)) server.stub(path, { json });
+  for (const op of ops) server.stub(op.path, { json: responseFor(op) });
   results = new Map();
   await inBatches(ops, 8, async (op) => {
     const { args, body } = invocation(op);
@@ -96,7 +96,7 @@ describe('every operation over real HTTP', () => {
       expect(req.headers['content-type']).toBe('application/json');
       expect(req.headers['user-agent']).toMatch(/^svc\/\d+\.\d+\.\d+ node\/\d+\.\d+\.\d+ \(\w+\)$/);
       expect(req.body).toEqual(body);
-      expect(JSON.parse(result.stdout)).toEqual(RESPONSES[op.path] ?? { ok: true });
+      expect(JSON.parse(result.stdout)).toEqual(responseFor(op));
     });
   }
 });

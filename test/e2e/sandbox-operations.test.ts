@@ -1,12 +1,100 @@
 /**
- * Every operation of the CLI, run in-process through main() against the sandbox over real HTTP: exit 0,
- * a response of the documented shape (no shape warning), and content that makes sense.
+ * Every operation of the CLI, run in-process through main() against the sandbox over real HTTP.
+ *
+ * Every row of the operation table gets a generic run, built from the row alone: its positional and
+ * required fields filled from fixtures() (values by field name, read from a freshly seeded sandbox),
+ * against a sandbox of its own (so a destructive row deletes nothing another run needs). It must
+ * exit 0, with no shape warning on stderr and JSON on stdout. A field the sandbox's handler asks
+ * for (its 400 names a missing field) is filled from the same fixtures() and the call is sent again. A
+ * row thus needs no case here: adding an operation is its row plus its sandbox handler.
+ *
+ * CASES below are extra, stronger checks of content for the operations that have them.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadAllOperations, commandName } from '../../src/operations/index.js';
+import { loadAllOperations, commandName, type Operation } from '../../src/operations/index.js';
+import { flagSpecs } from '../../src/commands/operation/flags.js';
 import type { IssueRec, RepoRec } from '../../src/sandbox/model.js';
+import type { Store } from '../../src/sandbox/state.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 import { expectedPaths } from '../helpers/spec.js';
+
+const OPERATIONS = await loadAllOperations();
+const label = (op: Operation) => `${op.group} ${commandName(op).name}`;
+
+/**
+ * Values of request fields, by field name, from a sandbox's seeded state. A generic run takes from
+ * here what its row requires (positional, `required`) and what the handler asks for; a row whose
+ * field has no value here fails, naming the row and the field: add the value here.
+ */
+function fixtures(s: Store): Record<string, unknown> {
+  const org = s.orgs[0];
+  const find = <T>(what: string, found: T | undefined): T => {
+    if (found === undefined) throw new Error(`fixtures(): the seeded sandbox has no ${what}`);
+    return found;
+  };
+  const inOrg = (r: RepoRec | undefined) => r?.organizationId === org.id;
+  // A linked host A repository with a schedule: setters, branches, schedules, resolve-by-url.
+  const repo = find('host A repository with a schedule', s.repos.find((r) => inOrg(r) && r.source === 'hosta' && s.schedule(r.id)));
+  // An open issue with a patch: every issue action works on it (approve-patch needs the patch).
+  const issue = find('open issue with a patch', s.issues.find((i: IssueRec) => inOrg(s.repo(i.repositoryId)) && i.status === 'open' && i.patch && !i.unpatchable));
+  const installation = find('host B installation', s.installations.find((i) => i.organizationId === org.id && i.provider === 'hostb'));
+  return {
+    organizationId: org.id,
+    repositoryId: repo.id,
+    repositoryIds: [repo.id],
+    repositoryUrl: repo.url,
+    vcs: repo.source,
+    issueId: issue.id,
+    installationId: installation.id,
+    name: 'e2e-generic',
+    email: 'dev@example.com',
+    accessToken: 'e2e-token',
+    repos: [{ repositoryUrl: 'https://hostc.example/acme/e2e-linked', repositoryName: 'e2e-linked', defaultBranch: 'main' }],
+    severity: 4.5,
+    defaultScanTargetBranch: 'develop',
+    maxPrTimeoutMinutes: 45,
+    prBranchFormat: 'svc/fix-{issueId}',
+    prCommitMessageFormat: 'fix: {title}',
+    prTitleTemplate: 'Security fix: {title}',
+    prDescriptionTemplate: 'Fixes {title}',
+    isPrScanningEnabled: true,
+    isPrScanSummaryEnabled: true,
+    isPrScanCleanSummaryEnabled: true,
+    isEnabled: true,
+    showCheckStatus: true,
+  };
+}
+
+/** The command line of one field: its typed flag when the row has one, else -f (strings) or -F (JSON). */
+function fieldArgs(op: Operation, key: string, value: unknown): string[] {
+  const spec = flagSpecs(op.request.shape).find((f) => f.path.join('.') === key);
+  if (!spec) return typeof value === 'string' ? ['-f', `${key}=${value}`] : ['-F', `${key}=${JSON.stringify(value)}`];
+  if (spec.kind === 'boolean') return [value ? `--${spec.flag}` : `--no-${spec.flag}`];
+  if (spec.kind === 'array') return [`--${spec.flag}`, (value as unknown[]).join(',')];
+  if (spec.kind === 'json') return [`--${spec.flag}`, JSON.stringify(value)];
+  return [`--${spec.flag}`, String(value)];
+}
+
+/** The value of `field` for `op`, or an error that names both. */
+function valueFor(op: Operation, values: Record<string, unknown>, field: string, why: string): unknown {
+  if (!(field in values)) {
+    throw new Error(`${label(op)} (${op.path}): no value for '${field}', which ${why}: add one to fixtures() in test/e2e/sandbox-operations.test.ts`);
+  }
+  return values[field];
+}
+
+/** The generic call of a row: its positional and required fields, plus `extra` (asked for by the handler). */
+function genericArgv(op: Operation, values: Record<string, unknown>, extra: string[]): string[] {
+  const argv = [op.group, commandName(op).name];
+  const fields = [...new Set([...(op.positional ? [op.positional] : []), ...(op.required ?? []), ...extra])];
+  for (const key of fields) {
+    const value = valueFor(op, values, key, extra.includes(key) && !op.required?.includes(key) ? 'its sandbox handler asks for' : 'the row requires');
+    if (key === op.positional && typeof value === 'string') argv.push(value);
+    else argv.push(...fieldArgs(op, key, value));
+  }
+  if (op.destructive) argv.push('--yes');
+  return [...argv, '-o', 'json'];
+}
 
 let sb: TestSandbox;
 let ids: Record<string, string>;
@@ -110,13 +198,48 @@ const CASES: Array<[string, () => string[], Check]> = [
   ['scans list', () => ['scans', 'list', '--page-size', '5'], (out) => { expect(out.codeScans).toHaveLength(5); expect(out.totalCount).toBeGreaterThan(5); expect(out.codeScans[0]).toHaveProperty('issueCounts'); }],
 ];
 
-describe('every CLI operation against the sandbox', () => {
-  it('the table covers every operation of the operation table', async () => {
-    const all = (await loadAllOperations()).map((op) => `${op.group} ${commandName(op).name}`).sort();
-    const cases = CASES.map((c) => c[0]);
-    expect(all.filter((op) => !cases.includes(op)), 'operations without a case here: add one below').toEqual([]);
-    expect(cases.filter((c) => !all.includes(c)), 'cases for operations the table does not have').toEqual([]);
-    expect(all).toHaveLength(expectedPaths()?.length ?? all.length);
+describe('every row of the operation table, run from the row alone against a sandbox of its own', () => {
+  it('covers every operation the spec and the field notes list (paths read from them)', () => {
+    const paths = OPERATIONS.map((op) => op.path).sort();
+    const expected = expectedPaths();
+    if (expected) {
+      expect(expected.filter((p) => !paths.includes(p)), 'spec/field-notes operations without a row').toEqual([]);
+      expect(paths.filter((p) => !expected.includes(p)), 'rows whose path the spec and the field notes do not list').toEqual([]);
+    }
+    expect(OPERATIONS.length).toBeGreaterThan(40);
+  });
+
+  it.concurrent.each(OPERATIONS.map((op) => [label(op), op] as const))('svc %s', async (_name, op) => {
+    const own = await startTestSandbox({ repos: 6, issues: 60 });
+    try {
+      const values = fixtures(own.state);
+      const extra: string[] = [];
+      for (;;) {
+        const argv = genericArgv(op, values, extra);
+        const r = await own.run(argv);
+        const asked = r.code !== 0 && /missing required field '(\w+)'/.exec(r.stderr)?.[1];
+        const sent = [op.positional, ...(op.required ?? []), ...extra];
+        if (asked && !sent.includes(asked)) {
+          extra.push(asked);
+          continue;
+        }
+        expect(r.stderr, `svc ${argv.join(' ')}`).not.toMatch(/error|warning|does not match/i);
+        expect(r.code, `svc ${argv.join(' ')}: ${r.stderr}`).toBe(0);
+        expect(() => JSON.parse(r.stdout), `svc ${argv.join(' ')}: stdout is not JSON`).not.toThrow();
+        // The command reached its row's route (once per try, no other path).
+        expect(own.requests(), `svc ${argv.join(' ')}`).toEqual({ [op.path]: expect.objectContaining({ received: extra.length + 1 }) });
+        return;
+      }
+    } finally {
+      await own.close();
+    }
+  });
+});
+
+describe('extra checks of content, for the operations that have them', () => {
+  it('each case names an operation of the table', () => {
+    const all = OPERATIONS.map(label);
+    expect(CASES.map((c) => c[0]).filter((c) => !all.includes(c)), 'cases for operations the table does not have').toEqual([]);
   });
 
   it.concurrent.each(CASES)('svc %s', async (name, argv, check) => {

@@ -1,6 +1,6 @@
 /** Spawn the built bin/svc like a user's shell would, with a clean, isolated environment. */
 import { spawn } from 'node:child_process';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { tempDir } from './temp.js';
 
 export const BIN = resolve(__dirname, '../../bin/svc.js');

@@ -8,7 +8,7 @@ import { printDryRun } from '../../http/dry-run.js';
 import type { Runner } from '../runner.js';
 
 /** `sca/vulnerabilities/search`, `/api/v1/sca/...` or `api/v1/...` -> `/api/v1/sca/...`. */
-export function apiPath(raw: string): string {
+function apiPath(raw: string): string {
   const rest = raw.trim().replace(/^\/+/, '').replace(/^api\/v1\//, '');
   if (!rest || !/^[A-Za-z0-9_-]+(\/[A-Za-z0-9_-]+)*$/.test(rest)) {
     throw new UsageError(`invalid API path '${raw}'`, 'give it as group/operation, e.g. issues/search or /api/v1/sca/vulnerabilities/search');

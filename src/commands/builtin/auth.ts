@@ -3,7 +3,10 @@ import { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { AuthError, CliError, UsageError } from '../../errors.js';
 import { EXIT } from '../../exit-codes.js';
-import { normaliseBaseUrl, baseString } from '../../http/base-url.js';
+import { assertSafeTransport, normaliseBaseUrl, baseString } from '../../http/base-url.js';
+import { loadClient } from '../../runtime.js';
+import { proxyFor, proxySettings } from '../../http/proxy.js';
+import { printJson } from '../operation/print-json.js';
 import { baseUrlSource } from '../../config/resolve.js';
 import { promptLine } from '../../terminal/prompt.js';
 import type { Runner } from '../runner.js';
@@ -69,9 +72,7 @@ async function login(ctx: Context, o: { tokenId?: string; withSecretStdin?: bool
   if (normalised?.warning) ctx.warn(normalised.warning);
   const target = normalised ? baseString(normalised.url) : undefined;
   if (o.verify && target) {
-    const { createClient } = await import('../../http/client.js');
-    const { assertSafeTransport } = await import('../../http/base-url.js');
-    const { proxyFor, proxySettings } = await import('../../http/proxy.js');
+    const { createClient } = await loadClient();
     const url = new URL(target);
     assertSafeTransport(url, source.from, proxyFor(url, proxySettings(ctx.env)));
     const client = createClient({
@@ -111,7 +112,7 @@ async function login(ctx: Context, o: { tokenId?: string; withSecretStdin?: bool
 /** One setting as data: its value and where it came from; `problem` when it could not be resolved. */
 interface Setting { value: string | null; source: string | null; problem?: string }
 
-export interface AuthStatus {
+interface AuthStatus {
   profile: Setting;
   configFile: string;
   baseUrl: Setting;
@@ -180,7 +181,7 @@ async function status(ctx: Context, o: { offline?: boolean }): Promise<void> {
 
 async function printStatus(ctx: Context, view: AuthStatus, offline: boolean): Promise<void> {
   if (ctx.format() !== 'table') {
-    await (await import('../operation/respond.js')).printJson(ctx, view);
+    await printJson(ctx, view);
     return;
   }
   const line = (s: Setting, none: string) => (s.value !== null ? `${s.value}${s.source && s.source !== 'default' ? ` (from ${s.source})` : ''}` : none) + (s.problem && s.value !== null ? `: ${s.problem}` : '');
@@ -208,7 +209,7 @@ async function token(ctx: Context, o: { showSecret?: boolean }): Promise<void> {
     : `${ctx.config.path} (${c.from}, file mode 0600)`;
   // Plain text unless JSON is asked for on this command line: `TOKEN_ID=$(svc auth token)` in a pipe.
   if (ctx.globals.json || ctx.globals.jq !== undefined || ctx.globals.output === 'json' || ctx.globals.output === 'ndjson') {
-    await (await import('../operation/respond.js')).printJson(ctx, { tokenId: { value: c.tokenId, source: c.from }, secret: { location: where, shown: o.showSecret === true } });
+    await printJson(ctx, { tokenId: { value: c.tokenId, source: c.from }, secret: { location: where, shown: o.showSecret === true } });
   } else {
     ctx.out(`${c.tokenId}\n`);
   }
@@ -232,7 +233,7 @@ async function logout(ctx: Context): Promise<void> {
   if (ctx.env.SVC_API_TOKEN_ID || ctx.env.SVC_API_TOKEN_SECRET) ctx.warn('SVC_API_TOKEN_ID/SVC_API_TOKEN_SECRET are still set in the environment.');
 }
 
-export function maskId(id: string): string {
+function maskId(id: string): string {
   return id.length <= 8 ? '****' : `${id.slice(0, 4)}…${id.slice(-4)}`;
 }
 

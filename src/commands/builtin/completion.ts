@@ -6,6 +6,7 @@ import { Argument, Command } from 'commander';
 import type { Runner } from '../runner.js';
 import { checkProfileName } from '../../config/store.js';
 import { INSTALL, SHELLS, type Shell } from '../../completion/shells.js';
+import { completionScript } from '../../completion/generate.js';
 
 export function completionCommand(run: Runner, cmd = new Command('completion')): Command {
   return cmd
@@ -18,7 +19,6 @@ export function completionCommand(run: Runner, cmd = new Command('completion')):
       '', 'Example:', '  # Try it in the current bash session', '  $ source <(svc completion bash)',
     ].join('\n') + '\n')
     .action((shell: Shell, _options: unknown, command: Command) => run(async (ctx) => {
-      const { completionScript } = await import('../../completion/generate.js');
       ctx.out(completionScript(shell, command.parent!));
     }));
 }

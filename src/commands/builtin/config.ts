@@ -8,6 +8,7 @@ import { baseString, normaliseBaseUrl } from '../../http/base-url.js';
 import { parseFormat } from '../../output/formats.js';
 import { confirm } from '../../terminal/prompt.js';
 import type { Runner } from '../runner.js';
+import { printJson } from '../operation/print-json.js';
 
 const KEYS = Object.keys(CONFIG_KEYS) as ConfigKey[];
 
@@ -81,7 +82,7 @@ async function list(ctx: Context): Promise<void> {
     'base-url': p.baseUrl, 'dev-base-url': p.devBaseUrl, organization: p.organization, output: p.output,
     token: p.tokenId ? `${p.tokenId.slice(0, 4)}… (secret hidden)` : undefined,
   }]));
-  if (ctx.format() === 'json') { await (await import('../operation/respond.js')).printJson(ctx, view); return; }
+  if (ctx.format() === 'json') { await printJson(ctx, view); return; }
   if (Object.keys(view).length === 0) { ctx.note(`No profiles yet (${ctx.config.path}). Start with 'svc auth login'.`); return; }
   for (const [name, settings] of Object.entries(view)) {
     ctx.out(`[${name}]${name === ctx.profileName ? ' (active)' : ''}\n`);

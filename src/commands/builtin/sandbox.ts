@@ -6,9 +6,10 @@ import { isLoopback } from '../../http/base-url.js';
 import type { Runner } from '../runner.js';
 import { parseNumberFlag } from '../number-flag.js';
 import { FAULT_KINDS } from '../../sandbox/faults.js';
+import { startSandbox } from '../../sandbox/index.js';
 
 
-export interface SandboxFlags {
+interface SandboxFlags {
   port: string;
   host: string;
   seed?: string;
@@ -63,7 +64,7 @@ function whole(v: string | undefined, flag: string, max: number): number | undef
   return v === undefined ? undefined : parseNumberFlag(v, { flag, whole: true, min: 0, max });
 }
 
-export async function runSandbox(ctx: Context, o: SandboxFlags): Promise<void> {
+async function runSandbox(ctx: Context, o: SandboxFlags): Promise<void> {
   const failRate = o.failRate === undefined ? undefined : parseNumberFlag(o.failRate, { flag: '--fail-rate', min: 0, max: 1 });
   const options = {
     host: o.host,
@@ -85,7 +86,6 @@ export async function runSandbox(ctx: Context, o: SandboxFlags): Promise<void> {
   if (!isLoopback(o.host)) ctx.warn(`listening on ${o.host}, not loopback: anyone who can reach it can use the well-known sandbox token`);
 
   const started = ctx.now();
-  const { startSandbox } = await import('../../sandbox/index.js');
   let sb: Awaited<ReturnType<typeof startSandbox>>;
   try {
     sb = await startSandbox(options);

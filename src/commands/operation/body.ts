@@ -7,13 +7,12 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { issueText, type Schema } from '../../operations/fields.js';
 import { UsageError } from '../../errors.js';
-import { parseNumberFlag } from '../number-flag.js';
 import type { FlagSpec } from './flags.js';
 import { DECIMAL, exactNumber, inexactNumbers, inexactReason } from './exact-number.js';
 
 export type Body = Record<string, unknown>;
 
-export interface BodySources {
+interface BodySources {
   cwd: string;
   readStdin(): string;
   /** `--input <file|->`. */
@@ -25,7 +24,7 @@ export interface BodySources {
 }
 
 /** Read `@file` / `@-` / a file path; errors name the flag. */
-export function readSource(ref: string, what: string, src: Pick<BodySources, 'cwd' | 'readStdin'>): string {
+function readSource(ref: string, what: string, src: Pick<BodySources, 'cwd' | 'readStdin'>): string {
   if (ref === '-') return src.readStdin();
   try {
     return readFileSync(resolve(src.cwd, ref), 'utf8');
@@ -36,7 +35,7 @@ export function readSource(ref: string, what: string, src: Pick<BodySources, 'cw
   }
 }
 
-export function parseJson(text: string, what: string): unknown {
+function parseJson(text: string, what: string): unknown {
   let value: unknown;
   try {
     value = JSON.parse(text);

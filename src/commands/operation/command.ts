@@ -7,6 +7,7 @@ import type { Runner } from '../runner.js';
 import { hint, hintOf, markAliases } from '../../completion/hints.js';
 import { wrap } from '../help-layout.js';
 import { listParser, stringParser } from './values.js';
+import { runOperation } from './run.js';
 
 const SOURCE_LABEL = { spec: '', notes: ' {field notes}', inferred: ' {inferred}' } as const;
 
@@ -16,13 +17,13 @@ const collect = (value: string, previous: string[] | undefined) => [...(previous
  * One help line per flag: `<description> [<type, enum values>] (service default: x) {field notes}`.
  * Defaults are the service's: svc sends nothing for a flag that is not given.
  */
-export function flagDescription(spec: FlagSpec): string {
+function flagDescription(spec: FlagSpec): string {
   const dflt = spec.defaultValue !== undefined ? ` (service default: ${String(spec.defaultValue)})` : '';
   const also = flagAliases(spec.flag).map((a) => ` (also --${a})`).join('');
   return `${spec.description}${also} [${typeText(spec)}]${dflt}${SOURCE_LABEL[spec.source]}`.trim();
 }
 
-export function optionsFor(spec: FlagSpec): Option[] {
+function optionsFor(spec: FlagSpec): Option[] {
   const long = `--${spec.flag}`;
   const desc = flagDescription(spec);
   if (spec.kind === 'boolean') {
@@ -59,7 +60,7 @@ export function operationStandIn(op: Operation): Command {
 const SHORT_WORDS: ReadonlyArray<[RegExp, string]> = [[/(^|-)vulnerability(?=-|$)/g, '$1vuln']];
 
 /** The other names a flag answers to (without dashes). */
-export function flagAliases(flag: string): string[] {
+function flagAliases(flag: string): string[] {
   const alias = SHORT_WORDS.reduce((f, [re, short]) => f.replace(re, short), flag);
   return alias === flag ? [] : [alias];
 }
@@ -122,14 +123,13 @@ export function completeOperationCommand(cmd: Command, op: Operation, run: Runne
     const command = args[args.length - 1] as Command;
     const positional = op.positional ? (args[0] as string | undefined) : undefined;
     await run(async (ctx) => {
-      const { runOperation } = await import('./run.js');
       await runOperation(ctx, op, { specs, attribute, followUp }, command.opts(), positional);
     });
   });
   return cmd;
 }
 
-export function operationHelpFooter(op: Operation, specs: FlagSpec[] = flagSpecs(op.request.shape), width = 100): string {
+function operationHelpFooter(op: Operation, specs: FlagSpec[] = flagSpecs(op.request.shape), width = 100): string {
   const lines = ['', `API: POST ${op.path}${op.source === 'notes' ? '  (beyond the spec: seen in public clients, see the field notes)' : ''}`];
   lines.push(`Retried on failure: ${op.safe ? 'yes (read-only)' : 'only if the request never reached the server, or on 429'}`);
   if (op.required?.length) {

@@ -7,8 +7,8 @@ import { fieldMeta, type Schema } from '../../operations/fields.js';
 import type { Source } from '../../operations/types.js';
 import { kebab } from '../../operations/index.js';
 
-export type FlagKind = 'string' | 'number' | 'integer' | 'boolean' | 'enum' | 'array' | 'json';
-export type ItemKind = 'string' | 'number' | 'integer' | 'enum';
+type FlagKind = 'string' | 'number' | 'integer' | 'boolean' | 'enum' | 'array' | 'json';
+type ItemKind = 'string' | 'number' | 'integer' | 'enum';
 
 export interface FlagSpec {
   /** Path of the field in the request body. */

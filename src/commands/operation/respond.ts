@@ -1,15 +1,13 @@
 /** Shared tail of every API command: check the response shape leniently and render it. */
 import type { Context } from '../../context.js';
 import type { Operation } from '../../operations/types.js';
-import { render, type RenderOptions, type Sink } from '../../output/render.js';
+import { render, type RenderOptions } from '../../output/render.js';
+import { checkJq } from '../../output/jq.js';
+import { outputSink } from './print-json.js';
 import { checkColumns, parseColumns } from '../../output/columns.js';
 import { fieldPaths, rowSchema } from '../../operations/fields.js';
-import { write } from '../../listing/stream-out.js';
 import { anyObject, issueText } from '../../operations/fields.js';
 import { ResponseError } from '../../http/errors.js';
-import { REDACTED, redactBody } from '../../http/redact.js';
-import { TOKEN_ID_HEADER, TOKEN_SECRET_HEADER } from '../../http/headers.js';
-import { UsageError } from '../../errors.js';
 
 /** The columns to show: --columns (the one parser), else the row's defaults. */
 export function columnsFor(ctx: Context, defaults: string[]): string[] {
@@ -27,14 +25,11 @@ export async function checkOutput(ctx: Context, op?: Pick<Operation, 'response' 
     const columns = parseColumns(ctx.globals.columns);
     if (op) checkColumns(columns, fieldPaths(rowSchema(op.response, op.rows)), `${op.group} ${op.name}`);
   }
-  if (ctx.globals.jq !== undefined) {
-    const { checkJq } = await import('../../output/jq.js');
-    await checkJq(ctx.globals.jq);
-  }
+  if (ctx.globals.jq !== undefined) await checkJq(ctx.globals.jq);
 }
 
 /** How a command's data is rendered: format, columns, detail view, --jq. */
-export function renderOptions(ctx: Context, op: Pick<Operation, 'rows' | 'columns'> & Partial<Operation>, request?: Record<string, unknown>): RenderOptions {
+function renderOptions(ctx: Context, op: Pick<Operation, 'rows' | 'columns'> & Partial<Operation>, request?: Record<string, unknown>): RenderOptions {
   return {
     format: ctx.format(),
     columns: columnsFor(ctx, op.columns),
@@ -47,16 +42,6 @@ export function renderOptions(ctx: Context, op: Pick<Operation, 'rows' | 'column
     detail: op.detail,
     request,
   };
-}
-
-/** stdout for renderers: long tables are written in chunks that wait for a slow reader and stop on Ctrl-C. */
-export function outputSink(ctx: Context): Sink {
-  return { out: ctx.out, note: ctx.note, write: (t) => write(ctx.io.stdout, t, ctx.signal), signal: ctx.signal };
-}
-
-/** JSON data that is not an API response (a verdict, settings) on stdout, filtered by --jq when given. */
-export async function printJson(ctx: Context, data: unknown): Promise<void> {
-  await render(data, { format: 'json', columns: [], pretty: ctx.io.stdoutIsTTY, color: false, jq: ctx.globals.jq }, outputSink(ctx));
 }
 
 /**

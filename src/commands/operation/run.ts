@@ -28,6 +28,7 @@ export async function runOperation(ctx: Context, op: Operation, flags: Operation
     return;
   }
   if (opts.all && op.pagination) {
+    // The --all engine (pager, heap settings) is evaluated only when --all is given.
     const { runAllPages } = await import('../../listing/paginate.js');
     await runAllPages(ctx, op, body, opts);
     return;
@@ -88,7 +89,7 @@ export async function buildRequestBody(ctx: Context, op: Operation, flags: Opera
 }
 
 /** Where a request field's name comes from: the spec, the field notes, or svc's inference. */
-export function fieldSource(op: Operation, key: string): Source {
+function fieldSource(op: Operation, key: string): Source {
   const schema = op.request.shape[key];
   return schema ? fieldMeta(schema as Schema).source ?? 'spec' : 'inferred';
 }

@@ -23,24 +23,24 @@ import { numberFlag } from '../number-flag.js';
 import { duration } from '../../terminal/progress.js';
 
 export const LIST_PATH = '/api/v1/scans/list';
-export const DEFAULT_POLL_SEC = 10;
-export const DEFAULT_WAIT_TIMEOUT_SEC = 3600;
+const DEFAULT_POLL_SEC = 10;
+const DEFAULT_WAIT_TIMEOUT_SEC = 3600;
 /** Longest silence in a CI log while waiting. */
 export const HEARTBEAT_MS = 30_000;
 /** Failed polls in a row (network, timeout, 5xx) that are waited out before giving up. */
-export const MAX_POLL_FAILURES = 3;
+const MAX_POLL_FAILURES = 3;
 
 export interface WaitSettings {
   pollMs: number;
   timeoutMs: number;
 }
 
-export type ScanState = 'done' | 'failed' | 'running';
+type ScanState = 'done' | 'failed' | 'running';
 
 const DONE = new Set(['completed', 'finished']);
 const FAILED = new Set(['failed', 'error', 'errored', 'cancelled', 'canceled', 'aborted']);
 
-export type ScanItem = Record<string, unknown>;
+type ScanItem = Record<string, unknown>;
 
 export function scanState(item: ScanItem): ScanState {
   const status = typeof item.status === 'string' ? item.status.trim().toLowerCase() : '';

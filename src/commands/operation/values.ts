@@ -19,7 +19,7 @@ const NAMES: Record<string, string> = {
 };
 
 /** `\r`, `\x1b`, `\u0085`: a control character as an escape. */
-export function escapeChar(ch: string): string {
+function escapeChar(ch: string): string {
   const named = NAMES[ch];
   if (named) return named.split(' ')[0];
   const code = ch.codePointAt(0)!;
@@ -39,7 +39,7 @@ const ANY_CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 const TEXT_CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]|\r(?!\n)/;
 
 /** The first character the value may not hold, if any. */
-export function forbiddenControl(value: string, text: boolean): string | undefined {
+function forbiddenControl(value: string, text: boolean): string | undefined {
   return (text ? TEXT_CONTROL : ANY_CONTROL).exec(value)?.[0];
 }
 

@@ -11,11 +11,11 @@ import type { Level } from '../levels.js';
 import { relativePath, scoreText, spanOf, titleOf } from './common.js';
 import { ruleSlug } from './hostb-sast.js';
 
-export type CodeQualitySeverity = 'info' | 'minor' | 'major' | 'critical' | 'blocker';
+type CodeQualitySeverity = 'info' | 'minor' | 'major' | 'critical' | 'blocker';
 
 const SEVERITY: Record<Level, CodeQualitySeverity> = { critical: 'blocker', high: 'critical', medium: 'major', low: 'minor', info: 'info' };
 
-export interface CodeQualityEntry {
+interface CodeQualityEntry {
   description: string;
   check_name: string;
   fingerprint: string;

@@ -4,7 +4,7 @@ import { numericScore } from '../levels.js';
 import { stripControls } from '../../output/sanitize.js';
 
 /** The value when it is a whole number of 1 or more (a valid line or column), else undefined. */
-export function positiveInt(value: unknown): number | undefined {
+function positiveInt(value: unknown): number | undefined {
   return typeof value === 'number' && Number.isInteger(value) && value >= 1 ? value : undefined;
 }
 

@@ -10,11 +10,11 @@ import type { Level } from '../levels.js';
 import { slugOf } from './rule-help.js';
 import { cweNumbers, descriptionOf, relativePath, spanOf, titleOf } from './common.js';
 
-export const HOSTB_SAST_VERSION = '15.0.7';
+const HOSTB_SAST_VERSION = '15.0.7';
 
-export type HostBSeverity = 'Critical' | 'High' | 'Medium' | 'Low' | 'Info';
+type HostBSeverity = 'Critical' | 'High' | 'Medium' | 'Low' | 'Info';
 
-export interface HostBSastOptions {
+interface HostBSastOptions {
   toolVersion: string;
   /** When the gate started and ended (ms). */
   startedAt: number;

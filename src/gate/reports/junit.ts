@@ -15,7 +15,7 @@ export function stripInvalidXml(value: string): string {
 }
 
 /** Escapes text content. */
-export function xmlText(value: string): string {
+function xmlText(value: string): string {
   return stripInvalidXml(value).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
@@ -30,7 +30,7 @@ export function xmlAttr(value: string): string {
 }
 
 /** `<id>: <title>`: stable across runs. */
-export function testcaseName(issue: GateIssue): string {
+function testcaseName(issue: GateIssue): string {
   return `${issue.id}: ${titleOf(issue)}`;
 }
 

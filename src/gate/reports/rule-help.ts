@@ -4,7 +4,7 @@
  * gets a generic text built from its CWEs. Plain facts from the CWE descriptions, no vendor text.
  */
 
-export interface ClassHelp {
+interface ClassHelp {
   what: string;
   fix: string;
 }

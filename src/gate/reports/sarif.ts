@@ -24,7 +24,7 @@ import { cweNumbers, descriptionOf, relativePath, spanOf, titleOf, type Span } f
 import { classHelp, cweUrl, slugOf } from './rule-help.js';
 import { FINGERPRINT_SARIF_KEY } from '../baseline.js';
 
-export const SARIF_SCHEMA_URI = 'https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json';
+const SARIF_SCHEMA_URI = 'https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json';
 
 /** Where the report points a reader to learn about svc (the package's page). */
 export const INFORMATION_URI = 'https://www.npmjs.com/package/svc-cli';
@@ -33,16 +33,16 @@ export const INFORMATION_URI = 'https://www.npmjs.com/package/svc-cli';
 export const FINGERPRINT_KEY = 'svcIssueId/v1';
 
 /** The uri of an issue that names no file: the repository root. */
-export const NO_FILE_URI = '.';
+const NO_FILE_URI = '.';
 
-export type SarifLevel = 'error' | 'warning' | 'note';
+type SarifLevel = 'error' | 'warning' | 'note';
 
 /** security-severity per gate level, well inside the code-scanning view's ranges; info has none. */
-export const SECURITY_SEVERITY: Readonly<Record<Level, string | undefined>> = Object.freeze({
+const SECURITY_SEVERITY: Readonly<Record<Level, string | undefined>> = Object.freeze({
   critical: '9.5', high: '8.0', medium: '5.5', low: '2.0', info: undefined,
 });
 
-export interface SarifRule {
+interface SarifRule {
   id: string;
   name: string;
   shortDescription: { text: string };
@@ -55,7 +55,7 @@ export interface SarifRule {
 
 type Region = Span & { startLine: number };
 
-export interface SarifResult {
+interface SarifResult {
   ruleId: string;
   ruleIndex: number;
   level: SarifLevel;
@@ -69,7 +69,7 @@ export interface SarifResult {
   properties: { issueId: string; score?: number; level: Level; breaking: boolean; cwes?: string[]; noFile?: true };
 }
 
-export interface SarifLog {
+interface SarifLog {
   $schema: string;
   version: '2.1.0';
   runs: [
@@ -82,7 +82,7 @@ export interface SarifLog {
   ];
 }
 
-export interface SarifOptions {
+interface SarifOptions {
   /** With a baseline: results say new/unchanged, and the unchanged issues are listed too. */
   baseline?: boolean;
   unchanged?: GateIssue[];
@@ -94,7 +94,7 @@ export interface SarifOptions {
 }
 
 /** critical and high are errors, medium warnings, low and info notes. */
-export function sarifLevel(level: Level): SarifLevel {
+function sarifLevel(level: Level): SarifLevel {
   if (level === 'critical' || level === 'high') return 'error';
   return level === 'medium' ? 'warning' : 'note';
 }
@@ -117,7 +117,7 @@ function classOf(issue: GateIssue): RuleClass {
 }
 
 /** Rule id of an issue: `svc/<class>/<level>`. */
-export function ruleIdOf(issue: GateIssue): string {
+function ruleIdOf(issue: GateIssue): string {
   return `svc/${classOf(issue).slug}/${issue.level}`;
 }
 

@@ -27,7 +27,7 @@ export function fill(template: string, bits: { fn: string; param: string }): str
 
 const cap = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
-export interface MakeIssue {
+interface MakeIssue {
   seed: number;
   n: number;
   repo: RepoRec;

@@ -73,7 +73,7 @@ export const VULN_CLASSES: readonly VulnClass[] = [
     code: ['acl = "public-read" # {fn}', 'acl = "public-read"  # {fn}'] },
 ];
 
-export interface Language {
+interface Language {
   name: string;
   ext: string;
   /** Index into VulnClass.code: 0 C-like, 1 script. */

@@ -63,7 +63,7 @@ export class HandlerContext {
   }
 }
 
-export type Handler = (c: HandlerContext) => unknown;
+type Handler = (c: HandlerContext) => unknown;
 
 /** Handlers by operation path. */
 export type HandlerTable = Record<string, Handler>;

@@ -10,7 +10,7 @@ import { RawJson } from '../raw-json.js';
 
 const P = '/api/v1/issues/';
 
-export function issueView(store: Store, issue: IssueRec): Record<string, unknown> {
+function issueView(store: Store, issue: IssueRec): Record<string, unknown> {
   return expandIssue(store.seed, issue, store.repo(issue.repositoryId), store.scan(issue.scanId));
 }
 
@@ -20,7 +20,7 @@ export function issueView(store: Store, issue: IssueRec): Record<string, unknown
  * instead of ~10 µs of expanding and serializing per issue; a 100,000-issue sandbox keeps ~180 MB of them.
  */
 const issueTexts = new WeakMap<IssueRec, { version: number; json: RawJson }>();
-export function issueJson(store: Store, issue: IssueRec): RawJson {
+function issueJson(store: Store, issue: IssueRec): RawJson {
   const hit = issueTexts.get(issue);
   if (hit && hit.version === store.version) return hit.json;
   const json = new RawJson(Buffer.from(JSON.stringify(issueView(store, issue))));

@@ -9,7 +9,7 @@ import { hex, mix, mulberry32 } from '../prng.js';
 const P = '/api/v1/repositories/';
 
 /** The Repository record as `repos list` returns it. */
-export function repoView(c: HandlerContext, repo: RepoRec, counts: boolean): Record<string, unknown> {
+function repoView(c: HandlerContext, repo: RepoRec, counts: boolean): Record<string, unknown> {
   const view = publicView(repo);
   if (counts) view.issueCounts = c.store.repoCounts().get(repo.id) ?? { open: 0, patched: 0, falsePositive: 0, archived: 0, processing: 0 };
   return view;
@@ -23,7 +23,7 @@ export function findInstallation(c: HandlerContext, appId: string): Installation
 }
 
 /** `https://Host/a/b.git/` -> `host/a/b`, to compare repository URLs loosely. */
-export function normalizeUrl(url: string): string {
+function normalizeUrl(url: string): string {
   return url.trim().toLowerCase().replace(/^[a-z+]+:\/\//, '').replace(/^[^@/]+@/, '').replace(/^www\./, '').replace(':', '/')
     .replace(/\/+$/, '').replace(/\.git$/, '');
 }

@@ -8,7 +8,7 @@ import { startScan } from '../transitions.js';
 import { zeroCounts } from '../state.js';
 
 const P = '/api/v1/scans/';
-export const DEFAULT_SCAN_PAGE_SIZE = 10;
+const DEFAULT_SCAN_PAGE_SIZE = 10;
 
 function scanView(c: HandlerContext, scan: ScanRec): Record<string, unknown> {
   const view = publicView(scan);

@@ -2,13 +2,13 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { FILES, generatedFiles } from '../../../src/completion/docs.js';
+import { FILES, HELP_FILES, generatedFiles, helpFile } from '../../../src/completion/docs.js';
 import { ROOT, shellAvailable } from '../../helpers/shells.js';
 
 describe('generated files checked into the repository', () => {
-  it('completion scripts and docs/reference.md match the generator (run `npm run docs` when this fails)', async () => {
+  it('completion scripts, docs/reference.md and the help files match the generator (run `npm run docs` when this fails)', async () => {
     const files = await generatedFiles();
-    expect(Object.keys(files).sort()).toEqual(Object.values(FILES).sort());
+    expect(Object.keys(files).sort()).toEqual([...Object.values(FILES), ...Object.keys(HELP_FILES).map(helpFile)].sort());
     for (const [path, text] of Object.entries(files)) {
       const onDisk = readFileSync(join(ROOT, path), 'utf8');
       expect(onDisk, `${path} is stale: run npm run docs`).toBe(text);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { evaluateGate } from '../../../src/gate/verdict.js';
 import { escapeData, escapeProperty, toAnnotations } from '../../../src/gate/reports/annotations.js';
-import { ALL, cweOnly, hostile, lowOne, sqlInjection } from '../../fixtures/reports/issues.js';
+import { ALL, cweOnly, hostile, sqlInjection } from '../../fixtures/reports/issues.js';
 
 /** Parses `::kind props::message` back, undoing the escapes. */
 function parseCommand(line: string): { kind: string; props: Record<string, string>; message: string } {
