@@ -4,7 +4,7 @@
  * flight, the page being written), so memory stays flat however many pages are read, and a reused
  * buffer's memory is already mapped (a fresh ~1 MB buffer costs its page faults on every use).
  */
-import type { BodyBuffers } from './client.js';
+import type { BodyBuffers } from './raw-answer.js';
 
 export class BufferPool implements BodyBuffers {
   private readonly free: Buffer[] = [];

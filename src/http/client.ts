@@ -3,6 +3,7 @@
  * User-Agent, timeouts, one typed error per failure, and retries only where safe.
  */
 import { Agent, envHttpProxyAgent, request, type Dispatcher } from './undici.js';
+import { RawAnswer, notJsonError, parseAnswer, type BodyBuffers } from './raw-answer.js';
 import { InterruptedError } from '../errors.js';
 import type { Env } from '../host.js';
 import { ApiError, ResponseError, statusError } from './errors.js';
@@ -52,49 +53,9 @@ interface CallOptions {
   raw?: boolean | BodyBuffers;
 }
 
-/**
- * Reusable buffers for response bodies (src/listing/buffer-pool.ts). A long listing reads ~1 MB a
- * page; fresh buffers would live long enough (while later pages are in flight) for V8 to move them
- * to its old generation, where their memory outside the heap piles up until a full collection.
- */
-export interface BodyBuffers {
-  /** A buffer of at least `size` bytes, its contents anything. */
-  take(size: number): Buffer;
-  /** A buffer taken here and no longer used. */
-  give(buf: Buffer): void;
-}
-
 export interface Client {
   call(path: string, body: unknown, opts: CallOptions): Promise<unknown>;
   close(): Promise<void>;
-}
-
-/** A 2xx answer's body, unparsed (CallOptions.raw). */
-export class RawAnswer {
-  constructor(
-    /** The UTF-8 bytes, after any byte order mark. */
-    readonly bytes: Buffer,
-    private readonly what: string,
-    private readonly status: number,
-    private readonly contentType: string,
-    private readonly scrub: (text: string) => string,
-    private readonly backing?: { buf: Buffer; from: BodyBuffers },
-  ) {}
-
-  /** The bytes are not used again: a pooled buffer goes back to its pool. */
-  release(): void {
-    if (this.backing) this.backing.from.give(this.backing.buf);
-  }
-
-  /** The answer parsed as call() without `raw` would have parsed it, failing as it would. */
-  parse(): unknown {
-    return parseAnswer(this.bytes.toString('utf8'), () => this.notJson());
-  }
-
-  /** The error of an answer that is not JSON. */
-  notJson(): ResponseError {
-    return notJsonError(this.what, this.status, this.contentType, this.scrub(this.bytes.toString('utf8')));
-  }
 }
 
 /** A body read into a buffer of the pool (grown by doubling); the buffer goes back on failure. */
@@ -119,21 +80,6 @@ async function readInto(body: AsyncIterable<Buffer>, pool: BodyBuffers, length: 
   return { buf, length: at };
 }
 
-function parseAnswer(text: string, notJson: () => Error): unknown {
-  try {
-    return text === '' ? null : JSON.parse(text);
-  } catch {
-    throw notJson();
-  }
-}
-
-function notJsonError(what: string, status: number, type: string, shown: string): ResponseError {
-  return new ResponseError(
-    `${what}: the response is not valid JSON (${type}, ${shown.length} characters, starts ${JSON.stringify(shown.slice(0, 40))})`,
-    status,
-    'check that the base URL points at the API; try again with --verbose',
-  );
-}
 
 /**
  * Marks the abort of an attempt whose body took longer than the timeout after the headers (a server

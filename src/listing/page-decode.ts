@@ -9,7 +9,7 @@
  * checked what lies between them. The bytes and the items' places are kept for NDJSON's copy, until
  * releasePage() gives the buffer back to its pool.
  */
-import { RawAnswer } from '../http/client.js';
+import { RawAnswer } from '../http/raw-answer.js';
 import { itemSpans, type Spans } from './item-spans.js';
 
 export interface PageSource {
@@ -28,7 +28,7 @@ const answers = new WeakMap<object, RawAnswer>();
  * but only its id is kept (`{ [id]: value }`), so a page's items do not outlive their parsing and
  * V8's young generation stays small. Used only where the page's bytes are written as they are.
  */
-export interface Slim {
+interface Slim {
   /** The item's id field (the pager's duplicate check), if the listing has one. */
   id?: string;
 }

@@ -1,6 +1,7 @@
 /** The client in-process against a misbehaving loopback server: retries, timeouts, aborts, verbose output. */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { RawAnswer, createClient, type ClientOptions } from '../../../src/http/client.js';
+import { createClient, type ClientOptions } from '../../../src/http/client.js';
+import { RawAnswer } from '../../../src/http/raw-answer.js';
 import { ConnectionError, RateLimitedError, ResponseError, ServerError, TimeoutError, UnauthorizedError } from '../../../src/http/errors.js';
 import { InterruptedError } from '../../../src/errors.js';
 import { REDACTED } from '../../../src/http/redact.js';

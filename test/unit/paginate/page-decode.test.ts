@@ -5,7 +5,7 @@
  */
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { RawAnswer } from '../../../src/http/client.js';
+import { RawAnswer } from '../../../src/http/raw-answer.js';
 import { BufferPool } from '../../../src/http/buffer-pool.js';
 import { decodePage, pageSource, releasePage } from '../../../src/listing/page-decode.js';
 import { ndjsonFromSource, writeOut } from '../../../src/listing/stream-out.js';

@@ -1,0 +1,62 @@
+/**
+ * A 2xx answer not parsed yet (the client's CallOptions.raw), and how the client parses an answer:
+ * apart from the client so that code which decodes raw answers (src/listing/page-decode.ts) does
+ * not load the HTTP client with it.
+ */
+import { ResponseError } from './errors.js';
+
+/**
+ * Reusable buffers for response bodies (buffer-pool.ts). A long listing reads ~1 MB a
+ * page; fresh buffers would live long enough (while later pages are in flight) for V8 to move them
+ * to its old generation, where their memory outside the heap piles up until a full collection.
+ */
+export interface BodyBuffers {
+  /** A buffer of at least `size` bytes, its contents anything. */
+  take(size: number): Buffer;
+  /** A buffer taken here and no longer used. */
+  give(buf: Buffer): void;
+}
+
+/** A 2xx answer's body, unparsed (CallOptions.raw). */
+export class RawAnswer {
+  constructor(
+    /** The UTF-8 bytes, after any byte order mark. */
+    readonly bytes: Buffer,
+    private readonly what: string,
+    private readonly status: number,
+    private readonly contentType: string,
+    private readonly scrub: (text: string) => string,
+    private readonly backing?: { buf: Buffer; from: BodyBuffers },
+  ) {}
+
+  /** The bytes are not used again: a pooled buffer goes back to its pool. */
+  release(): void {
+    if (this.backing) this.backing.from.give(this.backing.buf);
+  }
+
+  /** The answer parsed as call() without `raw` would have parsed it, failing as it would. */
+  parse(): unknown {
+    return parseAnswer(this.bytes.toString('utf8'), () => this.notJson());
+  }
+
+  /** The error of an answer that is not JSON. */
+  notJson(): ResponseError {
+    return notJsonError(this.what, this.status, this.contentType, this.scrub(this.bytes.toString('utf8')));
+  }
+}
+
+export function parseAnswer(text: string, notJson: () => Error): unknown {
+  try {
+    return text === '' ? null : JSON.parse(text);
+  } catch {
+    throw notJson();
+  }
+}
+
+export function notJsonError(what: string, status: number, type: string, shown: string): ResponseError {
+  return new ResponseError(
+    `${what}: the response is not valid JSON (${type}, ${shown.length} characters, starts ${JSON.stringify(shown.slice(0, 40))})`,
+    status,
+    'check that the base URL points at the API; try again with --verbose',
+  );
+}
