@@ -19,10 +19,19 @@ export class BufferPool implements BodyBuffers {
       if (this.free[i].length >= size && (best < 0 || this.free[i].length < this.free[best].length)) best = i;
     }
     if (best >= 0) return this.free.splice(best, 1)[0];
-    return Buffer.allocUnsafeSlow(size);
+    // With room to spare: pages differ a little in size, and a buffer that just fits would be too
+    // small for the next page, which would then need a new one.
+    return Buffer.allocUnsafeSlow(Math.ceil((size * 1.25) / 65536) * 65536);
   }
 
   give(buf: Buffer): void {
-    if (this.free.length < this.keep) this.free.push(buf);
+    if (this.free.length < this.keep) {
+      this.free.push(buf);
+      return;
+    }
+    // Full: keep the larger buffers, which serve any page.
+    let smallest = 0;
+    for (let i = 1; i < this.free.length; i++) if (this.free[i].length < this.free[smallest].length) smallest = i;
+    if (this.free[smallest].length < buf.length) this.free[smallest] = buf;
   }
 }

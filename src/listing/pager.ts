@@ -16,6 +16,7 @@ import type { Pagination } from '../operations/types.js';
 import { ResponseError } from '../http/errors.js';
 import { getPath } from '../output/paths.js';
 import { numberFlag } from '../commands/number-flag.js';
+import { IdSet } from './id-set.js';
 
 export interface PagerOptions {
   /** Names the listing in messages, e.g. "issues search --all". */
@@ -52,7 +53,7 @@ export class Pager {
   fetched = 0;
   /** The total the service reported (undefined until page 1 is read, or when it reports none). */
   total: number | undefined;
-  private readonly ids = new Map<string, number>();
+  private readonly ids = new IdSet();
 
   constructor(private readonly o: PagerOptions) {}
 
@@ -164,14 +165,13 @@ export class Pager {
         const id = item !== null && typeof item === 'object' ? (item as Record<string, unknown>)[idField] : undefined;
         if (typeof id !== 'string' && typeof id !== 'number') continue;
         const key = String(id);
-        const seenOn = this.ids.get(key);
+        const seenOn = this.ids.add(key, r.page);
         if (seenOn !== undefined) {
           throw new ResponseError(
             `${this.o.what}: item ${key} came twice (pages ${seenOn} and ${r.page}): the order shifted between pages, so another item was missed`,
             undefined, `${RUN_AGAIN}; sort by a field that does not change while reading (the default, createdAt ascending)`,
           );
         }
-        this.ids.set(key, r.page);
       }
     }
     this.fetched += r.items.length;

@@ -103,18 +103,28 @@ describe('decodePage', () => {
 });
 
 describe('BufferPool', () => {
-  it('hands out a given-back buffer that is large enough (the smallest), and keeps at most `keep`', () => {
+  it('hands out a given-back buffer that is large enough (the smallest such), else a new one with room to spare', () => {
     const pool = new BufferPool(2);
-    const a = pool.take(100);
-    const b = pool.take(1000);
-    const c = pool.take(10);
-    expect(a.length).toBe(100);
+    const a = pool.take(100_000);
+    const b = pool.take(1_000_000);
+    // A page a little larger than the last still fits.
+    expect(a.length).toBeGreaterThanOrEqual(120_000);
     pool.give(b);
     pool.give(a);
-    pool.give(c); // a third: left to the collector
     expect(pool.take(50)).toBe(a);
     expect(pool.take(50)).toBe(b);
-    expect(pool.take(50)).not.toBe(c);
+    expect(pool.take(50)).not.toBe(a);
+  });
+
+  it('keeps at most `keep` free buffers: the larger ones', () => {
+    const pool = new BufferPool(2);
+    const [small, mid, big] = [pool.take(10), pool.take(100_000), pool.take(1_000_000)];
+    pool.give(small);
+    pool.give(mid);
+    pool.give(big); // full: the smallest goes
+    expect(pool.take(1)).toBe(mid);
+    expect(pool.take(1)).toBe(big);
+    expect(pool.take(1)).not.toBe(small);
   });
 });
 
