@@ -119,6 +119,11 @@ function filterKey(req: SearchRequest): string {
   ]);
 }
 
+/** Whether the matches of `req` are kept, so that its next page is a slice. */
+export function matchesKept(store: Store, repos: Map<string, RepoRec>, req: SearchRequest): boolean {
+  return matchCache.get(repos)?.get(filterKey(req))?.version === store.version;
+}
+
 function matches(store: Store, repos: Map<string, RepoRec>, req: SearchRequest): Matched {
   let kept = matchCache.get(repos);
   if (!kept) matchCache.set(repos, (kept = new Map()));

@@ -91,6 +91,11 @@ export class Store {
     return value;
   }
 
+  /** The repositories of an organization, by id (the same Map until the next change: searches cache by it). */
+  orgRepos(orgId: string): Map<string, RepoRec> {
+    return this.cached(`orgRepos:${orgId}`, () => new Map(this.repos.filter((r) => r.organizationId === orgId).map((r) => [r.id, r])));
+  }
+
   org(id: string): OrgRec | undefined {
     return this.orgs.find((o) => o.id === id);
   }

@@ -31,7 +31,7 @@ export class HandlerContext {
   /** Repositories of the caller's organization, by id. */
   orgRepos(): Map<string, RepoRec> {
     const org = this.org();
-    return this.store.cached(`orgRepos:${org.id}`, () => new Map(this.store.repos.filter((r) => r.organizationId === org.id).map((r) => [r.id, r])));
+    return this.store.orgRepos(org.id);
   }
 
   /** A string field that must be there (400 naming it otherwise). */

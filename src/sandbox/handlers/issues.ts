@@ -32,7 +32,7 @@ function issueJson(store: Store, issue: IssueRec): RawJson {
  * Makes every issue's JSON after start-up, a slice at a time between requests, so that the pages of
  * the first listing are copies too, then sorts the issues in the two orders clients ask for most
  * (createdAt ascending, which `--all` and the gate use, and the default, score descending), so that
- * the first page of a listing is not also the sort of every issue. Stops at a change (the next
+ * the first page of a listing is not also the sort of every issue, nor a pass over them. Stops at a change (the next
  * searches make what they need) or at stop().
  */
 export function warmIssueJson(store: Store): { /** Every issue made, or a change or stop() ended it. */ readonly done: boolean; stop(): void } {
@@ -55,6 +55,9 @@ export function warmIssueJson(store: Store): { /** Every issue made, or a change
     }
     sortedIssues(store, 'createdAt', 'asc');
     sortedIssues(store, 'score', 'desc');
+    // ... and finds each organization's issues in the order of `--all` and the gate, so that the
+    // first page of such a listing is a slice too (a search caches its matches until a change).
+    for (const org of store.orgs) searchIssues(store, store.orgRepos(org.id), { sortBy: 'createdAt', sortOrder: 'asc', pageSize: 1 });
     done = true;
   };
   (pending = setImmediate(step)).unref();

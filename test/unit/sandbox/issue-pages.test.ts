@@ -1,6 +1,7 @@
 /** Search pages over HTTP: made-once issue JSON is the same as a fresh one, and a change shows at once. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../../src/sandbox/index.js';
+import { matchesKept } from '../../../src/sandbox/search.js';
 
 let sb: Sandbox;
 const call = async (op: string, body: unknown = {}) => {
@@ -55,6 +56,11 @@ describe('search pages', () => {
       // ... and has sorted the issues in the orders listings ask for, before any search.
       const cache = (own.state as unknown as { cache: Map<string, unknown> }).cache;
       expect([...cache.keys()]).toEqual(expect.arrayContaining(['sorted:createdAt:asc', 'sorted:score:desc']));
+      // ... and found each organization's issues in the order `--all` asks for.
+      for (const org of own.state.orgs) {
+        expect(matchesKept(own.state, own.state.orgRepos(org.id), { sortBy: 'createdAt', sortOrder: 'asc', page: 7, pageSize: 500 }), org.id).toBe(true);
+      }
+      expect(matchesKept(own.state, own.state.orgRepos(own.state.orgs[0].id), { sortBy: 'createdAt', sortOrder: 'desc' })).toBe(false);
     } finally {
       await own.close();
     }
