@@ -8,7 +8,6 @@
 import * as fs from 'node:fs';
 import { dirname, basename } from 'node:path';
 import { UsageError } from '../errors.js';
-import { withLock } from './lock.js';
 
 export interface Profile {
   baseUrl?: string;
@@ -165,6 +164,8 @@ export class ConfigStore {
   async update(name: string, change: (p: Profile) => Profile | undefined): Promise<void> {
     await fs.promises.mkdir(dirname(this.path), { recursive: true, mode: 0o700 }).catch(() => { /* reported by write() */ });
     await loadProfileSchema();
+    // Only writes lock: the lock module (and node:os, for the owner's host name) loads with the first.
+    const { withLock } = await import('./lock.js');
     await withLock(this.path, async () => {
       this.data = undefined;
       this.raw = undefined;
