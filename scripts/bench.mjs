@@ -14,7 +14,8 @@
 // Targets (docs/performance.md):
 // 1. One call: `svc issues search -o json` against a sandbox on loopback vs `node -e 0`, whole
 //    process wall time, interleaved rounds (the order rotates each round), ratio of the medians
-//    <= 1.5x. `--version`, `--help` and `--dry-run` of the call are timed in the same rounds.
+//    <= 1.5x. `--version`, `--help` and `--dry-run` of the call are timed in the same rounds, and
+//    the same call by a bare node:http script (bench-call-floor.cjs), for context.
 // 2. Sandbox page at the largest size: each page of one full listing (500 issues, createdAt
 //    ascending, as `--all` asks) once, after the sandbox's warm-up, on one kept-alive connection
 //    from this process: the sandbox's CPU per page (from /proc) < 2 ms; the round trip is shown too.
@@ -32,6 +33,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { request, Agent } from 'node:http';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { ROOT, ensureBuilt } from './sandbox-build.mjs';
 
 const argv = process.argv.slice(2);
@@ -261,6 +263,7 @@ say(`bench: one call and start-up, ${RUNS} interleaved rounds...`);
       svc('svc issues search -o json --dry-run', 'issues', 'search', '-o', 'json', '--dry-run'),
       svc('svc --version', '--version'),
       svc('svc --help', '--help'),
+      { name: 'node scripts/bench-call-floor.cjs', cmd: NODE, args: [fileURLToPath(new URL('./bench-call-floor.cjs', import.meta.url))], env: sb.env },
     ];
     const walls = await sideBySide(commands, RUNS);
     const base = stats(walls[0]);
@@ -279,6 +282,8 @@ say(`bench: one call and start-up, ${RUNS} interleaved rounds...`);
     row(2);
     row(3, 1.2);
     row(4, 1.4);
+    // The same call by a bare node:http script: what any node CLI pays for it before doing anything of its own.
+    row(5);
   } finally {
     await sb.stop();
   }
