@@ -9,6 +9,7 @@
  * checked what lies between them. The bytes and the items' places are kept for NDJSON's copy, until
  * releasePage() gives the buffer back to its pool.
  */
+import { isUtf8 } from 'node:buffer';
 import { RawAnswer } from '../http/raw-answer.js';
 import { itemSpans, type Spans } from './item-spans.js';
 
@@ -45,8 +46,10 @@ export function compactItems(spans: Spans): boolean {
 export function decodePage(answer: unknown, key: string, slim?: Slim): unknown {
   if (!(answer instanceof RawAnswer)) return answer;
   const { bytes } = answer;
-  // A nested list (a dotted key) is not copied from the bytes: parsed whole.
+  // A nested list (a dotted key) is not copied from the bytes: parsed whole. Nor is an answer that
+  // is not valid UTF-8: parsing reads each bad byte as U+FFFD, a copy would pass the bad bytes on.
   const topLevel = !key.includes('.');
+  const copyable = topLevel && isUtf8(bytes);
   const spans = topLevel ? itemSpans(bytes, key) : undefined;
   let data: unknown;
   try {
@@ -55,7 +58,7 @@ export function decodePage(answer: unknown, key: string, slim?: Slim): unknown {
       const page = JSON.parse(`${bytes.toString('utf8', 0, spans.listStart)}[]${bytes.toString('utf8', spans.listEnd)}`) as Record<string, unknown>;
       const b = spans.bounds;
       const items = new Array<unknown>(b.length / 2);
-      if (slim && compactItems(spans)) {
+      if (slim && copyable && compactItems(spans)) {
         const id = slim.id;
         for (let k = 0; k < items.length; k++) {
           const item = JSON.parse(bytes.toString('utf8', b[2 * k], b[2 * k + 1]));
@@ -78,7 +81,7 @@ export function decodePage(answer: unknown, key: string, slim?: Slim): unknown {
     return data;
   }
   answers.set(data, answer);
-  if (topLevel) sources.set(data, { bytes, key, spans });
+  if (copyable) sources.set(data, { bytes, key, spans });
   return data;
 }
 

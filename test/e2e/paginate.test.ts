@@ -101,6 +101,45 @@ describe('svc issues search --all', () => {
   });
 });
 
+describe('svc issues search --all: pages as the service sends them', () => {
+  const lines = (out: string) => out.trimEnd().split('\n').map((l) => JSON.parse(l) as { id: string });
+
+  it.concurrent('an item that is not JSON on page 2: exit 7 naming it, after page 1 was written', async () => {
+    const s = await fake(250);
+    s.faults.pageText = (page, text) => (page === 2 ? text.replace('{"id":"', '{"id":,"') : text);
+    const r = await runCli([...ALL, '--page-size', '100', '-o', 'ndjson', '--concurrency', '1'], { env: s.env });
+    expect(r.code).toBe(7);
+    expect(r.stderr).toMatch(/^svc: error: issues\/search: the response is not valid JSON \(application\/json, \d+ characters/);
+    expect(lines(r.stdout).map((x) => x.id)).toEqual(ids(100));
+  });
+
+  it.concurrent('white space between and inside items, the list twice, escaped keys: the same items as JSON.parse reads', async () => {
+    const s = await fake(250);
+    s.faults.pageText = (page, text) => {
+      const data = JSON.parse(text) as { issues: unknown[] };
+      if (page === 1) return JSON.stringify(data, null, 2);
+      if (page === 2) return `{"issues":[{"id":"decoy"}],${text.slice(1)}`;
+      return text.replace('"issues"', '"iss\\u0075es"');
+    };
+    for (const format of ['ndjson', 'json']) {
+      const r = await runCli([...ALL, '--page-size', '100', '-o', format], { env: s.env });
+      expect(r.stderr, format).toBe('');
+      expect(r.code, format).toBe(0);
+      const items = format === 'ndjson' ? lines(r.stdout) : (JSON.parse(r.stdout) as Array<{ id: string }>);
+      expect(items.map((x) => x.id), format).toEqual(ids(250));
+      expect(items[0], format).toEqual(makeIssue(0));
+    }
+  });
+
+  it.concurrent('a page cut off in the middle of an item: exit 7, never a line of half an item', async () => {
+    const s = await fake(250);
+    s.faults.pageText = (page, text) => (page === 3 ? text.slice(0, text.length / 2) : text);
+    const r = await runCli([...ALL, '--page-size', '100', '-o', 'ndjson', '--concurrency', '1'], { env: s.env });
+    expect(r.code).toBe(7);
+    expect(lines(r.stdout).map((x) => x.id)).toEqual(ids(200));
+  });
+});
+
 describe('svc scans list --all', () => {
   it.concurrent('reads every page of scans', async () => {
     const s = await fake(0);

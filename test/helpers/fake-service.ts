@@ -30,6 +30,8 @@ export interface Faults {
   shiftAtPage?: number;
   /** Pages larger than this are cut to it, and the response says pageSize: cap. */
   pageSizeCap?: number;
+  /** The text of a page of issues/search as sent: its JSON text in, what to send out (raw bytes). */
+  pageText?: (page: number, text: string) => string;
 }
 
 export interface ScanPlan {
@@ -92,7 +94,7 @@ export async function startFakeService(): Promise<FakeService> {
   const polls = new Map<string, number>();
   let failingPollsLeft: number | undefined;
 
-  function search(body: Record<string, unknown>): { status: number; json: unknown } {
+  function search(body: Record<string, unknown>): Reply {
     const page = Number(body.page ?? 1);
     const size = Number(body.pageSize ?? 10);
     if (faults.failPageOnce?.includes(page) && !failedOnce.has(page)) {
@@ -129,6 +131,7 @@ export async function startFakeService(): Promise<FakeService> {
     if (faults.totalChangesAtPage !== undefined && page >= faults.totalChangesAtPage) reported += 1;
     const json: Record<string, unknown> = { issues: slice, currentPage: page, pageSize: served };
     if (!faults.noTotal) json.totalCount = reported;
+    if (faults.pageText) return { status: 200, text: faults.pageText(page, JSON.stringify(json)), type: 'application/json' };
     return { status: 200, json };
   }
 
@@ -174,7 +177,7 @@ export async function startFakeService(): Promise<FakeService> {
     fallback: (req) => ({ status: 404, json: { error: `no route ${req.path}` } }),
   });
   // Each route answers the switched-on failure first, then its own logic.
-  const route = (path: string, logic: (body: Record<string, unknown>) => { status: number; json: unknown }): void => {
+  const route = (path: string, logic: (body: Record<string, unknown>) => Reply): void => {
     server.stub(path, (req): Reply => {
       if (faults.status !== undefined && (faults.statusPath === undefined || faults.statusPath === path)) {
         return { status: faults.status, json: { error: `fake failure ${faults.status}` } };

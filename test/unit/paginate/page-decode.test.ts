@@ -78,6 +78,13 @@ describe('decodePage', () => {
     expect(() => decodePage(answer('{"issues":[{"id":"a"},{"id":"b",}]}'), 'issues', { id: 'id' })).toThrow(/not valid JSON/);
   });
 
+  it('an answer that is not valid UTF-8 is parsed as text (U+FFFD) and never copied: NDJSON serializes it', () => {
+    const bytes = Buffer.concat([Buffer.from('{"issues":[{"id":"a","t":"'), Buffer.from([0xff, 0xfe]), Buffer.from('"},{"id":"b"}],"totalCount":2}')]);
+    const data = decodePage(new RawAnswer(bytes, 'issues/search', 200, 'application/json', (t) => t), 'issues', { id: 'id' }) as { issues: Array<{ t?: string }> };
+    expect(data.issues[0].t).toBe('\ufffd\ufffd');
+    expect(pageSource(data)).toBeUndefined();
+  });
+
   it('NDJSON of a compact page is a view of the page\'s own bytes, each item a line', () => {
     const text = '{"issues":[{"id":"a","t":"x,y"},{"id":"b"},[1,2],"s"],"totalCount":4}';
     const data = decodePage(answer(text), 'issues', { id: 'id' }) as { issues: unknown[] };
