@@ -12,7 +12,7 @@ import type { Format } from '../output/formats.js';
 import { csvHeader, csvRow } from '../output/csv.js';
 import { parseColumns } from '../output/columns.js';
 import type { VerifiedScope } from './scope.js';
-import { cellText } from '../output/sanitize.js';
+import { cellText, terminalJson } from '../output/sanitize.js';
 import { fitWidths } from '../output/layout.js';
 import { clip, displayWidth, pad, wrap } from '../output/text-width.js';
 import { writeReport } from '../output/write-file.js';
@@ -161,7 +161,10 @@ export async function printVerdict(ctx: Context, format: Format, v: GateVerdict,
         await printJson(ctx, verdictData(v));
         return;
       }
-      ctx.out(JSON.stringify(verdictData(v), null, format === 'json' && ctx.io.stdoutIsTTY ? 2 : undefined) + '\n');
+      {
+        const text = JSON.stringify(verdictData(v), null, format === 'json' && ctx.io.stdoutIsTTY ? 2 : undefined);
+        ctx.out((ctx.io.stdoutIsTTY ? terminalJson(text) : text) + '\n');
+      }
       return;
     case 'csv': {
       const columns = ctx.globals.columns !== undefined ? parseColumns(ctx.globals.columns) : CSV_COLUMNS;

@@ -39,7 +39,8 @@ export async function runAllPages(ctx: Context, op: Operation, body: Record<stri
   favourSmallHeap();
   const buffers = new BufferPool(concurrency + 2);
   const format = ctx.format();
-  const slim = format === 'ndjson' && ctx.globals.columns === undefined && ctx.globals.jq === undefined;
+  // NDJSON straight from the pages' bytes (in pipes and files: a terminal gets escaped JSON).
+  const slim = format === 'ndjson' && ctx.globals.columns === undefined && ctx.globals.jq === undefined && !ctx.io.stdoutIsTTY;
   const pager = new Pager({
     what,
     pagination: op.pagination!,
@@ -59,6 +60,7 @@ export async function runAllPages(ctx: Context, op: Operation, body: Record<stri
     pretty: ctx.io.stdoutIsTTY,
     project: ctx.globals.columns !== undefined,
     jq: ctx.globals.jq,
+    copyBytes: slim,
     render: { pretty: ctx.io.stdoutIsTTY, color: ctx.color, width: ctx.io.columns },
     sink: { out: ctx.out, note: ctx.note },
     signal: ctx.signal,

@@ -15,6 +15,7 @@ import { jqText, jqValues } from '../output/jq.js';
 import { projectRow } from '../output/paths.js';
 import type { TableStream } from '../output/table.js';
 import { compactItems, type PageSource } from './page-decode.js';
+import { terminalJson } from '../output/sanitize.js';
 
 interface ItemWriter {
   /** `source`: the bytes the page was parsed from and the key of its item list (NDJSON copies items from them). */
@@ -84,6 +85,11 @@ export interface WriterOptions {
   project?: boolean;
   /** --jq: JSON output is filtered, a page (the array of its items) at a time; NDJSON an item at a time. */
   jq?: string;
+  /**
+   * NDJSON is the page's own bytes where it can be (ndjsonFromSource): only in pipes and files, without
+   * --columns and --jq. The pages are then decoded slim (page-decode.ts), so this must agree with that.
+   */
+  copyBytes?: boolean;
   /** For the table. */
   render: Omit<RenderOptions, 'format' | 'columns' | 'rowsPath'>;
   sink: Sink;
@@ -151,14 +157,15 @@ export function itemWriter(o: WriterOptions): ItemWriter {
       return {
         page: async (items, source) => {
           // Items as the service sent them, unless they are cut down (--columns) or filtered (--jq).
-          const copied = !o.project && !o.jq && source && ndjsonFromSource(items, source);
+          const copied = o.copyBytes && source && ndjsonFromSource(items, source);
           if (copied) {
             // Bytes live outside V8's heap: one write of the page keeps nothing large on it. They
             // may be the page's own (pooled) buffer: wait until the stream has taken them.
             await writeOut(o.stdout, copied, o.signal);
             return;
           }
-          for (const item of items) await out.add(o.jq ? await filtered(shape(item)) : JSON.stringify(shape(item)) + '\n');
+          const text = (item: unknown) => (o.pretty ? terminalJson(JSON.stringify(item)) : JSON.stringify(item));
+          for (const item of items) await out.add(o.jq ? await filtered(shape(item)) : text(shape(item)) + '\n');
           await out.flush();
         },
         end: async () => {},
@@ -181,7 +188,7 @@ export function itemWriter(o: WriterOptions): ItemWriter {
           await open();
           for (const raw of items) {
             const item = shape(raw);
-            const json = o.pretty ? JSON.stringify(item, null, 2).replace(/\n/g, '\n  ') : JSON.stringify(item);
+            const json = o.pretty ? terminalJson(JSON.stringify(item, null, 2).replace(/\n/g, '\n  ')) : JSON.stringify(item);
             await out.add((any ? ',\n' : '\n') + (o.pretty ? '  ' : '') + json);
             any = true;
           }

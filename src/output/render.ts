@@ -3,7 +3,7 @@ import type { Format } from './formats.js';
 import { csvHeader, csvRow } from './csv.js';
 import { getPath, leafPaths, projectRow } from './paths.js';
 import type { DetailView } from './detail.js';
-import { stripControls } from './sanitize.js';
+import { stripControls, terminalJson } from './sanitize.js';
 import { jqText, jqValues } from './jq.js';
 
 export interface RenderOptions {
@@ -66,14 +66,15 @@ export async function render(data: unknown, o: RenderOptions, sink: Sink): Promi
     case 'json': {
       const shown = o.project ? projectData(data, o) : data;
       if (o.jq) { await jqOut(shown, o, sink); return; }
-      sink.out(JSON.stringify(shown, null, o.pretty ? 2 : undefined) + '\n');
+      const text = JSON.stringify(shown, null, o.pretty ? 2 : undefined);
+      sink.out((o.pretty ? terminalJson(text) : text) + '\n');
       return;
     }
     case 'ndjson':
       for (const item of rows ?? [data]) {
         const shown = o.project ? projectRow(item, o.columns) : item;
         if (o.jq) await jqOut(shown, o, sink);
-        else sink.out(JSON.stringify(shown) + '\n');
+        else sink.out((o.pretty ? terminalJson(JSON.stringify(shown)) : JSON.stringify(shown)) + '\n');
       }
       return;
     case 'csv': {

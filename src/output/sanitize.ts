@@ -2,7 +2,8 @@
  * Text from the service is untrusted: before it reaches a terminal or a table, escape sequences and
  * control characters are removed so a hostile title cannot move the cursor, retitle the window,
  * plant a hyperlink, ring the bell, overwrite what was printed (CR, backspace) or reorder what is
- * shown (bidi overrides). JSON output is never touched.
+ * shown (bidi overrides). JSON output keeps its values: on a terminal, the characters a terminal
+ * could act on are written as \u escapes inside its strings (terminalJson); in pipes it is untouched.
  *
  * After stripControls() the text holds no C0 control but tab and newline, no DEL, no C1 control and
  * no bidi control: with no ESC and no 8-bit introducer left, no escape sequence can survive.
@@ -22,6 +23,16 @@ const LINE_SEPARATORS = /[\u2028\u2029]/g;
 /** Remove escape sequences and control characters; keep newlines and tabs. */
 export function stripControls(text: string): string {
   return text.replace(ESCAPES, '').replace(CONTROLS, '').replace(LINE_SEPARATORS, '\n');
+}
+
+// In JSON text these can only be inside strings (its own syntax is ASCII), and JSON.stringify
+// already escapes C0: DEL, C1 (which terminals act on, UTF-8-encoded, as on 8-bit bytes), the bidi
+// controls and the line separators.
+const TERMINAL_UNSAFE = /[\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029]/g;
+
+/** JSON text for a terminal: the same JSON values, with the characters above as \u escapes. */
+export function terminalJson(json: string): string {
+  return json.replace(TERMINAL_UNSAFE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 /** One line for a table cell: controls removed, line breaks shown as spaces. */

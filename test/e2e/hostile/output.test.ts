@@ -68,6 +68,25 @@ describe('class 4: one sanitizer at every sink that reaches a terminal or a CI l
     expect(d.stdout).toContain('Clipboard');
     expect(d.stdout).not.toMatch(ACTIVE);
   });
+
+  it('JSON to a terminal keeps its values but writes C1, DEL, bidi and line separators as \\u escapes; pipes get it as sent', async () => {
+    const issue = { ...hostileIssue, generatedTitle: `a\u009b31m b\u202e c\u007f d\u2028 e\u0085` };
+    raw.handle('/api/v1/issues/get', (_r, s) => { s.end(response(200, JSON.stringify(issue))); });
+    raw.handle('/api/v1/issues/search', (_r, s) => { s.end(response(200, JSON.stringify({ issues: [issue, { ...issue, id: 'iss-2' }], totalCount: 2 }))); });
+    const cases = [['issues', 'get', 'iss_1', '-o', 'json'], ['issues', 'get', 'iss_1', '-o', 'ndjson'], ['issues', 'search', '--all', '-o', 'ndjson'], ['issues', 'search', '--all', '-o', 'json']];
+    for (const argv of cases) {
+      const t = await run(argv, { env: envFor(raw.url, { NO_COLOR: '1' }), tty: true });
+      expect(t.code, `${argv.join(' ')}: ${t.stderr}`).toBe(0);
+      expect(t.stdout, argv.join(' ')).not.toMatch(ACTIVE);
+      expect(t.stdout, argv.join(' ')).toContain('a\\u009b31m b\\u202e c\\u007f d\\u2028 e\\u0085');
+      const values = argv.includes('ndjson') ? t.stdout.trim().split('\n').map((l) => JSON.parse(l)) : [JSON.parse(t.stdout)].flat();
+      for (const v of values) expect(v.generatedTitle).toBe(issue.generatedTitle);
+      // In a pipe the JSON is what the service sent.
+      const p = await run(argv, { env: envFor(raw.url) });
+      expect(p.code).toBe(0);
+      expect(p.stdout, argv.join(' ')).toContain(issue.generatedTitle);
+    }
+  });
 });
 
 /** A repository record with every field the spec marks required. */

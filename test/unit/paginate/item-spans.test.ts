@@ -57,7 +57,7 @@ describe('item spans', () => {
       const stdout = new PassThrough();
       const chunks: Buffer[] = [];
       stdout.on('data', (c: Buffer) => chunks.push(Buffer.from(c)));
-      const w = itemWriter({ format: 'ndjson', stdout, columns: [], pretty: false, render: { pretty: false, color: false }, sink: { out: () => {}, note: () => {} } });
+      const w = itemWriter({ format: 'ndjson', stdout, columns: [], pretty: false, copyBytes: true, render: { pretty: false, color: false }, sink: { out: () => {}, note: () => {} } });
       await w.page(items(text), src);
       await w.end();
       expect(Buffer.concat(chunks).toString()).toBe('{"id":"a","v":"x"}\n{"id":"b"}\n');
