@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cellText, stripControls } from '../../src/output/sanitize.js';
+import { cellText, stripControls, terminalJson } from '../../src/output/sanitize.js';
 import { render } from '../../src/output/render.js';
 import { rowsTable, recordTable } from '../../src/output/table.js';
 
@@ -106,12 +106,14 @@ describe('hostile text in rendered output', () => {
     }
   });
 
-  it('JSON and NDJSON stay byte-exact (JSON escapes control characters itself)', async () => {
+  it('JSON and NDJSON keep their values: byte-exact in pipes, C1/bidi/DEL as \\u escapes on a terminal', async () => {
     for (const pretty of [false, true]) {
       const { out } = await capture('json', pretty);
-      expect(out).toBe(JSON.stringify({ issues: [hostile] }, null, pretty ? 2 : undefined) + '\n');
+      const sent = JSON.stringify({ issues: [hostile] }, null, pretty ? 2 : undefined);
+      expect(out).toBe((pretty ? terminalJson(sent) : sent) + '\n');
       expect(JSON.parse(out).issues[0].generatedTitle).toBe(hostile.generatedTitle);
       expect(out).not.toContain(ESC);
+      if (pretty) expect(out).not.toMatch(/[\u007f-\u009f\u202a-\u202e\u2066-\u2069]/);
     }
     const nd = await capture('ndjson', false);
     expect(nd.out).toBe(JSON.stringify(hostile) + '\n');
