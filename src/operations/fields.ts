@@ -54,6 +54,17 @@ export const body = loose;
 export const record = loose;
 export const optional = <T extends Schema>(s: T) => z.nullish(s);
 
+// One schema per optional leaf type, shared by every field of the response records: they carry no
+// help metadata (which zod keeps per schema object), and each zod schema costs start-up time to build.
+const O_STR = optional(str());
+const O_NUM = optional(num());
+const O_BOOL = optional(bool());
+const O_INT = optional(int());
+export const oStr = () => O_STR;
+export const oNum = () => O_NUM;
+export const oBool = () => O_BOOL;
+export const oInt = () => O_INT;
+
 export const okResponse = record({ ok: bool() });
 /** IdResponse: its field list is not shown in the spec; `id` is the likely one. */
 export const idResponse = record({ id: optional(str()) });

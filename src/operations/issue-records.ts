@@ -2,18 +2,7 @@
  * The issue records (lenient: unknown fields are kept), in a module of their own: `svc issues`
  * commands load these without the other records (building zod schemas costs start-up time).
  */
-import { bool, int, list, num, optional, record, str } from './fields.js';
-
-// One schema per leaf type, shared by every field of the records: response fields carry no help
-// metadata (which zod keeps per schema object), and each zod schema costs start-up time to build.
-const O_STR = optional(str());
-const O_NUM = optional(num());
-const O_BOOL = optional(bool());
-const O_INT = optional(int());
-const oStr = () => O_STR;
-const oNum = () => O_NUM;
-const oBool = () => O_BOOL;
-const oInt = () => O_INT;
+import { list, oBool, oInt, oNum, oStr, optional, record, str } from './fields.js';
 
 const ISSUE_STATUSES = ['open', 'patched', 'falsePositive', 'archived', 'processing', 'silenced', 'closed'] as const;
 /** Status values seen in public clients beyond the spec's list. */

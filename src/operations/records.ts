@@ -1,16 +1,5 @@
 /** Response records of the spec (and of the field notes), lenient: unknown fields are kept. */
-import { bool, int, list, num, oneOf, optional, record, str } from './fields.js';
-
-// One schema per leaf type, shared by every field of the records: response fields carry no help
-// metadata (which zod keeps per schema object), and each zod schema costs start-up time to build.
-const O_STR = optional(str());
-const O_NUM = optional(num());
-const O_BOOL = optional(bool());
-const O_INT = optional(int());
-const oStr = () => O_STR;
-const oNum = () => O_NUM;
-const oBool = () => O_BOOL;
-const oInt = () => O_INT;
+import { bool, list, num, oBool, oInt, oNum, oStr, oneOf, optional, record, str } from './fields.js';
 
 export { issue } from './issue-records.js';
 
