@@ -39,6 +39,7 @@ import { verifyScope } from './scope.js';
 import { REPORT_FLAGS, printVerdict, writeErrorReports, writeReports, type ReportPaths } from './summary.js';
 import { checkRepositoryFlag, gateSetup, resolveRepository, type GateSetup } from './setup.js';
 import { createSieve } from './sieve.js';
+import { fingerprintOf } from './fingerprint.js';
 import { repositoriesOf, writeCiErrorReports, writeCiReports, type CiReportPaths } from './ci-reports.js';
 import type { Policy } from './policy.js';
 
@@ -63,9 +64,11 @@ interface GateOpts {
 /** Fields dropped from the issues the gate keeps: large, and in no report. */
 const HEAVY_FIELDS = ['sastCodeSegment', 'businessLogicScenario', 'validationSecurityAssessment', 'patch', 'naturalLanguageRuleViolation'];
 
+/** A kept issue without its heavy fields, with its fingerprint (reports and baselines use it). */
 export function slimIssue(issue: IssueInput): IssueInput {
   const out: IssueInput = { id: String(issue.id) };
   for (const key in issue) if (key !== 'id' && !HEAVY_FIELDS.includes(key)) out[key] = issue[key];
+  if (typeof out.fingerprint !== 'string') out.fingerprint = fingerprintOf(issue);
   return out;
 }
 

@@ -99,8 +99,15 @@ export function createSieve(tally: GateTally, o: SieveOptions): Sieve {
         if (sha === undefined) sifted.uncommitted++;
         else if (!sha.startsWith(o.commit)) { sifted.outOfScope++; return; }
       }
+      // The fingerprint is needed here only to match a policy or a baseline; kept issues get theirs
+      // when the tally keeps them (the gate's slim step). The input is the sieve's to extend.
+      if (active.length === 0 && matcher === undefined) {
+        tally.add(input);
+        return;
+      }
       const fingerprint = fingerprintOf(input);
-      const issue: IssueInput = { ...input, fingerprint };
+      const issue = input;
+      issue.fingerprint = fingerprint;
       const entry = active.find((e) => entryMatches(e, issue, fingerprint));
       if (entry !== undefined) {
         sifted.suppressedCount++;

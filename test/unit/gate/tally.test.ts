@@ -1,3 +1,4 @@
+import { fingerprintOf } from '../../../src/gate/fingerprint.js';
 import { describe, expect, it } from 'vitest';
 import { createTally, evaluateGate, type GateOptions, type IssueInput } from '../../../src/gate/verdict.js';
 import { slimIssue } from '../../../src/gate/run.js';
@@ -47,10 +48,13 @@ describe('createTally', () => {
     expect(r.issues.map((i) => i.id)).toEqual(['a']);
   });
 
-  it('slims kept issues: heavy fields dropped, the rest kept, the id a string', () => {
+  it('slims kept issues: heavy fields dropped, the rest kept, the id a string, the fingerprint added (once)', () => {
     const tally = createTally({ failOn: 'info', slim: slimIssue });
-    tally.add({ id: 12 as unknown as string, score: 99, sastCodeSegment: 'code', patch: { gitDiff: 'd' }, affectedFile: 'a.ts', businessLogicScenario: 's' });
-    const [kept] = tally.result().issues;
-    expect(kept).toEqual({ id: '12', score: 99, affectedFile: 'a.ts', level: 'critical', breaking: true });
+    const input = { id: 12 as unknown as string, score: 99, sastCodeSegment: 'code', patch: { gitDiff: 'd' }, affectedFile: 'a.ts', businessLogicScenario: 's' };
+    tally.add(input);
+    tally.add({ id: '13', score: 98, affectedFile: 'b.ts', fingerprint: 'svcfp1:given' });
+    const [kept, other] = tally.result().issues;
+    expect(kept).toEqual({ id: '12', score: 99, affectedFile: 'a.ts', fingerprint: fingerprintOf(input), level: 'critical', breaking: true });
+    expect(other.fingerprint).toBe('svcfp1:given');
   });
 });
