@@ -5,6 +5,10 @@
  * spelling (edit distance), which is all commander does (`--sort` -> `--org`).
  */
 import { Command } from 'commander';
+import { GROUPS } from '../operations/groups.js';
+
+/** Commands whose next word is an operation: the API groups, auth and config. */
+const HAS_OPERATIONS = new Set([...GROUPS.map((g) => g.name), 'auth', 'config']);
 
 /** Whole flags that mean another flag of svc. The first candidate that a command has wins. */
 const FLAG_SYNONYMS: Record<string, string[]> = {
@@ -159,10 +163,19 @@ export function installSuggestions(): void {
     const path = commandPath(this);
     // One name per command: the spelling closest to what was typed (`issuesBySeverity`, not also its kebab-case name).
     const picked = new Set<Command>();
-    const s = suggestCommands(typed, [...owner.keys()], 4)
+    const s: string[] = [];
+    // A group and its operation typed as one word (`svc issues-search`, `svc repos.list`): the
+    // group's command, canonical name, and the rest as the operation (whose own check follows).
+    const joined = this.parent === null ? /^([a-z]+)[-_.:/]([a-z][a-z0-9-]*)$/i.exec(typed) : null;
+    const group = joined && owner.get(joined[1].toLowerCase());
+    if (joined && group && HAS_OPERATIONS.has(group.name())) {
+      s.push(`'${path} ${group.name()} ${joined[2].toLowerCase()}'`);
+      picked.add(group);
+    }
+    s.push(...suggestCommands(typed, [...owner.keys()], 4)
       .filter((n) => !picked.has(owner.get(n)!) && picked.add(owner.get(n)!))
-      .slice(0, 2)
-      .map((n) => `'${path} ${n}'`);
+      .slice(0, 2 - s.length)
+      .map((n) => `'${path} ${n}'`));
     const what = this.parent ? `unknown operation '${typed}' of '${path}'` : `unknown command '${typed}'`;
     this.error(`${what}${s.length ? ` (did you mean ${s.join(' or ')}?)` : ''}; run '${path} --help' for ${this.parent ? 'its operations' : 'the commands'}`, { code: 'commander.unknownCommand', exitCode: 2 });
   };

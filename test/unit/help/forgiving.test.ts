@@ -66,6 +66,17 @@ describe('a mistyped operation: suggestions within its group', () => {
     expect(r.stderr).toMatch(/did you mean 'svc repos delete'\?/);
   });
 
+  it('a group and its operation typed as one word: svc issues-search -> svc issues search (a group only once)', async () => {
+    for (const [typed, meant] of [['issues-search', 'svc issues search'], ['repos.list', 'svc repos list'], ['organizations_list', 'svc orgs list'], ['auth-status', 'svc auth status'], ['config:get', 'svc config get']]) {
+      const r = await runCli([typed], { env });
+      expect(r.code, typed).toBe(2);
+      expect(r.stderr, typed).toBe(`svc: error: unknown command '${typed}' (did you mean '${meant}'?); run 'svc --help' for the commands\n`);
+    }
+    // Not for commands that take no operation, nor below the top level.
+    expect((await runCli(['gate-x'], { env })).stderr).toMatch(/did you mean 'svc gate'\?\)/);
+    expect((await runCli(['issues', 'repos-list'], { env })).stderr).not.toMatch(/svc issues repos list/);
+  });
+
   it('an unknown group names the top-level help', async () => {
     const r = await runCli(['isues', 'search'], { env });
     expect(r.code).toBe(2);
