@@ -26,7 +26,6 @@ import { ResponseError } from '../http/errors.js';
 import { buildRequestBody } from '../commands/operation/run.js';
 import { Pager, allowListeners, parseConcurrency } from '../listing/pager.js';
 import { count } from '../terminal/progress.js';
-import { favourSmallHeap } from '../listing/heap.js';
 import { BufferPool } from '../http/buffer-pool.js';
 import { decodePage, releasePage } from '../listing/page-decode.js';
 import { askedFormat } from '../output/data-format.js';
@@ -222,7 +221,9 @@ async function countIssues(
   const op = searchOperation();
   const client = await ctx.client();
   allowListeners(ctx.signal, o.concurrency);
-  favourSmallHeap();
+  // No --optimize-for-size here (listings set it, src/listing/heap.ts): the gate keeps the issues its
+  // reports list, and that flag's frequent full collections mark them again and again: at 100,000
+  // issues 1.6 s instead of 1.1 s, with --sarif 3.8-4.5 s instead of 2.4 s, for ~20 MB less RSS.
   const tally = createTally({ ...options, keep: o.keepAll ? 'all' : 'breaking', slim: slimIssue });
   const sieve = createSieve(tally, { ...setup.sieve, cutoffs: options.cutoffs, keep: o.keepSifted, slim: slimIssue });
   const buffers = new BufferPool(o.concurrency + 2);
