@@ -3,15 +3,13 @@
  * (whole ids, unique headers), --jq and --columns on JSON, and Ctrl-C while a long table is written.
  */
 import { spawn } from 'node:child_process';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runOnPty, ptyAvailable } from '../helpers/pty.js';
-import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
+import { startTestSandbox, useSandbox } from '../helpers/sandbox.js';
 import { BIN, cleanEnv } from '../helpers/run-svc.js';
 import { runCli } from '../helpers/host.js';
 
-let sb: TestSandbox;
-beforeAll(async () => { sb = await startTestSandbox(); });
-afterAll(async () => { await sb.close(); });
+const sb = useSandbox();
 
 // eslint-disable-next-line no-control-regex
 const screen = (text: string) => text.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '').replace(/\r/g, '').split('\n').map((l) => l.replace(/^.*[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] [^A-Z]*?(?=[A-Z]{2})/, ''));

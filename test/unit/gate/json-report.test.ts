@@ -1,20 +1,14 @@
 /** `svc gate --json-report FILE`: the `-o json` verdict in a file beside the summary; "no verdict" when it cannot decide. */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestSandbox, type TestSandbox } from '../../helpers/sandbox.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useSandbox } from '../../helpers/sandbox.js';
 import { runCli } from '../../helpers/host.js';
 import { tempDir } from '../../helpers/temp.js';
 
-let sb: TestSandbox;
+const sb = useSandbox();
 let dir: string;
-beforeAll(async () => {
-  sb = await startTestSandbox();
-  dir = tempDir('svc-json-report-');
-});
-afterAll(async () => {
-  await sb.close();
-});
+beforeAll(() => { dir = tempDir('svc-json-report-'); });
 
 describe('--json-report', () => {
   it('writes what -o json prints, while stdout keeps the human summary', async () => {

@@ -8,21 +8,15 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestSandbox, type TestSandbox } from '../../helpers/sandbox.js';
+import { useSandbox } from '../../helpers/sandbox.js';
 import { startFakeServer, type FakeServer } from '../../helpers/fake-server.js';
 import { runCli, testHost, type TestHostOptions } from '../../helpers/host.js';
 import { tempDir } from '../../helpers/temp.js';
 import type { ScanRec } from '../../../src/sandbox/model.js';
 
-let sb: TestSandbox;
+const sb = useSandbox();
 let dir: string;
-beforeAll(async () => {
-  sb = await startTestSandbox();
-  dir = tempDir('svc-gate-scope-');
-});
-afterAll(async () => {
-  await sb.close();
-});
+beforeAll(() => { dir = tempDir('svc-gate-scope-'); });
 
 const gate = (args: string[], env: Record<string, string> = sb.env, o: TestHostOptions = {}) => runCli(['gate', ...args], { ...o, env });
 
