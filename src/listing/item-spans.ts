@@ -3,11 +3,13 @@
  * NDJSON listing can copy every item as the service sent it instead of serializing the parsed item
  * again and encoding that text to UTF-8 (~60% of the CLI's CPU time for `--all -o ndjson`).
  *
- * Only for bytes that JSON.parse has accepted: the scan checks structure, not syntax. It declines
- * (undefined) whenever the copy could differ from what parsing saw: a top-level key written with
- * escapes, the list's key twice (JSON.parse keeps the last), or anything unexpected. An item with
- * white space between its tokens is marked, so the caller serializes that one instead (NDJSON needs
- * one item a line).
+ * The scan checks structure, not syntax: page-decode.ts then parses the answer without its list and
+ * every item on its own with JSON.parse, and the scan has checked what lies between them (the list's
+ * brackets, the commas), so the bytes are valid JSON exactly when all those parses succeed. It
+ * declines (undefined) whenever the pieces could differ from what parsing the whole answer gives: a
+ * top-level key written with escapes, the list's key twice (JSON.parse keeps the last), or anything
+ * unexpected. An item with white space between its tokens is marked, so the caller serializes that
+ * one instead (NDJSON needs one item a line).
  */
 
 const QUOTE = 0x22;

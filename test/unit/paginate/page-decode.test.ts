@@ -66,6 +66,21 @@ describe('decodePage', () => {
     }
   });
 
+  it('accepts exactly what JSON.parse of the whole answer accepts, brackets and commas included', () => {
+    const texts = [
+      '{"issues":[{"id":[1}],"t":1}', '{"issues":[{"id":1}}],"t":1}', '{"issues":[{"id":1}]]}', '{"issues":[{"id":1},]}',
+      '{"issues":[,{"id":1}]}', '{"issues":[{"id":1} {"id":2}]}', '{"issues":[{"id":1}],}', '{"issues":[{"id":1}]} x',
+      '{"issues":[{"id":"a\u0000"}]}', '{"issues":[{"id":"\\q"}]}', '{"issues":["a",1,true,null,[],{}]}', ' {"issues":[{}]} ',
+    ];
+    for (const text of texts) {
+      let whole: unknown;
+      let wholeFails = false;
+      try { whole = JSON.parse(text); } catch { wholeFails = true; }
+      if (wholeFails) expect(() => decodePage(answer(text), 'issues'), text).toThrow(/not valid JSON/);
+      else expect(decodePage(answer(text), 'issues'), text).toEqual(whole);
+    }
+  });
+
   it('slim: only each item\'s id is kept, and only for compact items (the bytes are written as they are)', () => {
     const compact = '{"issues":[{"id":"a","x":[1,2]},{"id":"b","y":{"z":1}},"s",3],"totalCount":4}';
     expect(decodePage(answer(compact), 'issues', { id: 'id' })).toEqual({ issues: [{ id: 'a' }, { id: 'b' }, 's', 3], totalCount: 4 });
