@@ -1,6 +1,6 @@
 /**
  * The gate's CI outputs beyond the generic reports: host B's SAST and Code Quality reports, and
- * the markdown summary appended to the CI's step summary (host A's HOSTA_STEP_SUMMARY). The two
+ * the markdown summary appended to the CI's step summary (host A's job summary). The two
  * host B reports are written whole (atomically) or not at all; when the gate cannot decide, they
  * are not written (an empty report would read as "no vulnerabilities"), and the step summary says
  * the gate could not decide.
