@@ -13,8 +13,6 @@ import {
   type AnnotationStyle, type CiField, type CiKind, type GroupStyle, type Source, type Vcs,
 } from './providers.js';
 
-export type { CiField, Vcs } from './providers.js';
-
 export interface CiInfo {
   kind: CiKind;
   /** For messages: "host A's runner". */

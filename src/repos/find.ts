@@ -11,7 +11,7 @@ import { EXIT } from '../exit-codes.js';
 import type { Vcs } from '../ci/providers.js';
 import { closestByUrl, matchByUrl, publicHostVcs, webUrl } from './url.js';
 
-export interface LinkedRepository {
+interface LinkedRepository {
   id: string;
   name: string;
   /** `url` and `repositoryUrl` of the record (and its host C / generic git URL). */
@@ -34,7 +34,7 @@ function nested(v: unknown): string | undefined {
 }
 
 /** The organization's linked repositories, with every URL each is known by. */
-export async function listRepositories(ctx: Context, organizationId: string | undefined): Promise<LinkedRepository[]> {
+async function listRepositories(ctx: Context, organizationId: string | undefined): Promise<LinkedRepository[]> {
   const client = await ctx.client();
   const body: Record<string, unknown> = { getCounts: false };
   if (organizationId !== undefined) body.organizationId = organizationId;
@@ -52,7 +52,7 @@ export async function listRepositories(ctx: Context, organizationId: string | un
   });
 }
 
-export interface ResolveUrlOptions {
+interface ResolveUrlOptions {
   /** The provider, when the user or the CI says it. */
   vcs?: Vcs;
   organizationId?: string;
@@ -60,7 +60,7 @@ export interface ResolveUrlOptions {
   label: string;
 }
 
-export interface ResolvedRepository {
+interface ResolvedRepository {
   repositoryId: string;
   url: string;
   vcs?: Vcs;

@@ -44,7 +44,7 @@ export function publicHostVcs(url: string): Exclude<Vcs, 'generic'> | undefined 
 }
 
 /** What two URLs of one repository have in common: `host[:port]/path`, no scheme, `www.`, `.git` or trailing `/`. */
-export function repoUrlKey(url: string): string | undefined {
+function repoUrlKey(url: string): string | undefined {
   const web = webUrl(url);
   return web === undefined ? undefined : web.replace(/^https?:\/\//, '').replace(/^www\./, '');
 }
@@ -60,7 +60,7 @@ function distance(a: string, b: string): number {
   return prev[b.length];
 }
 
-export interface UrlCandidate {
+interface UrlCandidate {
   /** Every URL the candidate is known by (a repository's `url` and `repositoryUrl`). */
   urls: readonly string[];
 }
