@@ -66,6 +66,15 @@ describe('what a command evaluates, from the import graph', () => {
     // undici's index (fetch, WebSocket, caches, mocks) is not; its parts are required one by one.
     expect(files).not.toContain('node_modules/undici/index.js');
   });
+
+  it('zod only by name, through src/operations/zod.ts: none of its message locales in the bundle', () => {
+    // A namespace of zod that escapes (`import('zod/mini')`) keeps all of it, ~260 KB of locales too.
+    const kept = Object.values(meta.outputs).flatMap((o) => Object.entries(o.inputs))
+      .filter(([f, { bytesInOutput }]) => f.includes('node_modules/zod/') && f.includes('/locales/') && bytesInOutput > 0);
+    expect(kept.map(([f]) => f)).toEqual([]);
+    const importers = Object.entries(meta.inputs).filter(([f, i]) => f.startsWith('src/') && i.imports.some((d) => /node_modules\/zod\//.test(d.path))).map(([f]) => f);
+    expect(importers).toEqual(['src/operations/zod.ts']);
+  });
 });
 
 describe('what a command loads, at run time', () => {
