@@ -10,8 +10,8 @@ import type { Context } from '../context.js';
 import type { Operation } from '../operations/types.js';
 import { loadGroup } from '../operations/index.js';
 import { UsageError } from '../errors.js';
-import { checkControls, escapeControls } from '../commands/operation/values.js';
-import { argName } from '../commands/operation/flags.js';
+import { checkControls, escapeControls } from '../request/values.js';
+import { argName } from '../request/flags.js';
 import { confirmWhere, findWhere, parseWhere } from './bulk-where.js';
 
 /** What an id may look like: what the service's ids hold (letters, digits, `_ - . :`). */

@@ -8,10 +8,10 @@
 import type { Context } from '../context.js';
 import type { Operation } from '../operations/types.js';
 import { UsageError } from '../errors.js';
-import { flagSpecs, type FlagSpec } from '../commands/operation/flags.js';
-import { flagValue, setPath, validateTyped } from '../commands/operation/body.js';
-import { listParser, stringParser } from '../commands/operation/values.js';
-import { parseNumberFlag } from '../commands/number-flag.js';
+import { flagSpecs, type FlagSpec } from '../request/flags.js';
+import { flagValue, setPath, validateTyped } from '../request/body.js';
+import { listParser, stringParser } from '../request/values.js';
+import { parseNumberFlag } from '../request/number-flag.js';
 import { Pager } from './pager.js';
 import { askYesNo } from '../terminal/confirm.js';
 

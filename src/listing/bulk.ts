@@ -22,7 +22,7 @@ import { describeRequest } from '../http/dry-run.js';
 import { render } from '../output/render.js';
 import { writeFileAtomic } from '../output/write-file.js';
 import { count } from '../terminal/progress.js';
-import { outputSink } from '../commands/operation/print-json.js';
+import { outputSink } from '../output/print-json.js';
 import { allowListeners } from './pager.js';
 
 interface BulkJob {
