@@ -8,6 +8,8 @@ import { checkColumns, parseColumns } from '../../output/columns.js';
 import { fieldPaths, rowSchema } from '../../operations/fields.js';
 import { anyObject, issueText } from '../../operations/fields.js';
 import { ResponseError } from '../../http/errors.js';
+import { checkAnswerCounts, itemScopeCheck } from '../../listing/answer-checks.js';
+import { getPath } from '../../output/paths.js';
 
 /** The columns to show: --columns (the one parser), else the row's defaults. */
 export function columnsFor(ctx: Context, defaults: string[]): string[] {
@@ -66,7 +68,17 @@ export function checkShape(ctx: Context, op: Operation, data: unknown): void {
   );
 }
 
+/** The answer agrees with itself and with the request (listing/answer-checks.ts), or it is exit 7. */
+function checkAgreement(op: Operation, data: unknown, request: Record<string, unknown>): void {
+  const what = `${op.group} ${op.name}`;
+  checkAnswerCounts(op.path, data, request, what);
+  const inScope = itemScopeCheck(op.path, request, what);
+  const items = op.pagination ? getPath(data, op.pagination.items) : undefined;
+  if (inScope && Array.isArray(items)) for (const item of items) inScope(item, typeof request.page === 'number' ? request.page : 1);
+}
+
 export async function renderResponse(ctx: Context, op: Pick<Operation, 'rows' | 'columns'> & Partial<Operation>, data: unknown, request?: Record<string, unknown>): Promise<void> {
   if (op.response && op.group) checkShape(ctx, op as Operation, data);
+  if (op.path && op.group && request) checkAgreement(op as Operation, data, request);
   await render(data, renderOptions(ctx, op, request), outputSink(ctx));
 }

@@ -10,6 +10,10 @@ import { checkControls } from './values.js';
 import { checkOutput, renderResponse } from './respond.js';
 import { printDryRun } from '../../http/dry-run.js';
 import { confirmDestructive } from '../../terminal/confirm.js';
+import { checkEmptyScope } from '../../listing/empty-scope.js';
+import { getPath } from '../../output/paths.js';
+
+const isEmptyList = (v: unknown): boolean => Array.isArray(v) && v.length === 0;
 
 /** The code of each follow-up step a row can name, loaded only when one of its flags is given. */
 const FOLLOW_UPS: Record<FollowUp['step'], () => Promise<FollowUpStep>> = {
@@ -35,6 +39,7 @@ export async function runOperation(ctx: Context, op: Operation, flags: Operation
   }
   const client = await ctx.client();
   const data = await ctx.spin(`${op.group} ${op.name}`, () => client.call(op.path, body, { safe: op.safe }));
+  if (op.pagination && isEmptyList(getPath(data, op.pagination.items))) await checkEmptyScope(client, op.path, body, `${op.group} ${op.name}`);
   if (followUp) await followUp.run(ctx, op, body, data, settings);
   else await renderResponse(ctx, op, data, body);
   if (op.explain && ctx.format() === 'table') for (const line of await op.explain(body)) ctx.note(line);
