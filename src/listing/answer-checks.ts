@@ -164,3 +164,12 @@ export function itemScopeCheck(path: string, body: Body, what: string): ItemScop
     }
   };
 }
+
+/** One answer (not paged by the listing engine): its counts, and the scope of each item in its list `items`. */
+export function checkAnswer(path: string, items: string | undefined, data: unknown, body: Body, what: string): void {
+  checkAnswerCounts(path, data, body, what);
+  const inScope = itemScopeCheck(path, body, what);
+  if (!inScope || items === undefined || !isObject(data)) return;
+  const list = data[items];
+  if (Array.isArray(list)) for (const item of list) inScope(item, typeof body.page === 'number' ? body.page : 1);
+}

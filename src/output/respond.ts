@@ -1,15 +1,13 @@
 /** Shared tail of every API command: check the response shape leniently and render it. */
-import type { Context } from '../../context.js';
-import type { Operation } from '../../operations/types.js';
-import { render, type RenderOptions } from '../../output/render.js';
-import { checkJq } from '../../output/jq.js';
+import type { Context } from '../context.js';
+import type { Operation } from '../operations/types.js';
+import { render, type RenderOptions } from './render.js';
+import { checkJq } from './jq.js';
 import { outputSink } from './print-json.js';
-import { checkColumns, parseColumns } from '../../output/columns.js';
-import { fieldPaths, rowSchema } from '../../operations/fields.js';
-import { anyObject, issueText } from '../../operations/fields.js';
-import { ResponseError } from '../../http/errors.js';
-import { checkAnswerCounts, itemScopeCheck } from '../../listing/answer-checks.js';
-import { getPath } from '../../output/paths.js';
+import { checkColumns, parseColumns } from './columns.js';
+import { fieldPaths, rowSchema } from '../operations/fields.js';
+import { anyObject, issueText } from '../operations/fields.js';
+import { ResponseError } from '../http/errors.js';
 
 /** The columns to show: --columns (the one parser), else the row's defaults. */
 export function columnsFor(ctx: Context, defaults: string[]): string[] {
@@ -68,17 +66,7 @@ export function checkShape(ctx: Context, op: Operation, data: unknown): void {
   );
 }
 
-/** The answer agrees with itself and with the request (listing/answer-checks.ts), or it is exit 7. */
-function checkAgreement(op: Operation, data: unknown, request: Record<string, unknown>): void {
-  const what = `${op.group} ${op.name}`;
-  checkAnswerCounts(op.path, data, request, what);
-  const inScope = itemScopeCheck(op.path, request, what);
-  const items = op.pagination ? getPath(data, op.pagination.items) : undefined;
-  if (inScope && Array.isArray(items)) for (const item of items) inScope(item, typeof request.page === 'number' ? request.page : 1);
-}
-
 export async function renderResponse(ctx: Context, op: Pick<Operation, 'rows' | 'columns'> & Partial<Operation>, data: unknown, request?: Record<string, unknown>): Promise<void> {
   if (op.response && op.group) checkShape(ctx, op as Operation, data);
-  if (op.path && op.group && request) checkAgreement(op as Operation, data, request);
   await render(data, renderOptions(ctx, op, request), outputSink(ctx));
 }
