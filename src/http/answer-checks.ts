@@ -29,7 +29,7 @@ function stringEnd(s: string, i: number): number {
 }
 
 /** The first key that appears twice in one object up to `maxDepth` deep (as a dotted path), or undefined. */
-export function duplicateKey(s: string, maxDepth: number, from = 0, to = s.length): string | undefined {
+function duplicateKey(s: string, maxDepth: number, from = 0, to = s.length): string | undefined {
   // One entry per open object or array: the keys seen (objects within maxDepth), null for others.
   const keys: Array<Set<string> | null> = [];
   const isObject: boolean[] = [];
@@ -77,7 +77,7 @@ export function duplicateKey(s: string, maxDepth: number, from = 0, to = s.lengt
 }
 
 /** Objects this deep are checked for a key given twice in an answer parsed whole (2: an item of a top-level list). */
-export const ANSWER_KEY_DEPTH = 3;
+const ANSWER_KEY_DEPTH = 3;
 
 const HINT = 'the service (or something between it and svc) sent an answer that contradicts itself; check the base URL and any proxy; --verbose shows the answer';
 
