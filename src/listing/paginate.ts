@@ -56,7 +56,7 @@ export async function runAllPages(ctx: Context, op: Operation, body: Record<stri
   const writer = itemWriter({
     format,
     stdout: ctx.io.stdout,
-    columns: columnsFor(ctx, op.columns),
+    columns: columnsFor(ctx, op),
     pretty: ctx.io.stdoutIsTTY,
     project: ctx.globals.columns !== undefined,
     jq: ctx.globals.jq,

@@ -9,7 +9,7 @@ import { useSandbox } from '../helpers/sandbox.js';
 const sb = useSandbox();
 
 // eslint-disable-next-line no-control-regex
-const screen = (text: string) => text.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '').replace(/\r/g, '').split('\n');
+const screen = (text: string) => text.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '').replace(/\r/g, '').split('\n').map((l) => l.replace(/^.*[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] [^A-Z]*?(?=[A-Z]{2})/, ''));
 const wide = (text: string) => screen(text).filter((l) => l.length > 80);
 
 describe.runIf(ptyAvailable())('at an 80x24 terminal', () => {
@@ -20,4 +20,43 @@ describe.runIf(ptyAvailable())('at an 80x24 terminal', () => {
       expect(wide(r.output), `svc ${argv.join(' ')}`).toEqual([]);
     }
   });
+
+  it('--columns takes the table headers and field names, any case; level comes from score', async () => {
+    const found = await sb.runJson<{ issues: Array<{ id: string; affectedFile: string; startLine: number; score: number }> }>(['issues', 'search', '--page-size', '5']);
+    const r = await runOnPty(['issues', 'search', '--page-size', '5', '--columns', 'id,file,LINE,level'], [], { env: sb.env, cols: 80, rows: 24 });
+    expect(r.code).toBe(0);
+    const lines = screen(r.output);
+    expect(lines.find((l) => l.startsWith('ID'))!.split(/\s{2,}/)).toEqual(['ID', 'FILE', 'LINE', 'LEVEL']);
+    for (const i of found.issues) {
+      const level = i.score >= 90 ? 'critical' : i.score >= 70 ? 'high' : i.score >= 40 ? 'medium' : i.score >= 10 ? 'low' : 'info';
+      expect(lines.find((l) => l.startsWith(i.id))!.split(/\s{2,}/)).toEqual([i.id, i.affectedFile, String(i.startLine), level]);
+    }
+    expect(wide(r.output)).toEqual([]);
+  });
+
+  it('the columns left out at 80 are named with a --columns that works', async () => {
+    const first = await runOnPty(['issues', 'search', '--page-size', '5'], [], { env: sb.env, cols: 80, rows: 24 });
+    expect(first.code).toBe(0);
+    const hint = /Not shown at 80 columns: ([A-Z, ]+) \(to see them: --columns ([\w.,]+)\)/.exec(screen(first.output).join(' '));
+    expect(hint, first.output).not.toBeNull();
+    const again = await runOnPty(['issues', 'search', '--page-size', '5', '--columns', hint![2]], [], { env: sb.env, cols: 80, rows: 24 });
+    expect(again.code).toBe(0);
+    const header = screen(again.output).find((l) => l.startsWith('ID'))!.split(/\s{2,}/);
+    for (const h of hint![1].split(', ')) expect(header).toContain(h);
+    expect(again.output).not.toContain('Not shown');
+    expect(wide(again.output)).toEqual([]);
+  });
+
+  it('an unknown column is exit 2 with the nearest name and a short list, before empty cells are shown', async () => {
+    const r = await runOnPty(['issues', 'search', '--columns', 'id,titel'], [], { env: sb.env, cols: 80, rows: 24 });
+    expect(r.code).toBe(2);
+    const text = screen(r.output).join(' ');
+    expect(text).toMatch(/unknown column 'titel' for issues search \(did you mean 'title'\?\); +columns: id, score,/);
+    expect(wide(r.output)).toEqual([]);
+    expect(screen(r.output).filter((l) => l.trim()).length).toBeLessThanOrEqual(4);
+    const posture = await runOnPty(['stats', 'security-posture', '--columns', 'date,total'], [], { env: sb.env, cols: 80, rows: 24 });
+    expect(posture.code).toBe(2);
+    expect(screen(posture.output).join(' ')).toMatch(/unknown columns 'date', 'total' for stats security-posture/);
+  });
 });
+

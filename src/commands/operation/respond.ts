@@ -4,35 +4,47 @@ import type { Operation } from '../../operations/types.js';
 import { render, type RenderOptions } from '../../output/render.js';
 import { checkJq } from '../../output/jq.js';
 import { outputSink } from './print-json.js';
-import { checkColumns, parseColumns } from '../../output/columns.js';
+import { parseColumns, resolveColumns } from '../../output/columns.js';
+import { rowsOf } from '../../output/render.js';
+import { kebab } from '../../operations/index.js';
+import { leafPaths } from '../../output/paths.js';
 import { fieldPaths, rowSchema } from '../../operations/fields.js';
 import { anyObject, issueText } from '../../operations/fields.js';
 import { ResponseError } from '../../http/errors.js';
 
-/** The columns to show: --columns (the one parser), else the row's defaults. */
-export function columnsFor(ctx: Context, defaults: string[]): string[] {
+type ColumnsOf = Pick<Operation, 'columns' | 'response' | 'rows' | 'group' | 'name'>;
+
+/**
+ * The columns to show: --columns (the one parser; field paths or table headers in any case, as the
+ * paths they mean), else the row's defaults. `data`: the answer, for a shape the spec does not show,
+ * whose fields are known only once it arrived.
+ */
+export function columnsFor(ctx: Context, op: ColumnsOf, data?: unknown): string[] {
   const chosen = ctx.globals.columns;
-  return chosen !== undefined ? parseColumns(chosen) : defaults;
+  if (chosen === undefined) return op.columns;
+  const what = columnsWhat(op);
+  const declared = fieldPaths(rowSchema(op.response, op.rows));
+  return resolveColumns(parseColumns(chosen), declared ?? (data === undefined ? undefined : seenPaths(data, op.rows)), what, op.columns);
 }
 
 /**
  * Output settings checked before anything is sent: the format, --columns against the fields the
  * row's schema declares, and the --jq expression compiled (both exit 2 when wrong).
  */
-export async function checkOutput(ctx: Context, op?: Pick<Operation, 'response' | 'rows' | 'group' | 'name'>): Promise<void> {
+export async function checkOutput(ctx: Context, op?: Pick<Operation, 'response' | 'rows' | 'group' | 'name'> & Partial<Pick<Operation, 'columns'>>): Promise<void> {
   ctx.format();
   if (ctx.globals.columns !== undefined) {
     const columns = parseColumns(ctx.globals.columns);
-    if (op) checkColumns(columns, fieldPaths(rowSchema(op.response, op.rows)), `${op.group} ${op.name}`);
+    if (op) resolveColumns(columns, fieldPaths(rowSchema(op.response, op.rows)), columnsWhat(op), op.columns ?? []);
   }
   if (ctx.globals.jq !== undefined) await checkJq(ctx.globals.jq);
 }
 
 /** How a command's data is rendered: format, columns, detail view, --jq. */
-function renderOptions(ctx: Context, op: Pick<Operation, 'rows' | 'columns'> & Partial<Operation>, request?: Record<string, unknown>): RenderOptions {
+function renderOptions(ctx: Context, op: Pick<Operation, 'rows' | 'columns'> & Partial<Operation>, data: unknown, request?: Record<string, unknown>): RenderOptions {
   return {
     format: ctx.format(),
-    columns: columnsFor(ctx, op.columns),
+    columns: op.response && op.group ? columnsFor(ctx, op as Operation, data) : ctx.globals.columns !== undefined ? parseColumns(ctx.globals.columns) : op.columns,
     project: ctx.globals.columns !== undefined,
     rowsPath: op.rows,
     pretty: ctx.io.stdoutIsTTY,
@@ -68,5 +80,23 @@ export function checkShape(ctx: Context, op: Operation, data: unknown): void {
 
 export async function renderResponse(ctx: Context, op: Pick<Operation, 'rows' | 'columns'> & Partial<Operation>, data: unknown, request?: Record<string, unknown>): Promise<void> {
   if (op.response && op.group) checkShape(ctx, op as Operation, data);
-  await render(data, renderOptions(ctx, op, request), outputSink(ctx));
+  await render(data, renderOptions(ctx, op, data, request), outputSink(ctx));
+}
+
+/** The command as typed; for a shape the spec does not show, which list of the answer its rows are. */
+function columnsWhat(op: Pick<Operation, 'group' | 'name' | 'rows' | 'response'>): string {
+  return `${op.group} ${kebab(op.name)}${op.rows && op.response === anyObject ? ` (its rows are ${op.rows})` : ''}`;
+}
+
+/** Every path the answer's rows (or the record itself) have: leaves and the objects above them. */
+function seenPaths(data: unknown, rowsPath?: string): string[] | undefined {
+  const rows = rowsOf(data, rowsPath) ?? (data !== null && typeof data === 'object' && !Array.isArray(data) ? [data] : []);
+  const seen = new Set<string>();
+  for (const row of rows.slice(0, 200)) {
+    for (const leaf of leafPaths(row)) {
+      const keys = leaf.split('.');
+      for (let i = 1; i <= keys.length; i++) seen.add(keys.slice(0, i).join('.'));
+    }
+  }
+  return seen.size ? [...seen] : undefined;
 }
