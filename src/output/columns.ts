@@ -99,7 +99,7 @@ const squash = (name: string) => name.toLowerCase().replace(/[\s_-]+/g, '');
  * The fields a row offers to --columns: the declared (or seen) paths, plus what svc derives from
  * them (`level` where there is a `score`).
  */
-export function offeredPaths(valid: readonly string[]): string[] {
+function offeredPaths(valid: readonly string[]): string[] {
   const derived = Object.entries(DERIVED).filter(([name, d]) => valid.includes(d.from) && !valid.includes(name)).map(([name]) => name);
   return [...valid, ...derived];
 }

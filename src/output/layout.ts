@@ -109,7 +109,10 @@ export class TableLayout {
       widths = fitWidths(natural, total, this.columns);
     }
     this.widths = widths;
-    if (this.hidden.length) this.o.note?.(`Not shown at ${total} columns: ${this.hidden.join(', ')} (to see them: --columns ${this.narrower().join(',')}).`);
+    if (this.hidden.length) {
+      this.o.note?.(`Not shown at ${total} columns: ${this.hidden.join(', ')}.`);
+      this.o.note?.(`To see them: --columns ${this.narrower().join(',')}`);
+    }
   }
 
   /** Columns that fit where the defaults did not: the keys, the ones left out, and the titles, in order. */

@@ -37,7 +37,7 @@ describe.runIf(ptyAvailable())('at an 80x24 terminal', () => {
   it('the columns left out at 80 are named with a --columns that works', async () => {
     const first = await runOnPty(['issues', 'search', '--page-size', '5'], [], { env: sb.env, cols: 80, rows: 24 });
     expect(first.code).toBe(0);
-    const hint = /Not shown at 80 columns: ([A-Z, ]+) \(to see them: --columns ([\w.,]+)\)/.exec(screen(first.output).join(' '));
+    const hint = /Not shown at 80 columns: ([A-Z, ]+)\. +To see them: --columns ([\w.,]+)/.exec(screen(first.output).join(" "));
     expect(hint, first.output).not.toBeNull();
     const again = await runOnPty(['issues', 'search', '--page-size', '5', '--columns', hint![2]], [], { env: sb.env, cols: 80, rows: 24 });
     expect(again.code).toBe(0);
