@@ -10,7 +10,7 @@
 import type { Context } from '../context.js';
 import type { Operation } from '../operations/types.js';
 import { Pager, allowListeners, parseConcurrency } from './pager.js';
-import { checkShape, columnsFor } from '../commands/operation/respond.js';
+import { checkShape, columnsFor, jqPerItem } from '../commands/operation/respond.js';
 import { itemWriter } from './stream-out.js';
 import { decodePage, pageSource, releasePage } from './page-decode.js';
 import { BufferPool } from '../http/buffer-pool.js';
@@ -60,6 +60,7 @@ export async function runAllPages(ctx: Context, op: Operation, body: Record<stri
     pretty: ctx.io.stdoutIsTTY,
     project: ctx.globals.columns !== undefined,
     jq: ctx.globals.jq,
+    jqMode: jqPerItem(op.pagination!),
     copyBytes: slim,
     render: { pretty: ctx.io.stdoutIsTTY, color: ctx.color, width: ctx.io.columns },
     sink: { out: ctx.out, note: ctx.note },

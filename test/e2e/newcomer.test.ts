@@ -10,6 +10,8 @@ const sb = useSandbox();
 
 // eslint-disable-next-line no-control-regex
 const screen = (text: string) => text.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '').replace(/\r/g, '').split('\n').map((l) => l.replace(/^.*[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] [^A-Z]*?(?=[A-Z]{2})/, ''));
+/** What the terminal showed as one line of words (wrapped lines joined). */
+const flat = (text: string) => screen(text).join(' ').replace(/\s+/g, ' ');
 const wide = (text: string) => screen(text).filter((l) => l.length > 80);
 
 describe.runIf(ptyAvailable())('at an 80x24 terminal', () => {
@@ -57,6 +59,21 @@ describe.runIf(ptyAvailable())('at an 80x24 terminal', () => {
     const posture = await runOnPty(['stats', 'security-posture', '--columns', 'date,total'], [], { env: sb.env, cols: 80, rows: 24 });
     expect(posture.code).toBe(2);
     expect(screen(posture.output).join(' ')).toMatch(/unknown columns 'date', 'total' for stats security-posture/);
+  });
+
+  it('--all --jq runs on each item: .id prints every id; the page form is exit 2 naming the per-item form', async () => {
+    const ids = (await sb.run(['issues', 'search', '--all', '-o', 'ndjson'])).stdout.trim().split('\n').map((l) => (JSON.parse(l) as { id: string }).id);
+    const r = await runOnPty(['issues', 'search', '--all', '--page-size', '100', '--jq', '.id'], [], { env: sb.env, cols: 80, rows: 24 });
+    expect(r.code).toBe(0);
+    const printed = screen(r.output).map((l) => /iss_\w+/.exec(l)?.[0]).filter(Boolean);
+    expect(printed).toEqual(ids);
+    const page = await runOnPty(['issues', 'search', '--all', '--jq', '.issues[].id'], [], { env: sb.env, cols: 80, rows: 24 });
+    expect(page.code).toBe(2);
+    expect(flat(page.output)).toMatch(/runs on each item .* use the per-item form: --jq '\.id'/);
+    expect(wide(page.output)).toEqual([]);
+    const syntax = await runOnPty(['issues', 'search', '--jq', '.issues[] | select(.score >'], [], { env: sb.env, cols: 80, rows: 24 });
+    expect(syntax.code).toBe(2);
+    expect(flat(syntax.output)).toContain("--jq '.issues[] | select(.score >': syntax error, the expression ends too early");
   });
 });
 

@@ -2,7 +2,7 @@
 import type { Context } from '../../context.js';
 import type { Operation } from '../../operations/types.js';
 import { render, type RenderOptions } from '../../output/render.js';
-import { checkJq } from '../../output/jq.js';
+import { checkJq, type JqMode } from '../../output/jq.js';
 import { outputSink } from './print-json.js';
 import { parseColumns, resolveColumns } from '../../output/columns.js';
 import { rowsOf } from '../../output/render.js';
@@ -31,13 +31,18 @@ export function columnsFor(ctx: Context, op: ColumnsOf, data?: unknown): string[
  * Output settings checked before anything is sent: the format, --columns against the fields the
  * row's schema declares, and the --jq expression compiled (both exit 2 when wrong).
  */
-export async function checkOutput(ctx: Context, op?: Pick<Operation, 'response' | 'rows' | 'group' | 'name'> & Partial<Pick<Operation, 'columns'>>): Promise<void> {
+export async function checkOutput(ctx: Context, op?: Pick<Operation, 'response' | 'rows' | 'group' | 'name'> & Partial<Pick<Operation, 'columns' | 'pagination'>>, all = false): Promise<void> {
   ctx.format();
   if (ctx.globals.columns !== undefined) {
     const columns = parseColumns(ctx.globals.columns);
     if (op) resolveColumns(columns, fieldPaths(rowSchema(op.response, op.rows)), columnsWhat(op), op.columns ?? []);
   }
-  if (ctx.globals.jq !== undefined) await checkJq(ctx.globals.jq);
+  if (ctx.globals.jq !== undefined) await checkJq(ctx.globals.jq, all && op?.pagination ? jqPerItem(op.pagination) : {});
+}
+
+/** With --all, --jq runs on each item of the pages' list. */
+export function jqPerItem(p: NonNullable<Operation['pagination']>): JqMode {
+  return { perItem: { items: p.items, example: `.${p.id}` } };
 }
 
 /** How a command's data is rendered: format, columns, detail view, --jq. */

@@ -160,7 +160,19 @@ describe('--jq', () => {
     const err = await checkJq('.issues[] |||').catch((e) => e);
     expect(err).toBeInstanceOf(UsageError);
     expect(err.exitCode).toBe(2);
-    expect(err.message).toMatch(/^--jq '\.issues\[\] \|\|\|': jq: error: syntax error, unexpected '\|'.*; jq: 1 compile error$/);
+    // Positions are the user's own: the column in their text and what stands there.
+    expect(err.message).toBe("--jq '.issues[] |||': syntax error, unexpected '|' at column 12: '||'");
+    const early = await checkJq('.issues[').catch((e) => e);
+    expect(early.message).toBe("--jq '.issues[': syntax error, the expression ends too early (an unclosed (, [ or {, or nothing after a |)");
+    // With --all the expression runs on each item: one that starts from the page's list is exit 2,
+    // naming the per-item form.
+    const perItem = { perItem: { items: 'issues', example: '.id' } };
+    const page = await checkJq('.issues[].id', perItem).catch((e) => e);
+    expect(page).toBeInstanceOf(UsageError);
+    expect(page.message).toBe("--jq '.issues[].id' with --all: the expression runs on each item (one of .issues), not on the page");
+    expect(page.hint).toBe("use the per-item form: --jq '.id'");
+    expect((await checkJq('.issues[] | select(.score > 5) | .id', perItem).catch((e) => e)).hint).toBe("use the per-item form: --jq 'select(.score > 5) | .id'");
+    await expect(checkJq('.id', perItem)).resolves.toBeUndefined();
     await expect(checkJq('.issues[].id')).resolves.toBeUndefined();
     // A run-time error on the real data is exit 2 too.
     await expect(jqValues(data, '.issues[].id.x')).rejects.toThrow(/Cannot index string/);
