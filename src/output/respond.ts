@@ -1,16 +1,14 @@
 /** Shared tail of every API command: check the response shape leniently and render it. */
-import type { Context } from '../../context.js';
-import type { Operation } from '../../operations/types.js';
-import { render, type RenderOptions } from '../../output/render.js';
-import { checkJq, type JqMode } from '../../output/jq.js';
+import type { Context } from '../context.js';
+import type { Operation } from '../operations/types.js';
+import { render, rowsOf, type RenderOptions } from './render.js';
+import { checkJq, type JqMode } from './jq.js';
 import { outputSink } from './print-json.js';
-import { parseColumns, resolveColumns } from '../../output/columns.js';
-import { rowsOf } from '../../output/render.js';
-import { kebab } from '../../operations/index.js';
-import { leafPaths } from '../../output/paths.js';
-import { fieldPaths, rowSchema } from '../../operations/fields.js';
-import { anyObject, issueText } from '../../operations/fields.js';
-import { ResponseError } from '../../http/errors.js';
+import { parseColumns, resolveColumns } from './columns.js';
+import { leafPaths } from './paths.js';
+import { fieldPaths, rowSchema } from '../operations/fields.js';
+import { anyObject, issueText } from '../operations/fields.js';
+import { ResponseError } from '../http/errors.js';
 
 type ColumnsOf = Pick<Operation, 'columns' | 'response' | 'rows' | 'group' | 'name'>;
 
@@ -90,7 +88,8 @@ export async function renderResponse(ctx: Context, op: Pick<Operation, 'rows' | 
 
 /** The command as typed; for a shape the spec does not show, which list of the answer its rows are. */
 function columnsWhat(op: Pick<Operation, 'group' | 'name' | 'rows' | 'response'>): string {
-  return `${op.group} ${kebab(op.name)}${op.rows && op.response === anyObject ? ` (its rows are ${op.rows})` : ''}`;
+  const kebab = op.name.replace(/([a-z0-9])([A-Z])/g, '$1-$2').toLowerCase();
+  return `${op.group} ${kebab}${op.rows && op.response === anyObject ? ` (its rows are ${op.rows})` : ''}`;
 }
 
 /** Every path the answer's rows (or the record itself) have: leaves and the objects above them. */
