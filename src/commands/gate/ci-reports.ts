@@ -1,0 +1,54 @@
+/**
+ * The gate's output to the CI it runs in: the step summary (host A's HOSTA_STEP_SUMMARY), appended to
+ * with the reports whose CI variant it is (reports.ts: the markdown summary), and when the gate cannot
+ * decide, what they say then; and the check that a SARIF upload holds one repository.
+ */
+import type { Context } from '../../context.js';
+import { CliError } from '../../errors.js';
+import { EXIT } from '../../exit-codes.js';
+import type { GateVerdict } from './decision.js';
+import { REPORT_KEYS, kindOf, type ReportInputs, type ReportKind } from './reports.js';
+import { appendSummary } from '../../ci/step-summary.js';
+
+function stepSummaryKinds(): ReportKind[] {
+  return REPORT_KEYS.map(kindOf).filter((k) => k.ciVariant === 'step-summary');
+}
+
+async function append(path: string, text: string): Promise<void> {
+  try {
+    await appendSummary(path, text);
+  } catch (err) {
+    const why = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
+    throw new CliError(`cannot append to the step summary ${path} (${why})`, EXIT.USAGE, 'check the CI step-summary variable, or give --no-ci');
+  }
+}
+
+/** The step summary of the CI the gate runs in: the reports with that CI variant (the markdown summary), appended. */
+export async function writeStepSummary(ctx: Context, path: string, v: GateVerdict, o: ReportInputs): Promise<void> {
+  // Written because the CI asked for it, not a flag: a file that cannot be appended to is said, and
+  // the verdict (the exit code) stands.
+  try {
+    for (const kind of stepSummaryKinds()) await append(path, kind.text(v, o));
+    ctx.note(`added the gate summary to the step summary ${path}`);
+  } catch (err) {
+    ctx.warn((err as Error).message);
+  }
+}
+
+export async function writeStepSummaryError(path: string, message: string, exitCode: number): Promise<void> {
+  for (const kind of stepSummaryKinds()) if (kind.undecided) await append(path, kind.undecided(message, exitCode));
+}
+
+/**
+ * One SARIF upload goes to one repository: results of several repositories would point at files of
+ * the wrong code. Says so (on stderr) when the counted issues span more than one.
+ */
+export function repositoriesOf(v: GateVerdict): string[] {
+  const names = new Set<string>();
+  const all = [...v.result.issues, ...(v.sifted?.unchanged ?? []), ...(v.sifted?.suppressed ?? [])];
+  for (const i of all) {
+    const name = typeof i.repositoryName === 'string' && i.repositoryName !== '' ? i.repositoryName : typeof i.repositoryId === 'string' ? i.repositoryId : undefined;
+    if (name !== undefined) names.add(name);
+  }
+  return [...names].sort();
+}
