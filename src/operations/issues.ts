@@ -35,7 +35,7 @@ const ISSUE_VIEW: DetailView = {
   // What fits the status: no patch for what is not open, a way back for what was set aside.
   next: [
     { when: '!patch&status=open', text: 'Ask for a patch:', cmd: 'svc issues generate-patch {id}' },
-    { when: 'patch.gitDiff&patch.pullRequestStatus=DRAFT&status!=falsePositive|archived|closed', text: 'Approve the patch (opens its pull request):', cmd: 'svc issues approve-patch {id}' },
+    { when: 'patch.gitDiff&status!=falsePositive|archived|closed', text: 'Approve the patch (opens its pull request):', cmd: 'svc issues approve-patch {id}' },
     { when: 'status=open', text: 'Or set it aside, saying why:', cmd: 'svc issues mark-false-positive {id} --reason "..."' },
     { when: 'status=falsePositive', text: 'A real issue after all? Confirm it (it is open again):', cmd: 'svc issues mark-true-positive {id}' },
     { when: 'status=archived', text: 'Bring it back from the archive:', cmd: 'svc issues unarchive {id}' },
