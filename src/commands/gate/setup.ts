@@ -6,7 +6,8 @@
 import { readFile, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { detectCi, type CiInfo } from '../../ci/detect.js';
-import type { Context } from '../../context.js';
+import type { ApiContext, Context } from '../../context.js';
+import type { IoContext } from '../../output/io-context.js';
 import { wallClock } from '../../host.js';
 import { CliError, UsageError } from '../../errors.js';
 import { EXIT } from '../../exit-codes.js';
@@ -138,7 +139,7 @@ export function checkRepositoryFlag(value: string, ci: CiInfo | undefined): 'id'
   return /^https?:\/\//i.test(v) ? 'url' : 'id';
 }
 
-export async function resolveRepository(ctx: Context, value: string, ci: CiInfo | undefined, organizationId: unknown): Promise<string> {
+export async function resolveRepository(ctx: ApiContext & Pick<IoContext, 'note'>, value: string, ci: CiInfo | undefined, organizationId: unknown): Promise<string> {
   const v = value.trim();
   const kind = checkRepositoryFlag(v, ci);
   let url: string;
