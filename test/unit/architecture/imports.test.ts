@@ -62,7 +62,7 @@ export const LAYERS: readonly (readonly string[])[] = [
   ['cli.ts', 'docs/'], //                       main(argv, host); build-time generation of docs and completions
   ['commands/'], //                             commander wiring, operation commands, built-ins, the gate command
   ['runtime.ts'], //                            createContext: the Context a run step gets
-  ['listing/', 'scans/', 'sandbox/'], //        --all engine, --wait, the local emulator
+  ['listing/', 'scans/', 'sandbox/', 'repos/'], // --all engine, --wait, the local emulator, finding a repository by URL
   ['request/', 'gate/'], //                     the request kit (row -> body); the gate's pure domain
   ['context.ts'], //                            the Context type
   ['terminal/', 'completion/'], //              spinner and prompts; completion scripts
