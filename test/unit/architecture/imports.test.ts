@@ -62,11 +62,11 @@ export const LAYERS: readonly (readonly string[])[] = [
   ['cli.ts', 'docs/'], //                       main(argv, host); build-time generation of docs and completions
   ['commands/'], //                             commander wiring, operation commands, built-ins, the gate command
   ['runtime.ts'], //                            createContext: the Context a run step gets
-  ['listing/', 'scans/', 'sandbox/', 'repos/'], // --all engine, --wait, the local emulator, finding a repository by URL
-  ['request/', 'gate/'], //                     the request kit (row -> body); the gate's pure domain
+  ['listing/', 'scans/', 'sandbox/'], //        --all engine, --wait, the local emulator
+  ['request/', 'gate/', 'repos/'], //           the request kit (row -> body); the gate's pure domain; repositories by URL
   ['context.ts'], //                            the Context type
   ['terminal/', 'completion/'], //              spinner and prompts; completion scripts
-  ['ci/'], //                                   CI detection, step summaries
+  ['ci/'], //                                   CI detection (the providers table), step summaries, repository URLs
   ['output/'], //                               renderers, printing a response, report files
   ['config/'], //                               profiles, credentials, base URL
   ['http/'], //                                 the undici client, errors, retries
