@@ -104,5 +104,27 @@ describe.runIf(ptyAvailable())('at an 80x24 terminal', () => {
     expect(flat(date.output)).toContain('invalid value for --start-date: expected a real calendar day as YYYY-MM-DD');
     expect(date.output).not.toContain('POST');
   });
+
+  it('smaller stops: svc login, config set org, a zone typo, a missing issue, a clear 400', async () => {
+    const login = await runOnPty(['login'], [], { env: sb.env, cols: 80, rows: 24 });
+    expect(login.code).toBe(2);
+    expect(flat(login.output)).toContain("unknown command 'login' (did you mean 'svc auth login'?)");
+    const org = await runOnPty(['config', 'set', 'org', 'org_1'], [], { env: sb.env, cols: 80, rows: 24 });
+    expect(org.code).toBe(2);
+    expect(flat(org.output)).toContain("svc: error: unknown setting 'org' (did you mean 'organization'?); settings: base-url, dev-base-url, organization, output");
+    const zone = await runOnPty(['scans', 'upsert-schedule', 'repo_1', '--timezone', 'Europe/Berln', '--dry-run'], [], { env: sb.env, cols: 80, rows: 24 });
+    expect(zone.code).toBe(2);
+    expect(flat(zone.output)).toContain('did you mean Europe/Berlin?');
+    const missing = await runOnPty(['issues', 'get', 'iss_nope'], [], { env: sb.env, cols: 80, rows: 24 });
+    expect(missing.code).toBe(4);
+    expect(flat(missing.output)).toMatch(/HTTP 404: .*iss_nope.*; check the id\s*$/);
+    expect(missing.output).not.toContain('svc api');
+    const repo = (await sb.runJson<Array<{ id: string }>>(['repos', 'list']))[0];
+    const rejected = await runOnPty(['scans', 'upsert-schedule', repo.id, '-F', 'executionCriteriaCrontab=1'], [], { env: sb.env, cols: 80, rows: 24 });
+    expect(rejected.code).toBe(5);
+    expect(flat(rejected.output)).toMatch(/HTTP 400: \S/);
+    expect(rejected.output).not.toContain('--help');
+    for (const r of [login, org, zone, missing, rejected]) expect(wide(r.output)).toEqual([]);
+  });
 });
 
