@@ -88,6 +88,6 @@ export function statusError(status: number, what: string, text: string, retryAft
   const unsure = 'the change may or may not have been made: check before repeating it';
   if (status >= 500) return new ServerError(msg, status, safe ? 'the service failed; try again later (reads are retried, see --retries)' : `the service failed; ${unsure}`, retryAfterMs);
   if (status === 408) return new ServerError(msg, status, safe ? 'the service timed out; try again' : `the service timed out; ${unsure}`, retryAfterMs);
-  // The service said what is wrong: that is the message (no generic advice after it).
-  return new BadRequestError(msg, status, detail ? undefined : 'the service rejected the request; see `--help` for the fields, or --dry-run to see the body');
+  // The service said what is wrong: the advice is to fix that, not to read --help.
+  return new BadRequestError(msg, status, detail ? 'fix what the service names (--dry-run shows the body sent)' : 'the service rejected the request; see `--help` for the fields, or --dry-run to see the body');
 }
