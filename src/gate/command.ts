@@ -98,6 +98,9 @@ export function gateCommand(run: Runner, cmd = new Command('gate')): Command {
   cmd.option('--new-since <when>', 'Count only issues created after a date (2026-11-01), a date-time or a duration back from now (7d, 12h)');
   // Ids, like the scope flags: no control character (a `\r` from CRLF output would be sent).
   cmd.addOption(new Option('--commit <sha>', "Count only issues found by scans of this commit (a sha or prefix; auto: the CI's commit)").argParser(stringParser('--commit')));
+  cmd.option('--diff <base>', "Count only issues on lines the change adds or modifies: git diff of the merge base of <base> and HEAD (auto: the pull request's base)");
+  cmd.addOption(hint(new Option('--diff-scope <scope>', 'With --diff: lines (an issue meets a changed line; default) or files (its file changed)'), { kind: 'choice', values: ['lines', 'files'] }));
+  cmd.option('--diff-work-tree', 'With --diff: the work tree too (uncommitted and untracked files)');
   cmd.option('--policy <file>', 'Policy file: thresholds and accepted risks (default: .svc-policy.yml in the current directory, when present)');
   cmd.addOption(new Option('--repository <id|url|auto>', "Scope to one repository: its id, its URL, or auto (the CI's own repository), resolved with repos resolve-by-url").argParser(stringParser('--repository')));
   cmd.option('--issue-url <template>', 'Link of an issue in reports, {id} replaced by its id (default: SVC_ISSUE_URL)');

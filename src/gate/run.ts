@@ -255,7 +255,7 @@ async function countIssues(
     // The pager already checks this; kept as the last line of defence of the fail-closed rule.
     throw new ResponseError(`gate: counted ${sieve.seen} issues but the service reported ${totalCount}`);
   }
-  const narrowed = setup.baseline || setup.policy || setup.sieve.since !== undefined || setup.sieve.commit !== undefined;
+  const narrowed = setup.baseline || setup.policy || setup.sieve.diff || setup.sieve.since !== undefined || setup.sieve.commit !== undefined;
   return { result: tally.result(), ...(narrowed ? { sifted } : {}), scope, fetched: pager.fetched, totalCount };
 }
 

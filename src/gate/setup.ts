@@ -15,8 +15,9 @@ import { GateUsageError } from './levels.js';
 import { DEFAULT_POLICY_FILE, PolicyError, entryLabel, parsePolicy, utcDay, type Policy } from './policy.js';
 import { parseCommit, parseSince } from './since.js';
 import type { SieveOptions } from './sieve.js';
+import { diffSetup, type DiffOpts } from './setup-diff.js';
 
-interface SetupOpts {
+interface SetupOpts extends DiffOpts {
   policy?: string;
   baseline?: string;
   newSince?: string;
@@ -125,6 +126,8 @@ export async function gateSetup(ctx: Context, opts: SetupOpts): Promise<GateSetu
     setup.baseline = await loadBaseline(ctx, opts.baseline);
     setup.sieve.baseline = setup.baseline;
   }
+  const diff = await diffSetup(ctx, opts);
+  if (diff) setup.sieve.diff = diff;
   return setup;
 }
 

@@ -95,6 +95,10 @@ function siftedData(v: GateVerdict): Record<string, unknown> {
     out.policy = { file: sf.policy.file, suppressed: sf.suppressedCount, expired: sf.expired.map((e) => ({ line: e.line, expires: e.expires, id: e.id, fingerprint: e.fingerprint, rule: e.rule, path: e.path })) };
     out.suppressed = sf.suppressed.map(issueData);
   }
+  if (sf.diff) {
+    out.diff = sf.diff;
+    out.elsewhere = sf.elsewhere.map(issueData);
+  }
   if (sf.outOfScope > 0 || sf.undated > 0 || sf.uncommitted > 0) out.narrowed = { leftOut: sf.outOfScope, countedWithoutDate: sf.undated, countedWithoutCommit: sf.uncommitted };
   return out;
 }
@@ -198,9 +202,9 @@ function humanSummary(ctx: Context, v: GateVerdict, ci?: CiInfo): string {
   const out: string[] = [];
   out.push(r.passed ? `${chalk.green.bold('svc gate: PASSED')} (every threshold held)` : chalk.red.bold('svc gate: FAILED'));
   for (const violation of r.violations) out.push(`  - ${violation}`);
-  const notCounted = v.sifted ? v.sifted.unchangedCount + v.sifted.suppressedCount + v.sifted.outOfScope : 0;
+  const notCounted = v.sifted ? v.sifted.unchangedCount + v.sifted.suppressedCount + v.sifted.outOfScope + (v.sifted.diff?.elsewhereCount ?? 0) : 0;
   out.push(notCounted > 0
-    // With a baseline, a policy or --new-since/--commit: not every open issue in scope is counted.
+    // With a baseline, a policy, --diff or --new-since/--commit: not every open issue in scope is counted.
     ? `${count(r.counts.total)} open issue${r.counts.total === 1 ? '' : 's'} counted; ${count(notCounted)} more in scope not counted (below).`
     : `${count(r.counts.total)} open issue${r.counts.total === 1 ? '' : 's'} in scope.`);
   out.push('');
