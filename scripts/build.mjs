@@ -89,7 +89,10 @@ const plugins = [
 ];
 
 rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
-await build({
+// `node scripts/build.mjs --sizes`: after the build, the bundle's bytes per package (from esbuild's
+// metafile), to see what a change of imports does to the size.
+const sizes = process.argv.includes('--sizes');
+const built = await build({
   entryPoints: ['src/entry.ts'],
   outfile: 'dist/svc.cjs',
   bundle: true,
@@ -106,7 +109,19 @@ await build({
   banner: { js: '(function (module, exports, require) {' },
   footer: { js: '})' },
   logLevel: 'warning',
+  metafile: sizes,
 });
+if (sizes) {
+  const [out] = Object.values(built.metafile.outputs);
+  const by = new Map();
+  for (const [file, { bytesInOutput }] of Object.entries(out.inputs)) {
+    const m = /node_modules\/((?:@[^/]+\/)?[^/]+)\/(.*)$/.exec(file);
+    const key = m ? (m[1] === 'zod' && m[2].includes('/locales/') ? 'zod (locales)' : m[1]) : file.split('/').slice(0, 2).join('/');
+    by.set(key, (by.get(key) ?? 0) + bytesInOutput);
+  }
+  const kb = (n) => `${(n / 1024).toFixed(1)} KB`.padStart(10);
+  process.stdout.write(`dist/svc.cjs: ${kb(out.bytes).trim()}\n${[...by].sort((a, b) => b[1] - a[1]).map(([k, n]) => `${kb(n)}  ${k}`).join('\n')}\n`);
+}
 
 // bin/svc.js reads the script as latin1, which equals utf8 for ASCII (esbuild's default charset).
 if (!process.env.SVC_BUILD_NO_MINIFY && /[^\x00-\x7f]/.test(readFileSync('dist/svc.cjs', 'latin1'))) throw new Error('dist/svc.cjs is not ASCII-only: bin/svc.js reads it as latin1');

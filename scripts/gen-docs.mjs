@@ -15,7 +15,7 @@ const dir = await mkdtemp(join(root, 'node_modules/.cache/svc-docs-'));
 try {
   const outfile = join(dir, 'docs.mjs');
   await build({
-    entryPoints: [join(root, 'src/completion/docs.ts')],
+    entryPoints: [join(root, 'src/docs/generated.ts')],
     outfile, bundle: true, format: 'esm', platform: 'node', target: 'node20', packages: 'external', logLevel: 'warning',
   });
   const { generatedFiles } = await import(pathToFileURL(outfile).href);

@@ -7,11 +7,11 @@ import { credentialHint, resolveCredentials, resolveOrganization, resolveTarget,
 import type { Client, createClient as CreateClient } from './http/client.js';
 import { InterruptedError, UsageError } from './errors.js';
 import { chooseFormat, useColor } from './output/formats.js';
-import { numberFlag } from './commands/number-flag.js';
+import { numberFlag } from './request/number-flag.js';
 import { startProgress } from './terminal/progress.js';
 import { stripControls } from './output/sanitize.js';
 import { scrub } from './http/redact.js';
-import { checkControls } from './commands/operation/values.js';
+import { checkControls } from './request/values.js';
 
 const DEFAULT_TIMEOUT_SEC = 30;
 const DEFAULT_RETRIES = 2;

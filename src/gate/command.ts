@@ -5,7 +5,7 @@
 import { Command, Option } from 'commander';
 import { scans } from '../operations/scans.js';
 import { addFlagOptions } from '../commands/operation/command.js';
-import { stringParser } from '../commands/operation/values.js';
+import { stringParser } from '../request/values.js';
 import type { Runner } from '../commands/runner.js';
 import { MAX_FLAGS, scopeSpecs } from './flags.js';
 import { hint } from '../completion/hints.js';

@@ -5,7 +5,7 @@
  */
 import { issues } from '../operations/issues.js';
 import type { Operation } from '../operations/types.js';
-import { flagSpecs, type FlagSpec } from '../commands/operation/flags.js';
+import { flagSpecs, type FlagSpec } from '../request/flags.js';
 
 /** Request fields of the issue search that scope the gate (it always searches `types: ["open"]`). */
 const SCOPE_FIELDS = [

@@ -28,8 +28,8 @@ import { CliError } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
 import type { Client } from '../http/client.js';
 import { NotFoundError, ResponseError } from '../http/errors.js';
-import { escapeControls } from '../commands/operation/values.js';
-import { LIST_PATH, WaitTimeoutError, findScan, scanState, waitForScan } from '../commands/operation/scan-wait.js';
+import { escapeControls } from '../request/values.js';
+import { LIST_PATH, WaitTimeoutError, findScan, scanState, waitForScan } from '../scans/wait.js';
 
 const ORGS_LIST = '/api/v1/orgs/list';
 const REPOS_LIST = '/api/v1/repositories/list';

@@ -17,7 +17,7 @@ import { fitWidths } from '../output/layout.js';
 import { clip, displayWidth, pad, wrap } from '../output/text-width.js';
 import { writeReport } from '../output/write-file.js';
 import { count } from '../terminal/progress.js';
-import { printJson } from '../commands/operation/print-json.js';
+import { printJson } from '../output/print-json.js';
 import { toSarif } from './reports/sarif.js';
 import { toJunit, toJunitError } from './reports/junit.js';
 import { rowFails, thresholdText, toMarkdown, toMarkdownError } from './reports/markdown.js';

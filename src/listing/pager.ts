@@ -15,7 +15,7 @@ import { setMaxListeners } from 'node:events';
 import type { Pagination } from '../operations/types.js';
 import { ResponseError } from '../http/errors.js';
 import { getPath } from '../output/paths.js';
-import { numberFlag } from '../commands/number-flag.js';
+import { numberFlag } from '../request/number-flag.js';
 import { IdSet } from './id-set.js';
 
 export interface PagerOptions {

@@ -10,13 +10,13 @@
 import type { Context } from '../context.js';
 import type { Operation } from '../operations/types.js';
 import { Pager, allowListeners, parseConcurrency } from './pager.js';
-import { checkShape, columnsFor } from '../commands/operation/respond.js';
+import { checkShape, columnsFor } from '../output/respond.js';
 import { itemWriter } from './stream-out.js';
 import { decodePage, pageSource, releasePage } from './page-decode.js';
 import { BufferPool } from '../http/buffer-pool.js';
 import { favourSmallHeap } from './heap.js';
 import { count } from '../terminal/progress.js';
-import type { OperationOptions } from '../commands/operation/flags.js';
+import type { OperationOptions } from '../request/flags.js';
 
 /** The body `--all` sends: the row's stable order unless the user chose a sort. */
 function withStableOrder(op: Operation, body: Record<string, unknown>): Record<string, unknown> {

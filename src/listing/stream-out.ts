@@ -4,9 +4,8 @@
  * full (a slow pipe) the next piece waits for it to drain. A table takes its widths from the first
  * page and streams too.
  */
-import { once } from 'node:events';
 import type { Writable } from 'node:stream';
-import { InterruptedError } from '../errors.js';
+import { write, writeOut } from '../output/write.js';
 import type { Format } from '../output/formats.js';
 import { csvHeader, csvRow } from '../output/csv.js';
 import { itemSpans } from './item-spans.js';
@@ -21,35 +20,6 @@ interface ItemWriter {
   /** `source`: the bytes the page was parsed from and the key of its item list (NDJSON copies items from them). */
   page(items: unknown[], source?: PageSource): Promise<void>;
   end(): Promise<void>;
-}
-
-/** Write and, when the stream's buffer is full, wait until it drains (or Ctrl-C ends the wait). */
-export async function write(stream: Writable, text: string | Uint8Array, signal?: AbortSignal): Promise<void> {
-  if (text.length === 0 || stream.write(text)) return;
-  try {
-    await once(stream, 'drain', signal ? { signal } : undefined);
-  } catch (err) {
-    if (signal?.aborted) throw new InterruptedError(signal.reason === 'SIGTERM' ? 'SIGTERM' : 'SIGINT');
-    throw err;
-  }
-}
-
-/**
- * Write bytes the caller will change afterwards (a pooled page buffer): resolves once the stream has
- * taken them (its callback; a stream may hold a chunk in its own buffer until then), or throws when
- * Ctrl-C ends the wait for a slow reader. A write error is left to the stream's error handler.
- */
-export async function writeOut(stream: Writable, bytes: Uint8Array, signal?: AbortSignal): Promise<void> {
-  if (bytes.length === 0) return;
-  await new Promise<void>((resolve, reject) => {
-    const onAbort = () => reject(new InterruptedError(signal!.reason === 'SIGTERM' ? 'SIGTERM' : 'SIGINT'));
-    if (signal?.aborted) return onAbort();
-    signal?.addEventListener('abort', onAbort, { once: true });
-    stream.write(bytes, () => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    });
-  });
 }
 
 /**

@@ -3,7 +3,7 @@
  * of ~450 KB, which matters when every call pays for loading it). Help metadata (description and
  * where a field comes from) is attached to each field through zod's metadata registry.
  */
-import * as z from 'zod/mini';
+import * as z from './zod.js';
 
 export type Schema = z.ZodMiniType;
 /** Where a request field or an operation comes from: the API spec, the field notes, or our inference. */

@@ -4,7 +4,7 @@
  * Intl knows; the human output shows the next three runs.
  */
 import { Cron } from 'croner';
-import * as z from 'zod/mini';
+import * as z from './zod.js';
 
 /** What is wrong with a 5-field crontab expression, or undefined. */
 function crontabProblem(expr: string): string | undefined {

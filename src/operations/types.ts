@@ -3,7 +3,7 @@
  * command reference and the sandbox's routes are derived from these rows.
  */
 import type { Schema, Source } from './fields.js';
-import type * as z from 'zod/mini';
+import type * as z from './zod.js';
 import type { DetailView } from './detail-view.js';
 
 export type { Source } from './fields.js';

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { FILES } from '../../src/completion/docs.js';
+import { FILES } from '../../src/docs/generated.js';
 import { runCli } from '../helpers/host.js';
 import { ROOT } from '../helpers/shells.js';
 import { tempDir } from '../helpers/temp.js';

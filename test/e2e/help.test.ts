@@ -2,13 +2,13 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { HELP_FILES, helpFile } from '../../src/completion/docs.js';
+import { HELP_FILES, helpFile } from '../../src/docs/generated.js';
 import { runCli } from '../helpers/host.js';
 
 const ROOT = resolve(__dirname, '../..');
 
 describe('help kept as files (non-terminal: 100 columns, no colour)', () => {
-  // The files are written by `npm run docs` from the command tree (src/completion/docs.ts); here the
+  // The files are written by `npm run docs` from the command tree (src/docs/generated.ts); here the
   // real main() must print exactly them, so a change shows in review and a stale file fails.
   const cases = Object.entries(HELP_FILES);
   it.each(cases)('svc %s', async (name, path) => {

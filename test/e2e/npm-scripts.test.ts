@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import { cpSync, readFileSync, readdirSync, symlinkSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { HELP_FILES, helpFile } from '../../src/completion/docs.js';
+import { HELP_FILES, helpFile } from '../../src/docs/generated.js';
 import { cleanEnv } from '../helpers/run-svc.js';
 import { tempDir } from '../helpers/temp.js';
 

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { commandName, loadAllOperations, type Operation } from '../../src/operations/index.js';
-import { flagSpecs, type FlagSpec } from '../../src/commands/operation/flags.js';
+import { flagSpecs, type FlagSpec } from '../../src/request/flags.js';
 import { runCli, type CliResult } from '../helpers/host.js';
 import { startFakeServer, type FakeServer } from '../helpers/fake-server.js';
 import { RESPONSES, responseFor } from '../fixtures/responses.js';

@@ -12,7 +12,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadAllOperations, commandName, type Operation } from '../../src/operations/index.js';
-import { flagSpecs } from '../../src/commands/operation/flags.js';
+import { flagSpecs } from '../../src/request/flags.js';
 import type { IssueRec, RepoRec } from '../../src/sandbox/model.js';
 import type { Store } from '../../src/sandbox/state.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';

@@ -5,7 +5,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadAllOperations, commandName } from '../../src/operations/index.js';
-import { flagSpecs } from '../../src/commands/operation/flags.js';
+import { flagSpecs } from '../../src/request/flags.js';
 import { complete, sandbox, shellAvailable, type Sandbox, type ShellName } from './shells.js';
 
 const sorted = (list: string[]) => [...list].sort();

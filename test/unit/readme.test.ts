@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { environmentMarkdown, exitCodesMarkdown, fillMarkers } from '../../src/docs.js';
+import { environmentMarkdown, exitCodesMarkdown, fillMarkers } from '../../src/docs/readme.js';
 import { formatExitCodes, EXIT_CODE_TABLE } from '../../src/exit-codes.js';
 import { environmentHelp } from '../../src/commands/help-topics.js';
 

@@ -43,7 +43,7 @@ function closure(meta: Metafile, from: string[]): Set<string> {
 }
 
 /** Only some commands use these. */
-const HEAVY = [/node_modules\/ora\//, /node_modules\/cli-table3\//, /node_modules\/conf\//, /node_modules\/ajv\//, /^src\/sandbox\//, /^src\/completion\/(generate|bash|zsh|fish|docs)\.ts$/, /^src\/gate\/(command|run|summary|reports\/.*)\.ts$/, /^src\/output\/table\.ts$/, /^src\/listing\/(paginate|pager)\.ts$/, /^src\/commands\/builtin\//, /^src\/commands\/operation\/scan-wait\.ts$/];
+const HEAVY = [/node_modules\/ora\//, /node_modules\/cli-table3\//, /node_modules\/conf\//, /node_modules\/ajv\//, /^src\/sandbox\//, /^src\/completion\/(generate|bash|zsh|fish)\.ts$/, /^src\/docs\//, /^src\/gate\/(command|run|summary|reports\/.*)\.ts$/, /^src\/output\/table\.ts$/, /^src\/listing\/(paginate|pager)\.ts$/, /^src\/commands\/builtin\//, /^src\/scans\/wait\.ts$/];
 
 describe('what a command evaluates, from the import graph', () => {
   let meta: Metafile;
@@ -65,6 +65,15 @@ describe('what a command evaluates, from the import graph', () => {
     for (const f of files) for (const h of HEAVY) expect(f, `${f} is evaluated by an API call`).not.toMatch(h);
     // undici's index (fetch, WebSocket, caches, mocks) is not; its parts are required one by one.
     expect(files).not.toContain('node_modules/undici/index.js');
+  });
+
+  it('zod only by name, through src/operations/zod.ts: none of its message locales in the bundle', () => {
+    // A namespace of zod that escapes (`import('zod/mini')`) keeps all of it, ~260 KB of locales too.
+    const kept = Object.values(meta.outputs).flatMap((o) => Object.entries(o.inputs))
+      .filter(([f, { bytesInOutput }]) => f.includes('node_modules/zod/') && f.includes('/locales/') && bytesInOutput > 0);
+    expect(kept.map(([f]) => f)).toEqual([]);
+    const importers = Object.entries(meta.inputs).filter(([f, i]) => f.startsWith('src/') && i.imports.some((d) => /node_modules\/zod\//.test(d.path))).map(([f]) => f);
+    expect(importers).toEqual(['src/operations/zod.ts']);
   });
 });
 

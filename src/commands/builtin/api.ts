@@ -2,8 +2,8 @@
 import { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import { escapeHatchBody } from '../operation/body.js';
-import { checkOutput, renderResponse } from '../operation/respond.js';
+import { escapeHatchBody } from '../../request/body.js';
+import { checkOutput, renderResponse } from '../../output/respond.js';
 import { printDryRun } from '../../http/dry-run.js';
 import type { Runner } from '../runner.js';
 

@@ -6,7 +6,7 @@ import { EXIT } from '../../exit-codes.js';
 import { assertSafeTransport, normaliseBaseUrl, baseString } from '../../http/base-url.js';
 import { loadClient } from '../../runtime.js';
 import { proxyFor, proxySettings } from '../../http/proxy.js';
-import { printJson } from '../operation/print-json.js';
+import { printJson } from '../../output/print-json.js';
 import { baseUrlSource } from '../../config/resolve.js';
 import { promptLine } from '../../terminal/prompt.js';
 import type { Runner } from '../runner.js';

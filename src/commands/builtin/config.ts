@@ -8,7 +8,7 @@ import { baseString, normaliseBaseUrl } from '../../http/base-url.js';
 import { parseFormat } from '../../output/formats.js';
 import { confirm } from '../../terminal/prompt.js';
 import type { Runner } from '../runner.js';
-import { printJson } from '../operation/print-json.js';
+import { printJson } from '../../output/print-json.js';
 
 const KEYS = Object.keys(CONFIG_KEYS) as ConfigKey[];
 

@@ -4,7 +4,7 @@ import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { isLoopback } from '../../http/base-url.js';
 import type { Runner } from '../runner.js';
-import { parseNumberFlag } from '../number-flag.js';
+import { parseNumberFlag } from '../../request/number-flag.js';
 import { FAULT_KINDS } from '../../sandbox/faults.js';
 import { startSandbox } from '../../sandbox/index.js';
 

@@ -2,11 +2,11 @@
 import { Command, Option } from 'commander';
 import type { Operation } from '../../operations/types.js';
 import { commandName } from '../../operations/index.js';
-import { argName, flagSpecs, typeText, type FlagSpec } from './flags.js';
+import { argName, flagSpecs, typeText, type FlagSpec } from '../../request/flags.js';
 import type { Runner } from '../runner.js';
 import { hint, hintOf, markAliases } from '../../completion/hints.js';
 import { wrap } from '../help-layout.js';
-import { listParser, stringParser } from './values.js';
+import { listParser, stringParser } from '../../request/values.js';
 import { runOperation } from './run.js';
 
 const SOURCE_LABEL = { spec: '', notes: ' {field notes}', inferred: ' {inferred}' } as const;

@@ -2,9 +2,9 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { bool, id, int, isoDate, list, loose, maybe, num, oneOf, record, str } from '../../../src/operations/fields.js';
-import { escapeHatchBody, flagValue, splitField, typedValue, validateTyped } from '../../../src/commands/operation/body.js';
-import { listParser } from '../../../src/commands/operation/values.js';
-import { flagSpecs } from '../../../src/commands/operation/flags.js';
+import { escapeHatchBody, flagValue, splitField, typedValue, validateTyped } from '../../../src/request/body.js';
+import { listParser } from '../../../src/request/values.js';
+import { flagSpecs } from '../../../src/request/flags.js';
 import { UsageError } from '../../../src/errors.js';
 import { tempDir } from '../../helpers/temp.js';
 

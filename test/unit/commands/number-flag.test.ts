@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { numberFlag, parseNumberFlag } from '../../../src/commands/number-flag.js';
+import { numberFlag, parseNumberFlag } from '../../../src/request/number-flag.js';
 import { UsageError } from '../../../src/errors.js';
 
 const message = (raw: unknown, rule: Parameters<typeof parseNumberFlag>[1]) => {

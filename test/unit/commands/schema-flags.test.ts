@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { argName, flagSpecs, typeText } from '../../../src/commands/operation/flags.js';
+import { argName, flagSpecs, typeText } from '../../../src/request/flags.js';
 import { bool, field, list, maybe, nullable, num, oneOf, record, str } from '../../../src/operations/fields.js';
 import { GLOBAL_OPTIONS } from '../../../src/commands/globals.js';
 import { loadAllOperations } from '../../../src/operations/index.js';

@@ -6,8 +6,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadAllOperations, commandName } from '../../../src/operations/index.js';
 import type { Operation } from '../../../src/operations/types.js';
-import { flagSpecs, type FlagSpec } from '../../../src/commands/operation/flags.js';
-import { checkControls, escapeControls, listParser } from '../../../src/commands/operation/values.js';
+import { flagSpecs, type FlagSpec } from '../../../src/request/flags.js';
+import { checkControls, escapeControls, listParser } from '../../../src/request/values.js';
 import { startFakeServer, type FakeServer } from '../../helpers/fake-server.js';
 import { runCli } from '../../helpers/host.js';
 

@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { FILES, HELP_FILES, generatedFiles, helpFile } from '../../../src/completion/docs.js';
+import { FILES, HELP_FILES, generatedFiles, helpFile } from '../../../src/docs/generated.js';
 import { ROOT, shellAvailable } from '../../helpers/shells.js';
 
 describe('generated files checked into the repository', () => {

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { Context } from '../../../src/context.js';
 import {
   HEARTBEAT_MS, ScanFailedError, WaitTimeoutError, findScan, prepareWait, scanState, startedScanId, waitForScan,
-} from '../../../src/commands/operation/scan-wait.js';
+} from '../../../src/scans/wait.js';
 import { ServerError, UnauthorizedError } from '../../../src/http/errors.js';
 import { InterruptedError, UsageError } from '../../../src/errors.js';
 import { startProgress } from '../../../src/terminal/progress.js';

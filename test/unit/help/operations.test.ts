@@ -1,7 +1,7 @@
 /** Every operation's --help teaches: API path, flags with type/enum/default/source, runnable examples. */
 import { describe, expect, it } from 'vitest';
 import { GROUPS, commandName, loadAllOperations, type Operation } from '../../../src/operations/index.js';
-import { flagSpecs } from '../../../src/commands/operation/flags.js';
+import { flagSpecs } from '../../../src/request/flags.js';
 import { built } from '../../helpers/program.js';
 
 const flat = (text: string) => text.replace(/\s+/g, ' ');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { GROUPS, commandName, kebab, loadAllOperations, type Operation } from '../../../src/operations/index.js';
-import { flagSpecs } from '../../../src/commands/operation/flags.js';
+import { flagSpecs } from '../../../src/request/flags.js';
 import { expectedPaths, fieldNotesPaths, specPaths } from '../../helpers/spec.js';
 
 const ops = await loadAllOperations();

@@ -8,7 +8,8 @@ import { describe, expect, it } from 'vitest';
 import { RawAnswer } from '../../../src/http/raw-answer.js';
 import { BufferPool } from '../../../src/http/buffer-pool.js';
 import { decodePage, pageSource, releasePage } from '../../../src/listing/page-decode.js';
-import { ndjsonFromSource, writeOut } from '../../../src/listing/stream-out.js';
+import { ndjsonFromSource } from '../../../src/listing/stream-out.js';
+import { writeOut } from '../../../src/output/write.js';
 import { InterruptedError } from '../../../src/errors.js';
 
 /** A pool that records what is given back. */

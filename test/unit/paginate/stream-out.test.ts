@@ -1,6 +1,7 @@
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { PIECE, itemWriter, write, type WriterOptions } from '../../../src/listing/stream-out.js';
+import { PIECE, itemWriter, type WriterOptions } from '../../../src/listing/stream-out.js';
+import { write } from '../../../src/output/write.js';
 import type { Format } from '../../../src/output/formats.js';
 
 function capture(highWaterMark = 1 << 20) {

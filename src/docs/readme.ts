@@ -1,6 +1,6 @@
 /** Markdown for the README sections that must match the code (checked by a test). */
-import { EXIT_CODE_TABLE } from './exit-codes.js';
-import { ENVIRONMENT } from './commands/help-topics.js';
+import { EXIT_CODE_TABLE } from '../exit-codes.js';
+import { ENVIRONMENT } from '../commands/help-topics.js';
 
 export function exitCodesMarkdown(): string {
   return ['| Code | Meaning |', '|---|---|', ...EXIT_CODE_TABLE.map(({ code, meaning }) => `| ${code} | ${meaning.replace(/\|/g, '\\|')} |`)].join('\n');

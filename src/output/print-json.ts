@@ -1,7 +1,7 @@
 /** JSON that is not an API response (a gate verdict, settings, auth status) on stdout, and the sink renderers write to. */
-import type { Context } from '../../context.js';
-import { render, type Sink } from '../../output/render.js';
-import { write } from '../../listing/stream-out.js';
+import type { Context } from '../context.js';
+import { render, type Sink } from './render.js';
+import { write } from './write.js';
 
 /** stdout for renderers: long tables are written in chunks that wait for a slow reader and stop on Ctrl-C. */
 export function outputSink(ctx: Context): Sink {

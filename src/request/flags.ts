@@ -3,9 +3,9 @@
  * `--foo-bar`/`--no-foo-bar`, arrays repeat or take a comma list, object fields nest
  * (`severities.min` -> `--severities-min`), arrays of objects take JSON or @file.
  */
-import { fieldMeta, type Schema } from '../../operations/fields.js';
-import type { Source } from '../../operations/types.js';
-import { kebab } from '../../operations/index.js';
+import { fieldMeta, type Schema } from '../operations/fields.js';
+import type { Source } from '../operations/types.js';
+import { kebab } from '../operations/index.js';
 
 type FlagKind = 'string' | 'number' | 'integer' | 'boolean' | 'enum' | 'array' | 'json';
 type ItemKind = 'string' | 'number' | 'integer' | 'enum';

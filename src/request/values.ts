@@ -11,7 +11,7 @@
  *
  * The offending character is shown escaped (`\r`, `\x1b`, `\u0085`), never as itself.
  */
-import { UsageError } from '../../errors.js';
+import { UsageError } from '../errors.js';
 
 const NAMES: Record<string, string> = {
   '\0': '\\0 (NUL)', '\b': '\\b (backspace)', '\t': '\\t (tab)', '\n': '\\n (line feed)', '\v': '\\v (vertical tab)',

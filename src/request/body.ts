@@ -5,8 +5,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { issueText, type Schema } from '../../operations/fields.js';
-import { UsageError } from '../../errors.js';
+import { issueText, type Schema } from '../operations/fields.js';
+import { UsageError } from '../errors.js';
 import type { FlagSpec } from './flags.js';
 import { DECIMAL, exactNumber, inexactNumbers, inexactReason } from './exact-number.js';
 

@@ -7,10 +7,10 @@ import { Readable, Writable } from 'node:stream';
 import type { Command } from 'commander';
 import type { IO } from '../host.js';
 import { buildProgram, loadEverything } from '../commands/program.js';
-import { SHELLS } from './shells.js';
+import { SHELLS } from '../completion/shells.js';
 import { HELP_TOPICS } from '../commands/help-topics.js';
 import { globalFlagsFooter } from '../commands/help-layout.js';
-import { completionScript } from './generate.js';
+import { completionScript } from '../completion/generate.js';
 
 /** Width of the help text in the reference: the width svc uses when stdout is not a terminal. */
 const REFERENCE_WIDTH = 100;

@@ -1,13 +1,13 @@
 /** Shared tail of every API command: check the response shape leniently and render it. */
-import type { Context } from '../../context.js';
-import type { Operation } from '../../operations/types.js';
-import { render, type RenderOptions } from '../../output/render.js';
-import { checkJq } from '../../output/jq.js';
+import type { Context } from '../context.js';
+import type { Operation } from '../operations/types.js';
+import { render, type RenderOptions } from './render.js';
+import { checkJq } from './jq.js';
 import { outputSink } from './print-json.js';
-import { checkColumns, parseColumns } from '../../output/columns.js';
-import { fieldPaths, rowSchema } from '../../operations/fields.js';
-import { anyObject, issueText } from '../../operations/fields.js';
-import { ResponseError } from '../../http/errors.js';
+import { checkColumns, parseColumns } from './columns.js';
+import { fieldPaths, rowSchema } from '../operations/fields.js';
+import { anyObject, issueText } from '../operations/fields.js';
+import { ResponseError } from '../http/errors.js';
 
 /** The columns to show: --columns (the one parser), else the row's defaults. */
 export function columnsFor(ctx: Context, defaults: string[]): string[] {

@@ -1,0 +1,75 @@
+/** Flags, positional, -F/-f and --input to one request body, checked against the row's schema. */
+import type { Context } from '../context.js';
+import type { Operation, Source } from '../operations/types.js';
+import { fieldMeta, type Schema } from '../operations/fields.js';
+import { UsageError } from '../errors.js';
+import { escapeHatchBody, flagValue, setPath, validateTyped, type Body } from './body.js';
+import { argName, type OperationFlags, type OperationOptions } from './flags.js';
+import { checkControls } from './values.js';
+
+export async function buildRequestBody(ctx: Context, op: Operation, flags: OperationFlags, opts: OperationOptions, positional?: string): Promise<Body> {
+  const needsStdin = opts.input === '-' || [...(opts.field ?? []), ...Object.values(opts)].some((v) => typeof v === 'string' && /(^|=)@-$/.test(v));
+  const stdin = needsStdin ? await ctx.readStdin() : '';
+  const src = { cwd: ctx.cwd, readStdin: () => stdin, input: opts.input, fields: opts.field, rawFields: opts.rawField };
+
+  const typed: Body = {};
+  for (const spec of flags.specs) {
+    const raw = opts[flags.attribute.get(spec)!];
+    if (raw === undefined) continue;
+    setPath(typed, spec.path, flagValue(spec, raw, src));
+  }
+  if (op.positional && positional !== undefined) {
+    checkControls(argName(op.positional), positional, flags.specs.find((s) => s.path.join('.') === op.positional)?.text);
+    const given = typed[op.positional];
+    if (given !== undefined && given !== positional) {
+      throw new UsageError(`${op.positional} is given twice: '${positional}' and '${String(given)}'`, `pass either ${argName(op.positional)} or its flag`);
+    }
+    typed[op.positional] = positional;
+  }
+  const flagOf = (path: PropertyKey[]) => {
+    const spec = flags.specs.find((s) => s.path.join('.') === path.map(String).join('.')) ?? flags.specs.find((s) => s.path[0] === path[0]);
+    return spec ? `--${spec.flag}` : path.join('.');
+  };
+  validateTyped(op.request, typed, flagOf);
+
+  const own = escapeHatchBody(src);
+  const body = deepMerge(own, typed);
+  if ('organizationId' in op.request.shape && body.organizationId === undefined) {
+    // A destructive command never picks an organization the user did not name on its command line.
+    const org = op.destructive ? (ctx.globals.org ? { id: ctx.globals.org } : {}) : ctx.organization();
+    if (org.id) body.organizationId = org.id;
+  }
+  // A field the spec does not show is never required: when the user's own body (-F/-f/--input) names
+  // fields svc has no flag for, it is their reading of the API, sent as given.
+  const foreign = Object.keys(own).filter((k) => !(k in op.request.shape));
+  for (const key of op.required ?? []) {
+    if (body[key] !== undefined && body[key] !== '') continue;
+    const spec = flags.specs.find((s) => s.path[0] === key);
+    if (foreign.length > 0 && fieldSource(op, key) !== 'spec') {
+      ctx.warn(`${key}${spec ? ` (--${spec.flag})` : ''} was not given: svc inferred that field name (the spec does not show it), so the body is sent as you gave it (with ${foreign.join(', ')})`);
+      continue;
+    }
+    const how = [op.positional === key ? argName(key) : '', spec ? `--${spec.flag}` : '', `-F ${key}=...`].filter(Boolean).join(', or ');
+    throw new UsageError(`missing ${key}: give ${how}`, `see 'svc ${op.group} ${op.name} --help'`);
+  }
+  return body;
+}
+
+/** Where a request field's name comes from: the spec, the field notes, or svc's inference. */
+function fieldSource(op: Operation, key: string): Source {
+  const schema = op.request.shape[key];
+  return schema ? fieldMeta(schema as Schema).source ?? 'spec' : 'inferred';
+}
+
+function deepMerge(base: Body, over: Body): Body {
+  const out: Body = { ...base };
+  for (const [k, v] of Object.entries(over)) {
+    const b = out[k];
+    out[k] = isPlain(b) && isPlain(v) ? deepMerge(b, v) : v;
+  }
+  return out;
+}
+
+function isPlain(v: unknown): v is Body {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
