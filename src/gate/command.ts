@@ -93,6 +93,7 @@ export function gateCommand(run: Runner, cmd = new Command('gate')): Command {
   cmd.option('--hostb-sast <file>', "Write host B's SAST report (security report schema 15.x) of every counted issue");
   cmd.option('--code-quality <file>', "Write host B's Code Quality report (JSON) of every counted issue");
   cmd.option('--annotations', "Print workflow-command annotations (::error file=...,line=...::) on stdout, at most 50 (default on host A's runner)");
+  cmd.option('--comment', "Post the summary as one comment on the CI's pull request, edited on every run (never changes the exit code)");
   cmd.option('--no-annotations', "No annotations, also on host A's runner");
   cmd.option('--baseline <file>', 'Count only issues not in this earlier report (the --sarif or --json-report file of a previous run)');
   cmd.option('--new-since <when>', 'Count only issues created after a date (2026-11-01), a date-time or a duration back from now (7d, 12h)');

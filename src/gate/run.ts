@@ -41,6 +41,9 @@ import { createSieve } from './sieve.js';
 import { fingerprintOf } from './fingerprint.js';
 import { repositoriesOf, writeCiErrorReports, writeCiReports, type CiReportPaths } from './ci-reports.js';
 import type { Policy } from './policy.js';
+import { postComment } from './comment.js';
+import { toComment, toCommentError } from './reports/comment.js';
+import { siftedLines } from './sifted-text.js';
 
 interface GateOpts {
   failOn?: string;
@@ -50,6 +53,7 @@ interface GateOpts {
   markdown?: string;
   jsonReport?: string;
   annotations?: boolean;
+  comment?: boolean;
   hostbSast?: string;
   codeQuality?: string;
   wait?: boolean;
@@ -174,7 +178,7 @@ export async function runGate(ctx: Context, flags: GateFlags, opts: GateOpts): P
   let verdict: GateVerdict;
   // -o json and --json-report list every counted issue (a later --baseline reads them back).
   const asData = format === 'json' || format === 'ndjson' || !!paths.jsonReport;
-  const keepAll = !!(paths.sarif || paths.junit || paths.hostbSast || paths.codeQuality || annotations || asData);
+  const keepAll = !!(paths.sarif || paths.junit || paths.hostbSast || paths.codeQuality || annotations || asData || opts.comment);
   try {
     if (opts.repository !== undefined) scope.repositoryIds = [await resolveRepository(ctx, String(opts.repository), setup.ci, built.organizationId)];
     // Every id of the scope exists and its scan has finished, or there is no verdict (4, 8, 1).
@@ -185,6 +189,7 @@ export async function runGate(ctx: Context, flags: GateFlags, opts: GateOpts): P
     const message = scrub(err instanceof Error ? err.message : String(err), ctx.secrets());
     await writeErrorReports(paths, message, code, ctx.io.stdout).catch(() => { /* the original error is the one to report */ });
     await writeCiErrorReports(paths, message, code).catch(() => { /* as above */ });
+    if (opts.comment && code !== EXIT.INTERRUPTED && code !== EXIT.TERMINATED) await postComment(ctx, toCommentError(message, code, setup.ci?.commit));
     throw err;
   }
   await writeReports(ctx, paths, verdict);
@@ -198,6 +203,8 @@ export async function runGate(ctx: Context, flags: GateFlags, opts: GateOpts): P
   // Decided: a reader that closes stdout while the verdict is printed (`| head -1`) cannot change it.
   ctx.settle?.(verdict.result.passed ? EXIT.OK : EXIT.GATE_FAILED);
   await printVerdict(ctx, format, verdict, annotations, setup.ci);
+  // --comment: one sticky comment on the pull request; whatever happens to it, the verdict stands.
+  if (opts.comment) await postComment(ctx, toComment(verdict.result, siftedLines(verdict.sifted, verdict.result.counts.total), { link: setup.issueUrl, commit: setup.ci?.commit }));
   if (!verdict.result.passed) {
     throw new CliError(`gate failed: ${verdict.result.violations.join('; ')}`, EXIT.GATE_FAILED);
   }
