@@ -47,6 +47,12 @@ export const CI_VARIABLES: readonly EnvVarDoc[] = [
   { name: 'HOSTB_CI', ci: "host B's CI", use: '"true": collapsible sections around long output' },
   { name: 'CI_PROJECT_URL', ci: "host B's CI", use: 'the repository for --repository auto' },
   { name: 'CI_COMMIT_SHA', ci: "host B's CI", use: 'the commit for --commit auto' },
+  { name: 'GITHUB_BASE_REF', ci: "host A's runner", use: 'svc gate --diff auto: the base is origin/<this branch>' },
+  { name: 'GITHUB_API_URL, GITHUB_REPOSITORY, GITHUB_REF, GITHUB_EVENT_PATH, GITHUB_TOKEN', ci: "host A's runner", use: 'svc gate --comment: the API, the repository, the pull request (refs/pull/<n>/merge, else the event file), the token (after SVC_HOSTA_TOKEN)' },
+  { name: 'CI_MERGE_REQUEST_DIFF_BASE_SHA', ci: "host B's CI", use: 'svc gate --diff auto: the base commit' },
+  { name: 'CI_API_V4_URL, CI_PROJECT_ID, CI_MERGE_REQUEST_IID', ci: "host B's CI", use: 'svc gate --comment: the API, the project, the merge request (token: SVC_HOSTB_TOKEN)' },
+  { name: 'BITBUCKET_PR_DESTINATION_BRANCH', ci: "host C's pipelines", use: 'svc gate --diff auto: the base is origin/<this branch>' },
+  { name: 'BITBUCKET_WORKSPACE, BITBUCKET_REPO_SLUG, BITBUCKET_PR_ID', ci: "host C's pipelines", use: 'svc gate --comment: the repository and the pull request (token: SVC_HOSTC_TOKEN)' },
   { name: 'HOSTC_BUILD_NUMBER', ci: "host C's pipelines", use: 'marks a host C pipeline' },
   { name: 'HOSTC_GIT_HTTP_ORIGIN, HOSTC_COMMIT', ci: "host C's pipelines", use: 'the repository for --repository auto, the commit for --commit auto' },
 ];

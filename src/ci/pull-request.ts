@@ -32,7 +32,7 @@ export interface CommentTarget {
   tokenVars: string;
 }
 
-export interface PullRequestInfo {
+interface PullRequestInfo {
   host: PullRequestHost;
   /** "host A's runner". */
   name: string;
@@ -56,7 +56,7 @@ function missing(env: Env, names: string[]): string | undefined {
 }
 
 /** The pull request number of host A from GITHUB_REF, else from the event file (read by the caller). */
-export function hostaNumber(env: Env, event?: unknown): string | undefined {
+function hostaNumber(env: Env, event?: unknown): string | undefined {
   const m = /^refs\/pull\/(\d+)\/(?:merge|head)$/.exec(env.GITHUB_REF?.trim() ?? '');
   if (m) return m[1];
   if (event !== null && typeof event === 'object') {

@@ -28,7 +28,7 @@ export class CommentError extends Error {
 }
 
 /** The hidden first line that marks svc's comment (host C's markdown shows HTML, so a link definition there). */
-export const MARKERS: Record<PullRequestHost, string> = {
+const MARKERS: Record<PullRequestHost, string> = {
   hosta: '<!-- svc-gate-comment -->',
   hostb: '<!-- svc-gate-comment -->',
   hostc: '[//]: # (svc-gate-comment)',
@@ -63,7 +63,7 @@ function header(h: Record<string, string | string[] | undefined>, name: string):
 }
 
 /** The `rel="next"` URL of a Link header. */
-export function nextLink(link: string | undefined): string | undefined {
+function nextLink(link: string | undefined): string | undefined {
   if (!link) return undefined;
   for (const part of link.split(',')) {
     const m = /<([^>]*)>\s*;(.*)$/.exec(part.trim());
@@ -156,11 +156,11 @@ function provider(t: CommentTarget): Provider {
 }
 
 /** Does the comment start with the marker (its first line)? A quote or a mention further down is not it. */
-export function isMarked(body: string, marker: string): boolean {
+function isMarked(body: string, marker: string): boolean {
   return body.replace(/^\uFEFF/, '').trimStart().split(/\r?\n/, 1)[0].trim() === marker;
 }
 
-export interface StickyResult {
+interface StickyResult {
   action: 'created' | 'updated';
   id?: string;
   /** Marked comments passed over because they could not be edited. */

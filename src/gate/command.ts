@@ -42,6 +42,18 @@ Gating on what a change adds:
   --new-since WHEN    only issues created after WHEN; --commit SHA only issues found by scans of SHA.
                       An issue without a date or commit counts (fail closed).
 
+Gating a pull request on the lines it touches:
+  --diff BASE         only issues on lines the change adds or modifies: git diff of the merge base of
+                      BASE and HEAD (--diff-work-tree: and the work tree); auto: the pull request's base
+                      (origin/<base branch>, or the CI's base commit). --diff-scope files: the whole of
+                      every changed file. The summary says "N in this change, M elsewhere (not counted)";
+                      JSON lists issues and elsewhere; SARIF leaves the others out. An issue without a
+                      file or line counts; a base git cannot resolve (shallow clone) or no repository is
+                      exit 2 with the fix (fetch-depth: 0, git fetch origin <branch>).
+  --comment           the summary as one comment on the pull request, edited on every later run;
+                      tokens: SVC_HOSTA_TOKEN (or the runner's token), SVC_HOSTB_TOKEN, SVC_HOSTC_TOKEN.
+                      A comment that cannot be posted is a warning; the exit code is the verdict's.
+
 Policy file (.svc-policy.yml in the current directory, or --policy FILE; YAML or JSON):
   version: 1
   fail-on: high                              # as --fail-on
@@ -62,6 +74,8 @@ In CI (detected from its variables; --no-ci turns it off; svc help environment l
   report formats its merge requests show. Any CI: a progress line every 5 seconds, no spinner.
 
 Examples:
+  # A pull request on the lines it touches, with one comment on it
+  $ svc gate --repository auto --fail-on high --diff auto --comment
   # A pull request on what it adds: gate on issues not in the main branch's last report
   $ svc gate --repository auto --fail-on high --baseline main.sarif --sarif svc.sarif
   # Host B's merge request widgets

@@ -16,7 +16,7 @@ import type { ChangeSet } from './diff.js';
 import { GateUsageError } from './levels.js';
 
 export type DiffScope = 'lines' | 'files';
-export type DiffPlace = 'change' | 'elsewhere' | 'unlocated' | 'unknown';
+type DiffPlace = 'change' | 'elsewhere' | 'unlocated' | 'unknown';
 
 export interface DiffFilter {
   change: ChangeSet;

@@ -11,7 +11,7 @@
  * (spaces included).
  */
 
-export interface ChangedFile {
+interface ChangedFile {
   /** Path on the new side, relative to the repository root. */
   path: string;
   /** Path on the old side when renamed or copied. */

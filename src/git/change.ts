@@ -12,7 +12,7 @@ import { EXIT } from '../exit-codes.js';
 import type { Env } from '../host.js';
 import { runGit, type GitResult } from './run.js';
 
-export interface GitChange {
+interface GitChange {
   /** The repository root (`git rev-parse --show-toplevel`). */
   root: string;
   base: string;
@@ -28,7 +28,7 @@ export interface GitChange {
 }
 
 /** The diff options: no colour, no external diff or textconv, the default a/ b/ prefixes, paths from the root. */
-export const DIFF_ARGS = ['diff', '--unified=0', '-M', '--no-color', '--no-ext-diff', '--no-textconv', '--no-relative', '--src-prefix=a/', '--dst-prefix=b/', '--ignore-submodules=none'];
+const DIFF_ARGS = ['diff', '--unified=0', '-M', '--no-color', '--no-ext-diff', '--no-textconv', '--no-relative', '--src-prefix=a/', '--dst-prefix=b/', '--ignore-submodules=none'];
 
 function fail(message: string, hint?: string): never {
   throw new CliError(message, EXIT.USAGE, hint);

@@ -14,7 +14,7 @@ import { execFile } from 'node:child_process';
 import type { Env } from '../host.js';
 
 /** How long one git command may take. */
-export const GIT_TIMEOUT_MS = 60_000;
+const GIT_TIMEOUT_MS = 60_000;
 /** Most output read from one git command (a diff of a very large change). */
 const MAX_OUTPUT = 512 * 1024 * 1024;
 

@@ -36,7 +36,7 @@ export function rowFails(result: GateResult, key: CountKey): boolean {
 }
 
 /** A link target safe inside markdown's `(...)`: only http(s), parentheses and spaces encoded. */
-export function mdUrl(url: string): string | undefined {
+function mdUrl(url: string): string | undefined {
   if (!/^https?:\/\/[^\s<>]+$/.test(url)) return undefined;
   return url.replace(/\(/g, '%28').replace(/\)/g, '%29');
 }
