@@ -24,7 +24,7 @@ export const BUILTINS: ReadonlyArray<{ name: string; summary: string; hidden?: b
   { name: 'api', summary: 'Call any API operation by path', load: async () => (await import('./builtin/api.js')).apiCommand },
   { name: 'completion', summary: 'Print the shell completion script (bash, zsh, fish)', load: async () => (await import('./builtin/completion.js')).completionCommand },
   { name: '__complete', summary: 'Values for the completion scripts', hidden: true, load: async () => (await import('./builtin/completion.js')).completeCommand },
-  { name: 'gate', summary: 'Pass or fail a build on the open issues in a scope (for CI)', load: async () => (await import('../gate/command.js')).gateCommand },
+  { name: 'gate', summary: 'Pass or fail a build on the open issues in a scope (for CI)', load: async () => (await import('./gate/command.js')).gateCommand },
   { name: 'sandbox', summary: 'Run a local stand-in of the service (no account needed)', load: async () => (await import('./builtin/sandbox.js')).sandboxCommand },
 ];
 

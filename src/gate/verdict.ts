@@ -48,7 +48,7 @@ export type CountKey = Level | 'total';
 type Counts = Record<CountKey, number>;
 export type MaxThresholds = Partial<Record<CountKey, number>>;
 
-export interface GateOptions {
+export interface Thresholds {
   /** Fail when any open issue is at this level or above. */
   failOn?: Level;
   /** Fail when more than N open issues are at a level (or in total). */
@@ -85,7 +85,7 @@ function plural(n: number, level: CountKey): string {
   return `${n} ${what} issue${n === 1 ? '' : 's'}`;
 }
 
-function checkOptions(options: GateOptions): void {
+function checkOptions(options: Thresholds): void {
   if (options.failOn !== undefined && !isLevel(options.failOn)) {
     throw new GateUsageError(`unknown level "${String(options.failOn)}" (expected one of ${LEVELS.join(', ')})`);
   }
@@ -110,7 +110,7 @@ function compareSeverity(a: GateIssue, b: GateIssue): number {
 /** Which counted issues a tally keeps: every one (reports list them all) or only those that may break. */
 type KeepPolicy = 'all' | 'breaking';
 
-interface TallyOptions extends GateOptions {
+interface TallyOptions extends Thresholds {
   /** Default 'all'. With 'breaking', only issues at a level some threshold looks at are kept. */
   keep?: KeepPolicy;
   /** Slims an issue before it is kept (e.g. drops code segments), to bound memory. */
@@ -200,7 +200,7 @@ export function createTally(options: TallyOptions = {}): GateTally {
  * A `failOn` level breaks on every open issue at or above it; a `max` of a level that is
  * exceeded breaks on every open issue of that level; an exceeded `max.total` on every open issue.
  */
-export function evaluateGate(issues: readonly IssueInput[], options: GateOptions = {}): GateResult {
+export function evaluateGate(issues: readonly IssueInput[], options: Thresholds = {}): GateResult {
   const tally = createTally({ ...options, keep: 'all' });
   for (const issue of issues) tally.add(issue);
   return tally.result();

@@ -1,9 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { gateOptions } from '../../../src/gate/run.js';
-import { scopeSpecs } from '../../../src/gate/flags.js';
-import { aligned, annotationLines, MAX_ANNOTATIONS, scopeText } from '../../../src/gate/summary.js';
+import { parseGateOptions, thresholds, type GateCommandOptions } from '../../../src/commands/gate/options.js';
+import { scopeSpecs } from '../../../src/commands/gate/flags.js';
+import { aligned, annotationLines, MAX_ANNOTATIONS, scopeText } from '../../../src/commands/gate/summary.js';
 import { UsageError } from '../../../src/errors.js';
 import { evaluateGate } from '../../../src/gate/verdict.js';
+
+/** The thresholds of the options commander would have read: parsed once, then merged (no policy here). */
+function gateOptions(raw: GateCommandOptions) {
+  return thresholds(parseGateOptions(raw, { specs: [], attribute: new Map() }));
+}
 
 describe('gate flags', () => {
   it('takes the issue search flags that scope the gate from its row', () => {
@@ -20,7 +25,7 @@ describe('gate flags', () => {
   });
 
   it('refuses a gate without a threshold, and bad values, as usage errors (exit 2)', () => {
-    const cases: Array<[Record<string, unknown>, RegExp]> = [
+    const cases: Array<[GateCommandOptions, RegExp]> = [
       [{}, /no threshold given/],
       [{ levels: 'high=80' }, /no threshold given/],
       [{ failOn: 'severe' }, /unknown level "severe"/],

@@ -1,7 +1,7 @@
 import { fingerprintOf } from '../../../src/gate/fingerprint.js';
 import { describe, expect, it } from 'vitest';
-import { createTally, evaluateGate, type GateOptions, type IssueInput } from '../../../src/gate/verdict.js';
-import { slimIssue } from '../../../src/gate/run.js';
+import { createTally, evaluateGate, type Thresholds, type IssueInput } from '../../../src/gate/verdict.js';
+import { slimIssue } from '../../../src/commands/gate/run.js';
 
 /** Deterministic pseudo-random issues over every level, some not open, some without a score. */
 function sample(n: number): IssueInput[] {
@@ -15,7 +15,7 @@ function sample(n: number): IssueInput[] {
   });
 }
 
-const CASES: GateOptions[] = [
+const CASES: Thresholds[] = [
   { failOn: 'high' },
   { failOn: 'info' },
   { max: { critical: 0, medium: 3 } },

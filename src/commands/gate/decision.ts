@@ -1,6 +1,6 @@
 /** The gate's decision with what it was made on: the scope, what was verified and sifted, the issues read and the total the service gave. */
-import type { GateResult } from './verdict.js';
-import type { Sifted } from './sieve.js';
+import type { GateResult } from '../../gate/verdict.js';
+import type { Sifted } from '../../gate/sieve.js';
 import type { VerifiedScope } from './scope.js';
 
 export interface GateVerdict {

@@ -14,55 +14,33 @@
  */
 import { access, constants, stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import type { Context } from '../context.js';
-import { wallClock } from '../host.js';
-import { CliError, UsageError } from '../errors.js';
-import { EXIT } from '../exit-codes.js';
-import { createTally, type GateOptions, type IssueInput, type MaxThresholds } from './verdict.js';
+import type { Context } from '../../context.js';
+import { wallClock } from '../../host.js';
+import { CliError, UsageError } from '../../errors.js';
+import { EXIT } from '../../exit-codes.js';
+import { createTally, type IssueInput, type Thresholds } from '../../gate/verdict.js';
 import type { GateVerdict } from './decision.js';
-import { GateUsageError, parseLevel, parseLevels } from './levels.js';
-import { scrub } from '../http/redact.js';
-import { ResponseError } from '../http/errors.js';
-import { buildRequestBody } from '../request/build.js';
-import { Pager, allowListeners, parseConcurrency } from '../listing/pager.js';
-import { count } from '../terminal/progress.js';
-import { BufferPool } from '../http/buffer-pool.js';
-import { decodePage, releasePage } from '../listing/page-decode.js';
-import { askedFormat } from '../output/data-format.js';
-import { numberFlag, parseNumberFlag } from '../request/number-flag.js';
-import { printDryRun } from '../http/dry-run.js';
-import { MAX_FLAGS, searchOperation, type GateFlags } from './flags.js';
-import { prepareWait, type WaitSettings } from '../scans/wait.js';
-import { checkOutput } from '../output/respond.js';
+import { scrub } from '../../http/redact.js';
+import { ResponseError } from '../../http/errors.js';
+import { buildRequestBody } from '../../request/build.js';
+import { Pager, allowListeners } from '../../listing/pager.js';
+import { count } from '../../terminal/progress.js';
+import { BufferPool } from '../../http/buffer-pool.js';
+import { decodePage, releasePage } from '../../listing/page-decode.js';
+import { askedFormat } from '../../output/data-format.js';
+import { printDryRun } from '../../http/dry-run.js';
+import { searchOperation } from './flags.js';
+import { checkOutput } from '../../output/respond.js';
 import { verifyScope } from './scope.js';
 import { REPORT_FLAGS, printVerdict, writeErrorReports, writeReports, type ReportPaths } from './summary.js';
 import { checkRepositoryFlag, gateSetup, resolveRepository, type GateSetup } from './setup.js';
-import { createSieve } from './sieve.js';
-import { fingerprintOf } from './fingerprint.js';
+import { createSieve } from '../../gate/sieve.js';
+import { fingerprintOf } from '../../gate/fingerprint.js';
 import { repositoriesOf, writeCiErrorReports, writeCiReports, type CiReportPaths } from './ci-reports.js';
-import type { Policy } from './policy.js';
+import { thresholds, type GateOptions } from './options.js';
 import { postComment } from './comment.js';
-import { toComment, toCommentError } from './reports/comment.js';
-import { siftedLines } from './sifted-text.js';
-
-interface GateOpts {
-  failOn?: string;
-  levels?: string;
-  sarif?: string;
-  junit?: string;
-  markdown?: string;
-  jsonReport?: string;
-  annotations?: boolean;
-  comment?: boolean;
-  hostbSast?: string;
-  codeQuality?: string;
-  wait?: boolean;
-  pollInterval?: string;
-  waitTimeout?: string;
-  pageSize?: string;
-  concurrency?: string;
-  [flag: string]: unknown;
-}
+import { toComment, toCommentError } from '../../gate/reports/comment.js';
+import { siftedLines } from '../../gate/sifted-text.js';
 
 /** Fields dropped from the issues the gate keeps: large, and in no report. */
 const HEAVY_FIELDS = ['sastCodeSegment', 'businessLogicScenario', 'validationSecurityAssessment', 'patch', 'naturalLanguageRuleViolation'];
@@ -75,45 +53,12 @@ export function slimIssue(issue: IssueInput): IssueInput {
   return out;
 }
 
-function usage<T>(fn: () => T): T {
-  try {
-    return fn();
-  } catch (err) {
-    if (err instanceof GateUsageError) throw new UsageError(err.message.replace(/^levels:/, '--levels:'));
-    throw err;
-  }
-}
-
-/** Thresholds from the flags; a flag replaces only the same setting of the policy file. */
-export function gateOptions(opts: GateOpts, policy?: Policy): GateOptions {
-  const o: GateOptions = {};
-  if (policy?.failOn !== undefined) o.failOn = policy.failOn;
-  if (policy?.cutoffs !== undefined) o.cutoffs = policy.cutoffs;
-  if (opts.failOn !== undefined) o.failOn = usage(() => parseLevel(opts.failOn!));
-  const max: MaxThresholds = { ...policy?.max };
-  for (const key of MAX_FLAGS) {
-    const raw = opts[`max${key[0].toUpperCase()}${key.slice(1)}`];
-    if (raw === undefined) continue;
-    max[key] = parseNumberFlag(raw, { flag: `--max-${key}`, whole: true, min: 0 });
-  }
-  if (Object.keys(max).length > 0) o.max = max;
-  if (opts.levels !== undefined) o.cutoffs = usage(() => parseLevels(opts.levels!, o.cutoffs));
-  if (o.failOn === undefined && o.max === undefined) {
-    throw new UsageError('no threshold given: a gate without one would pass everything', 'give --fail-on LEVEL or a --max-* limit, e.g. --fail-on high, or set fail-on/max in a policy file (.svc-policy.yml)');
-  }
-  return o;
-}
-
-function pageSize(raw: string | undefined): number {
-  return numberFlag(raw, { flag: '--page-size', whole: true, min: 1, max: 5000 }, 500);
-}
-
 /** Report paths, resolved and checked before anything is sent. */
-async function reportPaths(ctx: Context, opts: GateOpts): Promise<ReportPaths & CiReportPaths> {
+async function reportPaths(ctx: Context, files: GateOptions['reports']): Promise<ReportPaths & CiReportPaths> {
   const paths: ReportPaths & CiReportPaths = {};
   const seen = new Map<string, string>();
   for (const kind of Object.keys(REPORT_FLAGS) as Array<keyof ReportPaths>) {
-    const given = opts[kind];
+    const given = files[kind];
     if (given === undefined) continue;
     const flag = REPORT_FLAGS[kind];
     if (given.trim() === '') throw new UsageError(`${flag} needs a file name`);
@@ -136,13 +81,14 @@ async function reportPaths(ctx: Context, opts: GateOpts): Promise<ReportPaths & 
   return paths;
 }
 
-export async function runGate(ctx: Context, flags: GateFlags, opts: GateOpts): Promise<void> {
+/** The run step of `svc gate`, on options parsed by parseGateOptions (options.ts). */
+export async function runGate(ctx: Context, opts: GateOptions): Promise<void> {
   // Everything the user can get wrong is checked before the first request.
   const startedAt = wallClock(ctx);
   const setup = await gateSetup(ctx, opts);
-  const options = gateOptions(opts, setup.policy);
-  const size = pageSize(opts.pageSize);
-  const concurrency = parseConcurrency(opts.concurrency);
+  const options = thresholds(opts, setup.policy);
+  const size = opts.pageSize;
+  const concurrency = opts.concurrency;
   const format = askedFormat(ctx);
   if (opts.annotations && format !== 'table') {
     throw new UsageError(`--annotations writes workflow commands to stdout, which -o ${format} needs for itself`, 'drop -o, or write the data with a report flag (--sarif, --junit, --markdown)');
@@ -151,7 +97,7 @@ export async function runGate(ctx: Context, flags: GateFlags, opts: GateOpts): P
   // On host A's runner annotations are on by default (--no-annotations turns them off); stdout
   // stays the data's own with -o json/ndjson/csv.
   const annotations = opts.annotations ?? (setup.ci?.annotations === true && format === 'table');
-  const paths = await reportPaths(ctx, opts);
+  const paths = await reportPaths(ctx, opts.reports);
   if (setup.ci?.stepSummary) {
     const summary = resolve(ctx.cwd, setup.ci.stepSummary);
     // --markdown naming the step summary appends too: earlier steps' content is never replaced.
@@ -159,17 +105,18 @@ export async function runGate(ctx: Context, flags: GateFlags, opts: GateOpts): P
     paths.stepSummary = summary;
   }
   const op = searchOperation();
-  const built = await buildRequestBody(ctx, op, flags, opts);
+  const built = await buildRequestBody(ctx, op, opts.scope.flags, opts.scope.values);
   const scope: Record<string, unknown> = { ...built, types: ['open'] };
   if (opts.repository !== undefined) {
     if (built.repositoryIds !== undefined) throw new UsageError('give --repository or --repository-ids, not both');
     // Resolved (a URL, or auto) in the try below; --dry-run sends nothing, so it only says so.
-    const v = String(opts.repository).trim();
+    const v = opts.repository.trim();
     const kind = checkRepositoryFlag(v, setup.ci);
     const resolved = kind === 'auto' ? `<resolved from ${setup.ci!.repositoryUrl}>` : kind === 'url' ? `<resolved from ${v}>` : v;
     scope.repositoryIds = ctx.globals.dryRun ? [resolved] : undefined;
   }
-  const wait = await waitSettings(opts, scope);
+  const wait = opts.wait;
+  if (wait && typeof scope.scanId !== 'string') throw new UsageError('--wait waits for the scan of --scan-id, and none is given', 'add --scan-id, or drop --wait');
   if (ctx.globals.dryRun) {
     printDryRun(ctx, op.path, { ...scope, sortBy: 'createdAt', sortOrder: 'asc', page: 1, pageSize: size });
     return;
@@ -180,7 +127,7 @@ export async function runGate(ctx: Context, flags: GateFlags, opts: GateOpts): P
   const asData = format === 'json' || format === 'ndjson' || !!paths.jsonReport;
   const keepAll = !!(paths.sarif || paths.junit || paths.hostbSast || paths.codeQuality || annotations || asData || opts.comment);
   try {
-    if (opts.repository !== undefined) scope.repositoryIds = [await resolveRepository(ctx, String(opts.repository), setup.ci, built.organizationId)];
+    if (opts.repository !== undefined) scope.repositoryIds = [await resolveRepository(ctx, opts.repository, setup.ci, built.organizationId)];
     // Every id of the scope exists and its scan has finished, or there is no verdict (4, 8, 1).
     const verified = await verifyScope(ctx, scope, { wait });
     verdict = { ...await countIssues(ctx, scope, options, setup, { size, concurrency, keepAll, keepSifted: !!paths.sarif || asData }), verified };
@@ -210,18 +157,10 @@ export async function runGate(ctx: Context, flags: GateFlags, opts: GateOpts): P
   }
 }
 
-/** --wait, --poll-interval, --wait-timeout: as `scans start --wait` takes them; only with --scan-id. */
-async function waitSettings(opts: GateOpts, scope: Record<string, unknown>): Promise<WaitSettings | undefined> {
-  if (opts.wait === undefined && opts.pollInterval === undefined && opts.waitTimeout === undefined) return undefined;
-  const settings = prepareWait(opts);
-  if (typeof scope.scanId !== 'string') throw new UsageError('--wait waits for the scan of --scan-id, and none is given', 'add --scan-id, or drop --wait');
-  return settings;
-}
-
 async function countIssues(
   ctx: Context,
   scope: Record<string, unknown>,
-  options: GateOptions,
+  options: Thresholds,
   setup: GateSetup,
   o: { size: number; concurrency: number; keepAll: boolean; keepSifted: boolean },
 ): Promise<Omit<GateVerdict, 'verified'>> {

@@ -1,42 +1,27 @@
 /**
  * `--diff BASE|auto`, `--diff-scope`, `--diff-work-tree`: read the change from git before anything is
- * sent (src/git/change.ts; every failure there is exit 2 with the fix), parse it (diff.ts) and hand
- * the sieve its filter (diff-match.ts).
+ * sent (src/git/change.ts; every failure there is exit 2 with the fix), parse it (src/gate/diff.ts) and hand
+ * the sieve its filter (src/gate/diff-match.ts).
  *
  * `auto` takes the base from the pull request the CI builds (src/ci/pull-request.ts). In a CI job
  * that builds no pull request (a push, a schedule) there is no change to narrow to: every issue
  * counts, and a note says so. Outside a CI, `auto` is exit 2 (give the base).
  */
-import type { Context } from '../context.js';
-import { UsageError } from '../errors.js';
-import { pullRequestOf } from '../ci/pull-request.js';
-import { readChange } from '../git/change.js';
-import { DiffParseError, addUntracked, parseDiff } from './diff.js';
-import { parseDiffScope, type DiffFilter } from './diff-match.js';
-import { GateUsageError } from './levels.js';
-import type { DiffAbout } from './sieve.js';
+import type { Context } from '../../context.js';
+import { UsageError } from '../../errors.js';
+import { pullRequestOf } from '../../ci/pull-request.js';
+import { readChange } from '../../git/change.js';
+import { DiffParseError, addUntracked, parseDiff } from '../../gate/diff.js';
+import type { DiffFilter } from '../../gate/diff-match.js';
+import type { DiffAbout } from '../../gate/sieve.js';
+import type { GateOptions } from './options.js';
 
-export interface DiffOpts {
-  diff?: string;
-  diffScope?: string;
-  diffWorkTree?: boolean;
-}
+type DiffOpts = Pick<GateOptions, 'diff' | 'diffScope' | 'diffWorkTree'>;
 
 export async function diffSetup(ctx: Context, opts: DiffOpts): Promise<(DiffFilter & { about: DiffAbout }) | undefined> {
-  if (opts.diff === undefined) {
-    if (opts.diffScope !== undefined) throw new UsageError('--diff-scope narrows --diff, and none is given', 'add --diff BASE (or --diff auto in a pull request build)');
-    if (opts.diffWorkTree) throw new UsageError('--diff-work-tree adds the work tree to --diff, and none is given', 'add --diff BASE');
-    return undefined;
-  }
-  let scope: DiffFilter['scope'];
-  try {
-    scope = parseDiffScope(opts.diffScope);
-  } catch (err) {
-    if (err instanceof GateUsageError) throw new UsageError(err.message);
-    throw err;
-  }
-  let base = String(opts.diff).trim();
-  if (base === '') throw new UsageError('--diff needs a base: a branch, a tag, a commit, or auto');
+  if (opts.diff === undefined) return undefined;
+  const scope = opts.diffScope;
+  let base = opts.diff.trim();
   if (base === 'auto') {
     const pr = ctx.globals.ci === false ? undefined : pullRequestOf(ctx.env);
     if (!pr) throw new UsageError('--diff auto takes the base from a pull request build, and this is not a CI job svc knows', 'give the base, e.g. --diff origin/main');

@@ -3,13 +3,13 @@
  * search's own (taken from its row, so they stay in sync); the run step is in run.ts.
  */
 import { Command, Option } from 'commander';
-import { scans } from '../operations/scans.js';
-import { addFlagOptions } from '../commands/operation/command.js';
-import { stringParser } from '../request/values.js';
-import type { Runner } from '../commands/runner.js';
+import { scans } from '../../operations/scans.js';
+import { addFlagOptions } from '../operation/command.js';
+import { stringParser } from '../../request/values.js';
+import type { Runner } from '../runner.js';
 import { MAX_FLAGS, scopeSpecs } from './flags.js';
-import { hint } from '../completion/hints.js';
-import { LEVELS } from './levels.js';
+import { hint } from '../../completion/hints.js';
+import { LEVELS } from '../../gate/levels.js';
 
 const HELP = `
 Exit codes (fail closed: never 0 unless every id of the scope exists, its scan has finished, every
@@ -130,8 +130,9 @@ export function gateCommand(run: Runner, cmd = new Command('gate')): Command {
   cmd.action(async (_opts: unknown, command: Command) => {
     await run(async (ctx) => {
       // The gate's run (yaml policies, baseline, reports) is evaluated when the gate runs, not for its help.
+      const { parseGateOptions } = await import('./options.js');
       const { runGate } = await import('./run.js');
-      await runGate(ctx, { specs, attribute }, command.opts());
+      await runGate(ctx, parseGateOptions(command.opts(), { specs, attribute }));
     });
   });
   return cmd;

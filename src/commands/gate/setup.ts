@@ -5,27 +5,20 @@
  */
 import { readFile, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { detectCi, type CiInfo } from '../ci/detect.js';
-import type { Context } from '../context.js';
-import { wallClock } from '../host.js';
-import { CliError, UsageError } from '../errors.js';
-import { EXIT } from '../exit-codes.js';
-import { BaselineError, parseBaseline, type Baseline } from './baseline.js';
-import { GateUsageError } from './levels.js';
-import { DEFAULT_POLICY_FILE, PolicyError, entryLabel, parsePolicy, utcDay, type Policy } from './policy.js';
-import { parseCommit, parseSince } from './since.js';
-import type { SieveOptions } from './sieve.js';
-import { diffSetup, type DiffOpts } from './setup-diff.js';
+import { detectCi, type CiInfo } from '../../ci/detect.js';
+import type { Context } from '../../context.js';
+import { wallClock } from '../../host.js';
+import { CliError, UsageError } from '../../errors.js';
+import { EXIT } from '../../exit-codes.js';
+import { BaselineError, parseBaseline, type Baseline } from '../../gate/baseline.js';
+import { GateUsageError } from '../../gate/levels.js';
+import { DEFAULT_POLICY_FILE, PolicyError, entryLabel, parsePolicy, utcDay, type Policy } from '../../gate/policy.js';
+import { parseCommit, parseSince } from '../../gate/since.js';
+import type { SieveOptions } from '../../gate/sieve.js';
+import type { GateOptions } from './options.js';
+import { diffSetup } from './diff.js';
 
-interface SetupOpts extends DiffOpts {
-  policy?: string;
-  baseline?: string;
-  newSince?: string;
-  commit?: string;
-  repository?: string;
-  issueUrl?: string;
-  [flag: string]: unknown;
-}
+type SetupOpts = Pick<GateOptions, 'policy' | 'baseline' | 'newSince' | 'commit' | 'issueUrl' | 'diff' | 'diffScope' | 'diffWorkTree'>;
 
 export interface GateSetup {
   ci?: CiInfo;

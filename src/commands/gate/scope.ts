@@ -23,13 +23,13 @@
  * how many open issues they left. A lookup that fails for another reason ends as any call does
  * (3, 6, 7...); a lookup whose answer cannot be read is exit 7: it never counts as "found".
  */
-import type { Context } from '../context.js';
-import { CliError } from '../errors.js';
-import { EXIT } from '../exit-codes.js';
-import type { Client } from '../http/client.js';
-import { NotFoundError, ResponseError } from '../http/errors.js';
-import { escapeControls } from '../request/values.js';
-import { LIST_PATH, WaitTimeoutError, findScan, scanState, waitForScan } from '../scans/wait.js';
+import type { Context } from '../../context.js';
+import { CliError } from '../../errors.js';
+import { EXIT } from '../../exit-codes.js';
+import type { Client } from '../../http/client.js';
+import { NotFoundError, ResponseError } from '../../http/errors.js';
+import { escapeControls } from '../../request/values.js';
+import { LIST_PATH, WaitTimeoutError, findScan, scanState, waitForScan } from '../../scans/wait.js';
 
 const ORGS_LIST = '/api/v1/orgs/list';
 const REPOS_LIST = '/api/v1/repositories/list';

@@ -5,10 +5,10 @@
  * on stderr. The token is made a secret of the run, so no line can print it.
  */
 import { readFile } from 'node:fs/promises';
-import type { Context } from '../context.js';
-import { eventFile, pullRequestOf } from '../ci/pull-request.js';
-import { CommentError, postStickyComment } from '../ci/sticky-comment.js';
-import { scrub } from '../http/redact.js';
+import type { Context } from '../../context.js';
+import { eventFile, pullRequestOf } from '../../ci/pull-request.js';
+import { CommentError, postStickyComment } from '../../ci/sticky-comment.js';
+import { scrub } from '../../http/redact.js';
 
 /** The event file's JSON, or undefined (host A's pull request number when GITHUB_REF does not say it). */
 async function readEvent(ctx: Context): Promise<unknown> {

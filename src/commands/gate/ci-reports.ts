@@ -5,17 +5,17 @@
  * are not written (an empty report would read as "no vulnerabilities"), and the step summary says
  * the gate could not decide.
  */
-import type { Context } from '../context.js';
-import { wallClock } from '../host.js';
-import { CliError } from '../errors.js';
-import { EXIT } from '../exit-codes.js';
+import type { Context } from '../../context.js';
+import { wallClock } from '../../host.js';
+import { CliError } from '../../errors.js';
+import { EXIT } from '../../exit-codes.js';
 import type { GateVerdict } from './decision.js';
-import { siftedLines } from './sifted-text.js';
+import { siftedLines } from '../../gate/sifted-text.js';
 import { atomically } from './summary.js';
-import { appendSummary } from '../ci/step-summary.js';
-import { toHostBSast } from './reports/hostb-sast.js';
-import { toCodeQuality } from './reports/code-quality.js';
-import { toMarkdown, toMarkdownError } from './reports/markdown.js';
+import { appendSummary } from '../../ci/step-summary.js';
+import { toHostBSast } from '../../gate/reports/hostb-sast.js';
+import { toCodeQuality } from '../../gate/reports/code-quality.js';
+import { toMarkdown, toMarkdownError } from '../../gate/reports/markdown.js';
 
 export interface CiReportPaths {
   hostbSast?: string;

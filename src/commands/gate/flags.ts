@@ -3,9 +3,9 @@
  * row, so they stay in sync), one --max-<level> flag per level and one for the total. Checking that
  * the scope's ids exist is scope.ts.
  */
-import { issues } from '../operations/issues.js';
-import type { Operation } from '../operations/types.js';
-import { flagSpecs, type FlagSpec } from '../request/flags.js';
+import { issues } from '../../operations/issues.js';
+import type { Operation } from '../../operations/types.js';
+import { flagSpecs, type FlagSpec } from '../../request/flags.js';
 
 /** Request fields of the issue search that scope the gate (it always searches `types: ["open"]`). */
 const SCOPE_FIELDS = [

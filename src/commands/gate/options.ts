@@ -1,0 +1,156 @@
+/**
+ * `svc gate`'s options, parsed once from what commander read into one typed value: the run step
+ * (`runGate`) takes it, and tests build it with `parseGateOptions` (or by hand) and call the run step
+ * directly. Values that need the world (files, the clock, the CI's variables, the policy file's
+ * settings) are checked by the run step and `setup.ts`; everything else is checked here.
+ */
+import { UsageError } from '../../errors.js';
+import type { OperationOptions } from '../../request/flags.js';
+import { numberFlag, parseNumberFlag } from '../../request/number-flag.js';
+import { parseConcurrency } from '../../listing/pager.js';
+import { prepareWait, type WaitSettings } from '../../scans/wait.js';
+import { GateUsageError, parseLevel, parseLevels, type Level } from '../../gate/levels.js';
+import type { MaxThresholds, Thresholds } from '../../gate/verdict.js';
+import type { Policy } from '../../gate/policy.js';
+import type { GateFlags } from './flags.js';
+import type { ReportPaths } from './summary.js';
+import { parseDiffScope, type DiffScope } from '../../gate/diff-match.js';
+
+export interface GateOptions {
+  /** The scope flags (the issue search's own, see flags.ts) and the values commander read for them. */
+  scope: { flags: GateFlags; values: OperationOptions };
+  failOn?: Level;
+  /** --max-critical ... --max-total. */
+  max: MaxThresholds;
+  /** --levels as given: cut-offs applied over the policy file's (parsed when the policy is read). */
+  levels?: string;
+  /** The report files, as given (resolved and checked against the current directory by the run step). */
+  reports: ReportPaths;
+  /** --annotations (true), --no-annotations (false), neither (undefined: on in host A's runner). */
+  annotations?: boolean;
+  policy?: string;
+  baseline?: string;
+  newSince?: string;
+  commit?: string;
+  repository?: string;
+  issueUrl?: string;
+  /** --diff BASE|auto, as given (read from git by diff.ts). */
+  diff?: string;
+  /** --diff-scope (default lines); --diff-work-tree. */
+  diffScope: DiffScope;
+  diffWorkTree: boolean;
+  /** --comment: the summary as one comment on the CI's pull request. */
+  comment: boolean;
+  /** --wait with --poll-interval and --wait-timeout, when any of them is given. */
+  wait?: WaitSettings;
+  pageSize: number;
+  concurrency: number;
+}
+
+/** What commander read for `svc gate` (command.opts()): the gate's own options by attribute name. */
+export interface GateCommandOptions {
+  failOn?: string;
+  maxCritical?: string;
+  maxHigh?: string;
+  maxMedium?: string;
+  maxLow?: string;
+  maxInfo?: string;
+  maxTotal?: string;
+  levels?: string;
+  sarif?: string;
+  junit?: string;
+  markdown?: string;
+  jsonReport?: string;
+  hostbSast?: string;
+  codeQuality?: string;
+  annotations?: boolean;
+  policy?: string;
+  baseline?: string;
+  newSince?: string;
+  commit?: string;
+  repository?: string;
+  issueUrl?: string;
+  diff?: string;
+  diffScope?: string;
+  diffWorkTree?: boolean;
+  comment?: boolean;
+  wait?: boolean;
+  pollInterval?: string;
+  waitTimeout?: string;
+  pageSize?: string;
+  concurrency?: string;
+}
+
+function usage<T>(fn: () => T): T {
+  try {
+    return fn();
+  } catch (err) {
+    if (err instanceof GateUsageError) throw new UsageError(err.message.replace(/^levels:/, '--levels:'));
+    throw err;
+  }
+}
+
+function maxFlag(raw: string | undefined, flag: string): number | undefined {
+  return raw === undefined ? undefined : parseNumberFlag(raw, { flag, whole: true, min: 0 });
+}
+
+/** Parses what commander read into GateOptions; a bad value is a UsageError (exit 2) naming its flag. */
+export function parseGateOptions(raw: GateCommandOptions, flags: GateFlags): GateOptions {
+  const max: MaxThresholds = {
+    critical: maxFlag(raw.maxCritical, '--max-critical'),
+    high: maxFlag(raw.maxHigh, '--max-high'),
+    medium: maxFlag(raw.maxMedium, '--max-medium'),
+    low: maxFlag(raw.maxLow, '--max-low'),
+    info: maxFlag(raw.maxInfo, '--max-info'),
+    total: maxFlag(raw.maxTotal, '--max-total'),
+  };
+  for (const key of Object.keys(max) as Array<keyof MaxThresholds>) if (max[key] === undefined) delete max[key];
+  const reports: ReportPaths = {
+    sarif: raw.sarif, junit: raw.junit, markdown: raw.markdown, jsonReport: raw.jsonReport, hostbSast: raw.hostbSast, codeQuality: raw.codeQuality,
+  };
+  for (const key of Object.keys(reports) as Array<keyof ReportPaths>) if (reports[key] === undefined) delete reports[key];
+  if (raw.diff === undefined && raw.diffScope !== undefined) throw new UsageError('--diff-scope narrows --diff, and none is given', 'add --diff BASE (or --diff auto in a pull request build)');
+  if (raw.diff === undefined && raw.diffWorkTree) throw new UsageError('--diff-work-tree adds the work tree to --diff, and none is given', 'add --diff BASE');
+  if (raw.diff !== undefined && raw.diff.trim() === '') throw new UsageError('--diff needs a base: a branch, a tag, a commit, or auto');
+  const waitGiven = raw.wait !== undefined || raw.pollInterval !== undefined || raw.waitTimeout !== undefined;
+  const values: OperationOptions = {};
+  // The scope flags are the search row's (named by its schema), so they are read by their attribute names.
+  const read = raw as Record<string, unknown>;
+  for (const attribute of flags.attribute.values()) if (read[attribute] !== undefined) values[attribute] = read[attribute];
+  return {
+    scope: { flags, values },
+    ...(raw.failOn !== undefined ? { failOn: usage(() => parseLevel(raw.failOn!)) } : {}),
+    max,
+    levels: raw.levels,
+    reports,
+    annotations: raw.annotations,
+    policy: raw.policy,
+    baseline: raw.baseline,
+    newSince: raw.newSince,
+    commit: raw.commit,
+    repository: raw.repository,
+    issueUrl: raw.issueUrl,
+    diff: raw.diff,
+    diffScope: usage(() => parseDiffScope(raw.diffScope)),
+    diffWorkTree: raw.diffWorkTree === true,
+    comment: raw.comment === true,
+    wait: waitGiven ? prepareWait({ wait: raw.wait, pollInterval: raw.pollInterval, waitTimeout: raw.waitTimeout }) : undefined,
+    pageSize: numberFlag(raw.pageSize, { flag: '--page-size', whole: true, min: 1, max: 5000 }, 500),
+    concurrency: parseConcurrency(raw.concurrency),
+  };
+}
+
+/** The thresholds the gate decides on: a flag replaces only the same setting of the policy file. */
+export function thresholds(options: Pick<GateOptions, 'failOn' | 'max' | 'levels'>, policy?: Policy): Thresholds {
+  const o: Thresholds = {};
+  if (policy?.failOn !== undefined) o.failOn = policy.failOn;
+  if (policy?.cutoffs !== undefined) o.cutoffs = policy.cutoffs;
+  if (options.failOn !== undefined) o.failOn = options.failOn;
+  const max: MaxThresholds = { ...policy?.max, ...options.max };
+  if (Object.keys(max).length > 0) o.max = max;
+  if (options.levels !== undefined) o.cutoffs = usage(() => parseLevels(options.levels!, o.cutoffs));
+  if (o.failOn === undefined && o.max === undefined) {
+    throw new UsageError('no threshold given: a gate without one would pass everything', 'give --fail-on LEVEL or a --max-* limit, e.g. --fail-on high, or set fail-on/max in a policy file (.svc-policy.yml)');
+  }
+  return o;
+}
