@@ -13,7 +13,7 @@ import { GateUsageError, parseLevel, parseLevels, type Level } from '../../gate/
 import type { MaxThresholds, Thresholds } from '../../gate/verdict.js';
 import type { Policy } from '../../gate/policy.js';
 import type { GateFlags } from './flags.js';
-import type { ReportPaths } from './summary.js';
+import { REPORT_KEYS, type ReportKey, type ReportPaths } from './reports.js';
 import { parseDiffScope, type DiffScope } from '../../gate/diff-match.js';
 
 export interface GateOptions {
@@ -48,7 +48,7 @@ export interface GateOptions {
 }
 
 /** What commander read for `svc gate` (command.opts()): the gate's own options by attribute name. */
-export interface GateCommandOptions {
+export interface GateCommandOptions extends Partial<Record<ReportKey, string>> {
   failOn?: string;
   maxCritical?: string;
   maxHigh?: string;
@@ -57,12 +57,6 @@ export interface GateCommandOptions {
   maxInfo?: string;
   maxTotal?: string;
   levels?: string;
-  sarif?: string;
-  junit?: string;
-  markdown?: string;
-  jsonReport?: string;
-  hostbSast?: string;
-  codeQuality?: string;
   annotations?: boolean;
   policy?: string;
   baseline?: string;
@@ -105,10 +99,8 @@ export function parseGateOptions(raw: GateCommandOptions, flags: GateFlags): Gat
     total: maxFlag(raw.maxTotal, '--max-total'),
   };
   for (const key of Object.keys(max) as Array<keyof MaxThresholds>) if (max[key] === undefined) delete max[key];
-  const reports: ReportPaths = {
-    sarif: raw.sarif, junit: raw.junit, markdown: raw.markdown, jsonReport: raw.jsonReport, hostbSast: raw.hostbSast, codeQuality: raw.codeQuality,
-  };
-  for (const key of Object.keys(reports) as Array<keyof ReportPaths>) if (reports[key] === undefined) delete reports[key];
+  const reports: ReportPaths = {};
+  for (const key of REPORT_KEYS) if (raw[key] !== undefined) reports[key] = raw[key];
   if (raw.diff === undefined && raw.diffScope !== undefined) throw new UsageError('--diff-scope narrows --diff, and none is given', 'add --diff BASE (or --diff auto in a pull request build)');
   if (raw.diff === undefined && raw.diffWorkTree) throw new UsageError('--diff-work-tree adds the work tree to --diff, and none is given', 'add --diff BASE');
   if (raw.diff !== undefined && raw.diff.trim() === '') throw new UsageError('--diff needs a base: a branch, a tag, a commit, or auto');
