@@ -239,7 +239,7 @@ describe('svc gate --diff auto: the base from the CI', () => {
     const s = await fake([issue('untouched', 'src/app.ts', 2)]);
     const r = await gate(s, repo.dir, ['--diff', 'auto'], { GITHUB_ACTIONS: 'true', GITHUB_BASE_REF: '' });
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain("--diff auto: host A's runner builds no pull request (GITHUB_BASE_REF is not set): every issue counts");
+    expect(r.stderr).toContain("--diff auto: host A's runner builds no pull request (GITHUB_BASE_REF is not set on host A's runner): every issue counts");
   });
 
   it('outside a CI: exit 2, give the base', async () => {

@@ -6,13 +6,14 @@
  */
 import { readFile } from 'node:fs/promises';
 import type { Context } from '../../context.js';
-import { eventFile, pullRequestOf } from '../../ci/pull-request.js';
+import { eventFileOf, pullRequestOf } from '../../ci/pull-request.js';
+import { detectCi, type CiInfo } from '../../ci/detect.js';
 import { CommentError, postStickyComment } from '../../ci/sticky-comment.js';
 import { scrub } from '../../http/redact.js';
 
 /** The event file's JSON, or undefined (host A's pull request number when GITHUB_REF does not say it). */
-async function readEvent(ctx: Context): Promise<unknown> {
-  const path = eventFile(ctx.env);
+async function readEvent(ci: CiInfo | undefined): Promise<unknown> {
+  const path = eventFileOf(ci);
   if (path === undefined) return undefined;
   try {
     return JSON.parse(await readFile(path, 'utf8'));
@@ -22,7 +23,8 @@ async function readEvent(ctx: Context): Promise<unknown> {
 }
 
 export async function postComment(ctx: Context, text: string): Promise<void> {
-  const pr = ctx.globals.ci === false ? undefined : pullRequestOf(ctx.env, await readEvent(ctx));
+  const ci = detectCi(ctx.env, { disabled: ctx.globals.ci === false });
+  const pr = pullRequestOf(ci, ctx.env, await readEvent(ci));
   if (!pr) {
     ctx.note('svc gate: --comment: not a pull request build of a CI svc knows: no comment posted');
     return;

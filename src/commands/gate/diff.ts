@@ -10,6 +10,7 @@
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { pullRequestOf } from '../../ci/pull-request.js';
+import { detectCi } from '../../ci/detect.js';
 import { readChange } from '../../git/change.js';
 import { DiffParseError, addUntracked, parseDiff } from '../../gate/diff.js';
 import type { DiffFilter } from '../../gate/diff-match.js';
@@ -23,10 +24,10 @@ export async function diffSetup(ctx: Context, opts: DiffOpts): Promise<(DiffFilt
   const scope = opts.diffScope;
   let base = opts.diff.trim();
   if (base === 'auto') {
-    const pr = ctx.globals.ci === false ? undefined : pullRequestOf(ctx.env);
+    const pr = pullRequestOf(detectCi(ctx.env, { disabled: ctx.globals.ci === false }), ctx.env);
     if (!pr) throw new UsageError('--diff auto takes the base from a pull request build, and this is not a CI job svc knows', 'give the base, e.g. --diff origin/main');
     if (pr.base === undefined) {
-      ctx.note(`svc gate: --diff auto: ${pr.name} builds no pull request (${pr.baseFrom} is not set): every issue counts`);
+      ctx.note(`svc gate: --diff auto: ${pr.name} builds no pull request (${pr.noBase}): every issue counts`);
       return undefined;
     }
     base = pr.base;
