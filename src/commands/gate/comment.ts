@@ -11,7 +11,7 @@ import { detectCi, type CiInfo } from '../../ci/detect.js';
 import { CommentError, postStickyComment } from '../../ci/sticky-comment.js';
 import { scrub } from '../../http/redact.js';
 
-/** The event file's JSON, or undefined (host A's pull request number when GITHUB_REF does not say it). */
+/** The event file's JSON, or undefined (host A's pull request number when the ref does not say it). */
 async function readEvent(ci: CiInfo | undefined): Promise<unknown> {
   const path = eventFileOf(ci);
   if (path === undefined) return undefined;

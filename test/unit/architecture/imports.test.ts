@@ -66,7 +66,7 @@ export const LAYERS: readonly (readonly string[])[] = [
   ['request/', 'gate/'], //                     the request kit (row -> body); the gate's pure domain
   ['context.ts'], //                            the Context type
   ['terminal/', 'completion/'], //              spinner and prompts; completion scripts
-  ['ci/'], //                                   CI detection, step summaries
+  ['ci/', 'git/'], //                           CI detection, step summaries, pull requests; git as a child process
   ['output/'], //                               renderers, printing a response, report files
   ['config/'], //                               profiles, credentials, base URL
   ['http/'], //                                 the undici client, errors, retries
