@@ -130,6 +130,22 @@ describe.each(HOSTS)('svc gate --comment on %s', (host) => {
   });
 });
 
+describe('svc gate --comment: a marker someone removed', () => {
+  it('the comment is no longer svc\'s: the next run creates one, and edits that one after', async () => {
+    const c = await comments('hosta');
+    const s = await service(FAILING);
+    await gate(s, c);
+    const first = c.marked()[0];
+    first.body = first.body.replace('<!-- svc-gate-comment -->\n', '');
+    await gate(s, c);
+    expect(c.comments).toHaveLength(2);
+    expect(c.marked()).toHaveLength(1);
+    expect(c.marked()[0].id).not.toBe(first.id);
+    await gate(s, c);
+    expect(c.comments).toHaveLength(2);
+  });
+});
+
 describe('svc gate --comment outside a pull request', () => {
   it('says so on stderr and posts nothing', async () => {
     const c = await comments('hosta');
