@@ -9,7 +9,7 @@ import type { Context } from '../context.js';
 import { CliError, UsageError } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
 import type { Vcs } from '../ci/providers.js';
-import { closestByUrl, matchByUrl, publicHostVcs, webUrl } from './url.js';
+import { closestByUrl, matchByUrl, publicHostVcs, webUrl } from '../ci/repo-url.js';
 
 interface LinkedRepository {
   id: string;

@@ -63,10 +63,10 @@ export const LAYERS: readonly (readonly string[])[] = [
   ['commands/'], //                             commander wiring, operation commands, built-ins, the gate command
   ['runtime.ts'], //                            createContext: the Context a run step gets
   ['listing/', 'scans/', 'sandbox/'], //        --all engine, --wait, the local emulator
-  ['request/', 'gate/'], //                     the request kit (row -> body); the gate's pure domain
+  ['request/', 'gate/', 'repos/'], //           the request kit (row -> body); the gate's pure domain; repositories by URL
   ['context.ts'], //                            the Context type
   ['terminal/', 'completion/'], //              spinner and prompts; completion scripts
-  ['ci/', 'git/'], //                           CI detection, step summaries, pull requests; git as a child process
+  ['ci/', 'git/'], //                           CI detection (the providers table), step summaries, repository URLs, pull requests; git as a child process
   ['output/'], //                               renderers, printing a response, report files
   ['config/'], //                               profiles, credentials, base URL
   ['http/'], //                                 the undici client, errors, retries
