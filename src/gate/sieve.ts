@@ -12,7 +12,7 @@ import { isOpen, type GateIssue, type GateTally, type IssueInput } from './verdi
 import { fingerprintOf } from './fingerprint.js';
 import { DEFAULT_CUTOFFS, levelOf, type Cutoffs } from './levels.js';
 import { entryMatches, isExpired, type IgnoreEntry, type Policy } from './policy.js';
-import { commitOf, createdAtOf } from './since.js';
+import { commitOf, createdAtOf, sameCommit } from './since.js';
 
 interface Suppression {
   reason: string;
@@ -97,7 +97,7 @@ export function createSieve(tally: GateTally, o: SieveOptions): Sieve {
       if (o.commit !== undefined) {
         const sha = commitOf(input);
         if (sha === undefined) sifted.uncommitted++;
-        else if (!sha.startsWith(o.commit)) { sifted.outOfScope++; return; }
+        else if (!sameCommit(sha, o.commit)) { sifted.outOfScope++; return; }
       }
       // The fingerprint is needed here only to match a policy or a baseline; kept issues get theirs
       // when the tally keeps them (the gate's slim step). The input is the sieve's to extend.

@@ -11,7 +11,7 @@ import type { Context } from '../../context.js';
 import { wallClock } from '../../host.js';
 import { CliError, UsageError } from '../../errors.js';
 import { EXIT } from '../../exit-codes.js';
-import { BaselineError, parseBaseline, type Baseline } from '../../gate/baseline.js';
+import { BaselineError, nameless, parseBaseline, type Baseline } from '../../gate/baseline.js';
 import { GateUsageError } from '../../gate/levels.js';
 import { DEFAULT_POLICY_FILE, PolicyError, entryLabel, parsePolicy, utcDay, type Policy } from '../../gate/policy.js';
 import { parseCommit, parseSince } from '../../gate/since.js';
@@ -131,6 +131,8 @@ export async function gateSetup(ctx: Context, opts: SetupOpts): Promise<GateSetu
   }
   if (opts.baseline !== undefined) {
     setup.baseline = await loadBaseline(ctx, opts.baseline);
+    const byIdOnly = nameless(setup.baseline);
+    if (byIdOnly > 0) ctx.note(`svc gate: ${byIdOnly} entr${byIdOnly === 1 ? 'y' : 'ies'} of the baseline name${byIdOnly === 1 ? 's' : ''} no rule, file or title: matched by id only, never as a wildcard`);
     setup.sieve.baseline = setup.baseline;
   }
   return setup;
