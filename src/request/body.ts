@@ -23,19 +23,19 @@ interface BodySources {
   rawFields?: string[];
 }
 
-/** Read `@file` / `@-` / a file path; errors name the flag. */
 /**
  * Most bytes `--input` (a file or stdin) or one `-F name=@file` may hold: a request body of this API
  * is kilobytes; anything near this is a mistake (a wrong file), refused before it is parsed or sent.
  */
-export const MAX_INPUT_BYTES = 16 * 1024 * 1024;
+const MAX_INPUT_BYTES = 16 * 1024 * 1024;
 
 function tooLarge(what: string, ref: string, bytes: number): UsageError {
   const mb = (n: number) => `${(n / (1024 * 1024)).toFixed(1)} MiB`;
   return new UsageError(`${what} from '${ref}' is ${mb(bytes)}, above svc's limit of ${mb(MAX_INPUT_BYTES)} on a request body`, 'check that it is the file you meant; a request body of this API is small');
 }
 
-function readSource(ref: string, what: string, src: Pick<BodySources, 'cwd' | 'readStdin'>): string {
+/** Read `@file` / `@-` / a file path; errors name the flag. */
+export function readSource(ref: string, what: string, src: Pick<BodySources, 'cwd' | 'readStdin'>): string {
   if (ref === '-') {
     const text = src.readStdin();
     const bytes = Buffer.byteLength(text);

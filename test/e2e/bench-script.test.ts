@@ -58,6 +58,7 @@ describe('npm run bench', () => {
     expect(find(/^peak RSS growth, 500 → 1,000 issues$/).limit).toBe('< 15 MB (flat)');
     expect(find(/^`svc gate --fail-on high`, 1,000 issues/).limit).toBe('< 3 s');
     expect(find(/^`svc issues search --all -o table`, 500 rows$/).limit).toBe('< 1 s');
+    expect(find(/^bulk: 50 archives in one process \(`--ids-from`\) vs a shell loop of 50 single calls$/).limit).toBe('≥ 10x');
     // The same call by a bare node:http script, for context: what the 1.5x is measured against.
     const floor = report.results.find((r) => r.target === '`node scripts/bench-call-floor.cjs` / `node -e 0`');
     expect(floor?.pass).toBeUndefined();

@@ -57,8 +57,9 @@ Policy file (.svc-policy.yml in the current directory, or --policy FILE; YAML or
   A mistake in the file is exit 2 naming the line.
 
 In CI (detected from its variables; --no-ci turns it off; svc help environment lists them):
-  host A's runner: the markdown summary is appended to HOSTA_STEP_SUMMARY (earlier content kept),
-  annotations are printed without --annotations, the list of breaking issues folds in ::group::.
+  host A's runner: the markdown summary is appended to the job's step summary (earlier content
+  kept), annotations are printed without --annotations, the list of breaking issues folds in a group.
+  --repository auto and --commit auto read the repository and commit the CI builds (any CI).
   host B's CI: the list folds in a collapsible section; --hostb-sast and --code-quality write the
   report formats its merge requests show. Any CI: a progress line every 5 seconds, no spinner.
 

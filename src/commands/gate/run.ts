@@ -122,9 +122,9 @@ export async function runGate(ctx: Context, opts: GateOptions): Promise<void> {
     throw new UsageError(`--annotations writes workflow commands to stdout, which -o ${format} needs for itself`, 'drop -o, or write the data with a report flag (--sarif, --junit, --markdown)');
   }
   if (ctx.globals.jq !== undefined) await checkOutput(ctx);
-  // On host A's runner annotations are on by default (--no-annotations turns them off); stdout
-  // stays the data's own with -o json/ndjson/csv.
-  const annotations = opts.annotations ?? (setup.ci?.annotations === true && format === 'table');
+  // On a CI that shows annotations from log lines they are on by default (--no-annotations turns
+  // them off); stdout stays the data's own with -o json/ndjson/csv.
+  const annotations = opts.annotations ?? (setup.ci?.annotations !== undefined && format === 'table');
   const paths = await reportPaths(ctx, opts.reports);
   // The CI's step-summary file: appended to, never replaced.
   const stepSummary = setup.ci?.stepSummary ? resolve(ctx.cwd, setup.ci.stepSummary) : undefined;
@@ -139,7 +139,7 @@ export async function runGate(ctx: Context, opts: GateOptions): Promise<void> {
     if (built.repositoryIds !== undefined) throw new UsageError('give --repository or --repository-ids, not both');
     // Resolved (a URL, or auto) in the try below; --dry-run sends nothing, so it only says so.
     const v = opts.repository.trim();
-    const kind = checkRepositoryFlag(v, setup.ci);
+    const kind = checkRepositoryFlag(v, setup.ci, ctx.env);
     const resolved = kind === 'auto' ? `<resolved from ${setup.ci!.repositoryUrl}>` : kind === 'url' ? `<resolved from ${v}>` : v;
     scope.repositoryIds = ctx.globals.dryRun ? [resolved] : undefined;
   }
