@@ -37,7 +37,7 @@ function sinceInstant(value: string, nowMs: number): number {
 }
 
 /** Shortest abbreviated sha that names one commit here (git's default abbreviation). */
-export const MIN_SHA = 7;
+const MIN_SHA = 7;
 
 /** A commit sha (or an abbreviation of 7 or more hex digits), lower case. */
 export function parseCommit(value: string): string {

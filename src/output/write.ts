@@ -15,7 +15,7 @@ export function stdoutFailureText(err: NodeJS.ErrnoException): string {
 }
 
 /** The output stream failed while svc waited for it (a full disk under a long listing): exit 9, said once. */
-export class OutputFailedError extends CliError {
+class OutputFailedError extends CliError {
   constructor(failure: NodeJS.ErrnoException) { super(stdoutFailureText(failure), EXIT.OUTPUT, undefined, { cause: failure }); }
 }
 

@@ -72,7 +72,7 @@ describe('class 6: outputs never destroy inputs', () => {
   it('the CI step summary naming the baseline: exit 2', async () => {
     const dir = tempDir('gate-files-');
     writeFileSync(join(dir, 'base.json'), BASELINE);
-    const r = await gate(dir, ['--baseline', 'base.json'], { HOSTA_ACTIONS: 'true', HOSTA_STEP_SUMMARY: join(dir, 'base.json') });
+    const r = await gate(dir, ['--baseline', 'base.json'], { GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: join(dir, 'base.json') });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('the CI step summary');
     expect(readFileSync(join(dir, 'base.json'), 'utf8')).toBe(BASELINE);
