@@ -18,8 +18,9 @@ import { DEFAULT_POLICY_FILE, PolicyError, entryLabel, parsePolicy, utcDay, type
 import { parseCommit, parseSince } from '../../gate/since.js';
 import type { SieveOptions } from '../../gate/sieve.js';
 import type { GateOptions } from './options.js';
+import { diffSetup } from './diff.js';
 
-type SetupOpts = Pick<GateOptions, 'policy' | 'baseline' | 'newSince' | 'commit' | 'issueUrl'>;
+type SetupOpts = Pick<GateOptions, 'policy' | 'baseline' | 'newSince' | 'commit' | 'issueUrl' | 'diff' | 'diffScope' | 'diffWorkTree'>;
 
 export interface GateSetup {
   ci?: CiInfo;
@@ -136,6 +137,8 @@ export async function gateSetup(ctx: Context, opts: SetupOpts): Promise<GateSetu
     if (byIdOnly > 0) ctx.note(`svc gate: ${byIdOnly} entr${byIdOnly === 1 ? 'y' : 'ies'} of the baseline name${byIdOnly === 1 ? 's' : ''} no rule, file or title: matched by id only, never as a wildcard`);
     setup.sieve.baseline = setup.baseline;
   }
+  const diff = await diffSetup(ctx, opts);
+  if (diff) setup.sieve.diff = diff;
   return setup;
 }
 
