@@ -22,8 +22,8 @@ import { parse, parseAllDocuments } from 'yaml';
 import { cleanEnv, runProgram } from '../helpers/run-svc.js';
 import { startGateSandbox, type GateSandbox } from '../helpers/sandbox-scope.js';
 import { tempDir } from '../helpers/temp.js';
-import { codeQualityErrors, sastErrors } from '../unit/reports/hostb-schemas.js';
-import { schemaErrors } from '../unit/reports/sarif-schema.js';
+import { codeQualityErrors, sastErrors } from '../unit/gate/reports/hostb-schemas.js';
+import { schemaErrors } from '../unit/gate/reports/sarif-schema.js';
 
 const ROOT = resolve(__dirname, '../..');
 const EXAMPLES = join(ROOT, 'examples');
