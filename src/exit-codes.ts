@@ -36,7 +36,17 @@ export const EXIT_CODE_TABLE: ReadonlyArray<{ code: ExitCode; meaning: string }>
   { code: EXIT.TERMINATED, meaning: 'Terminated (SIGTERM)' },
 ];
 
+/**
+ * A bulk action (an issue action given several ids, `--ids-from` or `--where`) exits 0 only when every
+ * id succeeded; otherwise with the code of its most serious failure, first in this order: credentials
+ * (nothing will work), an answer not understood (state unknown), may work later, rejected, not found.
+ * Interrupted: 130/143 whatever else happened.
+ */
+export const BULK_FAILURE_ORDER: readonly ExitCode[] = [EXIT.INTERNAL, EXIT.AUTH, EXIT.BAD_RESPONSE, EXIT.NETWORK, EXIT.REJECTED, EXIT.NOT_FOUND, EXIT.USAGE];
+
+export const BULK_EXIT_NOTE = `Bulk actions (several ids, --ids-from, --where): 0 only when every id succeeded; otherwise the code of the most serious failure among the ids, in this order: ${BULK_FAILURE_ORDER.join(', ')}; 130/143 when interrupted. Each id's own code is in its record (-o json).`;
+
 export function formatExitCodes(): string {
   const lines = EXIT_CODE_TABLE.map(({ code, meaning }) => `  ${String(code).padStart(3)}  ${meaning}`);
-  return `Exit codes of svc:\n\n${lines.join('\n')}\n`;
+  return `Exit codes of svc:\n\n${lines.join('\n')}\n\n${BULK_EXIT_NOTE}\n`;
 }

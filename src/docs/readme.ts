@@ -1,9 +1,9 @@
 /** Markdown for the README sections that must match the code (checked by a test). */
-import { EXIT_CODE_TABLE } from '../exit-codes.js';
+import { BULK_EXIT_NOTE, EXIT_CODE_TABLE } from '../exit-codes.js';
 import { ENVIRONMENT } from '../commands/help-topics.js';
 
 export function exitCodesMarkdown(): string {
-  return ['| Code | Meaning |', '|---|---|', ...EXIT_CODE_TABLE.map(({ code, meaning }) => `| ${code} | ${meaning.replace(/\|/g, '\\|')} |`)].join('\n');
+  return ['| Code | Meaning |', '|---|---|', ...EXIT_CODE_TABLE.map(({ code, meaning }) => `| ${code} | ${meaning.replace(/\|/g, '\\|')} |`), '', BULK_EXIT_NOTE].join('\n');
 }
 
 export function environmentMarkdown(): string {

@@ -51,6 +51,11 @@ interface CallOptions {
    * With buffers, the body is read into one of them, given back by RawAnswer.release().
    */
   raw?: boolean | BodyBuffers;
+  /**
+   * What interrupts this call instead of the client's signal: the bulk engine lets the calls in flight
+   * finish after a Ctrl-C (it stops sending new ones), so that each id's outcome is known.
+   */
+  signal?: AbortSignal;
 }
 
 export interface Client {
@@ -140,8 +145,8 @@ export function createClient(o: ClientOptions): Client {
     [TOKEN_SECRET_HEADER.toLowerCase()]: o.tokenSecret,
   };
 
-  async function once(path: string, payload: string, logged: string, safe: boolean, returnAll: boolean, raw: boolean | BodyBuffers): Promise<unknown> {
-    if (o.signal.aborted) throw interrupted(o.signal);
+  async function once(path: string, payload: string, logged: string, safe: boolean, returnAll: boolean, raw: boolean | BodyBuffers, signal: AbortSignal): Promise<unknown> {
+    if (signal.aborted) throw interrupted(signal);
     const url = o.baseUrl + path;
     const what = path.replace(/^\/api\/v1\//, '');
     const started = o.now();
@@ -149,8 +154,8 @@ export function createClient(o: ClientOptions): Client {
     o.verbose?.(`> POST ${url}${proxy ? ` (via proxy ${redactUrl(proxy)})` : ''}\n${formatHeaders(redactHeaders(headers), '> ')}\n> ${truncate(logged)}`);
     // One controller per attempt: the user's Ctrl-C and the body deadline both abort it.
     const attempt = new AbortController();
-    const onAbort = () => attempt.abort(o.signal.reason);
-    o.signal.addEventListener('abort', onAbort, { once: true });
+    const onAbort = () => attempt.abort(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
     let deadline: ReturnType<typeof setTimeout> | undefined;
     let res: Dispatcher.ResponseData;
     let bytes: Buffer;
@@ -170,7 +175,7 @@ export function createClient(o: ClientOptions): Client {
       }
       if (bytes.length > 2 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) bytes = bytes.subarray(3);
     } catch (err) {
-      if (o.signal.aborted) throw interrupted(o.signal);
+      if (signal.aborted) throw interrupted(signal);
       const cause = attempt.signal.reason === BODY_DEADLINE ? BODY_DEADLINE : err;
       const refused = refusal(cause, what, o.baseUrl, maxResponseBytes, returnAll);
       if (refused) {
@@ -182,7 +187,7 @@ export function createClient(o: ClientOptions): Client {
       throw failure;
     } finally {
       clearTimeout(deadline);
-      o.signal.removeEventListener('abort', onAbort);
+      signal.removeEventListener('abort', onAbort);
     }
     // A server may echo the token back: scrub it before any cutting (a cut secret could not be found
     // later). Only for what is printed: a page of a long listing is ~1 MB, scanned three times.
@@ -203,22 +208,22 @@ export function createClient(o: ClientOptions): Client {
   }
 
   return {
-    async call(path, body, { safe, raw = false }) {
+    async call(path, body, { safe, raw = false, signal = o.signal }) {
       const payload = JSON.stringify(body ?? {});
       const logged = o.verbose ? JSON.stringify(redactBody(body ?? {})) : '';
       const returnAll = (body as { returnAll?: unknown } | null)?.returnAll === true;
       for (let attempt = 0; ; attempt++) {
         try {
-          return await once(path, payload, logged, safe, returnAll, raw);
+          return await once(path, payload, logged, safe, returnAll, raw, signal);
         } catch (err) {
-          if (o.signal.aborted) throw interrupted(o.signal);
+          if (signal.aborted) throw interrupted(signal);
           if (attempt >= o.retries || !isRetryable(err, safe)) {
             if (attempt > 0 && err instanceof ApiError) err.message += ` (gave up after ${attempt + 1} tries)`;
             throw err;
           }
           const wait = retryDelayMs(attempt, o.random, (err as { retryAfterMs?: number }).retryAfterMs);
           o.notice?.(`${(err as Error).message}; retrying in ${(wait / 1000).toFixed(1)} s (retry ${attempt + 1} of ${o.retries})`);
-          await o.sleep(wait, o.signal).catch(() => { throw interrupted(o.signal); });
+          await o.sleep(wait, signal).catch(() => { throw interrupted(signal); });
         }
       }
     },

@@ -9,7 +9,7 @@ import { TOKEN_ID_HEADER, TOKEN_SECRET_HEADER } from './headers.js';
  * body fields redacted. A bad base URL is reported as it would be without --dry-run; a missing one
  * shows as `<base-url>`.
  */
-function describeRequest(ctx: Context, path: string, body: unknown): Record<string, unknown> {
+export function describeRequest(ctx: Context, path: string, body: unknown): Record<string, unknown> {
   let base = '<base-url>';
   try {
     base = ctx.target().baseUrl;

@@ -104,7 +104,7 @@ export const issues: Operation[] = [
   }),
   row('issues', 'archive', {
     ...ISSUE_ACTION,
-    effect: 'change',
+    effect: 'change', bulk: { done: 'archived' },
     summary: 'Archive an issue',
     examples: [{ cmd: 'svc issues archive iss_123', desc: 'Archive an issue' }],
     detail: done('Issue archived.'),
@@ -118,21 +118,21 @@ export const issues: Operation[] = [
   }),
   row('issues', 'mark-true-positive', {
     ...ISSUE_ACTION,
-    effect: 'change',
+    effect: 'change', bulk: { done: 'marked true positive' },
     summary: 'Confirm an issue as a true positive',
     examples: [{ cmd: 'svc issues mark-true-positive iss_123', desc: 'Confirm an issue as a true positive' }],
     detail: done('Issue confirmed as a true positive.'),
   }),
   row('issues', 'mark-false-positive', {
     ...ISSUE_ACTION,
-    effect: 'change',
+    effect: 'change', bulk: { done: 'marked false positive' },
     summary: 'Mark an issue as a false positive',
     examples: [{ cmd: 'svc issues mark-false-positive iss_123', desc: 'Mark an issue as a false positive' }],
     detail: done('Issue marked as a false positive.'),
   }),
   row('issues', 'generate-patch', {
     ...ISSUE_ACTION,
-    effect: 'change',
+    effect: 'change', bulk: { done: 'patches requested' },
     summary: 'Ask for a patch; it appears on the issue when ready',
     description: 'Patch generation is asynchronous (field notes): the patch shows up on `svc issues get` later.',
     examples: [{ cmd: 'svc issues generate-patch iss_123', desc: 'Ask for a patch; it appears on the issue when ready' }],
@@ -144,7 +144,7 @@ export const issues: Operation[] = [
   }),
   row('issues', 'approve-patch', {
     ...ISSUE_ACTION,
-    effect: 'change',
+    effect: 'change', bulk: { done: 'patches approved' },
     summary: 'Approve the generated patch of an issue',
     response: record({ ok: optional(bool()), patchId: optional(str()), pullRequestStatus: optional(str()), prLink: optional(str()) }),
     description: 'The spec shows neither request nor response; { issueId, organizationId } is what public clients send, and { ok, patchId, pullRequestStatus, prLink } what they receive.',
@@ -165,7 +165,7 @@ export const issues: Operation[] = [
     },
   }),
   row('issues', 'update-severity', {
-    effect: 'change',
+    effect: 'change', bulk: { done: 'updated' },
     summary: 'Change the severity of an issue',
     positional: 'issueId', required: ['issueId', 'severity'],
     request: body({

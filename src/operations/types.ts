@@ -53,6 +53,15 @@ export interface FollowUp {
   options: ExtraOption[];
 }
 
+/**
+ * A row whose positional id may be many ids (`svc issues archive id1 id2`, `--ids-from`, `--where`):
+ * one call per id, run by the bulk engine (src/listing/bulk.ts).
+ */
+interface Bulk {
+  /** What the summary says of the ids that worked: `48 archived`. */
+  done: string;
+}
+
 export interface Operation {
   group: GroupName;
   /** The API's own name of the operation, as in the path (`issuesBySeverity`, `set-pr-scanning`). */
@@ -83,6 +92,8 @@ export interface Operation {
   /** How one record is shown to a person (a response record, or a list of one row). */
   detail?: DetailView;
   pagination?: Pagination;
+  /** The positional id may be many ids, one call each (see Bulk). */
+  bulk?: Bulk;
   /** Flags and a step that run after the call (e.g. wait for the started scan). */
   followUp?: FollowUp;
   /** Lines for people after a success, shown on stderr with a table (e.g. a schedule's next runs). */

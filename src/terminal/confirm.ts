@@ -14,3 +14,9 @@ export async function confirmDestructive(ctx: Context, op: Operation, body: Reco
   const ok = await confirm(ctx.io, `${op.summary}${target ? ` (${target})` : ''}. This cannot be undone. Continue?`);
   if (!ok) throw new UsageError('cancelled: nothing was changed');
 }
+
+/** Ask a yes/no question on the terminal (the caller checked that there is one). */
+export async function askYesNo(ctx: Context, question: string): Promise<boolean> {
+  const { confirm } = await import('./prompt.js');
+  return confirm(ctx.io, question);
+}

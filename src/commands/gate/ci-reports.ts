@@ -1,27 +1,17 @@
 /**
- * The gate's CI outputs beyond the generic reports: host B's SAST and Code Quality reports, and
- * the markdown summary appended to the CI's step summary (host A's HOSTA_STEP_SUMMARY). The two
- * host B reports are written whole (atomically) or not at all; when the gate cannot decide, they
- * are not written (an empty report would read as "no vulnerabilities"), and the step summary says
- * the gate could not decide.
+ * The gate's output to the CI it runs in: the step summary (host A's HOSTA_STEP_SUMMARY), appended to
+ * with the reports whose CI variant it is (reports.ts: the markdown summary), and when the gate cannot
+ * decide, what they say then; and the check that a SARIF upload holds one repository.
  */
 import type { Context } from '../../context.js';
-import { wallClock } from '../../host.js';
 import { CliError } from '../../errors.js';
 import { EXIT } from '../../exit-codes.js';
 import type { GateVerdict } from './decision.js';
-import { siftedLines } from '../../gate/sifted-text.js';
-import { atomically } from './summary.js';
+import { REPORT_KEYS, kindOf, type ReportInputs, type ReportKind } from './reports.js';
 import { appendSummary } from '../../ci/step-summary.js';
-import { toHostBSast } from '../../gate/reports/hostb-sast.js';
-import { toCodeQuality } from '../../gate/reports/code-quality.js';
-import { toMarkdown, toMarkdownError } from '../../gate/reports/markdown.js';
 
-export interface CiReportPaths {
-  hostbSast?: string;
-  codeQuality?: string;
-  /** The CI's step-summary file: appended to, never replaced. */
-  stepSummary?: string;
+function stepSummaryKinds(): ReportKind[] {
+  return REPORT_KEYS.map(kindOf).filter((k) => k.ciVariant === 'step-summary');
 }
 
 async function append(path: string, text: string): Promise<void> {
@@ -33,32 +23,20 @@ async function append(path: string, text: string): Promise<void> {
   }
 }
 
-export async function writeCiReports(ctx: Context, paths: CiReportPaths, v: GateVerdict, o: { startedAt: number; issueUrl?: (id: string) => string }): Promise<void> {
-  const result = v.result;
-  if (paths.hostbSast) {
-    const report = toHostBSast(result, { toolVersion: ctx.version, startedAt: o.startedAt, endedAt: wallClock(ctx), issueUrl: o.issueUrl });
-    await atomically('hostbSast', paths.hostbSast, () => JSON.stringify(report) + '\n');
-    ctx.note(`wrote host B's SAST report ${paths.hostbSast} (${result.issues.length} vulnerabilities)`);
-  }
-  if (paths.codeQuality) {
-    await atomically('codeQuality', paths.codeQuality, () => JSON.stringify(toCodeQuality(result)) + '\n');
-    ctx.note(`wrote the Code Quality report ${paths.codeQuality} (${result.issues.length} entries)`);
-  }
-  if (paths.stepSummary) {
-    // Written because the CI asked for it, not a flag: a file that cannot be appended to is said, and
-    // the verdict (the exit code) stands.
-    try {
-      await append(paths.stepSummary, toMarkdown(result, siftedLines(v.sifted, result.counts.total)));
-      ctx.note(`added the gate summary to the step summary ${paths.stepSummary}`);
-    } catch (err) {
-      ctx.warn((err as Error).message);
-    }
+/** The step summary of the CI the gate runs in: the reports with that CI variant (the markdown summary), appended. */
+export async function writeStepSummary(ctx: Context, path: string, v: GateVerdict, o: ReportInputs): Promise<void> {
+  // Written because the CI asked for it, not a flag: a file that cannot be appended to is said, and
+  // the verdict (the exit code) stands.
+  try {
+    for (const kind of stepSummaryKinds()) await append(path, kind.text(v, o));
+    ctx.note(`added the gate summary to the step summary ${path}`);
+  } catch (err) {
+    ctx.warn((err as Error).message);
   }
 }
 
-export async function writeCiErrorReports(paths: CiReportPaths, message: string, exitCode: number): Promise<void> {
-  if (!paths.stepSummary) return;
-  await append(paths.stepSummary, toMarkdownError(message, exitCode));
+export async function writeStepSummaryError(path: string, message: string, exitCode: number): Promise<void> {
+  for (const kind of stepSummaryKinds()) if (kind.undecided) await append(path, kind.undecided(message, exitCode));
 }
 
 /**

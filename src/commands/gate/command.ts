@@ -10,6 +10,7 @@ import type { Runner } from '../runner.js';
 import { MAX_FLAGS, scopeSpecs } from './flags.js';
 import { hint } from '../../completion/hints.js';
 import { LEVELS } from '../../gate/levels.js';
+import { REPORT_KEYS, REPORT_KINDS } from './reports.js';
 
 const HELP = `
 Exit codes (fail closed: never 0 unless every id of the scope exists, its scan has finished, every
@@ -86,12 +87,7 @@ export function gateCommand(run: Runner, cmd = new Command('gate')): Command {
     cmd.addOption(new Option(`--max-${key} <n>`, key === 'total' ? 'Fail when there are more than n open issues in all' : `Fail when there are more than n open ${key} issues`));
   }
   cmd.option('--levels <cutoffs>', 'Score cut-offs, e.g. critical=90,high=70,medium=40,low=10 (default: those)');
-  cmd.option('--sarif <file>', 'Write a SARIF 2.1.0 report of every counted issue');
-  cmd.option('--junit <file>', 'Write a JUnit XML report (a test case per issue, failures for breaking ones)');
-  cmd.option('--markdown <file>', "Write a markdown summary (e.g. the CI's step-summary file)");
-  cmd.option('--json-report <file>', 'Write the verdict as JSON (what -o json prints) to a file, beside the summary');
-  cmd.option('--hostb-sast <file>', "Write host B's SAST report (security report schema 15.x) of every counted issue");
-  cmd.option('--code-quality <file>', "Write host B's Code Quality report (JSON) of every counted issue");
+  for (const key of REPORT_KEYS) cmd.option(`${REPORT_KINDS[key].flag} <file>`, REPORT_KINDS[key].description);
   cmd.option('--annotations', "Print workflow-command annotations (::error file=...,line=...::) on stdout, at most 50 (default on host A's runner)");
   cmd.option('--no-annotations', "No annotations, also on host A's runner");
   cmd.option('--baseline <file>', 'Count only issues not in this earlier report (the --sarif or --json-report file of a previous run)');

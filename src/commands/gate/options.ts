@@ -13,7 +13,7 @@ import { GateUsageError, parseLevel, parseLevels, type Level } from '../../gate/
 import type { MaxThresholds, Thresholds } from '../../gate/verdict.js';
 import type { Policy } from '../../gate/policy.js';
 import type { GateFlags } from './flags.js';
-import type { ReportPaths } from './summary.js';
+import { REPORT_KEYS, type ReportKey, type ReportPaths } from './reports.js';
 
 export interface GateOptions {
   /** The scope flags (the issue search's own, see flags.ts) and the values commander read for them. */
@@ -40,7 +40,7 @@ export interface GateOptions {
 }
 
 /** What commander read for `svc gate` (command.opts()): the gate's own options by attribute name. */
-export interface GateCommandOptions {
+export interface GateCommandOptions extends Partial<Record<ReportKey, string>> {
   failOn?: string;
   maxCritical?: string;
   maxHigh?: string;
@@ -49,12 +49,6 @@ export interface GateCommandOptions {
   maxInfo?: string;
   maxTotal?: string;
   levels?: string;
-  sarif?: string;
-  junit?: string;
-  markdown?: string;
-  jsonReport?: string;
-  hostbSast?: string;
-  codeQuality?: string;
   annotations?: boolean;
   policy?: string;
   baseline?: string;
@@ -93,10 +87,8 @@ export function parseGateOptions(raw: GateCommandOptions, flags: GateFlags): Gat
     total: maxFlag(raw.maxTotal, '--max-total'),
   };
   for (const key of Object.keys(max) as Array<keyof MaxThresholds>) if (max[key] === undefined) delete max[key];
-  const reports: ReportPaths = {
-    sarif: raw.sarif, junit: raw.junit, markdown: raw.markdown, jsonReport: raw.jsonReport, hostbSast: raw.hostbSast, codeQuality: raw.codeQuality,
-  };
-  for (const key of Object.keys(reports) as Array<keyof ReportPaths>) if (reports[key] === undefined) delete reports[key];
+  const reports: ReportPaths = {};
+  for (const key of REPORT_KEYS) if (raw[key] !== undefined) reports[key] = raw[key];
   const waitGiven = raw.wait !== undefined || raw.pollInterval !== undefined || raw.waitTimeout !== undefined;
   const values: OperationOptions = {};
   // The scope flags are the search row's (named by its schema), so they are read by their attribute names.

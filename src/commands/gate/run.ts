@@ -32,11 +32,12 @@ import { printDryRun } from '../../http/dry-run.js';
 import { searchOperation } from './flags.js';
 import { checkOutput } from '../../output/respond.js';
 import { verifyScope } from './scope.js';
-import { REPORT_FLAGS, printVerdict, writeErrorReports, writeReports, type ReportPaths } from './summary.js';
+import { printVerdict } from './summary.js';
+import { REPORT_KEYS, kindOf, reportsKeep, writeErrorReports, writeReports, type ReportPaths } from './reports.js';
 import { checkRepositoryFlag, gateSetup, resolveRepository, type GateSetup } from './setup.js';
 import { createSieve } from '../../gate/sieve.js';
 import { fingerprintOf } from '../../gate/fingerprint.js';
-import { repositoriesOf, writeCiErrorReports, writeCiReports, type CiReportPaths } from './ci-reports.js';
+import { repositoriesOf, writeStepSummary, writeStepSummaryError } from './ci-reports.js';
 import { thresholds, type GateOptions } from './options.js';
 
 /** Fields dropped from the issues the gate keeps: large, and in no report. */
@@ -73,13 +74,13 @@ export function slimmer(fingerprints: boolean): (issue: IssueInput) => IssueInpu
 export const slimIssue = slimmer(true);
 
 /** Report paths, resolved and checked before anything is sent. */
-async function reportPaths(ctx: Context, files: GateOptions['reports']): Promise<ReportPaths & CiReportPaths> {
-  const paths: ReportPaths & CiReportPaths = {};
+async function reportPaths(ctx: Context, files: ReportPaths): Promise<ReportPaths> {
+  const paths: ReportPaths = {};
   const seen = new Map<string, string>();
-  for (const kind of Object.keys(REPORT_FLAGS) as Array<keyof ReportPaths>) {
+  for (const kind of REPORT_KEYS) {
     const given = files[kind];
     if (given === undefined) continue;
-    const flag = REPORT_FLAGS[kind];
+    const flag = kindOf(kind).flag;
     if (given.trim() === '') throw new UsageError(`${flag} needs a file name`);
     // `-` is stdout (written in place, like a FIFO or a device: see output/write-file.ts).
     const path = given === '-' ? '-' : resolve(ctx.cwd, given);
@@ -117,12 +118,10 @@ export async function runGate(ctx: Context, opts: GateOptions): Promise<void> {
   // stays the data's own with -o json/ndjson/csv.
   const annotations = opts.annotations ?? (setup.ci?.annotations === true && format === 'table');
   const paths = await reportPaths(ctx, opts.reports);
-  if (setup.ci?.stepSummary) {
-    const summary = resolve(ctx.cwd, setup.ci.stepSummary);
-    // --markdown naming the step summary appends too: earlier steps' content is never replaced.
-    if (paths.markdown === summary) delete paths.markdown;
-    paths.stepSummary = summary;
-  }
+  // The CI's step-summary file: appended to, never replaced.
+  const stepSummary = setup.ci?.stepSummary ? resolve(ctx.cwd, setup.ci.stepSummary) : undefined;
+  // --markdown naming the step summary appends too: earlier steps' content is never replaced.
+  if (stepSummary !== undefined && paths.markdown === stepSummary) delete paths.markdown;
   const op = searchOperation();
   const built = await buildRequestBody(ctx, op, opts.scope.flags, opts.scope.values);
   const scope: Record<string, unknown> = { ...built, types: ['open'] };
@@ -142,23 +141,26 @@ export async function runGate(ctx: Context, opts: GateOptions): Promise<void> {
   }
 
   let verdict: GateVerdict;
-  // -o json and --json-report list every counted issue (a later --baseline reads them back).
-  const asData = format === 'json' || format === 'ndjson' || !!paths.jsonReport;
-  const keepAll = !!(paths.sarif || paths.junit || paths.hostbSast || paths.codeQuality || annotations || asData);
+  // -o json lists every counted issue (a later --baseline reads them back), as some reports do (reports.ts).
+  const asData = format === 'json' || format === 'ndjson';
+  const keep = reportsKeep(paths);
+  const keepAll = keep.everyIssue || annotations || asData;
   try {
     if (opts.repository !== undefined) scope.repositoryIds = [await resolveRepository(ctx, opts.repository, setup.ci, built.organizationId)];
     // Every id of the scope exists and its scan has finished, or there is no verdict (4, 8, 1).
     const verified = await verifyScope(ctx, scope, { wait });
-    verdict = { ...await countIssues(ctx, scope, options, setup, { size, concurrency, keepAll, keepSifted: !!paths.sarif || asData, fingerprints: keepAll || format !== 'table' }), verified };
+    // Fingerprints only where something shows them: reports that list every issue, -o json/ndjson/csv.
+    verdict = { ...await countIssues(ctx, scope, options, setup, { size, concurrency, keepAll, keepSifted: keep.siftedIssues || asData, fingerprints: keepAll || format !== 'table' }), verified };
   } catch (err) {
     const code = err instanceof CliError ? err.exitCode : EXIT.INTERNAL;
     const message = scrub(err instanceof Error ? err.message : String(err), ctx.secrets());
     await writeErrorReports(paths, message, code, ctx.io.stdout).catch(() => { /* the original error is the one to report */ });
-    await writeCiErrorReports(paths, message, code).catch(() => { /* as above */ });
+    if (stepSummary !== undefined) await writeStepSummaryError(stepSummary, message, code).catch(() => { /* as above */ });
     throw err;
   }
-  await writeReports(ctx, paths, verdict);
-  await writeCiReports(ctx, paths, verdict, { startedAt, issueUrl: setup.issueUrl });
+  const inputs = { version: ctx.version, startedAt, endedAt: wallClock(ctx), issueUrl: setup.issueUrl };
+  await writeReports(paths, verdict, { ...inputs, stdout: ctx.io.stdout, note: ctx.note });
+  if (stepSummary !== undefined) await writeStepSummary(ctx, stepSummary, verdict, inputs);
   if (paths.sarif) {
     const repos = repositoriesOf(verdict);
     if (repos.length > 1) {

@@ -1,9 +1,7 @@
-/** What `svc gate` prints and writes: the verdict on stdout, reports in files (atomically). */
+/** What `svc gate` prints: the verdict on stdout (the report files are reports.ts). */
 import { wallClock } from '../../host.js';
 import type { Context } from '../../context.js';
-import { CliError } from '../../errors.js';
-import { EXIT } from '../../exit-codes.js';
-import type { CountKey, GateIssue, GateResult } from '../../gate/verdict.js';
+import type { CountKey, GateResult } from '../../gate/verdict.js';
 import type { GateVerdict } from './decision.js';
 import { groupLines, type CiInfo } from '../../ci/detect.js';
 import { siftedLines } from '../../gate/sifted-text.js';
@@ -15,33 +13,13 @@ import type { VerifiedScope } from './scope.js';
 import { cellText, terminalJson } from '../../output/sanitize.js';
 import { fitWidths } from '../../output/layout.js';
 import { clip, displayWidth, pad, wrap } from '../../output/text-width.js';
-import { writeReport } from '../../output/write-file.js';
 import { count } from '../../terminal/progress.js';
 import { printJson } from '../../output/print-json.js';
-import { toSarif } from '../../gate/reports/sarif.js';
-import { toJunit, toJunitError } from '../../gate/reports/junit.js';
-import { rowFails, thresholdText, toMarkdown, toMarkdownError } from '../../gate/reports/markdown.js';
+import { rowFails, thresholdText } from '../../gate/reports/markdown.js';
 import { toAnnotations } from '../../gate/reports/annotations.js';
 import { locationText, scoreText, titleOf } from '../../gate/reports/common.js';
 import { Chalk } from 'chalk';
-import type { Writable } from 'node:stream';
-
-export interface ReportPaths {
-  sarif?: string;
-  junit?: string;
-  markdown?: string;
-  /** `--json-report`: the `-o json` verdict, in a file. */
-  jsonReport?: string;
-  /** Host B's SAST and Code Quality reports (written in ci-reports.ts). */
-  hostbSast?: string;
-  codeQuality?: string;
-}
-
-/** The report flags, by ReportPaths key. */
-export const REPORT_FLAGS: Record<keyof ReportPaths, string> = {
-  sarif: '--sarif', junit: '--junit', markdown: '--markdown', jsonReport: '--json-report',
-  hostbSast: '--hostb-sast', codeQuality: '--code-quality',
-};
+import { verdictData } from './verdict-data.js';
 
 /** Most annotations printed; a notice says how many more there were. */
 export const MAX_ANNOTATIONS = 50;
@@ -49,99 +27,6 @@ export const MAX_ANNOTATIONS = 50;
 const MAX_LISTED = 50;
 
 const CSV_COLUMNS = ['level', 'score', 'id', 'vulnClass', 'repositoryName', 'affectedFile', 'startLine', 'generatedTitle'];
-
-/** The verdict as data (`-o json`). */
-function verdictData(v: GateVerdict): Record<string, unknown> {
-  const r = v.result;
-  return {
-    passed: r.passed,
-    decided: true,
-    counts: r.counts,
-    thresholds: r.thresholds,
-    violations: r.violations,
-    breaking: r.breaking,
-    scope: v.scope,
-    verified: v.verified,
-    fetched: v.fetched,
-    totalCount: v.totalCount,
-    ignored: r.ignored,
-    ...siftedData(v),
-  };
-}
-
-/** Slim issue records for JSON: what a reader (or a later --baseline) needs, no heavy fields. */
-function issueData(i: GateIssue): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const key of ['id', 'level', 'score', 'breaking', 'fingerprint', 'vulnClass', 'cwes', 'repositoryId', 'repositoryName', 'affectedFile', 'startLine', 'generatedTitle', 'createdAt', 'suppression']) {
-    if (i[key] !== undefined) out[key] = i[key];
-  }
-  return out;
-}
-
-/**
- * `issues` (every counted issue: with a baseline, the new ones), and with a baseline `unchanged`
- * (those found in it), with a policy `suppressed` (with the reason): the lists a later run reads
- * back with --baseline.
- */
-function siftedData(v: GateVerdict): Record<string, unknown> {
-  const out: Record<string, unknown> = { issues: v.result.issues.map(issueData) };
-  const sf = v.sifted;
-  if (!sf) return out;
-  if (sf.baseline) {
-    out.baseline = { file: sf.baseline.file, new: v.result.counts.total, unchanged: sf.unchangedCount };
-    out.unchanged = sf.unchanged.map(issueData);
-  }
-  if (sf.policy) {
-    out.policy = { file: sf.policy.file, suppressed: sf.suppressedCount, expired: sf.expired.map((e) => ({ line: e.line, expires: e.expires, id: e.id, fingerprint: e.fingerprint, rule: e.rule, path: e.path })) };
-    out.suppressed = sf.suppressed.map(issueData);
-  }
-  if (sf.outOfScope > 0 || sf.undated > 0 || sf.uncommitted > 0) out.narrowed = { leftOut: sf.outOfScope, countedWithoutDate: sf.undated, countedWithoutCommit: sf.uncommitted };
-  return out;
-}
-
-export async function atomically(kind: keyof ReportPaths, path: string, text: () => string, stdout?: Writable): Promise<void> {
-  try {
-    await writeReport(path, text(), stdout);
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    const why = code ?? (err as Error).message;
-    // A full or failing disk is an output failure (9); a wrong path (missing folder, a directory) is usage (2).
-    const output = code !== undefined && ['ENOSPC', 'EDQUOT', 'EIO', 'EROFS', 'EFBIG'].includes(code);
-    throw new CliError(`cannot write the ${REPORT_FLAGS[kind]} report to ${path} (${why})`, output ? EXIT.OUTPUT : EXIT.USAGE, 'check the path and free disk space');
-  }
-}
-
-export async function writeReports(ctx: Context, paths: ReportPaths, v: GateVerdict): Promise<void> {
-  const result = v.result;
-  const sifted = v.sifted;
-  const notes = siftedLines(sifted, result.counts.total);
-  if (paths.sarif) {
-    await atomically('sarif', paths.sarif, () => JSON.stringify(toSarif(result, { toolName: 'svc', toolVersion: ctx.version, baseline: !!sifted?.baseline, unchanged: sifted?.unchanged, suppressed: sifted?.suppressed })) + '\n', ctx.io.stdout);
-    ctx.note(`wrote the SARIF report ${paths.sarif} (${result.issues.length + (sifted?.unchanged.length ?? 0) + (sifted?.suppressed.length ?? 0)} results)`);
-  }
-  if (paths.junit) {
-    await atomically('junit', paths.junit, () => toJunit(result), ctx.io.stdout);
-    ctx.note(`wrote the JUnit report ${paths.junit}`);
-  }
-  if (paths.markdown) {
-    await atomically('markdown', paths.markdown, () => toMarkdown(result, notes), ctx.io.stdout);
-    ctx.note(`wrote the markdown summary ${paths.markdown}`);
-  }
-  if (paths.jsonReport) {
-    await atomically('jsonReport', paths.jsonReport, () => JSON.stringify(verdictData(v), null, 2) + '\n', ctx.io.stdout);
-    ctx.note(`wrote the JSON verdict ${paths.jsonReport}`);
-  }
-}
-
-/**
- * When the gate cannot decide: JUnit, markdown and the JSON report say so (the JSON report as
- * `{passed: false, decided: false, exitCode, error}`); SARIF is not written (empty would mean "no issues").
- */
-export async function writeErrorReports(paths: ReportPaths, message: string, exitCode: number, stdout?: Writable): Promise<void> {
-  if (paths.junit) await atomically('junit', paths.junit, () => toJunitError(message), stdout);
-  if (paths.markdown) await atomically('markdown', paths.markdown, () => toMarkdownError(message, exitCode), stdout);
-  if (paths.jsonReport) await atomically('jsonReport', paths.jsonReport, () => JSON.stringify({ passed: false, decided: false, exitCode, error: message }, null, 2) + '\n', stdout);
-}
 
 /** Workflow-command lines, at most MAX_ANNOTATIONS (errors first), then a notice of the rest. */
 export function annotationLines(result: GateResult): string {

@@ -52,7 +52,8 @@ export function operationStandIn(op: Operation): Command {
   const beyond = op.source === 'notes' && !/beyond the spec/i.test(op.summary) ? ' [beyond the spec]' : '';
   const cmd = new Command(name).description(op.summary + beyond);
   if (alias) cmd.alias(alias);
-  if (op.positional) cmd.argument(`[${argName(op.positional)}]`, `${op.positional} (same as --${flagSpecs({ [op.positional]: op.request.shape[op.positional] })[0].flag})`);
+  if (op.bulk) cmd.argument(`[${argName(op.positional!)}...]`, `one or more ${op.positional}s (same as --${flagSpecs({ [op.positional!]: op.request.shape[op.positional!] })[0].flag}); several make it a bulk action`);
+  else if (op.positional) cmd.argument(`[${argName(op.positional)}]`, `${op.positional} (same as --${flagSpecs({ [op.positional]: op.request.shape[op.positional] })[0].flag})`);
   return cmd;
 }
 
@@ -117,11 +118,18 @@ export function completeOperationCommand(cmd: Command, op: Operation, run: Runne
     followUp.push(opt.attributeName());
     cmd.addOption(opt);
   }
+  if (op.bulk) {
+    cmd.option('--ids-from <file|->', 'Read the ids from a file or stdin: one a line, or the NDJSON/JSON of `svc issues search` (its id fields)');
+    cmd.option('--where <filter=value>', 'Act on the issues `svc issues search` finds with this filter (repeatable): types=open, repository-ids=..., severities-min=7, min-score=70, ...', collect);
+    cmd.option('--concurrency <n>', 'Calls at once for several ids, 1 to 16 (default 4)');
+    cmd.option('--failed-to <file>', 'Write the ids that failed (or were not sent) to this file, one a line, for --ids-from');
+    cmd.option('-y, --yes', 'Do not ask before acting on what --where found (required when not on a terminal)');
+  }
   if (op.destructive) cmd.option('-y, --yes', 'Do not ask for confirmation (required when not on a terminal)');
   cmd.addHelpText('after', ({ command }) => operationHelpFooter(op, specs, command.configureOutput().getOutHelpWidth?.() ?? 100));
   cmd.action(async (...args: unknown[]) => {
     const command = args[args.length - 1] as Command;
-    const positional = op.positional ? (args[0] as string | undefined) : undefined;
+    const positional = op.positional ? (args[0] as string | string[] | undefined) : undefined;
     await run(async (ctx) => {
       await runOperation(ctx, op, { specs, attribute, followUp }, command.opts(), positional);
     });

@@ -7,13 +7,20 @@ import type { OperationFlags, OperationOptions } from '../../request/flags.js';
 import { checkOutput, renderResponse } from '../../output/respond.js';
 import { printDryRun } from '../../http/dry-run.js';
 import { confirmDestructive } from '../../terminal/confirm.js';
+import { UsageError } from '../../errors.js';
 
 /** The code of each follow-up step a row can name, loaded only when one of its flags is given. */
 const FOLLOW_UPS: Record<FollowUp['step'], () => Promise<FollowUpStep>> = {
   'scan-wait': () => import('../../scans/wait.js').then((m) => m.scanWait),
 };
 
-export async function runOperation(ctx: Context, op: Operation, flags: OperationFlags, opts: OperationOptions, positional?: string): Promise<void> {
+export async function runOperation(ctx: Context, op: Operation, flags: OperationFlags, opts: OperationOptions, given?: string | string[]): Promise<void> {
+  const ids = given === undefined ? [] : Array.isArray(given) ? given : [given];
+  if (op.bulk && (ids.length > 1 || opts.idsFrom !== undefined || opts.where !== undefined || opts.failedTo !== undefined)) {
+    await runBulkOperation(ctx, op, flags, opts, ids);
+    return;
+  }
+  const positional = ids[0];
   const wanted = op.followUp && flags.followUp?.some((a) => opts[a] !== undefined);
   const followUp = wanted ? await FOLLOW_UPS[op.followUp!.step]() : undefined;
   const settings = followUp?.prepare(opts);
@@ -35,4 +42,23 @@ export async function runOperation(ctx: Context, op: Operation, flags: Operation
   if (followUp) await followUp.run(ctx, op, body, data, settings);
   else await renderResponse(ctx, op, data, body);
   if (op.explain && ctx.format() === 'table') for (const line of await op.explain(body)) ctx.note(line);
+}
+
+/** Several ids (a row with `bulk`): the ids gathered, one body each, sent by the bulk engine. */
+async function runBulkOperation(ctx: Context, op: Operation, flags: OperationFlags, opts: OperationOptions, positionals: string[]): Promise<void> {
+  if (opts.idsFrom === '-' && (opts.input === '-' || [...(opts.field ?? []), ...Object.values(opts)].some((v) => typeof v === 'string' && /(^|=)@-$/.test(v)))) {
+    throw new UsageError('--ids-from - reads stdin, which another flag reads too', 'give the ids or the other value in a file');
+  }
+  // The bulk engine (and --where's search) is evaluated only when several ids are given.
+  const { collectIds } = await import('../../listing/bulk-ids.js');
+  const { runBulk } = await import('../../listing/bulk.js');
+  const { parseConcurrency } = await import('../../listing/pager.js');
+  const concurrency = parseConcurrency(opts.concurrency);
+  await checkOutput(ctx);
+  // The body every id shares, checked before any id is looked for (its id is set per call).
+  const base = await buildRequestBody(ctx, op, flags, opts, positionals[0] ?? 'id');
+  const org = typeof base.organizationId === 'string' ? base.organizationId : undefined;
+  const ids = await collectIds(ctx, op, { positionals, idsFrom: opts.idsFrom as string | undefined, where: opts.where as string[] | undefined, yes: opts.yes, concurrency }, org);
+  if (ids.length === 0) return;
+  await runBulk(ctx, { op, ids, bodyFor: (id) => ({ ...base, [op.positional!]: id }), concurrency, failedTo: opts.failedTo as string | undefined });
 }

@@ -1,0 +1,156 @@
+/**
+ * The gate's report formats, one row each: the flag, the text of a decided gate, the text of an
+ * undecided one, whether the report lists every counted issue (the tally then keeps them all) and
+ * the issues the baseline and the policy took out, and its CI variant (the step summary). The command's
+ * options (command.ts, options.ts), the checks of the paths (run.ts), the writing (decided or not)
+ * and what the tally keeps all come from this table: a new format is one row here plus its pure
+ * writer in src/gate/reports/.
+ */
+import type { Writable } from 'node:stream';
+import { CliError } from '../../errors.js';
+import { EXIT } from '../../exit-codes.js';
+import { writeReport } from '../../output/write-file.js';
+import type { GateVerdict } from './decision.js';
+import { siftedLines } from '../../gate/sifted-text.js';
+import { toSarif } from '../../gate/reports/sarif.js';
+import { toJunit, toJunitError } from '../../gate/reports/junit.js';
+import { toMarkdown, toMarkdownError } from '../../gate/reports/markdown.js';
+import { toHostBSast } from '../../gate/reports/hostb-sast.js';
+import { toCodeQuality } from '../../gate/reports/code-quality.js';
+import { verdictData } from './verdict-data.js';
+
+/** What a writer may use beyond the verdict. */
+export interface ReportInputs {
+  version: string;
+  /** Wall-clock ms when the gate started and when its reports are written. */
+  startedAt: number;
+  endedAt: number;
+  /** Link to an issue from its id (--issue-url / SVC_ISSUE_URL). */
+  issueUrl?: (id: string) => string;
+}
+
+export interface ReportKind {
+  /** The option's flag; its commander attribute name is the row's key (a test checks they agree). */
+  flag: string;
+  /** The option's help. */
+  description: string;
+  /** The text of the report of a decided gate. */
+  text(v: GateVerdict, o: ReportInputs): string;
+  /** What is said on stderr once it is written. */
+  wrote(v: GateVerdict, path: string): string;
+  /** The text when the gate cannot decide; none: not written (an empty report would read as "no issues"). */
+  undecided?(message: string, exitCode: number): string;
+  /** It lists every counted issue (not only the breaking ones): the tally keeps them all. */
+  everyIssue: boolean;
+  /** It lists the issues the baseline and the policy took out of the count: the sieve keeps them. */
+  siftedIssues: boolean;
+  /** Its CI variant: 'step-summary', also appended to the step summary of the CI the gate runs in (ci-reports.ts). */
+  ciVariant?: 'step-summary';
+}
+
+const json = (value: unknown, indent?: number) => JSON.stringify(value, null, indent) + '\n';
+const counted = (v: GateVerdict) => v.result.issues.length;
+
+/** The report formats, in the order of `svc gate --help` and of writing. */
+export const REPORT_KINDS = {
+  sarif: {
+    flag: '--sarif',
+    description: 'Write a SARIF 2.1.0 report of every counted issue',
+    text: (v, o) => json(toSarif(v.result, { toolName: 'svc', toolVersion: o.version, baseline: !!v.sifted?.baseline, unchanged: v.sifted?.unchanged, suppressed: v.sifted?.suppressed })),
+    wrote: (v, path) => `wrote the SARIF report ${path} (${counted(v) + (v.sifted?.unchanged.length ?? 0) + (v.sifted?.suppressed.length ?? 0)} results)`,
+    everyIssue: true,
+    siftedIssues: true,
+  },
+  junit: {
+    flag: '--junit',
+    description: 'Write a JUnit XML report (a test case per issue, failures for breaking ones)',
+    text: (v) => toJunit(v.result),
+    wrote: (_v, path) => `wrote the JUnit report ${path}`,
+    undecided: (message) => toJunitError(message),
+    everyIssue: true,
+    siftedIssues: false,
+  },
+  markdown: {
+    flag: '--markdown',
+    description: "Write a markdown summary (e.g. the CI's step-summary file)",
+    text: (v) => toMarkdown(v.result, siftedLines(v.sifted, v.result.counts.total)),
+    wrote: (_v, path) => `wrote the markdown summary ${path}`,
+    undecided: (message, exitCode) => toMarkdownError(message, exitCode),
+    everyIssue: false,
+    siftedIssues: false,
+    ciVariant: 'step-summary',
+  },
+  jsonReport: {
+    flag: '--json-report',
+    description: 'Write the verdict as JSON (what -o json prints) to a file, beside the summary',
+    text: (v) => json(verdictData(v), 2),
+    wrote: (_v, path) => `wrote the JSON verdict ${path}`,
+    undecided: (message, exitCode) => json({ passed: false, decided: false, exitCode, error: message }, 2),
+    // -o json and --json-report list every counted issue (a later --baseline reads them back).
+    everyIssue: true,
+    siftedIssues: true,
+  },
+  hostbSast: {
+    flag: '--hostb-sast',
+    description: "Write host B's SAST report (security report schema 15.x) of every counted issue",
+    text: (v, o) => json(toHostBSast(v.result, { toolVersion: o.version, startedAt: o.startedAt, endedAt: o.endedAt, issueUrl: o.issueUrl })),
+    wrote: (v, path) => `wrote host B's SAST report ${path} (${counted(v)} vulnerabilities)`,
+    everyIssue: true,
+    siftedIssues: false,
+  },
+  codeQuality: {
+    flag: '--code-quality',
+    description: "Write host B's Code Quality report (JSON) of every counted issue",
+    text: (v) => json(toCodeQuality(v.result)),
+    wrote: (v, path) => `wrote the Code Quality report ${path} (${counted(v)} entries)`,
+    everyIssue: true,
+    siftedIssues: false,
+  },
+} as const satisfies Record<string, ReportKind>;
+
+export type ReportKey = keyof typeof REPORT_KINDS;
+/** A file per report format given: as typed (GateOptions.reports), then resolved (run.ts). */
+export type ReportPaths = Partial<Record<ReportKey, string>>;
+
+export const REPORT_KEYS = Object.keys(REPORT_KINDS) as ReportKey[];
+
+export const kindOf = (key: ReportKey): ReportKind => REPORT_KINDS[key];
+
+/** What the tally and the sieve keep for the reports asked for. */
+export function reportsKeep(paths: ReportPaths): { everyIssue: boolean; siftedIssues: boolean } {
+  const given = REPORT_KEYS.filter((k) => paths[k] !== undefined).map(kindOf);
+  return { everyIssue: given.some((k) => k.everyIssue), siftedIssues: given.some((k) => k.siftedIssues) };
+}
+
+/** Writes one report whole or not at all (`-`: stdout); a failure names the flag and says whether it is the disk (9) or the path (2). */
+async function atomically(key: ReportKey, path: string, text: () => string, stdout?: Writable): Promise<void> {
+  try {
+    await writeReport(path, text(), stdout);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    const why = code ?? (err as Error).message;
+    // A full or failing disk is an output failure (9); a wrong path (missing folder, a directory) is usage (2).
+    const output = code !== undefined && ['ENOSPC', 'EDQUOT', 'EIO', 'EROFS', 'EFBIG'].includes(code);
+    throw new CliError(`cannot write the ${kindOf(key).flag} report to ${path} (${why})`, output ? EXIT.OUTPUT : EXIT.USAGE, 'check the path and free disk space');
+  }
+}
+
+/** Every report asked for, in table order, each said on stderr once written. */
+export async function writeReports(paths: ReportPaths, v: GateVerdict, o: ReportInputs & { stdout: Writable; note: (line: string) => void }): Promise<void> {
+  for (const key of REPORT_KEYS) {
+    const path = paths[key];
+    if (path === undefined) continue;
+    const kind = kindOf(key);
+    await atomically(key, path, () => kind.text(v, o), o.stdout);
+    o.note(kind.wrote(v, path));
+  }
+}
+
+/** When the gate cannot decide: the formats that can say so do; the others are not written. */
+export async function writeErrorReports(paths: ReportPaths, message: string, exitCode: number, stdout?: Writable): Promise<void> {
+  for (const key of REPORT_KEYS) {
+    const path = paths[key];
+    const undecided = kindOf(key).undecided;
+    if (path !== undefined && undecided) await atomically(key, path, () => undecided(message, exitCode), stdout);
+  }
+}

@@ -1,0 +1,132 @@
+/**
+ * `--where FILTER=VALUE` (repeatable): the ids of a bulk action are the issues `svc issues search`
+ * finds with those filters, every page read. FILTER is a flag of `svc issues search` without its
+ * dashes (`types=open`, `repository-ids=repo_1,repo_2`, `severities-min=7`, `search-query=sql`,
+ * `scan-id=...`, `languages=...`), plus `min-score`/`max-score` (0-100, checked on each issue here:
+ * the search has no score filter). Lists take commas, as their flags do.
+ */
+import type { Context } from '../context.js';
+import type { Operation } from '../operations/types.js';
+import { UsageError } from '../errors.js';
+import { flagSpecs, type FlagSpec } from '../request/flags.js';
+import { flagValue, setPath, validateTyped } from '../request/body.js';
+import { listParser, stringParser } from '../request/values.js';
+import { parseNumberFlag } from '../request/number-flag.js';
+import { Pager } from './pager.js';
+import { askYesNo } from '../terminal/confirm.js';
+
+/** Search fields that are not filters: the listing sets them itself. */
+const NOT_FILTERS = new Set(['page', 'page-size', 'sort-by', 'sort-order', 'return-all', 'get-counts', 'organization-id']);
+
+/** One issue as the preview shows it. */
+interface Found {
+  id: string;
+  score?: number;
+  status?: string;
+  title?: string;
+}
+
+interface Where {
+  body: Record<string, unknown>;
+  minScore?: number;
+  maxScore?: number;
+  /** The filters as the user gave them, for messages. */
+  text: string;
+}
+
+export function parseWhere(search: Operation, filters: string[]): Where {
+  const specs = flagSpecs(search.request.shape).filter((s) => !NOT_FILTERS.has(s.flag));
+  const body: Record<string, unknown> = {};
+  const where: Where = { body, text: filters.join(' ') };
+  const known = () => [...specs.map((s) => s.flag), 'min-score', 'max-score'].join(', ');
+  for (const filter of filters) {
+    const eq = filter.indexOf('=');
+    if (eq <= 0) throw new UsageError(`--where expects FILTER=VALUE, got '${filter}'`, `for example --where types=open --where severities-min=7; filters: ${known()}`);
+    const key = filter.slice(0, eq).trim().replace(/^--/, '');
+    const raw = filter.slice(eq + 1);
+    if (key === 'min-score' || key === 'max-score') {
+      const n = parseNumberFlag(raw, { flag: `--where ${key}`, min: 0, max: 100 });
+      if (key === 'min-score') where.minScore = n; else where.maxScore = n;
+      continue;
+    }
+    const spec = specs.find((s) => s.flag === key || s.path.join('.') === key);
+    if (!spec) throw new UsageError(`--where: unknown filter '${key}'`, `the filters are the flags of 'svc issues search': ${known()}`);
+    setPath(body, spec.path, valueOf(spec, raw));
+  }
+  validateTyped(search.request, body, (path) => `--where ${specs.find((s) => s.path.join('.') === path.map(String).join('.'))?.flag ?? path.join('.')}`);
+  return where;
+}
+
+function valueOf(spec: FlagSpec, raw: string): unknown {
+  const name = `--where ${spec.flag}`;
+  if (spec.kind === 'boolean') {
+    if (raw !== 'true' && raw !== 'false') throw new UsageError(`${name} expects true or false, got '${raw}'`);
+    return raw === 'true';
+  }
+  if (spec.kind === 'enum' && !spec.choices!.includes(raw)) throw new UsageError(`${name}: '${raw}' is not one of ${spec.choices!.join(', ')}`);
+  if (spec.kind === 'array') {
+    const items = listParser(name, spec.text)(raw, undefined);
+    const bad = spec.itemKind === 'enum' ? items.find((v) => !spec.choices!.includes(v)) : undefined;
+    if (bad !== undefined) throw new UsageError(`${name}: '${bad}' is not one of ${spec.choices!.join(', ')}`);
+    return flagValue(spec, items, NO_FILES);
+  }
+  if (spec.kind === 'string') return stringParser(name, spec.text)(raw);
+  return flagValue(spec, raw, NO_FILES);
+}
+
+const NO_FILES = {
+  cwd: '.',
+  readStdin: () => { throw new UsageError('--where values are given inline, not read from stdin'); },
+};
+
+/** Every issue the filters find (all pages, oldest first), cut to the score range. */
+export async function findWhere(ctx: Context, search: Operation, where: Where, organizationId: string | undefined, concurrency: number): Promise<Found[]> {
+  const client = await ctx.client();
+  const p = search.pagination!;
+  const pager = new Pager({
+    what: 'issues search (--where)',
+    pagination: p,
+    body: { ...where.body, ...p.stableOrder, ...(organizationId ? { organizationId } : {}) },
+    pageSize: p.maxPageSize,
+    concurrency,
+    requireTotal: false,
+    call: (b) => client.call(search.path, b, { safe: true }),
+    warn: (l) => ctx.warn(l),
+  });
+  const found: Found[] = [];
+  const progress = await ctx.progress('finding the issues of --where');
+  try {
+    for await (const page of pager.pages()) {
+      for (const item of page.items) {
+        const it = item as Record<string, unknown>;
+        if (typeof it.id !== 'string') continue;
+        const score = typeof it.score === 'number' ? it.score : undefined;
+        if (where.minScore !== undefined && (score === undefined || score < where.minScore)) continue;
+        if (where.maxScore !== undefined && (score === undefined || score > where.maxScore)) continue;
+        found.push({ id: it.id, score, status: typeof it.status === 'string' ? it.status : undefined, title: typeof it.generatedTitle === 'string' ? it.generatedTitle : undefined });
+      }
+      progress.update(`finding the issues of --where: ${found.length} so far`);
+    }
+  } finally {
+    progress.stop();
+  }
+  return found;
+}
+
+/**
+ * Before a change to what --where found: on a terminal a preview and a question; elsewhere --yes
+ * (exit 2 without it). --dry-run asks nothing (nothing is sent).
+ */
+export async function confirmWhere(ctx: Context, op: Operation, where: Where, found: Found[], yes: boolean): Promise<void> {
+  if (yes || ctx.globals.dryRun) return;
+  const what = `svc ${op.group} ${op.name} --where ${where.text}`;
+  if (!ctx.io.stdinIsTTY || !ctx.io.stderrIsTTY) {
+    throw new UsageError(`'${what}' would change ${found.length} issue${found.length === 1 ? '' : 's'}: it needs --yes when not run on a terminal`, 'add --yes to confirm, or --dry-run to see the requests');
+  }
+  const shown = found.slice(0, 10);
+  ctx.note(`${found.length} issue${found.length === 1 ? '' : 's'} match --where ${where.text}:`);
+  for (const f of shown) ctx.note(`  ${f.id}  ${f.score ?? ''}  ${f.status ?? ''}  ${f.title ?? ''}`.trimEnd());
+  if (found.length > shown.length) ctx.note(`  ... and ${found.length - shown.length} more`);
+  const ok = await askYesNo(ctx, `${op.summary.replace(/ an issue$/, '')}: ${found.length} issue${found.length === 1 ? '' : 's'}. Continue?`);
+  if (!ok) throw new UsageError('cancelled: nothing was changed');
+}

@@ -1,0 +1,209 @@
+/**
+ * Bulk actions: one call per id (`svc issues archive id1 id2 ...`, `--ids-from`, `--where`), in one
+ * process, with at most `concurrency` calls in flight. Each call is the row's own (the HTTP client
+ * retries it as it retries any change: only when it provably never arrived, or on 429).
+ *
+ * - Duplicates are sent once; the summary and the id's record say how often it was given.
+ * - Ctrl-C stops sending: the calls in flight finish (their outcomes are known), the rest are
+ *   recorded as not sent; the summary is printed and the exit code is 130. SIGTERM ends the calls
+ *   in flight too.
+ * - A 401/403 stops sending as well: every later call would fail the same way.
+ * - Progress: a bar on a terminal (done/failed/left, rate, ETA); in CI a line every few seconds.
+ * - Result: one record per id (`-o json|ndjson|csv`), a summary line on stderr, `--failed-to FILE`
+ *   with the ids that failed or were not sent, and the exit code of the most serious failure
+ *   (BULK_FAILURE_ORDER in src/exit-codes.ts); 0 only when every id succeeded.
+ */
+import type { Context } from '../context.js';
+import type { Operation } from '../operations/types.js';
+import { CliError, InterruptedError } from '../errors.js';
+import { BULK_FAILURE_ORDER, EXIT, type ExitCode } from '../exit-codes.js';
+import { ApiError } from '../http/errors.js';
+import { describeRequest } from '../http/dry-run.js';
+import { render } from '../output/render.js';
+import { writeFileAtomic } from '../output/write-file.js';
+import { count } from '../terminal/progress.js';
+import { outputSink } from '../output/print-json.js';
+import { allowListeners } from './pager.js';
+
+interface BulkJob {
+  op: Operation;
+  /** The ids as given, in order (duplicates included). */
+  ids: string[];
+  /** The request body of one id. */
+  bodyFor(id: string): Record<string, unknown>;
+  concurrency: number;
+  /** `--failed-to FILE`. */
+  failedTo?: string;
+}
+
+type Outcome = 'done' | 'failed' | 'not-sent';
+
+interface BulkRecord {
+  id: string;
+  outcome: Outcome;
+  /** The exit code this id alone would have given (0 when done). */
+  code: number;
+  /** HTTP status of a failure the service answered. */
+  status?: number;
+  error?: string;
+  /** How often the id was given, when more than once (it was sent once). */
+  given?: number;
+  /** The service's answer, when done. */
+  response?: unknown;
+}
+
+/** A short name of a failure class, for the summary line. */
+const CLASS: Partial<Record<number, string>> = {
+  [EXIT.AUTH]: 'not authorized', [EXIT.NOT_FOUND]: 'not found', [EXIT.REJECTED]: 'rejected',
+  [EXIT.NETWORK]: 'may work later', [EXIT.BAD_RESPONSE]: 'answer not understood', [EXIT.INTERNAL]: 'internal error',
+};
+
+/** Ids in order, each once, with how often each was given. */
+function unique(ids: string[]): { order: string[]; times: Map<string, number> } {
+  const times = new Map<string, number>();
+  for (const id of ids) times.set(id, (times.get(id) ?? 0) + 1);
+  return { order: [...times.keys()], times };
+}
+
+export async function runBulk(ctx: Context, job: BulkJob): Promise<void> {
+  const { op } = job;
+  const { order, times } = unique(job.ids);
+  const dupes = order.filter((id) => times.get(id)! > 1);
+  if (dupes.length) ctx.warn(`${plural(dupes.length, 'id')} given more than once, sent once: ${list(dupes.map((id) => `${id} (x${times.get(id)})`))}`);
+  if (ctx.globals.dryRun) {
+    // What would be sent, one request per id (JSON: a list; NDJSON: one a line).
+    const requests = order.map((id) => describeRequest(ctx, op.path, job.bodyFor(id)));
+    ctx.out(ctx.format() === 'ndjson' ? requests.map((r) => JSON.stringify(r)).join('\n') + '\n' : JSON.stringify(requests, null, 2) + '\n');
+    ctx.note(`dry run: ${plural(order.length, 'request')} to ${op.path}, none sent`);
+    return;
+  }
+  const client = await ctx.client();
+  const concurrency = Math.min(job.concurrency, order.length);
+  allowListeners(ctx.signal, concurrency);
+  // The calls in flight finish after Ctrl-C (only SIGTERM ends them): each id's outcome is then known.
+  const inFlight = new AbortController();
+  const onAbort = () => { if (ctx.signal.reason === 'SIGTERM') inFlight.abort('SIGTERM'); };
+  ctx.signal.addEventListener('abort', onAbort, { once: true });
+
+  const records = new Map<string, BulkRecord>();
+  const started = ctx.now();
+  let next = 0;
+  let failed = 0;
+  let stopped: 'interrupted' | 'auth' | undefined;
+  const what = `${op.group} ${op.name}`;
+  const progress = await ctx.progress(`${what}: 0 of ${count(order.length)}`);
+  const tick = () => progress.update(progressText(what, records.size, failed, order.length, ctx.now() - started, progress.live ? ctx.io.columns : undefined));
+
+  const worker = async () => {
+    while (next < order.length) {
+      if (ctx.signal.aborted) stopped ??= 'interrupted';
+      if (stopped) return;
+      const id = order[next++];
+      try {
+        const response = await client.call(op.path, job.bodyFor(id), { safe: op.safe, signal: inFlight.signal });
+        records.set(id, { id, outcome: 'done', code: 0, response });
+      } catch (err) {
+        const code = err instanceof CliError ? err.exitCode : EXIT.INTERNAL;
+        if (err instanceof InterruptedError) {
+          records.set(id, { id, outcome: 'not-sent', code, error: 'interrupted while in flight: it may or may not have been applied' });
+          stopped ??= 'interrupted';
+        } else {
+          records.set(id, {
+            id, outcome: 'failed', code,
+            ...(err instanceof ApiError && err.status !== undefined ? { status: err.status } : {}),
+            error: err instanceof Error ? err.message : String(err),
+          });
+          if (code === EXIT.AUTH) stopped ??= 'auth';
+        }
+        failed++;
+      }
+      tick();
+    }
+  };
+  try {
+    await Promise.all(Array.from({ length: concurrency }, worker));
+  } finally {
+    progress.stop();
+    ctx.signal.removeEventListener('abort', onAbort);
+  }
+
+  const why = stopped === 'auth' ? 'not sent: an earlier call was refused as not authorized' : 'not sent: interrupted';
+  const all = order.map((id): BulkRecord => {
+    const rec = records.get(id) ?? { id, outcome: 'not-sent', code: stopped === 'auth' ? EXIT.AUTH : EXIT.INTERRUPTED, error: why };
+    const n = times.get(id)!;
+    return n > 1 ? { ...rec, given: n } : rec;
+  });
+  if (job.failedTo !== undefined) {
+    const ids = all.filter((r) => r.outcome !== 'done').map((r) => r.id);
+    await writeFileAtomic(job.failedTo, ids.length ? ids.join('\n') + '\n' : '').catch((err: NodeJS.ErrnoException) => {
+      ctx.warn(`could not write --failed-to ${job.failedTo}: ${err.code ?? err.message}`);
+    });
+  }
+  const format = ctx.format();
+  if (format !== 'table') {
+    await render(all, { format, columns: ['id', 'outcome', 'code', 'status', 'error', 'given'], pretty: ctx.io.stdoutIsTTY, color: ctx.color, jq: ctx.globals.jq }, outputSink(ctx));
+  }
+  const done = all.filter((r) => r.outcome === 'done').length;
+  const line = summary(op, all, done, dupes.length);
+  if (stopped === 'interrupted' || ctx.signal.aborted) {
+    throw new CliError(/\(interrupted\)/.test(line) ? line : `${line} (interrupted)`, ctx.signal.reason === 'SIGTERM' ? EXIT.TERMINATED : EXIT.INTERRUPTED, rerunHint(job));
+  }
+  if (done === all.length) {
+    ctx.note(line);
+    return;
+  }
+  throw new CliError(line, worstCode(all), rerunHint(job));
+}
+
+/** The most serious failure class among the records (BULK_FAILURE_ORDER). */
+function worstCode(records: BulkRecord[]): ExitCode {
+  const codes = new Set(records.map((r) => r.code));
+  return BULK_FAILURE_ORDER.find((c) => codes.has(c)) ?? EXIT.INTERNAL;
+}
+
+function rerunHint(job: BulkJob): string {
+  return job.failedTo !== undefined
+    ? `the ids that failed or were not sent are in ${job.failedTo}: run the same command with --ids-from ${job.failedTo}`
+    : 'add --failed-to FILE to keep the ids that failed, then run again with --ids-from FILE';
+}
+
+/** `48 archived, 2 failed: iss_a (not found), iss_b (rejected: ...); 3 not sent; 1 duplicate`. */
+function summary(op: Operation, records: BulkRecord[], done: number, dupes: number): string {
+  const failed = records.filter((r) => r.outcome === 'failed');
+  const notSent = records.filter((r) => r.outcome === 'not-sent');
+  const parts = [`${count(done)} ${op.bulk?.done ?? 'done'}`];
+  if (failed.length) parts.push(`${count(failed.length)} failed: ${list(failed.map((r) => `${r.id} (${failureText(r)})`))}`);
+  let line = parts.join(', ');
+  if (notSent.length) line += `; ${count(notSent.length)} not sent (${notSent[0].error?.replace(/^not sent: /, '')})`;
+  if (dupes) line += `; ${plural(dupes, 'duplicate id')} sent once`;
+  return line;
+}
+
+function failureText(r: BulkRecord): string {
+  const kind = CLASS[r.code] ?? `exit ${r.code}`;
+  if (r.code === EXIT.NOT_FOUND) return kind;
+  // The service's own words after "... failed: HTTP 400: ".
+  const detail = (r.error ?? '').replace(/^.*?failed: HTTP \d+:?\s*/, '').slice(0, 120);
+  return detail ? `${kind}: ${detail}` : kind;
+}
+
+/** The first few of a list, then how many more. */
+function list(items: string[], shown = 10): string {
+  return items.length <= shown ? items.join(', ') : `${items.slice(0, shown).join(', ')} and ${count(items.length - shown)} more`;
+}
+
+function plural(n: number, word: string): string {
+  return `${count(n)} ${word}${n === 1 ? '' : 's'}`;
+}
+
+/** `issues archive [########------] 48/100, 2 failed, 50 left, 35.2/s, ETA 2 s`. */
+export function progressText(what: string, finished: number, failed: number, total: number, elapsedMs: number, width?: number): string {
+  const left = total - finished;
+  const rate = elapsedMs > 0 ? (finished * 1000) / elapsedMs : 0;
+  const eta = rate > 0 ? Math.ceil(left / rate) : undefined;
+  const tail = `${count(finished)}/${count(total)}, ${count(failed)} failed, ${count(left)} left, ${rate.toFixed(1)}/s${eta !== undefined ? `, ETA ${eta} s` : ''}`;
+  if (width === undefined) return `${what}: ${tail}`;
+  const barWidth = Math.max(5, Math.min(30, width - what.length - tail.length - 8));
+  const filled = total ? Math.round((finished / total) * barWidth) : 0;
+  return `${what} [${'#'.repeat(filled)}${'-'.repeat(barWidth - filled)}] ${tail}`;
+}

@@ -1,0 +1,65 @@
+/** The registry of the gate's report formats: the options, the writing (decided or not) and what the tally keeps come from its rows. */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Command, Option } from 'commander';
+import { describe, expect, it } from 'vitest';
+import { REPORT_KEYS, kindOf, reportsKeep, writeErrorReports, writeReports, type ReportPaths } from '../../../../src/commands/gate/reports.js';
+import { gateCommand } from '../../../../src/commands/gate/command.js';
+import { evaluateGate } from '../../../../src/gate/verdict.js';
+import type { GateVerdict } from '../../../../src/commands/gate/decision.js';
+import { tempDir } from '../../../helpers/temp.js';
+
+const verdict: GateVerdict = {
+  result: evaluateGate([{ id: 'iss_1', score: 95, affectedFile: 'a.ts', startLine: 3 }, { id: 'iss_2', score: 20 }], { failOn: 'high' }),
+  scope: { types: ['open'] },
+  verified: { unverifiedFilters: [] },
+  fetched: 2,
+  totalCount: 2,
+};
+
+describe('REPORT_KINDS', () => {
+  it("each row's key is its flag's option name, and `svc gate` has one <file> option per row, with the row's help", () => {
+    const cmd = gateCommand(async () => {}, new Command('gate'));
+    for (const key of REPORT_KEYS) {
+      const kind = kindOf(key);
+      expect(new Option(`${kind.flag} <file>`).attributeName(), kind.flag).toBe(key);
+      const option = cmd.options.find((o) => o.long === kind.flag);
+      expect(option?.flags, kind.flag).toBe(`${kind.flag} <file>`);
+      expect(option?.description).toBe(kind.description);
+    }
+  });
+
+  it('the tally keeps every issue when a listing report is asked for, and the sifted ones when a report lists them', () => {
+    expect(reportsKeep({})).toEqual({ everyIssue: false, siftedIssues: false });
+    expect(reportsKeep({ markdown: 'm.md' })).toEqual({ everyIssue: false, siftedIssues: false });
+    expect(reportsKeep({ junit: 'j.xml', markdown: 'm.md' })).toEqual({ everyIssue: true, siftedIssues: false });
+    expect(reportsKeep({ sarif: 's.sarif' })).toEqual({ everyIssue: true, siftedIssues: true });
+    for (const key of REPORT_KEYS) {
+      expect(reportsKeep({ [key]: 'x' }), key).toEqual({ everyIssue: kindOf(key).everyIssue, siftedIssues: kindOf(key).siftedIssues });
+    }
+  });
+
+  it('writes each report asked for, in table order, and says so', async () => {
+    const dir = tempDir('svc-report-kinds-');
+    const paths: ReportPaths = Object.fromEntries(REPORT_KEYS.map((k) => [k, join(dir, k)]));
+    const notes: string[] = [];
+    await writeReports(paths, verdict, { version: '1.2.3', startedAt: 0, endedAt: 1000, stdout: process.stdout, note: (l) => notes.push(l) });
+    expect(notes).toHaveLength(REPORT_KEYS.length);
+    REPORT_KEYS.forEach((key, i) => {
+      expect(readFileSync(paths[key]!, 'utf8'), key).toBe(kindOf(key).text(verdict, { version: '1.2.3', startedAt: 0, endedAt: 1000 }));
+      expect(notes[i]).toContain(paths[key]);
+    });
+    expect(JSON.parse(readFileSync(paths.sarif!, 'utf8')).runs[0].tool.driver.version).toBe('1.2.3');
+    expect(JSON.parse(readFileSync(paths.jsonReport!, 'utf8'))).toMatchObject({ passed: false, decided: true });
+  });
+
+  it('when the gate cannot decide, writes only the formats that can say so (never an empty SARIF or host B report)', async () => {
+    const dir = tempDir('svc-report-kinds-');
+    const paths: ReportPaths = Object.fromEntries(REPORT_KEYS.map((k) => [k, join(dir, k)]));
+    await writeErrorReports(paths, 'network down', 6);
+    for (const key of REPORT_KEYS) expect(existsSync(paths[key]!), key).toBe(kindOf(key).undecided !== undefined);
+    expect(REPORT_KEYS.filter((k) => kindOf(k).undecided === undefined)).toEqual(['sarif', 'hostbSast', 'codeQuality']);
+    expect(JSON.parse(readFileSync(paths.jsonReport!, 'utf8'))).toEqual({ passed: false, decided: false, exitCode: 6, error: 'network down' });
+    expect(readFileSync(paths.markdown!, 'utf8')).toContain('network down');
+  });
+});

@@ -1,0 +1,181 @@
+/** Bulk actions: several ids in one process (src/listing/bulk.ts, bulk-ids.ts, bulk-where.ts). */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { useSandbox } from '../../helpers/sandbox.js';
+import { useFakeServer } from '../../helpers/fake-server.js';
+import { runCli, testHost } from '../../helpers/host.js';
+import { tempDir } from '../../helpers/temp.js';
+import { parseIdList } from '../../../src/listing/bulk-ids.js';
+import { progressText } from '../../../src/listing/bulk.js';
+
+const sb = useSandbox();
+
+async function openIds(n: number, extra: string[] = []): Promise<string[]> {
+  const r = await sb.runJson(['issues', 'search', '--types', 'open', '--page-size', String(n), ...extra]);
+  return r.issues.map((i: { id: string }) => i.id);
+}
+
+const status = async (id: string) => (await sb.runJson(['issues', 'get', id])).status;
+
+describe('bulk actions against the sandbox', () => {
+  it('archives several positional ids in one process, with a summary and exit 0', async () => {
+    const ids = await openIds(3);
+    const r = await sb.run(['issues', 'archive', ...ids, '-o', 'table']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain('3 archived');
+    for (const id of ids) expect(await status(id)).toBe('archived');
+  });
+
+  it('marks 50 ids piped from search -o ndjson as false positives, exit 0', async () => {
+    const search = await sb.run(['issues', 'search', '--types', 'open', '--page-size', '50', '-o', 'ndjson']);
+    expect(search.code, search.stderr).toBe(0);
+    const ids = search.stdout.trim().split('\n').map((l) => JSON.parse(l).id);
+    expect(ids).toHaveLength(50);
+    const r = await sb.run(['issues', 'mark-false-positive', '--ids-from', '-', '-o', 'ndjson'], { stdin: search.stdout });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain('50 marked false positive');
+    const records = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    expect(records.map((x) => x.id)).toEqual(ids);
+    expect(records.every((x) => x.outcome === 'done' && x.code === 0)).toBe(true);
+    expect(await status(ids[0])).toBe('falsePositive');
+    expect(await status(ids[49])).toBe('falsePositive');
+  });
+
+  it('names an unknown id with its code, does the others, and writes it to --failed-to', async () => {
+    const dir = tempDir('bulk');
+    const ids = await openIds(2);
+    const failed = join(dir, 'failed.txt');
+    const r = await sb.run(['issues', 'archive', ids[0], 'iss_nope', ids[1], '--failed-to', failed, '-o', 'json']);
+    expect(r.code).toBe(4);
+    expect(r.stderr).toMatch(/2 archived, 1 failed: iss_nope \(not found\)/);
+    expect(readFileSync(failed, 'utf8')).toBe('iss_nope\n');
+    const records = JSON.parse(r.stdout);
+    expect(records.find((x: { id: string }) => x.id === 'iss_nope')).toMatchObject({ outcome: 'failed', code: 4, status: 404 });
+    for (const id of ids) expect(await status(id)).toBe('archived');
+  });
+
+  it('sends a duplicate id once and says so', async () => {
+    const [a, b] = await openIds(2);
+    const r = await sb.run(['issues', 'mark-true-positive', a, b, a, '-o', 'json']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(new RegExp(`1 id given more than once, sent once: ${a} \\(x2\\)`));
+    expect(r.stderr).toContain('1 duplicate id sent once');
+    const records = JSON.parse(r.stdout);
+    expect(records).toHaveLength(2);
+    expect(records[0]).toMatchObject({ id: a, outcome: 'done', given: 2 });
+  });
+
+  it('--dry-run lists one request per id and sends nothing', async () => {
+    const [a, b] = await openIds(2);
+    const r = await sb.run(['issues', 'archive', a, b, '--dry-run', '-o', 'json']);
+    expect(r.code, r.stderr).toBe(0);
+    const requests = JSON.parse(r.stdout);
+    expect(requests.map((q: { body: { issueId: string } }) => q.body.issueId)).toEqual([a, b]);
+    expect(requests[0].url).toMatch(/\/api\/v1\/issues\/archive$/);
+    expect(await status(a)).toBe('open');
+  });
+
+  it('refuses a garbage line of --ids-from with exit 2 naming the line, before anything is sent', async () => {
+    const [a] = await openIds(1);
+    const r = await sb.run(['issues', 'archive', '--ids-from', '-'], { stdin: `${a}\r\n  \nnot an id!\n` });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("--ids-from (stdin): line 3: 'not an id!' is not an issue id");
+    expect(await status(a)).toBe('open');
+  });
+
+  it('--where needs --yes off a terminal, then acts on what the search finds', async () => {
+    const repo = (await sb.runJson(['issues', 'search', '--types', 'open', '--page-size', '1'])).issues[0].repositoryId;
+    const expected = (await sb.runJson(['issues', 'search', '--types', 'open', '--repository-ids', repo, '--all'])).map((i: { id: string }) => i.id);
+    const refused = await sb.run(['issues', 'archive', '--where', 'types=open', '--where', `repository-ids=${repo}`]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain(`would change ${expected.length} issue`);
+    expect(await status(expected[0])).toBe('open');
+    const r = await sb.run(['issues', 'archive', '--where', 'types=open', '--where', `repository-ids=${repo}`, '--yes', '-o', 'json']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout).map((x: { id: string }) => x.id).sort()).toEqual([...expected].sort());
+    const left = await sb.runJson(['issues', 'search', '--types', 'open', '--repository-ids', repo]);
+    expect(left.issues).toEqual([]);
+  });
+
+  it('--where refuses an unknown filter with exit 2', async () => {
+    const r = await sb.run(['issues', 'archive', '--where', 'colour=red', '--yes']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("--where: unknown filter 'colour'");
+  });
+});
+
+describe('bulk actions: failure classes, interrupts', () => {
+  const fake = useFakeServer();
+
+  const replies = (req: { body: { issueId: string } }) =>
+    req.body.issueId === 'iss_gone' ? { status: 404, json: { error: 'no such issue' } }
+      : req.body.issueId === 'iss_busy' ? { status: 400, json: { error: 'locked' } }
+        : req.body.issueId === 'iss_down' ? { status: 503, json: { error: 'down' } } : { json: { ok: true } };
+
+  it('exits with the most serious failure class: rejected (5) over not found (4)', async () => {
+    fake.stub('/api/v1/issues/archive', replies);
+    const r = await runCli(['issues', 'archive', 'iss_1', 'iss_gone', 'iss_busy', '--org', 'org_1', '-o', 'json'], { env: fake.env });
+    expect(r.code).toBe(5);
+    expect(r.stderr).toContain('1 archived, 2 failed: iss_gone (not found), iss_busy (rejected: locked)');
+  });
+
+  it('exits with the most serious failure class: may work later (6) over rejected (5) and not found (4)', async () => {
+    fake.stub('/api/v1/issues/archive', replies);
+    const r = await runCli(['issues', 'archive', 'iss_gone', 'iss_down', 'iss_busy', '--org', 'org_1', '--retries', '0', '-o', 'json'], { env: fake.env });
+    expect(r.code).toBe(6);
+    expect(JSON.parse(r.stdout).map((x: { code: number }) => x.code)).toEqual([4, 6, 5]);
+  });
+
+  it('stops sending after a 401: the rest are not sent, exit 3', async () => {
+    fake.stub('/api/v1/issues/archive', { status: 401, json: { error: 'bad token' } });
+    const r = await runCli(['issues', 'archive', 'iss_1', 'iss_2', 'iss_3', '--concurrency', '1', '--org', 'org_1', '-o', 'json'], { env: fake.env });
+    expect(r.code).toBe(3);
+    expect(fake.requests).toHaveLength(1);
+    expect(JSON.parse(r.stdout).map((x: { outcome: string }) => x.outcome)).toEqual(['failed', 'not-sent', 'not-sent']);
+  });
+});
+
+describe('bulk actions: Ctrl-C', () => {
+  const fake = useFakeServer();
+
+  it('stops sending after Ctrl-C, lets the call in flight finish, and keeps the rest for --failed-to', async () => {
+    fake.stub('/api/v1/issues/archive', (req: { body: { issueId: string } }) => (req.body.issueId === 'iss_2' ? { json: { ok: true }, delayMs: 300 } : { json: { ok: true } }));
+    const dir = tempDir('bulk-int');
+    const failed = join(dir, 'left.txt');
+    const host = testHost({ env: fake.env });
+    const running = runCli(['issues', 'archive', 'iss_1', 'iss_2', 'iss_3', 'iss_4', '--concurrency', '1', '--org', 'org_1', '--failed-to', failed, '-o', 'json'], { host });
+    await fake.waitForRequests(2);
+    host.abort('SIGINT');
+    const r = await running;
+    expect(r.code).toBe(130);
+    const records = JSON.parse(r.stdout);
+    expect(records.map((x: { outcome: string }) => x.outcome)).toEqual(['done', 'done', 'not-sent', 'not-sent']);
+    expect(fake.requests.map((q) => q.body.issueId)).toEqual(['iss_1', 'iss_2']);
+    expect(readFileSync(failed, 'utf8')).toBe('iss_3\niss_4\n');
+    expect(r.stderr).toContain('2 archived; 2 not sent (interrupted)');
+  });
+});
+
+describe('parseIdList', () => {
+  it('takes one id a line, trimming spaces and CR, skipping blank lines', () => {
+    expect(parseIdList(' iss_1 \r\n\r\niss_2\n', 'f')).toEqual(['iss_1', 'iss_2']);
+  });
+  it('takes the id fields of NDJSON, a JSON array, and a search answer', () => {
+    expect(parseIdList('{"id":"a"}\n{"id":"b"}\n', 'f')).toEqual(['a', 'b']);
+    expect(parseIdList('[{"id":"a"},{"id":"b"}]', 'f')).toEqual(['a', 'b']);
+    expect(parseIdList('{"issues":[{"id":"a"}],"totalCount":1}', 'f')).toEqual(['a']);
+  });
+  it('names the line of a record without an id', () => {
+    expect(() => parseIdList('{"id":"a"}\n{"name":"b"}\n', 'f')).toThrow("f: line 2: no 'id' field");
+  });
+});
+
+describe('progressText', () => {
+  it('on a terminal: a bar with done, failed, left, rate and ETA', () => {
+    expect(progressText('issues archive', 50, 2, 100, 10_000, 100)).toBe('issues archive [###############---------------] 50/100, 2 failed, 50 left, 5.0/s, ETA 10 s');
+  });
+  it('in CI: the same counts without a bar', () => {
+    expect(progressText('issues archive', 1000, 0, 1000, 2000)).toBe('issues archive: 1,000/1,000, 0 failed, 0 left, 500.0/s, ETA 0 s');
+  });
+});
