@@ -2,7 +2,8 @@
 'use strict';
 // Tiny shim, a CommonJS script (bin/package.json) so that node does not start its ES module loader.
 // `--version` and top-level help are answered without loading the CLI (scripts call them in loops);
-// the help text is rendered by the real program at build time (dist/help.txt).
+// the help text is rendered by the real program at build time (dist/help.txt, 80 columns: it fits any
+// terminal at least that wide).
 const { existsSync, readFileSync } = require('node:fs');
 const { join } = require('node:path');
 
@@ -11,7 +12,7 @@ const only = args.length === 1 ? args[0] : undefined;
 const version = () => JSON.parse(readFileSync(join(__dirname, '..', 'package.json'), 'utf8')).version;
 if (only === '--version' || only === '-V') {
   process.stdout.write(`${version()}\n`);
-} else if ((only === '--help' || only === '-h') && !process.env.SVC_NO_FAST_HELP && (!process.stdout.isTTY || process.stdout.columns >= 100)) {
+} else if ((only === '--help' || only === '-h') && !process.env.SVC_NO_FAST_HELP && (!process.stdout.isTTY || process.stdout.columns >= 80)) {
   process.stdout.write(readFileSync(join(__dirname, '..', 'dist', 'help.txt'), 'utf8'));
 } else {
   load(join(__dirname, '..', 'dist', 'svc.cjs')).runProcess(version());

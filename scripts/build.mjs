@@ -126,7 +126,7 @@ if (sizes) {
 // bin/svc.js reads the script as latin1, which equals utf8 for ASCII (esbuild's default charset).
 if (!process.env.SVC_BUILD_NO_MINIFY && /[^\x00-\x7f]/.test(readFileSync('dist/svc.cjs', 'latin1'))) throw new Error('dist/svc.cjs is not ASCII-only: bin/svc.js reads it as latin1');
 
-// Top-level help, rendered by the real program (100 columns, no terminal), for bin/svc.js's fast path.
+// Top-level help, rendered by the real program (80 columns, no terminal), for bin/svc.js's fast path.
 // (SVC_WRITE_CODE_CACHE=0: this run, made before the code cache, keeps none in the user's cache directory.)
 const help = execFileSync(process.execPath, ['bin/svc.js', '--help'], { env: { ...process.env, SVC_NO_FAST_HELP: '1', SVC_WRITE_CODE_CACHE: '0' }, encoding: 'utf8' });
 writeFileSync('dist/help.txt', help);

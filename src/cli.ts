@@ -11,6 +11,7 @@ import { ConfigStore } from './config/store.js';
 import { configPath } from './config/paths.js';
 import { scrub } from './http/redact.js';
 import { stripControls } from './output/sanitize.js';
+import { fitText } from './commands/help-layout.js';
 
 export async function main(argv: string[], host: Host): Promise<number> {
   let ctx: Context | undefined;
@@ -35,7 +36,10 @@ export async function main(argv: string[], host: Host): Promise<number> {
 
 function report(err: unknown, host: Host, ctx: Context | undefined, debug: boolean, commanderMessage?: string): number {
   const secrets = knownSecrets(host, ctx);
-  const say = (text: string) => host.io.stderr.write(scrub(stripControls(text), secrets) + '\n');
+  // On a terminal an error wraps at its width (between words); in a pipe it stays one line for logs and grep.
+  const width = (host.io.stderr as { columns?: number }).columns ?? host.io.columns ?? 80;
+  const fit = (text: string) => (host.io.stderrIsTTY ? fitText(text, width) : text);
+  const say = (text: string) => host.io.stderr.write(fit(scrub(stripControls(text), secrets)) + '\n');
   if (err instanceof CommanderError) {
     if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.exitCode === 0) return EXIT.OK;
     // `svc` or `svc <group>` alone: commander showed that level's help (on stdout, see

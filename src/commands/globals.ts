@@ -8,8 +8,8 @@ interface GlobalOptionSpec {
 export const GLOBAL_OPTIONS: readonly GlobalOptionSpec[] = [
   { flags: '-o, --output <format>', choices: ['table', 'json', 'ndjson', 'csv'], description: 'Output format (default: table on a terminal, json otherwise)' },
   { flags: '--json', description: 'Same as --output json' },
-  { flags: '--columns <list>', description: 'Columns (table, CSV) or fields kept (JSON, NDJSON rows): comma-separated dot paths, e.g. id,issueCounts.open' },
-  { flags: '--jq <expr>', description: "Filter JSON output with a jq expression; strings print raw, one per line (e.g. --jq '.issues[].id')" },
+  { flags: '--columns <list>', description: 'Columns (table, CSV) or fields kept (JSON, NDJSON rows): comma-separated fields or table headers, any case, e.g. id,file,level,issueCounts.open' },
+  { flags: '--jq <expr>', description: "Filter JSON output with a jq expression; strings print raw, one per line (e.g. --jq '.issues[].id'); with --all it runs on each item (--all --jq .id)" },
   { flags: '--profile <name>', description: 'Config profile to use (default: SVC_PROFILE, then "default")' },
   { flags: '--base-url <url>', description: 'API base URL (default: SVC_BASE_URL, then the profile)' },
   { flags: '--dev', description: "Use the profile's development base URL" },

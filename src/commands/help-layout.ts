@@ -52,3 +52,36 @@ export function wrap(text: string, width: number, indent = ''): string {
 export function globalFlagsFooter(width: number): string {
   return wrap(`Global flags: ${globalFlagsSummary()}. Details: svc help global-flags`, Math.max(40, width), '  ');
 }
+
+/**
+ * The last step of every help screen, topic and error: a line wider than `width` is broken between
+ * words, never inside one. Continuation lines hang under the description when the line is a
+ * `term  description` row, else under the line's own indent (a word longer than the width stays
+ * whole on its own line). Lines that fit are left as they are.
+ */
+export function fitText(text: string, width: number): string {
+  return text.split('\n').map((line) => (line.length <= width ? line : fitLine(line, width))).join('\n');
+}
+
+function fitLine(line: string, width: number): string {
+  const lead = /^ */.exec(line)![0];
+  const row = /^( *\S(?:\S| (?! ))*? {2,})(?=\S)/.exec(line);
+  // A `term  description` row hangs under its description; `Label: text` and `$ command` lines by 2.
+  const hang = row && row[1].length <= width - 24 ? row[1].length : lead.length + (/^ *(?:[#$] |[A-Za-z][\w -]{0,24}: )/.test(line) ? 2 : 0);
+  const head = row && row[1].length === hang ? row[1] : lead;
+  // An example command is continued with ` \` so that it still pastes into a shell as one command.
+  const shell = /^ *\$ /.test(line);
+  const room = shell ? width - 2 : width;
+  const out: string[] = [];
+  let cur = head;
+  let fresh = true;
+  for (const word of line.slice(head.length).split(/ +/).filter(Boolean)) {
+    if (!fresh && cur.length + 1 + word.length > room) {
+      out.push(shell ? `${cur} \\` : cur);
+      cur = ' '.repeat(hang) + word;
+    } else cur = fresh ? cur + word : `${cur} ${word}`;
+    fresh = false;
+  }
+  out.push(cur);
+  return out.join('\n');
+}

@@ -31,17 +31,10 @@ export const OUTPUT_HELP = `Output formats (-o/--output, or --json):
   csv     RFC 4180 with a header line of column paths; LF line ends; controls removed and cells that
           would start a spreadsheet formula (= + - @ tab CR) prefixed with '
 
-Columns: --columns id,score,issueCounts.open picks table/CSV columns as dot paths into each row, and
-  keeps only those fields of each -o json/ndjson row. An unknown field is exit 2 (the valid ones are
-  listed). Without it the command's default columns are used; records without defaults show every field.
-Tables: ids and names are never cut; titles shrink first; default columns that do not fit a narrow
-  terminal are named on stderr. On a terminal, times read "3 days ago" and levels/statuses are coloured.
-  One record (issues get, scans get-schedule, a repos list of one) is shown as a detail view.
-jq: --jq '.issues[].id' filters JSON output with jq's language (as gh does): strings print raw, one per
-  line; other values as JSON. With --all it runs on each page's array of items. A bad expression is exit 2.
-Rules: data goes to stdout; progress, spinners, hints, warnings and errors go to stderr, so pipes stay clean.
-  Colours and spinners appear only on a terminal (NO_COLOR, FORCE_COLOR and --no-color are honoured).
-  Text from the service is stripped of terminal control sequences in tables; JSON, NDJSON and CSV are exact.
+Columns: --columns file,line,level picks table/CSV columns, and keeps only those fields of each -o json/ndjson row. A name is a field of the JSON row (nested with dots: issueCounts.open) or a table header (FILE, LINE, LEVEL, OPEN), in any case; level is computed from score. An unknown name is exit 2 with the nearest names. Without --columns the command's default columns are used; records without defaults show every field.
+Tables: ids and names are never cut; titles shrink first; default columns that do not fit a narrow terminal are named on stderr, with a --columns that shows them. On a terminal, times read "3 days ago" and levels/statuses are coloured. One record (issues get, scans get-schedule, a repos list of one) is shown as a detail view.
+jq: --jq '.issues[].id' filters JSON output with jq's language (as gh does): strings print raw, one per line; other values as JSON. With --all the expression runs on each item, streamed (like jq -c over NDJSON): svc issues search --all --jq .id prints every id. A bad expression is exit 2.
+Rules: data goes to stdout; progress, spinners, hints, warnings and errors go to stderr, so pipes stay clean. Colours and spinners appear only on a terminal (NO_COLOR, FORCE_COLOR and --no-color are honoured). Text from the service is stripped of terminal control sequences in tables; JSON, NDJSON and CSV are exact.
 Default: -o, then --json, then SVC_OUTPUT, then the profile's "output" setting, then table/json by terminal.
 `;
 
@@ -50,8 +43,7 @@ export function environmentHelp(): string {
   const ciWidth = Math.max(...CI_VARIABLES.map((v) => v.name.length));
   const ci = CI_VARIABLES.map((v) => `  ${v.name.padEnd(ciWidth)}  ${v.ci}: ${v.use}`).join('\n');
   return `Environment variables read by svc:\n\n${ENVIRONMENT.map(([k, v]) => `  ${k.padEnd(width)}  ${v}`).join('\n')}\n\nPrecedence: flags, then environment, then the profile in the config file.\n`
-    + `\nCI detection (off with --no-ci, SVC_NO_CI=1 or CI=false). Names that real CI systems give their\n`
-    + `provider's name are read in neutral form: host A's runner as HOSTA_*, host B's as HOSTB_CI:\n\n${ci}\n`;
+    + `\nCI detection (off with --no-ci, SVC_NO_CI=1 or CI=false). Names that real CI systems give their provider's name are read in neutral form: host A's runner as HOSTA_*, host B's as HOSTB_CI:\n\n${ci}\n`;
 }
 
 export function globalFlagsHelp(): string {

@@ -10,7 +10,7 @@ import type { IO } from '../host.js';
 import { GROUPS, commandName, loadGroup, type Group, type Operation } from '../operations/index.js';
 import { GLOBAL_OPTIONS } from './globals.js';
 import { HELP_TOPICS } from './help-topics.js';
-import { HELP_CONFIG, globalFlagsFooter } from './help-layout.js';
+import { HELP_CONFIG, fitText, globalFlagsFooter } from './help-layout.js';
 import type { Runner } from './runner.js';
 import { installSuggestions } from './suggest.js';
 
@@ -59,9 +59,10 @@ function lazyGroup(cmd: Command, load: () => Promise<void>): Command {
   return cmd;
 }
 
-/** Help is wrapped at 100 columns, or narrower on a narrow terminal. */
+/** Help is wrapped at the terminal's width (at most 100 columns), and at 80 in a pipe. */
 const HELP_WIDTH = 100;
-const helpWidth = (columns?: number) => Math.min(columns ?? HELP_WIDTH, HELP_WIDTH);
+const PIPE_WIDTH = 80;
+const helpWidth = (columns?: number) => Math.min(columns ?? PIPE_WIDTH, HELP_WIDTH);
 
 const DESCRIPTION = 'svc: the command line for the Code Security Scanning Service';
 
@@ -76,11 +77,11 @@ export function buildProgram(run: Runner, io: IO, version: string, onError: (mes
     .showSuggestionAfterError(true)
     .exitOverride()
     .configureOutput({
-      writeOut: (s) => io.stdout.write(s),
+      writeOut: (s) => io.stdout.write(fitText(s, helpWidth(io.columns))),
       // Commander writes here only the help it shows when a command that needs a subcommand got
       // none (`svc`, `svc issues`): svc prints that help on stdout, as a success (see cli.ts).
       // Errors go through outputError.
-      writeErr: (s) => io.stdout.write(s),
+      writeErr: (s) => io.stdout.write(fitText(s, helpWidth(io.columns))),
       outputError: (s) => onError(s),
       getOutHelpWidth: () => helpWidth(io.columns),
       getErrHelpWidth: () => helpWidth(io.columns),
@@ -125,7 +126,7 @@ export function buildProgram(run: Runner, io: IO, version: string, onError: (mes
   program.addHelpText('afterAll', ({ command }) => {
     if (command === program) return '';
     const ownFooter = (command as unknown as EventEmitter).listenerCount('afterHelp') > 0;
-    return (ownFooter ? '' : '\n') + globalFlagsFooter(io.columns ?? 100);
+    return (ownFooter ? '' : '\n') + globalFlagsFooter(helpWidth(io.columns));
   });
   inherit(program);
   return program;
@@ -174,7 +175,7 @@ function helpCommand(program: Command, io: IO): Command {
     }))
     .action(async (words: string[]) => {
       const topic = HELP_TOPICS[words[0] ?? ''];
-      if (topic) { io.stdout.write(topic.text()); return; }
+      if (topic) { io.stdout.write(fitText(topic.text(), helpWidth(io.columns))); return; }
       let cmd: Command = program;
       for (const w of words) {
         await ensureLoaded(cmd);

@@ -10,7 +10,7 @@
 import type { Context } from '../context.js';
 import type { Operation } from '../operations/types.js';
 import { Pager, allowListeners, parseConcurrency } from './pager.js';
-import { checkShape, columnsFor } from '../output/respond.js';
+import { checkShape, columnsFor, jqPerItem } from '../output/respond.js';
 import { itemWriter } from './stream-out.js';
 import { decodePage, pageSource, releasePage } from './page-decode.js';
 import { BufferPool } from '../http/buffer-pool.js';
@@ -56,10 +56,11 @@ export async function runAllPages(ctx: Context, op: Operation, body: Record<stri
   const writer = itemWriter({
     format,
     stdout: ctx.io.stdout,
-    columns: columnsFor(ctx, op.columns),
+    columns: columnsFor(ctx, op),
     pretty: ctx.io.stdoutIsTTY,
     project: ctx.globals.columns !== undefined,
     jq: ctx.globals.jq,
+    jqMode: jqPerItem(op.pagination!),
     copyBytes: slim,
     render: { pretty: ctx.io.stdoutIsTTY, color: ctx.color, width: ctx.io.columns },
     sink: { out: ctx.out, note: ctx.note },

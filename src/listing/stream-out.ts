@@ -10,7 +10,7 @@ import type { Format } from '../output/formats.js';
 import { csvHeader, csvRow } from '../output/csv.js';
 import { itemSpans } from './item-spans.js';
 import { autoColumns, tableRenderers, type RenderOptions, type Sink } from '../output/render.js';
-import { jqText, jqValues } from '../output/jq.js';
+import { jqText, jqValues, type JqMode } from '../output/jq.js';
 import { projectRow } from '../output/paths.js';
 import type { TableStream } from '../output/table.js';
 import { compactItems, type PageSource } from './page-decode.js';
@@ -53,8 +53,10 @@ export interface WriterOptions {
   pretty: boolean;
   /** --columns was given: JSON and NDJSON items are cut down to the columns. */
   project?: boolean;
-  /** --jq: JSON output is filtered, a page (the array of its items) at a time; NDJSON an item at a time. */
+  /** --jq: the expression runs on each item (JSON and NDJSON alike), its results streamed. */
   jq?: string;
+  /** How a failing expression is explained (the per-item form). */
+  jqMode?: JqMode;
   /**
    * NDJSON is the page's own bytes where it can be (ndjsonFromSource): only in pipes and files, without
    * --columns and --jq. The pages are then decoded slim (page-decode.ts), so this must agree with that.
@@ -119,7 +121,7 @@ const asRow = (row: unknown) => (row !== null && typeof row === 'object' ? row :
 export function itemWriter(o: WriterOptions): ItemWriter {
   const shape = (item: unknown) => (o.project ? projectRow(item, o.columns) : item);
   const filtered = async (data: unknown) => {
-    return jqText(await jqValues(data, o.jq!), o.pretty);
+    return jqText(await jqValues(data, o.jq!, o.jqMode), o.pretty);
   };
   switch (o.format) {
     case 'ndjson': {
@@ -144,7 +146,12 @@ export function itemWriter(o: WriterOptions): ItemWriter {
     case 'json': {
       if (o.jq) {
         return {
-          page: async (items) => { if (items.length) await write(o.stdout, await filtered(items.map(shape)), o.signal); },
+          // Each item on its own (as jq -c over NDJSON): `--all --jq .id` prints every id.
+          page: async (items) => {
+            let text = '';
+            for (const item of items) text += await filtered(shape(item));
+            if (text) await write(o.stdout, text, o.signal);
+          },
           end: async () => {},
         };
       }

@@ -5,7 +5,7 @@
  * towards a width.
  */
 import { Chalk, type ChalkInstance } from 'chalk';
-import { levelOf, numericScore, type Level } from '../operations/levels.js';
+import { isLevel, levelOf, numericScore, type Level } from '../operations/levels.js';
 import { scalarText } from './paths.js';
 import { cellText } from './sanitize.js';
 import type { ColumnKind } from './columns.js';
@@ -81,6 +81,8 @@ export function cellOf(value: unknown, kind: ColumnKind, o: CellOptions, chalk: 
       if (n === undefined) return { text };
       return { text, paint: levelPaint(chalk, levelOf(kind === 'severity' ? n * 10 : n)) };
     }
+    case 'level':
+      return { text, paint: isLevel(text) ? levelPaint(chalk, text) : undefined };
     case 'status':
       return { text, paint: statusPaint(chalk, text) };
     default:

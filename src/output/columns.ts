@@ -7,8 +7,9 @@
  */
 import { UsageError } from '../errors.js';
 import { cellText } from './sanitize.js';
+import { DERIVED } from './paths.js';
 
-export type ColumnKind = 'key' | 'title' | 'text' | 'time' | 'score' | 'severity' | 'status' | 'number' | 'flag';
+export type ColumnKind = 'key' | 'title' | 'text' | 'time' | 'score' | 'severity' | 'level' | 'status' | 'number' | 'flag';
 
 export interface Column {
   path: string;
@@ -52,6 +53,7 @@ export function kindOf(path: string): ColumnKind {
   if (/At$/.test(last)) return 'time';
   if (last === 'score') return 'score';
   if (last === 'severity') return 'severity';
+  if (last === 'level') return 'level';
   if (last === 'status' || last === 'pullRequestStatus') return 'status';
   if (/^(is|has)[A-Z]/.test(last) || /Enabled$/.test(last) || last === 'finished' || last === 'ok') return 'flag';
   if (/^(startLine|endLine|total|count)$/i.test(last) || /Count(s)?$|Issues$/.test(last) || path.includes('Counts.')) return 'number';
@@ -90,20 +92,74 @@ export function parseColumns(raw: string): string[] {
   return paths;
 }
 
+/** `PR SCANS`, `pr-scans`, `prScans` -> `prscans`: how a name given to --columns is compared. */
+const squash = (name: string) => name.toLowerCase().replace(/[\s_-]+/g, '');
+
 /**
- * Check chosen columns against the fields a row schema declares (undefined: the schema lists none,
- * anything goes). An unknown path is exit 2 listing the valid ones.
+ * The fields a row offers to --columns: the declared (or seen) paths, plus what svc derives from
+ * them (`level` where there is a `score`).
  */
-export function checkColumns(paths: readonly string[], valid: readonly string[] | undefined, what: string): void {
-  if (!valid || valid.length === 0) return;
-  const known = new Set(valid);
+function offeredPaths(valid: readonly string[]): string[] {
+  const derived = Object.entries(DERIVED).filter(([name, d]) => valid.includes(d.from) && !valid.includes(name)).map(([name]) => name);
+  return [...valid, ...derived];
+}
+
+/** The name a person types for a column: its one-word header in lower case (`file`), else its path. */
+export function nameOf(path: string, valid?: readonly string[]): string {
+  const header = headerOf(path);
+  if (/\s/.test(header) || header.toLowerCase() === path) return path;
+  const name = header.toLowerCase();
+  return !valid || resolveName(name, valid) === path ? name : path;
+}
+
+/**
+ * One --columns name -> the dot path it means: the path itself, the path in any case, or a table
+ * header (`file` -> affectedFile, `pr scans` -> isPrScanningEnabled); a header shared by several
+ * fields means the least nested. Undefined when it names nothing.
+ */
+function resolveName(name: string, valid: readonly string[]): string | undefined {
+  if (valid.includes(name)) return name;
   const open = valid.filter(isOpen).map((v) => v.slice(0, -1));
-  const unknown = paths.filter((p) => !known.has(p) && !open.some((o) => p.startsWith(o)));
-  if (unknown.length === 0) return;
-  const near = unknown.map((u) => closest(u, valid)).filter((x): x is string => !!x);
+  if (open.some((o) => name.startsWith(o))) return name;
+  const plain = valid.filter((v) => !isOpen(v));
+  const byPath = plain.find((v) => v.toLowerCase() === name.toLowerCase());
+  if (byPath) return byPath;
+  const key = squash(name);
+  // Several fields share the header (REPOSITORY: repositoryName, repositoryId): the least nested,
+  // then the one people read (a name) over an id.
+  const rank = (v: string) => v.split('.').length * 2 + (/Id$/.test(v) ? 1 : 0);
+  const byHeader = plain.filter((v) => squash(headerOf(v)) === key).sort((a, b) => rank(a) - rank(b));
+  return byHeader[0];
+}
+
+/**
+ * Chosen columns -> the dot paths they mean, checked against the fields a row schema declares or,
+ * for a shape the spec does not show, the fields the answer has (undefined: not known yet, taken as
+ * given). An unknown name is exit 2 with the nearest names and a short list of what exists.
+ * `defaults`: the command's default columns, named first in that list.
+ */
+export function resolveColumns(names: readonly string[], valid: readonly string[] | undefined, what: string, defaults: readonly string[] = []): string[] {
+  if (!valid || valid.length === 0) return [...names];
+  const offered = offeredPaths(valid);
+  const out: string[] = [];
+  const unknown: string[] = [];
+  for (const n of names) {
+    const path = resolveName(n, offered);
+    if (path === undefined) unknown.push(n);
+    else out.push(path);
+  }
+  if (unknown.length === 0) return out;
+  const plain = offered.filter((v) => !isOpen(v));
+  const words = [...new Set(plain.flatMap((p) => [p, nameOf(p, offered)]))];
+  const near = [...new Set(unknown.map((u) => closest(u, words)).filter((x): x is string => !!x))];
+  // A short list (it must be read at 80 columns): the defaults and the derived fields first, by name.
+  const derived = offered.filter((p) => !valid.includes(p));
+  const top = [...defaults.filter((d) => plain.includes(d)), ...derived, ...plain.filter((p) => !p.includes('.') && !defaults.includes(p))];
+  const names10 = [...new Set(top.map((p) => nameOf(p, offered)))];
+  const shown = names10.slice(0, 10);
   throw new UsageError(
     `unknown column${unknown.length > 1 ? 's' : ''} ${unknown.map((u) => `'${u}'`).join(', ')} for ${what}${near.length ? ` (did you mean ${near.map((n) => `'${n}'`).join(', ')}?)` : ''}`,
-    `valid columns: ${valid.filter((v) => !v.endsWith('.*')).join(', ')}`,
+    `columns: ${shown.join(', ')}${names10.length > shown.length || plain.length > names10.length ? ', ... (any field of -o json, nested with dots)' : ''}`,
   );
 }
 

@@ -19,35 +19,64 @@ function engine(): Promise<JqHandle> {
   return (handle ??= load.then((m) => m.loadJq() as Promise<JqHandle>));
 }
 
-/** jq's message in one line: its error lines, without the excerpt of the expression under them. */
-function jqMessage(err: unknown): string {
+/**
+ * jq's message in one line, about the user's own text: the expression is compiled on a line of its
+ * own (see checkJq), so a position on that line is the user's column and one after it means the
+ * expression ended too early.
+ */
+function jqMessage(err: unknown, expr: string): string {
   const text = (err as JqFailure).stderr || (err as JqFailure).message || String(err);
+  const where = /jq: error: (.*?) at <top-level>, line (\d+), column (\d+)/.exec(text);
+  if (where) {
+    const [, what, line, column] = where;
+    if (Number(line) > 2) return `${what.replace(/unexpected [^,]+(, expecting .*)?$/, 'the expression ends too early')} (an unclosed (, [ or {, or nothing after a |)`;
+    const col = Number(column);
+    return `${what} at column ${col}: '${expr.slice(Math.max(0, col - 1), col + 11)}'`;
+  }
   const lines = text.split('\n').map((l) => l.trim()).filter((l) => l.startsWith('jq:'));
   return lines.length ? lines.map((l) => l.replace(/:$/, '')).join('; ') : text.trim();
 }
 
-function fail(expr: string, err: unknown): never {
-  throw new UsageError(`--jq '${expr}': ${jqMessage(err)}`, 'see the jq manual for the language; e.g. --jq \'.issues[].id\'');
+export interface JqMode {
+  /** With --all: the expression runs on each item; `items` names what the page's list is called. */
+  perItem?: { items: string; example: string };
 }
 
-/** Compile the expression before anything is sent: a syntax error is exit 2 at once. */
-export async function checkJq(expr: string): Promise<void> {
+function fail(expr: string, err: unknown, mode: JqMode = {}): never {
+  const hint = mode.perItem
+    ? `with --all the expression runs on each item (like jq -c over NDJSON), e.g. --jq '${mode.perItem.example}'`
+    : 'see the jq manual for the language; e.g. --jq \'.issues[].id\'';
+  throw new UsageError(`--jq '${expr}': ${jqMessage(err, expr)}`, hint);
+}
+
+/**
+ * Compile the expression before anything is sent: a syntax error is exit 2 at once. It is compiled
+ * on a line of its own inside `limit(0; ...)`, which never runs it. With --all, an expression that
+ * starts from the page's list (`.issues[].id`) is exit 2 too, naming the per-item form (`.id`).
+ */
+export async function checkJq(expr: string, mode: JqMode = {}): Promise<void> {
   const jq = await engine();
   try {
-    jq.json(null, `${expr} | empty`, ['-n']);
+    jq.json(null, `limit(0; (\n${expr}\n))`, ['-n']);
   } catch (err) {
-    // Only compile errors count here; a run-time error on `null` says nothing about the real data.
     if (/compile error/.test((err as JqFailure).stderr ?? (err as JqFailure).message ?? '')) fail(expr, err);
+  }
+  const items = mode.perItem?.items;
+  const page = items ? new RegExp(`^\\s*\\.${items}\\b\\s*(\\[\\s*\\])?\\s*\\|?\\s*`).exec(expr) : null;
+  if (page) {
+    const rest = expr.slice(page[0].length).trim();
+    const form = rest === '' ? '.' : rest;
+    throw new UsageError(`--jq '${expr}' with --all: the expression runs on each item (one of .${items}), not on the page`, `use the per-item form: --jq '${form}'`);
   }
 }
 
 /** The results of the expression on the data. */
-export async function jqValues(data: unknown, expr: string): Promise<unknown[]> {
+export async function jqValues(data: unknown, expr: string, mode: JqMode = {}): Promise<unknown[]> {
   const jq = await engine();
   try {
     return jq.json(data, expr);
   } catch (err) {
-    return fail(expr, err);
+    return fail(expr, err, mode);
   }
 }
 

@@ -8,7 +8,7 @@
 import type { ChalkInstance } from 'chalk';
 import { getPath } from './paths.js';
 import { cellOf, painter, type Cell, type CellOptions } from './cells.js';
-import { columnsOf, type Column } from './columns.js';
+import { columnsOf, nameOf, type Column } from './columns.js';
 import { clip, displayWidth } from './text-width.js';
 
 export const GAP = 2;
@@ -72,9 +72,11 @@ export class TableLayout {
   widths: number[] = [];
   /** Headers of the columns left out to fit the terminal. */
   hidden: string[] = [];
+  /** Their paths. */
+  private hiddenPaths: string[] = [];
   private readonly chalk: ChalkInstance;
 
-  constructor(paths: readonly string[], private readonly o: LayoutOptions) {
+  constructor(private readonly paths: readonly string[], private readonly o: LayoutOptions) {
     this.columns = columnsOf(paths);
     this.chalk = painter(o.color);
   }
@@ -101,12 +103,22 @@ export class TableLayout {
       for (let i = this.columns.length - 1; i > 0 && drop < 0; i--) if (this.columns[i].kind !== 'key' && this.columns[i].kind !== 'title') drop = i;
       if (drop < 0) break;
       this.hidden.unshift(this.columns[drop].header);
+      this.hiddenPaths.unshift(this.columns[drop].path);
       this.columns = this.columns.filter((_, i) => i !== drop);
       natural = natural.filter((_, i) => i !== drop);
       widths = fitWidths(natural, total, this.columns);
     }
     this.widths = widths;
-    if (this.hidden.length) this.o.note?.(`Not shown at ${total} columns: ${this.hidden.join(', ')} (use --columns or a wider terminal).`);
+    if (this.hidden.length) {
+      this.o.note?.(`Not shown at ${total} columns: ${this.hidden.join(', ')}.`);
+      this.o.note?.(`To see them: --columns ${this.narrower().join(',')}`);
+    }
+  }
+
+  /** Columns that fit where the defaults did not: the keys, the ones left out, and the titles, in order. */
+  private narrower(): string[] {
+    const kept = new Set([...this.columns.filter((c) => c.kind === 'key' || c.kind === 'title').map((c) => c.path), ...this.hiddenPaths]);
+    return this.paths.filter((p) => kept.has(p)).map((p) => nameOf(p));
   }
 
   private legible(widths: readonly number[], natural: readonly number[]): boolean {

@@ -1,5 +1,17 @@
 /** Dot paths into records (`issueCounts.open`), used by columns and row selection. */
+import { levelOf, numericScore } from '../operations/levels.js';
+
+/**
+ * Fields svc computes for a record that has what they come from: `level`, the level of `score`
+ * (the gate's default cut-offs). A field the record itself has always wins.
+ */
+export const DERIVED: Readonly<Record<string, { from: string; value: (record: Record<string, unknown>) => unknown }>> = {
+  level: { from: 'score', value: (r) => (numericScore(r.score) === undefined ? undefined : levelOf(r.score)) },
+};
+
 export function getPath(value: unknown, path: string): unknown {
+  const derived = DERIVED[path];
+  if (derived && value !== null && typeof value === 'object' && !Array.isArray(value) && !(path in value)) return derived.value(value as Record<string, unknown>);
   let cur: unknown = value;
   for (const key of path.split('.')) {
     if (cur === null || typeof cur !== 'object') return undefined;

@@ -1,38 +1,53 @@
 /** Shared tail of every API command: check the response shape leniently and render it. */
 import type { Context } from '../context.js';
 import type { Operation } from '../operations/types.js';
-import { render, type RenderOptions } from './render.js';
-import { checkJq } from './jq.js';
+import { render, rowsOf, type RenderOptions } from './render.js';
+import { checkJq, type JqMode } from './jq.js';
 import { outputSink } from './print-json.js';
-import { checkColumns, parseColumns } from './columns.js';
+import { parseColumns, resolveColumns } from './columns.js';
+import { leafPaths } from './paths.js';
 import { fieldPaths, rowSchema } from '../operations/fields.js';
 import { anyObject, issueText } from '../operations/fields.js';
 import { ResponseError } from '../http/errors.js';
 
-/** The columns to show: --columns (the one parser), else the row's defaults. */
-export function columnsFor(ctx: Context, defaults: string[]): string[] {
+type ColumnsOf = Pick<Operation, 'columns' | 'response' | 'rows' | 'group' | 'name'>;
+
+/**
+ * The columns to show: --columns (the one parser; field paths or table headers in any case, as the
+ * paths they mean), else the row's defaults. `data`: the answer, for a shape the spec does not show,
+ * whose fields are known only once it arrived.
+ */
+export function columnsFor(ctx: Context, op: ColumnsOf, data?: unknown): string[] {
   const chosen = ctx.globals.columns;
-  return chosen !== undefined ? parseColumns(chosen) : defaults;
+  if (chosen === undefined) return op.columns;
+  const what = columnsWhat(op);
+  const declared = fieldPaths(rowSchema(op.response, op.rows));
+  return resolveColumns(parseColumns(chosen), declared ?? (data === undefined ? undefined : seenPaths(data, op.rows)), what, op.columns);
 }
 
 /**
  * Output settings checked before anything is sent: the format, --columns against the fields the
  * row's schema declares, and the --jq expression compiled (both exit 2 when wrong).
  */
-export async function checkOutput(ctx: Context, op?: Pick<Operation, 'response' | 'rows' | 'group' | 'name'>): Promise<void> {
+export async function checkOutput(ctx: Context, op?: Pick<Operation, 'response' | 'rows' | 'group' | 'name'> & Partial<Pick<Operation, 'columns' | 'pagination'>>, all = false): Promise<void> {
   ctx.format();
   if (ctx.globals.columns !== undefined) {
     const columns = parseColumns(ctx.globals.columns);
-    if (op) checkColumns(columns, fieldPaths(rowSchema(op.response, op.rows)), `${op.group} ${op.name}`);
+    if (op) resolveColumns(columns, fieldPaths(rowSchema(op.response, op.rows)), columnsWhat(op), op.columns ?? []);
   }
-  if (ctx.globals.jq !== undefined) await checkJq(ctx.globals.jq);
+  if (ctx.globals.jq !== undefined) await checkJq(ctx.globals.jq, all && op?.pagination ? jqPerItem(op.pagination) : {});
+}
+
+/** With --all, --jq runs on each item of the pages' list. */
+export function jqPerItem(p: NonNullable<Operation['pagination']>): JqMode {
+  return { perItem: { items: p.items, example: `.${p.id}` } };
 }
 
 /** How a command's data is rendered: format, columns, detail view, --jq. */
-function renderOptions(ctx: Context, op: Pick<Operation, 'rows' | 'columns'> & Partial<Operation>, request?: Record<string, unknown>): RenderOptions {
+function renderOptions(ctx: Context, op: Pick<Operation, 'rows' | 'columns'> & Partial<Operation>, data: unknown, request?: Record<string, unknown>): RenderOptions {
   return {
     format: ctx.format(),
-    columns: columnsFor(ctx, op.columns),
+    columns: op.response && op.group ? columnsFor(ctx, op as Operation, data) : ctx.globals.columns !== undefined ? parseColumns(ctx.globals.columns) : op.columns,
     project: ctx.globals.columns !== undefined,
     rowsPath: op.rows,
     pretty: ctx.io.stdoutIsTTY,
@@ -68,5 +83,24 @@ export function checkShape(ctx: Context, op: Operation, data: unknown): void {
 
 export async function renderResponse(ctx: Context, op: Pick<Operation, 'rows' | 'columns'> & Partial<Operation>, data: unknown, request?: Record<string, unknown>): Promise<void> {
   if (op.response && op.group) checkShape(ctx, op as Operation, data);
-  await render(data, renderOptions(ctx, op, request), outputSink(ctx));
+  await render(data, renderOptions(ctx, op, data, request), outputSink(ctx));
+}
+
+/** The command as typed; for a shape the spec does not show, which list of the answer its rows are. */
+function columnsWhat(op: Pick<Operation, 'group' | 'name' | 'rows' | 'response'>): string {
+  const kebab = op.name.replace(/([a-z0-9])([A-Z])/g, '$1-$2').toLowerCase();
+  return `${op.group} ${kebab}${op.rows && op.response === anyObject ? ` (its rows are ${op.rows})` : ''}`;
+}
+
+/** Every path the answer's rows (or the record itself) have: leaves and the objects above them. */
+function seenPaths(data: unknown, rowsPath?: string): string[] | undefined {
+  const rows = rowsOf(data, rowsPath) ?? (data !== null && typeof data === 'object' && !Array.isArray(data) ? [data] : []);
+  const seen = new Set<string>();
+  for (const row of rows.slice(0, 200)) {
+    for (const leaf of leafPaths(row)) {
+      const keys = leaf.split('.');
+      for (let i = 1; i <= keys.length; i++) seen.add(keys.slice(0, i).join('.'));
+    }
+  }
+  return seen.size ? [...seen] : undefined;
 }

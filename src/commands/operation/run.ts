@@ -25,7 +25,7 @@ export async function runOperation(ctx: Context, op: Operation, flags: Operation
   const followUp = wanted ? await FOLLOW_UPS[op.followUp!.step]() : undefined;
   const settings = followUp?.prepare(opts);
   const body = await buildRequestBody(ctx, op, flags, opts, positional);
-  await checkOutput(ctx, op);
+  await checkOutput(ctx, op, opts.all === true && op.pagination !== undefined);
   if (op.destructive) await confirmDestructive(ctx, op, body, opts.yes === true);
   if (ctx.globals.dryRun) {
     printDryRun(ctx, op.path, body);

@@ -39,7 +39,7 @@ describe('inferred field names', () => {
 
   it('help says which required names are inferred', async () => {
     const r = await runCli(['repos', 'set-pr-scan-clean-summary', '--help'], { env });
-    expect(r.stdout).toMatch(/Inferred names \(repositoryId, isPrScanCleanSummaryEnabled\) are not required when your own/);
+    expect(r.stdout.replace(/\s+/g, " ")).toMatch(/Inferred names \(repositoryId, isPrScanCleanSummaryEnabled\) are not required when your own/);
     expect(r.stdout).toMatch(/--is-pr-scan-clean-summary-enabled\s+Post a summary comment[^{]*\{inferred\}/);
   });
 });

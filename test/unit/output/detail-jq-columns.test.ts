@@ -1,7 +1,7 @@
 /** Detail views, --columns (one parser, checked against the schema, projecting JSON) and --jq. */
 import { describe, expect, it } from 'vitest';
 import { detailView } from '../../../src/output/detail.js';
-import { checkColumns, parseColumns } from '../../../src/output/columns.js';
+import { parseColumns, resolveColumns } from '../../../src/output/columns.js';
 import { projectData, render } from '../../../src/output/render.js';
 import { checkJq, jqText, jqValues } from '../../../src/output/jq.js';
 import { fieldPaths, rowSchema } from '../../../src/operations/fields.js';
@@ -113,18 +113,20 @@ describe('--columns', () => {
     expect(() => parseColumns('a..b')).toThrow(UsageError);
   });
 
-  it('an unknown path for a schema that declares its fields is exit 2 listing the valid ones', () => {
+  it('an unknown name for a schema that declares its fields is exit 2 with the nearest and a short list', () => {
     const search = op(issues, 'search');
     const valid = fieldPaths(rowSchema(search.response, search.rows))!;
     expect(valid).toContain('score');
     expect(valid).toContain('patch.prLink');
-    expect(() => checkColumns(['id', 'patch.prLink', 'cwes'], valid, 'issues search')).not.toThrow();
+    expect(resolveColumns(['id', 'patch.prLink', 'cwes'], valid, 'issues search')).toEqual(['id', 'patch.prLink', 'cwes']);
     let err: UsageError | undefined;
-    try { checkColumns(['id', 'scroe'], valid, 'issues search'); } catch (e) { err = e as UsageError; }
+    try { resolveColumns(['id', 'scroe'], valid, 'issues search', search.columns); } catch (e) { err = e as UsageError; }
     expect(err).toBeInstanceOf(UsageError);
     expect(err!.exitCode).toBe(2);
     expect(err!.message).toBe("unknown column 'scroe' for issues search (did you mean 'score'?)");
-    expect(err!.hint).toMatch(/^valid columns: id, repositoryId, repositoryName, status, .*score/);
+    // Short enough to read at 80 columns: the default columns by the names people type first.
+    expect(err!.hint).toMatch(/^columns: id, score, status, class, repository, file, line, title, level, .*\(any field of -o json, nested with dots\)$/);
+    expect(err!.hint!.length).toBeLessThan(240);
     // A list response (repos list) and its nested counts.
     const repos = op(repositories as typeof issues, 'list');
     expect(fieldPaths(rowSchema(repos.response, repos.rows))).toContain('issueCounts.open');
@@ -133,7 +135,7 @@ describe('--columns', () => {
   it('a schema that declares no fields takes any path', () => {
     const s = (stats as typeof issues).find((o) => o.name === 'issuesByRepository')!;
     expect(fieldPaths(rowSchema(s.response, s.rows))).toBeUndefined();
-    expect(() => checkColumns(['anything.at.all'], undefined, 'stats issues-by-repository')).not.toThrow();
+    expect(resolveColumns(['anything.at.all'], undefined, 'stats issues-by-repository')).toEqual(['anything.at.all']);
   });
 
   it('cuts JSON rows down to the columns, nesting kept, missing values null', () => {
@@ -158,7 +160,19 @@ describe('--jq', () => {
     const err = await checkJq('.issues[] |||').catch((e) => e);
     expect(err).toBeInstanceOf(UsageError);
     expect(err.exitCode).toBe(2);
-    expect(err.message).toMatch(/^--jq '\.issues\[\] \|\|\|': jq: error: syntax error, unexpected '\|'.*; jq: 1 compile error$/);
+    // Positions are the user's own: the column in their text and what stands there.
+    expect(err.message).toBe("--jq '.issues[] |||': syntax error, unexpected '|' at column 12: '||'");
+    const early = await checkJq('.issues[').catch((e) => e);
+    expect(early.message).toBe("--jq '.issues[': syntax error, the expression ends too early (an unclosed (, [ or {, or nothing after a |)");
+    // With --all the expression runs on each item: one that starts from the page's list is exit 2,
+    // naming the per-item form.
+    const perItem = { perItem: { items: 'issues', example: '.id' } };
+    const page = await checkJq('.issues[].id', perItem).catch((e) => e);
+    expect(page).toBeInstanceOf(UsageError);
+    expect(page.message).toBe("--jq '.issues[].id' with --all: the expression runs on each item (one of .issues), not on the page");
+    expect(page.hint).toBe("use the per-item form: --jq '.id'");
+    expect((await checkJq('.issues[] | select(.score > 5) | .id', perItem).catch((e) => e)).hint).toBe("use the per-item form: --jq 'select(.score > 5) | .id'");
+    await expect(checkJq('.id', perItem)).resolves.toBeUndefined();
     await expect(checkJq('.issues[].id')).resolves.toBeUndefined();
     // A run-time error on the real data is exit 2 too.
     await expect(jqValues(data, '.issues[].id.x')).rejects.toThrow(/Cannot index string/);

@@ -70,7 +70,7 @@ describe('tables at 80 columns', () => {
     expect(text).toMatch(/SQL injection.*…/);
     expect(lines(text).every((l) => displayWidth(l) <= 80)).toBe(true);
     // Default columns that would be illegible are left out, and said so.
-    expect(notes).toEqual(['Not shown at 80 columns: FILE, LINE (use --columns or a wider terminal).']);
+    expect(notes).toEqual(['Not shown at 80 columns: FILE, LINE.', 'To see them: --columns id,repository,file,line,title']);
     expect(lines(text)[0].split(/\s{2,}/)).toEqual(['ID', 'SCORE', 'STATUS', 'CLASS', 'REPOSITORY', 'TITLE']);
   });
 

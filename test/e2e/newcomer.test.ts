@@ -1,0 +1,79 @@
+/**
+ * A newcomer's hour at an 80x24 terminal (issue 24), on the real bin: each stop a first-time user met
+ * is checked where they met it.
+ */
+import { describe, expect, it } from 'vitest';
+import { runOnPty, ptyAvailable } from '../helpers/pty.js';
+import { useSandbox } from '../helpers/sandbox.js';
+
+const sb = useSandbox();
+
+// eslint-disable-next-line no-control-regex
+const screen = (text: string) => text.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '').replace(/\r/g, '').split('\n').map((l) => l.replace(/^.*[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] [^A-Z]*?(?=[A-Z]{2})/, ''));
+/** What the terminal showed as one line of words (wrapped lines joined). */
+const flat = (text: string) => screen(text).join(' ').replace(/\s+/g, ' ');
+const wide = (text: string) => screen(text).filter((l) => l.length > 80);
+
+describe.runIf(ptyAvailable())('at an 80x24 terminal', () => {
+  it('help screens and topics fit 80 columns', async () => {
+    for (const argv of [['--help'], ['issues', 'search', '--help'], ['repos', '--help'], ['help', 'output'], ['help', 'environment'], ['gate', '--help']]) {
+      const r = await runOnPty(argv, [], { env: sb.env, cols: 80, rows: 24 });
+      expect(r.code, argv.join(' ')).toBe(0);
+      expect(wide(r.output), `svc ${argv.join(' ')}`).toEqual([]);
+    }
+  });
+
+  it('--columns takes the table headers and field names, any case; level comes from score', async () => {
+    const found = await sb.runJson<{ issues: Array<{ id: string; affectedFile: string; startLine: number; score: number }> }>(['issues', 'search', '--page-size', '5']);
+    const r = await runOnPty(['issues', 'search', '--page-size', '5', '--columns', 'id,file,LINE,level'], [], { env: sb.env, cols: 80, rows: 24 });
+    expect(r.code).toBe(0);
+    const lines = screen(r.output);
+    expect(lines.find((l) => l.startsWith('ID'))!.split(/\s{2,}/)).toEqual(['ID', 'FILE', 'LINE', 'LEVEL']);
+    for (const i of found.issues) {
+      const level = i.score >= 90 ? 'critical' : i.score >= 70 ? 'high' : i.score >= 40 ? 'medium' : i.score >= 10 ? 'low' : 'info';
+      expect(lines.find((l) => l.startsWith(i.id))!.split(/\s{2,}/)).toEqual([i.id, i.affectedFile, String(i.startLine), level]);
+    }
+    expect(wide(r.output)).toEqual([]);
+  });
+
+  it('the columns left out at 80 are named with a --columns that works', async () => {
+    const first = await runOnPty(['issues', 'search', '--page-size', '5'], [], { env: sb.env, cols: 80, rows: 24 });
+    expect(first.code).toBe(0);
+    const hint = /Not shown at 80 columns: ([A-Z, ]+)\. +To see them: --columns ([\w.,]+)/.exec(screen(first.output).join(" "));
+    expect(hint, first.output).not.toBeNull();
+    const again = await runOnPty(['issues', 'search', '--page-size', '5', '--columns', hint![2]], [], { env: sb.env, cols: 80, rows: 24 });
+    expect(again.code).toBe(0);
+    const header = screen(again.output).find((l) => l.startsWith('ID'))!.split(/\s{2,}/);
+    for (const h of hint![1].split(', ')) expect(header).toContain(h);
+    expect(again.output).not.toContain('Not shown');
+    expect(wide(again.output)).toEqual([]);
+  });
+
+  it('an unknown column is exit 2 with the nearest name and a short list, before empty cells are shown', async () => {
+    const r = await runOnPty(['issues', 'search', '--columns', 'id,titel'], [], { env: sb.env, cols: 80, rows: 24 });
+    expect(r.code).toBe(2);
+    const text = screen(r.output).join(' ');
+    expect(text).toMatch(/unknown column 'titel' for issues search \(did you mean 'title'\?\); +columns: id, score,/);
+    expect(wide(r.output)).toEqual([]);
+    expect(screen(r.output).filter((l) => l.trim()).length).toBeLessThanOrEqual(4);
+    const posture = await runOnPty(['stats', 'security-posture', '--columns', 'date,total'], [], { env: sb.env, cols: 80, rows: 24 });
+    expect(posture.code).toBe(2);
+    expect(screen(posture.output).join(' ')).toMatch(/unknown columns 'date', 'total' for stats security-posture/);
+  });
+
+  it('--all --jq runs on each item: .id prints every id; the page form is exit 2 naming the per-item form', async () => {
+    const ids = (await sb.run(['issues', 'search', '--all', '-o', 'ndjson'])).stdout.trim().split('\n').map((l) => (JSON.parse(l) as { id: string }).id);
+    const r = await runOnPty(['issues', 'search', '--all', '--page-size', '100', '--jq', '.id'], [], { env: sb.env, cols: 80, rows: 24 });
+    expect(r.code).toBe(0);
+    const printed = screen(r.output).map((l) => /iss_\w+/.exec(l)?.[0]).filter(Boolean);
+    expect(printed).toEqual(ids);
+    const page = await runOnPty(['issues', 'search', '--all', '--jq', '.issues[].id'], [], { env: sb.env, cols: 80, rows: 24 });
+    expect(page.code).toBe(2);
+    expect(flat(page.output)).toMatch(/runs on each item .* use the per-item form: --jq '\.id'/);
+    expect(wide(page.output)).toEqual([]);
+    const syntax = await runOnPty(['issues', 'search', '--jq', '.issues[] | select(.score >'], [], { env: sb.env, cols: 80, rows: 24 });
+    expect(syntax.code).toBe(2);
+    expect(flat(syntax.output)).toContain("--jq '.issues[] | select(.score >': syntax error, the expression ends too early");
+  });
+});
+
