@@ -4,6 +4,7 @@
  * (2026-11-01T12:00:00Z) or a duration back from now (90m, 12h, 7d, 2w).
  */
 import { GateUsageError } from './levels.js';
+import { isoInstant } from './trust.js';
 
 const UNITS: Record<string, number> = { m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
 
@@ -42,11 +43,9 @@ export function parseCommit(value: string): string {
   return v;
 }
 
-/** createdAt as ms, or undefined when missing or unreadable. */
+/** createdAt as ms (an ISO 8601 date-time; without a zone, UTC), or undefined when missing or unreadable. */
 export function createdAtOf(issue: Record<string, unknown>): number | undefined {
-  if (typeof issue.createdAt !== 'string') return undefined;
-  const t = Date.parse(issue.createdAt);
-  return Number.isFinite(t) ? t : undefined;
+  return isoInstant(issue.createdAt);
 }
 
 /** The commit of the scan that found the issue (`codeScan.scanTargetBranchCommitSha`), lower case. */

@@ -202,9 +202,19 @@ export function createClient(o: ClientOptions): Client {
       const where = res.headers.location ? ` to ${redactUrl(String(res.headers.location)).slice(0, 200)}` : '';
       throw new ResponseError(`${what}: unexpected HTTP ${res.statusCode}${where} (svc does not follow redirects, so tokens stay with the base URL)`, res.statusCode, 'check the base URL');
     }
+    if (res.statusCode !== 200) {
+      if (backing && pool) pool.give(backing.buf);
+      // The API answers success with 200 and a JSON body (spec, "Conventions"): 202 "accepted, not done
+      // yet", 204 "no content", 206 "partial" are not that answer, whatever their body holds.
+      throw new ResponseError(
+        `${what}: the service answered HTTP ${res.statusCode}, not 200: the API's success is 200 with a JSON body, so this answer is not one svc can use`,
+        res.statusCode,
+        safe ? 'a proxy or a newer service version may be in between; check the base URL; --verbose shows the answer' : 'the change may or may not have been made: check before repeating it',
+      );
+    }
     const type = String(res.headers['content-type'] ?? 'no content type');
     if (raw) return new RawAnswer(bytes, what, res.statusCode, type, (t) => scrub(t, [o.tokenSecret]), backing && pool && { buf: backing.buf, from: pool });
-    return parseAnswer(text(), () => notJsonError(what, res.statusCode, type, shown()));
+    return parseAnswer(text(), () => notJsonError(what, res.statusCode, type, shown()), what);
   }
 
   return {

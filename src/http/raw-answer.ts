@@ -4,6 +4,7 @@
  * not load the HTTP client with it.
  */
 import { ResponseError } from './errors.js';
+import { checkKeysOnce, checkNoErrorKey } from './answer-checks.js';
 
 /**
  * Reusable buffers for response bodies (buffer-pool.ts). A long listing reads ~1 MB a
@@ -36,7 +37,12 @@ export class RawAnswer {
 
   /** The answer parsed as call() without `raw` would have parsed it, failing as it would. */
   parse(): unknown {
-    return parseAnswer(this.bytes.toString('utf8'), () => this.notJson());
+    return parseAnswer(this.bytes.toString('utf8'), () => this.notJson(), this.what);
+  }
+
+  /** Names the call in messages ("issues/search"). */
+  get call(): string {
+    return this.what;
   }
 
   /** The error of an answer that is not JSON. */
@@ -45,12 +51,19 @@ export class RawAnswer {
   }
 }
 
-export function parseAnswer(text: string, notJson: () => Error): unknown {
+/** The answer parsed; a key given twice or the service's error key in it is a bad answer (answer-checks.ts). */
+export function parseAnswer(text: string, notJson: () => Error, what: string): unknown {
+  let data: unknown;
   try {
-    return text === '' ? null : JSON.parse(text);
+    data = text === '' ? null : JSON.parse(text);
   } catch {
     throw notJson();
   }
+  if (data !== null && typeof data === 'object') {
+    checkKeysOnce(text, what);
+    checkNoErrorKey(data, what);
+  }
+  return data;
 }
 
 export function notJsonError(what: string, status: number, type: string, shown: string): ResponseError {

@@ -11,7 +11,9 @@
  */
 import { isUtf8 } from 'node:buffer';
 import { RawAnswer } from '../http/raw-answer.js';
+import { ResponseError } from '../http/errors.js';
 import { itemSpans, type Spans } from './item-spans.js';
+import { checkKeysOnce, checkNoErrorKey } from '../http/answer-checks.js';
 
 export interface PageSource {
   bytes: Buffer;
@@ -55,26 +57,36 @@ export function decodePage(answer: unknown, key: string, slim?: Slim): unknown {
   try {
     if (spans) {
       // The answer with an empty list in the list's place (same keys, same order), then the items.
-      const page = JSON.parse(`${bytes.toString('utf8', 0, spans.listStart)}[]${bytes.toString('utf8', spans.listEnd)}`) as Record<string, unknown>;
+      const rest = `${bytes.toString('utf8', 0, spans.listStart)}[]${bytes.toString('utf8', spans.listEnd)}`;
+      const page = JSON.parse(rest) as Record<string, unknown>;
+      // A key given twice (answer-checks.ts): the answer's own and its objects' (categoryCounts), and each item's.
+      checkKeysOnce(rest, answer.call, 2);
       const b = spans.bounds;
       const items = new Array<unknown>(b.length / 2);
       if (slim && copyable && compactItems(spans)) {
         const id = slim.id;
         for (let k = 0; k < items.length; k++) {
-          const item = JSON.parse(bytes.toString('utf8', b[2 * k], b[2 * k + 1]));
+          const text = bytes.toString('utf8', b[2 * k], b[2 * k + 1]);
+          const item = JSON.parse(text);
+          checkKeysOnce(text, answer.call, 2);
           items[k] = item !== null && typeof item === 'object' && !Array.isArray(item) ? (id === undefined ? {} : { [id]: item[id] }) : item;
         }
       } else {
-        for (let k = 0; k < items.length; k++) items[k] = JSON.parse(bytes.toString('utf8', b[2 * k], b[2 * k + 1]));
+        for (let k = 0; k < items.length; k++) {
+          const text = bytes.toString('utf8', b[2 * k], b[2 * k + 1]);
+          items[k] = JSON.parse(text);
+          checkKeysOnce(text, answer.call, 2);
+        }
       }
       page[key] = items;
       data = page;
     } else {
       data = answer.parse();
     }
+    checkNoErrorKey(data, answer.call);
   } catch (err) {
     answer.release();
-    throw spans ? answer.notJson() : err;
+    throw spans && !(err instanceof ResponseError) ? answer.notJson() : err;
   }
   if (data === null || typeof data !== 'object') {
     answer.release();

@@ -17,6 +17,7 @@ import { ResponseError } from '../http/errors.js';
 import { getPath } from '../output/paths.js';
 import { numberFlag } from '../request/number-flag.js';
 import { IdSet } from './id-set.js';
+import { checkAnswerCounts, itemScopeCheck, type ItemScopeCheck } from './answer-checks.js';
 
 export interface PagerOptions {
   /** Names the listing in messages, e.g. "issues search --all". */
@@ -29,6 +30,11 @@ export interface PagerOptions {
   /** Fail when the service does not report a total (the gate needs one); else read until a short page. */
   requireTotal: boolean;
   call(body: Record<string, unknown>): Promise<unknown>;
+  /**
+   * The operation's path: each page's counts and each item's scope are checked against the request
+   * (answer-checks.ts) where that operation has such checks.
+   */
+  path?: string;
   /** Parses what `call` answered, when the page's turn comes (page-decode.ts); as it is by default. */
   decode?(answer: unknown, page: number): unknown;
   warn?(line: string): void;
@@ -54,13 +60,16 @@ export class Pager {
   /** The total the service reported (undefined until page 1 is read, or when it reports none). */
   total: number | undefined;
   private readonly ids = new IdSet();
+  private readonly inScope: ItemScopeCheck | undefined;
 
-  constructor(private readonly o: PagerOptions) {}
+  constructor(private readonly o: PagerOptions) {
+    this.inScope = o.path === undefined ? undefined : itemScopeCheck(o.path, o.body, o.what);
+  }
 
   async *pages(): AsyncGenerator<Page> {
     const o = this.o;
     let size = o.pageSize;
-    const first = this.read(await this.fetch(1, size), 1);
+    const first = this.read(await this.fetch(1, size), 1, size);
     if (first.total === undefined) {
       if (o.requireTotal) {
         throw new ResponseError(`${o.what}: the service did not report ${o.pagination.total}, so the count cannot be checked`, undefined, 'svc fails closed without a total; check the base URL and the service version');
@@ -100,7 +109,7 @@ export class Pager {
       launch();
       const data = await inflight.get(page)!;
       inflight.delete(page);
-      const r = this.read(data, page);
+      const r = this.read(data, page, size);
       if (r.total !== total) {
         throw new ResponseError(
           `${o.what}: the listing changed while it was read (${o.pagination.total} was ${total} on page 1, ${r.total ?? 'missing'} on page ${page})`,
@@ -123,7 +132,7 @@ export class Pager {
     yield first;
     let prev = first;
     for (let page = 2; prev.items.length >= size && prev.items.length > 0; page++) {
-      const r = this.read(await this.fetch(page, size), page);
+      const r = this.read(await this.fetch(page, size), page, size);
       if (r.items.length > 0 && JSON.stringify(r.items[0]) === JSON.stringify(prev.items[0])) {
         throw new ResponseError(`${this.o.what}: page ${page} starts with the same item as page ${page - 1}; the service seems to ignore '${this.o.pagination.page}'`, undefined, 'use --page and --page-size instead of --all');
       }
@@ -138,7 +147,7 @@ export class Pager {
     return this.o.call({ ...this.o.body, [p.page]: page, [p.pageSize]: size });
   }
 
-  private read(answer: unknown, page: number): Read {
+  private read(answer: unknown, page: number, size: number): Read {
     const p = this.o.pagination;
     const data = this.o.decode ? this.o.decode(answer, page) : answer;
     const items = getPath(data, p.items);
@@ -152,6 +161,11 @@ export class Pager {
         throw new ResponseError(`${this.o.what}: page ${page} has ${p.total} ${JSON.stringify(t)}, not a whole number`);
       }
       total = t;
+    }
+    if (this.o.path !== undefined) {
+      checkAnswerCounts(this.o.path, data, { ...this.o.body, [p.page]: page, [p.pageSize]: size }, `${this.o.what}: page ${page}`);
+      const inScope = this.inScope;
+      if (inScope) for (const item of items) inScope(item, page);
     }
     const ps = getPath(data, p.pageSize);
     const reportedPageSize = typeof ps === 'number' && Number.isInteger(ps) ? ps : undefined;

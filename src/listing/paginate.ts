@@ -9,6 +9,7 @@
  */
 import type { Context } from '../context.js';
 import type { Operation } from '../operations/types.js';
+import { checkEmptyScope } from './empty-scope.js';
 import { Pager, allowListeners, parseConcurrency } from './pager.js';
 import { checkShape, columnsFor, jqPerItem } from '../output/respond.js';
 import { itemWriter } from './stream-out.js';
@@ -48,6 +49,7 @@ export async function runAllPages(ctx: Context, op: Operation, body: Record<stri
     pageSize: pageSizeFor(op, body),
     concurrency,
     requireTotal: false,
+    path: op.path,
     call: (b) => client.call(op.path, b, { safe: op.safe, raw: buffers }),
     // NDJSON copied from the bytes needs of each item only its id (page 1 is checked whole: checkShape).
     decode: (answer, page) => decodePage(answer, op.pagination!.items, slim && page > 1 ? { id: op.pagination!.id } : undefined),
@@ -81,5 +83,6 @@ export async function runAllPages(ctx: Context, op: Operation, body: Record<stri
   } finally {
     progress.stop();
   }
+  if (pager.fetched === 0) await checkEmptyScope(client, op.path, body, what);
   await writer.end();
 }

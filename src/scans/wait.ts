@@ -42,12 +42,25 @@ const FAILED = new Set(['failed', 'error', 'errored', 'cancelled', 'canceled', '
 
 type ScanItem = Record<string, unknown>;
 
+/**
+ * A scan whose status and finished-flags disagree (status running but `finished: true`, status
+ * completed but `codeScanFinished: false`, the two flags apart) is not done: it is still running as
+ * far as svc can tell (a wait goes on polling; the gate is exit 8, pending).
+ */
 export function scanState(item: ScanItem): ScanState {
   const status = typeof item.status === 'string' ? item.status.trim().toLowerCase() : '';
   const error = typeof item.errorMessage === 'string' && item.errorMessage.trim() !== '';
   if (FAILED.has(status) || error) return 'failed';
-  if (DONE.has(status) || item.finished === true || item.codeScanFinished === true) return 'done';
-  return 'running';
+  const flags = [item.finished, item.codeScanFinished].filter((f) => f !== undefined && f !== null);
+  if (flags.some((f) => f !== true && f !== false)) return 'running';
+  const flagged = flags.length > 0 ? flags.every((f) => f === true) : undefined;
+  if (flags.length > 0 && !flagged && flags.some((f) => f === true)) return 'running';
+  if (status !== '') {
+    const done = DONE.has(status);
+    if (flagged !== undefined && flagged !== done) return 'running';
+    return done ? 'done' : 'running';
+  }
+  return flagged === true ? 'done' : 'running';
 }
 
 export class ScanFailedError extends CliError {
@@ -89,8 +102,11 @@ export function findScan(data: unknown, scanId: string): ScanItem | undefined {
   const items = list.filter((x): x is ScanItem => x !== null && typeof x === 'object');
   const match = items.find((x) => String(x.scanId ?? x.id ?? '') === scanId);
   if (match) return match;
-  // Asked for one scan id: a lone item carrying no id at all is taken to be it.
-  return items.length === 1 && items[0].scanId === undefined && items[0].id === undefined ? items[0] : undefined;
+  // A scan record without an id is never "the" scan: it cannot be told from another scan.
+  if (items.some((x) => (x.scanId ?? x.id) === undefined || (x.scanId ?? x.id) === null)) {
+    throw new ResponseError(`scans list: the answer holds a scan without an id, so scan '${scanId}' cannot be told from it`, undefined, 'check the base URL; --verbose shows the answer');
+  }
+  return undefined;
 }
 
 function transient(err: unknown): boolean {

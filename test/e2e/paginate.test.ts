@@ -113,12 +113,21 @@ describe('svc issues search --all: pages as the service sends them', () => {
     expect(lines(r.stdout).map((x) => x.id)).toEqual(ids(100));
   });
 
-  it.concurrent('white space between and inside items, the list twice, escaped keys: the same items as JSON.parse reads', async () => {
+  it.concurrent('a page with its list twice (JSON keeps the last): exit 7, whichever list is the real one (issue 21)', async () => {
+    const s = await fake(250);
+    s.faults.pageText = (page, text) => (page === 2 ? `{"issues":[{"id":"decoy"}],${text.slice(1)}` : text);
+    const r = await runCli([...ALL, '--page-size', '100', '-o', 'ndjson', '--concurrency', '1'], { env: s.env });
+    expect(r.code).toBe(7);
+    expect(r.stderr).toContain("'issues' twice");
+    expect(r.stdout).not.toContain('decoy');
+  });
+
+  it.concurrent('white space between and inside items, escaped keys: the same items as JSON.parse reads', async () => {
     const s = await fake(250);
     s.faults.pageText = (page, text) => {
       const data = JSON.parse(text) as { issues: unknown[] };
       if (page === 1) return JSON.stringify(data, null, 2);
-      if (page === 2) return `{"issues":[{"id":"decoy"}],${text.slice(1)}`;
+      if (page === 2) return text.replace('"totalCount"', '"tot\\u0061lCount"');
       return text.replace('"issues"', '"iss\\u0075es"');
     };
     for (const format of ['ndjson', 'json']) {

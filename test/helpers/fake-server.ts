@@ -170,7 +170,8 @@ export async function startFakeServer(opts: FakeServerOptions = {}): Promise<Fak
       }
       case 'echo-headers':
         res.writeHead(r.status ?? 200, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ error: `bad request; you sent ${JSON.stringify(rec.headers)}`, headers: rec.headers }));
+        // A success carries no error key (svc refuses one that does: issue 21).
+        res.end(JSON.stringify({ [(r.status ?? 200) >= 400 ? 'error' : 'message']: `bad request; you sent ${JSON.stringify(rec.headers)}`, headers: rec.headers }));
         return;
     }
   };

@@ -39,6 +39,7 @@ import { createSieve } from '../../gate/sieve.js';
 import { fingerprintOf } from '../../gate/fingerprint.js';
 import { repositoriesOf, writeStepSummary, writeStepSummaryError } from './ci-reports.js';
 import { thresholds, type GateOptions } from './options.js';
+import { UntrustedValueError, checkIssueValues } from '../../gate/trust.js';
 
 /** Fields dropped from the issues the gate keeps: large, and in no report. */
 const HEAVY_FIELDS = ['sastCodeSegment', 'businessLogicScenario', 'validationSecurityAssessment', 'patch', 'naturalLanguageRuleViolation'];
@@ -199,16 +200,20 @@ async function countIssues(
     pageSize: o.size,
     concurrency: o.concurrency,
     requireTotal: true,
+    // Each page's counts and each issue's scope checked against what was asked (listing/answer-checks.ts).
+    path: op.path,
     // Pages read into reused buffers and parsed when their turn comes (src/listing/page-decode.ts).
     call: (b) => client.call(op.path, b, { safe: true, raw: buffers }),
     decode: (answer) => decodePage(answer, op.pagination!.items),
     warn: (l) => ctx.warn(l),
   });
+  // --new-since reads createdAt: then it must be a date-time (trust.ts).
+  const dates = setup.sieve.since !== undefined;
   const progress = await ctx.progress('gate: reading open issues');
   try {
     for await (const page of pager.pages()) {
       releasePage(page.data);
-      for (const item of page.items) sieve.add(asIssue(item, page.page));
+      for (const item of page.items) sieve.add(asIssue(item, page.page, dates));
       progress.update(`gate: fetched ${count(pager.fetched)} of ${count(pager.total ?? 0)} open issues`);
     }
   } finally {
@@ -225,13 +230,21 @@ async function countIssues(
 }
 
 /** An item of the listing as an issue; anything that is not an object cannot be counted. */
-function asIssue(item: unknown, page: number): IssueInput {
+function asIssue(item: unknown, page: number, dates: boolean): IssueInput {
   if (item === null || typeof item !== 'object' || Array.isArray(item)) {
     throw new ResponseError(`gate: page ${page} holds an item that is not an issue record`, undefined, 'check the base URL; try again with --verbose');
   }
   const issue = item as IssueInput;
   if (typeof issue.id !== 'string' && typeof issue.id !== 'number') {
     throw new ResponseError(`gate: page ${page} holds an issue without an id`, undefined, 'check the base URL; try again with --verbose');
+  }
+  try {
+    checkIssueValues(issue, dates);
+  } catch (err) {
+    if (err instanceof UntrustedValueError) {
+      throw new ResponseError(`gate: page ${page}: ${err.message}, so there is no verdict`, undefined, 'the service answered a value outside the API\'s definition; svc decides only on values it can check (docs/security.md)');
+    }
+    throw err;
   }
   return issue;
 }

@@ -7,6 +7,11 @@ import type { OperationFlags, OperationOptions } from '../../request/flags.js';
 import { checkOutput, renderResponse } from '../../output/respond.js';
 import { printDryRun } from '../../http/dry-run.js';
 import { confirmDestructive } from '../../terminal/confirm.js';
+import { checkEmptyScope } from '../../listing/empty-scope.js';
+import { checkAnswer } from '../../listing/answer-checks.js';
+import { getPath } from '../../output/paths.js';
+
+const isEmptyList = (v: unknown): boolean => Array.isArray(v) && v.length === 0;
 import { UsageError } from '../../errors.js';
 
 /** The code of each follow-up step a row can name, loaded only when one of its flags is given. */
@@ -39,6 +44,10 @@ export async function runOperation(ctx: Context, op: Operation, flags: Operation
   }
   const client = await ctx.client();
   const data = await ctx.spin(`${op.group} ${op.name}`, () => client.call(op.path, body, { safe: op.safe }));
+  // The answer agrees with itself and the request (listing/answer-checks.ts); an empty one scoped to
+  // repositories is checked to name only repositories that exist (listing/empty-scope.ts).
+  checkAnswer(op.path, op.pagination?.items, data, body, `${op.group} ${op.name}`);
+  if (op.pagination && isEmptyList(getPath(data, op.pagination.items))) await checkEmptyScope(client, op.path, body, `${op.group} ${op.name}`);
   if (followUp) await followUp.run(ctx, op, body, data, settings);
   else await renderResponse(ctx, op, data, body);
   if (op.explain && ctx.format() === 'table') for (const line of await op.explain(body)) ctx.note(line);

@@ -48,7 +48,8 @@ describe('scanState', () => {
   it('reads done, failed and running from the status, flags and errorMessage', () => {
     expect(scanState({ status: 'completed' })).toBe('done');
     expect(scanState({ status: 'Finished' })).toBe('done');
-    expect(scanState({ status: 'running', codeScanFinished: true })).toBe('done');
+    expect(scanState({ status: 'completed', finished: true, codeScanFinished: true })).toBe('done');
+    expect(scanState({ finished: true })).toBe('done');
     expect(scanState({ status: 'failed' })).toBe('failed');
     expect(scanState({ status: 'ERROR' })).toBe('failed');
     expect(scanState({ status: 'canceled' })).toBe('failed');
@@ -56,6 +57,18 @@ describe('scanState', () => {
     expect(scanState({ status: 'running', finished: false, errorMessage: '' })).toBe('running');
     expect(scanState({ status: 'queued' })).toBe('running');
     expect(scanState({})).toBe('running');
+  });
+});
+
+describe('scanState: status and finished-flags that disagree are not done (issue 21, class 3)', () => {
+  it('reads a contradiction as still running', () => {
+    expect(scanState({ status: 'running', codeScanFinished: true })).toBe('running');
+    expect(scanState({ status: 'running', finished: true })).toBe('running');
+    expect(scanState({ status: 'completed', finished: false })).toBe('running');
+    expect(scanState({ status: 'completed', codeScanFinished: false })).toBe('running');
+    expect(scanState({ status: 'finished', finished: true, codeScanFinished: false })).toBe('running');
+    expect(scanState({ status: 'completed', finished: 'yes' })).toBe('running');
+    expect(scanState({ finished: true, codeScanFinished: false })).toBe('running');
   });
 });
 
@@ -70,7 +83,8 @@ describe('scan wait helpers', () => {
   it('finds the scan in a list by scanId or id', () => {
     expect(findScan({ codeScans: [{ scanId: 'x' }, { scanId: 's1', status: 'running' }] }, 's1')).toEqual({ scanId: 's1', status: 'running' });
     expect(findScan({ codeScans: [{ id: 's1' }] }, 's1')).toEqual({ id: 's1' });
-    expect(findScan({ codeScans: [{ status: 'running' }] }, 's1')).toEqual({ status: 'running' });
+    // A record without an id is never "the" scan (issue 21, class 3).
+    expect(() => findScan({ codeScans: [{ status: 'completed', finished: true }] }, 's1')).toThrow(/a scan without an id/);
     expect(findScan({ codeScans: [] }, 's1')).toBeUndefined();
     expect(() => findScan({}, 's1')).toThrow(/no 'codeScans' list/);
   });

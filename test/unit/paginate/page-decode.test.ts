@@ -31,9 +31,8 @@ const PAGES = [
   '{"totalCount":3,"issues":[1,"two",null]}',
   '{"issues":[]}',
   '{ "issues" : [ {"id":1}, {\n "id": 2 } ] , "totalCount" : 2 }',
-  // The list twice (JSON.parse keeps the last), a key written with escapes: parsed whole.
-  '{"issues":[{"id":1}],"issues":[{"id":2}]}',
-  '{"iss\\u0075es":[{"id":3}],"issues":[{"id":4}]}',
+  // A key written with escapes: parsed whole.
+  '{"iss\\u0075es":[{"id":3}],"totalCount":1}',
   '[1,2]',
   '7',
 ];
@@ -44,6 +43,12 @@ describe('decodePage', () => {
       const data = decodePage(answer(text), 'issues');
       expect(data, text).toEqual(JSON.parse(text));
       if (data && typeof data === 'object') expect(Object.keys(data), text).toEqual(Object.keys(JSON.parse(text)));
+    }
+  });
+
+  it('refuses a key given twice, the list\'s or an item\'s, escaped or not (issue 21: JSON.parse would keep the last)', () => {
+    for (const text of ['{"issues":[{"id":1}],"issues":[{"id":2}]}', '{"iss\\u0075es":[{"id":3}],"issues":[{"id":4}]}', '{"issues":[{"id":1,"score":9,"score":1}]}', '{"totalCount":1,"issues":[{"id":1}],"totalCount":0}']) {
+      expect(() => decodePage(answer(text), 'issues'), text).toThrow(/twice/);
     }
   });
 

@@ -1,0 +1,100 @@
+/**
+ * What makes a 2xx answer not a clean one, whatever its shape: the service's error key next to (or
+ * instead of) data, and a JSON object with the same key twice. Both are exit 7 (a bad answer), never
+ * data: see docs/security.md, "What the gate does not trust".
+ *
+ * A JSON object with the same key twice: JSON.parse keeps the last value and says nothing, so an
+ * answer that says two things (`"totalCount": 5, ..., "totalCount": 0`, an issue with two scores)
+ * would be read as whichever came last. svc refuses such an answer (exit 7) at the levels it
+ * decides on. The scan checks keys, not syntax (JSON.parse checks that); it walks the text once,
+ * skipping string contents with indexOf, and keeps the keys of objects up to `maxDepth` deep
+ * (1: the top-level object; arrays do not count as a level).
+ */
+
+import { ResponseError } from './errors.js';
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+
+/** Index after the string that opens at `i`, or -1. */
+function stringEnd(s: string, i: number): number {
+  for (let from = i + 1; ;) {
+    const q = s.indexOf('"', from);
+    if (q < 0) return -1;
+    let k = q - 1;
+    while (s.charCodeAt(k) === BACKSLASH) k--;
+    if ((q - 1 - k) % 2 === 0) return q + 1;
+    from = q + 1;
+  }
+}
+
+/** The first key that appears twice in one object up to `maxDepth` deep (as a dotted path), or undefined. */
+function duplicateKey(s: string, maxDepth: number, from = 0, to = s.length): string | undefined {
+  // One entry per open object or array: the keys seen (objects within maxDepth), null for others.
+  const keys: Array<Set<string> | null> = [];
+  const isObject: boolean[] = [];
+  const names: string[] = [];
+  let objects = 0;
+  let expectKey = false;
+  for (let j = from; j < to; j++) {
+    const c = s.charCodeAt(j);
+    if (c === QUOTE) {
+      const end = stringEnd(s, j);
+      if (end < 0) return undefined;
+      if (expectKey) {
+        const set = keys[keys.length - 1];
+        if (set) {
+          let key = s.slice(j + 1, end - 1);
+          if (key.includes('\\')) {
+            try { key = JSON.parse(s.slice(j, end)) as string; } catch { return undefined; }
+          }
+          if (set.has(key)) return [...names.slice(0, keys.length - 1).filter((n) => n !== undefined), key].join('.');
+          set.add(key);
+          names[keys.length - 1] = key;
+        }
+        expectKey = false;
+      }
+      j = end - 1;
+    } else if (c === 0x7b /* { */) {
+      objects++;
+      keys.push(objects <= maxDepth ? new Set() : null);
+      isObject.push(true);
+      expectKey = true;
+    } else if (c === 0x5b /* [ */) {
+      keys.push(null);
+      isObject.push(false);
+      expectKey = false;
+    } else if (c === 0x7d /* } */ || c === 0x5d /* ] */) {
+      if (isObject.pop()) objects--;
+      keys.pop();
+      names.length = Math.min(names.length, keys.length);
+      expectKey = false;
+    } else if (c === 0x2c /* , */) {
+      expectKey = isObject[isObject.length - 1] === true;
+    }
+  }
+  return undefined;
+}
+
+/** Objects this deep are checked for a key given twice in an answer parsed whole (2: an item of a top-level list). */
+const ANSWER_KEY_DEPTH = 3;
+
+const HINT = 'the service (or something between it and svc) sent an answer that contradicts itself; check the base URL and any proxy; --verbose shows the answer';
+
+/** An answer whose text gives a key twice is refused (exit 7), naming the key. */
+export function checkKeysOnce(text: string, what: string, maxDepth = ANSWER_KEY_DEPTH, from = 0, to = text.length): void {
+  const dup = duplicateKey(text, maxDepth, from, to);
+  if (dup !== undefined) throw new ResponseError(`${what}: the answer gives '${dup}' twice (JSON keeps only the last), so it cannot be trusted`, undefined, HINT);
+}
+
+/**
+ * The service's error key (`error`, a string or an object; field notes, "Errors") in a 2xx answer:
+ * whatever data comes with it may be partial, so it is no answer (exit 7), naming the message.
+ */
+export function checkNoErrorKey(data: unknown, what: string): void {
+  if (data === null || typeof data !== 'object' || Array.isArray(data)) return;
+  const e = (data as Record<string, unknown>).error;
+  if (e === undefined || e === null || e === false) return;
+  const shown = typeof e === 'string' ? e : JSON.stringify(e);
+  throw new ResponseError(`${what}: the answer carries an error (${JSON.stringify(shown.slice(0, 120))}) with a success status, so its data cannot be trusted`, undefined, HINT);
+}

@@ -1,0 +1,37 @@
+/**
+ * An issue search for a repository that does not exist answers "no issues", which reads as "this
+ * repository is clean". When an answer is empty (and only then, so the common path costs nothing),
+ * the `repositoryIds` it was scoped to are looked up in `repositories list` of the same organization:
+ * one the service does not know is exit 4 naming it (issue search, `--all` or not).
+ */
+import { CliError } from '../errors.js';
+import { EXIT } from '../exit-codes.js';
+import { ResponseError } from '../http/errors.js';
+
+const REPOS_LIST = '/api/v1/repositories/list';
+/** The listings whose empty answer is checked, and the request field that names repositories. */
+const SCOPED: Record<string, string> = { '/api/v1/issues/search': 'repositoryIds' };
+
+interface Caller {
+  call(path: string, body: unknown, opts: { safe: boolean }): Promise<unknown>;
+}
+
+export async function checkEmptyScope(client: Caller, path: string, body: Record<string, unknown>, what: string): Promise<void> {
+  const field = SCOPED[path];
+  const asked = field === undefined ? undefined : body[field];
+  if (!Array.isArray(asked) || asked.length === 0) return;
+  const lookup: Record<string, unknown> = { getCounts: false };
+  if (typeof body.organizationId === 'string') lookup.organizationId = body.organizationId;
+  const repos = await client.call(REPOS_LIST, lookup, { safe: true });
+  if (!Array.isArray(repos)) throw new ResponseError(`${what}: repositories list did not answer with a list, so the repositories asked for cannot be checked`);
+  const known = new Set(repos.map((r) => (r !== null && typeof r === 'object' ? (r as { id?: unknown }).id : undefined)).filter((id) => id !== undefined && id !== null).map(String));
+  const missing = asked.map(String).filter((id) => !known.has(id));
+  if (missing.length > 0) {
+    const where = typeof body.organizationId === 'string' ? `organization '${body.organizationId}'` : "the token's organization";
+    throw new CliError(
+      `${what}: repositor${missing.length === 1 ? 'y' : 'ies'} ${missing.map((m) => `'${m}'`).join(', ')} not found in ${where}, so "no results" says nothing about ${missing.length === 1 ? 'it' : 'them'}`,
+      EXIT.NOT_FOUND,
+      '`svc repos list` shows the repository ids',
+    );
+  }
+}

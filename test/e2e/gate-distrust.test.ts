@@ -1,0 +1,219 @@
+/**
+ * Issue 21: the gate believes nothing it cannot check. Answers that contradict themselves or the
+ * request, values outside the spec, scans that disagree with themselves: exit 7 (or 8), never PASSED.
+ * Each case is a clean answer with one thing changed; the clean answer itself passes (the control).
+ */
+import { describe, expect, it } from 'vitest';
+import { useFakeServer } from '../helpers/fake-server.js';
+import { runCli } from '../helpers/host.js';
+import { runSvc } from '../helpers/run-svc.js';
+
+const fake = useFakeServer();
+const SEARCH = '/api/v1/issues/search';
+
+type Json = Record<string, unknown>;
+
+function issue(over: Json = {}): Json {
+  return {
+    id: 'iss-1', status: 'open', score: 5, generatedTitle: 'Weak hash', vulnClass: 'Weak Crypto', affectedFile: 'src/a.ts',
+    repositoryId: 'repo-1', createdAt: '2026-11-20T10:00:00Z', codeScan: { id: 'scan-1', scanTargetBranchCommitSha: 'abcdef0123456789' }, ...over,
+  };
+}
+
+function answer(issues: Json[], over: Json = {}): Json {
+  return {
+    issues, totalCount: issues.length, totalCountAllCategories: issues.length + 2,
+    categoryCounts: { open: issues.length, patched: 2, falsePositive: 0, archived: 0, processing: 0, silenced: 0, closed: 0 },
+    currentPage: 1, pageSize: 500, ...over,
+  };
+}
+
+const gate = (args: string[] = [], env: Record<string, string> = {}) => runCli(['gate', '--fail-on', 'high', ...args], { env: { ...fake.env, ...env } });
+
+describe('class 1: answers that contradict themselves or the spec (exit 7, never a verdict)', () => {
+  it('control: the clean answer passes', async () => {
+    fake.stub(SEARCH, { json: answer([issue()]) });
+    const r = await gate();
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/PASSED/);
+  });
+
+  for (const status of [206, 202, 203, 201]) {
+    it(`HTTP ${status} with a listing in it is not a listing`, async () => {
+      fake.stub(SEARCH, { status, json: answer([issue()]) });
+      const r = await gate();
+      expect(r.code, r.stdout).toBe(7);
+      expect(r.stderr).toContain(`HTTP ${status}, not 200`);
+      expect(r.stdout).not.toMatch(/PASSED/);
+    });
+  }
+
+  it('the service\'s error key next to data (a string)', async () => {
+    fake.stub(SEARCH, { json: { ...answer([issue()]), error: 'index degraded, results partial' } });
+    const r = await gate();
+    expect(r.code).toBe(7);
+    expect(r.stderr).toContain('index degraded, results partial');
+  });
+
+  it('the service\'s error key next to data (an object)', async () => {
+    fake.stub(SEARCH, { json: { ...answer([]), error: { message: 'shard 3 down', code: 'PARTIAL' } } });
+    const r = await gate();
+    expect(r.code).toBe(7);
+    expect(r.stderr).toContain('shard 3 down');
+  });
+
+  it('totalCount against categoryCounts of the statuses asked for', async () => {
+    fake.stub(SEARCH, { json: answer([issue()], { categoryCounts: { open: 40, patched: 0 }, totalCountAllCategories: 40 }) });
+    const r = await gate();
+    expect(r.code).toBe(7);
+    expect(r.stderr).toContain('totalCount is 1 but categoryCounts gives 40 open issues');
+  });
+
+  it('categoryCounts without the status asked for', async () => {
+    fake.stub(SEARCH, { json: answer([issue()], { categoryCounts: { patched: 0 } }) });
+    const r = await gate();
+    expect(r.code).toBe(7);
+    expect(r.stderr).toContain('categoryCounts.open is missing');
+  });
+
+  it('totalCountAllCategories smaller than totalCount', async () => {
+    fake.stub(SEARCH, { json: answer([issue()], { totalCountAllCategories: 0, categoryCounts: undefined }) });
+    const r = await gate();
+    expect(r.code).toBe(7);
+    expect(r.stderr).toContain('totalCountAllCategories 0 (issues of every status) is smaller than totalCount 1');
+  });
+
+  it('an issue with the same key twice (two scores: JSON would keep the harmless last one)', async () => {
+    const text = JSON.stringify(answer([issue({ score: 95 })])).replace('"score":95', '"score":95,"score":5');
+    fake.stub(SEARCH, { text, type: 'application/json' });
+    const r = await gate();
+    expect(r.code).toBe(7);
+    expect(r.stderr).toContain("'score' twice");
+  });
+
+  it('an issue with the same key twice, one of them written with escapes', async () => {
+    const text = JSON.stringify(answer([issue({ score: 95 })])).replace('"status":"open"', '"status":"open","st\\u0061tus":"patched"');
+    fake.stub(SEARCH, { text, type: 'application/json' });
+    const r = await gate();
+    expect(r.code).toBe(7);
+    expect(r.stderr).toContain("'status' twice");
+  });
+
+  it('the answer with the same key twice at its top level', async () => {
+    const text = JSON.stringify(answer([issue()])).replace('"currentPage":1', '"currentPage":1,"totalCountAllCategories":0');
+    fake.stub(SEARCH, { text, type: 'application/json' });
+    const r = await gate();
+    expect(r.code).toBe(7);
+    expect(r.stderr).toContain("'totalCountAllCategories' twice");
+  });
+
+  it('an answer for another page than the one asked for', async () => {
+    fake.stub(SEARCH, { json: answer([issue()], { currentPage: 3 }) });
+    const r = await gate();
+    expect(r.code).toBe(7);
+    expect(r.stderr).toContain('page 1 was asked for, it says currentPage 3');
+  });
+
+  it('more issues than totalCount', async () => {
+    fake.stub(SEARCH, { json: answer([issue(), issue({ id: 'iss-2' })], { totalCount: 1, categoryCounts: { open: 1 } }) });
+    const r = await gate();
+    expect(r.code).toBe(7);
+    expect(r.stdout).not.toMatch(/PASSED/);
+  });
+});
+
+describe('class 2: values outside the spec in verdict fields (one rule: exit 7 naming issue, field, value)', () => {
+  const statuses: unknown[] = ['Open', 'OPEN', ' open', 'open\u200b', 'оpen' /* Cyrillic o */, 'patched', 'reopened', 1, true, { v: 'open' }, ['open']];
+  for (const status of statuses) {
+    it(`status ${JSON.stringify(status)} in an open-only search`, async () => {
+      fake.stub(SEARCH, { json: answer([issue({ status, score: 95 })]) });
+      const r = await gate();
+      expect(r.code, r.stdout).toBe(7);
+      expect(r.stderr).toContain('iss-1');
+      expect(r.stderr).toContain('status');
+    });
+  }
+
+  for (const score of [-5, 101, 1e9, '95', 'high', true, null, { v: 95 }, [95]]) {
+    it(`score ${JSON.stringify(score)}`, async () => {
+      fake.stub(SEARCH, { json: answer([issue({ score })]) });
+      const r = await gate();
+      expect(r.code, r.stdout).toBe(7);
+      expect(r.stderr).toContain("issue \"iss-1\" has score");
+    });
+  }
+
+  for (const createdAt of ['2026-13-45T10:00:00Z', '1795000000', 1795000000, 'yesterday', '2026-11-31T10:00:00Z', '2026-11-20', true]) {
+    it(`createdAt ${JSON.stringify(createdAt)} with --new-since`, async () => {
+      fake.stub(SEARCH, { json: answer([issue({ createdAt, score: 95 })]) });
+      const r = await gate(['--new-since', '2026-11-01']);
+      expect(r.code, r.stdout).toBe(7);
+      expect(r.stderr).toContain('createdAt');
+    });
+  }
+
+  // The runner's TZ is the process's: these spawn bin/svc with it (a worker thread cannot change it).
+  for (const tz of ['Asia/Tokyo', 'America/Los_Angeles']) {
+    it(`a date-time without a zone is UTC, whatever TZ says (TZ=${tz})`, async () => {
+      // 03:00 UTC is after the 02:00Z cut: a new issue (score 95) that fails the gate.
+      fake.stub(SEARCH, [{ json: answer([issue({ createdAt: '2026-11-20T03:00:00', score: 95 })]) }, { json: answer([issue({ createdAt: '2026-11-20T01:00:00', score: 95 })]) }]);
+      const args = ['gate', '--fail-on', 'high', '--new-since', '2026-11-20T02:00:00Z'];
+      const r = await runSvc(args, { env: { ...fake.env, TZ: tz } });
+      expect(r.code, r.stdout + r.stderr).toBe(1);
+      // 01:00 UTC is before it: left out, the gate passes.
+      const p = await runSvc(args, { env: { ...fake.env, TZ: tz } });
+      expect(p.code, p.stdout + p.stderr).toBe(0);
+    });
+  }
+});
+
+describe('class 3: the scope was not honoured', () => {
+  const REPOS = '/api/v1/repositories/list';
+  const ORGS = '/api/v1/orgs/list';
+  const SCANS = '/api/v1/scans/list';
+
+  it('an issue of another repository than --repository-ids', async () => {
+    fake.stub(REPOS, { json: [{ id: 'repo-1' }, { id: 'repo-2' }] });
+    fake.stub(SEARCH, { json: answer([issue(), issue({ id: 'iss-9', repositoryId: 'repo-2' })]) });
+    const r = await gate(['--repository-ids', 'repo-1']);
+    expect(r.code, r.stdout).toBe(7);
+    expect(r.stderr).toContain("'iss-9' of repository 'repo-2'");
+  });
+
+  it('an issue of another organization', async () => {
+    fake.stub(ORGS, { json: [{ id: 'org-1' }, { id: 'org-2' }] });
+    fake.stub(SEARCH, { json: answer([issue({ organizationId: 'org-2' })]) });
+    const r = await gate([], { SVC_ORGANIZATION_ID: 'org-1' });
+    expect(r.code, r.stdout).toBe(7);
+    expect(r.stderr).toContain("of organization 'org-2'");
+  });
+
+  it('an issue of another scan than --scan-id', async () => {
+    fake.stub(SCANS, { json: { codeScans: [{ scanId: 'scan-1', status: 'completed', finished: true }], totalCount: 1 } });
+    fake.stub(SEARCH, { json: answer([issue({ codeScan: { id: 'scan-7' } })]) });
+    const r = await gate(['--scan-id', 'scan-1']);
+    expect(r.code, r.stdout).toBe(7);
+    expect(r.stderr).toContain("of scan 'scan-7'");
+  });
+
+  it('a scan record without an id is never "the" scan', async () => {
+    fake.stub(SCANS, { json: { codeScans: [{ status: 'completed', finished: true }], totalCount: 1 } });
+    const r = await gate(['--scan-id', 'scan-1']);
+    expect(r.code, r.stdout).toBe(7);
+    expect(r.stderr).toContain('a scan without an id');
+  });
+
+  for (const scan of [
+    { status: 'running', finished: true },
+    { status: 'running', codeScanFinished: true },
+    { status: 'completed', finished: false },
+    { status: 'completed', finished: true, codeScanFinished: false },
+  ]) {
+    it(`a scan whose status and flags disagree is pending: ${JSON.stringify(scan)}`, async () => {
+      fake.stub(SCANS, { json: { codeScans: [{ scanId: 'scan-1', ...scan }], totalCount: 1 } });
+      const r = await gate(['--scan-id', 'scan-1']);
+      expect(r.code, r.stdout).toBe(8);
+      expect(r.stdout).not.toMatch(/PASSED/);
+    });
+  }
+});
