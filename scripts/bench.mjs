@@ -29,12 +29,14 @@
 // 5. Peak RSS of the gate at the largest size: with --sarif and --json-report < 200 MB; with all six
 //    reports < 250 MB.
 // 6. A table of 10,000 rows: `svc issues search --all -o table` over 10,000 issues: < 1 s.
+// 7. Bulk: 1,000 archives by one `svc issues archive --ids-from FILE` vs a shell loop of 1,000
+//    `svc issues archive ID` calls against the same sandbox (other issues): >= 10x faster (benchBulk).
 //
 // --quick: small sizes and few rounds, to check that the script works (the figures then say little).
 // Builds dist/ first when it is missing or older than src/. Starts its own sandboxes on 127.0.0.1
 // (`svc sandbox --port 0`) and stops them. Exit 0 when every target passed, 1 otherwise.
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { request, Agent } from 'node:http';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
@@ -323,6 +325,42 @@ say(`bench: one call and start-up, ${RUNS} interleaved rounds...`);
     await sb.stop();
   }
 }
+
+// 6. Bulk actions: one process vs a shell loop of single calls (issue 23).
+/**
+ * `svc issues archive --ids-from FILE` over N ids vs `while read id; do svc issues archive "$id"; done`
+ * over N other ids of the same sandbox, one after the other: the ratio of the wall times >= 10x.
+ */
+async function benchBulk() {
+  const n = quick ? 50 : 1000;
+  say(`bench: bulk, ${thousands(n)} archives in one process vs a shell loop of ${thousands(n)} calls...`);
+  const sb = await startSandbox(4 * n, 4);
+  const http = poster(sb);
+  try {
+    const ids = [];
+    for (let page = 1; ids.length < 2 * n; page++) {
+      const r = JSON.parse((await http.post('/api/v1/issues/search', { page, pageSize: 500, sortBy: 'createdAt', sortOrder: 'asc', types: ['open'] })).body);
+      if (!r.issues.length) throw new Error(`the sandbox has ${ids.length} open issues, not ${2 * n}`);
+      ids.push(...r.issues.map((i) => i.id));
+    }
+    const bulkFile = join(configDir, 'bulk-ids.txt');
+    const loopFile = join(configDir, 'loop-ids.txt');
+    writeFileSync(bulkFile, ids.slice(0, n).join('\n') + '\n');
+    writeFileSync(loopFile, ids.slice(n, 2 * n).join('\n') + '\n');
+    const bulk = await run(NODE, [BIN, 'issues', 'archive', '--ids-from', bulkFile, '-o', 'ndjson'], { env: sb.env });
+    if (bulk.code !== 0) throw new Error(`svc issues archive --ids-from exited ${bulk.code}: ${bulk.stderr.trim()}`);
+    const script = `while read -r id; do "$0" "$1" issues archive "$id" -o json >/dev/null || exit 1; done < "$2"`;
+    const loop = await run('/bin/sh', ['-c', script, NODE, BIN, loopFile], { env: sb.env });
+    if (loop.code !== 0) throw new Error(`the shell loop of svc issues archive exited ${loop.code}: ${loop.stderr.trim()}`);
+    const ratio = loop.wall / bulk.wall;
+    record(`bulk: ${thousands(n)} archives in one process (\`--ids-from\`) vs a shell loop of ${thousands(n)} single calls`,
+      `${ratio.toFixed(1)}x: ${(bulk.wall / 1000).toFixed(2)} s vs ${(loop.wall / 1000).toFixed(2)} s`, '≥ 10x', ratio >= 10);
+  } finally {
+    http.close();
+    await sb.stop();
+  }
+}
+await benchBulk();
 
 // 2.-5. Listings at each size; at the largest the sandbox's page time and the gate; at the table size the table.
 const peaks = [];

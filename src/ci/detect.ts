@@ -1,128 +1,123 @@
 /**
- * Which CI svc runs in, from the variables CI systems set (a small table instead of a dependency).
- * Provider-specific names are read in their neutral form, as the spec writes identifiers: host A's
- * runner sets HOSTA_ACTIONS=true, host B's HOSTB_CI=true, host C's pipelines HOSTC_BUILD_NUMBER.
- * Names that carry no brand (CI, CI_PROJECT_URL, CI_COMMIT_SHA) are read as they are.
+ * Which CI svc runs in, and what it says about the build, read from the variables real CI systems
+ * set through the one table of their names (./providers.ts). Everything else in svc reads the
+ * neutral fields of `CiInfo` (`ci.commit`, `ci.baseRef`, `ci.pullRequest`, `ci.apiUrl`, ...), never
+ * a variable name.
  *
  * Off when `--no-ci` is given, SVC_NO_CI is set (not "0"), or CI is "false"/"0" ("CI=false is not CI").
- * The table feeds `svc help environment` too, so what is read and what is documented cannot drift.
  */
 import type { Env } from '../host.js';
-
-type CiKind = 'hosta' | 'hostb' | 'hostc' | 'generic';
+import { webUrl, publicHostVcs } from './repo-url.js';
+import {
+  CI_FIELDS, CI_ROWS, GENERIC_CI_VARIABLES, groupMarkers, sourceNames,
+  type AnnotationStyle, type CiField, type CiKind, type GroupStyle, type Source, type Vcs,
+} from './providers.js';
 
 export interface CiInfo {
   kind: CiKind;
   /** For messages: "host A's runner". */
   name: string;
-  /** File the job summary is appended to (host A's runner). */
-  stepSummary?: string;
-  /** Web URL of the repository being built. */
+  /** The provider of the repository being built, when the CI or the URL's host says so. */
+  vcs?: Vcs;
+  groups: GroupStyle;
+  /** Annotations are printed without --annotations, in this CI's syntax. */
+  annotations?: AnnotationStyle;
+  /** Web URL of the repository being built (scheme and host lower case, no credentials, `.git` or trailing `/`). */
   repositoryUrl?: string;
-  /** `vcs` value of `repos resolve-by-url` for that URL. */
-  vcs?: 'hosta' | 'hostb' | 'hostc' | 'generic';
-  /** The commit being built. */
   commit?: string;
-  /** Output grouping: host A's `::group::`, host B's collapsible sections, or none. */
-  groups: 'hosta' | 'hostb' | 'none';
-  /** Annotations (`::error file=...::`) are printed without --annotations. */
-  annotations: boolean;
-}
-
-interface EnvVarDoc {
-  name: string;
-  ci: string;
-  use: string;
-}
-
-/** Every variable svc reads to know its CI, with what it does: the source of `svc help environment`. */
-export const CI_VARIABLES: readonly EnvVarDoc[] = [
-  { name: 'CI', ci: 'any', use: 'set (not "false" or "0"): a CI job: plain progress lines instead of a spinner; CI=false turns every CI behaviour off' },
-  { name: 'CONTINUOUS_INTEGRATION, BUILD_NUMBER', ci: 'any', use: 'also mark a CI job' },
-  { name: 'SVC_NO_CI', ci: 'any', use: 'set (not "0"): ignore the CI, as --no-ci' },
-  { name: 'HOSTA_ACTIONS', ci: "host A's runner", use: '"true": append the gate summary to the step summary, print annotations, group long output (::group::)' },
-  { name: 'HOSTA_STEP_SUMMARY', ci: "host A's runner", use: 'file the gate appends its markdown summary to (earlier content is kept)' },
-  { name: 'HOSTA_SERVER_URL, HOSTA_REPOSITORY', ci: "host A's runner", use: 'the repository for --repository auto (SERVER_URL/REPOSITORY)' },
-  { name: 'HOSTA_SHA', ci: "host A's runner", use: 'the commit for --commit auto' },
-  { name: 'HOSTB_CI', ci: "host B's CI", use: '"true": collapsible sections around long output' },
-  { name: 'CI_PROJECT_URL', ci: "host B's CI", use: 'the repository for --repository auto' },
-  { name: 'CI_COMMIT_SHA', ci: "host B's CI", use: 'the commit for --commit auto' },
-  { name: 'HOSTC_BUILD_NUMBER', ci: "host C's pipelines", use: 'marks a host C pipeline' },
-  { name: 'HOSTC_GIT_HTTP_ORIGIN, HOSTC_COMMIT', ci: "host C's pipelines", use: 'the repository for --repository auto, the commit for --commit auto' },
-];
-
-const set = (v: string | undefined): v is string => v !== undefined && v.trim() !== '';
-const off = (v: string | undefined) => set(v) && /^(false|0|no)$/i.test(v.trim());
-const on = (v: string | undefined) => set(v) && !off(v);
-
-/** Without a trailing slash or `.git`. */
-function webUrl(url: string): string {
-  return url.trim().replace(/\/+$/, '').replace(/\.git$/, '');
-}
-
-/** The providers' CIs: what marks each, where it names the repository and the commit. */
-const PROVIDERS: ReadonlyArray<{
-  kind: 'hosta' | 'hostb' | 'hostc';
-  name: string;
-  marks: (env: Env) => boolean;
-  url: (env: Env) => string | undefined;
-  commit: string;
-  groups: CiInfo['groups'];
-  annotations: boolean;
   stepSummary?: string;
-}> = [
-  {
-    kind: 'hosta', name: "host A's runner", marks: (env) => env.HOSTA_ACTIONS === 'true',
-    url: (env) => (set(env.HOSTA_SERVER_URL) && set(env.HOSTA_REPOSITORY) ? `${webUrl(env.HOSTA_SERVER_URL)}/${env.HOSTA_REPOSITORY.trim().replace(/^\/+/, '')}` : undefined),
-    commit: 'HOSTA_SHA', groups: 'hosta', annotations: true, stepSummary: 'HOSTA_STEP_SUMMARY',
-  },
-  {
-    kind: 'hostb', name: "host B's CI", marks: (env) => env.HOSTB_CI === 'true',
-    url: (env) => (set(env.CI_PROJECT_URL) ? webUrl(env.CI_PROJECT_URL) : undefined),
-    commit: 'CI_COMMIT_SHA', groups: 'hostb', annotations: false,
-  },
-  {
-    kind: 'hostc', name: "host C's pipelines", marks: (env) => set(env.HOSTC_BUILD_NUMBER),
-    url: (env) => (set(env.HOSTC_GIT_HTTP_ORIGIN) ? webUrl(env.HOSTC_GIT_HTTP_ORIGIN) : undefined),
-    commit: 'HOSTC_COMMIT', groups: 'none', annotations: false,
-  },
-];
+  event?: string;
+  ref?: string;
+  headRef?: string;
+  baseRef?: string;
+  baseSha?: string;
+  pullRequest?: string;
+  serverUrl?: string;
+  apiUrl?: string;
+  projectId?: string;
+  repositoryPath?: string;
+  workspace?: string;
+  eventPath?: string;
+  token?: string;
+  workingDirectory?: string;
+  /** The real variables that carry each field on this CI (for messages: use `missingText`). */
+  variables: Partial<Record<CiField, readonly string[]>>;
+}
 
+const isSet = (v: string | undefined): v is string => v !== undefined && v.trim() !== '';
+const isOff = (v: string | undefined) => isSet(v) && /^(false|0|no)$/i.test(v.trim());
+const isOn = (v: string | undefined) => isSet(v) && !isOff(v);
+
+function read(env: Env, source: Source): string | undefined {
+  if (typeof source === 'string') return isSet(env[source]) ? env[source]!.trim() : undefined;
+  if ('anyOf' in source) {
+    for (const name of source.anyOf) if (isSet(env[name])) return env[name]!.trim();
+    return undefined;
+  }
+  const parts = source.join.map((name) => env[name]);
+  if (!parts.every(isSet)) return undefined;
+  return parts.map((p, i) => (i === 0 ? p!.trim().replace(/\/+$/, '') : p!.trim().replace(/^\/+|\/+$/g, ''))).join('/');
+}
+
+/** The CI svc runs in, from the variables it sets; undefined outside CI. */
 export function detectCi(env: Env, o: { disabled?: boolean } = {}): CiInfo | undefined {
-  if (o.disabled || on(env.SVC_NO_CI) || off(env.CI)) return undefined;
-  const p = PROVIDERS.find((x) => x.marks(env));
-  if (p) {
-    const info: CiInfo = { kind: p.kind, name: p.name, groups: p.groups, annotations: p.annotations };
-    const summary = p.stepSummary !== undefined ? env[p.stepSummary] : undefined;
-    if (set(summary)) info.stepSummary = summary;
-    const url = p.url(env);
-    if (url !== undefined) {
-      info.repositoryUrl = url;
-      info.vcs = p.kind;
+  if (o.disabled || isOn(env.SVC_NO_CI) || isOff(env.CI)) return undefined;
+  const row = CI_ROWS.find((r) => {
+    const v = env[r.marker.variable];
+    return isSet(v) && (r.marker.value === undefined || r.marker.value.test(v.trim()));
+  });
+  if (!row) {
+    if (GENERIC_CI_VARIABLES.some((v) => (v.name === 'BUILD_NUMBER' ? isSet(env[v.name]) : isOn(env[v.name])))) {
+      return { kind: 'generic', name: 'CI', groups: 'none', variables: {} };
     }
-    const commit = env[p.commit];
-    if (set(commit)) info.commit = commit.trim();
-    return info;
+    return undefined;
   }
-  if (on(env.CI) || on(env.CONTINUOUS_INTEGRATION) || set(env.BUILD_NUMBER)) {
-    return { kind: 'generic', name: 'CI', groups: 'none', annotations: false };
+  const info: CiInfo = { kind: row.kind, name: row.name, groups: row.groups, variables: {} };
+  if (row.annotations) info.annotations = row.annotations;
+  for (const [field, value] of Object.entries(row.constants ?? {}) as Array<[CiField, string]>) info[field] = value;
+  for (const [field, source] of Object.entries(row.fields) as Array<[CiField, Source]>) {
+    info.variables[field] = sourceNames(source);
+    const value = read(env, source);
+    if (value !== undefined) info[field] = value;
   }
-  return undefined;
+  if (info.repositoryUrl !== undefined) {
+    const web = webUrl(info.repositoryUrl);
+    if (web === undefined) delete info.repositoryUrl;
+    else info.repositoryUrl = web;
+  }
+  // The repository's provider: the CI's own (an Enterprise Server URL is host A too), what the CI
+  // says, or the public host of the URL.
+  if (row.kind !== 'generic') info.vcs = row.kind;
+  else if (row.vcsFrom && isSet(env[row.vcsFrom.variable])) info.vcs = row.vcsFrom.values[env[row.vcsFrom.variable]!.trim()];
+  if (info.vcs === undefined && info.repositoryUrl !== undefined) {
+    const vcs = publicHostVcs(info.repositoryUrl);
+    if (vcs) info.vcs = vcs;
+  }
+  return info;
+}
+
+function nameList(names: readonly string[], word: 'or' | 'and'): string {
+  return names.length <= 1 ? names.join('') : `${names.slice(0, -1).join(', ')} ${word} ${names[names.length - 1]}`;
 }
 
 /**
- * Folds long output in the CI's log: host A's `::group::title` / `::endgroup::`, host B's section
- * markers (`section_start:<time>:<name>[collapsed=true]\r\e[0K<title>`), nothing elsewhere.
+ * Why a field has no value, naming the real variables that are unset and never one that is set:
+ * "<the variable> is not set on host A's runner". Outside CI: that svc runs in no CI it knows.
  */
+export function missingText(ci: CiInfo | undefined, field: CiField, env: Env): string {
+  if (!ci) return 'no CI job is detected (svc help environment lists the variables svc reads)';
+  const names = ci.variables[field];
+  if (!names || names.length === 0) return `${ci.name} sets no variable with ${CI_FIELDS[field].replace(/ for .*$/, '')}`;
+  const unset = names.filter((n) => !isSet(env[n]));
+  // Set but not usable (a URL that is none): named, its value not shown (it may carry a token).
+  if (unset.length === 0) return `${nameList(names, 'and')} on ${ci.name} ${names.length === 1 ? 'is set but gives' : 'are set but give'} no usable value`;
+  const row = CI_ROWS.find((r) => r.name === ci.name);
+  const source = row?.fields[field];
+  if (typeof source === 'object' && 'anyOf' in source) return `none of ${nameList(names, 'or')} is set on ${ci.name}`;
+  return `${nameList(unset, 'and')} ${unset.length === 1 ? 'is' : 'are'} not set on ${ci.name}`;
+}
+
+/** Folds long output in the CI's log (host A's groups, host B's collapsed sections, ...); nothing elsewhere. */
 export function groupLines(ci: CiInfo | undefined, name: string, title: string, nowMs: number): { start: string; end: string } {
-  if (ci?.groups === 'hosta') return { start: `::group::${title}\n`, end: '::endgroup::\n' };
-  if (ci?.groups === 'hostb') {
-    const t = Math.floor(nowMs / 1000);
-    const id = name.replace(/[^A-Za-z0-9_.-]/g, '_');
-    return {
-      start: `\u001b[0Ksection_start:${t}:${id}[collapsed=true]\r\u001b[0K${title}\n`,
-      end: `\u001b[0Ksection_end:${t}:${id}\r\u001b[0K\n`,
-    };
-  }
-  return { start: '', end: '' };
+  return groupMarkers(ci?.groups ?? 'none', name, title, Math.floor(nowMs / 1000));
 }

@@ -1,5 +1,5 @@
 /**
- * Appending to a CI's step-summary file (host A's HOSTA_STEP_SUMMARY). Earlier steps of the job
+ * Appending to a CI's step-summary file (host A's job summary). Earlier steps of the job
  * write to the same file: svc adds its part after theirs and never replaces it. The text goes in one
  * append (O_APPEND), so it lands whole after whatever is there, even with another writer.
  */

@@ -1,6 +1,6 @@
 /** `svc help <topic>`: exit codes, environment, output, global flags. */
 import { formatExitCodes } from '../exit-codes.js';
-import { CI_VARIABLES } from '../ci/detect.js';
+import { ciVariableDocs } from '../ci/providers.js';
 import { GLOBAL_OPTIONS } from './globals.js';
 
 export const ENVIRONMENT: ReadonlyArray<[string, string]> = [
@@ -20,6 +20,10 @@ export const ENVIRONMENT: ReadonlyArray<[string, string]> = [
   ['HTTPS_PROXY, HTTP_PROXY, NO_PROXY', 'Proxy for https/http requests and hosts that bypass it (lower-case names too)'],
   ['NODE_EXTRA_CA_CERTS', 'PEM file of extra certificate authorities (private CAs, TLS-inspecting proxies)'],
   ['CI', 'Set (not "false" or "0"): a CI job, with plain progress lines; the CI variables read are listed below'],
+  ['SVC_HOSTA_TOKEN', "Token of svc gate --comment on host A (else the runner's own); sent only to its API"],
+  ['SVC_HOSTB_TOKEN', 'Token of svc gate --comment on host B; sent only to its API, never printed'],
+  ['SVC_HOSTC_TOKEN', 'Token of svc gate --comment on host C; sent only to its API, never printed'],
+  ['SVC_HOSTC_API_URL', 'API root of host C for svc gate --comment (default: its public API)'],
   ['SVC_ISSUE_URL', 'Link template of an issue in reports, e.g. https://svc.example/issues/{id} (as svc gate --issue-url)'],
 ];
 
@@ -40,10 +44,12 @@ Default: -o, then --json, then SVC_OUTPUT, then the profile's "output" setting, 
 
 export function environmentHelp(): string {
   const width = Math.max(...ENVIRONMENT.map(([k]) => k.length));
-  const ciWidth = Math.max(...CI_VARIABLES.map((v) => v.name.length));
-  const ci = CI_VARIABLES.map((v) => `  ${v.name.padEnd(ciWidth)}  ${v.ci}: ${v.use}`).join('\n');
+  const docs = ciVariableDocs();
+  const ciWidth = Math.max(...docs.map((v) => v.name.length));
+  const ci = docs.map((v) => `  ${v.name.padEnd(ciWidth)}  ${v.ci}: ${v.use}`).join('\n');
   return `Environment variables read by svc:\n\n${ENVIRONMENT.map(([k, v]) => `  ${k.padEnd(width)}  ${v}`).join('\n')}\n\nPrecedence: flags, then environment, then the profile in the config file.\n`
-    + `\nCI detection (off with --no-ci, SVC_NO_CI=1 or CI=false). Names that real CI systems give their provider's name are read in neutral form: host A's runner as HOSTA_*, host B's as HOSTB_CI:\n\n${ci}\n`;
+    + `\nCI detection (off with --no-ci, SVC_NO_CI=1 or CI=false). svc reads the variables the CI systems\n`
+    + `really set, under their own names (the first CI whose marker is set wins):\n\n${ci}\n`;
 }
 
 export function globalFlagsHelp(): string {

@@ -42,7 +42,10 @@ interface NextStep {
   text: string;
   /** The command line, with `{name}` placeholders. */
   cmd?: string;
-  /** Shown only when this path of the record has a value (`!path`: only when it has none). */
+  /**
+   * Shown only when this path of the record has a value (`!path`: only when it has none; `path=a|b`:
+   * only when it is one of these; `path!=a|b`: only when it is none of them); conditions joined by `&`.
+   */
   when?: string;
 }
 

@@ -18,12 +18,22 @@ interface FieldMeta {
   source?: Source;
   /** Placeholder shown in help (`<id>`); default derived from the type. */
   placeholder?: string;
+  /** The flag's name when it is not the field's (`--reason` for `falsePositiveReason`). */
+  flag?: string;
+  /** Text that may also be read from a file or stdin: `--<flag>-from FILE|-`. */
+  fromFile?: boolean;
+}
+
+/** How a field's flag differs from the default one. */
+interface FlagChoice {
+  flag?: string;
+  fromFile?: boolean;
 }
 
 /** An optional request field with help metadata (the spec marks no request field required). */
-export function field<T extends Schema>(schema: T, description: string, source: Source = 'spec', placeholder?: string) {
+export function field<T extends Schema>(schema: T, description: string, source: Source = 'spec', placeholder?: string, choice: FlagChoice = {}) {
   const optional = z.optional(schema);
-  z.globalRegistry.add(optional, { description, source, ...(placeholder ? { placeholder } : {}) });
+  z.globalRegistry.add(optional, { description, source, ...(placeholder ? { placeholder } : {}), ...choice });
   return optional;
 }
 

@@ -21,6 +21,8 @@ const ISSUE_VIEW: DetailView = {
     { label: 'Confidence', path: 'confidence' },
     { label: 'Found', path: 'createdAt', show: 'time' },
     { label: 'Updated', path: 'updatedAt', show: 'time' },
+    { label: 'Reason', path: 'falsePositiveReason', show: 'text' },
+    { label: 'Changed by', path: 'stateChangeAuthor' },
     { label: 'Patch', path: 'patch.pullRequestStatus', show: 'status' },
     { label: 'PR', path: 'patch.prLink' },
   ],
@@ -30,9 +32,13 @@ const ISSUE_VIEW: DetailView = {
     { label: 'Code', path: 'sastCodeSegment', show: 'code' },
     { label: 'Patch', path: 'patch.gitDiff', show: 'diff' },
   ],
+  // What fits the status: no patch for what is not open, a way back for what was set aside.
   next: [
-    { when: '!patch', text: 'Ask for a patch:', cmd: 'svc issues generate-patch {id}' },
-    { when: 'patch.gitDiff', text: 'Approve the patch (opens its pull request):', cmd: 'svc issues approve-patch {id}' },
+    { when: '!patch&status=open', text: 'Ask for a patch:', cmd: 'svc issues generate-patch {id}' },
+    { when: 'patch.gitDiff&status!=falsePositive|archived|closed', text: 'Approve the patch (opens its pull request):', cmd: 'svc issues approve-patch {id}' },
+    { when: 'status=open', text: 'Or set it aside, saying why:', cmd: 'svc issues mark-false-positive {id} --reason "..."' },
+    { when: 'status=falsePositive', text: 'A real issue after all? Confirm it (it is open again):', cmd: 'svc issues mark-true-positive {id}' },
+    { when: 'status=archived', text: 'Bring it back from the archive:', cmd: 'svc issues unarchive {id}' },
   ],
 };
 
@@ -43,6 +49,12 @@ const ISSUE_ACTION: Pick<RowSpec, 'positional' | 'required' | 'request' | 'respo
   response: okResponse,
   columns: ['ok'],
 };
+
+/**
+ * Why an issue is a false positive or archived: sent as `falsePositiveReason`, the only reason field
+ * of the Issue record (the spec shows no request fields for these actions; the name is inferred).
+ */
+const reason = (what: string) => field(str(), `Why it is ${what}: sent as falsePositiveReason, the Issue record's reason field (the name is inferred from the record; the spec shows no request fields here)`, 'inferred', 'text', { flag: 'reason', fromFile: true });
 
 /** What a person reads when an action on one issue worked: the heading, the issue, where to look next. */
 const done = (heading: string): DetailView => ({
@@ -106,7 +118,11 @@ export const issues: Operation[] = [
     ...ISSUE_ACTION,
     effect: 'change', bulk: { done: 'archived' },
     summary: 'Archive an issue',
-    examples: [{ cmd: 'svc issues archive iss_123', desc: 'Archive an issue' }],
+    request: body({ issueId: issueId(), organizationId: orgId('notes'), falsePositiveReason: reason('archived') }),
+    examples: [
+      { cmd: 'svc issues archive iss_123', desc: 'Archive an issue' },
+      { cmd: 'svc issues archive iss_123 iss_456 --reason "Vendored code we do not ship"', desc: 'Archive two issues, saying why' },
+    ],
     detail: done('Issue archived.'),
   }),
   row('issues', 'unarchive', {
@@ -127,7 +143,11 @@ export const issues: Operation[] = [
     ...ISSUE_ACTION,
     effect: 'change', bulk: { done: 'marked false positive' },
     summary: 'Mark an issue as a false positive',
-    examples: [{ cmd: 'svc issues mark-false-positive iss_123', desc: 'Mark an issue as a false positive' }],
+    request: body({ issueId: issueId(), organizationId: orgId('notes'), falsePositiveReason: reason('a false positive') }),
+    examples: [
+      { cmd: 'svc issues mark-false-positive iss_123 --reason "Input is validated upstream"', desc: 'Mark an issue as a false positive, saying why' },
+      { cmd: 'svc issues mark-false-positive --ids-from ids.ndjson --reason-from why.txt', desc: 'Mark the issues of a file (ids, or `svc issues search -o ndjson` output), the reason read from another' },
+    ],
     detail: done('Issue marked as a false positive.'),
   }),
   row('issues', 'generate-patch', {

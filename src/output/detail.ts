@@ -63,7 +63,7 @@ export async function detailView(record: unknown, view: DetailView, o: DetailOpt
     else out.push(...text.split('\n').map((l) => `  ${s.show === 'diff' ? diffPaint(chalk, l) : l}`));
   }
 
-  const next = (view.next ?? []).filter((n) => !n.when || (n.when.startsWith('!') ? !present(getPath(record, n.when.slice(1))) : present(getPath(record, n.when))));
+  const next = (view.next ?? []).filter((n) => !n.when || n.when.split('&').every((c) => holds(record, c.trim())));
   if (next.length) {
     out.push('', chalk.bold('Next:'));
     for (const n of next) {
@@ -72,6 +72,15 @@ export async function detailView(record: unknown, view: DetailView, o: DetailOpt
     }
   }
   return out.map((l) => l.trimEnd()).join('\n') + '\n';
+}
+
+/** One condition of a next step: `path` (has a value), `!path` (has none), `path=a|b` (is one of), `path!=a|b` (is none of). */
+function holds(record: unknown, cond: string): boolean {
+  const m = /^([^!=]+)(!?=)(.*)$/.exec(cond);
+  if (!m) return cond.startsWith('!') ? !present(getPath(record, cond.slice(1))) : present(getPath(record, cond));
+  const value = getPath(record, m[1]);
+  const isOne = m[3].split('|').includes(typeof value === 'string' || typeof value === 'number' ? String(value) : '');
+  return m[2] === '=' ? isOne : !isOne;
 }
 
 function fieldText(record: unknown, f: DetailField, o: DetailOptions, chalk: ChalkInstance): string | undefined {

@@ -24,7 +24,7 @@ interface BodySources {
 }
 
 /** Read `@file` / `@-` / a file path; errors name the flag. */
-function readSource(ref: string, what: string, src: Pick<BodySources, 'cwd' | 'readStdin'>): string {
+export function readSource(ref: string, what: string, src: Pick<BodySources, 'cwd' | 'readStdin'>): string {
   if (ref === '-') return src.readStdin();
   try {
     return readFileSync(resolve(src.cwd, ref), 'utf8');

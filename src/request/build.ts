@@ -3,12 +3,14 @@ import type { Context } from '../context.js';
 import type { Operation, Source } from '../operations/types.js';
 import { fieldMeta, type Schema } from '../operations/fields.js';
 import { UsageError } from '../errors.js';
-import { escapeHatchBody, flagValue, setPath, validateTyped, type Body } from './body.js';
-import { argName, type OperationFlags, type OperationOptions } from './flags.js';
+import { escapeHatchBody, flagValue, readSource, setPath, validateTyped, type Body } from './body.js';
+import { argName, fromFileAttribute, type OperationFlags, type OperationOptions } from './flags.js';
 import { checkControls } from './values.js';
 
 export async function buildRequestBody(ctx: Context, op: Operation, flags: OperationFlags, opts: OperationOptions, positional?: string): Promise<Body> {
-  const needsStdin = opts.input === '-' || [...(opts.field ?? []), ...Object.values(opts)].some((v) => typeof v === 'string' && /(^|=)@-$/.test(v));
+  const fromFile = flags.specs.filter((s) => s.fromFile && opts[fromFileAttribute(s)] !== undefined);
+  const needsStdin = opts.input === '-' || fromFile.some((s) => opts[fromFileAttribute(s)] === '-')
+    || [...(opts.field ?? []), ...Object.values(opts)].some((v) => typeof v === 'string' && /(^|=)@-$/.test(v));
   const stdin = needsStdin ? await ctx.readStdin() : '';
   const src = { cwd: ctx.cwd, readStdin: () => stdin, input: opts.input, fields: opts.field, rawFields: opts.rawField };
 
@@ -17,6 +19,14 @@ export async function buildRequestBody(ctx: Context, op: Operation, flags: Opera
     const raw = opts[flags.attribute.get(spec)!];
     if (raw === undefined) continue;
     setPath(typed, spec.path, flagValue(spec, raw, src));
+  }
+  for (const spec of fromFile) {
+    const ref = String(opts[fromFileAttribute(spec)]);
+    if (opts[flags.attribute.get(spec)!] !== undefined) throw new UsageError(`--${spec.flag} and --${spec.flag}-from are both given`, 'give one of them');
+    // The file's text, without the line end an editor or `echo` adds.
+    const text = readSource(ref, `--${spec.flag}-from`, src).replace(/\r?\n$/, '');
+    checkControls(`--${spec.flag}-from ${ref}`, text, spec.text);
+    setPath(typed, spec.path, text);
   }
   if (op.positional && positional !== undefined) {
     checkControls(argName(op.positional), positional, flags.specs.find((s) => s.path.join('.') === op.positional)?.text);

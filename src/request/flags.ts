@@ -31,6 +31,13 @@ export interface FlagSpec {
   description: string;
   source: Source;
   placeholder: string;
+  /** Also `--<flag>-from FILE|-` (the text read from a file or stdin). */
+  fromFile?: boolean;
+}
+
+/** The commander attribute of a spec's `--<flag>-from` option (`--reason-from` -> `reasonFrom`). */
+export function fromFileAttribute(spec: FlagSpec): string {
+  return `${spec.flag}-from`.replace(/-([a-z])/g, (_m, c: string) => c.toUpperCase());
 }
 
 interface Unwrapped { schema: Schema; defaultValue?: unknown; nullable: boolean }
@@ -106,7 +113,8 @@ export function flagSpecs(shape: Readonly<Record<string, Schema>>, prefix: strin
     const path = [...prefix, key];
     const base = {
       path,
-      flag: path.map(kebab).join('-'),
+      flag: meta.flag ?? path.map(kebab).join('-'),
+      ...(meta.fromFile ? { fromFile: true } : {}),
       nullable,
       defaultValue,
       description: meta.description ?? '',

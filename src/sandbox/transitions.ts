@@ -18,9 +18,13 @@ function settle(store: Store, issue: IssueRec, status: IssueRec['status']): void
   store.changed({ issue });
 }
 
-/** archive: any status -> archived (idempotent). */
-export function archive(store: Store, issue: IssueRec): void {
-  if (issue.status === 'archived') return;
+/** archive: any status -> archived (idempotent); a reason given is kept in falsePositiveReason. */
+export function archive(store: Store, issue: IssueRec, reason?: string): void {
+  if (reason !== undefined) issue.falsePositiveReason = reason;
+  if (issue.status === 'archived') {
+    if (reason !== undefined) store.changed({ issue });
+    return;
+  }
   issue.archivedAt = store.now();
   settle(store, issue, 'archived');
 }

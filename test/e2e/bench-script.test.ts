@@ -64,6 +64,7 @@ describe('npm run bench', () => {
     expect(find(/1,000 issues: peak RSS/).limit).toBe('< 120 MB');
     expect(find(/^peak RSS growth, 500 → 1,000 issues$/).limit).toBe('< 15 MB (flat)');
     expect(find(/^`svc issues search --all -o table`, 500 rows$/).limit).toBe('< 1 s');
+    expect(find(/^bulk: 50 archives in one process \(`--ids-from`\) vs a shell loop of 50 single calls$/).limit).toBe('≥ 10x');
     // For context beside the target: the call against `node -e 0`, and the floor itself.
     for (const context of ['`svc issues search -o json` / `node -e 0`', '`node scripts/bench-call-floor.cjs` / `node -e 0`']) {
       const row = report.results.find((r) => r.target === context);
@@ -72,6 +73,8 @@ describe('npm run bench', () => {
     }
     // Every ratio is also a number in the JSON, for tools.
     expect(typeof call.ratio).toBe('number');
+    // Medians come with their spread.
+    expect(report.results.find((r) => r.target === '`svc issues search -o json` / `node -e 0`')?.measured).toMatch(/IQR .*min-max/);
     expect(report.machine.loadBefore).toMatch(/^\d+\.\d\d \d+\.\d\d \d+\.\d\d$/);
     expect(report.machine.loadAfter).toMatch(/^\d+\.\d\d \d+\.\d\d \d+\.\d\d$/);
 

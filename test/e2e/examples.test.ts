@@ -2,7 +2,7 @@
  * The CI files in examples/ run as their CI would run them, against the sandbox: each shell step
  * (host A: every `run:` step; host B: before_script and script) goes to bash, with `svc` on PATH,
  * the credentials as the secret store would pass them and the CI's own variables set as that CI
- * sets them (in their neutral names: HOSTA_*, HOSTB_CI). So the examples cannot go stale.
+ * sets them (their real names: GITHUB_*, GITLAB_CI, CI_*). So the examples cannot go stale.
  *
  * What is not run: the install step (`npm install --global "$SVC_CLI_PACKAGE"`: the test puts the
  * built svc on PATH as that install does, with no registry), and the steps that use the CI's own
@@ -114,9 +114,9 @@ describe('examples/hosta-workflow.yml', () => {
     const summary = join(dir, 'step_summary.md');
     const runner = (event: string): Record<string, string> => ({
       ...Object.fromEntries(Object.entries(jobEnv).map(([k, v]) => [k, expand(String(v), store)])),
-      PATH: path, CI: 'true', HOSTA_ACTIONS: 'true', HOSTA_EVENT_NAME: event, HOSTA_WORKSPACE: dir,
-      HOSTA_SERVER_URL: server, HOSTA_REPOSITORY: repo.url.slice(server.length + 1), HOSTA_SHA: 'a'.repeat(40),
-      HOSTA_STEP_SUMMARY: summary,
+      PATH: path, CI: 'true', GITHUB_ACTIONS: 'true', GITHUB_EVENT_NAME: event, GITHUB_WORKSPACE: dir,
+      GITHUB_SERVER_URL: server, GITHUB_REPOSITORY: repo.url.slice(server.length + 1), GITHUB_SHA: 'a'.repeat(40),
+      GITHUB_STEP_SUMMARY: summary,
     });
     const job = async (event: string) => {
       const out: Run = { code: 0, stdout: '', stderr: '' };
@@ -167,7 +167,7 @@ describe('examples/hostb-ci.yml', () => {
     const { dir, path } = workspace();
     const store = { SVC_BASE_URL: sb.url, SVC_API_TOKEN_ID: sb.tokenId, SVC_API_TOKEN_SECRET: sb.tokenSecret, SVC_CLI_PACKAGE: 'unused' };
     const env = (mr: boolean): Record<string, string> => ({
-      ...variables, ...store, PATH: path, CI: 'true', HOSTB_CI: 'true', CI_PROJECT_URL: repo.url.replace(/\/+$/, ''),
+      ...variables, ...store, PATH: path, CI: 'true', GITLAB_CI: 'true', CI_PROJECT_URL: repo.url.replace(/\/+$/, ''),
       CI_PROJECT_DIR: dir, CI_COMMIT_SHA: 'b'.repeat(40), CI_DEFAULT_BRANCH: 'main',
       ...(mr ? { CI_PIPELINE_SOURCE: 'merge_request_event', CI_MERGE_REQUEST_IID: '7' } : { CI_PIPELINE_SOURCE: 'push', CI_COMMIT_BRANCH: 'main' }),
     });

@@ -159,7 +159,7 @@ describe("svc gate on host A's runner", () => {
     const summary = join(cwd, 'step_summary.md');
     writeFileSync(summary, '## Build\n\nAll 112 tests passed.\n');
     const repo = sb.state.repo(repoId)!;
-    const env = { CI: 'true', HOSTA_ACTIONS: 'true', HOSTA_STEP_SUMMARY: summary };
+    const env = { CI: 'true', GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: summary };
     const r = await sb.run(['gate', '--repository-ids', repoId, '--fail-on', 'high', '--page-size', '25'], { cwd, env });
     expect(r.code, r.stderr).toBe(1);
     const text = readFileSync(summary, 'utf8');
@@ -182,31 +182,41 @@ describe("svc gate on host A's runner", () => {
     const sb = await sandbox();
     const { repoId } = await busiestRepo(sb);
     const cwd = workDir();
-    const env = { CI: 'true', HOSTA_ACTIONS: 'true', HOSTA_STEP_SUMMARY: join(cwd, 'no-such-dir', 'summary.md') };
+    const env = { CI: 'true', GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: join(cwd, 'no-such-dir', 'summary.md') };
     const r = await sb.run(['gate', '--repository-ids', repoId, '--fail-on', 'high'], { cwd, env });
     expect(r.code, r.stderr).toBe(1);
     expect(r.stderr).toContain('warning: cannot append to the step summary');
     expect(r.stdout).toContain('svc gate: FAILED');
   });
 
-  it.concurrent('--repository auto resolves the runner\'s repository; an unknown one is exit 4', async () => {
+  it.concurrent('--repository auto and --commit auto from the runner\'s own variables; an unknown one is exit 4', async () => {
     const sb = await sandbox();
     const repo = sb.state.repos.find((r) => r.source === 'hosta' && r.organizationId === sb.organizationId)!;
     const [server, ...path] = repo.url.replace(/^(https?:\/\/[^/]+)\//, '$1 ').split(' ');
-    const env = { CI: 'true', HOSTA_ACTIONS: 'true', HOSTA_SERVER_URL: server, HOSTA_REPOSITORY: path.join('/') };
-    const r = await sb.run(['gate', '--repository', 'auto', '--fail-on', 'info', '-o', 'json'], { cwd: workDir(), env });
+    const env = { CI: 'true', GITHUB_ACTIONS: 'true', GITHUB_SERVER_URL: server, GITHUB_REPOSITORY: path.join('/'), GITHUB_SHA: 'a'.repeat(40) };
+    const r = await sb.run(['gate', '--repository', 'auto', '--commit', 'auto', '--fail-on', 'info', '-o', 'json'], { cwd: workDir(), env });
     expect([0, 1]).toContain(r.code);
     expect(r.stderr).toContain(`is ${repo.id}`);
     expect(JSON.parse(r.stdout).scope.repositoryIds).toEqual([repo.id]);
 
-    const unknown = await sb.run(['gate', '--repository', 'auto', '--fail-on', 'info'], { cwd: workDir(), env: { ...env, HOSTA_REPOSITORY: 'nobody/nothing' } });
+    const unknown = await sb.run(['gate', '--repository', 'auto', '--fail-on', 'info'], { cwd: workDir(), env: { ...env, GITHUB_REPOSITORY: 'nobody/nothing' } });
     expect(unknown.code, unknown.stderr).toBe(4);
+    expect(unknown.stderr).toContain(`${server.toLowerCase()}/nobody/nothing: no linked repository has this URL`);
+    expect(unknown.stderr).toMatch(/closest linked: https:\/\/\S+ \(repo_/);
     expect(unknown.stdout).not.toContain('PASSED');
     for (const extra of [[], ['--dry-run']]) {
       const outside = await sb.run(['gate', '--repository', 'auto', '--fail-on', 'info', ...extra], { cwd: workDir() });
       expect(outside.code).toBe(2);
-      expect(outside.stderr).toContain('--repository auto: no CI repository variables are set');
+      expect(outside.stderr).toContain('--repository auto: no CI job is detected');
+      // Only the variable that is really unset is named.
+      const half = await sb.run(['gate', '--repository', 'auto', '--commit', 'auto', '--fail-on', 'info', ...extra], { cwd: workDir(), env: { GITHUB_ACTIONS: 'true', GITHUB_SERVER_URL: server, GITHUB_SHA: 'a'.repeat(40) } });
+      expect(half.code).toBe(2);
+      expect(half.stderr).toContain("--repository auto: GITHUB_REPOSITORY is not set on host A's runner");
+      expect(half.stderr).not.toContain('GITHUB_SERVER_URL');
     }
+    const noSha = await sb.run(['gate', '--repository', 'auto', '--commit', 'auto', '--fail-on', 'info'], { cwd: workDir(), env: { ...env, GITHUB_SHA: undefined } });
+    expect(noSha.code).toBe(2);
+    expect(noSha.stderr).toContain("--commit auto: GITHUB_SHA is not set on host A's runner");
   });
 
   it.concurrent('a SARIF report spanning several repositories is said on stderr', async () => {
@@ -222,7 +232,7 @@ describe("svc gate in host B's CI", () => {
     const sb = await sandbox();
     const { repoId, ids } = await busiestRepo(sb);
     const cwd = workDir();
-    const env = { CI: 'true', HOSTB_CI: 'true' };
+    const env = { CI: 'true', GITLAB_CI: 'true' };
     const r = await sb.run(['gate', '--repository-ids', repoId, '--fail-on', 'high', '--hostb-sast', 'sast.json', '--code-quality', 'cq.json', '--issue-url', 'https://svc.example/issues/{id}'], { cwd, env });
     expect(r.code, r.stderr).toBe(1);
     const sast = JSON.parse(readFileSync(join(cwd, 'sast.json'), 'utf8'));
@@ -237,9 +247,49 @@ describe("svc gate in host B's CI", () => {
   });
 });
 
+describe("--repository auto on host B's CI and host C's pipelines", () => {
+  for (const source of ['hostb', 'hostc'] as const) {
+    it.concurrent(`${source}: the runner's variables resolve the repository and the commit`, async () => {
+      const sb = await sandbox();
+      const repo = sb.state.repos.find((r) => r.source === source && r.organizationId === sb.organizationId)!;
+      const sha = 'b'.repeat(40);
+      const env = source === 'hostb'
+        ? { CI: 'true', GITLAB_CI: 'true', CI_PROJECT_URL: repo.url, CI_SERVER_URL: new URL(repo.url).origin, CI_COMMIT_SHA: sha }
+        : { CI: 'true', BITBUCKET_BUILD_NUMBER: '7', BITBUCKET_GIT_HTTP_ORIGIN: repo.url.replace(/^https:/, 'http:'), BITBUCKET_COMMIT: sha };
+      const r = await sb.run(['gate', '--repository', 'auto', '--commit', 'auto', '--fail-on', 'info', '-o', 'json'], { cwd: workDir(), env });
+      expect([0, 1], r.stderr).toContain(r.code);
+      expect(JSON.parse(r.stdout).scope.repositoryIds).toEqual([repo.id]);
+      const { [source === 'hostb' ? 'CI_PROJECT_URL' : 'BITBUCKET_GIT_HTTP_ORIGIN']: _gone, ...without } = env;
+      const missing = await sb.run(['gate', '--repository', 'auto', '--fail-on', 'info'], { cwd: workDir(), env: without });
+      expect(missing.code).toBe(2);
+      expect(missing.stderr).toContain(source === 'hostb' ? "CI_PROJECT_URL is not set on host B's CI" : "BITBUCKET_GIT_HTTP_ORIGIN is not set on host C's pipelines");
+    });
+  }
+});
+
+describe('--repository URL outside CI', () => {
+  it.concurrent('every linked repository resolves from the URL repos list prints, whatever its provider', async () => {
+    const sb = await sandbox();
+    const list = JSON.parse((await sb.run(['repos', 'list', '-o', 'json'])).stdout) as Array<{ id: string; url: string }>;
+    const bySource = new Map<string, { id: string; url: string }>();
+    for (const r of list) bySource.set(sb.state.repo(r.id)!.source, r);
+    expect([...bySource.keys()].sort()).toEqual(expect.arrayContaining(['generic', 'hosta', 'hostb', 'hostc']));
+    for (const [, r] of bySource) {
+      // As printed, and as people write it: another scheme, host case, .git and a trailing slash.
+      const variants = [r.url, r.url.replace(/^https?:\/\/([^/]+)/, (_m, h: string) => `http://${h.toUpperCase()}`).replace(/(\.git)?$/, '.git/')];
+      for (const url of variants) {
+        const g = await sb.run(['gate', '--repository', url, '--fail-on', 'info', '-o', 'json'], { cwd: workDir() });
+        expect([0, 1], `${url}: ${g.stderr}`).toContain(g.code);
+        expect(JSON.parse(g.stdout).scope.repositoryIds).toEqual([r.id]);
+      }
+    }
+  });
+});
+
 describe('svc help environment', () => {
-  it('lists the CI variables svc reads', async () => {
+  it('lists the variables real CI runners set, from the providers table', async () => {
     const r = await runCli(['help', 'environment']);
-    for (const name of ['HOSTA_ACTIONS', 'HOSTA_STEP_SUMMARY', 'HOSTA_SERVER_URL', 'HOSTB_CI', 'CI_PROJECT_URL', 'CI_COMMIT_SHA', 'SVC_NO_CI']) expect(r.stdout).toContain(name);
+    for (const name of ['GITHUB_ACTIONS', 'GITHUB_STEP_SUMMARY', 'GITHUB_SERVER_URL', 'GITHUB_SHA', 'GITLAB_CI', 'CI_PROJECT_URL', 'CI_COMMIT_SHA', 'BITBUCKET_BUILD_NUMBER', 'TF_BUILD', 'SVC_NO_CI']) expect(r.stdout).toContain(name);
+    expect(r.stdout).not.toMatch(/\bHOST[ABC]_/);  // svc's own SVC_HOSTA_TOKEN... are not invented CI names
   });
 });

@@ -2,6 +2,7 @@
 import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import { tempDir } from './temp.js';
+import { CI_ROWS, sourceNames } from '../../src/ci/providers.js';
 
 export const BIN = resolve(__dirname, '../../bin/svc.js');
 
@@ -24,13 +25,17 @@ export function tempConfigDir(): string {
   return tempDir('svc-test-cfg-');
 }
 
+const CI_VARIABLES = new Set(CI_ROWS.flatMap((row) => [
+  row.marker.variable, ...Object.values(row.fields).flatMap((source) => sourceNames(source!)), ...(row.vcsFrom ? [row.vcsFrom.variable] : []),
+]));
+
 /** Environment with nothing of the developer's own svc settings, proxies or colour forcing. */
 export function cleanEnv(extra: Record<string, string | undefined> = {}): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) {
     if (v === undefined || /^SVC_/.test(k) || /^(HTTPS?_PROXY|NO_PROXY|https?_proxy|no_proxy|FORCE_COLOR|NO_COLOR|CI)$/.test(k)) continue;
-    // The CI this suite runs in is not the one a test sets up (src/ci/detect.ts).
-    if (/^(HOST[ABC]_|CI_|CONTINUOUS_INTEGRATION$|BUILD_NUMBER$)/.test(k)) continue;
+    // The CI this suite runs in is not the one a test sets up: every variable of the providers table goes.
+    if (CI_VARIABLES.has(k) || /^(CI_|GITHUB_|RUNNER_|BITBUCKET_|CONTINUOUS_INTEGRATION$|BUILD_NUMBER$)/.test(k)) continue;
     env[k] = v;
   }
   env.SVC_CONFIG_DIR ??= tempConfigDir();

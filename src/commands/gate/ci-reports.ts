@@ -1,5 +1,5 @@
 /**
- * The gate's output to the CI it runs in: the step summary (host A's HOSTA_STEP_SUMMARY), appended to
+ * The gate's output to the CI it runs in: the step summary (host A's job summary), appended to
  * with the reports whose CI variant it is (reports.ts: the markdown summary), and when the gate cannot
  * decide, what they say then; and the check that a SARIF upload holds one repository.
  */

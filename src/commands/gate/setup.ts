@@ -5,19 +5,21 @@
  */
 import { readFile, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { detectCi, type CiInfo } from '../../ci/detect.js';
+import { detectCi, missingText, type CiInfo } from '../../ci/detect.js';
+import { resolveRepositoryUrl } from '../../repos/find.js';
+import { webUrl } from '../../ci/repo-url.js';
 import type { Context } from '../../context.js';
-import { wallClock } from '../../host.js';
+import { wallClock, type Env } from '../../host.js';
 import { CliError, UsageError } from '../../errors.js';
-import { EXIT } from '../../exit-codes.js';
 import { BaselineError, parseBaseline, type Baseline } from '../../gate/baseline.js';
 import { GateUsageError } from '../../gate/levels.js';
 import { DEFAULT_POLICY_FILE, PolicyError, entryLabel, parsePolicy, utcDay, type Policy } from '../../gate/policy.js';
 import { parseCommit, parseSince } from '../../gate/since.js';
 import type { SieveOptions } from '../../gate/sieve.js';
 import type { GateOptions } from './options.js';
+import { diffSetup } from './diff.js';
 
-type SetupOpts = Pick<GateOptions, 'policy' | 'baseline' | 'newSince' | 'commit' | 'issueUrl'>;
+type SetupOpts = Pick<GateOptions, 'policy' | 'baseline' | 'newSince' | 'commit' | 'issueUrl' | 'diff' | 'diffScope' | 'diffWorkTree'>;
 
 export interface GateSetup {
   ci?: CiInfo;
@@ -93,7 +95,7 @@ export async function gateSetup(ctx: Context, opts: SetupOpts): Promise<GateSetu
   if (opts.commit !== undefined) {
     let sha = opts.commit;
     if (sha.trim() === 'auto') {
-      if (!ci?.commit) throw new UsageError('--commit auto: no CI commit variable is set (HOSTA_SHA, CI_COMMIT_SHA, HOSTC_COMMIT)', 'give the sha, e.g. --commit "$(git rev-parse HEAD)"');
+      if (!ci?.commit) throw new UsageError(`--commit auto: ${missingText(ci, 'commit', ctx.env)}`, 'give the sha, e.g. --commit "$(git rev-parse HEAD)"');
       sha = ci.commit;
     }
     setup.sieve.commit = usage(() => parseCommit(sha));
@@ -118,56 +120,47 @@ export async function gateSetup(ctx: Context, opts: SetupOpts): Promise<GateSetu
     setup.baseline = await loadBaseline(ctx, opts.baseline);
     setup.sieve.baseline = setup.baseline;
   }
+  const diff = await diffSetup(ctx, opts);
+  if (diff) setup.sieve.diff = diff;
   return setup;
 }
 
-/**
- * `--repository ID|URL|auto`: an id as is; a URL, or the CI's own repository with `auto`,
- * resolved with `repos resolve-by-url`. The service not knowing it is exit 4.
- */
 /** Checks --repository before anything is sent: what it names, and that `auto` has CI variables to read. */
-export function checkRepositoryFlag(value: string, ci: CiInfo | undefined): 'id' | 'url' | 'auto' {
+export function checkRepositoryFlag(value: string, ci: CiInfo | undefined, env: Env): 'id' | 'url' | 'auto' {
   const v = value.trim();
   if (v === '') throw new UsageError('--repository needs a repository id, a URL or auto');
   if (v === 'auto') {
-    if (!ci?.repositoryUrl || !ci.vcs) {
-      throw new UsageError('--repository auto: no CI repository variables are set (HOSTA_SERVER_URL and HOSTA_REPOSITORY, or CI_PROJECT_URL)', 'give the repository id or URL, or run in a CI job (see svc help environment)');
+    if (!ci?.repositoryUrl) {
+      throw new UsageError(`--repository auto: ${missingText(ci, 'repositoryUrl', env)}`, 'give the repository id or URL, or run in a CI job (see svc help environment)');
     }
     return 'auto';
   }
-  return /^https?:\/\//i.test(v) ? 'url' : 'id';
+  return /^[a-z][a-z0-9+.-]*:\/\//i.test(v) || /^[^@/\s]+@[^:/\s]+:/.test(v) ? 'url' : 'id';
 }
 
+/** The provider of a URL the CI did not give: the CI's own when the URL is on its server. */
+function ciVcsFor(url: string, ci: CiInfo | undefined): CiInfo['vcs'] {
+  if (!ci?.vcs) return undefined;
+  const host = (u: string | undefined) => (u === undefined ? undefined : webUrl(u)?.replace(/^https?:\/\//, '').split('/')[0]);
+  const own = host(ci.serverUrl) ?? host(ci.repositoryUrl);
+  return own !== undefined && own === host(url) ? ci.vcs : undefined;
+}
+
+/**
+ * `--repository ID|URL|auto`: an id as is; a URL, or the CI's own repository with `auto`, found
+ * whatever its provider (src/repos/find.ts). The service not knowing it is exit 4.
+ */
 export async function resolveRepository(ctx: Context, value: string, ci: CiInfo | undefined, organizationId: unknown): Promise<string> {
   const v = value.trim();
-  const kind = checkRepositoryFlag(v, ci);
-  let url: string;
-  let vcs: string;
-  if (kind === 'auto') {
-    url = ci!.repositoryUrl!;
-    vcs = ci!.vcs!;
-  } else if (kind === 'url') {
-    url = v.replace(/\/+$/, '').replace(/\.git$/, '');
-    vcs = ci?.vcs ?? 'generic';
-  } else {
-    return v;
-  }
-  const client = await ctx.client();
-  const body: Record<string, unknown> = { repositoryUrl: url, vcs };
-  if (typeof organizationId === 'string') body.organizationId = organizationId;
-  let answer: unknown;
-  try {
-    answer = await client.call('/api/v1/repositories/resolve-by-url', body, { safe: true });
-  } catch (err) {
-    if (err instanceof CliError && err.exitCode === EXIT.NOT_FOUND) {
-      throw new CliError(`--repository ${v}: the service knows no ${vcs} repository at ${url}`, EXIT.NOT_FOUND, 'link the repository first (svc repos add-...), or give its id with --repository-ids');
-    }
-    throw err;
-  }
-  const id = answer !== null && typeof answer === 'object' ? (answer as { repositoryId?: unknown }).repositoryId : undefined;
-  if (typeof id !== 'string' || id.trim() === '') {
-    throw new CliError(`--repository ${v}: the service answered without a repository id for ${url}`, EXIT.BAD_RESPONSE, 'give the repository id with --repository-ids');
-  }
-  ctx.note(`svc gate: repository ${url} is ${id}`);
-  return id;
+  const kind = checkRepositoryFlag(v, ci, ctx.env);
+  if (kind === 'id') return v;
+  const url = kind === 'auto' ? ci!.repositoryUrl! : v;
+  const vcs = kind === 'auto' ? ci!.vcs : ciVcsFor(url, ci);
+  const found = await resolveRepositoryUrl(ctx, url, {
+    label: kind === 'auto' ? `--repository auto (${ci!.name})` : '--repository',
+    ...(vcs ? { vcs } : {}),
+    ...(typeof organizationId === 'string' ? { organizationId } : {}),
+  });
+  ctx.note(`svc gate: repository ${found.url} is ${found.repositoryId}`);
+  return found.repositoryId;
 }

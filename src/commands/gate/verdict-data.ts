@@ -51,6 +51,10 @@ function siftedData(v: GateVerdict, list: (issues: GateIssue[]) => unknown): Rec
     out.policy = { file: sf.policy.file, suppressed: sf.suppressedCount, expired: sf.expired.map((e) => ({ line: e.line, expires: e.expires, id: e.id, fingerprint: e.fingerprint, rule: e.rule, path: e.path })) };
     out.suppressed = list(sf.suppressed);
   }
+  if (sf.diff) {
+    out.diff = sf.diff;
+    out.elsewhere = list(sf.elsewhere);
+  }
   if (sf.outOfScope > 0 || sf.undated > 0 || sf.uncommitted > 0) out.narrowed = { leftOut: sf.outOfScope, countedWithoutDate: sf.undated, countedWithoutCommit: sf.uncommitted };
   return out;
 }

@@ -40,6 +40,11 @@ function optionsFor(spec: FlagSpec): Option[] {
   if (spec.kind === 'string') opt.argParser(stringParser(long, spec.text));
   if (spec.kind === 'array' && spec.itemKind === 'enum') hint(opt, { kind: 'choice', values: spec.choices!, list: true });
   if (spec.kind === 'json') hint(opt, { kind: 'at-file' });
+  if (spec.fromFile) {
+    const from = new Option(`${long}-from <file|->`, `Read ${long} from a file, or - for stdin`);
+    hint(from, { kind: 'file' });
+    return [opt, from];
+  }
   return [opt];
 }
 

@@ -55,7 +55,9 @@ export async function runOperation(ctx: Context, op: Operation, flags: Operation
 
 /** Several ids (a row with `bulk`): the ids gathered, one body each, sent by the bulk engine. */
 async function runBulkOperation(ctx: Context, op: Operation, flags: OperationFlags, opts: OperationOptions, positionals: string[]): Promise<void> {
-  if (opts.idsFrom === '-' && (opts.input === '-' || [...(opts.field ?? []), ...Object.values(opts)].some((v) => typeof v === 'string' && /(^|=)@-$/.test(v)))) {
+  const otherStdin = Object.entries(opts).some(([k, v]) => k !== 'idsFrom' && typeof v === 'string' && (/(^|=)@-$/.test(v) || (v === '-' && (k === 'input' || k.endsWith('From')))))
+    || (opts.field ?? []).some((v) => /(^|=)@-$/.test(v));
+  if (opts.idsFrom === '-' && otherStdin) {
     throw new UsageError('--ids-from - reads stdin, which another flag reads too', 'give the ids or the other value in a file');
   }
   // The bulk engine (and --where's search) is evaluated only when several ids are given.

@@ -69,16 +69,23 @@ const action = (fn: (c: HandlerContext, issue: IssueRec) => void) => (c: Handler
   return { ok: true };
 };
 
+/** The reason of a false positive or an archive: `falsePositiveReason` (the Issue record's field), or `reason`. */
+function reasonOf(c: HandlerContext): string | undefined {
+  const r = c.body.falsePositiveReason ?? c.body.reason;
+  if (r !== undefined && typeof r !== 'string') throw badRequest(`invalid field 'falsePositiveReason': must be a string`);
+  return r;
+}
+
 export const issueHandlers: HandlerTable = {
   [P + 'search'](c) {
     const result = searchIssues(c.store, c.orgRepos(), c.body as SearchRequest);
     return { ...result, issues: result.issues.map((i) => issueJson(c.store, i)) };
   },
   [P + 'get']: (c) => issueView(c.store, c.issue()),
-  [P + 'archive']: action((c, i) => T.archive(c.store, i)),
+  [P + 'archive']: action((c, i) => T.archive(c.store, i, reasonOf(c))),
   [P + 'unarchive']: action((c, i) => T.unarchive(c.store, i)),
   [P + 'mark-true-positive']: action((c, i) => T.markTruePositive(c.store, i)),
-  [P + 'mark-false-positive']: action((c, i) => T.markFalsePositive(c.store, i, typeof c.body.reason === 'string' ? c.body.reason : undefined)),
+  [P + 'mark-false-positive']: action((c, i) => T.markFalsePositive(c.store, i, reasonOf(c))),
   [P + 'generate-patch']: action((c, i) => T.generatePatch(c.store, i, c.timing.patchDelayMs)),
   /** Response not shown by the spec: `{ ok, patchId, pullRequestStatus, prLink }`. */
   [P + 'approve-patch'](c) {

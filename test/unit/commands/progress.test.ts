@@ -32,7 +32,7 @@ describe('progress in a CI job', () => {
 
   it('writes a plain line every 5 seconds instead of a spinner', async () => {
     expect(await lines({ CI: 'true' })).toEqual(['at 5000', 'at 10000']);
-    expect(await lines({ HOSTB_CI: 'true' })).toEqual(['at 5000', 'at 10000']);
+    expect(await lines({ GITLAB_CI: 'true' })).toEqual(['at 5000', 'at 10000']);
   });
 
   it('writes nothing outside CI, with CI=false or --no-ci', async () => {

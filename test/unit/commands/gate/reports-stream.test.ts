@@ -41,6 +41,7 @@ const verdict: GateVerdict = {
     unchangedCount: 20, unchanged: extra.slice(0, 20),
     suppressedCount: 20, suppressed: extra.slice(20).map((i) => ({ ...i, suppression: { reason: 'accepted risk', expires: '2027-01-01', source: 'p.yml:3' } })) as Array<GateIssue & { suppression: { reason: string; expires: string; source: string } }>,
     expired: [],
+    elsewhere: [],
     baseline: { file: 'base.sarif', kind: 'sarif', entries: 20 },
     policy: { file: '.svc-policy.yml', entries: 20 },
   },

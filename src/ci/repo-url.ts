@@ -1,0 +1,90 @@
+/**
+ * Repository URLs compared as people write them: `https://Host/Team/Api.git/`, `git@host:team/api.git`
+ * and `ssh://git@host/team/api` name the same repository. Reusable by anything that looks a repository
+ * up by URL (the gate's --repository, src/repos/find.ts, ...).
+ */
+import { PUBLIC_HOSTS, type Vcs } from './providers.js';
+
+/**
+ * A repository URL as a web URL: `https://host/path` with the host lower case, no credentials, an
+ * http(s) port kept, no `.git` and no trailing `/`. Accepts the scp form (`git@host:owner/name.git`)
+ * and `ssh://`/`git://` URLs. A public provider host is always https. undefined when it is no URL.
+ */
+export function webUrl(url: string): string | undefined {
+  let u = url.trim();
+  if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(u)) {
+    const scp = /^(?:[^@/\s]+@)?([^:/\s]+):(?!\d+(?:\/|$))([^\s]+)$/.exec(u);
+    if (!scp) return undefined;
+    u = `ssh://${scp[1]}/${scp[2]}`;
+  }
+  let parsed: URL;
+  try {
+    parsed = new URL(u);
+  } catch {
+    return undefined;
+  }
+  if (!/^(https?|ssh|git|git\+ssh|ssh\+git):$/.test(parsed.protocol) || parsed.hostname === '') return undefined;
+  const host = parsed.hostname.toLowerCase();
+  const web = parsed.protocol === 'http:' || parsed.protocol === 'https:';
+  const scheme = parsed.protocol === 'http:' && !isPublicHost(host) ? 'http' : 'https';
+  const port = web && parsed.port ? `:${parsed.port}` : '';
+  const path = parsed.pathname.replace(/\/+$/, '').replace(/\.git$/i, '').replace(/\/+$/, '').replace(/^\/+/, '');
+  return `${scheme}://${host}${port}${path === '' ? '' : `/${path}`}`;
+}
+
+function isPublicHost(host: string): boolean {
+  return host.replace(/^www\./, '') in PUBLIC_HOSTS;
+}
+
+/** The neutral provider of a URL on a public host (the host A site is hosta), else undefined. */
+export function publicHostVcs(url: string): Exclude<Vcs, 'generic'> | undefined {
+  const web = webUrl(url);
+  if (web === undefined) return undefined;
+  return PUBLIC_HOSTS[new URL(web).hostname.replace(/^www\./, '')];
+}
+
+/** What two URLs of one repository have in common: `host[:port]/path`, no scheme, `www.`, `.git` or trailing `/`. */
+function repoUrlKey(url: string): string | undefined {
+  const web = webUrl(url);
+  return web === undefined ? undefined : web.replace(/^https?:\/\//, '').replace(/^www\./, '');
+}
+
+/** Levenshtein distance (small strings: URLs). */
+function distance(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    for (let j = 1; j <= b.length; j++) cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    prev = cur;
+  }
+  return prev[b.length];
+}
+
+interface UrlCandidate {
+  /** Every URL the candidate is known by (a repository's `url` and `repositoryUrl`). */
+  urls: readonly string[];
+}
+
+/**
+ * The candidates whose URL names the same repository as `url`: exact after normalising scheme, host
+ * case, `.git` and trailing slashes; when none is, the same ignoring the path's case (providers
+ * treat owner/name case-insensitively).
+ */
+export function matchByUrl<T extends UrlCandidate>(url: string, candidates: readonly T[]): T[] {
+  const key = repoUrlKey(url);
+  if (key === undefined) return [];
+  const keys = (c: T) => c.urls.map(repoUrlKey).filter((k): k is string => k !== undefined);
+  const exact = candidates.filter((c) => keys(c).includes(key));
+  if (exact.length > 0) return exact;
+  const lower = key.toLowerCase();
+  return candidates.filter((c) => keys(c).some((k) => k.toLowerCase() === lower));
+}
+
+/** The `n` candidates whose URL is closest to `url` (for "did you mean"), nearest first. */
+export function closestByUrl<T extends UrlCandidate>(url: string, candidates: readonly T[], n = 3): T[] {
+  const key = (repoUrlKey(url) ?? url).toLowerCase();
+  const scored = candidates.map((c) => ({
+    c, d: Math.min(...c.urls.map((u) => distance(key, (repoUrlKey(u) ?? u).toLowerCase())), Number.MAX_SAFE_INTEGER),
+  }));
+  return scored.sort((a, b) => a.d - b.d).slice(0, n).map((s) => s.c);
+}

@@ -1,0 +1,110 @@
+/**
+ * A linked repository from its URL, whatever its provider: `repositories/resolve-by-url` when the
+ * provider is known (given, the CI's own, or a public host), else (or when that finds nothing) the
+ * URL looked up among the organization's repositories (`repositories/list`: `url`/`repositoryUrl`).
+ * Unknown: exit 4 naming the URL and the closest linked repositories. Reused by the gate's
+ * --repository and `repos resolve-by-url` without --vcs.
+ */
+import type { ApiContext } from '../context.js';
+import { CliError, UsageError } from '../errors.js';
+import { EXIT } from '../exit-codes.js';
+import type { Vcs } from '../ci/providers.js';
+import { closestByUrl, matchByUrl, publicHostVcs, webUrl } from '../ci/repo-url.js';
+
+interface LinkedRepository {
+  id: string;
+  name: string;
+  /** `url` and `repositoryUrl` of the record (and its host C / generic git URL). */
+  urls: string[];
+  vcs?: Vcs;
+}
+
+/** The provider of a Repository record, from the object that links it. */
+function recordVcs(r: Record<string, unknown>): Vcs | undefined {
+  if (r.hostARepository) return 'hosta';
+  if (r.hostBRepository) return 'hostb';
+  if (r.hostC) return 'hostc';
+  if (r.genericGit) return 'generic';
+  return undefined;
+}
+
+function nested(v: unknown): string | undefined {
+  const url = v !== null && typeof v === 'object' ? (v as { repositoryUrl?: unknown }).repositoryUrl : undefined;
+  return typeof url === 'string' ? url : undefined;
+}
+
+/** The organization's linked repositories, with every URL each is known by. */
+async function listRepositories(ctx: ApiContext, organizationId: string | undefined): Promise<LinkedRepository[]> {
+  const client = await ctx.client();
+  const body: Record<string, unknown> = { getCounts: false };
+  if (organizationId !== undefined) body.organizationId = organizationId;
+  const answer = await client.call('/api/v1/repositories/list', body, { safe: true });
+  if (!Array.isArray(answer)) throw new CliError('repositories/list did not answer a list', EXIT.BAD_RESPONSE);
+  return answer.flatMap((r: unknown) => {
+    if (r === null || typeof r !== 'object') return [];
+    const rec = r as Record<string, unknown>;
+    if (typeof rec.id !== 'string') return [];
+    const urls = [rec.url, rec.repositoryUrl, nested(rec.hostC), nested(rec.genericGit)].filter((u): u is string => typeof u === 'string' && u.trim() !== '');
+    const repo: LinkedRepository = { id: rec.id, name: typeof rec.name === 'string' ? rec.name : rec.id, urls };
+    const vcs = recordVcs(rec);
+    if (vcs) repo.vcs = vcs;
+    return [repo];
+  });
+}
+
+interface ResolveUrlOptions {
+  /** The provider, when the user or the CI says it. */
+  vcs?: Vcs;
+  organizationId?: string;
+  /** Who asks, for messages: "--repository", "repos resolve-by-url". */
+  label: string;
+}
+
+interface ResolvedRepository {
+  repositoryId: string;
+  url: string;
+  vcs?: Vcs;
+  /** How it was found. */
+  via: 'resolve-by-url' | 'repositories/list';
+}
+
+/** The repository a URL names, or exit 2 (no URL) / 4 (no such linked repository). */
+export async function resolveRepositoryUrl(ctx: ApiContext, given: string, o: ResolveUrlOptions): Promise<ResolvedRepository> {
+  const url = webUrl(given);
+  if (url === undefined) throw new UsageError(`${o.label} ${given}: not a repository URL`, 'give it as https://host/owner/name (or git@host:owner/name.git)');
+  const vcs = o.vcs ?? publicHostVcs(url);
+  if (vcs !== undefined) {
+    const id = await byService(ctx, url, vcs, o);
+    if (id !== undefined) return { repositoryId: id, url, vcs, via: 'resolve-by-url' };
+  }
+  const repos = await listRepositories(ctx, o.organizationId);
+  const found = matchByUrl(url, repos);
+  if (found.length === 1) return { repositoryId: found[0].id, url, ...(found[0].vcs ? { vcs: found[0].vcs } : {}), via: 'repositories/list' };
+  if (found.length > 1) {
+    throw new CliError(`${o.label} ${url}: ${found.length} linked repositories have this URL (${found.map((r) => r.id).join(', ')})`, EXIT.USAGE, 'give the one you mean by id (--repository-ids)');
+  }
+  const near = closestByUrl(url, repos, 3);
+  const hint = near.length === 0
+    ? 'the organization has no linked repositories: link it first (svc repos add-...)'
+    : `closest linked: ${near.map((r) => `${(r.urls[0] !== undefined ? webUrl(r.urls[0]) : undefined) ?? r.name} (${r.id})`).join(', ')}; link it first (svc repos add-...) or give its id`;
+  throw new CliError(`${o.label} ${url}: no linked repository has this URL${vcs ? ` (${vcs})` : ''}`, EXIT.NOT_FOUND, hint);
+}
+
+/** resolve-by-url; undefined when the service knows no repository of that provider at the URL. */
+async function byService(ctx: ApiContext, url: string, vcs: Vcs, o: ResolveUrlOptions): Promise<string | undefined> {
+  const client = await ctx.client();
+  const body: Record<string, unknown> = { repositoryUrl: url, vcs };
+  if (o.organizationId !== undefined) body.organizationId = o.organizationId;
+  let answer: unknown;
+  try {
+    answer = await client.call('/api/v1/repositories/resolve-by-url', body, { safe: true });
+  } catch (err) {
+    if (err instanceof CliError && err.exitCode === EXIT.NOT_FOUND) return undefined;
+    throw err;
+  }
+  const id = answer !== null && typeof answer === 'object' ? (answer as { repositoryId?: unknown }).repositoryId : undefined;
+  if (typeof id !== 'string' || id.trim() === '') {
+    throw new CliError(`${o.label} ${url}: the service answered without a repository id`, EXIT.BAD_RESPONSE, 'give the repository id with --repository-ids');
+  }
+  return id;
+}
