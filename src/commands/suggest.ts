@@ -42,6 +42,12 @@ const OPERATION_SYNONYMS: Record<string, string[]> = {
   run: ['start'], scan: ['start'], status: ['get', 'get-schedule'],
 };
 
+/** Words typed at the top level that are a built-in's subcommand (gh, npm and docker habits). */
+const SUBCOMMANDS_AT_TOP: Record<string, string> = {
+  login: 'auth login', logout: 'auth logout', signin: 'auth login', 'sign-in': 'auth login', whoami: 'auth status', status: 'auth status', token: 'auth token',
+  set: 'config set', get: 'config get', unset: 'config unset',
+};
+
 /** `severities` and `severity`, `classes` and `class`: one stem. */
 function stem(word: string): string {
   return word.replace(/ies$/, 'y').replace(/(ss|sh|ch|x)es$/, '$1').replace(/([^s])s$/, '$1');
@@ -176,6 +182,8 @@ export function installSuggestions(): void {
       .filter((n) => !picked.has(owner.get(n)!) && picked.add(owner.get(n)!))
       .slice(0, 2 - s.length)
       .map((n) => `'${path} ${n}'`));
+    // A built-in's subcommand typed at the top (`svc login`): the command it lives under.
+    if (this.parent === null && SUBCOMMANDS_AT_TOP[typed.toLowerCase()]) s.unshift(`'${path} ${SUBCOMMANDS_AT_TOP[typed.toLowerCase()]}'`);
     const what = this.parent ? `unknown operation '${typed}' of '${path}'` : `unknown command '${typed}'`;
     this.error(`${what}${s.length ? ` (did you mean ${s.join(' or ')}?)` : ''}; run '${path} --help' for ${this.parent ? 'its operations' : 'the commands'}`, { code: 'commander.unknownCommand', exitCode: 2 });
   };

@@ -77,3 +77,22 @@ export function globToRegExp(glob: string): RegExp {
 export function globMatches(re: RegExp, path: string): boolean {
   return re.test(path.replace(/\\/g, '/').replace(/^(\.\/)+/, '').replace(/^\/+/, ''));
 }
+
+/**
+ * A repository-relative path normalised: backslashes as slashes, `./` and empty segments dropped,
+ * `..` applied. Undefined when it leaves the repository (`../x`, `a/../../x`) or is absolute
+ * (`/etc/x`, `C:/x`): such a path is outside what any `path:` entry may accept.
+ */
+export function repoPath(path: string): string | undefined {
+  const p = path.replace(/\\/g, '/');
+  if (/^[a-zA-Z]:\//.test(p)) return undefined;
+  const out: string[] = [];
+  for (const seg of p.split('/')) {
+    if (seg === '' || seg === '.') continue;
+    if (seg === '..') {
+      if (out.length === 0) return undefined;
+      out.pop();
+    } else out.push(seg);
+  }
+  return out.join('/');
+}
