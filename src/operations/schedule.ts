@@ -20,7 +20,7 @@ function crontabProblem(expr: string): string | undefined {
 }
 
 /** Whether Intl knows the time zone (IANA names such as Europe/Berlin, and UTC). */
-export function isTimeZone(name: string): boolean {
+function isTimeZone(name: string): boolean {
   if (name.trim() === '' || name !== name.trim()) return false;
   try {
     new Intl.DateTimeFormat('en-US', { timeZone: name });
