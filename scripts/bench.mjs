@@ -70,8 +70,12 @@ const PAGE = 500;
  * target(size) -> the row's name, command({ NODE, BIN, size }) -> { name, cmd, args, codes?, check? } }.
  */
 const SIDE_BY_SIDE = [];
-/** Every command at the large sizes is stopped after this long (the table's limit is 1 s). */
-const STOP_AFTER_MS = 30_000;
+/**
+ * A command at the large sizes is stopped after this long: it has failed its target by far (an idle
+ * machine runs the slowest, the gate with six reports over 100,000 issues, in a few seconds; a
+ * machine at load 20 took up to 30 s), and the bench stays short.
+ */
+const STOP_AFTER_MS = 120_000;
 
 const BIN = join(ROOT, 'bin', 'svc.js');
 const NODE = process.execPath;
@@ -469,17 +473,19 @@ for (const size of SIZES) {
           const what = kinds.map((k) => REPORTS[k]).join(' ');
           say(`bench: gate ${what}, ${size} issues, ${LISTING_RUNS} run(s)...`);
           const peak = [];
+          let stopped = false;
           for (let r = 0; r < LISTING_RUNS; r++) {
             const files = kinds.map((k) => join(reportsDir, `${k}-${r}`));
             const res = await run(NODE, [BIN, 'gate', '--fail-on', 'high', ...kinds.flatMap((k, n) => [REPORTS[k], files[n]])], { env: sb.env, measure: true, stopAfterMs: STOP_AFTER_MS });
-            if (res.stopped) throw new Error(`gate ${what} was stopped after ${STOP_AFTER_MS / 1000} s`);
+            if (res.stopped) { stopped = true; break; }
             if (res.code !== 0 && res.code !== 1) throw new Error(`gate ${what} exited ${res.code}: ${res.stderr.trim()}`);
             for (const f of files) if (!(statSync(f).size > 0)) throw new Error(`gate ${what} wrote no ${f}`);
             for (const f of files) rmSync(f, { force: true });
             if (res.peakKb !== undefined) peak.push(res.peakKb);
           }
           const target = `\`svc gate --fail-on high ${what}\`, ${thousands(size)} issues: peak RSS`;
-          if (peak.length === 0) record(target, 'not measured (needs /usr/bin/time)', `< ${limitMb} MB`, false);
+          if (stopped) record(target, `stopped after ${STOP_AFTER_MS / 1000} s`, `< ${limitMb} MB`, false);
+          else if (peak.length === 0) record(target, 'not measured (needs /usr/bin/time)', `< ${limitMb} MB`, false);
           else record(target, `${mb(Math.max(...peak))} (the largest of ${peak.length}; min ${mb(Math.min(...peak))})`, `< ${limitMb} MB`, Math.max(...peak) < limitMb * 1024);
         };
         await gateRss(['sarif', 'jsonReport'], 200);
