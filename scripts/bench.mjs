@@ -11,27 +11,32 @@
 // prints that environment, the machine's load before and after, and for every figure its median
 // with the spread (interquartile range and min-max).
 //
-// Targets (docs/performance.md):
-// 1. One call: `svc issues search -o json` against a sandbox on loopback vs `node -e 0`, whole
-//    process wall time, interleaved rounds (the order rotates each round), ratio of the medians
-//    <= 1.5x. `--version`, `--help` and `--dry-run` of the call are timed in the same rounds, and
-//    the same call by a bare node:http script (bench-call-floor.cjs), for context.
+// Targets (docs/performance.md). Most are ratios to a floor measured in the same interleaved rounds
+// (a floor: what the same work costs done the plainest way, so the machine's speed cancels out):
+// 1. One call: `svc issues search -o json` against a sandbox on loopback vs the same call by a bare
+//    node:http script (bench-call-floor.cjs), whole process wall time, ratio of the medians <= 1.5x;
+//    also shown against `node -e 0`. `--version` (<= 1.2x) and `--help` (<= 1.4x) against `node -e 0`;
+//    `--dry-run` for context.
 // 2. Sandbox page at the largest size: each page of one full listing (500 issues, createdAt
 //    ascending, as `--all` asks) once, after the sandbox's warm-up, on one kept-alive connection
 //    from this process: the sandbox's CPU per page (from /proc) < 2 ms; the round trip is shown too.
 // 3. `--all -o ndjson` at each size: svc's own CPU (user + sys of the CLI process) >= 60,000 issues
 //    per CPU-second at the largest size; end to end >= 40,000 issues/s at the largest size; peak RSS
 //    < 120 MB at every size and flat (largest - smallest < 15 MB).
-// 4. `svc gate --fail-on high` over the largest size: < 3 s.
-// 5. A table of 10,000 rows: `svc issues search --all -o table` over 10,000 issues: < 1 s.
-// 6. Bulk: 1,000 archives by one `svc issues archive --ids-from FILE` vs a shell loop of 1,000
+// 4. At the largest size, side by side in interleaved rounds: `--all -o ndjson` vs a plain node:http
+//    pager (bench-pager-floor.cjs) <= 1.0x; `svc gate --fail-on high` vs `--all -o ndjson` <= 1.0x
+//    (wall; CPU shown too). More commands timed against these floors go in SIDE_BY_SIDE below.
+// 5. Peak RSS of the gate at the largest size: with --sarif and --json-report < 200 MB; with all six
+//    reports < 250 MB.
+// 6. A table of 10,000 rows: `svc issues search --all -o table` over 10,000 issues: < 1 s.
+// 7. Bulk: 1,000 archives by one `svc issues archive --ids-from FILE` vs a shell loop of 1,000
 //    `svc issues archive ID` calls against the same sandbox (other issues): >= 10x faster (benchBulk).
 //
 // --quick: small sizes and few rounds, to check that the script works (the figures then say little).
 // Builds dist/ first when it is missing or older than src/. Starts its own sandboxes on 127.0.0.1
 // (`svc sandbox --port 0`) and stops them. Exit 0 when every target passed, 1 otherwise.
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { request, Agent } from 'node:http';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
@@ -59,8 +64,18 @@ if (![RUNS, LISTING_RUNS, ...SIZES].every((n) => Number.isInteger(n) && n > 0) |
 const LARGEST = SIZES[SIZES.length - 1];
 const TABLE_ROWS = quick ? SIZES[0] : 10_000;
 const PAGE = 500;
-/** The gate and the table are stopped after this long (their limits are 3 s and 1 s). */
-const STOP_AFTER_MS = 30_000;
+/**
+ * More commands timed at the largest size in the same interleaved rounds as the pager floor, `--all`
+ * and the gate, each a ratio to one of them (key 'pager', 'all' or 'gate'): { key, floor, limit,
+ * target(size) -> the row's name, command({ NODE, BIN, size }) -> { name, cmd, args, codes?, check? } }.
+ */
+const SIDE_BY_SIDE = [];
+/**
+ * A command at the large sizes is stopped after this long: it has failed its target by far (an idle
+ * machine runs the slowest, the gate with six reports over 100,000 issues, in a few seconds; a
+ * machine at load 20 took up to 30 s), and the bench stays short.
+ */
+const STOP_AFTER_MS = 120_000;
 
 const BIN = join(ROOT, 'bin', 'svc.js');
 const NODE = process.execPath;
@@ -144,20 +159,52 @@ function run(cmd, args, { env = cleanEnv(), measure = false, onStdout, stopAfter
 
 /**
  * Runs the commands in `rounds` interleaved rounds after one warm-up round; the order rotates each
- * round so that no command always follows the same one. Returns each command's wall times.
+ * round so that no command always follows the same one. Returns each command's wall times, and with
+ * a command's `measure` its CPU seconds and peak RSS (kB) too. A command may name the exit codes it
+ * may end with (`codes`, default [0]), the lines it must write (`lines`), and check its (short)
+ * output (`check(stdout)` returns what is wrong, or undefined).
  */
 async function sideBySide(commands, rounds) {
   const walls = commands.map(() => []);
+  const cpus = commands.map(() => []);
+  const peaks = commands.map(() => []);
   for (let r = -1; r < rounds; r++) {
     for (let k = 0; k < commands.length; k++) {
       const i = (k + Math.max(r, 0)) % commands.length;
       const c = commands[i];
-      const res = await run(c.cmd, c.args, { env: c.env });
-      if (res.code !== (c.code ?? 0)) throw new Error(`${c.name} exited ${res.code}: ${res.stderr.trim()}`);
-      if (r >= 0) walls[i].push(res.wall);
+      const chunks = c.check ? [] : undefined;
+      const counter = c.lines !== undefined ? lineCounter() : undefined;
+      const onStdout = (d) => { chunks?.push(d); counter?.on(d); };
+      const res = await run(c.cmd, c.args, { env: c.env, measure: c.measure, onStdout, stopAfterMs: STOP_AFTER_MS });
+      if (res.stopped) throw new Error(`${c.name} was stopped after ${STOP_AFTER_MS / 1000} s`);
+      if (!(c.codes ?? [0]).includes(res.code)) throw new Error(`${c.name} exited ${res.code}: ${res.stderr.trim()}`);
+      if (counter && counter.lines !== c.lines) throw new Error(`${c.name} wrote ${counter.lines} lines, expected ${c.lines}`);
+      const wrong = chunks && c.check(Buffer.concat(chunks).toString('utf8'));
+      if (wrong) throw new Error(`${c.name}: ${wrong}`);
+      if (r >= 0) {
+        walls[i].push(res.wall);
+        if (res.cpuSec !== undefined) cpus[i].push(res.cpuSec);
+        if (res.peakKb !== undefined) peaks[i].push(res.peakKb);
+      }
     }
   }
-  return walls;
+  return Object.assign(walls, { cpus, peaks });
+}
+
+/**
+ * A ratio of two commands timed in the same rounds: the ratio of their medians, with the median
+ * and quartiles of the per-round ratios (how steady it stayed while the load changed).
+ */
+function ratioOf(xs, floor) {
+  const a = stats(xs);
+  const b = stats(floor);
+  const perRound = stats(xs.map((x, r) => x / floor[r]));
+  return { ratio: a.median / b.median, a, b, perRound };
+}
+const ratioText = (q, unit, d) => `${q.ratio.toFixed(2)}x: ${spread(q.a, unit, d)} / ${fixed(q.b.median, d)}${unit}; per round ${fixed(q.perRound.median, 2)}x (IQR ${fixed(q.perRound.q1, 2)}-${fixed(q.perRound.q3, 2)}, min-max ${fixed(q.perRound.min, 2)}-${fixed(q.perRound.max, 2)})`;
+/** A ratio target (limit: at most this many times the floor) or, without a limit, a ratio for context. */
+function recordRatio(target, q, limit, unit = ' ms', d = 1) {
+  record(target, ratioText(q, unit, d), limit === undefined ? '(context)' : `≤ ${limit.toFixed(1)}x`, limit === undefined ? undefined : q.ratio <= limit, q.ratio);
 }
 
 /** `svc sandbox` on a free loopback port, in the clean environment, until stop(). */
@@ -244,7 +291,7 @@ const lineCounter = () => {
 
 const results = [];
 /** A target (pass: true/false) or, with pass undefined, a figure shown for context. */
-const record = (target, measured, limit, pass) => results.push({ target, measured, limit, pass });
+const record = (target, measured, limit, pass, ratio) => results.push({ target, measured, limit, pass, ...(ratio === undefined ? {} : { ratio: Number(ratio.toFixed(3)) }) });
 const loadBefore = loadavg();
 const began = Date.now();
 const startedAt = new Date();
@@ -269,23 +316,15 @@ say(`bench: one call and start-up, ${RUNS} interleaved rounds...`);
     ];
     const walls = await sideBySide(commands, RUNS);
     const base = stats(walls[0]);
-    // The ratio of each round's pair shows how steady the ratio was while the load changed.
-    const ratio = (i) => stats(walls[i].map((w, r) => w / walls[0][r]));
-    const row = (i, limit) => {
-      const st = stats(walls[i]);
-      const r = ratio(i);
-      const of = st.median / base.median;
-      record(`\`${commands[i].name}\` / \`node -e 0\``,
-        `${of.toFixed(2)}x: ${spread(st, ' ms')} / ${fixed(base.median, 1)} ms; ratio per round ${fixed(r.median, 2)}x (IQR ${fixed(r.q1, 2)}-${fixed(r.q3, 2)})`,
-        limit === undefined ? '(context)' : `≤ ${limit}x`, limit === undefined ? undefined : of <= limit);
-    };
     record('`node -e 0` (baseline)', spread(base, ' ms'), '(context)', undefined);
-    row(1, 1.5);
-    row(2);
-    row(3, 1.2);
-    row(4, 1.4);
-    // The same call by a bare node:http script: what any node CLI pays for it before doing anything of its own.
-    row(5);
+    // The target: the call against the same call by a bare node:http script, what any node CLI pays
+    // for it before doing anything of its own; beside it, the same call against `node -e 0`.
+    recordRatio('`svc issues search -o json` / `node scripts/bench-call-floor.cjs` (the call floor)', ratioOf(walls[1], walls[5]), 1.5);
+    recordRatio('`svc issues search -o json` / `node -e 0`', ratioOf(walls[1], walls[0]));
+    recordRatio('`node scripts/bench-call-floor.cjs` / `node -e 0`', ratioOf(walls[5], walls[0]));
+    recordRatio('`svc issues search -o json --dry-run` / `node -e 0`', ratioOf(walls[2], walls[0]));
+    recordRatio('`svc --version` / `node -e 0`', ratioOf(walls[3], walls[0]), 1.2);
+    recordRatio('`svc --help` / `node -e 0`', ratioOf(walls[4], walls[0]), 1.4);
   } finally {
     await sb.stop();
   }
@@ -398,23 +437,61 @@ for (const size of SIZES) {
     }
 
     if (size === LARGEST) {
-      say(`bench: gate over ${size} issues, ${LISTING_RUNS} run(s)...`);
-      const gateWalls = [];
+      // --all against a plain pager, the gate against --all: the same rounds, the order rotating.
       let read = '?';
-      for (let i = 0; i < LISTING_RUNS; i++) {
-        let out = '';
-        const r = await run(NODE, [BIN, 'gate', '--fail-on', 'high'], { env: sb.env, onStdout: (d) => { out += d; }, stopAfterMs: STOP_AFTER_MS });
-        if (r.stopped) { gateWalls.length = 0; break; }
-        // 1: the gate failed (the seeded data has high issues); anything else is an error.
-        if (r.code !== 0 && r.code !== 1) throw new Error(`gate exited ${r.code}: ${r.stderr.trim()}`);
+      const gateRead = (out) => {
         read = /read ([\d,]+) of/.exec(out)?.[1] ?? read;
-        gateWalls.push(r.wall);
-      }
-      const what = `\`svc gate --fail-on high\`, ${thousands(size)} issues (${read} open issues read)`;
-      if (gateWalls.length === 0) record(what, `stopped after ${STOP_AFTER_MS / 1000} s`, '< 3 s', false);
-      else {
-        const g = stats(gateWalls.map((w) => w / 1000));
-        record(what, spread(g, ' s', 2), '< 3 s', g.median < 3);
+        return read === '?' ? 'no "read N of" in its summary' : undefined;
+      };
+      const commands = [
+        { key: 'pager', name: 'node scripts/bench-pager-floor.cjs', cmd: NODE, args: [fileURLToPath(new URL('./bench-pager-floor.cjs', import.meta.url))], lines: size },
+        { key: 'all', name: 'svc issues search --all -o ndjson', cmd: NODE, args: [BIN, 'issues', 'search', '--all', '-o', 'ndjson'], lines: size },
+        // 1: the gate failed (the seeded data has high issues); anything else is an error.
+        { key: 'gate', name: 'svc gate --fail-on high', cmd: NODE, args: [BIN, 'gate', '--fail-on', 'high'], codes: [0, 1], check: gateRead },
+        ...SIDE_BY_SIDE.map((c) => c.command({ NODE, BIN, size })),
+      ].map((c) => ({ env: sb.env, measure: true, ...c }));
+      const rounds = Math.max(LISTING_RUNS, quick ? 1 : 5);
+      say(`bench: ${commands.map((c) => c.name).join(', ')}: ${size} issues, ${rounds} interleaved rounds...`);
+      const walls = await sideBySide(commands, rounds);
+      const at = (key) => commands.findIndex((c) => c.key === key);
+      const pair = (target, key, floorKey, limit) => {
+        const [i, f] = [at(key), at(floorKey)];
+        const seconds = (xs) => xs.map((x) => x / 1000);
+        recordRatio(`${target}: wall`, ratioOf(seconds(walls[i]), seconds(walls[f])), limit, ' s', 2);
+        if (walls.cpus[i].length === rounds && walls.cpus[f].length === rounds) recordRatio(`${target}: CPU (user + sys)`, ratioOf(walls.cpus[i], walls.cpus[f]), undefined, ' s', 2);
+      };
+      pair(`\`--all -o ndjson\` / plain node:http pager (bench-pager-floor.cjs), ${thousands(size)} issues`, 'all', 'pager', 1.0);
+      pair(`\`svc gate --fail-on high\` (${read} open issues read) / \`--all -o ndjson\`, ${thousands(size)} issues`, 'gate', 'all', 1.0);
+      for (const c of SIDE_BY_SIDE) pair(c.target(size), c.key, c.floor, c.limit);
+      record(`\`svc gate --fail-on high\`, ${thousands(size)} issues: wall`, spread(stats(walls[at('gate')].map((w) => w / 1000)), ' s', 2), '(context)', undefined);
+
+      // Peak RSS of the gate with its reports (written to a temporary directory, checked non-empty).
+      const reportsDir = mkdtempSync(join(tmpdir(), 'svc-bench-reports-'));
+      try {
+        const REPORTS = { sarif: '--sarif', jsonReport: '--json-report', junit: '--junit', markdown: '--markdown', hostbSast: '--hostb-sast', codeQuality: '--code-quality' };
+        const gateRss = async (kinds, limitMb) => {
+          const what = kinds.map((k) => REPORTS[k]).join(' ');
+          say(`bench: gate ${what}, ${size} issues, ${LISTING_RUNS} run(s)...`);
+          const peak = [];
+          let stopped = false;
+          for (let r = 0; r < LISTING_RUNS; r++) {
+            const files = kinds.map((k) => join(reportsDir, `${k}-${r}`));
+            const res = await run(NODE, [BIN, 'gate', '--fail-on', 'high', ...kinds.flatMap((k, n) => [REPORTS[k], files[n]])], { env: sb.env, measure: true, stopAfterMs: STOP_AFTER_MS });
+            if (res.stopped) { stopped = true; break; }
+            if (res.code !== 0 && res.code !== 1) throw new Error(`gate ${what} exited ${res.code}: ${res.stderr.trim()}`);
+            for (const f of files) if (!(statSync(f).size > 0)) throw new Error(`gate ${what} wrote no ${f}`);
+            for (const f of files) rmSync(f, { force: true });
+            if (res.peakKb !== undefined) peak.push(res.peakKb);
+          }
+          const target = `\`svc gate --fail-on high ${what}\`, ${thousands(size)} issues: peak RSS`;
+          if (stopped) record(target, `stopped after ${STOP_AFTER_MS / 1000} s`, `< ${limitMb} MB`, false);
+          else if (peak.length === 0) record(target, 'not measured (needs /usr/bin/time)', `< ${limitMb} MB`, false);
+          else record(target, `${mb(Math.max(...peak))} (the largest of ${peak.length}; min ${mb(Math.min(...peak))})`, `< ${limitMb} MB`, Math.max(...peak) < limitMb * 1024);
+        };
+        await gateRss(['sarif', 'jsonReport'], 200);
+        await gateRss(Object.keys(REPORTS), 250);
+      } finally {
+        rmSync(reportsDir, { recursive: true, force: true });
       }
     }
 
@@ -480,6 +557,8 @@ if (flag('json')) {
     `| ${rows[0].join(' | ')} |`,
     `|${rows[0].map(() => '---').join('|')}|`,
     ...rows.slice(1).map((r) => `| ${r.join(' | ')} |`),
+    '',
+    `${results.filter((r) => r.pass === true).length} targets passed, ${results.filter((r) => r.pass === false).length} failed${results.some((r) => r.pass === false) ? `: ${results.filter((r) => r.pass === false).map((r) => r.target).join('; ')}` : ''}`,
   ];
   process.stdout.write(out.join('\n') + '\n');
 }

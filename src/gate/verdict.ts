@@ -113,7 +113,11 @@ type KeepPolicy = 'all' | 'breaking';
 interface TallyOptions extends Thresholds {
   /** Default 'all'. With 'breaking', only issues at a level some threshold looks at are kept. */
   keep?: KeepPolicy;
-  /** Slims an issue before it is kept (e.g. drops code segments), to bound memory. */
+  /**
+   * Slims an issue before it is kept (e.g. drops code segments), to bound memory. Its result is the
+   * tally's to extend (it sets `level` and `breaking` on it): a new object, or the issue itself when
+   * the caller owns it. Without it, the tally keeps a copy.
+   */
   slim?: (issue: IssueInput) => IssueInput;
 }
 
@@ -163,8 +167,15 @@ export function createTally(options: TallyOptions = {}): GateTally {
       counts[level]++;
       counts.total++;
       if (keepAll || mayBreak.has(level)) {
-        const slim = options.slim ? options.slim(issue) : issue;
-        kept.push({ ...slim, level, breaking: false });
+        if (options.slim) {
+          // The slim step's object is the tally's to extend (see TallyOptions.slim): no second copy.
+          const g = options.slim(issue) as GateIssue;
+          g.level = level;
+          g.breaking = false;
+          kept.push(g);
+        } else {
+          kept.push({ ...issue, level, breaking: false });
+        }
       }
     },
     result() {

@@ -19,14 +19,15 @@ export function tempPathFor(path: string): string {
  * left untouched. (A process killed mid-write can leave a `.NAME.*.tmp` file, but never a
  * partial report under the real name.)
  */
-export async function writeFileAtomic(path: string, data: string | Uint8Array, mode = 0o666): Promise<void> {
+export async function writeFileAtomic(path: string, data: string | Uint8Array | Iterable<string>, mode = 0o666): Promise<void> {
   const temp = tempPathFor(path);
   let created = false;
   try {
     const handle = await open(temp, 'wx', mode);
     created = true;
     try {
-      await handle.writeFile(data);
+      if (typeof data === 'string' || data instanceof Uint8Array) await handle.writeFile(data);
+      else await writeChunks((text) => handle.writeFile(text), data);
       await handle.sync();
     } finally {
       await handle.close();
@@ -73,21 +74,39 @@ export async function writeModeFor(path: string): Promise<{ mode: WriteMode; tar
   return { mode: 'atomic', target: real };
 }
 
+/** Text pieces are joined into writes of about this many characters. */
+const BATCH = 1 << 20;
+
+/** Writes the pieces in order, joined into batches: a report made piece by piece is never whole in memory. */
+async function writeChunks(write: (text: string) => Promise<void>, chunks: Iterable<string>): Promise<void> {
+  let batch = '';
+  for (const chunk of chunks) {
+    batch += chunk;
+    if (batch.length >= BATCH) {
+      await write(batch);
+      batch = '';
+    }
+  }
+  if (batch !== '') await write(batch);
+}
+
 /**
  * Writes a report: `-` to `stdout`, in place to FIFOs and devices (appending, so a regular file
- * reached through /dev/stdout keeps what was printed before), atomically to regular files and new paths.
+ * reached through /dev/stdout keeps what was printed before), atomically to regular files and new
+ * paths. The text is a string, or its pieces in order (written as they are made: see json-stream.ts).
  */
-export async function writeReport(path: string, data: string, stdout: Writable | undefined): Promise<void> {
+export async function writeReport(path: string, data: string | Iterable<string>, stdout: Writable | undefined): Promise<void> {
   const { mode, target } = await writeModeFor(path);
+  const chunks = typeof data === 'string' ? [data] : data;
   if (mode === 'stdout') {
     if (!stdout) throw Object.assign(new Error('no stdout to write to'), { code: 'ENOSTDOUT' });
-    await new Promise<void>((resolve, reject) => stdout.write(data, (err) => (err ? reject(err) : resolve())));
+    await writeChunks((text) => new Promise<void>((resolve, reject) => stdout.write(text, (err) => (err ? reject(err) : resolve()))), chunks);
     return;
   }
   if (mode === 'atomic') return writeFileAtomic(target, data);
   const handle = await open(target, 'a');
   try {
-    await handle.writeFile(data);
+    await writeChunks((text) => handle.writeFile(text), chunks);
   } finally {
     await handle.close();
   }

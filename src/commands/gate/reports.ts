@@ -12,12 +12,13 @@ import { EXIT } from '../../exit-codes.js';
 import { writeReport } from '../../output/write-file.js';
 import type { GateVerdict } from './decision.js';
 import { siftedLines } from '../../gate/sifted-text.js';
-import { toSarif } from '../../gate/reports/sarif.js';
+import { toSarif, type SarifResult } from '../../gate/reports/sarif.js';
 import { toJunit, toJunitError } from '../../gate/reports/junit.js';
 import { toMarkdown, toMarkdownError } from '../../gate/reports/markdown.js';
 import { toHostBSast } from '../../gate/reports/hostb-sast.js';
 import { toCodeQuality } from '../../gate/reports/code-quality.js';
 import { verdictData } from './verdict-data.js';
+import { LazyList, jsonChunks } from '../../output/json-stream.js';
 
 /** What a writer may use beyond the verdict. */
 export interface ReportInputs {
@@ -36,6 +37,11 @@ export interface ReportKind {
   description: string;
   /** The text of the report of a decided gate. */
   text(v: GateVerdict, o: ReportInputs): string;
+  /**
+   * The same text in pieces, made as they are written (output/json-stream.ts), so that a report of
+   * tens of thousands of issues is never whole in memory; what the gate writes when there is one.
+   */
+  chunks?(v: GateVerdict, o: ReportInputs): Iterable<string>;
   /** What is said on stderr once it is written. */
   wrote(v: GateVerdict, path: string): string;
   /** The text when the gate cannot decide; none: not written (an empty report would read as "no issues"). */
@@ -49,6 +55,12 @@ export interface ReportKind {
 }
 
 const json = (value: unknown, indent?: number) => JSON.stringify(value, null, indent) + '\n';
+/** json(value, indent) in pieces: the same bytes. */
+function* jsonPieces(value: unknown, indent?: number): Generator<string> {
+  yield* jsonChunks(value, indent);
+  yield '\n';
+}
+const sarifOptions = (v: GateVerdict, o: ReportInputs) => ({ toolName: 'svc', toolVersion: o.version, baseline: !!v.sifted?.baseline, unchanged: v.sifted?.unchanged, suppressed: v.sifted?.suppressed });
 const counted = (v: GateVerdict) => v.result.issues.length;
 
 /** The report formats, in the order of `svc gate --help` and of writing. */
@@ -56,7 +68,8 @@ export const REPORT_KINDS = {
   sarif: {
     flag: '--sarif',
     description: 'Write a SARIF 2.1.0 report of every counted issue',
-    text: (v, o) => json(toSarif(v.result, { toolName: 'svc', toolVersion: o.version, baseline: !!v.sifted?.baseline, unchanged: v.sifted?.unchanged, suppressed: v.sifted?.suppressed })),
+    text: (v, o) => json(toSarif(v.result, sarifOptions(v, o))),
+    chunks: (v, o) => jsonPieces(toSarif(v.result, { ...sarifOptions(v, o), lazyList: (make) => new LazyList(make) as unknown as SarifResult[] })),
     wrote: (v, path) => `wrote the SARIF report ${path} (${counted(v) + (v.sifted?.unchanged.length ?? 0) + (v.sifted?.suppressed.length ?? 0)} results)`,
     everyIssue: true,
     siftedIssues: true,
@@ -84,6 +97,7 @@ export const REPORT_KINDS = {
     flag: '--json-report',
     description: 'Write the verdict as JSON (what -o json prints) to a file, beside the summary',
     text: (v) => json(verdictData(v), 2),
+    chunks: (v) => jsonPieces(verdictData(v, true), 2),
     wrote: (_v, path) => `wrote the JSON verdict ${path}`,
     undecided: (message, exitCode) => json({ passed: false, decided: false, exitCode, error: message }, 2),
     // -o json and --json-report list every counted issue (a later --baseline reads them back).
@@ -94,6 +108,7 @@ export const REPORT_KINDS = {
     flag: '--hostb-sast',
     description: "Write host B's SAST report (security report schema 15.x) of every counted issue",
     text: (v, o) => json(toHostBSast(v.result, { toolVersion: o.version, startedAt: o.startedAt, endedAt: o.endedAt, issueUrl: o.issueUrl })),
+    chunks: (v, o) => jsonPieces(toHostBSast(v.result, { toolVersion: o.version, startedAt: o.startedAt, endedAt: o.endedAt, issueUrl: o.issueUrl })),
     wrote: (v, path) => `wrote host B's SAST report ${path} (${counted(v)} vulnerabilities)`,
     everyIssue: true,
     siftedIssues: false,
@@ -102,6 +117,7 @@ export const REPORT_KINDS = {
     flag: '--code-quality',
     description: "Write host B's Code Quality report (JSON) of every counted issue",
     text: (v) => json(toCodeQuality(v.result)),
+    chunks: (v) => jsonPieces(toCodeQuality(v.result)),
     wrote: (v, path) => `wrote the Code Quality report ${path} (${counted(v)} entries)`,
     everyIssue: true,
     siftedIssues: false,
@@ -123,7 +139,7 @@ export function reportsKeep(paths: ReportPaths): { everyIssue: boolean; siftedIs
 }
 
 /** Writes one report whole or not at all (`-`: stdout); a failure names the flag and says whether it is the disk (9) or the path (2). */
-async function atomically(key: ReportKey, path: string, text: () => string, stdout?: Writable): Promise<void> {
+async function atomically(key: ReportKey, path: string, text: () => string | Iterable<string>, stdout?: Writable): Promise<void> {
   try {
     await writeReport(path, text(), stdout);
   } catch (err) {
@@ -141,7 +157,7 @@ export async function writeReports(paths: ReportPaths, v: GateVerdict, o: Report
     const path = paths[key];
     if (path === undefined) continue;
     const kind = kindOf(key);
-    await atomically(key, path, () => kind.text(v, o), o.stdout);
+    await atomically(key, path, () => (kind.chunks ? kind.chunks(v, o) : kind.text(v, o)), o.stdout);
     o.note(kind.wrote(v, path));
   }
 }

@@ -192,20 +192,21 @@ export async function verifyScope(ctx: Context, scope: Record<string, unknown>, 
     // Flags cannot give an empty list (exit 2 while parsing); --input or -F can: it would widen the scope.
     throw new CliError('gate: repositoryIds is an empty list, which would widen the gate to the whole organization', EXIT.USAGE, 'name at least one repository, or leave repositoryIds out');
   }
-  // The organization first: the other lookups are answered within it.
-  if (org !== undefined) {
-    await verifyOrganization(client, org);
-    verified.organization = org;
-  }
+  // The lookups are sent at once (each is a round trip before the first page); their failures are
+  // reported in this order, the organization's first: the other lookups are answered within it.
+  const lookups: Array<Promise<() => void>> = [];
+  if (org !== undefined) lookups.push(verifyOrganization(client, org).then(() => () => { verified.organization = org; }));
   if (repoIds !== undefined || project !== undefined) {
-    await verifyRepositories(client, org, repoIds, project);
-    if (repoIds !== undefined) verified.repositories = repoIds;
-    if (project !== undefined) verified.project = project;
+    lookups.push(verifyRepositories(client, org, repoIds, project).then(() => () => {
+      if (repoIds !== undefined) verified.repositories = repoIds;
+      if (project !== undefined) verified.project = project;
+    }));
   }
-  if (rule !== undefined) {
-    await verifyRule(client, org, rule);
-    verified.rule = rule;
-  }
+  if (rule !== undefined) lookups.push(verifyRule(client, org, rule).then(() => () => { verified.rule = rule; }));
+  // A later lookup's failure is not reported when an earlier one fails (nor left unhandled).
+  for (const l of lookups) l.catch(() => {});
+  for (const l of lookups) (await l)();
+  // The scan last: with --wait it may wait minutes, which only an existing scope deserves.
   if (scanId !== undefined) verified.scan = await verifyScan(ctx, client, org, scanId, repoIds, o);
   return verified;
 }

@@ -55,7 +55,7 @@ interface SarifRule {
 
 type Region = Span & { startLine: number };
 
-interface SarifResult {
+export interface SarifResult {
   ruleId: string;
   ruleIndex: number;
   level: SarifLevel;
@@ -91,6 +91,12 @@ interface SarifOptions {
   toolName: string;
   toolVersion?: string;
   informationUri?: string;
+  /**
+   * Makes the results list from a generator: the writer's LazyList (output/json-stream.ts), whose
+   * results are made only as they are written, for a report of tens of thousands of issues. It
+   * must serialize as the array would; by default the results are an array.
+   */
+  lazyList?: (make: () => Iterable<SarifResult>) => SarifResult[];
 }
 
 /** critical and high are errors, medium warnings, low and info notes. */
@@ -221,7 +227,7 @@ export function toSarif(result: GateResult, options: SarifOptions): SarifLog {
   const index = new Map(ordered.map(([id], i) => [id, i]));
   const rules = ordered.map(([, e]) => buildRule(e.cls, e.level, e.issues));
   const counted = result.issues.length;
-  const results = all.map((issue, n) => {
+  const resultOf = (issue: GateIssue, n: number) => {
     const id = ruleIdOf(issue);
     const out = buildResult(issue, id, index.get(id)!);
     if (n >= counted + unchanged.length) {
@@ -230,7 +236,10 @@ export function toSarif(result: GateResult, options: SarifOptions): SarifLog {
       out.baselineState = n < counted ? 'new' : 'unchanged';
     }
     return out;
-  });
+  };
+  const results: SarifResult[] = options.lazyList
+    ? options.lazyList(function* () { for (let n = 0; n < all.length; n++) yield resultOf(all[n], n); })
+    : all.map(resultOf);
   const driver: SarifLog['runs'][0]['tool']['driver'] = { name: options.toolName, informationUri: options.informationUri ?? INFORMATION_URI, rules };
   if (options.toolVersion !== undefined) {
     driver.version = options.toolVersion;

@@ -1,7 +1,7 @@
 import { fingerprintOf } from '../../../src/gate/fingerprint.js';
 import { describe, expect, it } from 'vitest';
 import { createTally, evaluateGate, type Thresholds, type IssueInput } from '../../../src/gate/verdict.js';
-import { slimIssue } from '../../../src/commands/gate/run.js';
+import { slimIssue, slimmer } from '../../../src/commands/gate/run.js';
 
 /** Deterministic pseudo-random issues over every level, some not open, some without a score. */
 function sample(n: number): IssueInput[] {
@@ -56,5 +56,29 @@ describe('createTally', () => {
     const [kept, other] = tally.result().issues;
     expect(kept).toEqual({ id: '12', score: 99, affectedFile: 'a.ts', fingerprint: fingerprintOf(input), level: 'critical', breaking: true });
     expect(other.fingerprint).toBe('svcfp1:given');
+  });
+
+  it('slims in place (the gate owns each parsed issue): the same JSON as a copy without the heavy fields, no second copy', () => {
+    const text = '{"id":7,"score":91,"sastCodeSegment":"code","affectedFile":"a.ts","patch":{"gitDiff":"d"},"generatedTitle":"t"}';
+    const input = JSON.parse(text) as IssueInput;
+    const tally = createTally({ failOn: 'high', keep: 'breaking', slim: slimIssue });
+    tally.add(input);
+    const [kept] = tally.result().issues;
+    expect(kept).toBe(input);
+    expect(JSON.stringify(kept)).toBe(JSON.stringify({ id: '7', score: 91, affectedFile: 'a.ts', generatedTitle: 't', fingerprint: fingerprintOf(JSON.parse(text)), level: 'critical', breaking: true }));
+  });
+
+  it('an issue whose id is not its first field is copied with the id first, as before', () => {
+    const input = { score: 91, id: 'x', sastCodeSegment: 'code' } as IssueInput;
+    const out = slimIssue(input);
+    expect(out).not.toBe(input);
+    expect(Object.keys(out)).toEqual(['id', 'score', 'fingerprint']);
+    expect(input.sastCodeSegment).toBe('code');
+  });
+
+  it('without fingerprints (a gate that writes only the table summary) no issue gets one; one the service gave stays', () => {
+    const slim = slimmer(false);
+    expect(slim({ id: 'a', score: 90, affectedFile: 'a.ts' }).fingerprint).toBeUndefined();
+    expect(slim({ id: 'b', fingerprint: 'svcfp1:given' }).fingerprint).toBe('svcfp1:given');
   });
 });

@@ -120,6 +120,25 @@ describe('ids are checked by listing them, not by a 404 from the search', () => 
     }
   });
 
+  it('the lookups go out at once; an unknown organization is still the failure reported when a repository is unknown too', async () => {
+    // The organization's answer comes late: the repository lookup is sent before it has arrived.
+    server.stub('/api/v1/orgs/list', { json: [{ id: 'org_1', name: 'one' }], delayMs: 300 });
+    let orgAnswered: boolean | undefined;
+    server.stub('/api/v1/repositories/list', () => {
+      orgAnswered = server.to('/api/v1/orgs/list').at(-1)?.status !== undefined;
+      return { json: [{ id: 'repo_1', projectId: 'proj_1', name: 'r' }] };
+    });
+    try {
+      const ok = await gate(['--org', 'org_1', '--repository-ids', 'repo_1', '--fail-on', 'info'], env);
+      expect(ok.code, ok.stderr).toBe(0);
+      expect(orgAnswered).toBe(false);
+      server.stub('/api/v1/orgs/list', { json: [{ id: 'org_1', name: 'one' }], delayMs: 300 });
+      noVerdict(await gate(['--org', 'org_2', '--repository-ids', 'repo_2', '--fail-on', 'info'], env), 4, /organization 'org_2' not found/);
+    } finally {
+      stubLenient();
+    }
+  });
+
   it('filters that name nothing to look up are said to be unverified when they leave nothing', async () => {
     const r = await gate(['--org', 'org_1', '--vulnerability-classes', 'SQL Injektion', '--fail-on', 'info'], env);
     expect(r.code).toBe(0);
