@@ -24,6 +24,23 @@ import { startGateSandbox, type GateSandbox } from '../helpers/sandbox-scope.js'
 import { tempDir } from '../helpers/temp.js';
 import { codeQualityErrors, sastErrors } from '../unit/gate/reports/hostb-schemas.js';
 import { schemaErrors } from '../unit/gate/reports/sarif-schema.js';
+import { openRepo } from '../helpers/git-repo.js';
+
+/**
+ * The checkout of a pull request: a repository on branch feature, one commit past main, with
+ * origin/main as the clone has it (fetch-depth: 0, GIT_DEPTH: 0). Returns the base commit.
+ */
+function checkout(dir: string): string {
+  const repo = openRepo(dir, dir);
+  repo.git('init', '-q', '-b', 'main');
+  repo.write('README.md', 'base\n');
+  const base = repo.commit('base');
+  repo.git('update-ref', 'refs/remotes/origin/main', base);
+  repo.git('checkout', '-q', '-b', 'feature');
+  repo.write('src/feature.ts', 'export const feature = 1;\n');
+  repo.commit('feature');
+  return base;
+}
 
 const ROOT = resolve(__dirname, '../..');
 const EXAMPLES = join(ROOT, 'examples');
@@ -175,6 +192,7 @@ describe('examples/hosta-workflow.yml with action.yml', () => {
     const repo = repoOf(sb, 'hosta');
     const job = yamlFile('examples/hosta-workflow.yml').jobs['svc-gate'];
     const dir = tempDir('svc-example-');
+    checkout(dir);
     const store: Record<string, string> = { SVC_BASE_URL: sb.url, SVC_API_TOKEN_ID: sb.tokenId, SVC_API_TOKEN_SECRET: sb.tokenSecret };
     const jobEnv = Object.fromEntries(Object.entries(job.env as Record<string, string>).map(([k, v]) => [k, v.replace(/\$\{\{\s*(?:secrets|vars)\.(\w+)\s*\}\}/g, (_m, n: string) => {
       if (!(n in store)) throw new Error(`the example reads ${n}, which the test does not set`);
@@ -244,6 +262,10 @@ describe('examples/hosta-workflow.yml with action.yml', () => {
     expect(report.baseline).toMatchObject({ new: added.length, unchanged: before.length });
     const breaking = highOrAbove(sb, added);
     expect(pr.failed, pr.stderr).toBe(breaking > 0);
+    // --diff auto on the pull request's base; the issues name files the checkout does not have: counted (fail closed).
+    expect(pr.stderr).toContain('svc gate: --diff origin/main: 1 file changed since');
+    // --comment without the runner's token here (the test passes no step env): a warning, the verdict stands.
+    expect(pr.stderr).toContain('--comment: could not post the comment');
     expect(pr.steps.gate.verdict).toBe(breaking > 0 ? 'failed' : 'passed');
     if (breaking > 0) expect(pr.stdout.match(/^::error /gm)).toHaveLength(breaking);
     // The SARIF upload runs after a failing gate too (always()).
@@ -303,6 +325,7 @@ describe('examples/hostb-ci.yml and templates/svc-gate.yml', () => {
       const repo = repoOf(sb, 'hostb');
       const job = file.job();
       const dir = tempDir('svc-example-');
+      const base = checkout(dir);
       const prefix = join(dir, '.npm-global');
       mkdirSync(prefix);
       const lines = [...(job.before_script as string[]), ...(job.script as string[])];
@@ -320,7 +343,7 @@ describe('examples/hostb-ci.yml and templates/svc-gate.yml', () => {
         CI_API_V4_URL: `${server}/api/v4`, CI_PROJECT_DIR: dir, CI_PROJECT_ID: '42', CI_PROJECT_PATH: repo.url.slice(server.length + 1),
         CI_COMMIT_SHA: 'b'.repeat(40), CI_DEFAULT_BRANCH: 'main', CI_JOB_NAME: 'svc-gate', CI_PIPELINE_ID: '1',
         ...(mr
-          ? { CI_PIPELINE_SOURCE: 'merge_request_event', CI_MERGE_REQUEST_IID: '7', CI_MERGE_REQUEST_TARGET_BRANCH_NAME: 'main', CI_MERGE_REQUEST_DIFF_BASE_SHA: 'c'.repeat(40), CI_COMMIT_REF_NAME: 'feature' }
+          ? { CI_PIPELINE_SOURCE: 'merge_request_event', CI_MERGE_REQUEST_IID: '7', CI_MERGE_REQUEST_TARGET_BRANCH_NAME: 'main', CI_MERGE_REQUEST_DIFF_BASE_SHA: base, CI_COMMIT_REF_NAME: 'feature' }
           : { CI_PIPELINE_SOURCE: 'push', CI_COMMIT_BRANCH: 'main', CI_COMMIT_REF_NAME: 'main' }),
       });
       const run = (mr: boolean) => bash(lines.join('\n'), dir, env(mr));
@@ -333,6 +356,11 @@ describe('examples/hostb-ci.yml and templates/svc-gate.yml', () => {
       const added = await scanAdds(sb, repo.id, before);
       const mr = await run(true);
       expect(mr.code, mr.stderr).toBe(highOrAbove(sb, added) > 0 ? 1 : 0);
+      if (file.name === 'examples/hostb-ci.yml') {
+        // --diff auto on the merge request's base commit; --comment without SVC_HOSTB_TOKEN: a warning, the verdict stands.
+        expect(mr.stderr).toContain(`svc gate: --diff ${base}: 1 file changed since`);
+        expect(mr.stderr).toMatch(/--comment: could not post the comment .*no token: set SVC_HOSTB_TOKEN/);
+      }
       const sast = JSON.parse(readFileSync(join(dir, 'svc-sast.json'), 'utf8'));
       const quality = JSON.parse(readFileSync(join(dir, 'svc-code-quality.json'), 'utf8'));
       expect(sastErrors(sast)).toEqual([]);
