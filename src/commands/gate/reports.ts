@@ -19,6 +19,7 @@ import { toHostBSast } from '../../gate/reports/hostb-sast.js';
 import { toCodeQuality } from '../../gate/reports/code-quality.js';
 import { verdictData } from './verdict-data.js';
 import { LazyList, jsonChunks } from '../../output/json-stream.js';
+import { sarifCapLine, type SarifCap } from './sarif-cap.js';
 
 /** What a writer may use beyond the verdict. */
 export interface ReportInputs {
@@ -28,6 +29,8 @@ export interface ReportInputs {
   endedAt: number;
   /** Link to an issue from its id (--issue-url / SVC_ISSUE_URL). */
   issueUrl?: (id: string) => string;
+  /** The SARIF report within the code-scanning limits (sarif-cap.ts); none: every result. */
+  sarif?: SarifCap;
 }
 
 export interface ReportKind {
@@ -43,7 +46,7 @@ export interface ReportKind {
    */
   chunks?(v: GateVerdict, o: ReportInputs): Iterable<string>;
   /** What is said on stderr once it is written. */
-  wrote(v: GateVerdict, path: string): string;
+  wrote(v: GateVerdict, path: string, o?: ReportInputs): string;
   /** The text when the gate cannot decide; none: not written (an empty report would read as "no issues"). */
   undecided?(message: string, exitCode: number): string;
   /** It lists every counted issue (not only the breaking ones): the tally keeps them all. */
@@ -60,7 +63,12 @@ function* jsonPieces(value: unknown, indent?: number): Generator<string> {
   yield* jsonChunks(value, indent);
   yield '\n';
 }
-const sarifOptions = (v: GateVerdict, o: ReportInputs) => ({ toolName: 'svc', toolVersion: o.version, baseline: !!v.sifted?.baseline, unchanged: v.sifted?.unchanged, suppressed: v.sifted?.suppressed });
+const sarifOptions = (v: GateVerdict, o: ReportInputs, omitted?: { results: number; reason: string }) => ({ toolName: 'svc', toolVersion: o.version, baseline: !!v.sifted?.baseline, unchanged: v.sifted?.unchanged, suppressed: v.sifted?.suppressed, omitted });
+/** The SARIF report's pieces for a verdict and what it leaves out (sarif-cap.ts measures them). */
+export const sarifChunks = (v: GateVerdict, o: ReportInputs, omitted?: { results: number; reason: string }) =>
+  jsonPieces(toSarif(v.result, { ...sarifOptions(v, o, omitted), lazyList: (make) => new LazyList(make) as unknown as SarifResult[] }));
+const sarifResults = (v: GateVerdict) => counted(v) + (v.sifted?.unchanged.length ?? 0) + (v.sifted?.suppressed.length ?? 0);
+const capped = (o: ReportInputs) => (o.sarif && o.sarif.omitted > 0 ? { results: o.sarif.omitted, reason: o.sarif.reason } : undefined);
 const counted = (v: GateVerdict) => v.result.issues.length;
 
 /** The report formats, in the order of `svc gate --help` and of writing. */
@@ -68,9 +76,10 @@ export const REPORT_KINDS = {
   sarif: {
     flag: '--sarif',
     description: 'Write a SARIF 2.1.0 report of every counted issue',
-    text: (v, o) => json(toSarif(v.result, sarifOptions(v, o))),
-    chunks: (v, o) => jsonPieces(toSarif(v.result, { ...sarifOptions(v, o), lazyList: (make) => new LazyList(make) as unknown as SarifResult[] })),
-    wrote: (v, path) => `wrote the SARIF report ${path} (${counted(v) + (v.sifted?.unchanged.length ?? 0) + (v.sifted?.suppressed.length ?? 0)} results)`,
+    // Within the code-scanning limits: the capped verdict (o.sarif, sarif-cap.ts) when there is one.
+    text: (v, o) => json(toSarif((o.sarif?.verdict ?? v).result, sarifOptions(o.sarif?.verdict ?? v, o, capped(o)))),
+    chunks: (v, o) => sarifChunks(o.sarif?.verdict ?? v, o, capped(o)),
+    wrote: (v, path, o) => `wrote the SARIF report ${path} (${sarifResults(o?.sarif?.verdict ?? v)} results${o?.sarif?.omitted ? `, ${o.sarif.omitted} left out` : ''})`,
     everyIssue: true,
     siftedIssues: true,
   },
@@ -86,7 +95,7 @@ export const REPORT_KINDS = {
   markdown: {
     flag: '--markdown',
     description: "Write a markdown summary (e.g. the CI's step-summary file)",
-    text: (v) => toMarkdown(v.result, siftedLines(v.sifted, v.result.counts.total)),
+    text: (v, o) => toMarkdown(v.result, [...siftedLines(v.sifted, v.result.counts.total), ...sarifCapLine(o.sarif)]),
     wrote: (_v, path) => `wrote the markdown summary ${path}`,
     undecided: (message, exitCode) => toMarkdownError(message, exitCode),
     everyIssue: false,
@@ -158,7 +167,7 @@ export async function writeReports(paths: ReportPaths, v: GateVerdict, o: Report
     if (path === undefined) continue;
     const kind = kindOf(key);
     await atomically(key, path, () => (kind.chunks ? kind.chunks(v, o) : kind.text(v, o)), o.stdout);
-    o.note(kind.wrote(v, path));
+    o.note(kind.wrote(v, path, o));
   }
 }
 

@@ -33,7 +33,8 @@ import { searchOperation } from './flags.js';
 import { checkOutput } from '../../output/respond.js';
 import { verifyScope } from './scope.js';
 import { printVerdict } from './summary.js';
-import { REPORT_KEYS, kindOf, reportsKeep, writeErrorReports, writeReports, type ReportPaths } from './reports.js';
+import { REPORT_KEYS, kindOf, reportsKeep, sarifChunks, writeErrorReports, writeReports, type ReportInputs, type ReportPaths } from './reports.js';
+import { capSarif, sarifCapLine } from './sarif-cap.js';
 import { checkRepositoryFlag, gateSetup, resolveRepository, type GateSetup } from './setup.js';
 import { createSieve } from '../../gate/sieve.js';
 import { fingerprintOf } from '../../gate/fingerprint.js';
@@ -194,7 +195,11 @@ export async function runGate(ctx: Context, opts: GateOptions): Promise<void> {
     if (opts.comment && code !== EXIT.INTERRUPTED && code !== EXIT.TERMINATED) await postComment(ctx, toCommentError(message, code, setup.ci?.commit));
     throw err;
   }
-  const inputs = { version: ctx.version, startedAt, endedAt: wallClock(ctx), issueUrl: setup.issueUrl };
+  const inputs: ReportInputs = { version: ctx.version, startedAt, endedAt: wallClock(ctx), issueUrl: setup.issueUrl };
+  // Within host A's code-scanning limits: the most severe results, the rest said (gate/caps.ts).
+  if (paths.sarif) inputs.sarif = await capSarif(verdict, (v, omitted) => sarifChunks(v, inputs, omitted));
+  const omitted = sarifCapLine(inputs.sarif);
+  for (const line of omitted) ctx.warn(line);
   await writeReports(paths, verdict, { ...inputs, stdout: ctx.io.stdout, note: ctx.note });
   if (stepSummary !== undefined) await writeStepSummary(ctx, stepSummary, verdict, inputs);
   if (paths.sarif) {
@@ -205,12 +210,19 @@ export async function runGate(ctx: Context, opts: GateOptions): Promise<void> {
   }
   // Decided: a reader that closes stdout while the verdict is printed (`| head -1`) cannot change it.
   ctx.settle?.(verdict.result.passed ? EXIT.OK : EXIT.GATE_FAILED);
-  await printVerdict(ctx, format, verdict, annotations, setup.ci);
+  await printVerdict(ctx, format, verdict, annotations, setup.ci, { omitted, fullList: fullList(paths, stepSummary) });
   // --comment: one sticky comment on the pull request; whatever happens to it, the verdict stands.
   if (opts.comment) await postComment(ctx, toComment(verdict.result, siftedLines(verdict.sifted, verdict.result.counts.total), { link: setup.issueUrl, commit: setup.ci?.commit }));
   if (!verdict.result.passed) {
     throw new CliError(`gate failed: ${verdict.result.violations.join('; ')}`, EXIT.GATE_FAILED);
   }
+}
+
+/** Where every issue is listed, for the notice of the annotations left out. */
+function fullList(paths: ReportPaths, stepSummary: string | undefined): string {
+  const files = (['sarif', 'junit', 'jsonReport'] as const).filter((k) => paths[k] !== undefined && paths[k] !== '-').map((k) => `${kindOf(k).flag} ${paths[k]}`);
+  const where = [...(stepSummary !== undefined ? ['the step summary'] : []), ...files];
+  return where.length > 0 ? `${where.join(', ')}${files.length === 0 ? ' (breaking issues; -o json, --sarif or --junit list every issue)' : ''}` : '-o json, --sarif or --junit';
 }
 
 async function countIssues(

@@ -16,28 +16,38 @@ import { clip, displayWidth, pad, wrap } from '../../output/text-width.js';
 import { count } from '../../terminal/progress.js';
 import { printJson } from '../../output/print-json.js';
 import { rowFails, thresholdText } from '../../gate/reports/markdown.js';
-import { toAnnotations } from '../../gate/reports/annotations.js';
+import { annotationGroups, annotationText, escapeData } from '../../gate/reports/annotations.js';
+import { ANNOTATION_LIMITS, capAnnotations } from '../../gate/caps.js';
 import { locationText, scoreText, titleOf } from '../../gate/reports/common.js';
 import { Chalk } from 'chalk';
 import { verdictData } from './verdict-data.js';
 
-/** Most annotations printed; a notice says how many more there were. */
-export const MAX_ANNOTATIONS = 50;
 /** Most breaking issues listed in the human summary. */
 const MAX_LISTED = 50;
 
 const CSV_COLUMNS = ['level', 'score', 'id', 'vulnClass', 'repositoryName', 'affectedFile', 'startLine', 'generatedTitle'];
 
-/** Workflow-command lines, at most MAX_ANNOTATIONS (errors first), then a notice of the rest. */
-export function annotationLines(result: GateResult): string {
-  const lines = toAnnotations(result).split('\n').filter((l) => l !== '');
-  if (lines.length <= MAX_ANNOTATIONS) return lines.map((l) => l + '\n').join('');
-  const more = lines.length - MAX_ANNOTATIONS;
-  return [...lines.slice(0, MAX_ANNOTATIONS), `::notice title=svc gate::${more} more issue annotation${more === 1 ? '' : 's'} not shown (at most ${MAX_ANNOTATIONS}); see the SARIF or JUnit report`]
-    .map((l) => l + '\n').join('');
+/**
+ * Workflow-command lines within the runner's limits (gate/caps.ts: the most severe 10 errors, 10
+ * warnings, ...), then one notice of how many are left out and where the full list is.
+ */
+export function annotationLines(result: GateResult, fullList = '-o json, --sarif or --junit'): string {
+  const { kept, omitted } = capAnnotations(annotationGroups(result));
+  const text = annotationText(kept);
+  if (omitted === 0) return text;
+  const L = ANNOTATION_LIMITS;
+  return `${text}::notice title=svc gate::${omitted} more issue annotation${omitted === 1 ? '' : 's'} not shown (the runner shows at most ${L.error} errors and ${L.warning} warnings per step, ${L.job} per job; the most severe are shown); the full list: ${escapeData(fullList)}\n`;
 }
 
-export async function printVerdict(ctx: Context, format: Format, v: GateVerdict, annotations: boolean, ci?: CiInfo): Promise<void> {
+/** What the verdict says beyond the result: where the full list of issues is, what a report left out. */
+export interface VerdictNotes {
+  /** Where every issue is listed (the step summary, the report files). */
+  fullList?: string;
+  /** Lines on what the reports left out (gate/caps.ts), shown in the summary. */
+  omitted?: string[];
+}
+
+export async function printVerdict(ctx: Context, format: Format, v: GateVerdict, annotations: boolean, ci?: CiInfo, notes: VerdictNotes = {}): Promise<void> {
   const r = v.result;
   switch (format) {
     case 'json':
@@ -59,8 +69,8 @@ export async function printVerdict(ctx: Context, format: Format, v: GateVerdict,
       return;
     }
     case 'table':
-      ctx.out(humanSummary(ctx, v, ci));
-      if (annotations) ctx.out(annotationLines(r));
+      ctx.out(humanSummary(ctx, v, ci, notes.omitted ?? []));
+      if (annotations) ctx.out(annotationLines(r, notes.fullList));
   }
 }
 
@@ -74,7 +84,7 @@ export function aligned(rows: string[][], right: ReadonlySet<number> = new Set()
   }).join('  ').trimEnd());
 }
 
-function humanSummary(ctx: Context, v: GateVerdict, ci?: CiInfo): string {
+function humanSummary(ctx: Context, v: GateVerdict, ci: CiInfo | undefined, omitted: readonly string[]): string {
   const chalk = new Chalk({ level: ctx.color ? 1 : 0 });
   const r = v.result;
   // On a terminal every line fits its width (ids stay whole; titles and locations give way, prose
@@ -105,6 +115,7 @@ function humanSummary(ctx: Context, v: GateVerdict, ci?: CiInfo): string {
   out.push(`Levels by score: critical >= ${c.critical}, high >= ${c.high}, medium >= ${c.medium}, low >= ${c.low}, info below.`);
   if (r.ignored > 0) out.push(`${r.ignored} listed issue${r.ignored === 1 ? ' was' : 's were'} not open and not counted.`);
   out.push(...siftedLines(v.sifted, r.counts.total));
+  out.push(...omitted);
   if (r.breaking.length > 0) {
     const shown = r.breaking.slice(0, MAX_LISTED);
     const title = `Issues that break the gate (${r.breaking.length}${r.breaking.length > MAX_LISTED ? `, first ${MAX_LISTED} shown` : ''}):`;

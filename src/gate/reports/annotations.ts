@@ -3,7 +3,7 @@
  *
  * Decision: every breaking issue is an `::error`; a non-breaking issue at medium or above is a
  * `::warning` (worth a look, but it does not fail the gate); a non-breaking low or info issue is a
- * `::notice`. Errors come first, then warnings, then notices (the caller caps the count).
+ * `::notice`. Errors come first, then warnings, then notices (the caller caps them: ../caps.ts).
  */
 import type { GateIssue, GateResult } from '../verdict.js';
 import { levelAtLeast } from '../levels.js';
@@ -37,15 +37,22 @@ function command(kind: 'error' | 'warning' | 'notice', issue: GateIssue): string
   return `::${kind} ${props.join(',')}::${escapeData(message)}`;
 }
 
-/** One workflow command per line; '' when there is nothing to annotate. */
-export function toAnnotations(result: GateResult): string {
-  const errors = result.breaking.map((issue) => command('error', issue));
-  const warnings = result.issues
-    .filter((issue) => !issue.breaking && levelAtLeast(issue.level, 'medium'))
-    .map((issue) => command('warning', issue));
-  const notices = result.issues
-    .filter((issue) => !issue.breaking && !levelAtLeast(issue.level, 'medium'))
-    .map((issue) => command('notice', issue));
-  const lines = [...errors, ...warnings, ...notices];
+/** The issues each kind of annotation would show: every breaking issue, then the others by level. */
+export function annotationGroups(result: GateResult): Record<'error' | 'warning' | 'notice', GateIssue[]> {
+  return {
+    error: result.breaking,
+    warning: result.issues.filter((issue) => !issue.breaking && levelAtLeast(issue.level, 'medium')),
+    notice: result.issues.filter((issue) => !issue.breaking && !levelAtLeast(issue.level, 'medium')),
+  };
+}
+
+/** The workflow commands of these groups, errors first: one per line; '' when there is nothing to annotate. */
+export function annotationText(groups: Record<'error' | 'warning' | 'notice', readonly GateIssue[]>): string {
+  const lines = (['error', 'warning', 'notice'] as const).flatMap((kind) => groups[kind].map((issue) => command(kind, issue)));
   return lines.length === 0 ? '' : `${lines.join('\n')}\n`;
+}
+
+/** One workflow command per line for every issue (uncapped; the CI's limits are ../caps.ts); '' when there is nothing to annotate. */
+export function toAnnotations(result: GateResult): string {
+  return annotationText(annotationGroups(result));
 }

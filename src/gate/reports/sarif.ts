@@ -77,7 +77,7 @@ interface SarifLog {
       tool: { driver: { name: string; version?: string; semanticVersion?: string; informationUri: string; rules: SarifRule[] } };
       results: SarifResult[];
       columnKind: 'utf16CodeUnits';
-      properties: { gate: { passed: boolean; counts: GateResult['counts']; violations: string[] } };
+      properties: { gate: { passed: boolean; counts: GateResult['counts']; violations: string[] }; svc?: { omittedResults: number; omittedReason: string } };
     },
   ];
 }
@@ -97,6 +97,8 @@ interface SarifOptions {
    * must serialize as the array would; by default the results are an array.
    */
   lazyList?: (make: () => Iterable<SarifResult>) => SarifResult[];
+  /** Results left out to fit the platform's limits (../caps.ts): recorded in the run's properties. */
+  omitted?: { results: number; reason: string };
 }
 
 /** critical and high are errors, medium warnings, low and info notes. */
@@ -245,16 +247,11 @@ export function toSarif(result: GateResult, options: SarifOptions): SarifLog {
     driver.version = options.toolVersion;
     if (/^\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?(\+[0-9A-Za-z.-]+)?$/.test(options.toolVersion)) driver.semanticVersion = options.toolVersion;
   }
+  const properties: SarifLog['runs'][0]['properties'] = { gate: { passed: result.passed, counts: result.counts, violations: result.violations } };
+  if (options.omitted && options.omitted.results > 0) properties.svc = { omittedResults: options.omitted.results, omittedReason: options.omitted.reason };
   return {
     $schema: SARIF_SCHEMA_URI,
     version: '2.1.0',
-    runs: [
-      {
-        tool: { driver },
-        results,
-        columnKind: 'utf16CodeUnits',
-        properties: { gate: { passed: result.passed, counts: result.counts, violations: result.violations } },
-      },
-    ],
+    runs: [{ tool: { driver }, results, columnKind: 'utf16CodeUnits', properties }],
   };
 }

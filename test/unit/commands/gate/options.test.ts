@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseGateOptions, thresholds, type GateCommandOptions } from '../../../../src/commands/gate/options.js';
 import { scopeSpecs } from '../../../../src/commands/gate/flags.js';
-import { aligned, annotationLines, MAX_ANNOTATIONS, scopeText } from '../../../../src/commands/gate/summary.js';
+import { aligned, annotationLines, scopeText } from '../../../../src/commands/gate/summary.js';
 import { UsageError } from '../../../../src/errors.js';
 import { evaluateGate } from '../../../../src/gate/verdict.js';
 
@@ -45,12 +45,24 @@ describe('gate flags', () => {
 });
 
 describe('gate output helpers', () => {
-  it('caps annotations, errors first, with a notice of the rest', async () => {
-    const issues = Array.from({ length: 80 }, (_, i) => ({ id: `i${i}`, score: i < 60 ? 95 : 50, affectedFile: 'a.ts', startLine: i + 1 }));
-    const lines = (await annotationLines(evaluateGate(issues, { failOn: 'critical' }))).trimEnd().split('\n');
-    expect(lines).toHaveLength(MAX_ANNOTATIONS + 1);
-    expect(lines.slice(0, MAX_ANNOTATIONS).every((l) => l.startsWith('::error file=a.ts,line='))).toBe(true);
-    expect(lines[MAX_ANNOTATIONS]).toBe('::notice title=svc gate::30 more issue annotations not shown (at most 50); see the SARIF or JUnit report');
+  it("caps annotations at the runner's limits (10 errors, 10 warnings per step), the most severe, with a notice of the rest", async () => {
+    // 60 breaking (scores 90-100 and a few without a place), 20 medium warnings, 15 low notices.
+    const issues = [
+      ...Array.from({ length: 60 }, (_, i) => ({ id: `e${i}`, score: 90 + (i % 11), affectedFile: 'a.ts', startLine: i + 1 })),
+      ...Array.from({ length: 20 }, (_, i) => ({ id: `w${i}`, score: 40 + i, affectedFile: 'b.ts', startLine: i + 1 })),
+      ...Array.from({ length: 15 }, (_, i) => ({ id: `n${i}`, score: 10 + i, affectedFile: 'c.ts', startLine: i + 1 })),
+    ];
+    const lines = (await annotationLines(evaluateGate(issues, { failOn: 'critical' }), 'the step summary, --sarif r.sarif')).trimEnd().split('\n');
+    const errors = lines.filter((l) => l.startsWith('::error '));
+    const warnings = lines.filter((l) => l.startsWith('::warning '));
+    const notices = lines.filter((l) => l.startsWith('::notice '));
+    expect(errors).toHaveLength(10);
+    expect(warnings).toHaveLength(10);
+    expect(notices).toHaveLength(10);
+    // The most severe: every shown error has the top score 100 or 99; warnings the top medium/high scores.
+    expect(errors.every((l) => /score (100|99)\b/.test(l) || /score 100/.test(l))).toBe(true);
+    expect(warnings.every((l) => /file=b\.ts/.test(l) && Number(/score (\d+)/.exec(l)![1]) >= 50)).toBe(true);
+    expect(lines.at(-1)).toBe('::notice title=svc gate::66 more issue annotations not shown (the runner shows at most 10 errors and 10 warnings per step, 50 per job; the most severe are shown); the full list: the step summary, --sarif r.sarif');
   });
 
   it('prints few annotations as they are', async () => {

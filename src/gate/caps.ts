@@ -1,0 +1,77 @@
+/**
+ * The platforms' limits, never silently: what the gate keeps when a report or the annotations hold
+ * more than the CI will take. It keeps the most severe (by level, then score, then the order it was
+ * given) and says how many it left out and why; the caller says so on stderr and in the summary.
+ *
+ * - host A's code scanning takes at most 25,000 results per SARIF run and 10 MB of gzip-compressed
+ *   SARIF per upload (above either the upload is rejected whole);
+ * - host A's runner shows at most 10 error and 10 warning annotations per step (and 50 per job):
+ *   more are dropped without a word, so the gate prints the most severe and one notice of the rest.
+ */
+import { levelRank, numericScore, type Level } from './levels.js';
+
+export const SARIF_LIMITS = Object.freeze({ results: 25_000, gzipBytes: 10 * 1024 * 1024 });
+export type SarifLimits = { results: number; gzipBytes: number };
+
+/** Per step: errors, warnings and notices (the last notice is the one that names the rest); per job. */
+export const ANNOTATION_LIMITS = Object.freeze({ error: 10, warning: 10, notice: 10, job: 50 });
+
+interface Ranked { level: Level; score?: unknown }
+
+/** Most severe first: level, then score (higher first; no score last). */
+export function bySeverity(a: Ranked, b: Ranked): number {
+  const byLevel = levelRank(a.level) - levelRank(b.level);
+  if (byLevel !== 0) return byLevel;
+  return (numericScore(b.score) ?? -1) - (numericScore(a.score) ?? -1);
+}
+
+/** The `max` most severe of each group together, each group in its own order; and how many are left out. */
+export function keepMostSevere<T extends Ranked>(groups: readonly (readonly T[])[], max: number): { kept: T[][]; omitted: number } {
+  const total = groups.reduce((n, g) => n + g.length, 0);
+  if (total <= max) return { kept: groups.map((g) => [...g]), omitted: 0 };
+  const all: Array<{ item: T; group: number; at: number }> = [];
+  groups.forEach((g, group) => g.forEach((item, at) => all.push({ item, group, at })));
+  // Array.prototype.sort is stable: equal severity keeps the given order.
+  const chosen = all.sort((a, b) => bySeverity(a.item, b.item)).slice(0, Math.max(0, max));
+  const keep = groups.map(() => new Set<number>());
+  for (const c of chosen) keep[c.group].add(c.at);
+  return { kept: groups.map((g, i) => g.filter((_, at) => keep[i].has(at))), omitted: total - chosen.length };
+}
+
+/** Why results are left out of a SARIF run, as said on stderr, in the summary and in the run's properties. */
+export function sarifOmittedReason(limit: 'results' | 'gzipBytes', limits: SarifLimits = SARIF_LIMITS): string {
+  return limit === 'results'
+    ? `host A's code scanning takes at most ${limits.results.toLocaleString('en-US')} results per SARIF run`
+    : `host A's code scanning takes at most ${bytesText(limits.gzipBytes)} of gzip-compressed SARIF per upload`;
+}
+
+/** The next number of results to try when the compressed report is `size` bytes over `limit`. */
+export function fewerResults(kept: number, size: number, limit: number): number {
+  // Proportional, with a margin (the rules and the run's frame do not shrink), and always fewer.
+  return Math.max(0, Math.min(kept - 1, Math.floor((kept * limit * 0.95) / size)));
+}
+
+function bytesText(n: number): string {
+  return n >= 1024 * 1024 && n % (1024 * 1024) === 0 ? `${n / (1024 * 1024)} MB` : `${n.toLocaleString('en-US')} bytes`;
+}
+
+export type AnnotationKind = 'error' | 'warning' | 'notice';
+
+/**
+ * What the runner will show of each kind: the most severe errors, warnings and notices within the
+ * per-step limits (one notice kept back for the note of the rest when anything is left out).
+ */
+export function capAnnotations<T extends Ranked>(
+  groups: Record<AnnotationKind, readonly T[]>,
+  limits: typeof ANNOTATION_LIMITS = ANNOTATION_LIMITS,
+): { kept: Record<AnnotationKind, T[]>; omitted: number } {
+  const top = (items: readonly T[], n: number) => [...items].sort(bySeverity).slice(0, Math.max(0, n));
+  const error = top(groups.error, limits.error);
+  const warning = top(groups.warning, Math.min(limits.warning, limits.job - error.length));
+  const total = groups.error.length + groups.warning.length + groups.notice.length;
+  const room = Math.min(limits.notice, limits.job - error.length - warning.length);
+  // Everything fits: every notice shown; else one place is the note of the rest.
+  const fits = error.length + warning.length + Math.min(groups.notice.length, room) === total;
+  const notice = top(groups.notice, fits ? room : room - 1);
+  return { kept: { error, warning, notice }, omitted: total - error.length - warning.length - notice.length };
+}

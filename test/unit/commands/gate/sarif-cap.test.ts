@@ -1,0 +1,106 @@
+/**
+ * The platforms' limits end to end, in-process: a 30,000-issue sandbox gated with --sarif gives a
+ * SARIF of 25,000 results (the most severe), says so on stderr, in the summaries and in the run's
+ * properties; on host A's runner (its real variables) the annotations stay within 10 errors and 10
+ * warnings with one notice naming the rest and where they are.
+ */
+import { appendFileSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { useSandbox } from '../../../helpers/sandbox.js';
+import { runCli } from '../../../helpers/host.js';
+import { tempDir } from '../../../helpers/temp.js';
+import { bySeverity } from '../../../../src/gate/caps.js';
+import { capSarif } from '../../../../src/commands/gate/sarif-cap.js';
+import { sarifChunks } from '../../../../src/commands/gate/reports.js';
+import { evaluateGate } from '../../../../src/gate/verdict.js';
+import type { GateVerdict } from '../../../../src/commands/gate/decision.js';
+import type { Level } from '../../../../src/gate/levels.js';
+import { oasisRegionProblems, schemaErrors } from '../../gate/reports/sarif-schema.js';
+
+// About 56% of the sandbox's issues are open: 54,000 give some 30,000 open issues for the gate.
+const sb = useSandbox({ issues: 54_000, repos: 2 });
+
+interface Row { id: string; level: Level; score?: number }
+
+describe('SARIF within code scanning\'s limits', () => {
+  it('a gate of 30,000 open issues writes 25,000 results, the most severe, and says how many it left out and why', async () => {
+    const dir = tempDir();
+    const sarif = join(dir, 'r.sarif');
+    const all = join(dir, 'all.json');
+    const summary = join(dir, 'summary.md');
+    appendFileSync(summary, '# earlier step\n');
+    const env = { ...sb.env, GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: summary, GITHUB_SERVER_URL: 'https://github.com', GITHUB_REPOSITORY: 'acme/app', GITHUB_SHA: 'a'.repeat(40), CI: 'true' };
+    const r = await runCli(['gate', '--max-total', '1000000', '--sarif', sarif, '--json-report', all], { env, cwd: dir });
+    expect(r.code, r.stderr).toBe(0);
+    const log = JSON.parse(readFileSync(sarif, 'utf8'));
+    const run = log.runs[0];
+    expect(run.results).toHaveLength(25_000);
+    const total: number = run.properties.gate.counts.total;
+    expect(total).toBeGreaterThanOrEqual(30_000);
+    const out = total - 25_000;
+    expect(run.properties.svc).toEqual({ omittedResults: out, omittedReason: "host A's code scanning takes at most 25,000 results per SARIF run" });
+    // The most severe kept: no left-out issue is more severe than the least severe kept.
+    const issues = (JSON.parse(readFileSync(all, 'utf8')) as { issues: Row[] }).issues;
+    expect(issues).toHaveLength(total);
+    const kept = new Set<string>(run.results.map((x: { properties: { issueId: string } }) => x.properties.issueId));
+    const keptRows = issues.filter((i) => kept.has(i.id)).sort(bySeverity);
+    const leftOut = issues.filter((i) => !kept.has(i.id)).sort(bySeverity);
+    expect(leftOut).toHaveLength(out);
+    expect(bySeverity(keptRows.at(-1)!, leftOut[0])).toBeLessThanOrEqual(0);
+    // Valid SARIF still (the schema; the multitool's run is sarif-multitool.test.ts, on the same writer).
+    expect(schemaErrors(log)).toEqual([]);
+    expect(oasisRegionProblems(log)).toEqual([]);
+    const line = `The SARIF report leaves out ${out} of ${total} results (the least severe; it keeps 25000): host A's code scanning takes at most 25,000 results per SARIF run.`;
+    expect(r.stderr).toContain(line);
+    expect(r.stderr).toContain(`(25000 results, ${out} left out)`);
+    expect(r.stdout).toContain(line);
+    const md = readFileSync(summary, 'utf8');
+    expect(md.startsWith('# earlier step\n')).toBe(true);
+    expect(md.replace(/\\/g, '')).toContain(line);
+  }, 120_000);
+
+  it('above 10 MB of gzip (here a small limit) it keeps fewer, the most severe, and says the size is why', async () => {
+    const result = evaluateGate(Array.from({ length: 400 }, (_, i) => ({ id: `i${i}`, score: i % 100, affectedFile: `src/f${i}.ts`, startLine: i + 1, generatedDescription: `x${i} `.repeat(40) })), { failOn: 'critical' });
+    const v: GateVerdict = { result, scope: {}, verified: { unverifiedFilters: [] }, fetched: 400, totalCount: 400 };
+    const inputs = { version: '1.0.0', startedAt: 0, endedAt: 0 };
+    const cap = await capSarif(v, (x, omitted) => sarifChunks(x, inputs, omitted), { results: 25_000, gzipBytes: 8_000 });
+    expect(cap.omitted).toBeGreaterThan(0);
+    expect(cap.reason).toBe("host A's code scanning takes at most 8,000 bytes of gzip-compressed SARIF per upload");
+    const text = [...sarifChunks(cap.verdict, inputs, { results: cap.omitted, reason: cap.reason })].join('');
+    const { gzipSync } = await import('node:zlib');
+    expect(gzipSync(text).length).toBeLessThanOrEqual(8_000);
+    const kept = new Set(cap.verdict.result.issues.map((i) => i.id));
+    expect(kept.size).toBe(400 - cap.omitted);
+    const keptRows = result.issues.filter((i) => kept.has(i.id)).sort(bySeverity);
+    const leftOut = result.issues.filter((i) => !kept.has(i.id)).sort(bySeverity);
+    expect(bySeverity(keptRows.at(-1)!, leftOut[0])).toBeLessThanOrEqual(0);
+    expect(JSON.parse(text).runs[0].properties.svc.omittedResults).toBe(cap.omitted);
+    expect(schemaErrors(JSON.parse(text))).toEqual([]);
+  });
+});
+
+describe("annotations on host A's runner", () => {
+  it('prints at most 10 errors and 10 warnings, the most severe, then one notice of the rest and where the list is', async () => {
+    const dir = tempDir();
+    const summary = join(dir, 'summary.md');
+    const env = { ...sb.env, GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: summary, CI: 'true' };
+    const r = await runCli(['gate', '--fail-on', 'high', '--sarif', join(dir, 'r.sarif')], { env, cwd: dir });
+    expect(r.code).toBe(1);
+    const lines = r.stdout.split('\n');
+    const errors = lines.filter((l) => l.startsWith('::error '));
+    const warnings = lines.filter((l) => l.startsWith('::warning '));
+    const notices = lines.filter((l) => l.startsWith('::notice '));
+    expect(errors).toHaveLength(10);
+    expect(warnings).toHaveLength(10);
+    expect(notices.length).toBeLessThanOrEqual(10);
+    // Most severe first: the shown errors are critical (a 30,000-issue sandbox has more than 10).
+    expect(errors.every((l) => l.includes('title=[critical]'))).toBe(true);
+    const last = notices.at(-1)!;
+    expect(last).toMatch(/^::notice title=svc gate::\d+ more issue annotations not shown \(the runner shows at most 10 errors and 10 warnings per step, 50 per job; the most severe are shown\); the full list: the step summary, --sarif /);
+    const shown = errors.length + warnings.length + notices.length - 1;
+    const total = Number(/([\d,]+) open issues in scope/.exec(r.stdout)![1].replace(/,/g, ''));
+    expect(total).toBeGreaterThanOrEqual(30_000);
+    expect(Number(/::(\d+) more/.exec(last)![1]) + shown).toBe(total);
+  }, 120_000);
+});
