@@ -75,7 +75,7 @@ const counted = (v: GateVerdict) => v.result.issues.length;
 export const REPORT_KINDS = {
   sarif: {
     flag: '--sarif',
-    description: 'Write a SARIF 2.1.0 report of every counted issue',
+    description: 'Write a SARIF 2.1.0 report of every counted issue (the most severe 25,000 within code scanning limits)',
     // Within the code-scanning limits: the capped verdict (o.sarif, sarif-cap.ts) when there is one.
     text: (v, o) => json(toSarif((o.sarif?.verdict ?? v).result, sarifOptions(o.sarif?.verdict ?? v, o, capped(o)))),
     chunks: (v, o) => sarifChunks(o.sarif?.verdict ?? v, o, capped(o)),
