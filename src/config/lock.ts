@@ -1,8 +1,8 @@
 /**
  * A lock around the config file's read-modify-write, so that concurrent `svc config set` / `auth login`
  * (parallel CI steps, a script's `&`) lose no update: an O_EXCL lock file next to the config file,
- * holding the owner's pid. A lock whose owner is gone (a killed svc), or older than STALE_MS, is stale
- * and taken over.
+ * holding the owner's pid. A lock whose owner is gone (a killed svc) for DEAD_OWNER_MS, or older than
+ * STALE_MS, is stale and taken over, if the file is still the one judged stale.
  */
 import * as fs from 'node:fs';
 import { hostname } from 'node:os';
@@ -28,15 +28,42 @@ function ownerAlive(text: string): boolean {
   }
 }
 
-async function isStale(lockPath: string): Promise<boolean> {
+/**
+ * A lock whose owner is gone is taken over only once it has stood this long. svc releases its lock and
+ * exits a moment later, so the pid this svc read may be one that released (and exited) since, while the
+ * file there now is a newer, live lock: judged stale at once, it would be deleted under its owner and
+ * two updates would run together (one lost).
+ */
+const DEAD_OWNER_MS = 1_000;
+
+interface Seen { ino: number; mtimeMs: number }
+
+/** The lock as read, when it is stale: read and stat'ed through one handle, so both are of one file. */
+async function staleLock(lockPath: string): Promise<Seen | undefined> {
+  let handle: fs.promises.FileHandle;
   try {
-    const [info, text] = await Promise.all([fs.promises.stat(lockPath), fs.promises.readFile(lockPath, 'utf8')]);
-    if (Date.now() - info.mtimeMs > STALE_MS) return true;
-    // An empty file is a lock being written this instant: not stale.
-    return text.trim() !== '' && !ownerAlive(text);
+    handle = await fs.promises.open(lockPath, 'r');
   } catch {
-    return false;
+    return undefined;
   }
+  try {
+    const info = await handle.stat();
+    const text = await handle.readFile('utf8');
+    const age = Date.now() - info.mtimeMs;
+    // An empty file is a lock being written this instant: stale only when old.
+    const stale = age > STALE_MS || (age >= DEAD_OWNER_MS && text.trim() !== '' && !ownerAlive(text));
+    return stale ? { ino: info.ino, mtimeMs: info.mtimeMs } : undefined;
+  } catch {
+    return undefined;
+  } finally {
+    await handle.close().catch(() => {});
+  }
+}
+
+/** Deletes the lock judged stale, but only if the file there is still that one (not a newer lock). */
+async function removeStale(lockPath: string, seen: Seen): Promise<void> {
+  const now = await fs.promises.stat(lockPath).catch(() => undefined);
+  if (now && now.ino === seen.ino && now.mtimeMs === seen.mtimeMs) await fs.promises.unlink(lockPath).catch(() => {});
 }
 
 /** Runs `fn` holding the lock of `path` (`path.lock`). */
@@ -55,8 +82,9 @@ export async function withLock<T>(path: string, fn: () => Promise<T>): Promise<T
       break;
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-      if (await isStale(lockPath)) {
-        await fs.promises.unlink(lockPath).catch(() => {});
+      const stale = await staleLock(lockPath);
+      if (stale) {
+        await removeStale(lockPath, stale);
         continue;
       }
       if (Date.now() - started > WAIT_MS) {
