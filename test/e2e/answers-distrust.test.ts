@@ -104,3 +104,15 @@ describe('issues search --repository-ids naming a repository the organization do
     expect(fake.hits(REPOS)).toBe(0);
   });
 });
+
+describe('stats top-issues: an issue of another status than the type asked for', () => {
+  const TOP = '/api/v1/stats/topIssues';
+  it('exit 7 naming it; the control passes', async () => {
+    fake.stub(TOP, [{ json: [{ id: 'iss-1', title: 't', vulnClass: 'XSS', score: 91, cwes: [], status: 'open' }] }, { json: [{ id: 'iss-2', title: 't', vulnClass: 'XSS', score: 91, cwes: [], status: 'patched' }] }]);
+    const ok = await svc(['stats', 'top-issues', '--type', 'open', '-o', 'json']);
+    expect(ok.code, ok.stderr).toBe(0);
+    const r = await svc(['stats', 'top-issues', '--type', 'open', '-o', 'json']);
+    expect(r.code, r.stdout).toBe(7);
+    expect(r.stderr).toContain("'iss-2' of status 'patched'");
+  });
+});

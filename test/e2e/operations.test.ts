@@ -20,6 +20,7 @@ function inScope(path: string, answer: unknown, body: Record<string, unknown>): 
     const a = answer as { codeScans: Array<Record<string, unknown>> };
     return { ...a, codeScans: a.codeScans.map((s) => ({ ...s, scanId: body.scanId })) };
   }
+  if (path === '/api/v1/stats/topIssues' && typeof body.type === 'string') return (answer as Array<Record<string, unknown>>).map((i) => ({ ...i, status: body.type }));
   return answer;
 }
 const TOKEN_ID = 'tok-id-1234';
