@@ -54,7 +54,7 @@ export const isoDate = () => z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/, 'ex
 
 export const orgId = (source: Source = 'spec') =>
   field(id(), 'Organization id (default: --org, SVC_ORGANIZATION_ID, then the profile)', source, 'id');
-export const repoId = (source: Source = 'spec', description = 'Repository id') => field(id(), description, source, 'id');
+export const repoId = (source: Source = 'spec', description = 'Repository: its id, name, owner/name or URL') => field(id(), description, source, 'id');
 export const issueId = (source: Source = 'notes') => field(id(), 'Issue id', source, 'id');
 
 /** Request body: declared fields are checked, any other field passes through untouched. */
