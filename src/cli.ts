@@ -1,6 +1,7 @@
 /** main(argv, host) -> exit code: parse, run, and turn every failure into one line and a documented code. */
 import { CommanderError, type Command } from 'commander';
-import type { Context, GlobalOptions } from './context.js';
+import type { Context } from './context.js';
+import type { GlobalOptions } from './global-options.js';
 import type { Host } from './host.js';
 import { CliError } from './errors.js';
 import { EXIT } from './exit-codes.js';

@@ -1,57 +1,39 @@
-/** What the run step of a command gets: the host plus parsed global options and lazy services. */
-import type { Host } from './host.js';
+/**
+ * What the run step of a command gets: the host plus parsed global options and lazy services, as the
+ * narrow contexts each kind of step uses: IoContext (output/io-context.ts: streams, global flags,
+ * format), ConfigContext, ApiContext. Code below this file takes the narrow one it needs.
+ */
 import type { ConfigStore, Profile } from './config/store.js';
 import type { Credentials, Target } from './config/resolve.js';
 import type { Client } from './http/client.js';
-import type { Format } from './output/formats.js';
+import type { IoContext } from './output/io-context.js';
 import type { Progress } from './terminal/progress.js';
 
-/** The global flags as commander parsed them (declared in src/commands/globals.ts). */
-export interface GlobalOptions {
-  output?: string;
-  json?: boolean;
-  columns?: string;
-  jq?: string;
-  profile?: string;
-  baseUrl?: string;
-  dev?: boolean;
-  org?: string;
-  timeout?: string;
-  retries?: string;
-  maxResponseMb?: string;
-  color?: boolean;
-  verbose?: boolean;
-  debug?: boolean;
-  dryRun?: boolean;
-  /** false with --no-ci: the CI environment is ignored. */
-  ci?: boolean;
-}
-
-export interface Context extends Host {
-  globals: GlobalOptions;
+/** What a step that reads or changes the settings uses: the config file and the chosen profile. */
+export interface ConfigContext {
   profileName: string;
   config: ConfigStore;
   profile(): Profile | undefined;
-  /** Data to stdout. */
-  out(text: string): void;
-  /** A line of chatter to stderr (controls stripped, secrets scrubbed). */
-  note(line: string): void;
-  warn(line: string): void;
-  format(): Format;
-  /** Colour on stdout / stderr. */
-  color: boolean;
+}
+
+/** What a step that calls the API uses: where, with what credentials, and the client. */
+export interface ApiContext {
   target(): Target;
   credentials(): Credentials;
   organization(): { id?: string; from?: string };
   timeoutSec(): number;
   client(): Promise<Client>;
+  /** Secrets known to this run, scrubbed from everything printed. */
+  secrets(): string[];
+}
+
+/** What the run step of a command gets: printing (IoContext), the settings and the API, the spinner, stdin. */
+export interface Context extends IoContext, ConfigContext, ApiContext {
   /** Start the spinner on stderr (src/terminal/progress.ts): live on a terminal, plain lines elsewhere. */
   progress(text: string): Promise<Progress>;
   /** Run `fn` under the spinner. */
   spin<T>(text: string, fn: () => Promise<T>): Promise<T>;
   readStdin(): Promise<string>;
-  /** Secrets known to this run, scrubbed from everything printed. */
-  secrets(): string[];
   /** Make one more secret known (e.g. a token being logged in with), so it is scrubbed too. */
   addSecret?(secret: string): void;
   close(): Promise<void>;

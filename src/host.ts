@@ -3,6 +3,7 @@
  * their own. Nothing below src/cli.ts reads `process.*` directly.
  */
 import type { Readable, Writable } from 'node:stream';
+import type { Dispatcher } from 'undici';
 
 export type Env = Record<string, string | undefined>;
 
@@ -48,6 +49,11 @@ export interface Host {
    * settled code, a reader that goes away ends the process with 0 (it has read what it wanted).
    */
   settle?(code: number): void;
+  /**
+   * Where API requests go instead of the network: a test's undici MockAgent, so a command runs from
+   * its flags to its rendered output in-process without a server. The real host leaves it out.
+   */
+  dispatcher?: Dispatcher;
 }
 
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {

@@ -1,5 +1,6 @@
 /** Builds the run-time Context from the host and the parsed global options. */
-import type { Context, GlobalOptions } from './context.js';
+import type { Context } from './context.js';
+import type { GlobalOptions } from './global-options.js';
 import type { Host } from './host.js';
 import { ConfigStore, DEFAULT_PROFILE, checkProfileName } from './config/store.js';
 import { configPath } from './config/paths.js';
@@ -99,6 +100,7 @@ export function createContext(host: Host, globals: GlobalOptions): Context {
         verbose: globals.verbose ? (line) => ctx.note(line) : undefined,
         notice: (line) => ctx.warn(line),
         authHint: credentialHint(c, profileName, config.path),
+        dispatcher: host.dispatcher,
       });
       return client;
     },

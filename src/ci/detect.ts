@@ -7,7 +7,7 @@
  * Off when `--no-ci` is given, SVC_NO_CI is set (not "0"), or CI is "false"/"0" ("CI=false is not CI").
  */
 import type { Env } from '../host.js';
-import { webUrl, publicHostVcs } from '../repos/url.js';
+import { webUrl, publicHostVcs } from './repo-url.js';
 import {
   CI_FIELDS, CI_ROWS, GENERIC_CI_VARIABLES, groupMarkers, sourceNames,
   type AnnotationStyle, type CiField, type CiKind, type GroupStyle, type Source, type Vcs,

@@ -40,6 +40,11 @@ export interface ClientOptions {
   notice?: (line: string) => void;
   /** What to do on 401/403, naming where these credentials came from (see credentialHint). */
   authHint?: string;
+  /**
+   * Sends the requests instead of svc's own agent (Host.dispatcher: a test's undici MockAgent); the
+   * caller owns it (close() leaves it open). The proxy, the loopback rule and the size cap are the agent's.
+   */
+  dispatcher?: Dispatcher;
 }
 
 interface CallOptions {
@@ -135,7 +140,7 @@ export function createClient(o: ClientOptions): Client {
   checkHeaderValue(o.tokenId, 'the token id');
   checkHeaderValue(o.tokenSecret, 'the token secret');
   const maxResponseBytes = o.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_MB * MIB;
-  const dispatcher = createDispatcher(settings, o.timeoutSec, { loopbackOnly: base.protocol === 'http:', maxResponseBytes });
+  const dispatcher = o.dispatcher ?? createDispatcher(settings, o.timeoutSec, { loopbackOnly: base.protocol === 'http:', maxResponseBytes });
   const wallClock = o.wallClock ?? Date.now;
   const headers = {
     'content-type': 'application/json',
@@ -238,7 +243,7 @@ export function createClient(o: ClientOptions): Client {
       }
     },
     async close() {
-      await dispatcher.destroy().catch(() => {});
+      if (dispatcher !== o.dispatcher) await dispatcher.destroy().catch(() => {});
     },
   };
 }

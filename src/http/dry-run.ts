@@ -1,15 +1,20 @@
 /** `--dry-run`: the request as it would be sent, printed instead of sent (every command that calls the API). */
-import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
 import { REDACTED, redactBody } from './redact.js';
 import { TOKEN_ID_HEADER, TOKEN_SECRET_HEADER } from './headers.js';
+
+/** What --dry-run uses of the Context: where the request would go, and stdout. */
+interface DryRunContext {
+  target(): { baseUrl: string };
+  out(text: string): void;
+}
 
 /**
  * What `--dry-run` prints: the request as it would be sent, the token headers and credential-like
  * body fields redacted. A bad base URL is reported as it would be without --dry-run; a missing one
  * shows as `<base-url>`.
  */
-export function describeRequest(ctx: Context, path: string, body: unknown): Record<string, unknown> {
+export function describeRequest(ctx: DryRunContext, path: string, body: unknown): Record<string, unknown> {
   let base = '<base-url>';
   try {
     base = ctx.target().baseUrl;
@@ -30,6 +35,6 @@ export function describeRequest(ctx: Context, path: string, body: unknown): Reco
 }
 
 /** Print the request on stdout as JSON: what every command does under --dry-run. */
-export function printDryRun(ctx: Context, path: string, body: unknown): void {
+export function printDryRun(ctx: DryRunContext, path: string, body: unknown): void {
   ctx.out(JSON.stringify(describeRequest(ctx, path, body), null, 2) + '\n');
 }

@@ -1,5 +1,5 @@
 /** Shared tail of every API command: check the response shape leniently and render it. */
-import type { Context } from '../context.js';
+import type { IoContext } from './io-context.js';
 import type { Operation } from '../operations/types.js';
 import { render, rowsOf, type RenderOptions } from './render.js';
 import { checkJq, type JqMode } from './jq.js';
@@ -17,7 +17,7 @@ type ColumnsOf = Pick<Operation, 'columns' | 'response' | 'rows' | 'group' | 'na
  * paths they mean), else the row's defaults. `data`: the answer, for a shape the spec does not show,
  * whose fields are known only once it arrived.
  */
-export function columnsFor(ctx: Context, op: ColumnsOf, data?: unknown): string[] {
+export function columnsFor(ctx: IoContext, op: ColumnsOf, data?: unknown): string[] {
   const chosen = ctx.globals.columns;
   if (chosen === undefined) return op.columns;
   const what = columnsWhat(op);
@@ -29,7 +29,7 @@ export function columnsFor(ctx: Context, op: ColumnsOf, data?: unknown): string[
  * Output settings checked before anything is sent: the format, --columns against the fields the
  * row's schema declares, and the --jq expression compiled (both exit 2 when wrong).
  */
-export async function checkOutput(ctx: Context, op?: Pick<Operation, 'response' | 'rows' | 'group' | 'name'> & Partial<Pick<Operation, 'columns' | 'pagination'>>, all = false): Promise<void> {
+export async function checkOutput(ctx: IoContext, op?: Pick<Operation, 'response' | 'rows' | 'group' | 'name'> & Partial<Pick<Operation, 'columns' | 'pagination'>>, all = false): Promise<void> {
   ctx.format();
   if (ctx.globals.columns !== undefined) {
     const columns = parseColumns(ctx.globals.columns);
@@ -44,7 +44,7 @@ export function jqPerItem(p: NonNullable<Operation['pagination']>): JqMode {
 }
 
 /** How a command's data is rendered: format, columns, detail view, --jq. */
-function renderOptions(ctx: Context, op: Pick<Operation, 'rows' | 'columns'> & Partial<Operation>, data: unknown, request?: Record<string, unknown>): RenderOptions {
+function renderOptions(ctx: IoContext, op: Pick<Operation, 'rows' | 'columns'> & Partial<Operation>, data: unknown, request?: Record<string, unknown>): RenderOptions {
   return {
     format: ctx.format(),
     columns: op.response && op.group ? columnsFor(ctx, op as Operation, data) : ctx.globals.columns !== undefined ? parseColumns(ctx.globals.columns) : op.columns,
@@ -64,7 +64,7 @@ function renderOptions(ctx: Context, op: Pick<Operation, 'rows' | 'columns'> & P
  * exit 7, whatever the command (a single call, `--all`, a follow-up). Where the spec shows no fields
  * (`anyObject`), any JSON is taken, with a warning when it is not even an object.
  */
-export function checkShape(ctx: Context, op: Operation, data: unknown): void {
+export function checkShape(ctx: IoContext, op: Operation, data: unknown): void {
   const result = op.response.safeParse(data);
   if (result.success) return;
   const issue = result.error.issues[0];
@@ -81,7 +81,7 @@ export function checkShape(ctx: Context, op: Operation, data: unknown): void {
   );
 }
 
-export async function renderResponse(ctx: Context, op: Pick<Operation, 'rows' | 'columns'> & Partial<Operation>, data: unknown, request?: Record<string, unknown>): Promise<void> {
+export async function renderResponse(ctx: IoContext, op: Pick<Operation, 'rows' | 'columns'> & Partial<Operation>, data: unknown, request?: Record<string, unknown>): Promise<void> {
   if (op.response && op.group) checkShape(ctx, op as Operation, data);
   await render(data, renderOptions(ctx, op, data, request), outputSink(ctx));
 }

@@ -5,11 +5,11 @@
  * Unknown: exit 4 naming the URL and the closest linked repositories. Reused by the gate's
  * --repository and `repos resolve-by-url` without --vcs.
  */
-import type { Context } from '../context.js';
+import type { ApiContext } from '../context.js';
 import { CliError, UsageError } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
 import type { Vcs } from '../ci/providers.js';
-import { closestByUrl, matchByUrl, publicHostVcs, webUrl } from './url.js';
+import { closestByUrl, matchByUrl, publicHostVcs, webUrl } from '../ci/repo-url.js';
 
 interface LinkedRepository {
   id: string;
@@ -34,7 +34,7 @@ function nested(v: unknown): string | undefined {
 }
 
 /** The organization's linked repositories, with every URL each is known by. */
-async function listRepositories(ctx: Context, organizationId: string | undefined): Promise<LinkedRepository[]> {
+async function listRepositories(ctx: ApiContext, organizationId: string | undefined): Promise<LinkedRepository[]> {
   const client = await ctx.client();
   const body: Record<string, unknown> = { getCounts: false };
   if (organizationId !== undefined) body.organizationId = organizationId;
@@ -69,7 +69,7 @@ interface ResolvedRepository {
 }
 
 /** The repository a URL names, or exit 2 (no URL) / 4 (no such linked repository). */
-export async function resolveRepositoryUrl(ctx: Context, given: string, o: ResolveUrlOptions): Promise<ResolvedRepository> {
+export async function resolveRepositoryUrl(ctx: ApiContext, given: string, o: ResolveUrlOptions): Promise<ResolvedRepository> {
   const url = webUrl(given);
   if (url === undefined) throw new UsageError(`${o.label} ${given}: not a repository URL`, 'give it as https://host/owner/name (or git@host:owner/name.git)');
   const vcs = o.vcs ?? publicHostVcs(url);
@@ -91,7 +91,7 @@ export async function resolveRepositoryUrl(ctx: Context, given: string, o: Resol
 }
 
 /** resolve-by-url; undefined when the service knows no repository of that provider at the URL. */
-async function byService(ctx: Context, url: string, vcs: Vcs, o: ResolveUrlOptions): Promise<string | undefined> {
+async function byService(ctx: ApiContext, url: string, vcs: Vcs, o: ResolveUrlOptions): Promise<string | undefined> {
   const client = await ctx.client();
   const body: Record<string, unknown> = { repositoryUrl: url, vcs };
   if (o.organizationId !== undefined) body.organizationId = o.organizationId;

@@ -1,9 +1,9 @@
 /** Destructive operations ask on a terminal and need --yes elsewhere. */
-import type { Context } from '../context.js';
+import type { IoContext } from '../output/io-context.js';
 import { UsageError } from '../errors.js';
 import type { Operation } from '../operations/types.js';
 
-export async function confirmDestructive(ctx: Context, op: Operation, body: Record<string, unknown>, yes: boolean): Promise<void> {
+export async function confirmDestructive(ctx: Pick<IoContext, 'io' | 'globals'>, op: Operation, body: Record<string, unknown>, yes: boolean): Promise<void> {
   if (yes || ctx.globals.dryRun) return;
   const target = ['organizationId', 'repositoryId', 'repositoryIds'].filter((k) => body[k] !== undefined).map((k) => `${k}=${JSON.stringify(body[k])}`).join(' ');
   if (!ctx.io.stdinIsTTY || !ctx.io.stderrIsTTY) {
@@ -16,7 +16,7 @@ export async function confirmDestructive(ctx: Context, op: Operation, body: Reco
 }
 
 /** Ask a yes/no question on the terminal (the caller checked that there is one). */
-export async function askYesNo(ctx: Context, question: string): Promise<boolean> {
+export async function askYesNo(ctx: Pick<IoContext, 'io' | 'globals'>, question: string): Promise<boolean> {
   const { confirm } = await import('./prompt.js');
   return confirm(ctx.io, question);
 }

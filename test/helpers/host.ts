@@ -16,6 +16,7 @@ import { readFileSync } from 'node:fs';
 import { PassThrough, Readable, Writable } from 'node:stream';
 import { main } from '../../src/cli.js';
 import { sleep as realSleep, type Host } from '../../src/host.js';
+import type { Dispatcher } from 'undici';
 import { tempDir } from './temp.js';
 
 /** The package's version, as bin/svc.js passes it. */
@@ -39,6 +40,8 @@ export interface TestHostOptions {
   clock?: 'real' | 'fake';
   /** Default: package.json's version. */
   version?: string;
+  /** Where API requests go instead of the network (an undici MockAgent): see Host.dispatcher. */
+  dispatcher?: Dispatcher;
 }
 
 export interface TestHost extends Host {
@@ -138,6 +141,7 @@ export function testHost(o: TestHostOptions = {}): TestHost {
     abort: (signal = 'SIGINT') => controller.abort(signal),
     sleeps,
     advance: (ms) => { clock += ms; },
+    ...(o.dispatcher ? { dispatcher: o.dispatcher } : {}),
   };
 }
 

@@ -1,7 +1,8 @@
 /** `svc config get|set|unset|list|path|reset`: profile settings in the config file. */
 import { rm } from 'node:fs/promises';
 import { Argument, Command } from 'commander';
-import type { Context } from '../../context.js';
+import type { ConfigContext, Context } from '../../context.js';
+import type { IoContext } from '../../output/io-context.js';
 import { UsageError } from '../../errors.js';
 import { CONFIG_KEYS, type ConfigKey } from '../../config/store.js';
 import { baseString, normaliseBaseUrl } from '../../http/base-url.js';
@@ -76,7 +77,7 @@ export function configCommand(run: Runner, config = new Command('config')): Comm
   return config;
 }
 
-async function list(ctx: Context): Promise<void> {
+async function list(ctx: IoContext & ConfigContext): Promise<void> {
   // Each profile through profile(): a value of the wrong type is reported (exit 2, file and key), not shown.
   const view = Object.fromEntries(ctx.config.profileNames().map((name) => [name, ctx.config.profile(name)!] as const).map(([name, p]) => [name, {
     'base-url': p.baseUrl, 'dev-base-url': p.devBaseUrl, organization: p.organization, output: p.output,

@@ -7,7 +7,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { detectCi, missingText, type CiInfo } from '../../ci/detect.js';
 import { resolveRepositoryUrl } from '../../repos/find.js';
-import { webUrl } from '../../repos/url.js';
+import { webUrl } from '../../ci/repo-url.js';
 import type { Context } from '../../context.js';
 import { wallClock, type Env } from '../../host.js';
 import { CliError, UsageError } from '../../errors.js';

@@ -9,7 +9,7 @@ import { createContext } from '../../../../src/runtime.js';
 import { runGate } from '../../../../src/commands/gate/run.js';
 import { parseGateOptions, type GateCommandOptions } from '../../../../src/commands/gate/options.js';
 import { scopeSpecs } from '../../../../src/commands/gate/flags.js';
-import type { GlobalOptions } from '../../../../src/context.js';
+import type { GlobalOptions } from '../../../../src/global-options.js';
 import { CliError, UsageError } from '../../../../src/errors.js';
 import { EXIT } from '../../../../src/exit-codes.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { closestByUrl, matchByUrl, publicHostVcs, webUrl } from '../../../src/repos/url.js';
+import { closestByUrl, matchByUrl, publicHostVcs, webUrl } from '../../../src/ci/repo-url.js';
 
 describe('repository URLs', () => {
   it('one web URL for the ways people write it', () => {

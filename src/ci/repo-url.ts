@@ -1,9 +1,9 @@
 /**
  * Repository URLs compared as people write them: `https://Host/Team/Api.git/`, `git@host:team/api.git`
  * and `ssh://git@host/team/api` name the same repository. Reusable by anything that looks a repository
- * up by URL (the gate's --repository, `repos resolve-by-url`, ...).
+ * up by URL (the gate's --repository, src/repos/find.ts, ...).
  */
-import { PUBLIC_HOSTS, type Vcs } from '../ci/providers.js';
+import { PUBLIC_HOSTS, type Vcs } from './providers.js';
 
 /**
  * A repository URL as a web URL: `https://host/path` with the host lower case, no credentials, an

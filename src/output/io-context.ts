@@ -1,0 +1,16 @@
+/** What printing uses of a run step's Context: the host's streams, the global flags, the format, stdout and stderr lines. */
+import type { Host } from '../host.js';
+import type { GlobalOptions } from '../global-options.js';
+import type { Format } from './formats.js';
+
+export interface IoContext extends Host {
+  globals: GlobalOptions;
+  /** Data to stdout. */
+  out(text: string): void;
+  /** A line of chatter to stderr (controls stripped, secrets scrubbed). */
+  note(line: string): void;
+  warn(line: string): void;
+  format(): Format;
+  /** Colour on stdout / stderr. */
+  color: boolean;
+}
