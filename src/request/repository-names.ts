@@ -3,7 +3,7 @@
  * positionals, `--repository-id(s)`, `-R`, the gate's scope), the value may also be the repository's
  * name, `owner/name` or its URL. The organization's repositories are listed once per run
  * (`repositories/list`, kept for the run) and each value is looked up in them: an id as it is, then
- * a name, `owner/name` (the last two parts of its URL's path), a URL (src/repos/url.ts, the one matcher).
+ * a name, `owner/name` (the last two parts of its URL's path), a URL (src/ci/repo-url.ts, the one matcher).
  *
  * - Several matches: exit 2 listing them with their ids.
  * - None: exit 4 with the closest names; an id found in another organization the token sees is named
@@ -18,7 +18,7 @@
 import type { Context } from '../context.js';
 import { CliError, UsageError } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
-import { distance, matchByUrl, webUrl } from '../repos/url.js';
+import { distance, matchByUrl, webUrl } from '../ci/repo-url.js';
 
 interface Repo {
   id: string;
