@@ -181,7 +181,7 @@ _svc_flags() {
     'config reset') REPLY='-y --yes -h --help' ;;
     'api') REPLY='-F --field -f --raw-field --input --safe -h --help' ;;
     'completion') REPLY='-h --help' ;;
-    'gate') REPLY='--organization-id -R --repository-ids --scan-id --project-id --code-scan-types --vulnerability-classes --languages --rule-id --search-query --fail-on --max-critical --max-high --max-medium --max-low --max-info --max-total --levels --sarif --junit --markdown --json-report --hostb-sast --code-quality --annotations --no-annotations --baseline --new-since --commit --policy --repository --issue-url --wait --poll-interval --wait-timeout --page-size --concurrency -h --help' ;;
+    'gate') REPLY='--organization-id -R --repository-ids --scan-id --project-id --code-scan-types --vulnerability-classes --languages --rule-id --search-query --fail-on --max-critical --max-high --max-medium --max-low --max-info --max-total --levels --sarif --junit --markdown --json-report --hostb-sast --code-quality --annotations --comment --no-annotations --baseline --new-since --commit --diff --diff-scope --diff-work-tree --policy --repository --issue-url --wait --poll-interval --wait-timeout --page-size --concurrency -h --help' ;;
     'sandbox') REPLY='--port --host --seed --repos --issues --state --token-id --token-secret --scan-duration --patch-delay --latency --fail-rate --fault --quiet -h --help' ;;
     'help') REPLY='-h --help' ;;
     *) REPLY='' ;;
@@ -204,7 +204,7 @@ _svc_flag_value() {
     'repos add-hostc/--repos'|*'/-F'|*'/--field') REPLY='at-file' ;;
     'issues search/--sort-by') REPLY='choice:createdAt severity score' ;;
     'scans list/--sort-by') REPLY='choice:createdAt updatedAt' ;;
-    'sandbox/--repos'|*'/--search-query'|*'/-f'|*'/--raw-field'|*'/--name'|*'/--organization-id'|*'/--email'|*'/--role'|*'/--app-id'|*'/-R'|*'/--repository-id'|*'/--default-scan-target-branch'|*'/--max-pr-timeout-minutes'|*'/--repository-ids'|*'/--pr-branch-format'|*'/--pr-commit-message-format'|*'/--pr-title-template'|*'/--pr-description-template'|*'/--repository-url'|*'/--project-id'|*'/--start-date'|*'/--end-date'|*'/--vuln-classes'|*'/--scan-id'|*'/--page'|*'/--page-size'|*'/--severities-min'|*'/--severities-max'|*'/--languages'|*'/--vulnerability-classes'|*'/--rule-id'|*'/--concurrency'|*'/--issue-id'|*'/--reason'|*'/--where'|*'/--severity'|*'/--execution-criteria-crontab'|*'/--timezone'|*'/--poll-interval'|*'/--wait-timeout'|*'/--token-id'|*'/--organization'|*'/--max-critical'|*'/--max-high'|*'/--max-medium'|*'/--max-low'|*'/--max-info'|*'/--max-total'|*'/--levels'|*'/--new-since'|*'/--commit'|*'/--repository'|*'/--issue-url'|*'/--port'|*'/--host'|*'/--seed'|*'/--issues'|*'/--token-secret'|*'/--scan-duration'|*'/--patch-delay'|*'/--latency'|*'/--fail-rate') REPLY='any' ;;
+    'sandbox/--repos'|*'/--search-query'|*'/-f'|*'/--raw-field'|*'/--name'|*'/--organization-id'|*'/--email'|*'/--role'|*'/--app-id'|*'/-R'|*'/--repository-id'|*'/--default-scan-target-branch'|*'/--max-pr-timeout-minutes'|*'/--repository-ids'|*'/--pr-branch-format'|*'/--pr-commit-message-format'|*'/--pr-title-template'|*'/--pr-description-template'|*'/--repository-url'|*'/--project-id'|*'/--start-date'|*'/--end-date'|*'/--vuln-classes'|*'/--scan-id'|*'/--page'|*'/--page-size'|*'/--severities-min'|*'/--severities-max'|*'/--languages'|*'/--vulnerability-classes'|*'/--rule-id'|*'/--concurrency'|*'/--issue-id'|*'/--reason'|*'/--where'|*'/--severity'|*'/--execution-criteria-crontab'|*'/--timezone'|*'/--poll-interval'|*'/--wait-timeout'|*'/--token-id'|*'/--organization'|*'/--max-critical'|*'/--max-high'|*'/--max-medium'|*'/--max-low'|*'/--max-info'|*'/--max-total'|*'/--levels'|*'/--new-since'|*'/--commit'|*'/--diff'|*'/--repository'|*'/--issue-url'|*'/--port'|*'/--host'|*'/--seed'|*'/--issues'|*'/--token-secret'|*'/--scan-duration'|*'/--patch-delay'|*'/--latency'|*'/--fail-rate') REPLY='any' ;;
     *'/--input'|*'/--reason-from'|*'/--ids-from'|*'/--failed-to'|*'/--sarif'|*'/--junit'|*'/--markdown'|*'/--json-report'|*'/--hostb-sast'|*'/--code-quality'|*'/--baseline'|*'/--policy'|*'/--state') REPLY='file' ;;
     *'/--vcs') REPLY='choice:hosta hostb hostc generic' ;;
     *'/--severities') REPLY='list:critical high medium low info' ;;
@@ -215,6 +215,7 @@ _svc_flag_value() {
     *'/--types') REPLY='list:open patched falsePositive archived processing silenced closed notExploitable' ;;
     *'/--scan-type') REPLY='choice:FullScan PrScan SCAScan' ;;
     *'/--fail-on') REPLY='choice:critical high medium low info' ;;
+    *'/--diff-scope') REPLY='choice:lines files' ;;
     *'/--fault') REPLY='choice:reset truncated invalid-json slow-body 500 502 503 429' ;;
     *) return 1 ;;
   esac

@@ -20,6 +20,10 @@ export const ENVIRONMENT: ReadonlyArray<[string, string]> = [
   ['HTTPS_PROXY, HTTP_PROXY, NO_PROXY', 'Proxy for https/http requests and hosts that bypass it (lower-case names too)'],
   ['NODE_EXTRA_CA_CERTS', 'PEM file of extra certificate authorities (private CAs, TLS-inspecting proxies)'],
   ['CI', 'Set (not "false" or "0"): a CI job, with plain progress lines; the CI variables read are listed below'],
+  ['SVC_HOSTA_TOKEN', "Token of svc gate --comment on host A (else the runner's own); sent only to its API"],
+  ['SVC_HOSTB_TOKEN', 'Token of svc gate --comment on host B; sent only to its API, never printed'],
+  ['SVC_HOSTC_TOKEN', 'Token of svc gate --comment on host C; sent only to its API, never printed'],
+  ['SVC_HOSTC_API_URL', 'API root of host C for svc gate --comment (default: its public API)'],
   ['SVC_ISSUE_URL', 'Link template of an issue in reports, e.g. https://svc.example/issues/{id} (as svc gate --issue-url)'],
 ];
 

@@ -13,6 +13,7 @@ import { fingerprintOf } from './fingerprint.js';
 import { DEFAULT_CUTOFFS, levelOf, type Cutoffs } from './levels.js';
 import { entryMatches, isExpired, type IgnoreEntry, type Policy } from './policy.js';
 import { commitOf, createdAtOf } from './since.js';
+import { placeOf, type DiffFilter, type DiffScope } from './diff-match.js';
 
 interface Suppression {
   reason: string;
@@ -32,10 +33,22 @@ export interface SieveOptions {
   /** Today, YYYY-MM-DD (UTC): policy entries that expired before it no longer apply. */
   today: string;
   baseline?: Baseline;
+  /** --diff: count only issues in the change (diff-match.ts). */
+  diff?: DiffFilter & { about: DiffAbout };
   cutoffs?: Cutoffs;
   /** Keep the suppressed and baseline issues (reports list them); else only count them. */
   keep: boolean;
   slim?: (issue: IssueInput) => IssueInput;
+}
+
+/** What --diff compared, for the summary and the JSON verdict. */
+export interface DiffAbout {
+  base: string;
+  mergeBase: string;
+  scope: DiffScope;
+  workTree: boolean;
+  /** Files the change touches (new paths). */
+  files: number;
 }
 
 export interface Sifted {
@@ -53,6 +66,10 @@ export interface Sifted {
   /** Policy entries past their expiry (they match nothing any more). */
   expired: IgnoreEntry[];
   baseline?: { file: string; kind: 'sarif' | 'json'; entries: number };
+  /** --diff: open issues in the change, those elsewhere (not counted), and those counted because they cannot be placed. */
+  diff?: DiffAbout & { inChange: number; elsewhereCount: number; unlocated: number; unknownFile: number };
+  /** --diff: the open issues outside the change (kept for the reports when `keep`). */
+  elsewhere: GateIssue[];
   policy?: { file: string; entries: number };
 }
 
@@ -70,7 +87,8 @@ export function createSieve(tally: GateTally, o: SieveOptions): Sieve {
   const expired = (o.policy?.ignore ?? []).filter((e) => isExpired(e, o.today));
   const matcher = o.baseline ? baselineMatcher(o.baseline) : undefined;
   const pending: Array<{ issue: IssueInput; fingerprint: string }> = [];
-  const sifted: Sifted = { outOfScope: 0, undated: 0, uncommitted: 0, unchangedCount: 0, unchanged: [], suppressedCount: 0, suppressed: [], expired };
+  const sifted: Sifted = { outOfScope: 0, undated: 0, uncommitted: 0, unchangedCount: 0, unchanged: [], suppressedCount: 0, suppressed: [], expired, elsewhere: [] };
+  if (o.diff) sifted.diff = { ...o.diff.about, inChange: 0, elsewhereCount: 0, unlocated: 0, unknownFile: 0 };
   if (o.baseline) sifted.baseline = { file: o.baseline.file, kind: o.baseline.kind, entries: o.baseline.entries.length };
   if (o.policy) sifted.policy = { file: o.policy.file, entries: o.policy.ignore.length };
   let seen = 0;
@@ -98,6 +116,18 @@ export function createSieve(tally: GateTally, o: SieveOptions): Sieve {
         const sha = commitOf(input);
         if (sha === undefined) sifted.uncommitted++;
         else if (!sha.startsWith(o.commit)) { sifted.outOfScope++; return; }
+      }
+      if (o.diff) {
+        const d = sifted.diff!;
+        const place = placeOf(input, o.diff);
+        if (place === 'elsewhere') {
+          d.elsewhereCount++;
+          if (o.keep) sifted.elsewhere.push(kept(input));
+          return;
+        }
+        if (place === 'change') d.inChange++;
+        else if (place === 'unlocated') d.unlocated++;
+        else d.unknownFile++;
       }
       // The fingerprint is needed here only to match a policy or a baseline; kept issues get theirs
       // when the tally keeps them (the gate's slim step). The input is the sieve's to extend.

@@ -11,6 +11,13 @@ export function siftedLines(sifted: Sifted | undefined, counted: number): string
   if (sifted.baseline) {
     out.push(`${counted} new, ${sifted.unchangedCount} already in the baseline (not counted; baseline ${sifted.baseline.file}, ${s(sifted.baseline.entries, 'issue', 'issues')}).`);
   }
+  if (sifted.diff) {
+    const d = sifted.diff;
+    const what = `--diff ${d.base}${d.workTree ? ' with the work tree' : ''}, merge base ${d.mergeBase.slice(0, 12)}, ${s(d.files, 'file', 'files')} changed, by ${d.scope}`;
+    out.push(`${d.inChange} in this change, ${d.elsewhereCount} elsewhere (not counted; ${what}).`);
+    if (d.unlocated > 0) out.push(`${s(d.unlocated, 'issue has', 'issues have')} no file${d.scope === 'lines' ? ' or line' : ''} and counted (fail closed).`);
+    if (d.unknownFile > 0) out.push(`${s(d.unknownFile, 'issue names a file', 'issues name files')} this repository does not have, and counted (fail closed): run svc in the checkout of the scanned repository.`);
+  }
   if (sifted.suppressedCount > 0 || sifted.policy) {
     out.push(`${s(sifted.suppressedCount, 'issue', 'issues')} suppressed by the policy${sifted.policy ? ` ${sifted.policy.file}` : ''} (not counted).`);
   }

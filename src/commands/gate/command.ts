@@ -43,6 +43,18 @@ Gating on what a change adds:
   --new-since WHEN    only issues created after WHEN; --commit SHA only issues found by scans of SHA.
                       An issue without a date or commit counts (fail closed).
 
+Gating a pull request on the lines it touches:
+  --diff BASE         only issues on lines the change adds or modifies: git diff of the merge base of
+                      BASE and HEAD (--diff-work-tree: and the work tree); auto: the pull request's base
+                      (origin/<base branch>, or the CI's base commit). --diff-scope files: the whole of
+                      every changed file. The summary says "N in this change, M elsewhere (not counted)";
+                      JSON lists issues and elsewhere; SARIF leaves the others out. An issue without a
+                      file or line counts; a base git cannot resolve (shallow clone) or no repository is
+                      exit 2 with the fix (fetch-depth: 0, git fetch origin <branch>).
+  --comment           the summary as one comment on the pull request, edited on every later run;
+                      tokens: SVC_HOSTA_TOKEN (or the runner's token), SVC_HOSTB_TOKEN, SVC_HOSTC_TOKEN.
+                      A comment that cannot be posted is a warning; the exit code is the verdict's.
+
 Policy file (.svc-policy.yml in the current directory, or --policy FILE; YAML or JSON):
   version: 1
   fail-on: high                              # as --fail-on
@@ -64,6 +76,8 @@ In CI (detected from its variables; --no-ci turns it off; svc help environment l
   report formats its merge requests show. Any CI: a progress line every 5 seconds, no spinner.
 
 Examples:
+  # A pull request on the lines it touches, with one comment on it
+  $ svc gate --repository auto --fail-on high --diff auto --comment
   # A pull request on what it adds: gate on issues not in the main branch's last report
   $ svc gate --repository auto --fail-on high --baseline main.sarif --sarif svc.sarif
   # Host B's merge request widgets
@@ -90,11 +104,15 @@ export function gateCommand(run: Runner, cmd = new Command('gate')): Command {
   cmd.option('--levels <cutoffs>', 'Score cut-offs, e.g. critical=90,high=70,medium=40,low=10 (default: those)');
   for (const key of REPORT_KEYS) cmd.option(`${REPORT_KINDS[key].flag} <file>`, REPORT_KINDS[key].description);
   cmd.option('--annotations', "Print workflow-command annotations (::error file=...,line=...::) on stdout, at most 50 (default on host A's runner)");
+  cmd.option('--comment', "Post the summary as one comment on the CI's pull request, edited on every run (never changes the exit code)");
   cmd.option('--no-annotations', "No annotations, also on host A's runner");
   cmd.option('--baseline <file>', 'Count only issues not in this earlier report (the --sarif or --json-report file of a previous run)');
   cmd.option('--new-since <when>', 'Count only issues created after a date (2026-11-01), a date-time or a duration back from now (7d, 12h)');
   // Ids, like the scope flags: no control character (a `\r` from CRLF output would be sent).
   cmd.addOption(new Option('--commit <sha>', "Count only issues found by scans of this commit (a sha or prefix; auto: the CI's commit)").argParser(stringParser('--commit')));
+  cmd.option('--diff <base>', "Count only issues on lines the change adds or modifies: git diff of the merge base of <base> and HEAD (auto: the pull request's base)");
+  cmd.addOption(hint(new Option('--diff-scope <scope>', 'With --diff: lines (an issue meets a changed line; default) or files (its file changed)'), { kind: 'choice', values: ['lines', 'files'] }));
+  cmd.option('--diff-work-tree', 'With --diff: the work tree too (uncommitted and untracked files)');
   cmd.option('--policy <file>', 'Policy file: thresholds and accepted risks (default: .svc-policy.yml in the current directory, when present)');
   cmd.addOption(new Option('--repository <id|url|auto>', "Scope to one repository: its id, its URL, or auto (the CI's own repository), resolved with repos resolve-by-url").argParser(stringParser('--repository')));
   cmd.option('--issue-url <template>', 'Link of an issue in reports, {id} replaced by its id (default: SVC_ISSUE_URL)');

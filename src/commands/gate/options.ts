@@ -14,6 +14,7 @@ import type { MaxThresholds, Thresholds } from '../../gate/verdict.js';
 import type { Policy } from '../../gate/policy.js';
 import type { GateFlags } from './flags.js';
 import { REPORT_KEYS, type ReportKey, type ReportPaths } from './reports.js';
+import { parseDiffScope, type DiffScope } from '../../gate/diff-match.js';
 
 export interface GateOptions {
   /** The scope flags (the issue search's own, see flags.ts) and the values commander read for them. */
@@ -33,6 +34,13 @@ export interface GateOptions {
   commit?: string;
   repository?: string;
   issueUrl?: string;
+  /** --diff BASE|auto, as given (read from git by diff.ts). */
+  diff?: string;
+  /** --diff-scope (default lines); --diff-work-tree. */
+  diffScope: DiffScope;
+  diffWorkTree: boolean;
+  /** --comment: the summary as one comment on the CI's pull request. */
+  comment: boolean;
   /** --wait with --poll-interval and --wait-timeout, when any of them is given. */
   wait?: WaitSettings;
   pageSize: number;
@@ -56,6 +64,10 @@ export interface GateCommandOptions extends Partial<Record<ReportKey, string>> {
   commit?: string;
   repository?: string;
   issueUrl?: string;
+  diff?: string;
+  diffScope?: string;
+  diffWorkTree?: boolean;
+  comment?: boolean;
   wait?: boolean;
   pollInterval?: string;
   waitTimeout?: string;
@@ -89,6 +101,9 @@ export function parseGateOptions(raw: GateCommandOptions, flags: GateFlags): Gat
   for (const key of Object.keys(max) as Array<keyof MaxThresholds>) if (max[key] === undefined) delete max[key];
   const reports: ReportPaths = {};
   for (const key of REPORT_KEYS) if (raw[key] !== undefined) reports[key] = raw[key];
+  if (raw.diff === undefined && raw.diffScope !== undefined) throw new UsageError('--diff-scope narrows --diff, and none is given', 'add --diff BASE (or --diff auto in a pull request build)');
+  if (raw.diff === undefined && raw.diffWorkTree) throw new UsageError('--diff-work-tree adds the work tree to --diff, and none is given', 'add --diff BASE');
+  if (raw.diff !== undefined && raw.diff.trim() === '') throw new UsageError('--diff needs a base: a branch, a tag, a commit, or auto');
   const waitGiven = raw.wait !== undefined || raw.pollInterval !== undefined || raw.waitTimeout !== undefined;
   const values: OperationOptions = {};
   // The scope flags are the search row's (named by its schema), so they are read by their attribute names.
@@ -107,6 +122,10 @@ export function parseGateOptions(raw: GateCommandOptions, flags: GateFlags): Gat
     commit: raw.commit,
     repository: raw.repository,
     issueUrl: raw.issueUrl,
+    diff: raw.diff,
+    diffScope: usage(() => parseDiffScope(raw.diffScope)),
+    diffWorkTree: raw.diffWorkTree === true,
+    comment: raw.comment === true,
     wait: waitGiven ? prepareWait({ wait: raw.wait, pollInterval: raw.pollInterval, waitTimeout: raw.waitTimeout }) : undefined,
     pageSize: numberFlag(raw.pageSize, { flag: '--page-size', whole: true, min: 1, max: 5000 }, 500),
     concurrency: parseConcurrency(raw.concurrency),

@@ -39,6 +39,9 @@ import { createSieve } from '../../gate/sieve.js';
 import { fingerprintOf } from '../../gate/fingerprint.js';
 import { repositoriesOf, writeStepSummary, writeStepSummaryError } from './ci-reports.js';
 import { thresholds, type GateOptions } from './options.js';
+import { postComment } from './comment.js';
+import { toComment, toCommentError } from '../../gate/reports/comment.js';
+import { siftedLines } from '../../gate/sifted-text.js';
 import { UntrustedValueError, checkIssueValues } from '../../gate/trust.js';
 
 /** Fields dropped from the issues the gate keeps: large, and in no report. */
@@ -123,7 +126,7 @@ export async function runGate(ctx: Context, opts: GateOptions): Promise<void> {
   // -o json lists every counted issue (a later --baseline reads them back), as some reports do (reports.ts).
   const asData = format === 'json' || format === 'ndjson';
   const keep = reportsKeep(paths);
-  const keepAll = keep.everyIssue || annotations || asData;
+  const keepAll = keep.everyIssue || annotations || asData || opts.comment;
   try {
     if (opts.repository !== undefined) scope.repositoryIds = [await resolveRepository(ctx, opts.repository, setup.ci, built.organizationId)];
     // Every id of the scope exists and its scan has finished, or there is no verdict (4, 8, 1).
@@ -134,6 +137,7 @@ export async function runGate(ctx: Context, opts: GateOptions): Promise<void> {
     const message = scrub(err instanceof Error ? err.message : String(err), ctx.secrets());
     await writeErrorReports(paths, message, code, ctx.io.stdout).catch(() => { /* the original error is the one to report */ });
     if (stepSummary !== undefined) await writeStepSummaryError(stepSummary, message, code).catch(() => { /* as above */ });
+    if (opts.comment && code !== EXIT.INTERRUPTED && code !== EXIT.TERMINATED) await postComment(ctx, toCommentError(message, code, setup.ci?.commit));
     throw err;
   }
   const inputs = { version: ctx.version, startedAt, endedAt: wallClock(ctx), issueUrl: setup.issueUrl };
@@ -148,6 +152,8 @@ export async function runGate(ctx: Context, opts: GateOptions): Promise<void> {
   // Decided: a reader that closes stdout while the verdict is printed (`| head -1`) cannot change it.
   ctx.settle?.(verdict.result.passed ? EXIT.OK : EXIT.GATE_FAILED);
   await printVerdict(ctx, format, verdict, annotations, setup.ci);
+  // --comment: one sticky comment on the pull request; whatever happens to it, the verdict stands.
+  if (opts.comment) await postComment(ctx, toComment(verdict.result, siftedLines(verdict.sifted, verdict.result.counts.total), { link: setup.issueUrl, commit: setup.ci?.commit }));
   if (!verdict.result.passed) {
     throw new CliError(`gate failed: ${verdict.result.violations.join('; ')}`, EXIT.GATE_FAILED);
   }
@@ -201,7 +207,7 @@ async function countIssues(
     // The pager already checks this; kept as the last line of defence of the fail-closed rule.
     throw new ResponseError(`gate: counted ${sieve.seen} issues but the service reported ${totalCount}`);
   }
-  const narrowed = setup.baseline || setup.policy || setup.sieve.since !== undefined || setup.sieve.commit !== undefined;
+  const narrowed = setup.baseline || setup.policy || setup.sieve.diff || setup.sieve.since !== undefined || setup.sieve.commit !== undefined;
   return { result: tally.result(), ...(narrowed ? { sifted } : {}), scope, fetched: pager.fetched, totalCount };
 }
 

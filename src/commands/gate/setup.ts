@@ -17,8 +17,9 @@ import { DEFAULT_POLICY_FILE, PolicyError, entryLabel, parsePolicy, utcDay, type
 import { parseCommit, parseSince } from '../../gate/since.js';
 import type { SieveOptions } from '../../gate/sieve.js';
 import type { GateOptions } from './options.js';
+import { diffSetup } from './diff.js';
 
-type SetupOpts = Pick<GateOptions, 'policy' | 'baseline' | 'newSince' | 'commit' | 'issueUrl'>;
+type SetupOpts = Pick<GateOptions, 'policy' | 'baseline' | 'newSince' | 'commit' | 'issueUrl' | 'diff' | 'diffScope' | 'diffWorkTree'>;
 
 export interface GateSetup {
   ci?: CiInfo;
@@ -119,6 +120,8 @@ export async function gateSetup(ctx: Context, opts: SetupOpts): Promise<GateSetu
     setup.baseline = await loadBaseline(ctx, opts.baseline);
     setup.sieve.baseline = setup.baseline;
   }
+  const diff = await diffSetup(ctx, opts);
+  if (diff) setup.sieve.diff = diff;
   return setup;
 }
 

@@ -83,7 +83,7 @@ function humanSummary(ctx: Context, v: GateVerdict, ci?: CiInfo): string {
   const out: string[] = [];
   out.push(r.passed ? `${chalk.green.bold('svc gate: PASSED')} (every threshold held)` : chalk.red.bold('svc gate: FAILED'));
   for (const violation of r.violations) out.push(`  - ${violation}`);
-  const notCounted = v.sifted ? v.sifted.unchangedCount + v.sifted.suppressedCount + v.sifted.outOfScope : 0;
+  const notCounted = v.sifted ? v.sifted.unchangedCount + v.sifted.suppressedCount + v.sifted.outOfScope + (v.sifted.diff?.elsewhereCount ?? 0) : 0;
   out.push(notCounted > 0
     // With a baseline, a policy or --new-since/--commit: not every open issue in scope is counted.
     ? `${count(r.counts.total)} open issue${r.counts.total === 1 ? '' : 's'} counted; ${count(notCounted)} more in scope not counted (below).`

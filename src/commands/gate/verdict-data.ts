@@ -47,6 +47,10 @@ function siftedData(v: GateVerdict): Record<string, unknown> {
     out.policy = { file: sf.policy.file, suppressed: sf.suppressedCount, expired: sf.expired.map((e) => ({ line: e.line, expires: e.expires, id: e.id, fingerprint: e.fingerprint, rule: e.rule, path: e.path })) };
     out.suppressed = sf.suppressed.map(issueData);
   }
+  if (sf.diff) {
+    out.diff = sf.diff;
+    out.elsewhere = sf.elsewhere.map(issueData);
+  }
   if (sf.outOfScope > 0 || sf.undated > 0 || sf.uncommitted > 0) out.narrowed = { leftOut: sf.outOfScope, countedWithoutDate: sf.undated, countedWithoutCommit: sf.uncommitted };
   return out;
 }

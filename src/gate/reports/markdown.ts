@@ -1,5 +1,5 @@
 /** Markdown summary of a gate result, fit for a CI job's step summary. */
-import type { CountKey, GateResult } from '../verdict.js';
+import type { CountKey, GateIssue, GateResult } from '../verdict.js';
 import { LEVELS, levelAtLeast } from '../levels.js';
 import { locationText, scoreText, titleOf } from './common.js';
 import { stripControls } from '../../output/sanitize.js';
@@ -35,8 +35,24 @@ export function rowFails(result: GateResult, key: CountKey): boolean {
   return limit !== undefined && count > limit;
 }
 
-/** `notes`: plain sentences shown under the counts (baseline, policy, --new-since); escaped here. */
-export function toMarkdown(result: GateResult, notes: readonly string[] = []): string {
+/** A link target safe inside markdown's `(...)`: only http(s), parentheses and spaces encoded. */
+function mdUrl(url: string): string | undefined {
+  if (!/^https?:\/\/[^\s<>]+$/.test(url)) return undefined;
+  return url.replace(/\(/g, '%28').replace(/\)/g, '%29');
+}
+
+/** An issue's title as a table cell, linked to the issue when `link` gives a URL. */
+export function titleCell(issue: GateIssue, link?: (id: string) => string): string {
+  const title = mdCell(titleOf(issue));
+  const url = link ? mdUrl(link(String(issue.id))) : undefined;
+  return url === undefined ? title : `[${title}](${url})`;
+}
+
+/**
+ * `notes`: plain sentences shown under the counts (baseline, policy, --new-since); escaped here.
+ * `link`: the URL of an issue (--issue-url), for its title.
+ */
+export function toMarkdown(result: GateResult, notes: readonly string[] = [], o: { link?: (id: string) => string } = {}): string {
   const out: string[] = [];
   out.push(result.passed ? '### ✅ svc gate passed' : '### ❌ svc gate failed', '');
   // Violations are the gate's own wording (levels and numbers), no issue text.
@@ -62,7 +78,7 @@ export function toMarkdown(result: GateResult, notes: readonly string[] = []): s
     for (const issue of result.breaking.slice(0, MAX_ROWS)) {
       const where = locationText(issue);
       out.push(
-        `| ${issue.level} | ${mdCell(scoreText(issue))} | ${mdCell(titleOf(issue))} | ${where === '' ? '-' : mdCell(where)} |`,
+        `| ${issue.level} | ${mdCell(scoreText(issue))} | ${titleCell(issue, o.link)} | ${where === '' ? '-' : mdCell(where)} |`,
       );
     }
     const more = result.breaking.length - MAX_ROWS;

@@ -1,0 +1,50 @@
+/**
+ * `--diff BASE|auto`, `--diff-scope`, `--diff-work-tree`: read the change from git before anything is
+ * sent (src/git/change.ts; every failure there is exit 2 with the fix), parse it (src/gate/diff.ts) and hand
+ * the sieve its filter (src/gate/diff-match.ts).
+ *
+ * `auto` takes the base from the pull request the CI builds (src/ci/pull-request.ts). In a CI job
+ * that builds no pull request (a push, a schedule) there is no change to narrow to: every issue
+ * counts, and a note says so. Outside a CI, `auto` is exit 2 (give the base).
+ */
+import type { Context } from '../../context.js';
+import { UsageError } from '../../errors.js';
+import { pullRequestOf } from '../../ci/pull-request.js';
+import { detectCi } from '../../ci/detect.js';
+import { readChange } from '../../git/change.js';
+import { DiffParseError, addUntracked, parseDiff } from '../../gate/diff.js';
+import type { DiffFilter } from '../../gate/diff-match.js';
+import type { DiffAbout } from '../../gate/sieve.js';
+import type { GateOptions } from './options.js';
+
+type DiffOpts = Pick<GateOptions, 'diff' | 'diffScope' | 'diffWorkTree'>;
+
+export async function diffSetup(ctx: Context, opts: DiffOpts): Promise<(DiffFilter & { about: DiffAbout }) | undefined> {
+  if (opts.diff === undefined) return undefined;
+  const scope = opts.diffScope;
+  let base = opts.diff.trim();
+  if (base === 'auto') {
+    const pr = pullRequestOf(detectCi(ctx.env, { disabled: ctx.globals.ci === false }), ctx.env);
+    if (!pr) throw new UsageError('--diff auto takes the base from a pull request build, and this is not a CI job svc knows', 'give the base, e.g. --diff origin/main');
+    if (pr.base === undefined) {
+      ctx.note(`svc gate: --diff auto: ${pr.name} builds no pull request (${pr.noBase}): every issue counts`);
+      return undefined;
+    }
+    base = pr.base;
+  }
+  const change = await readChange({ cwd: ctx.cwd, env: ctx.env, base, workTree: opts.diffWorkTree === true, signal: ctx.signal });
+  let parsed;
+  try {
+    parsed = parseDiff(change.diff);
+  } catch (err) {
+    if (err instanceof DiffParseError) throw new UsageError(`--diff: cannot read git's diff: ${err.message}`, 'report this with the output of git diff --unified=0 -M');
+    throw err;
+  }
+  addUntracked(parsed, change.untracked);
+  const tracked = new Set(change.tracked);
+  ctx.note(`svc gate: --diff ${base}: ${parsed.files.size} file${parsed.files.size === 1 ? '' : 's'} changed since ${change.mergeBase.slice(0, 12)} (the merge base)${opts.diffWorkTree ? ', with the work tree' : ''}`);
+  return {
+    change: parsed, scope, tracked,
+    about: { base, mergeBase: change.mergeBase, scope, workTree: opts.diffWorkTree === true, files: parsed.files.size },
+  };
+}

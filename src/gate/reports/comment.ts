@@ -1,0 +1,36 @@
+/**
+ * The pull request comment of `svc gate --comment`: the markdown summary (verdict, counts by level,
+ * what was not counted and why, the breaking issues), then the other counted issues, each title
+ * linked with --issue-url. The hidden marker is added by the poster (src/ci/sticky-comment.ts).
+ */
+import type { GateResult } from '../verdict.js';
+import { locationText, scoreText } from './common.js';
+import { MAX_ROWS, mdCell, titleCell, toMarkdown, toMarkdownError } from './markdown.js';
+
+/** Longest comment posted (the hosts refuse bodies above ~64 KB). */
+const MAX_CHARS = 60_000;
+
+function footer(commit: string | undefined): string {
+  return `<sub>svc gate${commit ? ` on ${mdCell(commit.slice(0, 12))}` : ''}: this comment is updated on every run.</sub>\n`;
+}
+
+export function toComment(result: GateResult, notes: readonly string[], o: { link?: (id: string) => string; commit?: string } = {}): string {
+  const out = [toMarkdown(result, notes, { link: o.link }).trimEnd(), ''];
+  const others = result.issues.filter((i) => !i.breaking);
+  if (others.length > 0) {
+    out.push(`#### Other counted issues (${others.length})`, '', '| Level | Score | Title | Location |', '| --- | ---: | --- | --- |');
+    for (const issue of others.slice(0, MAX_ROWS)) {
+      const where = locationText(issue);
+      out.push(`| ${issue.level} | ${mdCell(scoreText(issue))} | ${titleCell(issue, o.link)} | ${where === '' ? '-' : mdCell(where)} |`);
+    }
+    if (others.length > MAX_ROWS) out.push('', `…and ${others.length - MAX_ROWS} more.`);
+    out.push('');
+  }
+  let text = out.join('\n');
+  if (text.length > MAX_CHARS) text = text.slice(0, text.lastIndexOf('\n', MAX_CHARS)) + '\n\n…(cut: see the CI log for the rest)\n';
+  return `${text}\n${footer(o.commit)}`;
+}
+
+export function toCommentError(message: string, exitCode: number, commit?: string): string {
+  return `${toMarkdownError(message, exitCode)}\n${footer(commit)}`;
+}

@@ -1,0 +1,98 @@
+/**
+ * What `svc gate --diff BASE` reads from git: the repository root, the merge base of BASE and HEAD,
+ * `git diff --unified=0 -M <merge-base>..HEAD` (or `<merge-base>` against the work tree), the files
+ * at HEAD (or in the work tree and index) and, with the work tree, the untracked files.
+ *
+ * Fail closed: not a repository, a base git cannot resolve (a missing ref, a shallow clone that
+ * stops before it), no merge base, or git failing in any way is a CliError with exit 2 and the fix.
+ * Never "no changes".
+ */
+import { CliError } from '../errors.js';
+import { EXIT } from '../exit-codes.js';
+import type { Env } from '../host.js';
+import { runGit, type GitResult } from './run.js';
+
+interface GitChange {
+  /** The repository root (`git rev-parse --show-toplevel`). */
+  root: string;
+  base: string;
+  /** The commit the diff starts from. */
+  mergeBase: string;
+  /** The diff, as git printed it. */
+  diff: string;
+  /** Files at HEAD, plus the index's with the work tree. */
+  tracked: string[];
+  /** With the work tree: files git does not track and does not ignore. */
+  untracked: string[];
+  shallow: boolean;
+}
+
+/** The diff options: no colour, no external diff or textconv, the default a/ b/ prefixes, paths from the root. */
+const DIFF_ARGS = ['diff', '--unified=0', '-M', '--no-color', '--no-ext-diff', '--no-textconv', '--no-relative', '--src-prefix=a/', '--dst-prefix=b/', '--ignore-submodules=none'];
+
+function fail(message: string, hint?: string): never {
+  throw new CliError(message, EXIT.USAGE, hint);
+}
+
+function gitError(r: GitResult, what: string): never {
+  if (r.failure === 'missing') fail(`--diff needs git, and git was not found on PATH`, 'install git in the CI image, or drop --diff');
+  if (r.failure === 'timeout') fail(`--diff: git ${what} did not finish in time`, 'try again; a very large repository may need a local run');
+  if (r.failure === 'too-large') fail(`--diff: the output of git ${what} is too large to read`, 'gate on a smaller change, or drop --diff');
+  const first = r.stderr.split('\n').map((l) => l.trim()).find((l) => l !== '') ?? `exit ${r.code ?? '?'}`;
+  fail(`--diff: git ${what} failed: ${first}`);
+}
+
+function fetchHint(base: string, shallow: boolean): string {
+  const ref = base.replace(/^origin\//, '');
+  const fetch = /^[0-9a-f]{7,64}$/i.test(base) ? `git fetch origin ${base}` : `git fetch origin ${ref}`;
+  return shallow
+    ? `the clone is shallow: fetch the whole history (fetch-depth: 0 in the checkout step, GIT_DEPTH: 0, clone depth: full) or run '${fetch}' and 'git fetch --unshallow' first`
+    : `fetch it first: '${fetch}' (or fetch-depth: 0 in the checkout step)`;
+}
+
+export async function readChange(o: { cwd: string; env: Env; base: string; workTree: boolean; signal?: AbortSignal }): Promise<GitChange> {
+  const git = (args: string[], cwd = o.cwd) => runGit(args, { cwd, env: o.env, signal: o.signal });
+  const top = await git(['rev-parse', '--show-toplevel']);
+  if (!top.ok) {
+    if (top.failure) gitError(top, 'rev-parse');
+    fail(`--diff: ${o.cwd} is not in a git repository`, 'run svc gate in the checkout of the repository, or drop --diff');
+  }
+  const root = top.stdout.replace(/\n$/, '');
+  const shallowOut = await git(['rev-parse', '--is-shallow-repository']);
+  const shallow = shallowOut.ok && shallowOut.stdout.trim() === 'true';
+  const base = o.base.trim();
+  if (base === '' || base.startsWith('-')) fail(`--diff expects a git revision (a branch, a tag or a commit), got '${o.base}'`);
+  const head = await git(['rev-parse', '--verify', '--quiet', 'HEAD^{commit}']);
+  if (!head.ok) {
+    if (head.failure) gitError(head, 'rev-parse HEAD');
+    fail('--diff: the repository has no commit at HEAD', 'commit the change first');
+  }
+  const resolved = await git(['rev-parse', '--verify', '--quiet', '--end-of-options', `${base}^{commit}`]);
+  if (!resolved.ok) {
+    if (resolved.failure) gitError(resolved, 'rev-parse');
+    fail(`--diff: git cannot resolve the base '${base}' in this clone${shallow ? ' (a shallow clone)' : ''}`, fetchHint(base, shallow));
+  }
+  const baseSha = resolved.stdout.trim();
+  const mb = await git(['merge-base', baseSha, 'HEAD']);
+  if (!mb.ok) {
+    if (mb.failure) gitError(mb, 'merge-base');
+    fail(`--diff: '${base}' and HEAD have no common commit in this clone${shallow ? ' (a shallow clone: the history stops before it)' : ''}`, fetchHint(base, true));
+  }
+  const mergeBase = mb.stdout.trim().split('\n')[0];
+  const range = o.workTree ? [mergeBase] : [mergeBase, 'HEAD'];
+  const diff = await git([...DIFF_ARGS, ...range, '--'], root);
+  if (!diff.ok) gitError(diff, 'diff');
+  const tree = await git(['ls-tree', '-r', '-z', '--name-only', '--full-tree', 'HEAD'], root);
+  if (!tree.ok) gitError(tree, 'ls-tree');
+  const tracked = tree.stdout.split('\0').filter((p) => p !== '');
+  let untracked: string[] = [];
+  if (o.workTree) {
+    const index = await git(['ls-files', '-z', '--full-name'], root);
+    if (!index.ok) gitError(index, 'ls-files');
+    tracked.push(...index.stdout.split('\0').filter((p) => p !== ''));
+    const others = await git(['ls-files', '-z', '--full-name', '--others', '--exclude-standard'], root);
+    if (!others.ok) gitError(others, 'ls-files --others');
+    untracked = others.stdout.split('\0').filter((p) => p !== '');
+  }
+  return { root, base, mergeBase, diff: diff.stdout, tracked, untracked, shallow };
+}

@@ -1,0 +1,252 @@
+/**
+ * `svc gate --diff` in a real temporary git repository: a base commit on main and a change on a
+ * branch, gated against the scripted service.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { startFakeService, type FakeService, type Issue } from '../helpers/fake-service.js';
+import { runCli } from '../helpers/host.js';
+import { gitRepo, openRepo, type GitRepo } from '../helpers/git-repo.js';
+import { tempDir } from '../helpers/temp.js';
+
+const services: FakeService[] = [];
+afterAll(async () => { await Promise.all(services.splice(0).map((s) => s.close())); });
+
+async function fake(issues: Issue[]): Promise<FakeService> {
+  const s = await startFakeService();
+  s.setIssues(issues);
+  services.push(s);
+  return s;
+}
+
+const PATH = process.env.PATH!;
+
+function issue(id: string, file: string | undefined, startLine?: number, extra: Partial<Issue> = {}): Issue {
+  const out: Issue = { id, status: 'open', score: 95, generatedTitle: `Issue ${id}`, vulnClass: 'SQL Injection', repositoryId: 'repo-1', codeScan: { id: 'scan-1' }, ...extra };
+  if (file !== undefined) out.affectedFile = file;
+  if (startLine !== undefined) out.startLine = startLine;
+  return out;
+}
+
+/** main: src/app.ts (10 lines), src/lib/util.ts, docs/read me.md; feat changes app.ts line 5, adds line 11, renames util.ts. */
+function project(): GitRepo {
+  const repo = gitRepo();
+  repo.write('src/app.ts', Array.from({ length: 10 }, (_, i) => `line ${i + 1}`).join('\n') + '\n');
+  repo.write('src/lib/util.ts', 'export const a = 1;\nexport const b = 2;\nexport const c = 3;\n');
+  repo.write('docs/read me.md', '# doc\n');
+  repo.commit('base');
+  repo.git('checkout', '-q', '-b', 'feat');
+  repo.write('src/app.ts', Array.from({ length: 11 }, (_, i) => (i === 4 ? 'line 5 changed' : `line ${i + 1}`)).join('\n') + '\n');
+  repo.git('mv', 'src/lib/util.ts', 'src/lib/helpers.ts');
+  repo.write('src/lib/helpers.ts', 'export const a = 1;\nexport const b = 22;\nexport const c = 3;\n');
+  repo.write('docs/read me.md', '# doc\nmore\n');
+  repo.commit('change');
+  return repo;
+}
+
+const ISSUES = (): Issue[] => [
+  issue('on-changed', 'src/app.ts', 5),
+  issue('on-added', 'src/app.ts', 11),
+  issue('untouched', 'src/app.ts', 2),
+  issue('renamed-changed', 'src/lib/helpers.ts', 2),
+  issue('renamed-untouched', 'src/lib/helpers.ts', 3),
+  issue('spaces', 'docs/read me.md', 2),
+  issue('no-lines', 'src/app.ts'),
+  issue('no-file', undefined, 3),
+];
+
+function gate(s: FakeService, cwd: string, args: string[], env: Record<string, string> = {}) {
+  return runCli(['gate', '--fail-on', 'high', ...args], { env: { ...s.env, PATH, ...env }, cwd });
+}
+
+describe('svc gate --diff: a base commit and a change', () => {
+  it('counts issues on changed lines and issues it cannot place; not those on untouched lines', async () => {
+    const repo = project();
+    const s = await fake(ISSUES());
+    const r = await gate(s, repo.dir, ['--diff', 'main', '-o', 'json']);
+    expect(r.code, r.stderr).toBe(1);
+    const v = JSON.parse(r.stdout);
+    expect(v.issues.map((i: Issue) => i.id).sort()).toEqual(['no-file', 'no-lines', 'on-added', 'on-changed', 'renamed-changed', 'spaces']);
+    expect(v.elsewhere.map((i: Issue) => i.id).sort()).toEqual(['renamed-untouched', 'untouched']);
+    expect(v.diff).toMatchObject({ base: 'main', scope: 'lines', workTree: false, files: 3, inChange: 4, elsewhereCount: 2, unlocated: 2, unknownFile: 0 });
+    expect(v.counts.total).toBe(6);
+    expect(r.stderr).toContain('svc gate: --diff main: 3 files changed since');
+  });
+
+  it('the summary says what is in the change, what is elsewhere and what counted because it could not be placed', async () => {
+    const repo = project();
+    const s = await fake(ISSUES());
+    const r = await gate(s, repo.dir, ['--diff', 'main']);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/4 in this change, 2 elsewhere \(not counted; --diff main, merge base [0-9a-f]{12}, 3 files changed, by lines\)\./);
+    expect(r.stdout).toContain('2 issues have no file or line and counted (fail closed).');
+    expect(r.stdout).toContain('6 open issues counted; 2 more in scope not counted (below).');
+  });
+
+  it('passes when every breaking issue is on untouched lines', async () => {
+    const repo = project();
+    const s = await fake([issue('untouched', 'src/app.ts', 2), issue('old', 'src/lib/helpers.ts', 1)]);
+    const r = await gate(s, repo.dir, ['--diff', 'main']);
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expect(r.stdout).toContain('0 in this change, 2 elsewhere');
+    // Without --diff the same issues fail the gate.
+    expect((await gate(s, repo.dir, [])).code).toBe(1);
+  });
+
+  it('--diff-scope files: an issue anywhere in a changed file counts', async () => {
+    const repo = project();
+    const s = await fake([issue('untouched', 'src/app.ts', 2), issue('other', 'src/main.ts', 1)]);
+    const r = await gate(s, repo.dir, ['--diff', 'main', '--diff-scope', 'files', '-o', 'json']);
+    const v = JSON.parse(r.stdout);
+    expect(v.issues.map((i: Issue) => i.id)).toEqual(['untouched', 'other']);
+    // src/main.ts is not in the repository: counted, fail closed.
+    expect(v.diff).toMatchObject({ inChange: 1, unknownFile: 1, elsewhereCount: 0 });
+    expect((await gate(s, repo.dir, ['--diff', 'main', '--diff-scope', 'bytes'])).stderr).toContain("--diff-scope expects lines or files, got 'bytes'");
+  });
+
+  it('from a subdirectory, on a detached HEAD: paths stay relative to the repository root', async () => {
+    const repo = project();
+    repo.git('checkout', '-q', '--detach', 'feat');
+    const s = await fake([issue('on-changed', 'src/app.ts', 5), issue('untouched', 'src/app.ts', 2)]);
+    const r = await gate(s, join(repo.dir, 'src', 'lib'), ['--diff', 'main', '-o', 'json']);
+    expect(r.code, r.stderr).toBe(1);
+    const v = JSON.parse(r.stdout);
+    expect(v.issues.map((i: Issue) => i.id)).toEqual(['on-changed']);
+    expect(v.elsewhere.map((i: Issue) => i.id)).toEqual(['untouched']);
+  });
+
+  it('--diff-work-tree adds uncommitted edits and untracked files', async () => {
+    const repo = project();
+    repo.write('src/app.ts', readFileSync(join(repo.dir, 'src/app.ts'), 'utf8').replace('line 2\n', 'line 2 edited\n'));
+    repo.write('src/brand-new.ts', 'x\n');
+    const s = await fake([issue('edited', 'src/app.ts', 2), issue('untracked', 'src/brand-new.ts', 1), issue('untouched', 'src/app.ts', 3)]);
+    const committed = JSON.parse((await gate(s, repo.dir, ['--diff', 'main', '-o', 'json'])).stdout);
+    expect(committed.issues.map((i: Issue) => i.id)).toEqual(['untracked']);
+    const withTree = JSON.parse((await gate(s, repo.dir, ['--diff', 'main', '--diff-work-tree', '-o', 'json'])).stdout);
+    expect(withTree.issues.map((i: Issue) => i.id)).toEqual(['edited', 'untracked']);
+    expect(withTree.elsewhere.map((i: Issue) => i.id)).toEqual(['untouched']);
+  });
+
+  it('combines with --baseline: an issue in the change and in the baseline does not count', async () => {
+    const repo = project();
+    const dir = tempDir();
+    const baseline = join(dir, 'base.json');
+    const s = await fake([issue('on-changed', 'src/app.ts', 5), issue('on-added', 'src/app.ts', 11)]);
+    s.setIssues([issue('on-changed', 'src/app.ts', 5)]);
+    expect((await gate(s, repo.dir, ['--json-report', baseline])).code).toBe(1);
+    s.setIssues([issue('on-changed', 'src/app.ts', 5), issue('on-added', 'src/app.ts', 11), issue('untouched', 'src/app.ts', 2)]);
+    const v = JSON.parse((await gate(s, repo.dir, ['--diff', 'main', '--baseline', baseline, '-o', 'json'])).stdout);
+    expect(v.issues.map((i: Issue) => i.id)).toEqual(['on-added']);
+    expect(v.unchanged.map((i: Issue) => i.id)).toEqual(['on-changed']);
+    expect(v.elsewhere.map((i: Issue) => i.id)).toEqual(['untouched']);
+  });
+
+  it('SARIF leaves the issues elsewhere out', async () => {
+    const repo = project();
+    const dir = tempDir();
+    const s = await fake([issue('on-changed', 'src/app.ts', 5), issue('untouched', 'src/app.ts', 2)]);
+    await gate(s, repo.dir, ['--diff', 'main', '--sarif', join(dir, 'out.sarif')]);
+    const sarif = JSON.parse(readFileSync(join(dir, 'out.sarif'), 'utf8'));
+    expect(sarif.runs[0].results.map((r: { properties?: { id?: string } }) => r.properties?.id ?? '')).toHaveLength(1);
+    expect(JSON.stringify(sarif)).not.toContain('untouched');
+  });
+});
+
+describe('svc gate --diff fails closed', () => {
+  it('a shallow clone without the base: exit 2 with the fix, nothing sent', async () => {
+    const origin = project();
+    const dir = tempDir();
+    openRepo(dir).git('clone', '-q', '--depth', '1', '--branch', 'feat', `file://${origin.dir}`, 'clone');
+    const s = await fake(ISSUES());
+    const r = await gate(s, join(dir, 'clone'), ['--diff', 'origin/main']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("--diff: git cannot resolve the base 'origin/main' in this clone (a shallow clone)");
+    expect(r.stderr).toContain('fetch-depth: 0');
+    expect(r.stderr).toContain("git fetch origin main");
+    expect(s.searches()).toHaveLength(0);
+  });
+
+  it('a base fetched shallow too (no common commit): exit 2, never "no changes"', async () => {
+    const origin = project();
+    origin.git('checkout', '-q', 'main');
+    origin.write('src/later.ts', 'later\n');
+    origin.commit('main moves on');
+    const dir = tempDir();
+    const clone = openRepo(dir);
+    clone.git('clone', '-q', '--depth', '1', '--branch', 'feat', `file://${origin.dir}`, 'clone');
+    const c = openRepo(join(dir, 'clone'), dir);
+    c.git('fetch', '-q', '--depth', '1', 'origin', 'main:refs/remotes/origin/main');
+    const s = await fake(ISSUES());
+    const r = await gate(s, c.dir, ['--diff', 'origin/main']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("--diff: 'origin/main' and HEAD have no common commit in this clone (a shallow clone");
+    expect(r.stderr).toContain('fetch-depth: 0');
+  });
+
+  it('a missing ref: exit 2 naming it', async () => {
+    const repo = project();
+    const s = await fake(ISSUES());
+    const r = await gate(s, repo.dir, ['--diff', 'origin/nope']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("git cannot resolve the base 'origin/nope'");
+    expect(r.stderr).toContain('git fetch origin nope');
+  });
+
+  it('not a git repository: exit 2', async () => {
+    const s = await fake(ISSUES());
+    const r = await gate(s, tempDir(), ['--diff', 'main']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/--diff: .* is not in a git repository/);
+    expect(s.searches()).toHaveLength(0);
+  });
+
+  it('--diff-scope or --diff-work-tree without --diff: exit 2', async () => {
+    const s = await fake([]);
+    expect((await gate(s, tempDir(), ['--diff-scope', 'files'])).code).toBe(2);
+    expect((await gate(s, tempDir(), ['--diff-work-tree'])).code).toBe(2);
+  });
+});
+
+describe('svc gate --diff auto: the base from the CI', () => {
+  /** A clone whose origin has main and feat, checked out on feat (as a CI checks out a pull request). */
+  function ciClone(): GitRepo {
+    const origin = project();
+    const dir = tempDir();
+    openRepo(dir).git('clone', '-q', '--branch', 'feat', `file://${origin.dir}`, 'clone');
+    return openRepo(join(dir, 'clone'), dir);
+  }
+
+  const BASES: Array<[string, (repo: GitRepo) => Record<string, string>]> = [
+    ["host A's runner", () => ({ GITHUB_ACTIONS: 'true', GITHUB_BASE_REF: 'main' })],
+    ["host B's CI", (repo) => ({ GITLAB_CI: 'true', CI_MERGE_REQUEST_DIFF_BASE_SHA: repo.git('rev-parse', 'origin/main').trim() })],
+    ["host C's pipelines", () => ({ BITBUCKET_BUILD_NUMBER: '7', BITBUCKET_PR_DESTINATION_BRANCH: 'main' })],
+  ];
+  for (const [name, vars] of BASES) {
+    it(`${name}: the pull request's base`, async () => {
+      const repo = ciClone();
+      const s = await fake([issue('on-changed', 'src/app.ts', 5), issue('untouched', 'src/app.ts', 2)]);
+      const r = await gate(s, repo.dir, ['--diff', 'auto', '-o', 'json'], vars(repo));
+      expect(r.code, r.stderr).toBe(1);
+      const v = JSON.parse(r.stdout);
+      expect(v.issues.map((i: Issue) => i.id)).toEqual(['on-changed']);
+      expect(v.elsewhere.map((i: Issue) => i.id)).toEqual(['untouched']);
+    });
+  }
+
+  it('a CI build of no pull request: every issue counts, and a note says so', async () => {
+    const repo = ciClone();
+    const s = await fake([issue('untouched', 'src/app.ts', 2)]);
+    const r = await gate(s, repo.dir, ['--diff', 'auto'], { GITHUB_ACTIONS: 'true', GITHUB_BASE_REF: '' });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain("--diff auto: host A's runner builds no pull request (GITHUB_BASE_REF is not set on host A's runner): every issue counts");
+  });
+
+  it('outside a CI: exit 2, give the base', async () => {
+    const repo = ciClone();
+    const s = await fake([]);
+    const r = await gate(s, repo.dir, ['--diff', 'auto']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('give the base, e.g. --diff origin/main');
+  });
+});

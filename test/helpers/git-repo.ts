@@ -1,0 +1,48 @@
+/**
+ * Temporary git repositories for the `svc gate --diff` tests: `gitRepo()` makes one (in a tempDir,
+ * removed after the test) with a fixed identity and no global or system configuration.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { tempDir } from './temp.js';
+
+export interface GitRepo {
+  dir: string;
+  git(...args: string[]): string;
+  write(path: string, text: string | Buffer): void;
+  commit(message: string): string;
+}
+
+/** The environment the helper's git runs with: no user or system configuration. */
+function env(home: string): NodeJS.ProcessEnv {
+  const out: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: home, GIT_CONFIG_NOSYSTEM: '1', LC_ALL: 'C' };
+  out.GIT_AUTHOR_NAME = out.GIT_COMMITTER_NAME = 'svc test';
+  out.GIT_AUTHOR_EMAIL = out.GIT_COMMITTER_EMAIL = 'test@example.invalid';
+  return out;
+}
+
+export function openRepo(dir: string, home = dir): GitRepo {
+  const git = (...args: string[]) => execFileSync('git', args, { cwd: dir, env: env(home), encoding: 'utf8' });
+  return {
+    dir,
+    git,
+    write(path, text) {
+      mkdirSync(dirname(join(dir, path)), { recursive: true });
+      writeFileSync(join(dir, path), text);
+    },
+    commit(message) {
+      git('add', '-A');
+      git('commit', '-q', '--allow-empty', '-m', message);
+      return git('rev-parse', 'HEAD').trim();
+    },
+  };
+}
+
+/** A new repository on branch main in a temp dir. */
+export function gitRepo(): GitRepo {
+  const dir = tempDir('svc-git-');
+  const repo = openRepo(dir);
+  repo.git('init', '-q', '-b', 'main');
+  return repo;
+}
