@@ -47,6 +47,9 @@ function report(err: unknown, host: Host, ctx: Context | undefined, debug: boole
     // buildProgram): what the user asked for.
     if (err.code === 'commander.help') return EXIT.OK;
     const text = (commanderMessage ?? err.message).trim().replace(/^error: /, '').split('\n').map((l) => l.trim()).filter(Boolean).join(' ').replace(/\.$/, '');
+    // An argument parser of svc's own says what was wrong itself (`unknown setting 'org' (did you mean ...)`).
+    const own = /^command-argument value '.*?' is invalid for argument '.*?'\. (unknown .*)$/.exec(text);
+    if (own) { say(`svc: error: ${own[1]}`); return EXIT.USAGE; }
     const where = /unknown command/.test(text) ? "; run 'svc --help' for the commands" : "; see the command's --help";
     say(`svc: error: ${text}${/--help/.test(text) ? '' : where}`);
     return EXIT.USAGE;

@@ -9,6 +9,7 @@ import { EXIT } from './exit-codes.js';
 import { scrub } from './http/redact.js';
 import { stripControls } from './output/sanitize.js';
 import { eraseSpinners } from './terminal/spinners.js';
+import { stdoutFailureText } from './output/write.js';
 
 /** How long work that does not listen to the abort signal gets after Ctrl-C / SIGTERM. */
 const SIGNAL_GRACE_MS = 1000;
@@ -108,19 +109,11 @@ export async function runProcess(version: string): Promise<void> {
   // Otherwise leave as soon as the output is flushed rather than when every timer and socket has
   // wound down.
   await Promise.all([process.stdout, process.stderr].map((s) => new Promise<void>((r) => s.write('', () => r()))));
-  if (outputFailure) {
-    try { process.stderr.write(`svc: error: ${outputFailureText(outputFailure)}\n`); } catch { /* stderr gone too */ }
+  // Said once: the command may have stopped on it already (OutputFailedError, exit 9).
+  if (outputFailure && code !== EXIT.OUTPUT) {
+    try { process.stderr.write(`svc: error: ${stdoutFailureText(outputFailure)}\n`); } catch { /* stderr gone too */ }
     process.exit(code === EXIT.OK ? EXIT.OUTPUT : code);
   }
   process.exit(code);
 }
 
-/** One line for a failed write to stdout. */
-function outputFailureText(err: NodeJS.ErrnoException): string {
-  const why: Record<string, string> = {
-    ENOSPC: 'no space left on the device', EDQUOT: 'disk quota exceeded', EIO: 'an I/O error', EROFS: 'a read-only file system',
-    EFBIG: 'the file is too large', EBADF: 'stdout is closed', EAGAIN: 'stdout would block',
-  };
-  const code = err.code ?? 'unknown error';
-  return `cannot write the output to stdout: ${why[code] ?? err.message} (${code}); the output is incomplete (exit ${EXIT.OUTPUT}, or the failing code of the command)`;
-}

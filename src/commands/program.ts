@@ -12,7 +12,7 @@ import { GLOBAL_OPTIONS } from './globals.js';
 import { HELP_TOPICS } from './help-topics.js';
 import { HELP_CONFIG, fitText, globalFlagsFooter } from './help-layout.js';
 import type { Runner } from './runner.js';
-import { installSuggestions } from './suggest.js';
+import { explainCommanderError } from './suggest.js';
 
 /**
  * Built-in commands, each loaded only when commander dispatches to it: `load` fills the command
@@ -66,15 +66,19 @@ const helpWidth = (columns?: number) => Math.min(columns ?? PIPE_WIDTH, HELP_WID
 
 const DESCRIPTION = 'svc: the command line for the Code Security Scanning Service';
 
+/** Where each program's commander errors go, with the command each was raised on (see inherit). */
+const errorSinks = new WeakMap<Command, (message: string, cmd: Command) => void>();
+
 export function buildProgram(run: Runner, io: IO, version: string, onError: (message: string) => void): Command {
-  installSuggestions();
+  const sink = (message: string, cmd: Command) => onError(explainCommanderError(message, cmd));
   const program = new Command('svc')
     .description(DESCRIPTION)
     .usage('<command> [subcommand] [flags]')
     .version(version, '-V, --version', 'Print the version')
     .helpOption('-h, --help', 'Show help')
     .helpCommand(false)
-    .showSuggestionAfterError(true)
+    // svc's own suggestions replace commander's (suggest.ts), from the error commander raises.
+    .showSuggestionAfterError(false)
     .exitOverride()
     .configureOutput({
       writeOut: (s) => io.stdout.write(fitText(s, helpWidth(io.columns))),
@@ -82,7 +86,7 @@ export function buildProgram(run: Runner, io: IO, version: string, onError: (mes
       // none (`svc`, `svc issues`): svc prints that help on stdout, as a success (see cli.ts).
       // Errors go through outputError.
       writeErr: (s) => io.stdout.write(fitText(s, helpWidth(io.columns))),
-      outputError: (s) => onError(s),
+      outputError: (s) => sink(s, program),
       getOutHelpWidth: () => helpWidth(io.columns),
       getErrHelpWidth: () => helpWidth(io.columns),
     })
@@ -128,14 +132,20 @@ export function buildProgram(run: Runner, io: IO, version: string, onError: (mes
     const ownFooter = (command as unknown as EventEmitter).listenerCount('afterHelp') > 0;
     return (ownFooter ? '' : '\n') + globalFlagsFooter(helpWidth(io.columns));
   });
+  errorSinks.set(program, sink);
   inherit(program);
   return program;
 }
 
 /** addCommand() does not pass on output, error and help settings: copy them down the whole tree. */
 function inherit(parent: Command): void {
+  let root = parent;
+  while (root.parent) root = root.parent;
+  const sink = errorSinks.get(root);
   for (const child of parent.commands) {
     child.copyInheritedSettings(parent);
+    // Each command reports its own errors, so that a suggestion can name it and read its flags.
+    if (sink) child.configureOutput({ outputError: (s) => sink(s, child) });
     inherit(child);
   }
 }

@@ -4,7 +4,7 @@
  * bring from other tools (`--status` means `--types`, `--sort` means `--sort-by`), and only then by
  * spelling (edit distance), which is all commander does (`--sort` -> `--org`).
  */
-import { Command } from 'commander';
+import type { Command } from 'commander';
 import { GROUPS } from '../operations/groups.js';
 
 /** Commands whose next word is an operation: the API groups, auth and config. */
@@ -40,6 +40,12 @@ const OPERATION_SYNONYMS: Record<string, string[]> = {
   show: ['get'], view: ['get'], describe: ['get'], info: ['get'],
   rm: ['delete'], remove: ['delete'], del: ['delete'], create: ['add', 'create'], new: ['add', 'create'],
   run: ['start'], scan: ['start'], status: ['get', 'get-schedule'],
+};
+
+/** Words typed at the top level that are a built-in's subcommand (gh, npm and docker habits). */
+const SUBCOMMANDS_AT_TOP: Record<string, string> = {
+  login: 'auth login', logout: 'auth logout', signin: 'auth login', 'sign-in': 'auth login', whoami: 'auth status', status: 'auth status', token: 'auth token',
+  set: 'config set', get: 'config get', unset: 'config unset',
 };
 
 /** `severities` and `severity`, `classes` and `class`: one stem. */
@@ -135,48 +141,50 @@ function commandPath(cmd: Command): string {
 }
 
 /**
- * Commander's unknown-option and unknown-command errors with these suggestions, for every command
- * (including those built later, when argv dispatches to them): commander's own pick is by spelling
- * only, and names neither the command nor where its help is.
+ * Commander's own unknown-option and unknown-command errors, said again with these suggestions:
+ * commander's pick is by spelling only, and names neither the command nor where its help is.
+ * `message` is commander's (without its suggestion: showSuggestionAfterError is off), `cmd` the
+ * command it was raised on; any other message is returned as it is.
  */
-export function installSuggestions(): void {
-  const proto = Command.prototype as unknown as {
-    unknownOption(flag: string): void;
-    unknownCommand(): void;
-    _svcSuggestions?: boolean;
-  };
-  if (proto._svcSuggestions) return;
-  proto._svcSuggestions = true;
-  proto.unknownOption = function unknownOption(this: Command, flag: string) {
-    const candidates: string[] = [];
-    for (let c: Command | null = this; c; c = c.parent) {
-      for (const o of c.createHelp().visibleOptions(c)) if (o.long) candidates.push(o.long);
-    }
-    const s = flag.startsWith('--') ? suggestFlags(flag, candidates) : [];
-    const path = commandPath(this);
-    this.error(`unknown option '${flag}' for '${path}'${s.length ? ` (did you mean ${s.join(' or ')}?)` : ''}; see '${path} --help'`, { code: 'commander.unknownOption', exitCode: 2 });
-  };
-  proto.unknownCommand = function unknownCommand(this: Command) {
-    const typed = String(this.args[0]);
-    const owner = new Map<string, Command>();
-    for (const c of this.createHelp().visibleCommands(this)) for (const n of [c.name(), ...c.aliases()]) owner.set(n, c);
-    const path = commandPath(this);
-    // One name per command: the spelling closest to what was typed (`issuesBySeverity`, not also its kebab-case name).
-    const picked = new Set<Command>();
-    const s: string[] = [];
-    // A group and its operation typed as one word (`svc issues-search`, `svc repos.list`): the
-    // group's command, canonical name, and the rest as the operation (whose own check follows).
-    const joined = this.parent === null ? /^([a-z]+)[-_.:/]([a-z][a-z0-9-]*)$/i.exec(typed) : null;
-    const group = joined && owner.get(joined[1].toLowerCase());
-    if (joined && group && HAS_OPERATIONS.has(group.name())) {
-      s.push(`'${path} ${group.name()} ${joined[2].toLowerCase()}'`);
-      picked.add(group);
-    }
-    s.push(...suggestCommands(typed, [...owner.keys()], 4)
-      .filter((n) => !picked.has(owner.get(n)!) && picked.add(owner.get(n)!))
-      .slice(0, 2 - s.length)
-      .map((n) => `'${path} ${n}'`));
-    const what = this.parent ? `unknown operation '${typed}' of '${path}'` : `unknown command '${typed}'`;
-    this.error(`${what}${s.length ? ` (did you mean ${s.join(' or ')}?)` : ''}; run '${path} --help' for ${this.parent ? 'its operations' : 'the commands'}`, { code: 'commander.unknownCommand', exitCode: 2 });
-  };
+export function explainCommanderError(message: string, cmd: Command): string {
+  const option = /^error: unknown option '([^']*)'/.exec(message);
+  if (option) return unknownOption(cmd, option[1]);
+  const command = /^error: unknown command '([^']*)'/.exec(message);
+  if (command) return unknownCommand(cmd, command[1]);
+  return message;
+}
+
+function unknownOption(cmd: Command, flag: string): string {
+  const candidates: string[] = [];
+  for (let c: Command | null = cmd; c; c = c.parent) {
+    for (const o of c.createHelp().visibleOptions(c)) if (o.long) candidates.push(o.long);
+  }
+  const s = flag.startsWith('--') ? suggestFlags(flag, candidates) : [];
+  const path = commandPath(cmd);
+  return `unknown option '${flag}' for '${path}'${s.length ? ` (did you mean ${s.join(' or ')}?)` : ''}; see '${path} --help'`;
+}
+
+function unknownCommand(cmd: Command, typed: string): string {
+  const owner = new Map<string, Command>();
+  for (const c of cmd.createHelp().visibleCommands(cmd)) for (const n of [c.name(), ...c.aliases()]) owner.set(n, c);
+  const path = commandPath(cmd);
+  // One name per command: the spelling closest to what was typed (`issuesBySeverity`, not also its kebab-case name).
+  const picked = new Set<Command>();
+  const s: string[] = [];
+  // A group and its operation typed as one word (`svc issues-search`, `svc repos.list`): the
+  // group's command, canonical name, and the rest as the operation (whose own check follows).
+  const joined = cmd.parent === null ? /^([a-z]+)[-_.:/]([a-z][a-z0-9-]*)$/i.exec(typed) : null;
+  const group = joined && owner.get(joined[1].toLowerCase());
+  if (joined && group && HAS_OPERATIONS.has(group.name())) {
+    s.push(`'${path} ${group.name()} ${joined[2].toLowerCase()}'`);
+    picked.add(group);
+  }
+  s.push(...suggestCommands(typed, [...owner.keys()], 4)
+    .filter((n) => !picked.has(owner.get(n)!) && picked.add(owner.get(n)!))
+    .slice(0, 2 - s.length)
+    .map((n) => `'${path} ${n}'`));
+  // A built-in's subcommand typed at the top (`svc login`): the command it lives under.
+  if (cmd.parent === null && SUBCOMMANDS_AT_TOP[typed.toLowerCase()]) s.unshift(`'${path} ${SUBCOMMANDS_AT_TOP[typed.toLowerCase()]}'`);
+  const what = cmd.parent ? `unknown operation '${typed}' of '${path}'` : `unknown command '${typed}'`;
+  return `${what}${s.length ? ` (did you mean ${s.join(' or ')}?)` : ''}; run '${path} --help' for ${cmd.parent ? 'its operations' : 'the commands'}`;
 }

@@ -8,7 +8,7 @@
  * silently reads as empty would make every issue "new", and one that silently reads as "everything"
  * would pass every gate.
  */
-import { fingerprintParts, fileKeyOf, fingerprintOf, titleKey } from './fingerprint.js';
+import { EMPTY_FINGERPRINT, fingerprintParts, fileKeyOf, fingerprintOf, titleKey } from './fingerprint.js';
 import type { IssueInput } from './verdict.js';
 
 export class BaselineError extends Error {
@@ -137,7 +137,8 @@ export function baselineMatcher(baseline: Baseline): BaselineMatcher {
   const byFingerprint = new Map<string, BaselineEntry[]>();
   for (const e of baseline.entries) {
     if (e.id !== undefined) byId.set(e.id, e);
-    if (e.fingerprint !== undefined) {
+    // An entry with no rule, file or title names nothing: it matches by id only, never as a wildcard.
+    if (e.fingerprint !== undefined && e.fingerprint !== EMPTY_FINGERPRINT) {
       const list = byFingerprint.get(e.fingerprint);
       if (list) list.push(e);
       else byFingerprint.set(e.fingerprint, [e]);
@@ -151,7 +152,7 @@ export function baselineMatcher(baseline: Baseline): BaselineMatcher {
         claimed.add(entry);
         return 'unchanged';
       }
-      return byFingerprint.has(fingerprint) ? 'pending' : 'new';
+      return fingerprint !== EMPTY_FINGERPRINT && byFingerprint.has(fingerprint) ? 'pending' : 'new';
     },
     settle(pending) {
       return pending.map(({ issue, fingerprint }) => {
@@ -162,4 +163,9 @@ export function baselineMatcher(baseline: Baseline): BaselineMatcher {
       });
     },
   };
+}
+
+/** Entries that match by id only: their rule, file and title are all empty (EMPTY_FINGERPRINT). */
+export function nameless(baseline: Baseline): number {
+  return baseline.entries.filter((e) => e.fingerprint === EMPTY_FINGERPRINT).length;
 }

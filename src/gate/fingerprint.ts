@@ -48,3 +48,12 @@ export function fingerprintParts(rule: string, file: string, title: string): str
 export function fingerprintOf(issue: IssueInput): string {
   return fingerprintParts(ruleKeyOf(issue), fileKeyOf(issue.affectedFile), titleKeyOf(issue));
 }
+
+/**
+ * The fingerprint of an issue with no rule, no file and no title: it names nothing, so it matches
+ * nothing (a baseline or policy entry carrying it would otherwise accept every such issue).
+ */
+export const EMPTY_FINGERPRINT = fingerprintParts('', '', '');
+
+/** A fingerprint as written by svc: `svcfp1:` and 32 hex digits. */
+export const FINGERPRINT_FORMAT = /^svcfp1:[0-9a-f]{32}$/;

@@ -16,8 +16,9 @@
  */
 import { LineCounter, isMap, isScalar, isSeq, parseDocument, type Node, type Pair, type YAMLMap } from 'yaml';
 import type { IssueInput, MaxThresholds } from './verdict.js';
-import { fileKeyOf, ruleKeyOf } from './fingerprint.js';
-import { GlobError, globMatches, globToRegExp } from './glob.js';
+import { EMPTY_FINGERPRINT, FINGERPRINT_FORMAT, fileKeyOf, ruleKeyOf } from './fingerprint.js';
+import { slugOf } from './reports/rule-help.js';
+import { GlobError, globMatches, globToRegExp, repoPath } from './glob.js';
 import { GateUsageError, LEVELS, parseLevel, parseLevels, type Cutoffs, type Level } from './levels.js';
 
 export const DEFAULT_POLICY_FILE = '.svc-policy.yml';
@@ -164,6 +165,17 @@ export function parsePolicy(text: string, file: string): Policy {
       if (typeof v !== 'string' || v.trim() === '') fail(at, `${k} must be a non-empty string`);
       (entry as Record<string, unknown>)[k] = (v as string).trim();
       if (k === 'expires' && !isCalendarDate(entry.expires!)) fail(at, `expires must be a date YYYY-MM-DD, got '${v as string}'`);
+      // Entries never act as wildcards: a rule or fingerprint names one exact thing.
+      if (k === 'rule') {
+        const why = ruleProblem(entry.rule!);
+        if (why) fail(at, `rule '${v as string}' ${why}`);
+      }
+      if (k === 'fingerprint') {
+        const fp = entry.fingerprint!.toLowerCase();
+        if (!FINGERPRINT_FORMAT.test(fp)) fail(at, `fingerprint '${v as string}' is not one svc writes (svcfp1: and 32 hex digits)`);
+        if (fp === EMPTY_FINGERPRINT) fail(at, `fingerprint '${v as string}' is that of an issue with no rule, file or title: it names nothing (and would match every such issue); use id: instead`);
+        entry.fingerprint = fp;
+      }
       if (k === 'path') {
         try {
           entry.pathRe = globToRegExp(entry.path!);
@@ -180,6 +192,22 @@ export function parsePolicy(text: string, file: string): Policy {
     if (entry.expires === undefined) fail(line, 'an ignore entry needs an expiry date (expires: YYYY-MM-DD)');
     return entry as IgnoreEntry;
   }
+}
+
+/**
+ * Why a policy `rule:` does not name one exact rule, or undefined when it does: a vulnerability
+ * class (any case), `cwe-N`, or `svc/<class-slug>` as svc's reports name rules. No globs, nothing empty.
+ */
+function ruleProblem(rule: string): string | undefined {
+  const r = rule.trim().toLowerCase();
+  if (/[*?[\]{}]/.test(r)) return 'is a pattern: rules match exactly (use path: for globs)';
+  if (r.startsWith('svc/')) {
+    if (/^svc\/[a-z0-9-]+\/(critical|high|medium|low|info)$/.test(r)) return `is a SARIF rule id with a level: write ${r.slice(0, r.lastIndexOf('/'))}`;
+    if (r === 'svc/unknown') return 'names no rule (svc/unknown is every issue without a class or CWE)';
+    return /^svc\/[a-z0-9]+(?:-[a-z0-9]+)*$/.test(r) ? undefined : 'does not name a rule after svc/ (e.g. svc/sql-injection)';
+  }
+  if (!/[\p{L}\p{N}]/u.test(r)) return 'does not name a rule (e.g. a vulnerability class, or cwe-89)';
+  return undefined;
 }
 
 /** Today in UTC, YYYY-MM-DD. */
@@ -201,15 +229,16 @@ export function entryLabel(entry: IgnoreEntry): string {
 
 export function entryMatches(entry: IgnoreEntry, issue: IssueInput, fingerprint: string): boolean {
   if (entry.id !== undefined) return String(issue.id) === entry.id;
-  if (entry.fingerprint !== undefined) return fingerprint === entry.fingerprint;
+  if (entry.fingerprint !== undefined) return fingerprint !== EMPTY_FINGERPRINT && fingerprint === entry.fingerprint;
   if (entry.rule !== undefined) {
     const rule = entry.rule.toLowerCase();
     const cls = ruleKeyOf(issue);
-    if (cls !== rule && `svc/${cls.replace(/[^a-z0-9]+/g, '-')}` !== rule) return false;
+    if (cls === '' || (cls !== rule && `svc/${slugOf(cls)}` !== rule)) return false;
   }
   if (entry.pathRe !== undefined) {
-    const file = fileKeyOf(issue.affectedFile);
-    if (file === '' || !globMatches(entry.pathRe, file)) return false;
+    // Normalised first (./, .., //, backslashes); a path that leaves the repository matches no path: entry.
+    const file = repoPath(fileKeyOf(issue.affectedFile));
+    if (file === undefined || file === '' || !globMatches(entry.pathRe, file)) return false;
   }
   return true;
 }

@@ -12,7 +12,7 @@ import { isOpen, type GateIssue, type GateTally, type IssueInput } from './verdi
 import { fingerprintOf } from './fingerprint.js';
 import { DEFAULT_CUTOFFS, levelOf, type Cutoffs } from './levels.js';
 import { entryMatches, isExpired, type IgnoreEntry, type Policy } from './policy.js';
-import { commitOf, createdAtOf } from './since.js';
+import { commitOf, createdAtOf, sameCommit } from './since.js';
 import { placeOf, type DiffFilter, type DiffScope } from './diff-match.js';
 
 interface Suppression {
@@ -115,7 +115,7 @@ export function createSieve(tally: GateTally, o: SieveOptions): Sieve {
       if (o.commit !== undefined) {
         const sha = commitOf(input);
         if (sha === undefined) sifted.uncommitted++;
-        else if (!sha.startsWith(o.commit)) { sifted.outOfScope++; return; }
+        else if (!sameCommit(sha, o.commit)) { sifted.outOfScope++; return; }
       }
       if (o.diff) {
         const d = sifted.diff!;

@@ -36,11 +36,22 @@ function sinceInstant(value: string, nowMs: number): number {
   throw new GateUsageError(`--new-since expects a date (2026-11-01), a date-time with a zone (2026-11-01T12:00:00Z) or a duration (90m, 12h, 7d, 2w), got '${value}'`);
 }
 
-/** A commit sha (or a prefix of 4 or more hex digits), lower case. */
+/** Shortest abbreviated sha that names one commit here (git's default abbreviation). */
+const MIN_SHA = 7;
+
+/** A commit sha (or an abbreviation of 7 or more hex digits), lower case. */
 export function parseCommit(value: string): string {
   const v = value.trim().toLowerCase();
-  if (!/^[0-9a-f]{4,64}$/.test(v)) throw new GateUsageError(`--commit expects a commit sha (4 to 64 hex digits), got '${value}'`);
+  if (!/^[0-9a-f]{7,64}$/.test(v)) throw new GateUsageError(`--commit expects a commit sha (${MIN_SHA} to 64 hex digits), got '${value}'`);
   return v;
+}
+
+/**
+ * The same commit: full shas equal, or one an abbreviation (7 or more hex digits) of the other,
+ * in either direction (the service may report an abbreviated sha, the runner a full one).
+ */
+export function sameCommit(a: string, b: string): boolean {
+  return a.length >= MIN_SHA && b.length >= MIN_SHA && (a.startsWith(b) || b.startsWith(a));
 }
 
 /** createdAt as ms (an ISO 8601 date-time; without a zone, UTC), or undefined when missing or unreadable. */
@@ -48,10 +59,15 @@ export function createdAtOf(issue: Record<string, unknown>): number | undefined 
   return isoInstant(issue.createdAt);
 }
 
-/** The commit of the scan that found the issue (`codeScan.scanTargetBranchCommitSha`), lower case. */
+/**
+ * The commit of the scan that found the issue (`codeScan.scanTargetBranchCommitSha`), lower case;
+ * undefined ("no commit": it counts) when missing, not hex, or shorter than an abbreviation.
+ */
 export function commitOf(issue: Record<string, unknown>): string | undefined {
   const scan = issue.codeScan;
   if (scan === null || typeof scan !== 'object') return undefined;
   const sha = (scan as { scanTargetBranchCommitSha?: unknown }).scanTargetBranchCommitSha;
-  return typeof sha === 'string' && sha.trim() !== '' ? sha.trim().toLowerCase() : undefined;
+  if (typeof sha !== 'string') return undefined;
+  const v = sha.trim().toLowerCase();
+  return /^[0-9a-f]{7,64}$/.test(v) ? v : undefined;
 }

@@ -97,6 +97,15 @@ async function readInto(body: AsyncIterable<Buffer>, pool: BodyBuffers, length: 
  * once the request is written, so a slow connect is never mistaken for a request the server got.
  */
 const BODY_DEADLINE = Object.assign(new Error('body deadline'), { code: 'ERR_SVC_BODY_DEADLINE' });
+/**
+ * The headers deadline, to the millisecond: undici's own headersTimeout ticks on a coarse timer
+ * (a --timeout of 0.3 fired after about 1 s), so it stays only as a backstop a second later, and this
+ * one (started once a connection to the service is up, as undici's starts once the request is
+ * written) aborts the attempt. Its code is undici's, so it is told apart from a connect failure alike.
+ */
+const HEADERS_DEADLINE = Object.assign(new Error('headers deadline'), { code: 'UND_ERR_HEADERS_TIMEOUT' });
+/** How much later undici's own (coarse) timers fire than svc's exact ones. */
+const BACKSTOP_MS = 1000;
 
 /** What one response body may hold unless raised (--max-response-mb / SVC_MAX_RESPONSE_MB). */
 export const DEFAULT_MAX_RESPONSE_MB = 64;
@@ -111,7 +120,7 @@ interface DispatcherLimits {
 export function createDispatcher(settings: ProxySettings, timeoutSec: number, limits: DispatcherLimits = {}): Dispatcher {
   const opts = {
     keepAliveTimeout: 10_000,
-    headersTimeout: timeoutSec * 1000,
+    headersTimeout: timeoutSec * 1000 + BACKSTOP_MS,
     bodyTimeout: timeoutSec * 1000,
     // Counted as the bytes arrive: an endless body fails at the cap, never buffered whole.
     maxResponseSize: limits.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_MB * MIB,
@@ -142,6 +151,13 @@ export function createClient(o: ClientOptions): Client {
   const maxResponseBytes = o.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_MB * MIB;
   const dispatcher = o.dispatcher ?? createDispatcher(settings, o.timeoutSec, { loopbackOnly: base.protocol === 'http:', maxResponseBytes });
   const wallClock = o.wallClock ?? Date.now;
+  // Whether a connection to the service is open (undici reuses it): the headers deadline starts at
+  // once then, else when one connects.
+  let connections = 0;
+  const connected: Array<() => void> = [];
+  dispatcher.on('connect', () => { connections++; for (const f of connected.splice(0)) f(); });
+  dispatcher.on('disconnect', () => { connections = Math.max(0, connections - 1); });
+  const whenConnected = (f: () => void) => (connections > 0 ? f() : connected.push(f));
   const headers = {
     'content-type': 'application/json',
     accept: 'application/json',
@@ -162,13 +178,21 @@ export function createClient(o: ClientOptions): Client {
     const onAbort = () => attempt.abort(signal.reason);
     signal.addEventListener('abort', onAbort, { once: true });
     let deadline: ReturnType<typeof setTimeout> | undefined;
+    let headersDeadline: ReturnType<typeof setTimeout> | undefined;
+    let waiting = true;
+    whenConnected(() => { if (waiting) headersDeadline = setTimeout(() => attempt.abort(HEADERS_DEADLINE), o.timeoutSec * 1000); });
     let res: Dispatcher.ResponseData;
     let bytes: Buffer;
     let decoded: string | undefined;
     const pool = typeof raw === 'object' ? raw : undefined;
     let backing: { buf: Buffer; length: number } | undefined;
     try {
-      res = await request(dispatcher, url, { method: 'POST', headers, body: payload, signal: attempt.signal });
+      try {
+        res = await request(dispatcher, url, { method: 'POST', headers, body: payload, signal: attempt.signal });
+      } finally {
+        waiting = false;
+        clearTimeout(headersDeadline);
+      }
       deadline = setTimeout(() => attempt.abort(BODY_DEADLINE), o.timeoutSec * 1000);
       // As undici's text() decodes it (UTF-8, a byte order mark skipped), keeping the bytes.
       if (pool && res.statusCode >= 200 && res.statusCode < 300) {
@@ -181,7 +205,8 @@ export function createClient(o: ClientOptions): Client {
       if (bytes.length > 2 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) bytes = bytes.subarray(3);
     } catch (err) {
       if (signal.aborted) throw interrupted(signal);
-      const cause = attempt.signal.reason === BODY_DEADLINE ? BODY_DEADLINE : err;
+      const reason = attempt.signal.reason;
+      const cause = reason === BODY_DEADLINE || reason === HEADERS_DEADLINE ? reason : err;
       const refused = refusal(cause, what, o.baseUrl, maxResponseBytes, returnAll);
       if (refused) {
         o.verbose?.(`< failed after ${elapsed()} ms: ${refused.message}`);

@@ -78,7 +78,8 @@ export function statusError(status: number, what: string, text: string, retryAft
   const detail = errorMessage(text);
   const msg = `${what} failed: HTTP ${status}${detail ? `: ${detail}` : ''}`;
   if (status === 401 || status === 403) return new UnauthorizedError(msg, status, authHint);
-  if (status === 404) return new NotFoundError(msg, status, 'check the id or path; `svc api` calls any path');
+  // The service's own words name what was not found (an issue id): the path is fine, the id is not.
+  if (status === 404) return new NotFoundError(msg, status, detail ? 'check the id' : 'check the id or path; `svc api` calls any path');
   if (status === 429) {
     // Transient (exit 6, "may work later"), never 5 ("your request is wrong"): CI scripts retry on 6.
     const wait = retryAfterMs === undefined ? 'the service gave no Retry-After' : `Retry-After: ${retryAfterText(retryAfterMs)}`;
@@ -87,5 +88,6 @@ export function statusError(status: number, what: string, text: string, retryAft
   const unsure = 'the change may or may not have been made: check before repeating it';
   if (status >= 500) return new ServerError(msg, status, safe ? 'the service failed; try again later (reads are retried, see --retries)' : `the service failed; ${unsure}`, retryAfterMs);
   if (status === 408) return new ServerError(msg, status, safe ? 'the service timed out; try again' : `the service timed out; ${unsure}`, retryAfterMs);
-  return new BadRequestError(msg, status, 'the service rejected the request; see `--help` for the fields, or --dry-run to see the body');
+  // The service said what is wrong: the advice is to fix that, not to read --help.
+  return new BadRequestError(msg, status, detail ? 'fix what the service names (--dry-run shows the body sent)' : 'the service rejected the request; see `--help` for the fields, or --dry-run to see the body');
 }

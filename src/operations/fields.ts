@@ -50,7 +50,18 @@ export const oneOf = <const T extends readonly [string, ...string[]]>(values: T)
 export const list = <T extends Schema>(item: T) => z.array(item);
 export const withDefault = <T extends Schema>(schema: T, value: z.output<T>) => z._default(schema, value as never);
 /** Date in the `format: date` of the spec (YYYY-MM-DD). */
-export const isoDate = () => z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/, 'expected a date as YYYY-MM-DD'));
+/** A calendar day as YYYY-MM-DD that exists (2026-13-01 and 2026-02-30 do not). */
+export const isoDate = () => z.string().check(
+  z.regex(/^\d{4}-\d{2}-\d{2}$/, 'expected a date as YYYY-MM-DD'),
+  z.refine((s) => realDay(s), 'expected a real calendar day as YYYY-MM-DD (month 01-12, a day that month has)'),
+);
+
+function realDay(s: string): boolean {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(s)) return true; // the format check above says what is wrong
+  const [y, m, d] = s.split('-').map(Number);
+  const t = new Date(Date.UTC(y, m - 1, d));
+  return t.getUTCFullYear() === y && t.getUTCMonth() === m - 1 && t.getUTCDate() === d;
+}
 
 export const orgId = (source: Source = 'spec') =>
   field(id(), 'Organization id (default: --org, SVC_ORGANIZATION_ID, then the profile)', source, 'id');

@@ -45,6 +45,8 @@ export const scanSchedule = record({
   id: oStr(),
   repoId: oStr(),
   executionCriteriaCrontab: oStr(),
+  /** The zone the crontab is read in (seen in answers; upsert-schedule's `timezone`). */
+  timezone: oStr(),
   isEnabled: oBool(),
   createdAt: oStr(),
   updatedAt: oStr(),

@@ -33,6 +33,10 @@ const REPOSITORY_VIEW: DetailView = {
 const SETTER: Pick<RowSpec, 'effect' | 'positional' | 'response' | 'columns'> = {
   effect: 'change', positional: 'repositoryId', response: okResponse, columns: ['ok'],
 };
+/** What a setter changed, said in words on a terminal: `PR scanning: on for repo_123`. */
+const changed = (heading: string): Pick<RowSpec, 'detail'> => ({
+  detail: { whole: true, heading: `${heading} for {repositoryId}`, fields: [], next: [{ text: 'See the repository:', cmd: 'svc repos list --columns id,name,branch,pr-scans,open' }] },
+});
 const flag = (description: string, source: Source) => field(bool(), description, source);
 const text = (description: string, source: Source, placeholder = 'text') =>
   field(nullable(str()), description, source, placeholder);
@@ -114,6 +118,7 @@ export const repositories: Operation[] = [
   }),
   row('repos', 'set-scan-branch', {
     ...SETTER,
+    ...changed('Scan branch: {defaultScanTargetBranch}'),
     summary: 'Set the branch full scans run on',
     description: INFERRED,
     required: ['repositoryId', 'defaultScanTargetBranch'],
@@ -122,6 +127,7 @@ export const repositories: Operation[] = [
   }),
   row('repos', 'set-pr-scanning', {
     ...SETTER,
+    ...changed('PR scanning: {isPrScanningEnabled|on}'),
     summary: 'Turn pull-request scanning on or off',
     required: ['repositoryId', 'isPrScanningEnabled'],
     request: body({ organizationId: orgId(), repositoryId: repoId(), isPrScanningEnabled: flag('Scan pull requests', 'spec') }),
@@ -129,6 +135,7 @@ export const repositories: Operation[] = [
   }),
   row('repos', 'set-pr-scan-issue-summary', {
     ...SETTER,
+    ...changed('PR issue-summary comment: {isPrScanSummaryEnabled|on}'),
     summary: 'Turn the PR issue-summary comment on or off',
     description: INFERRED,
     required: ['repositoryId', 'isPrScanSummaryEnabled'],
@@ -137,6 +144,7 @@ export const repositories: Operation[] = [
   }),
   row('repos', 'set-pr-scan-clean-summary', {
     ...SETTER,
+    ...changed('PR clean-scan summary comment: {isPrScanCleanSummaryEnabled|on}'),
     summary: 'Turn the clean-scan summary comment on or off',
     description: INFERRED,
     required: ['repositoryId', 'isPrScanCleanSummaryEnabled'],
@@ -145,6 +153,7 @@ export const repositories: Operation[] = [
   }),
   row('repos', 'set-pr-scan-summaries-enabled', {
     ...SETTER,
+    ...changed('PR summary comments: {isEnabled|on}'),
     summary: 'Turn both PR summary comments on or off at once',
     description: INFERRED,
     required: ['repositoryId', 'isEnabled'],
@@ -153,6 +162,7 @@ export const repositories: Operation[] = [
   }),
   row('repos', 'set-max-pr-timeout', {
     ...SETTER,
+    ...changed('Maximum PR scan timeout: {maxPrTimeoutMinutes} minutes'),
     summary: 'Set the maximum PR scan timeout, in minutes',
     description: INFERRED,
     required: ['repositoryId', 'maxPrTimeoutMinutes'],
@@ -182,6 +192,7 @@ export const repositories: Operation[] = [
   }),
   row('repos', 'set-show-check-status', {
     ...SETTER,
+    ...changed('Check status on pull requests: {showCheckStatus|on}'),
     summary: 'Show or hide the check status on pull requests',
     description: INFERRED,
     required: ['repositoryId', 'showCheckStatus'],
@@ -190,6 +201,7 @@ export const repositories: Operation[] = [
   }),
   row('repos', 'set-pr-branch-format', {
     ...SETTER,
+    ...changed('Fix PR branch format: {prBranchFormat}'),
     summary: 'Set the branch name format of fix pull requests',
     description: INFERRED,
     required: ['repositoryId', 'prBranchFormat'],
@@ -198,6 +210,7 @@ export const repositories: Operation[] = [
   }),
   row('repos', 'set-pr-commit-message-format', {
     ...SETTER,
+    ...changed('Fix PR commit message format: {prCommitMessageFormat}'),
     summary: 'Set the commit message format of fix pull requests',
     description: INFERRED,
     required: ['repositoryId', 'prCommitMessageFormat'],
@@ -206,6 +219,7 @@ export const repositories: Operation[] = [
   }),
   row('repos', 'set-pr-title-template', {
     ...SETTER,
+    ...changed('Fix PR title template: {prTitleTemplate}'),
     summary: 'Set the title template of fix pull requests',
     required: ['repositoryId', 'prTitleTemplate'],
     request: body({ organizationId: orgId(), repositoryId: repoId(), prTitleTemplate: field(str(), 'PR title template', 'spec', 'template') }),
@@ -213,6 +227,7 @@ export const repositories: Operation[] = [
   }),
   row('repos', 'set-pr-description-template', {
     ...SETTER,
+    ...changed('Fix PR description template: updated'),
     summary: 'Set the description template of fix pull requests',
     description: INFERRED,
     required: ['repositoryId', 'prDescriptionTemplate'],

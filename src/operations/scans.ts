@@ -18,12 +18,17 @@ export const scans: Operation[] = [
         { label: 'ID', path: 'id' },
         { label: 'Repository', path: 'repoId' },
         { label: 'Schedule', path: 'executionCriteriaCrontab' },
+        { label: 'Time zone', path: 'timezone' },
         { label: 'Enabled', path: 'isEnabled' },
         { label: 'Created', path: 'createdAt', show: 'time' },
         { label: 'Updated', path: 'updatedAt', show: 'time' },
         { label: 'Scans', path: 'codeScans' },
       ],
-      next: [{ text: 'Change it:', cmd: 'svc scans upsert-schedule {repositoryId} --execution-criteria-crontab "0 3 * * 1" --is-enabled' }],
+      // The change keeps the zone the schedule is read in (without it the service decides).
+      next: [
+        { text: 'Change it:', cmd: 'svc scans upsert-schedule {repositoryId} --execution-criteria-crontab "0 3 * * 1" --timezone {timezone} --is-enabled', when: 'timezone' },
+        { text: 'Change it (the answer names no time zone: give one):', cmd: 'svc scans upsert-schedule {repositoryId} --execution-criteria-crontab "0 3 * * 1" --timezone UTC --is-enabled', when: '!timezone' },
+      ],
     },
     examples: [{ cmd: 'svc scans get-schedule repo_123', desc: 'When repo_123 is scanned' }],
   }),
@@ -39,6 +44,11 @@ export const scans: Operation[] = [
       isEnabled: field(bool(), 'Whether the schedule runs'),
     }),
     response: okResponse, columns: ['ok'],
+    detail: {
+      whole: true, heading: 'Scan schedule set for {repositoryId}',
+      fields: [{ label: 'Schedule', path: 'executionCriteriaCrontab' }, { label: 'Time zone', path: 'timezone' }, { label: 'Enabled', path: 'isEnabled' }],
+      next: [{ text: 'See it:', cmd: 'svc scans get-schedule {repositoryId}' }],
+    },
     async explain(body) {
       if (typeof body.executionCriteriaCrontab !== 'string') return [];
       const zone = typeof body.timezone === 'string' ? body.timezone : undefined;

@@ -20,7 +20,7 @@ function crontabProblem(expr: string): string | undefined {
 }
 
 /** Whether Intl knows the time zone (IANA names such as Europe/Berlin, and UTC). */
-export function isTimeZone(name: string): boolean {
+function isTimeZone(name: string): boolean {
   if (name.trim() === '' || name !== name.trim()) return false;
   try {
     new Intl.DateTimeFormat('en-US', { timeZone: name });
@@ -36,8 +36,39 @@ export const crontab = () => z.string().check(z.check((ctx) => {
 }));
 
 export const timeZone = () => z.string().check(z.check((ctx) => {
-  if (!isTimeZone(ctx.value)) ctx.issues.push({ code: 'custom', message: 'is not a time zone name (IANA, e.g. Europe/Berlin or UTC)', input: ctx.value });
+  if (isTimeZone(ctx.value)) return;
+  const near = nearestTimeZone(ctx.value);
+  ctx.issues.push({ code: 'custom', message: `is not a time zone name (IANA, e.g. Europe/Berlin or UTC)${near ? `; did you mean ${near}?` : ''}`, input: ctx.value });
 }));
+
+/** The zone Intl knows whose name (or city, after the last /) is nearest to a typo, if near enough. */
+function nearestTimeZone(typed: string): string | undefined {
+  const t = typed.trim().toLowerCase().replace(/ /g, '_');
+  if (!t) return undefined;
+  const zones = [...Intl.supportedValuesOf('timeZone'), 'UTC'];
+  let best: string | undefined;
+  let bestD = Infinity;
+  for (const zone of zones) {
+    const z = zone.toLowerCase();
+    const d = Math.min(distance(t, z), t.includes('/') ? Infinity : distance(t, z.slice(z.lastIndexOf('/') + 1)));
+    if (d < bestD) { bestD = d; best = zone; }
+  }
+  return bestD <= Math.max(1, Math.floor(t.length / 4)) ? best : undefined;
+}
+
+function distance(a: string, b: string): number {
+  const row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    let prev = row[0];
+    row[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const cur = row[j];
+      row[j] = Math.min(row[j] + 1, row[j - 1] + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
+      prev = cur;
+    }
+  }
+  return row[b.length];
+}
 
 /** The next `n` runs of a valid schedule, as local times of its zone (`2026-11-23 03:00 Europe/Berlin`). */
 export function nextRuns(expr: string, zone: string | undefined, n = 3, from = new Date()): string[] {

@@ -7,6 +7,6 @@
  */
 export {
   _default, array, boolean, check, enum, globalRegistry, int, looseObject, minLength, minimum,
-  nullable, nullish, number, optional, regex, string,
+  nullable, nullish, number, optional, refine, regex, string,
 } from 'zod/mini';
 export type { ZodMiniObject, ZodMiniType, core, output } from 'zod/mini';

@@ -31,7 +31,7 @@ export async function detailView(record: unknown, view: DetailView, o: DetailOpt
   // A heading says the action worked: never when the service answered `ok: false`.
   const refused = getPath(record, 'ok') === false;
   if (refused) out.push(chalk.red.bold('The service answered ok: false: the action may not have been done.'));
-  else if (view.heading) out.push(chalk.bold(view.heading));
+  else if (view.heading) out.push(chalk.bold(fill(view.heading, record, o.request)));
   const title = view.title ? getPath(record, view.title) : undefined;
   if (present(title)) out.push(chalk.bold(cellText(scalarText(title))));
   if (out.length) out.push('');
@@ -65,12 +65,14 @@ export async function detailView(record: unknown, view: DetailView, o: DetailOpt
 
   const next = (view.next ?? []).filter((n) => !n.when || n.when.split('&').every((c) => holds(record, c.trim())));
   if (next.length) {
-    out.push('', chalk.bold('Next:'));
+    if (out.length && out[out.length - 1] !== '') out.push('');
+    out.push(chalk.bold('Next:'));
     for (const n of next) {
       out.push(`  ${fill(n.text, record, o.request)}`);
       if (n.cmd) out.push(`    ${chalk.cyan(`$ ${fill(n.cmd, record, o.request)}`)}`);
     }
   }
+  while (out.length && out[out.length - 1] === '') out.pop();
   return out.map((l) => l.trimEnd()).join('\n') + '\n';
 }
 
@@ -143,9 +145,15 @@ function fieldText(record: unknown, f: DetailField, o: DetailOptions, chalk: Cha
   }
 }
 
+/**
+ * `{path}` from the record, else the request; `{path|on}` says a flag as on/off. A value the
+ * request set to null reads "reset".
+ */
 function fill(template: string, record: unknown, request?: Record<string, unknown>): string {
-  return template.replace(/\{([\w.]+)\}/g, (whole, path: string) => {
+  return template.replace(/\{([\w.]+)(\|on)?\}/g, (whole, path: string, on?: string) => {
     const v = getPath(record, path) ?? getPath(request, path);
+    if (on && typeof v === 'boolean') return v ? 'on' : 'off';
+    if (v === null && request && getPath(request, path) === null) return 'reset';
     return present(v) ? cellText(scalarText(v)) : whole;
   });
 }

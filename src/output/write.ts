@@ -1,7 +1,23 @@
 /** Writing to a stream that may be slow (a pipe): wait for it to drain, and stop waiting on Ctrl-C. */
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
-import { InterruptedError } from '../errors.js';
+import { CliError, InterruptedError } from '../errors.js';
+import { EXIT } from '../exit-codes.js';
+
+/** One line for a failed write to stdout. */
+export function stdoutFailureText(err: NodeJS.ErrnoException): string {
+  const why: Record<string, string> = {
+    ENOSPC: 'no space left on the device', EDQUOT: 'disk quota exceeded', EIO: 'an I/O error', EROFS: 'a read-only file system',
+    EFBIG: 'the file is too large', EBADF: 'stdout is closed', EAGAIN: 'stdout would block',
+  };
+  const code = err.code ?? 'unknown error';
+  return `cannot write the output to stdout: ${why[code] ?? err.message} (${code}); the output is incomplete (exit ${EXIT.OUTPUT}, or the failing code of the command)`;
+}
+
+/** The output stream failed while svc waited for it (a full disk under a long listing): exit 9, said once. */
+class OutputFailedError extends CliError {
+  constructor(failure: NodeJS.ErrnoException) { super(stdoutFailureText(failure), EXIT.OUTPUT, undefined, { cause: failure }); }
+}
 
 /** Write and, when the stream's buffer is full, wait until it drains (or Ctrl-C ends the wait). */
 export async function write(stream: Writable, text: string | Uint8Array, signal?: AbortSignal): Promise<void> {
@@ -10,6 +26,8 @@ export async function write(stream: Writable, text: string | Uint8Array, signal?
     await once(stream, 'drain', signal ? { signal } : undefined);
   } catch (err) {
     if (signal?.aborted) throw new InterruptedError(signal.reason === 'SIGTERM' ? 'SIGTERM' : 'SIGINT');
+    // The stream failed while its buffer drained (ENOSPC, EIO...): the output is lost, never "internal".
+    if (typeof (err as NodeJS.ErrnoException).code === 'string') throw new OutputFailedError(err as NodeJS.ErrnoException);
     throw err;
   }
 }

@@ -3,7 +3,7 @@
  * positional argument, and the default organization. Typed flags are validated with the operation's
  * zod schema before anything is sent; the escape hatches are sent as given.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { issueText, type Schema } from '../operations/fields.js';
 import { UsageError } from '../errors.js';
@@ -23,12 +23,32 @@ interface BodySources {
   rawFields?: string[];
 }
 
+/**
+ * Most bytes `--input` (a file or stdin) or one `-F name=@file` may hold: a request body of this API
+ * is kilobytes; anything near this is a mistake (a wrong file), refused before it is parsed or sent.
+ */
+const MAX_INPUT_BYTES = 16 * 1024 * 1024;
+
+function tooLarge(what: string, ref: string, bytes: number): UsageError {
+  const mb = (n: number) => `${(n / (1024 * 1024)).toFixed(1)} MiB`;
+  return new UsageError(`${what} from '${ref}' is ${mb(bytes)}, above svc's limit of ${mb(MAX_INPUT_BYTES)} on a request body`, 'check that it is the file you meant; a request body of this API is small');
+}
+
 /** Read `@file` / `@-` / a file path; errors name the flag. */
 export function readSource(ref: string, what: string, src: Pick<BodySources, 'cwd' | 'readStdin'>): string {
-  if (ref === '-') return src.readStdin();
+  if (ref === '-') {
+    const text = src.readStdin();
+    const bytes = Buffer.byteLength(text);
+    if (bytes > MAX_INPUT_BYTES) throw tooLarge(what, '(stdin)', bytes);
+    return text;
+  }
   try {
-    return readFileSync(resolve(src.cwd, ref), 'utf8');
+    const path = resolve(src.cwd, ref);
+    const size = statSync(path).size;
+    if (size > MAX_INPUT_BYTES) throw tooLarge(what, ref, size);
+    return readFileSync(path, 'utf8');
   } catch (err) {
+    if (err instanceof UsageError) throw err;
     const code = (err as NodeJS.ErrnoException).code;
     const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : code === 'EACCES' ? 'permission denied' : (err as Error).message;
     throw new UsageError(`cannot read ${what} from '${ref}': ${why}`, 'check the path');

@@ -40,7 +40,9 @@ export function inexactReason(text: string): string {
 /** Number literals of a JSON text (outside strings) that a double cannot hold exactly. */
 export function inexactNumbers(json: string): string[] {
   const found: string[] = [];
-  const re = /"(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/g;
+  // Strings as one unrolled loop: an alternation repeated per character overflows the regex stack on
+  // a long string (a 10 MB value was "nested too deeply").
+  const re = /"[^"\\]*(?:\\.[^"\\]*)*"|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/g;
   for (const m of json.matchAll(re)) {
     if (m[0].startsWith('"')) continue;
     if (exactNumber(m[0]) === undefined) found.push(m[0]);

@@ -116,7 +116,7 @@ describe('config', () => {
     const env = { SVC_CONFIG_DIR: cfg };
     const key = await runCli(['config', 'set', 'colour', 'red'], { env });
     expect(key.code).toBe(2);
-    expect(key.stderr).toMatch(/'colour' is invalid for argument 'key'. Allowed choices are base-url, dev-base-url, organization, output/);
+    expect(key.stderr).toBe("svc: error: unknown setting 'colour'; settings: base-url, dev-base-url, organization, output\n");
     const url = await runCli(['config', 'set', 'base-url', 'ftp://x'], { env });
     expect(url.code).toBe(2);
     expect(existsSync(join(cfg, 'config.json'))).toBe(false);

@@ -119,8 +119,8 @@ const CASES: Case[] = [
   { args: ['issues', 'search', '--base-url', 'http://example.com'], code: 2, says: /refusing to send API tokens over plain http:\/\/ to example\.com/ },
   { args: ['issues', 'search', '--base-url', 'http://10.0.0.1:8080'], code: 2, says: /refusing to send API tokens over plain http/ },
   // Built-in commands
-  { args: ['config', 'get', 'foo'], code: 2, says: /'foo' is invalid for argument 'key'. Allowed choices are base-url/ },
-  { args: ['config', 'set', 'foo', 'bar'], code: 2, says: /'foo' is invalid for argument 'key'. Allowed choices are base-url/ },
+  { args: ['config', 'get', 'foo'], code: 2, says: /unknown setting 'foo'; settings: base-url, dev-base-url, organization, output$/ },
+  { args: ['config', 'set', 'foo', 'bar'], code: 2, says: /unknown setting 'foo'; settings: base-url, dev-base-url, organization, output$/ },
   { args: ['config', 'set', 'base-url', 'nope'], code: 2, says: /invalid base URL 'nope'/ },
   { args: ['config', 'set', 'output', 'xml'], code: 2, says: /invalid output format 'xml'/ },
   { args: ['config', 'set', 'organization', '  '], code: 2, says: /the value is empty/ },

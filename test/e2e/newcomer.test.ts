@@ -75,5 +75,56 @@ describe.runIf(ptyAvailable())('at an 80x24 terminal', () => {
     expect(syntax.code).toBe(2);
     expect(flat(syntax.output)).toContain("--jq '.issues[] | select(.score >': syntax error, the expression ends too early");
   });
+
+  it('values say what they mean: setters say what changed, severity vs level, the time zone kept, impossible dates refused', async () => {
+    const repo = (await sb.runJson<Array<{ id: string; name: string }>>(['repos', 'list']))[0];
+    const set = await runOnPty(['repos', 'set-pr-scanning', repo.id, '--is-pr-scanning-enabled'], [], { env: sb.env, cols: 80, rows: 24 });
+    expect(set.code).toBe(0);
+    expect(flat(set.output)).toContain(`PR scanning: on for ${repo.id}`);
+    expect(flat(set.output)).not.toMatch(/\bok +true\b/);
+    const off = await runOnPty(['repos', 'set-pr-scanning', repo.id, '--no-is-pr-scanning-enabled'], [], { env: sb.env, cols: 80, rows: 24 });
+    expect(flat(off.output)).toContain(`PR scanning: off for ${repo.id}`);
+
+    const issue = (await sb.runJson<{ issues: Array<{ id: string }> }>(['issues', 'search', '--page-size', '1'])).issues[0];
+    const sev = await runOnPty(['issues', 'update-severity', issue.id, '--severity', '3'], [], { env: sb.env, cols: 80, rows: 24 });
+    expect(sev.code).toBe(0);
+    expect(flat(sev.output)).toContain(`Severity: 3 for ${issue.id}`);
+    expect(flat(sev.output)).toContain('The level svc shows comes from the score');
+    const help = await runOnPty(['issues', 'update-severity', '--help'], [], { env: sb.env, cols: 80, rows: 24 });
+    expect(flat(help.output)).toMatch(/levels .* come from the issue's 0-100 score, not from severity/);
+
+    const schedule = await runOnPty(['scans', 'get-schedule', repo.id], [], { env: sb.env, cols: 80, rows: 24 });
+    expect(schedule.code).toBe(0);
+    const zone = /Time zone +(\S+)/.exec(flat(schedule.output))?.[1];
+    expect(zone).toMatch(/^[A-Za-z_]+(\/[A-Za-z_]+)*$/);
+    expect(flat(schedule.output)).toContain(`--timezone ${zone}`);
+
+    const date = await runOnPty(['stats', 'issues-by-severity', '--start-date', '2026-13-01', '--verbose'], [], { env: sb.env, cols: 80, rows: 24 });
+    expect(date.code).toBe(2);
+    expect(flat(date.output)).toContain('invalid value for --start-date: expected a real calendar day as YYYY-MM-DD');
+    expect(date.output).not.toContain('POST');
+  });
+
+  it('smaller stops: svc login, config set org, a zone typo, a missing issue, a clear 400', async () => {
+    const login = await runOnPty(['login'], [], { env: sb.env, cols: 80, rows: 24 });
+    expect(login.code).toBe(2);
+    expect(flat(login.output)).toContain("unknown command 'login' (did you mean 'svc auth login'?)");
+    const org = await runOnPty(['config', 'set', 'org', 'org_1'], [], { env: sb.env, cols: 80, rows: 24 });
+    expect(org.code).toBe(2);
+    expect(flat(org.output)).toContain("svc: error: unknown setting 'org' (did you mean 'organization'?); settings: base-url, dev-base-url, organization, output");
+    const zone = await runOnPty(['scans', 'upsert-schedule', 'repo_1', '--timezone', 'Europe/Berln', '--dry-run'], [], { env: sb.env, cols: 80, rows: 24 });
+    expect(zone.code).toBe(2);
+    expect(flat(zone.output)).toContain('did you mean Europe/Berlin?');
+    const missing = await runOnPty(['issues', 'get', 'iss_nope'], [], { env: sb.env, cols: 80, rows: 24 });
+    expect(missing.code).toBe(4);
+    expect(flat(missing.output)).toMatch(/HTTP 404: .*iss_nope.*; check the id\s*$/);
+    expect(missing.output).not.toContain('svc api');
+    const repo = (await sb.runJson<Array<{ id: string }>>(['repos', 'list']))[0];
+    const rejected = await runOnPty(['scans', 'upsert-schedule', repo.id, '-F', 'executionCriteriaCrontab=1'], [], { env: sb.env, cols: 80, rows: 24 });
+    expect(rejected.code).toBe(5);
+    expect(flat(rejected.output)).toMatch(/HTTP 400: \S/);
+    expect(rejected.output).not.toContain('--help');
+    for (const r of [login, org, zone, missing, rejected]) expect(wide(r.output)).toEqual([]);
+  });
 });
 

@@ -1,6 +1,7 @@
 /** `svc config get|set|unset|list|path|reset`: profile settings in the config file. */
 import { rm } from 'node:fs/promises';
-import { Argument, Command } from 'commander';
+import { Argument, Command, InvalidArgumentError } from 'commander';
+import { editDistance } from '../suggest.js';
 import type { ConfigContext, Context } from '../../context.js';
 import type { IoContext } from '../../output/io-context.js';
 import { UsageError } from '../../errors.js';
@@ -29,8 +30,21 @@ function normalise(ctx: Context, key: ConfigKey, value: string): string {
   return value;
 }
 
-/** The setting name, checked (and completed) as one of the known keys. */
-const keyArgument = () => new Argument('<key>', 'setting name').choices(KEYS);
+/** Names people type for a setting (`org`, as the --org flag says it), and the key they mean. */
+const KEY_SYNONYMS: Record<string, ConfigKey> = {
+  org: 'organization', 'org-id': 'organization', 'organization-id': 'organization', organisation: 'organization',
+  url: 'base-url', 'base_url': 'base-url', baseurl: 'base-url', format: 'output', 'dev-url': 'dev-base-url',
+};
+
+/** The setting name, checked (and completed) as one of the known keys; a near name is suggested. */
+const keyArgument = () => {
+  const arg = new Argument('<key>', 'setting name').choices(KEYS);
+  return arg.argParser((key: string) => {
+    if ((KEYS as string[]).includes(key)) return key;
+    const meant = KEY_SYNONYMS[key.toLowerCase()] ?? KEYS.find((k) => editDistance(k, key.toLowerCase()) <= 2);
+    throw new InvalidArgumentError(`unknown setting '${key}'${meant ? ` (did you mean '${meant}'?)` : ''}; settings: ${KEYS.join(', ')}`);
+  });
+};
 
 export function configCommand(run: Runner, config = new Command('config')): Command {
   config.description(`Read and change profile settings (${KEYS.join(', ')})`).helpCommand(false);

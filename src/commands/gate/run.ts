@@ -43,6 +43,7 @@ import { postComment } from './comment.js';
 import { toComment, toCommentError } from '../../gate/reports/comment.js';
 import { siftedLines } from '../../gate/sifted-text.js';
 import { UntrustedValueError, checkIssueValues } from '../../gate/trust.js';
+import { checkOutputsSpareInputs, type NamedFile } from './file-clash.js';
 
 /** Fields dropped from the issues the gate keeps: large, and in no report. */
 const HEAVY_FIELDS = ['sastCodeSegment', 'businessLogicScenario', 'validationSecurityAssessment', 'patch', 'naturalLanguageRuleViolation'];
@@ -83,6 +84,34 @@ async function reportPaths(ctx: Context, files: ReportPaths): Promise<ReportPath
   return paths;
 }
 
+/** The files the run writes: the reports (not stdout) and the CI's step summary. */
+function outputFiles(paths: ReportPaths, given: ReportPaths, stepSummary: string | undefined): NamedFile[] {
+  const out: NamedFile[] = [];
+  for (const kind of REPORT_KEYS) {
+    const path = paths[kind];
+    if (path !== undefined && path !== '-') out.push({ flag: kindOf(kind).flag, given: given[kind] ?? path, path });
+  }
+  if (stepSummary !== undefined) out.push({ flag: 'the CI step summary', given: stepSummary, path: stepSummary });
+  return out;
+}
+
+/** The files the run reads: the baseline, the policy (given or the default one found), --input, -F name=@file. */
+function inputFiles(ctx: Context, opts: GateOptions, setup: GateSetup): NamedFile[] {
+  const files: NamedFile[] = [];
+  const add = (flag: string, given: string | undefined) => {
+    if (given !== undefined && given !== '-' && given.trim() !== '') files.push({ flag, given, path: resolve(ctx.cwd, given) });
+  };
+  add('--baseline', opts.baseline);
+  add('--policy', opts.policy ?? (setup.policy ? setup.policy.file : undefined));
+  const values = opts.scope.values as Record<string, unknown>;
+  add('--input', typeof values.input === 'string' ? values.input : undefined);
+  for (const key of ['field', 'rawField']) {
+    const list = values[key];
+    if (Array.isArray(list)) for (const f of list) if (typeof f === 'string' && /=@/.test(f)) add('-F', f.slice(f.indexOf('=@') + 2));
+  }
+  return files;
+}
+
 /** The run step of `svc gate`, on options parsed by parseGateOptions (options.ts). */
 export async function runGate(ctx: Context, opts: GateOptions): Promise<void> {
   // Everything the user can get wrong is checked before the first request.
@@ -104,6 +133,8 @@ export async function runGate(ctx: Context, opts: GateOptions): Promise<void> {
   const stepSummary = setup.ci?.stepSummary ? resolve(ctx.cwd, setup.ci.stepSummary) : undefined;
   // --markdown naming the step summary appends too: earlier steps' content is never replaced.
   if (stepSummary !== undefined && paths.markdown === stepSummary) delete paths.markdown;
+  // No output of the run is one of its inputs (file-clash.ts): checked before anything is sent or written.
+  await checkOutputsSpareInputs(outputFiles(paths, opts.reports, stepSummary), inputFiles(ctx, opts, setup));
   const op = searchOperation();
   const built = await buildRequestBody(ctx, op, opts.scope.flags, opts.scope.values);
   const scope: Record<string, unknown> = { ...built, types: ['open'] };

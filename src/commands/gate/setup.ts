@@ -3,7 +3,8 @@
  * baseline, --new-since / --commit, the CI it runs in and --repository. All of it is checked
  * up front: a policy or baseline that cannot be read is exit 2 before anything is sent.
  */
-import { readFile, stat } from 'node:fs/promises';
+import { isUtf8 } from 'node:buffer';
+import { lstat, readFile, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { detectCi, missingText, type CiInfo } from '../../ci/detect.js';
 import { resolveRepositoryUrl } from '../../repos/find.js';
@@ -11,7 +12,7 @@ import { webUrl } from '../../ci/repo-url.js';
 import type { Context } from '../../context.js';
 import { wallClock, type Env } from '../../host.js';
 import { CliError, UsageError } from '../../errors.js';
-import { BaselineError, parseBaseline, type Baseline } from '../../gate/baseline.js';
+import { BaselineError, nameless, parseBaseline, type Baseline } from '../../gate/baseline.js';
 import { GateUsageError } from '../../gate/levels.js';
 import { DEFAULT_POLICY_FILE, PolicyError, entryLabel, parsePolicy, utcDay, type Policy } from '../../gate/policy.js';
 import { parseCommit, parseSince } from '../../gate/since.js';
@@ -39,15 +40,27 @@ function usage<T>(fn: () => T): T {
   }
 }
 
+/**
+ * A file the gate reads, whole and as UTF-8: a directory, a dangling or looping symlink, a file that
+ * cannot be read, one that is not UTF-8 is exit 2 naming it (a gate never runs looser because an
+ * input could not be read; the parser then refuses an empty one).
+ */
 async function readText(flag: string, path: string, shown: string): Promise<string> {
+  const hint = flag === '--baseline' ? 'give the --sarif or --json-report file of an earlier svc gate run' : 'check the path';
+  let bytes: Buffer;
   try {
-    if ((await stat(path)).isDirectory()) throw new UsageError(`${flag} '${shown}' is a directory`);
-    return await readFile(path, 'utf8');
+    const s = await stat(path);
+    if (s.isDirectory()) throw new UsageError(`${flag} '${shown}' is a directory`, hint);
+    if (!s.isFile()) throw new UsageError(`${flag} '${shown}' is not a regular file`, hint);
+    bytes = await readFile(path);
   } catch (err) {
     if (err instanceof CliError) throw err;
     const code = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
-    throw new UsageError(`cannot read ${flag} '${shown}' (${code})`, flag === '--baseline' ? 'give the --sarif or --json-report file of an earlier svc gate run' : 'check the path');
+    const why = code === 'ENOENT' && (await lstat(path).then((l) => l.isSymbolicLink(), () => false)) ? 'a symlink to nothing' : code === 'ELOOP' ? 'a symlink loop' : code;
+    throw new UsageError(`cannot read ${flag} '${shown}' (${why})`, hint);
   }
+  if (!isUtf8(bytes)) throw new UsageError(`${flag} '${shown}' is not UTF-8 text`, 'save the file as UTF-8');
+  return bytes.toString('utf8');
 }
 
 /** The policy: --policy FILE, else .svc-policy.yml in the current directory when present. */
@@ -61,7 +74,9 @@ async function loadPolicy(ctx: Context, given: string | undefined): Promise<Poli
   } else {
     path = resolve(ctx.cwd, DEFAULT_POLICY_FILE);
     shown = DEFAULT_POLICY_FILE;
-    if (!(await stat(path).then((s) => s.isFile(), () => false))) return undefined;
+    // Anything at that name (a directory, a broken symlink, an unreadable file) must be a policy that
+    // can be read: only a name with nothing at it means "no policy".
+    if (!(await lstat(path).then(() => true, () => false))) return undefined;
   }
   const text = await readText('--policy', path, shown);
   let policy: Policy;
@@ -118,6 +133,8 @@ export async function gateSetup(ctx: Context, opts: SetupOpts): Promise<GateSetu
   }
   if (opts.baseline !== undefined) {
     setup.baseline = await loadBaseline(ctx, opts.baseline);
+    const byIdOnly = nameless(setup.baseline);
+    if (byIdOnly > 0) ctx.note(`svc gate: ${byIdOnly} entr${byIdOnly === 1 ? 'y' : 'ies'} of the baseline name${byIdOnly === 1 ? 's' : ''} no rule, file or title: matched by id only, never as a wildcard`);
     setup.sieve.baseline = setup.baseline;
   }
   const diff = await diffSetup(ctx, opts);

@@ -90,7 +90,7 @@ describe('the sieve before the count', () => {
   });
 
   it('--commit keeps the issues of scans of that commit (prefix) and those without a commit', () => {
-    const { sifted, result } = run({ commit: parseCommit('BBBB') });
+    const { sifted, result } = run({ commit: parseCommit('BBBB222') });
     expect(result.issues.map((i) => i.id)).toEqual(['iss_b', 'iss_nodate']);
     expect(sifted).toMatchObject({ outOfScope: 1, uncommitted: 1 });
   });

@@ -114,11 +114,22 @@ describe('path globs', () => {
     ['src/[!x].c', 'src/x.c', false],
     ['./src/**', 'src/a.ts', true],
     ['a.b', 'axb', false],
+    // picomatch: nested braces, ranges, dot files, escapes.
+    ['src/{a,{b,c}}/*.py', 'src/c/x.py', true],
+    ['src/{a,{b,c}}/*.py', 'src/d/x.py', false],
+    ['lib/v{1..3}/**', 'lib/v2/a.ts', true],
+    ['lib/v{1..3}/**', 'lib/v4/a.ts', false],
+    ['src/**', 'src/.env', true],
+    ['.github/**', '.github/workflows/ci.yml', true],
+    ['src/\\*.c', 'src/*.c', true],
+    ['src/\\*.c', 'src/a.c', false],
+    ['*.{js,ts}', 'a/b/c.ts', true],
+    ['src/[!x].c', 'src/y.c', true],
   ])('%s ~ %s: %s', (glob, path, want) => {
     expect(globMatches(globToRegExp(glob), path)).toBe(want);
   });
 
-  it.each(['', 'a{b', 'a}b', 'a[b', 'x]', '{a,{b}}', 'a\\'])('refuses %j', (glob) => {
+  it.each(['', 'a{b', 'a}b', 'a[b', 'x]', '{a,{b}', 'a\\', 'a[]b'])('refuses %j', (glob) => {
     expect(() => globToRegExp(glob)).toThrow();
   });
 });

@@ -4,7 +4,6 @@ import { HANDLERS, buildRoutes, validate } from '../../../src/sandbox/router.js'
 import { seedWorld } from '../../../src/sandbox/data/seed.js';
 import { Store } from '../../../src/sandbox/state.js';
 import { HttpError } from '../../../src/sandbox/errors.js';
-import { cronProblem, isTimezone } from '../../../src/sandbox/cron.js';
 import { row } from '../../../src/operations/row.js';
 import { body, okResponse } from '../../../src/operations/fields.js';
 import { expectedPaths } from '../../helpers/spec.js';
@@ -47,14 +46,21 @@ describe('sandbox routes', () => {
   });
 });
 
-describe('crontab and timezone checks', () => {
-  it('accepts common expressions and names the broken field', () => {
-    for (const ok of ['0 3 * * 1', '*/15 * * * *', '30 1 * * 1-5', '0 4 1 jan,jul *', '0 0 * * sun']) expect(cronProblem(ok), ok).toBeUndefined();
-    expect(cronProblem('0 3 * *')).toMatch(/5 fields/);
-    expect(cronProblem('60 * * * *')).toMatch(/minute '60'/);
-    expect(cronProblem('0 25 * * *')).toMatch(/hour/);
-    expect(cronProblem('*/0 * * * *')).toMatch(/step/);
-    expect(isTimezone('Europe/Berlin')).toBe(true);
-    expect(isTimezone('Mars/Olympus')).toBe(false);
+describe('crontab and timezone checks (the row\'s schema: croner and Intl, as svc checks before sending)', () => {
+  it('accepts common expressions and answers 400 naming the broken field', async () => {
+    const ops = await loadAllOperations();
+    const store = new Store(seedWorld({ seed: 1, repos: 2, issues: 5 }));
+    const routes = buildRoutes(ops, store, { scanDurationMs: 0, patchDelayMs: 0 });
+    const upsert = (fields: Record<string, unknown>) => routes.get('/api/v1/scans/upsert-schedule')!.handle({ repositoryId: store.repos[0].id, ...fields });
+    for (const ok of ['0 3 * * 1', '*/15 * * * *', '30 1 * * 1-5', '0 4 1 jan,jul *', '0 0 * * sun']) {
+      upsert({ executionCriteriaCrontab: ok });
+      expect(store.schedule(store.repos[0].id)?.executionCriteriaCrontab, ok).toBe(ok);
+    }
+    for (const bad of ['0 3 * *', '60 * * * *', '0 25 * * *', '*/0 * * * *']) {
+      expect(() => upsert({ executionCriteriaCrontab: bad }), bad).toThrow(/invalid field 'executionCriteriaCrontab': is not a valid crontab/);
+    }
+    upsert({ timezone: 'Europe/Berlin' });
+    expect(store.schedule(store.repos[0].id)?.timezone).toBe('Europe/Berlin');
+    expect(() => upsert({ timezone: 'Mars/Olympus' })).toThrow(/invalid field 'timezone': is not a time zone name/);
   });
 });

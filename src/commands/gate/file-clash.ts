@@ -1,0 +1,53 @@
+/**
+ * Outputs never destroy inputs. Before any request, every file the run may write (each report, the
+ * CI's step summary) is compared with every file it reads (--baseline, --policy or the default
+ * .svc-policy.yml, --input, -F name=@file), after resolving symlinks and `..`, and by device and
+ * inode (a hard link is the same file): the same file is exit 2 naming both flags. Otherwise one
+ * failed run (a 503) would replace the baseline with an "undecided" report, and every later run
+ * would be exit 2 on a baseline that lists nothing.
+ */
+import { realpath, stat } from 'node:fs/promises';
+import { basename, dirname, join, resolve } from 'node:path';
+import { UsageError } from '../../errors.js';
+
+export interface NamedFile {
+  /** The flag (or the place) that names it, e.g. `--baseline`. */
+  flag: string;
+  /** As given, for messages. */
+  given: string;
+  /** Resolved against the current directory. */
+  path: string;
+}
+
+interface Identity {
+  real: string;
+  inode?: string;
+}
+
+/** The file's real path (symlinks and `..` resolved; for a file not there yet, its directory's) and inode. */
+async function identity(path: string): Promise<Identity> {
+  let real: string;
+  try {
+    real = await realpath(path);
+  } catch {
+    real = await realpath(dirname(path)).then((d) => join(d, basename(path)), () => resolve(path));
+  }
+  const s = await stat(real).catch(() => undefined);
+  return { real, ...(s ? { inode: `${s.dev}:${s.ino}` } : {}) };
+}
+
+/** Throws a UsageError when an output names the same file as an input. */
+export async function checkOutputsSpareInputs(outputs: NamedFile[], inputs: NamedFile[]): Promise<void> {
+  if (outputs.length === 0 || inputs.length === 0) return;
+  const ins = await Promise.all(inputs.map(async (f) => ({ f, id: await identity(f.path) })));
+  for (const out of outputs) {
+    const id = await identity(out.path);
+    const clash = ins.find(({ id: i }) => i.real === id.real || (i.inode !== undefined && i.inode === id.inode));
+    if (clash) {
+      throw new UsageError(
+        `${out.flag} '${out.given}' and ${clash.f.flag} '${clash.f.given}' are the same file: the run would overwrite what it reads (a failed run would leave an "undecided" report in its place)`,
+        `write ${out.flag} to another file (e.g. a new name, then move it over ${clash.f.given} after a decided run)`,
+      );
+    }
+  }
+}

@@ -1,0 +1,86 @@
+/**
+ * Issue 21, class 7: large and odd input. `--input` above svc's documented limit on a request body is
+ * exit 2 naming the limit (it was exit 7 "the data is nested too deeply", which misleads); a large
+ * value under it is sent. A write failure during `--all` (a full disk, a reader that went away) is
+ * exit 9 for every format, never 70 "internal error" (spawned: the process's own stdout fails).
+ */
+import { closeSync, existsSync, openSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { runCli } from '../helpers/host.js';
+import { tempDir } from '../helpers/temp.js';
+import { spawn } from 'node:child_process';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BIN, cleanEnv } from '../helpers/run-svc.js';
+import { startFakeService, type FakeService } from '../helpers/fake-service.js';
+
+let svc: FakeService;
+beforeAll(async () => { svc = await startFakeService(); svc.generate(1500); });
+afterAll(async () => { await svc.close(); });
+
+const FORMATS = [['-o', 'json'], ['-o', 'ndjson'], ['-o', 'csv'], ['-o', 'table'], ['-o', 'json', '--jq', '.id'], ['-o', 'ndjson', '--columns', 'id,score']];
+
+/** svc with stdout on /dev/full (every write fails with ENOSPC). */
+function toFull(args: string[]): Promise<{ code: number | null; stderr: string }> {
+  return new Promise((resolve) => {
+    const full = openSync('/dev/full', 'w');
+    const child = spawn(process.execPath, [BIN, ...args], { env: cleanEnv(svc.env), stdio: ['ignore', full, 'pipe'] });
+    closeSync(full);
+    let stderr = '';
+    child.stderr!.setEncoding('utf8').on('data', (d: string) => { stderr += d; });
+    child.on('close', (code) => resolve({ code, stderr }));
+  });
+}
+
+/** svc whose reader closes the pipe after the first bytes (`| head -c 1`). */
+function toClosedPipe(args: string[]): Promise<{ code: number | null; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [BIN, ...args], { env: cleanEnv(svc.env), stdio: ['ignore', 'pipe', 'pipe'] });
+    child.stdout!.once('data', () => child.stdout!.destroy());
+    let stderr = '';
+    child.stderr!.setEncoding('utf8').on('data', (d: string) => { stderr += d; });
+    child.on('close', (code) => resolve({ code, stderr }));
+  });
+}
+
+describe('issues search --all: a write failure is exit 9 in every format', () => {
+  for (const format of FORMATS) {
+    it.skipIf(!existsSync('/dev/full'))(`${format.join(' ')} to a full disk`, async () => {
+      const r = await toFull(['issues', 'search', '--all', '--page-size', '100', ...format]);
+      expect(r.stderr).not.toMatch(/internal error/);
+      expect(r.code, r.stderr).toBe(9);
+      expect(r.stderr).toMatch(/ENOSPC/);
+    });
+    it(`${format.join(' ')} to a reader that went away`, async () => {
+      const r = await toClosedPipe(['issues', 'search', '--all', '--page-size', '100', ...format]);
+      expect(r.stderr).not.toMatch(/internal error/);
+      // A closed pipe is the reader's choice (`| head`): svc stops quietly with 0, or says so with 9; never 70.
+      expect([0, 9], r.stderr).toContain(r.code);
+    });
+  }
+});
+
+describe('--input above the limit on a request body', () => {
+  const env = () => ({ SVC_BASE_URL: svc.url, SVC_API_TOKEN_ID: 'id', SVC_API_TOKEN_SECRET: 'secret' });
+
+  it('a 50 MB --input file: exit 2 naming the limit, nothing sent', async () => {
+    const file = join(tempDir('big-input-'), 'body.json');
+    writeFileSync(file, JSON.stringify({ searchQuery: 'x'.repeat(50_000_000) }));
+    const before = svc.requests.length;
+    const r = await runCli(['issues', 'search', '--input', file], { env: env() });
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toMatch(/is 47\.7 MiB, above svc's limit of 16\.0 MiB on a request body/);
+    expect(svc.requests.length).toBe(before);
+  });
+
+  it('50 MB on stdin (--input -): exit 2 naming the limit', async () => {
+    const r = await runCli(['issues', 'search', '--input', '-', '--dry-run'], { env: env(), stdin: JSON.stringify({ searchQuery: 'x'.repeat(50_000_000) }) });
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toContain("from '(stdin)' is 47.7 MiB, above svc's limit of 16.0 MiB");
+  });
+
+  it('a 10 MB value under the limit is read and sent as given (it was exit 7 "nested too deeply")', async () => {
+    const r = await runCli(['issues', 'search', '--input', '-', '--dry-run'], { env: env(), stdin: JSON.stringify({ searchQuery: 'x'.repeat(10_000_000) }) });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).not.toMatch(/nested too deeply/);
+  });
+});
