@@ -3,6 +3,7 @@
  * request, values outside the spec, scans that disagree with themselves: exit 7 (or 8), never PASSED.
  * Each case is a clean answer with one thing changed; the clean answer itself passes (the control).
  */
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { useFakeServer } from '../helpers/fake-server.js';
 import { runCli } from '../helpers/host.js';
@@ -216,4 +217,17 @@ describe('class 3: the scope was not honoured', () => {
       expect(r.stdout).not.toMatch(/PASSED/);
     });
   }
+});
+
+describe('the rules are documented where users look', () => {
+  it('svc gate --help gives the exit code of each rule; docs/security.md lists them', async () => {
+    const r = await runCli(['gate', '--help']);
+    expect(r.stdout).toContain('What the gate does not trust (docs/security.md):');
+    expect(r.stdout).toMatch(/8 {2}a scan whose status and finished-flags disagree/);
+    const doc = readFileSync(new URL('../../docs/security.md', import.meta.url), 'utf8');
+    const section = doc.slice(doc.indexOf('## What the gate does not trust'), doc.indexOf('## Cases that depend on the machine'));
+    for (const rule of ['not 200', 'same key twice', 'categoryCounts', 'exactly `open`', 'from 0 to 100', 'without a zone is UTC', 'scan record without an id', 'finished-flags disagree', '7 hex digits', 'svc/unknown', 'leaves the repository', 'dangling or looping symlink', 'hard links', '16 MiB', 'exit 9 in every format', 'exit 4 naming']) {
+      expect(section, rule).toContain(rule);
+    }
+  });
 });

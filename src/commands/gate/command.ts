@@ -18,7 +18,17 @@ open issue was fetched and every threshold held):
   0  passed                1  a threshold was broken, or the scan failed    2  bad flags (nothing sent)
   3  not authenticated     4  an id of the scope does not exist             6  network, 5xx, 429: retry later
   7  incomplete or unreadable listing          8  the scan is still queued or running (add --wait)
-  130  interrupted
+  9  a report or stdout could not be written   130  interrupted
+
+What the gate does not trust (docs/security.md):
+  7  an answer that contradicts itself or the spec (a 2xx other than 200, an
+     error key with data, a key given twice, counts that disagree); an issue
+     outside the scope asked for; a status other than exactly open, a score
+     outside 0-100, a createdAt that is no date-time (with --new-since)
+  8  a scan whose status and finished-flags disagree
+  2  a policy that is there but cannot be read; a policy rule or fingerprint
+     that names no one thing; --commit under 7 hex digits; a report file that
+     is one of the inputs (--baseline, --policy): before anything is sent
 
 Scope: every id is looked up before counting: the organization (orgs list), --repository-ids and
 --project-id (repositories list), --scan-id (scans list: it must have finished), --rule-id (it must
