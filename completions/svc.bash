@@ -15,7 +15,7 @@ _svc_commands() {
     'repos') REPLY='list add-hosta add-hostb add-hostc add-hosta-pat create-standalone delete set-scan-branch set-pr-scanning set-pr-scan-issue-summary set-pr-scan-clean-summary set-pr-scan-summaries-enabled set-max-pr-timeout reset-scanner-settings branches set-show-check-status set-pr-branch-format set-pr-commit-message-format set-pr-title-template set-pr-description-template resolve-by-url' ;;
     'installations') REPLY='repositories create-hostb-installation update-hostb-installation create-hosta-installation create-hostc-token-installation create-hostc-oauth-installation' ;;
     'stats') REPLY='security-posture securityPosture time-saved timeSaved issues-by-severity issuesBySeverity issues-by-repository issuesByRepository issues-by-author issuesByAuthor issues-by-vuln-class issuesByVulnClass top-issues topIssues summary' ;;
-    'issues') REPLY='search get archive unarchive mark-true-positive mark-false-positive generate-patch approve-patch update-severity' ;;
+    'issues') REPLY='search get archive unarchive mark-true-positive mark-false-positive generate-patch approve-patch update-severity triage' ;;
     'scans') REPLY='get-schedule upsert-schedule start list' ;;
     'auth') REPLY='login status token logout' ;;
     'config') REPLY='get set unset list path reset' ;;
@@ -87,6 +87,7 @@ _svc_child() {
     'issues/generate-patch') REPLY='issues generate-patch' ;;
     'issues/approve-patch') REPLY='issues approve-patch' ;;
     'issues/update-severity') REPLY='issues update-severity' ;;
+    'issues/triage') REPLY='issues triage' ;;
     'scans/get-schedule') REPLY='scans get-schedule' ;;
     'scans/upsert-schedule') REPLY='scans upsert-schedule' ;;
     'scans/start') REPLY='scans start' ;;
@@ -162,6 +163,7 @@ _svc_flags() {
     'issues generate-patch') REPLY='--issue-id --organization-id -F --field -f --raw-field --input --ids-from --where --concurrency --failed-to -y --yes -h --help' ;;
     'issues approve-patch') REPLY='--issue-id --organization-id -F --field -f --raw-field --input --ids-from --where --concurrency --failed-to -y --yes -h --help' ;;
     'issues update-severity') REPLY='--issue-id --severity --organization-id -F --field -f --raw-field --input --ids-from --where --concurrency --failed-to -y --yes -h --help' ;;
+    'issues triage') REPLY='-R --repository-ids --search-query -h --help' ;;
     'scans') REPLY='-h --help' ;;
     'scans get-schedule') REPLY='--organization-id -R --repository-id -F --field -f --raw-field --input -h --help' ;;
     'scans upsert-schedule') REPLY='--organization-id -R --repository-id --execution-criteria-crontab --timezone --is-enabled --no-is-enabled -F --field -f --raw-field --input -h --help' ;;
