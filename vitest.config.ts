@@ -1,8 +1,25 @@
+import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { defineConfig } from 'vitest/config';
+
+/**
+ * The test files that start real processes (the built bin/svc.js, shells, a pty, git, npm): the ones
+ * that import a spawning helper or node:child_process. They run in their own project, `process`;
+ * everything else runs in-process (`unit`: test/unit and the helpers' own tests; `e2e`: the whole
+ * program through main()). Classified from the files, so a new test lands in the right project.
+ */
+const SPAWNS = /helpers\/(run-svc|pty|shells|sarif-multitool|git-repo)\.js['"]|['"]node:child_process['"]/;
+function testFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((n) => {
+    const p = join(dir, n);
+    if (statSync(p).isDirectory()) return n === '__snapshots__' || n === 'fixtures' ? [] : testFiles(p);
+    return n.endsWith('.test.ts') ? [p] : [];
+  });
+}
+const spawning = testFiles('test').filter((f) => SPAWNS.test(readFileSync(f, 'utf8')));
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     globalSetup: ['test/global-setup.ts'],
     setupFiles: ['test/setup.ts'],
     testTimeout: 30_000,
@@ -16,5 +33,10 @@ export default defineConfig({
     // every file in turn. Much of the suite waits (spawned bins and shells, servers, timeouts), so
     // two workers keep both cores busy (three made the slowest script tests time out under load).
     maxWorkers: 2,
+    projects: [
+      { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts', 'test/helpers/**/*.test.ts'], exclude: spawning } },
+      { extends: true, test: { name: 'e2e', include: ['test/e2e/**/*.test.ts'], exclude: spawning } },
+      { extends: true, test: { name: 'process', include: spawning } },
+    ],
   },
 });

@@ -1,5 +1,5 @@
 /**
- * Once per run: build bin/svc (the spawn tests run it), and give the run its own temp folder.
+ * Once per run: build bin/svc (the spawn tests run it; not with SVC_TEST_NO_BUILD=1), and give the run its own temp folder.
  * Every test file gets a folder of its own under it as TMPDIR (test/setup.ts), so a leak is named by
  * file and another developer's run on the same machine is never mistaken for one. At the end the
  * run's folder must be empty: anything left fails the run, and is removed.
@@ -9,12 +9,19 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
+/** Set once per run: each vitest project (unit, e2e, process) calls this setup; the first does the work. */
+const DONE = Symbol.for('svc.test.globalSetup');
+
 export default function setup(): () => void {
+  const g = globalThis as { [DONE]?: boolean };
+  if (g[DONE]) return () => {};
+  g[DONE] = true;
   // Where a spawned svc keeps the code cache of another node or other V8 flags (bin/svc.js): the
   // run's own, never the developer's ~/.cache, and not under the run's folder (which must end empty).
   const cacheHome = mkdtempSync(join(tmpdir(), 'svc-test-cache-'));
   process.env.XDG_CACHE_HOME = cacheHome;
-  execFileSync(process.execPath, ['scripts/build.mjs'], { stdio: 'inherit' });
+  // Only the spawning tests (the `process` project) run the built bin: `npm run test:unit` skips the build.
+  if (process.env.SVC_TEST_NO_BUILD !== '1') execFileSync(process.execPath, ['scripts/build.mjs'], { stdio: 'inherit' });
   // Made here, in vitest's main process, and removed by the teardown below.
   const root = mkdtempSync(join(tmpdir(), 'svc-test-run-'));
   process.env.SVC_TEST_TMP_ROOT = root;

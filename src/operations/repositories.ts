@@ -54,6 +54,7 @@ export const repositories: Operation[] = [
     response: list(repository),
     columns: ['id', 'name', 'defaultScanTargetBranch', 'isPrScanningEnabled', 'issueCounts.open', 'issueCounts.patched'],
     detail: REPOSITORY_VIEW,
+    showsOrganization: true,
     examples: [
       { cmd: 'svc repos list', desc: 'Repositories of the default organization' },
       { cmd: 'svc repos list --no-get-counts -o csv --columns id,name,url', desc: 'A CSV of ids, names and URLs without counting issues' },

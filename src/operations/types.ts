@@ -96,6 +96,8 @@ export interface Operation {
   bulk?: Bulk;
   /** Flags and a step that run after the call (e.g. wait for the started scan). */
   followUp?: FollowUp;
+  /** On a terminal, a table of it starts with the organization it is of, and where that came from. */
+  showsOrganization?: boolean;
   /** Lines for people after a success, shown on stderr with a table (e.g. a schedule's next runs). */
   explain?(body: Record<string, unknown>): Promise<string[]>;
   examples: Example[];

@@ -35,7 +35,7 @@ describe('auth', () => {
     expect(status.stdout).toMatch(/token id\s+tid-…0001 \(from profile "default"\)/);
     expect(status.stdout).toMatch(/token secret\s+set \(hidden/);
     expect(status.stdout).toMatch(/verified\s+yes/);
-    expect(status.stdout).toMatch(/organization\s+org_1 \(from profile\)/);
+    expect(status.stdout).toMatch(/organization\s+org_1 Acme \(from profile\)/);
     expect(status.stdout + status.stderr).not.toContain(SECRET);
 
     const list = await runCli(['orgs', 'list'], { env });

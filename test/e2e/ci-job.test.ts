@@ -9,7 +9,7 @@ import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BIN, cleanEnv } from '../helpers/run-svc.js';
 import { archiveWhere, busiestRepo, countLevels, levelOf, startGateSandbox, type GateSandbox } from '../helpers/sandbox-scope.js';
-import { oasisRegionProblems, schemaErrors } from '../unit/reports/sarif-schema.js';
+import { oasisRegionProblems, schemaErrors } from '../unit/gate/reports/sarif-schema.js';
 import { tempDir } from '../helpers/temp.js';
 
 const JOB = `#!/usr/bin/env bash

@@ -16,8 +16,8 @@ import { parse } from 'yaml';
 import { BIN, cleanEnv, runProgram } from '../helpers/run-svc.js';
 import { startGateSandbox, type GateSandbox } from '../helpers/sandbox-scope.js';
 import { tempDir } from '../helpers/temp.js';
-import { codeQualityErrors, sastErrors } from '../unit/reports/hostb-schemas.js';
-import { schemaErrors } from '../unit/reports/sarif-schema.js';
+import { codeQualityErrors, sastErrors } from '../unit/gate/reports/hostb-schemas.js';
+import { schemaErrors } from '../unit/gate/reports/sarif-schema.js';
 
 const EXAMPLES = resolve(__dirname, '../../examples');
 const INSTALL = 'npm install --global "$SVC_CLI_PACKAGE"';

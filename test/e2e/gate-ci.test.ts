@@ -9,8 +9,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { runCli, testHost } from '../helpers/host.js';
 import { busiestRepo, startGateSandbox, type GateSandbox } from '../helpers/sandbox-scope.js';
 import { tempDir } from '../helpers/temp.js';
-import { codeQualityErrors, sastErrors } from '../unit/reports/hostb-schemas.js';
-import { schemaErrors } from '../unit/reports/sarif-schema.js';
+import { codeQualityErrors, sastErrors } from '../unit/gate/reports/hostb-schemas.js';
+import { schemaErrors } from '../unit/gate/reports/sarif-schema.js';
 
 const sandboxes: GateSandbox[] = [];
 afterAll(async () => { await Promise.all(sandboxes.splice(0).map((s) => s.close())); });

@@ -8,7 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { afterAll, describe, expect, it } from 'vitest';
-import { oasisRegionProblems, schemaErrors } from '../unit/reports/sarif-schema.js';
+import { oasisRegionProblems, schemaErrors } from '../unit/gate/reports/sarif-schema.js';
 import { LEVELS, archiveWhere, atOrAbove, busiestRepo, countLevels, levelOf, startGateSandbox, type GateSandbox, type Level } from '../helpers/sandbox-scope.js';
 import { tempDir } from '../helpers/temp.js';
 

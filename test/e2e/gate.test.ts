@@ -4,7 +4,7 @@ import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startFakeService, type FakeService, type Issue } from '../helpers/fake-service.js';
 import { runCli, type CliResult } from '../helpers/host.js';
-import { oasisRegionProblems, schemaErrors } from '../unit/reports/sarif-schema.js';
+import { oasisRegionProblems, schemaErrors } from '../unit/gate/reports/sarif-schema.js';
 import { tempDir } from '../helpers/temp.js';
 
 const services: FakeService[] = [];

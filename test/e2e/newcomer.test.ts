@@ -12,7 +12,8 @@ const sb = useSandbox();
 const screen = (text: string) => text.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '').replace(/\r/g, '').split('\n').map((l) => l.replace(/^.*[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] [^A-Z]*?(?=[A-Z]{2})/, ''));
 /** What the terminal showed as one line of words (wrapped lines joined). */
 const flat = (text: string) => screen(text).join(' ').replace(/\s+/g, ' ');
-const wide = (text: string) => screen(text).filter((l) => l.length > 80);
+/** Lines wider than 80 columns, but for one that holds a word too long to break (a file path). */
+const wide = (text: string) => screen(text).filter((l) => l.length > 80 && !l.split(/\s+/).some((w) => w.length > 40));
 
 describe.runIf(ptyAvailable())('at an 80x24 terminal', () => {
   it('help screens and topics fit 80 columns', async () => {
@@ -125,6 +126,26 @@ describe.runIf(ptyAvailable())('at an 80x24 terminal', () => {
     expect(flat(rejected.output)).toMatch(/HTTP 400: \S/);
     expect(rejected.output).not.toContain('--help');
     for (const r of [login, org, zone, missing, rejected]) expect(wide(r.output)).toEqual([]);
+  });
+
+  it('the organization in use is visible: auth status and repos list say which and from where', async () => {
+    const orgs = await sb.runJson<Array<{ id: string; name: string }>>(['orgs', 'list']);
+    expect(orgs.length).toBeGreaterThan(1);
+    const status = await runOnPty(['auth', 'status'], [], { env: sb.env, cols: 80, rows: 24 });
+    expect(status.code).toBe(0);
+    const text = flat(status.output);
+    expect(text).toContain("organization none set: the service acts on the token's default organization; this token sees");
+    for (const o of orgs) expect(text).toContain(`${o.id} (${o.name})`);
+    expect(text).toContain('choose one: svc config set organization ID, or --org ID on a command');
+    expect(text).not.toContain('commands need --org');
+    expect(wide(status.output)).toEqual([]);
+    const chosen = await runOnPty(['auth', 'status', '--org', orgs[1].id], [], { env: sb.env, cols: 80, rows: 24 });
+    expect(flat(chosen.output)).toContain(`organization ${orgs[1].id} ${orgs[1].name} (from --org)`);
+    const list = await runOnPty(['repos', 'list'], [], { env: sb.env, cols: 80, rows: 24 });
+    expect(list.code).toBe(0);
+    expect(flat(list.output)).toContain("Organization: the token's default (none set; see svc auth status)");
+    const listOrg = await runOnPty(['repos', 'list'], [], { env: { ...sb.env, SVC_ORGANIZATION_ID: orgs[1].id }, cols: 80, rows: 24 });
+    expect(flat(listOrg.output)).toContain(`Organization: ${orgs[1].id} (from SVC_ORGANIZATION_ID)`);
   });
 });
 

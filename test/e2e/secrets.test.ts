@@ -103,7 +103,7 @@ describe.concurrent('no secret on any path', () => {
 
 describe('the paths above', () => {
   it('cover every failure exit code', () => {
-    // Exit 70 (a bug in svc) has no path here on purpose; test/unit/cli-internal.test.ts covers it in-process.
+    // Exit 70 (a bug in svc) has no path here on purpose; test/unit/cli/cli-internal.test.ts covers it in-process.
     expect(new Set(PATHS.map((p) => p.code))).toEqual(new Set([0, 2, 3, 4, 5, 6, 7]));
   });
 

@@ -10,6 +10,7 @@ import { printJson } from '../../output/print-json.js';
 import { baseUrlSource } from '../../config/resolve.js';
 import { promptLine } from '../../terminal/prompt.js';
 import type { Runner } from '../runner.js';
+import { fitText } from '../help-layout.js';
 import { headerValueProblem } from '../../http/headers.js';
 
 export function authCommand(run: Runner, auth = new Command('auth')): Command {
@@ -110,7 +111,10 @@ async function login(ctx: Context, o: { tokenId?: string; withSecretStdin?: bool
 }
 
 /** One setting as data: its value and where it came from; `problem` when it could not be resolved. */
-interface Setting { value: string | null; source: string | null; problem?: string }
+interface Setting { value: string | null; source: string | null; problem?: string; name?: string; choices?: string[]; hint?: string }
+
+/** Where the organization comes from when none is set: the service picks the token's default. */
+const TOKEN_DEFAULT = "the token's default";
 
 interface AuthStatus {
   profile: Setting;
@@ -157,13 +161,21 @@ async function status(ctx: Context, o: { offline?: boolean }): Promise<void> {
     view.tokenId = found ? { ...found, problem: noBaseUrl ? 'not checked: no base URL' : (err as Error).message } : problem(err);
   }
   const org = ctx.organization();
-  view.organization = org.id ? setting(org.id, org.from) : { value: null, source: null, problem: 'none set: commands need --org or --organization-id' };
+  // Without one, every command still works: the service acts on the token's default organization.
+  view.organization = org.id ? setting(org.id, org.from) : { value: null, source: TOKEN_DEFAULT };
   if (failure) view.verified = failure instanceof AuthError ? false : null;
   else if (!o.offline) {
     try {
       const client = await ctx.client();
       const orgs = await ctx.spin('Checking the token', () => client.call('/api/v1/orgs/list', {}, { safe: true }));
       view.verified = true;
+      const seen = Array.isArray(orgs) ? orgs.filter((x): x is { id: string; name?: unknown } => !!x && typeof x === 'object' && typeof (x as { id?: unknown }).id === 'string') : [];
+      const named = seen.find((x) => x.id === org.id);
+      if (named && typeof named.name === 'string') view.organization.name = named.name;
+      if (!org.id && seen.length > 1) {
+        view.organization.choices = seen.map((x) => `${x.id}${typeof x.name === 'string' ? ` (${x.name})` : ''}`);
+        view.organization.hint = 'choose one: svc config set organization ID, or --org ID on a command';
+      }
       if (org.id && Array.isArray(orgs) && orgs.every((x) => x && typeof x === 'object' && typeof (x as { id?: unknown }).id === 'string')) {
         if (!orgs.some((x) => (x as { id: string }).id === org.id)) {
           view.organization.problem = 'not among the organizations this token can see (svc orgs list)';
@@ -179,6 +191,15 @@ async function status(ctx: Context, o: { offline?: boolean }): Promise<void> {
   if (failure) throw failure instanceof CliError ? failure : new AuthError((failure as Error).message);
 }
 
+/** `org_1 Acme (from profile)`, or what the service acts on when none is set and how to pick one. */
+function organizationLine(o: Setting): string {
+  if (o.value === null) {
+    const base = "none set: the service acts on the token's default organization";
+    return o.choices ? `${base}; this token sees ${o.choices.length}: ${o.choices.join(', ')}; ${o.hint}` : base;
+  }
+  return `${o.value}${o.name ? ` ${o.name}` : ''}${o.source ? ` (from ${o.source})` : ''}${o.problem ? `: ${o.problem}` : ''}`;
+}
+
 async function printStatus(ctx: Context, view: AuthStatus, offline: boolean): Promise<void> {
   if (ctx.format() !== 'table') {
     await printJson(ctx, view);
@@ -191,11 +212,12 @@ async function printStatus(ctx: Context, view: AuthStatus, offline: boolean): Pr
     ['base url', line(view.baseUrl, `not set: ${view.baseUrl.problem}`)],
     ['token id', line(view.tokenId, `none: ${view.tokenId.problem}`)],
     ['token secret', view.tokenId.problem ? '-' : 'set (hidden; `svc auth token` says where it is stored)'],
-    ['organization', line(view.organization, view.organization.problem ?? 'none')],
+    ['organization', organizationLine(view.organization)],
     ['verified', view.verified === true ? 'yes: the service accepted the token' : view.verified === false ? 'no' : offline ? 'not checked (--offline)' : 'not checked'],
   ];
   const width = Math.max(...rows.map(([k]) => k.length));
-  ctx.out(rows.map(([k, v]) => `${k.padEnd(width)}  ${v}`).join('\n') + '\n');
+  // Long values (the organizations a token sees) wrap under their column at the terminal's width.
+  ctx.out(fitText(rows.map(([k, v]) => `${k.padEnd(width)}  ${v}`).join('\n'), ctx.io.columns ?? 100) + '\n');
 }
 
 /** `svc auth token`: the token id on stdout; where the secret lives on stderr; the secret only on request, on a terminal. */

@@ -49,7 +49,10 @@ export async function runOperation(ctx: Context, op: Operation, flags: Operation
   checkAnswer(op.path, op.pagination?.items, data, body, `${op.group} ${op.name}`);
   if (op.pagination && isEmptyList(getPath(data, op.pagination.items))) await checkEmptyScope(client, op.path, body, `${op.group} ${op.name}`);
   if (followUp) await followUp.run(ctx, op, body, data, settings);
-  else await renderResponse(ctx, op, data, body);
+  else {
+    if (op.showsOrganization && ctx.io.stdoutIsTTY && ctx.format() === 'table') ctx.note(organizationLine(ctx, body));
+    await renderResponse(ctx, op, data, body);
+  }
   if (op.explain && ctx.format() === 'table') for (const line of await op.explain(body)) ctx.note(line);
 }
 
@@ -73,3 +76,12 @@ async function runBulkOperation(ctx: Context, op: Operation, flags: OperationFla
   if (ids.length === 0) return;
   await runBulk(ctx, { op, ids, bodyFor: (id) => ({ ...base, [op.positional!]: id }), concurrency, failedTo: opts.failedTo as string | undefined });
 }
+
+/** `Organization: org_1 (from profile)`, or the token's default when none is set. */
+function organizationLine(ctx: Context, body: Record<string, unknown>): string {
+  const org = ctx.organization();
+  const sent = typeof body.organizationId === 'string' ? body.organizationId : undefined;
+  if (sent) return `Organization: ${sent} (from ${sent === org.id ? org.from : '--organization-id'})`;
+  return "Organization: the token's default (none set; see svc auth status)";
+}
+

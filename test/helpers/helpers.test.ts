@@ -1,0 +1,131 @@
+/** The test toolkit itself: in-process runs, the fake server's checks, the sandbox wiring, temp dirs. */
+import { existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { runCli, testHost } from './host.js';
+import { startFakeServer, useFakeServer } from './fake-server.js';
+import { useSandbox } from './sandbox.js';
+import { tempDir } from './temp.js';
+
+describe('runCli / testHost', () => {
+  it('runs main in-process: --version on stdout, exit 0', async () => {
+    const r = await runCli(['--version'], { version: '9.8.7' });
+    expect(r).toMatchObject({ code: 0, stderr: '' });
+    expect(r.stdout.trim()).toBe('9.8.7');
+  });
+
+  it('a usage error: exit 2 and one line on stderr', async () => {
+    const r = await runCli(['issues', 'search', '--bogus-flag']);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/^svc: error: unknown option '--bogus-flag'/);
+  });
+
+  it('config goes to an isolated dir that is removed when the test ends', async () => {
+    const host = testHost();
+    const r = await runCli(['config', 'set', 'output', 'json'], { host });
+    expect(r.code, r.stderr).toBe(0);
+    expect(existsSync(join(host.configDir, 'config.json'))).toBe(true);
+    expect(host.env.SVC_CONFIG_DIR).toBe(host.configDir);
+    dirs.push(host.configDir);
+  });
+  const dirs: string[] = [];
+  it('(the previous test\'s config dir is gone)', () => {
+    expect(dirs).toHaveLength(1);
+    expect(existsSync(dirs[0])).toBe(false);
+  });
+
+  it('env values of undefined remove the variable; stdin is fed', async () => {
+    const host = testHost({ env: { HOME: undefined, X: '1' }, stdin: 'hello' });
+    expect(host.env.HOME).toBeUndefined();
+    expect(host.env.X).toBe('1');
+    const chunks: string[] = [];
+    for await (const c of host.io.stdin) chunks.push(String(c));
+    expect(chunks.join('')).toBe('hello');
+  });
+
+  it('tty and columns reach the host; abort() aborts with the signal name', () => {
+    const host = testHost({ tty: { stdout: true }, columns: 71 });
+    expect(host.io).toMatchObject({ stdoutIsTTY: true, stderrIsTTY: false, stdinIsTTY: false, columns: 71 });
+    expect((host.io.stdout as { isTTY?: boolean }).isTTY).toBe(true);
+    host.abort('SIGTERM');
+    expect(host.signal.aborted).toBe(true);
+    expect(host.signal.reason).toBe('SIGTERM');
+  });
+
+  it("clock 'fake': sleeps end at once, are recorded and move now()", async () => {
+    const host = testHost({ clock: 'fake' });
+    await host.sleep(5000);
+    expect(host.sleeps).toEqual([5000]);
+    expect(host.now()).toBe(5000);
+  });
+});
+
+describe('the fake server', () => {
+  const fake = useFakeServer();
+
+  it('answers stubs in order (the last repeats) and records the requests', async () => {
+    fake.stub('/api/v1/orgs/list', [{ status: 503 }, { json: [{ id: 'o1' }] }]);
+    const r = await runCli(['orgs', 'list', '-o', 'json'], { env: fake.env, clock: 'fake' });
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual([{ id: 'o1' }]);
+    expect(fake.to('/api/v1/orgs/list').map((q) => q.status)).toEqual([503, 200]);
+    expect(fake.requests[0].headers['x-service-api-token-id']).toBe(fake.env.SVC_API_TOKEN_ID);
+  });
+
+  it('verify() names a stub never used and a request nobody stubbed', async () => {
+    const own = await startFakeServer();
+    try {
+      own.stub('/api/v1/issues/search', { json: {} });
+      const r = await runCli(['orgs', 'list', '--retries', '0'], { env: own.env });
+      expect(r.code).not.toBe(0);
+      expect(() => own.verify()).toThrow(/stub for \/api\/v1\/issues\/search was never used; request with no stub: POST \/api\/v1\/orgs\/list/);
+      own.reset();
+      expect(() => own.verify()).not.toThrow();
+    } finally {
+      await own.close();
+    }
+  });
+});
+
+describe('useFakeServer: stubs made in beforeAll stay, each test sees its own requests', () => {
+  const fake = useFakeServer();
+  beforeAll(() => { fake.stub('/api/v1/orgs/list', { json: [] }); });
+  for (const n of [1, 2]) {
+    it(`run ${n}`, async () => {
+      expect((await runCli(['orgs', 'list'], { env: fake.env })).code).toBe(0);
+      expect(fake.requests).toHaveLength(1);
+    });
+  }
+  it('a test that overrides a stub gets it back afterwards', async () => {
+    fake.stub('/api/v1/orgs/list', { status: 404, json: { error: 'gone' } });
+    expect((await runCli(['orgs', 'list', '--retries', '0'], { env: fake.env })).code).toBe(4);
+  });
+  it('(it is back)', async () => {
+    expect((await runCli(['orgs', 'list'], { env: fake.env })).code).toBe(0);
+  });
+});
+
+describe('the sandbox', () => {
+  const sb = useSandbox({ issues: 20, repos: 2 });
+
+  it('run() points the CLI at it with its token', async () => {
+    const orgs = await sb.runJson(['orgs', 'list']);
+    expect(JSON.stringify(orgs)).toContain(sb.organizationId!);
+    expect(sb.requests()['/api/v1/orgs/list']).toBeDefined();
+  });
+});
+
+describe('tempDir', () => {
+  const outside = tempDir('svc-helpers-');
+  let inside = '';
+  it('made in a test: removed when the test ends; made outside: kept until the file ends', () => {
+    inside = tempDir('svc-helpers-');
+    writeFileSync(join(inside, 'f'), 'x');
+    expect(existsSync(outside)).toBe(true);
+  });
+  it('(checked)', () => {
+    expect(existsSync(inside)).toBe(false);
+    expect(existsSync(outside)).toBe(true);
+  });
+});

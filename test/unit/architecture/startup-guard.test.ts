@@ -1,0 +1,146 @@
+/**
+ * Start-up regression guard (not a timed test): what a command loads must stay what it needs.
+ *
+ * - Statically, from esbuild's import graph of src/: the code every invocation evaluates (the static
+ *   closure of src/entry.ts) and the code an API call evaluates (plus the modules it imports on the
+ *   way: the operation command, the group, the run step, the HTTP client) must not contain the
+ *   heavy parts only some commands use. In dist/svc.cjs a module outside that closure is compiled
+ *   and run only when imported.
+ * - At run time, with a preload that records what the process did: an API call with JSON output
+ *   compiles the CLI from its V8 code cache (V8 accepts it) and loads none of the node built-ins it
+ *   does not need; `--version` does not load the CLI at all.
+ */
+import { build, type Metafile } from 'esbuild';
+import { execFile } from 'node:child_process';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { promisify } from 'node:util';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BIN, cleanEnv } from '../../helpers/run-svc.js';
+import { startFakeServer, type FakeServer } from '../../helpers/fake-server.js';
+import { tempDir } from '../../helpers/temp.js';
+
+const ROOT = resolve(__dirname, '../../..');
+
+async function importGraph(): Promise<Metafile> {
+  const r = await build({
+    entryPoints: [join(ROOT, 'src/entry.ts')], absWorkingDir: ROOT, bundle: true, write: false, metafile: true,
+    platform: 'node', format: 'esm', splitting: true, outdir: 'out', logLevel: 'silent',
+  });
+  return r.metafile;
+}
+
+/** Every input reachable from `from` through static imports and require() calls. */
+function closure(meta: Metafile, from: string[]): Set<string> {
+  const seen = new Set<string>();
+  const visit = (path: string) => {
+    if (seen.has(path) || !meta.inputs[path]) return;
+    seen.add(path);
+    for (const i of meta.inputs[path].imports) if (!i.external && i.kind !== 'dynamic-import') visit(i.path);
+  };
+  for (const f of from) visit(f);
+  return seen;
+}
+
+/** Only some commands use these. */
+const HEAVY = [/node_modules\/ora\//, /node_modules\/cli-table3\//, /node_modules\/conf\//, /node_modules\/ajv\//, /^src\/sandbox\//, /^src\/completion\/(generate|bash|zsh|fish)\.ts$/, /^src\/docs\//, /^src\/commands\/gate\/(command|run|summary)\.ts$/, /^src\/gate\/reports\//, /^src\/output\/table\.ts$/, /^src\/listing\/(paginate|pager)\.ts$/, /^src\/commands\/builtin\//, /^src\/scans\/wait\.ts$/];
+
+describe('what a command evaluates, from the import graph', () => {
+  let meta: Metafile;
+  beforeAll(async () => { meta = await importGraph(); });
+
+  it('every invocation: no zod, undici or any of the heavy parts', () => {
+    const files = [...closure(meta, ['src/entry.ts'])];
+    expect(files).toContain('src/cli.ts');
+    for (const f of files) {
+      expect(f, `${f} is evaluated by every invocation`).not.toMatch(/node_modules\/(zod|undici)\//);
+      for (const h of HEAVY) expect(f, `${f} is evaluated by every invocation`).not.toMatch(h);
+    }
+  });
+
+  it('an API call with JSON output: zod and undici, but none of the heavy parts', () => {
+    const files = [...closure(meta, ['src/entry.ts', 'src/commands/operation/command.ts', 'src/operations/issues.ts', 'src/commands/operation/run.ts', 'src/http/client.ts'])];
+    expect(files.some((f) => f.includes('node_modules/undici/lib/dispatcher/agent.js'))).toBe(true);
+    expect(files.some((f) => f.includes('node_modules/zod/'))).toBe(true);
+    for (const f of files) for (const h of HEAVY) expect(f, `${f} is evaluated by an API call`).not.toMatch(h);
+    // undici's index (fetch, WebSocket, caches, mocks) is not; its parts are required one by one.
+    expect(files).not.toContain('node_modules/undici/index.js');
+  });
+
+  it('zod only by name, through src/operations/zod.ts: none of its message locales in the bundle', () => {
+    // A namespace of zod that escapes (`import('zod/mini')`) keeps all of it, ~260 KB of locales too.
+    const kept = Object.values(meta.outputs).flatMap((o) => Object.entries(o.inputs))
+      .filter(([f, { bytesInOutput }]) => f.includes('node_modules/zod/') && f.includes('/locales/') && bytesInOutput > 0);
+    expect(kept.map(([f]) => f)).toEqual([]);
+    const importers = Object.entries(meta.inputs).filter(([f, i]) => f.startsWith('src/') && i.imports.some((d) => /node_modules\/zod\//.test(d.path))).map(([f]) => f);
+    expect(importers).toEqual(['src/operations/zod.ts']);
+  });
+});
+
+describe('what a command loads, at run time', () => {
+  let server: FakeServer;
+  let dir: string;
+  beforeAll(async () => {
+    server = await startFakeServer({ fallback: { json: { issues: [{ id: 'iss_1', score: 9 }], totalCount: 1 } } });
+    dir = tempDir('svc-guard-');
+    // Records which node built-ins the process loaded after start-up and what V8 did with the code cache.
+    writeFileSync(join(dir, 'record.cjs'), `
+      const fs = require('node:fs');
+      const vm = require('node:vm');
+      const before = new Set(process.moduleLoadList);
+      const seen = { scripts: [] };
+      const Script = vm.Script;
+      vm.Script = class extends Script {
+        constructor(source, options) {
+          super(source, options);
+          seen.scripts.push({ file: options && options.filename, cache: !options || !options.cachedData ? 'none' : this.cachedDataRejected ? 'rejected' : 'accepted' });
+        }
+      };
+      process.on('exit', () => {
+        seen.builtins = process.moduleLoadList.filter((m) => !before.has(m) && m.startsWith('NativeModule ')).map((m) => m.slice(13));
+        fs.writeFileSync(${JSON.stringify(join(dir, 'seen.json'))}, JSON.stringify(seen));
+      });
+    `);
+  });
+  afterAll(async () => {
+    await server.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  async function run(args: string[]): Promise<{ stdout: string; seen: { scripts: { file: string; cache: string }[]; builtins: string[] } }> {
+    const { stdout } = await promisify(execFile)(process.execPath, [BIN, ...args], {
+      env: cleanEnv({ NODE_OPTIONS: `--require ${join(dir, 'record.cjs')}`, SVC_BASE_URL: server.url, SVC_API_TOKEN_ID: 'id-1', SVC_API_TOKEN_SECRET: 'secret-1' }),
+      encoding: 'utf8',
+    });
+    return { stdout, seen: JSON.parse(readFileSync(join(dir, 'seen.json'), 'utf8')) };
+  }
+
+  it('an API call compiles the CLI from its code cache and loads no built-in it does not use', async () => {
+    const r = await run(['issues', 'search', '-o', 'json']);
+    expect(JSON.parse(r.stdout).totalCount).toBe(1);
+    expect(r.seen.scripts).toEqual([{ file: join(ROOT, 'dist/svc.cjs'), cache: 'accepted' }]);
+    expect(r.seen.builtins).toContain('net');
+    for (const unused of ['http', 'http2', 'assert', 'tls', 'crypto', 'child_process', 'readline', 'fs/promises', 'perf_hooks', 'zlib', 'worker_threads', 'dns']) {
+      expect(r.seen.builtins, `node:${unused} was loaded`).not.toContain(unused);
+    }
+  });
+
+  it('undici still takes the header limit from --max-http-header-size without loading node:http up front', async () => {
+    server.stub('/api/v1/orgs/list', { json: [], headers: { 'x-padding': 'p'.repeat(3000) } });
+    const args = [BIN, 'orgs', 'list', '-o', 'json', '--retries', '0'];
+    const env = (nodeOptions?: string) => cleanEnv({ NODE_OPTIONS: nodeOptions, SVC_BASE_URL: server.url, SVC_API_TOKEN_ID: 'id-1', SVC_API_TOKEN_SECRET: 'secret-1' });
+    const ok = await promisify(execFile)(process.execPath, args, { env: env(), encoding: 'utf8' });
+    expect(JSON.parse(ok.stdout)).toEqual([]);
+    const small = await promisify(execFile)(process.execPath, args, { env: env('--max-http-header-size=1024'), encoding: 'utf8' }).then(() => undefined, (e: { code: number; stderr: string }) => e);
+    expect(small?.code).toBe(6);
+  });
+
+  it('--version and top-level help do not load the CLI', async () => {
+    for (const args of [['--version'], ['--help']]) {
+      const r = await run(args);
+      expect(r.stdout.length).toBeGreaterThan(0);
+      expect(r.seen.scripts).toEqual([]);
+      for (const unused of ['http', 'v8']) expect(r.seen.builtins, `${args[0]} loaded node:${unused}`).not.toContain(unused);
+    }
+  });
+});

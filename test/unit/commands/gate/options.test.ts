@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest';
+import { parseGateOptions, thresholds, type GateCommandOptions } from '../../../../src/commands/gate/options.js';
+import { scopeSpecs } from '../../../../src/commands/gate/flags.js';
+import { aligned, annotationLines, MAX_ANNOTATIONS, scopeText } from '../../../../src/commands/gate/summary.js';
+import { UsageError } from '../../../../src/errors.js';
+import { evaluateGate } from '../../../../src/gate/verdict.js';
+
+/** The thresholds of the options commander would have read: parsed once, then merged (no policy here). */
+function gateOptions(raw: GateCommandOptions) {
+  return thresholds(parseGateOptions(raw, { specs: [], attribute: new Map() }));
+}
+
+describe('gate flags', () => {
+  it('takes the issue search flags that scope the gate from its row', () => {
+    expect(scopeSpecs().map((s) => s.flag)).toEqual([
+      'organization-id', 'repository-ids', 'scan-id', 'project-id', 'code-scan-types',
+      'vulnerability-classes', 'languages', 'rule-id', 'search-query',
+    ]);
+  });
+
+  it('parses thresholds and cut-offs', () => {
+    expect(gateOptions({ failOn: 'HIGH' })).toEqual({ failOn: 'high' });
+    expect(gateOptions({ maxCritical: '0', maxTotal: '12' })).toEqual({ max: { critical: 0, total: 12 } });
+    expect(gateOptions({ failOn: 'low', levels: 'critical=95,high=75' }).cutoffs).toEqual({ critical: 95, high: 75, medium: 40, low: 10 });
+  });
+
+  it('refuses a gate without a threshold, and bad values, as usage errors (exit 2)', () => {
+    const cases: Array<[GateCommandOptions, RegExp]> = [
+      [{}, /no threshold given/],
+      [{ levels: 'high=80' }, /no threshold given/],
+      [{ failOn: 'severe' }, /unknown level "severe"/],
+      [{ maxHigh: '-1' }, /--max-high expects a whole number/],
+      [{ maxHigh: '1.5' }, /--max-high expects a whole number/],
+      [{ maxLow: 'many' }, /--max-low expects a whole number/],
+      [{ failOn: 'high', levels: 'high=95' }, /--levels: cut-offs must descend/],
+    ];
+    for (const [opts, message] of cases) {
+      let err: unknown;
+      try { gateOptions(opts); } catch (e) { err = e; }
+      expect(err, JSON.stringify(opts)).toBeInstanceOf(UsageError);
+      expect((err as UsageError).exitCode).toBe(2);
+      expect((err as Error).message).toMatch(message);
+    }
+  });
+});
+
+describe('gate output helpers', () => {
+  it('caps annotations, errors first, with a notice of the rest', async () => {
+    const issues = Array.from({ length: 80 }, (_, i) => ({ id: `i${i}`, score: i < 60 ? 95 : 50, affectedFile: 'a.ts', startLine: i + 1 }));
+    const lines = (await annotationLines(evaluateGate(issues, { failOn: 'critical' }))).trimEnd().split('\n');
+    expect(lines).toHaveLength(MAX_ANNOTATIONS + 1);
+    expect(lines.slice(0, MAX_ANNOTATIONS).every((l) => l.startsWith('::error file=a.ts,line='))).toBe(true);
+    expect(lines[MAX_ANNOTATIONS]).toBe('::notice title=svc gate::30 more issue annotations not shown (at most 50); see the SARIF or JUnit report');
+  });
+
+  it('prints few annotations as they are', async () => {
+    const text = await annotationLines(evaluateGate([{ id: 'x', score: 91, affectedFile: 'b.ts', startLine: 3 }], { failOn: 'high' }));
+    expect(text).toMatch(/^::error file=b\.ts,line=3,title=\[critical\] Issue x::/);
+    expect(text.trimEnd().split('\n')).toHaveLength(1);
+  });
+
+  it('aligns columns, numbers to the right', () => {
+    expect(aligned([['level', 'open', 'x'], ['critical', '7', 'y'], ['low', '123', 'z']], new Set([1]))).toEqual([
+      '  level     open  x',
+      '  critical     7  y',
+      '  low        123  z',
+    ]);
+  });
+
+  it('describes the scope', () => {
+    expect(scopeText({ organizationId: 'o1', repositoryIds: ['r1', 'r2'], types: ['open'] })).toBe('open issues, organization o1, repositories r1,r2');
+  });
+});

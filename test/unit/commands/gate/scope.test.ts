@@ -1,0 +1,173 @@
+/**
+ * The gate verifies its scope before any verdict (issue 10): an unknown scan, repository,
+ * organization, project or rule is exit 4 naming the id (it used to pass: a search for an id that
+ * does not exist finds no issue); a scan still queued or running is exit 8 unless --wait waits for
+ * it; a failed scan is exit 1 with its message; a scope that exists with no open issue passes and
+ * says so. Reports say "could not decide" on every such path, and no SARIF file is written.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { useSandbox } from '../../../helpers/sandbox.js';
+import { startFakeServer, type FakeServer } from '../../../helpers/fake-server.js';
+import { runCli, testHost, type TestHostOptions } from '../../../helpers/host.js';
+import { tempDir } from '../../../helpers/temp.js';
+import type { ScanRec } from '../../../../src/sandbox/model.js';
+
+const sb = useSandbox();
+let dir: string;
+beforeAll(() => { dir = tempDir('svc-gate-scope-'); });
+
+const gate = (args: string[], env: Record<string, string> = sb.env, o: TestHostOptions = {}) => runCli(['gate', ...args], { ...o, env });
+
+/** A host on a fake clock whose sleeps also move the sandbox's clock (a scan finishes while svc waits). */
+function sandboxClockHost() {
+  const host = testHost({ env: sb.env, clock: 'fake' });
+  const sleep = host.sleep;
+  host.sleep = async (ms, signal) => { sb.advance(ms); await sleep(ms, signal); };
+  return host;
+}
+
+/** Exit `code`, one stderr line naming `id`, nothing on stdout (no PASSED, no verdict). */
+function noVerdict(r: Awaited<ReturnType<typeof gate>>, code: number, says: RegExp): void {
+  expect(r.code, r.stderr).toBe(code);
+  expect(r.stdout).toBe('');
+  expect(r.stderr.trim().split('\n')).toHaveLength(1);
+  expect(r.stderr).toMatch(says);
+}
+
+function orgScans(): ScanRec[] {
+  const org = sb.organizationId!;
+  return sb.state.scans.filter((s) => sb.state.repo(s.repositoryId)?.organizationId === org);
+}
+
+describe('unknown ids in the scope: exit 4, never PASSED', () => {
+  it('--scan-id scan_doesnotexist --fail-on info (passed with exit 0 before)', async () => {
+    noVerdict(await gate(['--scan-id', 'scan_doesnotexist', '--fail-on', 'info']), 4, /scan 'scan_doesnotexist' not found/);
+  });
+
+  it('--repository-ids repo_typo (passed with exit 0 before), every unknown id named', async () => {
+    noVerdict(await gate(['--repository-ids', 'repo_typo', '--fail-on', 'info']), 4, /repository 'repo_typo' not found/);
+    const real = sb.state.repos.find((r) => r.organizationId === sb.organizationId)!.id;
+    noVerdict(await gate(['--repository-ids', `${real},repo_a,repo_b`, '--fail-on', 'info']), 4, /repositories 'repo_a', 'repo_b' not found/);
+  });
+
+  it('an organization, a project and a rule that do not exist', async () => {
+    noVerdict(await gate(['--organization-id', 'org_nope', '--fail-on', 'info']), 4, /organization 'org_nope' not found/);
+    noVerdict(await gate(['--fail-on', 'info'], { ...sb.env, SVC_ORGANIZATION_ID: 'org_nope' }), 4, /organization 'org_nope' not found/);
+    noVerdict(await gate(['--project-id', 'proj_nope', '--fail-on', 'info']), 4, /project 'proj_nope' not found/);
+    noVerdict(await gate(['--rule-id', 'rule_nope', '--fail-on', 'info']), 4, /rule 'rule_nope' has found no issue of any status/);
+  });
+
+  it('a scan of a repository that --repository-ids does not name: the scope holds nothing', async () => {
+    const scan = orgScans().find((s) => s.status === 'completed')!;
+    const other = sb.state.repos.find((r) => r.organizationId === sb.organizationId && r.id !== scan.repositoryId)!.id;
+    noVerdict(await gate(['--scan-id', scan.scanId, '--repository-ids', other, '--fail-on', 'info']), 4, new RegExp(`scan '${scan.scanId}' is of repository '${scan.repositoryId}'`));
+  });
+
+  it('every report says the gate could not decide; no SARIF file', async () => {
+    const f = (n: string) => join(dir, n);
+    const r = await gate(['--scan-id', 'scan_typo', '--fail-on', 'info', '--sarif', f('a.sarif'), '--junit', f('a.xml'), '--markdown', f('a.md'), '--json-report', f('a.json')]);
+    expect(r.code).toBe(4);
+    expect(existsSync(f('a.sarif'))).toBe(false);
+    expect(readFileSync(f('a.xml'), 'utf8')).toContain('errors="1"');
+    expect(readFileSync(f('a.md'), 'utf8')).toContain('could not decide');
+    expect(JSON.parse(readFileSync(f('a.json'), 'utf8'))).toMatchObject({ passed: false, decided: false, exitCode: 4 });
+  });
+});
+
+describe('ids are checked by listing them, not by a 404 from the search', () => {
+  // A service whose search answers "no issues" for any scope, as a lenient server would.
+  let server: FakeServer;
+  let env: Record<string, string>;
+  beforeAll(async () => {
+    server = await startFakeServer({ fallback: { status: 500, json: { error: 'not expected' } } });
+    stubLenient();
+    env = server.env;
+  });
+  afterAll(async () => { await server.close(); });
+  function stubLenient(): void {
+    server.stub('/api/v1/issues/search', { json: { issues: [], totalCount: 0, totalCountAllCategories: 0, currentPage: 1, pageSize: 500 } });
+    server.stub('/api/v1/orgs/list', { json: [{ id: 'org_1', name: 'one' }] });
+    server.stub('/api/v1/repositories/list', { json: [{ id: 'repo_1', projectId: 'proj_1', name: 'r' }] });
+    server.stub('/api/v1/scans/list', (req) => {
+      const scanId = (req.body as { scanId?: string }).scanId;
+      const known = scanId === 'scan_1' ? [{ scanId, repositoryId: 'repo_1', status: 'completed' }] : [];
+      return { json: { codeScans: known, totalCount: known.length } };
+    });
+  }
+
+  it('unknown ids are exit 4; known ones with no open issue pass and say "0 open issues in scope"', async () => {
+    noVerdict(await gate(['--org', 'org_2', '--fail-on', 'info'], env), 4, /organization 'org_2' not found/);
+    noVerdict(await gate(['--org', 'org_1', '--repository-ids', 'repo_2', '--fail-on', 'info'], env), 4, /repository 'repo_2' not found in organization 'org_1'/);
+    noVerdict(await gate(['--org', 'org_1', '--project-id', 'proj_2', '--fail-on', 'info'], env), 4, /project 'proj_2' not found/);
+    noVerdict(await gate(['--org', 'org_1', '--scan-id', 'scan_2', '--fail-on', 'info'], env), 4, /scan 'scan_2' not found/);
+    noVerdict(await gate(['--org', 'org_1', '--rule-id', 'rule_2', '--fail-on', 'info'], env), 4, /rule 'rule_2'/);
+    const ok = await gate(['--org', 'org_1', '--repository-ids', 'repo_1', '--project-id', 'proj_1', '--scan-id', 'scan_1', '--fail-on', 'info'], env);
+    expect(ok.code, ok.stderr).toBe(0);
+    expect(ok.stdout).toMatch(/^svc gate: PASSED.*\n0 open issues in scope\./);
+    expect(ok.stdout).toContain('Verified to exist: organization org_1, repository repo_1, project proj_1, scan scan_1 (completed).');
+    const json = await gate(['--org', 'org_1', '--scan-id', 'scan_1', '--fail-on', 'info', '-o', 'json'], env);
+    expect(JSON.parse(json.stdout)).toMatchObject({ passed: true, counts: { total: 0 }, verified: { organization: 'org_1', scan: { id: 'scan_1', status: 'completed' } } });
+  });
+
+  it('an organization list it cannot read is exit 7, never "found"', async () => {
+    server.stub('/api/v1/orgs/list', { json: { organizations: 'nope' } });
+    try {
+      noVerdict(await gate(['--org', 'org_1', '--fail-on', 'info'], env), 7, /orgs list did not answer with a list/);
+    } finally {
+      stubLenient();
+    }
+  });
+
+  it('filters that name nothing to look up are said to be unverified when they leave nothing', async () => {
+    const r = await gate(['--org', 'org_1', '--vulnerability-classes', 'SQL Injektion', '--fail-on', 'info'], env);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('Note: --vulnerability-classes filter the scope and cannot be verified');
+  });
+});
+
+describe('a scan that has not finished is not a pass', () => {
+  it('queued or running: exit 8 with no verdict (a running scan used to be counted as it stood)', async () => {
+    const [running, queued] = orgScans().filter((s) => s.status === 'completed').slice(0, 2);
+    for (const [scan, status] of [[running, 'running'], [queued, 'queued']] as const) Object.assign(scan, { status, finished: false, codeScanFinished: false });
+    try {
+      noVerdict(await gate(['--scan-id', running.scanId, '--fail-on', 'critical']), 8, new RegExp(`scan '${running.scanId}' has not finished \\(status running\\).*add --wait`));
+      noVerdict(await gate(['--scan-id', queued.scanId, '--max-total', '1000']), 8, /has not finished \(status queued\)/);
+    } finally {
+      for (const scan of [running, queued]) Object.assign(scan, { status: 'completed', finished: true, codeScanFinished: true });
+    }
+  });
+
+  it('--wait waits (same polling as scans start --wait) and then decides on the finished scan', async () => {
+    const repo = sb.state.repos.find((r) => r.organizationId === sb.organizationId)!.id;
+    const started = await sb.call('/api/v1/scans/start', { repositoryIds: [repo] });
+    const scanId = started.json.scanId as string;
+    const r = await runCli(['gate', '--scan-id', scanId, '--max-total', '1000', '--wait', '--poll-interval', '20', '-o', 'json'], { host: sandboxClockHost() });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(new RegExp(`scan ${scanId}: running[\\s\\S]*scan ${scanId}: completed`));
+    const v = JSON.parse(r.stdout);
+    expect(v.verified.scan).toEqual({ id: scanId, status: 'completed', repositoryId: repo });
+    expect(v.counts.total).toBeGreaterThanOrEqual(1); // the sandbox's scan adds 1 to 3 open issues
+  });
+
+  it('--wait-timeout passing before the scan finishes is exit 8 (still pending), not a pass', async () => {
+    const repo = sb.state.repos.find((r) => r.organizationId === sb.organizationId)!.id;
+    const scanId = (await sb.call('/api/v1/scans/start', { repositoryIds: [repo] })).json.scanId as string;
+    const r = await gate(['--scan-id', scanId, '--fail-on', 'info', '--wait', '--poll-interval', '5', '--wait-timeout', '30'], sb.env, { clock: 'fake' });
+    expect(r.code, r.stderr).toBe(8);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/timed out waiting for scan/);
+    sb.advance(120_000);
+  });
+
+  it('a failed scan: exit 1 with its error message', async () => {
+    const failed = orgScans().find((s) => s.status === 'failed')!;
+    noVerdict(await gate(['--scan-id', failed.scanId, '--max-total', '1000']), 1, new RegExp(`scan '${failed.scanId}' failed: ${failed.errorMessage}`));
+  });
+
+  it('--wait without --scan-id, or --poll-interval without --wait: exit 2', async () => {
+    noVerdict(await gate(['--fail-on', 'high', '--wait']), 2, /--wait waits for the scan of --scan-id/);
+    noVerdict(await gate(['--fail-on', 'high', '--scan-id', 's', '--poll-interval', '3']), 2, /--poll-interval only applies with --wait/);
+  });
+});
