@@ -220,13 +220,6 @@ export function isExpired(entry: IgnoreEntry, today: string): boolean {
   return entry.expires < today;
 }
 
-/** What an entry matches, for messages: "iss_123", "rule sql-injection in src/**". */
-export function entryLabel(entry: IgnoreEntry): string {
-  if (entry.id !== undefined) return entry.id;
-  if (entry.fingerprint !== undefined) return `fingerprint ${entry.fingerprint}`;
-  return [entry.rule !== undefined ? `rule ${entry.rule}` : 'any rule', entry.path !== undefined ? `in ${entry.path}` : ''].filter(Boolean).join(' ');
-}
-
 export function entryMatches(entry: IgnoreEntry, issue: IssueInput, fingerprint: string): boolean {
   if (entry.id !== undefined) return String(issue.id) === entry.id;
   if (entry.fingerprint !== undefined) return fingerprint !== EMPTY_FINGERPRINT && fingerprint === entry.fingerprint;

@@ -1,5 +1,5 @@
 /** The lines that say what the baseline, the policy and --new-since/--commit took out of the count. */
-import { entryLabel } from './policy.js';
+import type { IgnoreEntry } from './policy.js';
 import type { Sifted } from './sieve.js';
 
 const s = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
@@ -26,4 +26,11 @@ export function siftedLines(sifted: Sifted | undefined, counted: number): string
   if (sifted.undated > 0) out.push(`${s(sifted.undated, 'issue has', 'issues have')} no creation date and counted (fail closed).`);
   if (sifted.uncommitted > 0) out.push(`${s(sifted.uncommitted, 'issue names', 'issues name')} no scan commit and counted (fail closed).`);
   return out;
+}
+
+/** What an entry matches, for messages: "iss_123", "rule sql-injection in src/**". */
+export function entryLabel(entry: IgnoreEntry): string {
+  if (entry.id !== undefined) return entry.id;
+  if (entry.fingerprint !== undefined) return `fingerprint ${entry.fingerprint}`;
+  return [entry.rule !== undefined ? `rule ${entry.rule}` : 'any rule', entry.path !== undefined ? `in ${entry.path}` : ''].filter(Boolean).join(' ');
 }

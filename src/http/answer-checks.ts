@@ -28,8 +28,77 @@ function stringEnd(s: string, i: number): number {
   }
 }
 
+// The fast pass keeps no strings: each key of an open object within maxDepth is its place in the text
+// (start, length) in one reused array; objects and arrays are a stack of flags.
+let places = new Int32Array(512);
+let kinds = new Uint8Array(64);
+let starts = new Int32Array(64);
+
+/** The key at `a` (length n) reads as the key at `b`: the same characters (neither written with escapes). */
+function sameText(s: string, a: number, b: number, n: number): boolean {
+  for (let k = 0; k < n; k++) if (s.charCodeAt(a + k) !== s.charCodeAt(b + k)) return false;
+  return true;
+}
+
+/**
+ * Whether some object up to `maxDepth` deep may give a key twice: false when surely not; true when
+ * one does, or when a key is written with escapes (then the exact pass decides). One walk, no strings.
+ */
+function mayRepeatKey(s: string, maxDepth: number, from: number, to: number): boolean {
+  let depth = 0; // open objects and arrays
+  let objects = 0; // open objects
+  let used = 0; // entries of `places` in use (two per key)
+  let expectKey = false;
+  for (let j = from; j < to; j++) {
+    const c = s.charCodeAt(j);
+    if (c === QUOTE) {
+      const end = stringEnd(s, j);
+      if (end < 0) return false;
+      if (expectKey && kinds[depth - 1] === 2) {
+        const start = j + 1;
+        const n = end - 1 - start;
+        for (let k = start; k < end - 1; k++) if (s.charCodeAt(k) === BACKSLASH) return true;
+        for (let k = starts[depth - 1]; k < used; k += 2) {
+          if (places[k + 1] === n && s.charCodeAt(places[k]) === s.charCodeAt(start) && sameText(s, places[k], start, n)) return true;
+        }
+        if (used + 2 > places.length) { const grown = new Int32Array(places.length * 2); grown.set(places); places = grown; }
+        places[used++] = start;
+        places[used++] = n;
+      }
+      expectKey = false;
+      j = end - 1;
+    } else if (c === 0x7b /* { */ || c === 0x5b /* [ */) {
+      if (depth === kinds.length) {
+        const k2 = new Uint8Array(depth * 2); k2.set(kinds); kinds = k2;
+        const s2 = new Int32Array(depth * 2); s2.set(starts); starts = s2;
+      }
+      const object = c === 0x7b;
+      if (object) objects++;
+      // 2: an object whose keys are kept; 1: another object; 0: an array.
+      kinds[depth] = object ? (objects <= maxDepth ? 2 : 1) : 0;
+      starts[depth] = used;
+      depth++;
+      expectKey = object;
+    } else if (c === 0x7d /* } */ || c === 0x5d /* ] */) {
+      if (depth === 0) return false;
+      depth--;
+      if (kinds[depth] !== 0) objects--;
+      used = starts[depth];
+      expectKey = false;
+    } else if (c === 0x2c /* , */) {
+      expectKey = depth > 0 && kinds[depth - 1] !== 0;
+    }
+  }
+  return false;
+}
+
 /** The first key that appears twice in one object up to `maxDepth` deep (as a dotted path), or undefined. */
 function duplicateKey(s: string, maxDepth: number, from = 0, to = s.length): string | undefined {
+  return mayRepeatKey(s, maxDepth, from, to) ? duplicateKeyPath(s, maxDepth, from, to) : undefined;
+}
+
+/** The first key that appears twice in one object up to `maxDepth` deep (as a dotted path), or undefined (exact, slower: keys as strings). */
+function duplicateKeyPath(s: string, maxDepth: number, from = 0, to = s.length): string | undefined {
   // One entry per open object or array: the keys seen (objects within maxDepth), null for others.
   const keys: Array<Set<string> | null> = [];
   const isObject: boolean[] = [];

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { fingerprintOf } from '../../../src/gate/fingerprint.js';
 import { globToRegExp, globMatches } from '../../../src/gate/glob.js';
-import { entryLabel, entryMatches, isExpired, parsePolicy, PolicyError } from '../../../src/gate/policy.js';
+import { entryMatches, isExpired, parsePolicy, PolicyError } from '../../../src/gate/policy.js';
+import { entryLabel } from '../../../src/gate/sifted-text.js';
 
 const FULL = `version: 1
 fail-on: high                 # as --fail-on

@@ -177,3 +177,12 @@ describe('writeOut', () => {
     await expect(p).rejects.toBeInstanceOf(InterruptedError);
   });
 });
+
+describe('a key given twice, at every depth the answer checks (issue 21)', () => {
+  it('finds it in nested objects and lists, escaped or not, and passes keys that only look alike', () => {
+    const twice = ['{"issues":[{"a":{"b":1,"b":2}}]}', '{"issues":[{"x":[{"y":1,"y":2}]}]}', '{"issues":[{"id":1,"i\\u0064":2}]}', '{"issues":[{"a":[1,{"a":2}],"a":3}]}'];
+    for (const text of twice) expect(() => decodePage(answer(text), 'issues'), text).toThrow(/twice/);
+    const once = ['{"issues":[{"ab":1,"ac":2,"a":3,"b":{"a":1},"c":[{"a":1},{"a":2}]}]}', '{"issues":[{"id":"\\"id\\":1","x":"a\\\\"}]}'];
+    for (const text of once) expect(decodePage(answer(text), 'issues'), text).toEqual(JSON.parse(text));
+  });
+});
