@@ -24,7 +24,8 @@ export class AuthError extends CliError {
 }
 
 export class InterruptedError extends CliError {
-  constructor(signal: 'SIGINT' | 'SIGTERM' = 'SIGINT') {
-    super(`interrupted by ${signal}`, signal === 'SIGTERM' ? EXIT.TERMINATED : EXIT.INTERRUPTED);
+  /** `hint`: what goes on without svc (a started scan keeps running). */
+  constructor(signal: 'SIGINT' | 'SIGTERM' = 'SIGINT', hint?: string) {
+    super(`interrupted by ${signal}`, signal === 'SIGTERM' ? EXIT.TERMINATED : EXIT.INTERRUPTED, hint);
   }
 }

@@ -38,6 +38,8 @@ export interface WaitSettings {
 type ScanState = 'done' | 'failed' | 'running';
 
 const DONE = new Set(['completed', 'finished']);
+/** How often the elapsed time on a terminal's status line moves. */
+const TICK_MS = 1000;
 const FAILED = new Set(['failed', 'error', 'errored', 'cancelled', 'canceled', 'aborted']);
 
 type ScanItem = Record<string, unknown>;
@@ -143,7 +145,8 @@ export async function waitForScan(ctx: Context, scanId: string, organizationId: 
         const next = item ? String(item.status ?? (state === 'running' ? 'running' : state)) : 'not listed yet';
         if (next !== status || lastLineAt === started) {
           status = next;
-          progress.line(`scan ${scanId}: ${status} (${duration(now - started)})`);
+          // On a terminal the one status line (the spinner) says it; elsewhere a line per change.
+          if (!progress.live) progress.line(`scan ${scanId}: ${status} (${duration(now - started)})`);
           lastLineAt = now;
         }
         if (item && state !== 'running') return item;
@@ -160,9 +163,15 @@ export async function waitForScan(ctx: Context, scanId: string, organizationId: 
         lastLineAt = now;
       }
       try {
-        await ctx.sleep(Math.min(s.pollMs, deadline - now), ctx.signal);
+        // On a terminal the elapsed time moves every second between two polls.
+        const wait = Math.min(s.pollMs, deadline - now);
+        const ticks = progress.live ? Math.max(1, Math.ceil(wait / TICK_MS)) : 1;
+        for (let i = 0; i < ticks; i++) {
+          await ctx.sleep(ticks === 1 ? wait : Math.min(TICK_MS, wait - i * TICK_MS), ctx.signal);
+          if (progress.live) progress.update(`scan ${scanId}: ${status} (${duration(ctx.now() - started)})`);
+        }
       } catch {
-        throw new InterruptedError(ctx.signal.reason === 'SIGTERM' ? 'SIGTERM' : 'SIGINT');
+        throw new InterruptedError(ctx.signal.reason === 'SIGTERM' ? 'SIGTERM' : 'SIGINT', `the scan keeps running: svc scans list --scan-id ${scanId}`);
       }
     }
   } finally {

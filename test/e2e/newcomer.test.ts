@@ -147,5 +147,19 @@ describe.runIf(ptyAvailable())('at an 80x24 terminal', () => {
     const listOrg = await runOnPty(['repos', 'list'], [], { env: { ...sb.env, SVC_ORGANIZATION_ID: orgs[1].id }, cols: 80, rows: 24 });
     expect(flat(listOrg.output)).toContain(`Organization: ${orgs[1].id} (from SVC_ORGANIZATION_ID)`);
   });
+
+  it('scans start --wait: one status line whose elapsed time moves every second; Ctrl-C says the scan keeps running', async () => {
+    const repo = (await sb.runJson<Array<{ id: string }>>(['repos', 'list']))[0];
+    // The sandbox's scans run for a minute here; the status is checked every 10 s.
+    const r = await runOnPty(['scans', 'start', '--repository-ids', repo.id, '--wait', '--poll-interval', '10'], [['(2s)', '\x03']], { env: sb.env, cols: 80, rows: 24, timeoutMs: 20_000 });
+    expect(r.unanswered).toEqual([]);
+    expect(r.code).toBe(130);
+    const text = flat(r.output);
+    expect(text).toMatch(/scan (scan_\w+): running \(1s\)/);
+    const id = /scan (scan_\w+): running/.exec(text)![1];
+    expect(text).toContain(`svc: error: interrupted by SIGINT; the scan keeps running: svc scans list --scan-id ${id}`);
+    // One status line: the status is not also printed as lines of its own.
+    expect(screen(r.output).filter((l) => /^scan scan_\w+: /.test(l.trim()))).toEqual([]);
+  });
 });
 
