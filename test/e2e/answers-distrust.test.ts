@@ -85,9 +85,9 @@ describe('issues search --repository-ids naming a repository the organization do
     it(`empty answer: exit 4 naming it${all ? ' (--all)' : ''}`, async () => {
       fake.stub(SEARCH, { json: answer([]) });
       fake.stub(REPOS, { json: [{ id: 'repo-1' }] });
-      const r = await svc(['issues', 'search', '--repository-ids', 'repo-1,repo-typo', ...(all ? ['--all'] : [])]);
+      const r = await svc(['issues', 'search', '--repository-ids', 'repo-1,repo_typo', ...(all ? ['--all'] : [])]);
       expect(r.code, r.stdout).toBe(4);
-      expect(r.stderr).toContain("'repo-typo' not found");
+      expect(r.stderr).toContain("'repo_typo' not found");
       expect(r.stdout).not.toContain('No results');
     });
   }

@@ -44,7 +44,7 @@ function sample(spec: FlagSpec, i: number): { args: string[]; value: unknown } {
       return { args: [f, JSON.stringify(v)], value: v };
     }
     default: {
-      const v = /date/i.test(spec.flag) ? '2026-01-31' : spec.flag === 'execution-criteria-crontab' ? '0 3 * * 1' : spec.flag === 'timezone' ? 'Europe/Berlin' : `v-${spec.flag}`;
+      const v = /date/i.test(spec.flag) ? '2026-01-31' : spec.flag === 'execution-criteria-crontab' ? '0 3 * * 1' : spec.flag === 'timezone' ? 'Europe/Berlin' : /^repository-ids?$/.test(spec.flag) ? `v_${spec.flag}` /* an id (a name would be looked up: src/request/repository-names.ts) */ : `v-${spec.flag}`;
       return { args: [f, v], value: v };
     }
   }
