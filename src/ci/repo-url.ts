@@ -49,8 +49,8 @@ function repoUrlKey(url: string): string | undefined {
   return web === undefined ? undefined : web.replace(/^https?:\/\//, '').replace(/^www\./, '');
 }
 
-/** Levenshtein distance (small strings: URLs). */
-function distance(a: string, b: string): number {
+/** Levenshtein distance (small strings: URLs, names). */
+export function distance(a: string, b: string): number {
   let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
     const cur = [i];

@@ -163,6 +163,13 @@ async function fillGroup(cmd: Command, g: Group, run: Runner): Promise<void> {
     cmd.addCommand(standIn);
     pending.set(standIn, async () => { completeOperationCommand(standIn, op, run); });
   }
+  if (g.name === 'issues') {
+    // `svc issues triage`: not an operation of the API, a walk through them on a terminal.
+    const { completeTriage, triageStandIn } = await import('./triage/command.js');
+    const triage = triageStandIn();
+    cmd.addCommand(triage);
+    pending.set(triage, async () => { completeTriage(triage, run); });
+  }
   const first = ops[0];
   cmd.addHelpText('after', [
     '', `Run 'svc ${g.name} <operation> --help' for the flags, API path and examples of an operation.`,

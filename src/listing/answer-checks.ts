@@ -122,6 +122,8 @@ const SCAN_SCOPE: readonly ScopeRule[] = [
 const SCOPES: Record<string, readonly ScopeRule[]> = {
   '/api/v1/issues/search': ISSUE_SCOPE,
   '/api/v1/scans/list': SCAN_SCOPE,
+  // topIssues answers a list of issues of the status `type` asked for (spec: enum open, patched).
+  '/api/v1/stats/topIssues': [{ asked: 'type', said: [['status']], name: 'status' }],
 };
 
 function said(item: Json, path: readonly string[]): unknown {
@@ -169,7 +171,8 @@ export function itemScopeCheck(path: string, body: Body, what: string): ItemScop
 export function checkAnswer(path: string, items: string | undefined, data: unknown, body: Body, what: string): void {
   checkAnswerCounts(path, data, body, what);
   const inScope = itemScopeCheck(path, body, what);
-  if (!inScope || items === undefined || !isObject(data)) return;
-  const list = data[items];
+  if (!inScope) return;
+  // A listing's items under its key; an answer that is itself a list (stats topIssues) holds them.
+  const list = Array.isArray(data) ? data : items !== undefined && isObject(data) ? data[items] : undefined;
   if (Array.isArray(list)) for (const item of list) inScope(item, typeof body.page === 'number' ? body.page : 1);
 }

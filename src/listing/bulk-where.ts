@@ -13,6 +13,8 @@ import { flagValue, setPath, validateTyped } from '../request/body.js';
 import { listParser, stringParser } from '../request/values.js';
 import { parseNumberFlag } from '../request/number-flag.js';
 import { Pager } from './pager.js';
+import { resolveRepositoryFields } from '../request/repository-names.js';
+import { kebab } from '../operations/index.js';
 import { askYesNo } from '../terminal/confirm.js';
 
 /** Search fields that are not filters: the listing sets them itself. */
@@ -83,6 +85,7 @@ const NO_FILES = {
 export async function findWhere(ctx: Context, search: Operation, where: Where, organizationId: string | undefined, concurrency: number): Promise<Found[]> {
   const client = await ctx.client();
   const p = search.pagination!;
+  await resolveRepositoryFields(ctx, where.body, (f) => `--where ${kebab(f)}`, { read: true });
   const pager = new Pager({
     what: 'issues search (--where)',
     pagination: p,

@@ -65,7 +65,7 @@ function realDay(s: string): boolean {
 
 export const orgId = (source: Source = 'spec') =>
   field(id(), 'Organization id (default: --org, SVC_ORGANIZATION_ID, then the profile)', source, 'id');
-export const repoId = (source: Source = 'spec', description = 'Repository id') => field(id(), description, source, 'id');
+export const repoId = (source: Source = 'spec', description = 'Repository: its id, name, owner/name or URL') => field(id(), description, source, 'id');
 export const issueId = (source: Source = 'notes') => field(id(), 'Issue id', source, 'id');
 
 /** Request body: declared fields are checked, any other field passes through untouched. */

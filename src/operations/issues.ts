@@ -78,7 +78,7 @@ export const issues: Operation[] = [
       sortOrder: field(withDefault(oneOf(['asc', 'desc']), 'desc'), 'Sort order'),
       languages: field(list(id()), 'Only these languages', 'spec', 'langs'),
       vulnerabilityClasses: field(list(id()), 'Only these vulnerability classes', 'spec', 'classes'),
-      repositoryIds: field(list(id()), 'Only these repositories', 'spec', 'ids'),
+      repositoryIds: field(list(id()), 'Only these repositories (ids, names, owner/name or URLs)', 'spec', 'ids'),
       projectId: field(id(), 'Project id', 'spec', 'id'),
       scanId: field(id(), 'Only issues of this scan', 'spec', 'id'),
       codeScanTypes: field(list(oneOf(['FullScan', 'PrScan'])), 'Scan types (spec shows FullScan; PrScan from the field notes)'),

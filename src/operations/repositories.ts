@@ -177,7 +177,7 @@ export const repositories: Operation[] = [
     required: ['repositoryIds'],
     request: body({
       organizationId: orgId('inferred'),
-      repositoryIds: field(list(id()), 'Repositories whose settings to reset', 'inferred', 'ids'),
+      repositoryIds: field(list(id()), 'Repositories whose settings to reset (ids, names, owner/name or URLs)', 'inferred', 'ids'),
     }),
     response: anyObject, columns: [],
     examples: [{ cmd: 'svc repos reset-scanner-settings --repository-ids repo_1,repo_2 --yes', desc: 'Reset two repositories to the default scanner settings' }],

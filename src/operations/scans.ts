@@ -63,7 +63,7 @@ export const scans: Operation[] = [
     required: ['repositoryIds'],
     request: body({
       organizationId: orgId('notes'),
-      repositoryIds: field(list(id()), 'Repositories to scan', 'notes', 'ids'),
+      repositoryIds: field(list(id()), 'Repositories to scan (ids, names, owner/name or URLs)', 'notes', 'ids'),
     }),
     response: record({ scanId: optional(str()), id: optional(str()) }),
     columns: ['scanId'],
@@ -87,7 +87,7 @@ export const scans: Operation[] = [
       organizationId: orgId('notes'),
       page: field(int(1), 'Page number', 'notes', 'n'),
       pageSize: field(int(1), 'Scans per page', 'notes', 'n'),
-      repositoryIds: field(list(id()), 'Only these repositories', 'notes', 'ids'),
+      repositoryIds: field(list(id()), 'Only these repositories (ids, names, owner/name or URLs)', 'notes', 'ids'),
       scanId: field(id(), 'Only this scan', 'notes', 'id'),
       scanType: field(oneOf(['FullScan', 'PrScan', 'SCAScan']), 'Scan type', 'notes'),
       returnAll: field(bool(), 'Every match in one response', 'notes'),

@@ -6,6 +6,7 @@ import { UsageError } from '../errors.js';
 import { escapeHatchBody, flagValue, readSource, setPath, validateTyped, type Body } from './body.js';
 import { argName, fromFileAttribute, type OperationFlags, type OperationOptions } from './flags.js';
 import { checkControls } from './values.js';
+import { resolveRepositoryFields } from './repository-names.js';
 
 export async function buildRequestBody(ctx: Context, op: Operation, flags: OperationFlags, opts: OperationOptions, positional?: string): Promise<Body> {
   const fromFile = flags.specs.filter((s) => s.fromFile && opts[fromFileAttribute(s)] !== undefined);
@@ -62,6 +63,11 @@ export async function buildRequestBody(ctx: Context, op: Operation, flags: Opera
     const how = [op.positional === key ? argName(key) : '', spec ? `--${spec.flag}` : '', `-F ${key}=...`].filter(Boolean).join(', or ');
     throw new UsageError(`missing ${key}: give ${how}`, `see 'svc ${op.group} ${op.name} --help'`);
   }
+  // Repository names, owner/name and URLs to ids (one `repositories/list` for the run).
+  await resolveRepositoryFields(ctx, body, (field) => {
+    const spec = flags.specs.find((s) => s.path[0] === field);
+    return op.positional === field ? `${argName(field)}/--${spec?.flag ?? field}` : spec ? `--${spec.flag}` : field;
+  });
   return body;
 }
 

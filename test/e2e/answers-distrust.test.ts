@@ -85,9 +85,9 @@ describe('issues search --repository-ids naming a repository the organization do
     it(`empty answer: exit 4 naming it${all ? ' (--all)' : ''}`, async () => {
       fake.stub(SEARCH, { json: answer([]) });
       fake.stub(REPOS, { json: [{ id: 'repo-1' }] });
-      const r = await svc(['issues', 'search', '--repository-ids', 'repo-1,repo-typo', ...(all ? ['--all'] : [])]);
+      const r = await svc(['issues', 'search', '--repository-ids', 'repo-1,repo_typo', ...(all ? ['--all'] : [])]);
       expect(r.code, r.stdout).toBe(4);
-      expect(r.stderr).toContain("'repo-typo' not found");
+      expect(r.stderr).toContain("'repo_typo' not found");
       expect(r.stdout).not.toContain('No results');
     });
   }
@@ -102,5 +102,17 @@ describe('issues search --repository-ids naming a repository the organization do
     const r = await svc(['issues', 'search', '--repository-ids', 'repo-1', '-o', 'json']);
     expect(r.code, r.stderr).toBe(0);
     expect(fake.hits(REPOS)).toBe(0);
+  });
+});
+
+describe('stats top-issues: an issue of another status than the type asked for', () => {
+  const TOP = '/api/v1/stats/topIssues';
+  it('exit 7 naming it; the control passes', async () => {
+    fake.stub(TOP, [{ json: [{ id: 'iss-1', title: 't', vulnClass: 'XSS', score: 91, cwes: [], status: 'open' }] }, { json: [{ id: 'iss-2', title: 't', vulnClass: 'XSS', score: 91, cwes: [], status: 'patched' }] }]);
+    const ok = await svc(['stats', 'top-issues', '--type', 'open', '-o', 'json']);
+    expect(ok.code, ok.stderr).toBe(0);
+    const r = await svc(['stats', 'top-issues', '--type', 'open', '-o', 'json']);
+    expect(r.code, r.stdout).toBe(7);
+    expect(r.stderr).toContain("'iss-2' of status 'patched'");
   });
 });

@@ -115,6 +115,13 @@ describe('class 1: answers that contradict themselves or the spec (exit 7, never
     expect(r.stderr).toContain('page 1 was asked for, it says currentPage 3');
   });
 
+  it('an issue whose id is empty: exit 7 (it could be matched to no baseline or policy entry)', async () => {
+    fake.stub(SEARCH, { json: answer([issue({ id: '', score: 95 })]) });
+    const r = await gate();
+    expect(r.code, r.stdout).toBe(7);
+    expect(r.stderr).toContain('an issue without an id');
+  });
+
   it('more issues than totalCount', async () => {
     fake.stub(SEARCH, { json: answer([issue(), issue({ id: 'iss-2' })], { totalCount: 1, categoryCounts: { open: 1 } }) });
     const r = await gate();

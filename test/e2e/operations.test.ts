@@ -20,6 +20,7 @@ function inScope(path: string, answer: unknown, body: Record<string, unknown>): 
     const a = answer as { codeScans: Array<Record<string, unknown>> };
     return { ...a, codeScans: a.codeScans.map((s) => ({ ...s, scanId: body.scanId })) };
   }
+  if (path === '/api/v1/stats/topIssues' && typeof body.type === 'string') return (answer as Array<Record<string, unknown>>).map((i) => ({ ...i, status: body.type }));
   return answer;
 }
 const TOKEN_ID = 'tok-id-1234';
@@ -43,7 +44,7 @@ function sample(spec: FlagSpec, i: number): { args: string[]; value: unknown } {
       return { args: [f, JSON.stringify(v)], value: v };
     }
     default: {
-      const v = /date/i.test(spec.flag) ? '2026-01-31' : spec.flag === 'execution-criteria-crontab' ? '0 3 * * 1' : spec.flag === 'timezone' ? 'Europe/Berlin' : `v-${spec.flag}`;
+      const v = /date/i.test(spec.flag) ? '2026-01-31' : spec.flag === 'execution-criteria-crontab' ? '0 3 * * 1' : spec.flag === 'timezone' ? 'Europe/Berlin' : /^repository-ids?$/.test(spec.flag) ? `v_${spec.flag}` /* an id (a name would be looked up: src/request/repository-names.ts) */ : `v-${spec.flag}`;
       return { args: [f, v], value: v };
     }
   }

@@ -34,9 +34,9 @@ export function completionCases(shell: ShellName): void {
       expect(tab('svc iss')).toEqual(['issues']);
     });
 
-    it('svc issues <TAB>: every operation of the group, kebab-case', async () => {
+    it('svc issues <TAB>: every operation of the group, kebab-case, and triage', async () => {
       const ops = (await loadAllOperations()).filter((o) => o.group === 'issues').map((o) => commandName(o).name);
-      expect(sorted(tab('svc issues '))).toEqual(sorted(ops));
+      expect(sorted(tab('svc issues '))).toEqual(sorted([...ops, 'triage']));
     });
 
     it('svc stats issuesBy<TAB>: the API spellings are aliases', () => {

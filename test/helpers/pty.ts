@@ -7,7 +7,7 @@ import { BIN, cleanEnv } from './run-svc.js';
 import { has } from './shells.js';
 
 const DRIVER = String.raw`
-import fcntl, json, os, pty, select, struct, sys, termios, time
+import fcntl, json, os, pty, select, signal, struct, sys, termios, time
 spec = json.loads(sys.argv[1])
 pid, fd = pty.fork()
 if pid == 0:
@@ -34,7 +34,13 @@ while time.time() < deadline:
             break
         pos = at + len(steps[0][0])
         time.sleep(0.05)
-        os.write(fd, steps[0][1].encode())
+        keys = steps[0][1]
+        if keys.startswith('\x00resize:'):
+            cols, rows = (int(n) for n in keys[len('\x00resize:'):].split('x'))
+            fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack('HHHH', rows, cols, 0, 0))
+            os.kill(pid, signal.SIGWINCH)
+        else:
+            os.write(fd, keys.encode())
         steps.pop(0)
 else:
     os.kill(pid, 9)
@@ -56,7 +62,7 @@ export function ptyAvailable(): boolean {
   return false;
 }
 
-/** `steps`: [text to wait for, keys to type] in order. */
+/** `steps`: [text to wait for, keys to type] in order; keys `resize(cols, rows)` resize the terminal instead (SIGWINCH). */
 /** `cols`/`rows`: the terminal's size (default 100 x 24). `command`: run this argv instead of svc (`args` then unused). */
 export function runOnPty(args: string[], steps: Array<[string, string]>, opts: { env?: Record<string, string | undefined>; cwd?: string; timeoutMs?: number; cols?: number; rows?: number; command?: string[] } = {}): Promise<PtyResult> {
   const spec = {
@@ -80,4 +86,9 @@ export function runOnPty(args: string[], steps: Array<[string, string]>, opts: {
       resolve(JSON.parse(stdout) as PtyResult);
     });
   });
+}
+
+/** A step's keys that resize the terminal to cols x rows (the program gets SIGWINCH). */
+export function resize(cols: number, rows: number): string {
+  return `\u0000resize:${cols}x${rows}`;
 }

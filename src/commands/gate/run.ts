@@ -284,7 +284,7 @@ function asIssue(item: unknown, page: number, dates: boolean): IssueInput {
     throw new ResponseError(`gate: page ${page} holds an item that is not an issue record`, undefined, 'check the base URL; try again with --verbose');
   }
   const issue = item as IssueInput;
-  if (typeof issue.id !== 'string' && typeof issue.id !== 'number') {
+  if ((typeof issue.id !== 'string' || issue.id.trim() === '') && typeof issue.id !== 'number') {
     throw new ResponseError(`gate: page ${page} holds an issue without an id`, undefined, 'check the base URL; try again with --verbose');
   }
   try {

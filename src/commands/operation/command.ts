@@ -32,7 +32,9 @@ function optionsFor(spec: FlagSpec): Option[] {
       new Option(`--no-${spec.flag}`, `Send ${spec.path.join('.')}: false`),
     ];
   }
-  const opt = new Option(`${long} <${spec.placeholder}>`, desc);
+  // -R: the repository (gh's short form), on the one repository flag of a command.
+  const short = spec.flag === 'repository-id' || spec.flag === 'repository-ids' ? '-R, ' : '';
+  const opt = new Option(`${short}${long} <${spec.placeholder}>`, desc);
   if (spec.kind === 'enum') opt.choices(spec.choices!);
   // Lists: repeatable, comma-separated, no empty element; strings: no control character an id or
   // text may not hold (see values.ts). Checked while parsing, before anything is sent.

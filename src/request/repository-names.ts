@@ -1,0 +1,146 @@
+/**
+ * Repositories by name: wherever a request takes a repository id (`repositoryId`, `repositoryIds`:
+ * positionals, `--repository-id(s)`, `-R`, the gate's scope), the value may also be the repository's
+ * name, `owner/name` or its URL. The organization's repositories are listed once per run
+ * (`repositories/list`, kept for the run) and each value is looked up in them: an id as it is, then
+ * a name, `owner/name` (the last two parts of its URL's path), a URL (src/ci/repo-url.ts, the one matcher).
+ *
+ * - Several matches: exit 2 listing them with their ids.
+ * - None: exit 4 with the closest names; an id found in another organization the token sees is named
+ *   with that organization.
+ * - `--dry-run` sends nothing, so nothing is looked up: the values are shown as given.
+ *
+ * Which values are looked up: URLs and `owner/name` always; a plain value only when it cannot be an
+ * id of the service, i.e. it holds neither a digit nor `_` (ids seen hold both: `repo_3f9a`, UUIDs).
+ * A plain value with a digit or `_` is sent as given (an unknown id is then the service's 404, or the
+ * gate's scope check); a name like `api-v2` is written as `owner/api-v2` or its URL instead.
+ */
+import type { Context } from '../context.js';
+import { CliError, UsageError } from '../errors.js';
+import { EXIT } from '../exit-codes.js';
+import { distance, matchByUrl, webUrl } from '../ci/repo-url.js';
+
+interface Repo {
+  id: string;
+  name: string;
+  urls: string[];
+}
+
+/** The request fields that hold repository ids. */
+const FIELDS = ['repositoryId', 'repositoryIds'] as const;
+
+const lists = new WeakMap<Context, Map<string, Promise<Repo[]>>>();
+
+/** The repositories of an organization (`''`: the token's default), listed once per run. */
+function repositories(ctx: Context, organizationId: string | undefined): Promise<Repo[]> {
+  let byOrg = lists.get(ctx);
+  if (!byOrg) lists.set(ctx, (byOrg = new Map()));
+  const key = organizationId ?? '';
+  let list = byOrg.get(key);
+  if (!list) {
+    list = listRepos(ctx, organizationId);
+    byOrg.set(key, list);
+  }
+  return list;
+}
+
+async function listRepos(ctx: Context, organizationId: string | undefined): Promise<Repo[]> {
+  const client = await ctx.client();
+  const answer = await client.call('/api/v1/repositories/list', { ...(organizationId ? { organizationId } : {}), getCounts: false }, { safe: true });
+  if (!Array.isArray(answer)) throw new CliError('repositories/list did not answer a list, so repository names cannot be looked up', EXIT.BAD_RESPONSE, 'give repository ids');
+  return answer.flatMap((r: unknown) => {
+    if (r === null || typeof r !== 'object') return [];
+    const rec = r as Record<string, unknown>;
+    if (typeof rec.id !== 'string') return [];
+    const urls = [rec.url, rec.repositoryUrl].filter((u): u is string => typeof u === 'string' && u !== '');
+    return [{ id: rec.id, name: typeof rec.name === 'string' ? rec.name : rec.id, urls }];
+  });
+}
+
+/** `owner/name` of a repository: the last two parts of its URL's path. */
+function ownerName(repo: Repo): string[] {
+  return repo.urls.flatMap((u) => {
+    const web = webUrl(u);
+    const parts = web ? new URL(web).pathname.split('/').filter(Boolean) : [];
+    return parts.length >= 2 ? [parts.slice(-2).join('/').toLowerCase()] : [];
+  });
+}
+
+/** The repositories a value names. */
+function matches(value: string, repos: Repo[]): Repo[] {
+  const byId = repos.filter((r) => r.id === value);
+  if (byId.length) return byId;
+  if (/^[a-z][a-z0-9+.-]*:\/\/|^[^@/\s]+@[^:/\s]+:/i.test(value)) return matchByUrl(value, repos);
+  const lower = value.toLowerCase();
+  if (value.includes('/')) return repos.filter((r) => ownerName(r).includes(lower.replace(/\.git$/, '')));
+  const exact = repos.filter((r) => r.name === value);
+  return exact.length ? exact : repos.filter((r) => r.name.toLowerCase() === lower);
+}
+
+/** The `n` repositories whose name is closest to the value. */
+function closest(value: string, repos: Repo[], n = 3): Repo[] {
+  const v = value.toLowerCase().split('/').pop()!;
+  return repos.map((r) => ({ r, d: distance(v, r.name.toLowerCase()) })).sort((a, b) => a.d - b.d).slice(0, n).map((x) => x.r);
+}
+
+/** Looks the value up in the other organizations the token sees; the one holding it, if any. */
+async function otherOrganization(ctx: Context, value: string, organizationId: string | undefined): Promise<{ id: string; name: string } | undefined> {
+  try {
+    const client = await ctx.client();
+    const orgs = await client.call('/api/v1/orgs/list', {}, { safe: true });
+    if (!Array.isArray(orgs)) return undefined;
+    for (const o of orgs as Array<{ id?: unknown; name?: unknown }>) {
+      if (typeof o.id !== 'string' || o.id === organizationId) continue;
+      const repos = await repositories(ctx, o.id);
+      if (matches(value, repos).length > 0) return { id: o.id, name: typeof o.name === 'string' ? o.name : o.id };
+    }
+  } catch (err) {
+    if (err instanceof CliError && err.exitCode === EXIT.INTERRUPTED) throw err;
+  }
+  return undefined;
+}
+
+/** Whether a value is looked up (see the head of this file). */
+function isLookedUp(value: string): boolean {
+  return value.includes('/') || /^[^@/\s]+@[^:/\s]+:/.test(value) || !/[\d_]/.test(value);
+}
+
+async function resolveOne(ctx: Context, value: string, what: string, organizationId: string | undefined): Promise<string> {
+  if (!isLookedUp(value)) return value;
+  const repos = await repositories(ctx, organizationId);
+  const found = matches(value, repos);
+  if (found.length === 1) return found[0].id;
+  if (found.length > 1) {
+    throw new UsageError(`${what} '${value}' names ${found.length} repositories: ${found.map((r) => `${r.name} (${r.id})`).join(', ')}`, 'give the one you mean by id, owner/name or URL');
+  }
+  const elsewhere = await otherOrganization(ctx, value, organizationId);
+  if (elsewhere) {
+    throw new CliError(`${what} '${value}' is a repository of organization ${elsewhere.name} (${elsewhere.id}), not of the organization in use${organizationId ? ` (${organizationId})` : ''}`, EXIT.NOT_FOUND, `add --org ${elsewhere.id}`);
+  }
+  const near = closest(value, repos);
+  throw new CliError(
+    `${what} '${value}' not found: no repository of the organization${organizationId ? ` ${organizationId}` : ''} has this id, name, owner/name or URL`,
+    EXIT.NOT_FOUND,
+    near.length ? `closest: ${near.map((r) => `${r.name} (${r.id})`).join(', ')}; \`svc repos list\` shows them all` : 'the organization has no repositories: `svc repos list`',
+  );
+}
+
+/**
+ * Replaces the repository names, `owner/name`s and URLs of a request body by their ids (in place).
+ * `flagOf` names the flag of a field for messages; `read`: look up under --dry-run too.
+ */
+export async function resolveRepositoryFields(ctx: Context, body: Record<string, unknown>, flagOf: (field: string) => string, o: { read?: boolean } = {}): Promise<void> {
+  // --dry-run sends nothing, unless the caller reads anyway (`--where` searches before it prints).
+  if (ctx.globals.dryRun && !o.read) return;
+  const org = typeof body.organizationId === 'string' ? body.organizationId : undefined;
+  for (const field of FIELDS) {
+    const value = body[field];
+    if (typeof value === 'string' && value !== '') body[field] = await resolveOne(ctx, value, flagOf(field), org);
+    else if (Array.isArray(value) && value.every((v) => typeof v === 'string')) {
+      const ids: string[] = [];
+      for (const v of value as string[]) ids.push(await resolveOne(ctx, v, flagOf(field), org));
+      body[field] = ids;
+    }
+  }
+}
+
