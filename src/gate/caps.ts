@@ -55,7 +55,7 @@ function bytesText(n: number): string {
   return n >= 1024 * 1024 && n % (1024 * 1024) === 0 ? `${n / (1024 * 1024)} MB` : `${n.toLocaleString('en-US')} bytes`;
 }
 
-export type AnnotationKind = 'error' | 'warning' | 'notice';
+type AnnotationKind = 'error' | 'warning' | 'notice';
 
 /**
  * What the runner will show of each kind: the most severe errors, warnings and notices within the

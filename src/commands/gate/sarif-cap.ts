@@ -21,7 +21,7 @@ export interface SarifCap {
 }
 
 /** The report's text for a verdict and what it leaves out (reports.ts: the SARIF row's writer). */
-export type SarifWriter = (v: GateVerdict, omitted: { results: number; reason: string }) => Iterable<string>;
+type SarifWriter = (v: GateVerdict, omitted: { results: number; reason: string }) => Iterable<string>;
 
 type Suppressed = GateIssue & { suppression: { reason: string; expires: string; source: string } };
 

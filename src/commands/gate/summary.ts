@@ -40,7 +40,7 @@ export function annotationLines(result: GateResult, fullList = '-o json, --sarif
 }
 
 /** What the verdict says beyond the result: where the full list of issues is, what a report left out. */
-export interface VerdictNotes {
+interface VerdictNotes {
   /** Where every issue is listed (the step summary, the report files). */
   fullList?: string;
   /** Lines on what the reports left out (gate/caps.ts), shown in the summary. */
