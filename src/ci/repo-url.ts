@@ -4,6 +4,7 @@
  * up by URL (the gate's --repository, src/repos/find.ts, ...).
  */
 import { PUBLIC_HOSTS, type Vcs } from './providers.js';
+import { editDistance } from '../edit-distance.js';
 
 /**
  * A repository URL as a web URL: `https://host/path` with the host lower case, no credentials, an
@@ -49,17 +50,6 @@ function repoUrlKey(url: string): string | undefined {
   return web === undefined ? undefined : web.replace(/^https?:\/\//, '').replace(/^www\./, '');
 }
 
-/** Levenshtein distance (small strings: URLs, names). */
-export function distance(a: string, b: string): number {
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const cur = [i];
-    for (let j = 1; j <= b.length; j++) cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
-    prev = cur;
-  }
-  return prev[b.length];
-}
-
 interface UrlCandidate {
   /** Every URL the candidate is known by (a repository's `url` and `repositoryUrl`). */
   urls: readonly string[];
@@ -84,7 +74,7 @@ export function matchByUrl<T extends UrlCandidate>(url: string, candidates: read
 export function closestByUrl<T extends UrlCandidate>(url: string, candidates: readonly T[], n = 3): T[] {
   const key = (repoUrlKey(url) ?? url).toLowerCase();
   const scored = candidates.map((c) => ({
-    c, d: Math.min(...c.urls.map((u) => distance(key, (repoUrlKey(u) ?? u).toLowerCase())), Number.MAX_SAFE_INTEGER),
+    c, d: Math.min(...c.urls.map((u) => editDistance(key, (repoUrlKey(u) ?? u).toLowerCase())), Number.MAX_SAFE_INTEGER),
   }));
   return scored.sort((a, b) => a.d - b.d).slice(0, n).map((s) => s.c);
 }

@@ -6,6 +6,7 @@
  */
 import type { Command } from 'commander';
 import { GROUPS } from '../operations/groups.js';
+import { editDistance } from '../edit-distance.js';
 
 /** Commands whose next word is an operation: the API groups, auth and config. */
 const HAS_OPERATIONS = new Set([...GROUPS.map((g) => g.name), 'auth', 'config']);
@@ -55,20 +56,6 @@ function stem(word: string): string {
 
 function wordsOf(flag: string): string[] {
   return flag.replace(/^-+/, '').toLowerCase().split(/[-_.]/).filter(Boolean);
-}
-
-/** Optimal string alignment distance (Damerau-Levenshtein with adjacent transpositions). */
-export function editDistance(a: string, b: string): number {
-  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array<number>(b.length).fill(0)]);
-  for (let j = 1; j <= b.length; j++) d[0][j] = j;
-  for (let i = 1; i <= a.length; i++) {
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
-    }
-  }
-  return d[a.length][b.length];
 }
 
 /** Does a typed word name this word of a flag: the same stem, a synonym, or a prefix of 3+ letters? */

@@ -5,6 +5,7 @@
  */
 import { Cron } from 'croner';
 import * as z from './zod.js';
+import { editDistance } from '../edit-distance.js';
 
 /** What is wrong with a 5-field crontab expression, or undefined. */
 function crontabProblem(expr: string): string | undefined {
@@ -50,24 +51,10 @@ function nearestTimeZone(typed: string): string | undefined {
   let bestD = Infinity;
   for (const zone of zones) {
     const z = zone.toLowerCase();
-    const d = Math.min(distance(t, z), t.includes('/') ? Infinity : distance(t, z.slice(z.lastIndexOf('/') + 1)));
+    const d = Math.min(editDistance(t, z), t.includes('/') ? Infinity : editDistance(t, z.slice(z.lastIndexOf('/') + 1)));
     if (d < bestD) { bestD = d; best = zone; }
   }
   return bestD <= Math.max(1, Math.floor(t.length / 4)) ? best : undefined;
-}
-
-function distance(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    let prev = row[0];
-    row[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const cur = row[j];
-      row[j] = Math.min(row[j] + 1, row[j - 1] + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
-      prev = cur;
-    }
-  }
-  return row[b.length];
 }
 
 /** The next `n` runs of a valid schedule, as local times of its zone (`2026-11-23 03:00 Europe/Berlin`). */

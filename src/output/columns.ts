@@ -6,6 +6,7 @@
  * The one `--columns` parser lives here too (parseColumns), used by every command that takes it.
  */
 import { UsageError } from '../errors.js';
+import { editDistance } from '../edit-distance.js';
 import { cellText } from './sanitize.js';
 import { DERIVED } from './paths.js';
 
@@ -172,22 +173,9 @@ function closest(word: string, candidates: readonly string[]): string | undefine
   let best: string | undefined;
   let bestD = Math.max(2, Math.floor(word.length / 3)) + 1;
   for (const c of candidates) {
-    const d = distance(word.toLowerCase(), c.toLowerCase());
+    const d = editDistance(word.toLowerCase(), c.toLowerCase());
     if (d < bestD) { bestD = d; best = c; }
   }
   return best;
 }
 
-function distance(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    let prev = row[0];
-    row[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const cur = row[j];
-      row[j] = Math.min(row[j] + 1, row[j - 1] + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
-      prev = cur;
-    }
-  }
-  return row[b.length];
-}

@@ -18,7 +18,8 @@
 import type { Context } from '../context.js';
 import { CliError, UsageError } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
-import { distance, matchByUrl, webUrl } from '../ci/repo-url.js';
+import { matchByUrl, webUrl } from '../ci/repo-url.js';
+import { editDistance } from '../edit-distance.js';
 
 interface Repo {
   id: string;
@@ -80,7 +81,7 @@ function matches(value: string, repos: Repo[]): Repo[] {
 /** The `n` repositories whose name is closest to the value. */
 function closest(value: string, repos: Repo[], n = 3): Repo[] {
   const v = value.toLowerCase().split('/').pop()!;
-  return repos.map((r) => ({ r, d: distance(v, r.name.toLowerCase()) })).sort((a, b) => a.d - b.d).slice(0, n).map((x) => x.r);
+  return repos.map((r) => ({ r, d: editDistance(v, r.name.toLowerCase()) })).sort((a, b) => a.d - b.d).slice(0, n).map((x) => x.r);
 }
 
 /** Looks the value up in the other organizations the token sees; the one holding it, if any. */

@@ -1,7 +1,7 @@
 /** `svc config get|set|unset|list|path|reset`: profile settings in the config file. */
 import { rm } from 'node:fs/promises';
 import { Argument, Command, InvalidArgumentError } from 'commander';
-import { editDistance } from '../suggest.js';
+import { editDistance } from '../../edit-distance.js';
 import type { ConfigContext, Context } from '../../context.js';
 import type { IoContext } from '../../output/io-context.js';
 import { UsageError } from '../../errors.js';

@@ -71,7 +71,7 @@ export const LAYERS: readonly (readonly string[])[] = [
   ['config/'], //                               profiles, credentials, base URL
   ['http/'], //                                 the undici client, errors, retries
   ['operations/'], //                           the operation table
-  ['output/sanitize.ts', 'host.ts', 'global-options.ts', 'errors.ts'],
+  ['output/sanitize.ts', 'host.ts', 'global-options.ts', 'errors.ts', 'edit-distance.ts'],
   ['exit-codes.ts'],
 ];
 
@@ -161,8 +161,8 @@ describe('import structure of src/', () => {
     expect(circles(unitGraph(g))).toEqual(['commands/ -> http/ -> commands/']);
   });
 
-  it('the operation table imports nothing but itself', () => {
-    const out = [...graph].filter(([f]) => f.startsWith('operations/')).flatMap(([f, ts]) => ts.filter((t) => !t.startsWith('operations/')).map((t) => `${f} -> ${t}`));
+  it('the operation table imports nothing but itself (and the one edit distance, a leaf of its own)', () => {
+    const out = [...graph].filter(([f]) => f.startsWith('operations/')).flatMap(([f, ts]) => ts.filter((t) => !t.startsWith('operations/') && t !== 'edit-distance.ts').map((t) => `${f} -> ${t}`));
     expect(out).toEqual([]);
   });
 
