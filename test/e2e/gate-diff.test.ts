@@ -4,21 +4,13 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { startFakeService, type FakeService, type Issue } from '../helpers/fake-service.js';
+import { describe, expect, it } from 'vitest';
+import { useFakeServices, type FakeService, type Issue } from '../helpers/fake-service.js';
 import { runCli } from '../helpers/host.js';
 import { gitRepo, openRepo, type GitRepo } from '../helpers/git-repo.js';
 import { tempDir } from '../helpers/temp.js';
 
-const services: FakeService[] = [];
-afterAll(async () => { await Promise.all(services.splice(0).map((s) => s.close())); });
-
-async function fake(issues: Issue[]): Promise<FakeService> {
-  const s = await startFakeService();
-  s.setIssues(issues);
-  services.push(s);
-  return s;
-}
+const fake = useFakeServices();
 
 const PATH = process.env.PATH!;
 

@@ -1,21 +1,13 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
-import { afterAll, describe, expect, it } from 'vitest';
-import { startFakeService, type FakeService, type Issue } from '../helpers/fake-service.js';
+import { describe, expect, it } from 'vitest';
+import { useFakeServices, type FakeService, type Issue } from '../helpers/fake-service.js';
 import { runCli, type CliResult } from '../helpers/host.js';
 import { oasisRegionProblems, schemaErrors } from '../unit/gate/reports/sarif-schema.js';
 import { tempDir } from '../helpers/temp.js';
 
-const services: FakeService[] = [];
-afterAll(async () => { await Promise.all(services.splice(0).map((s) => s.close())); });
-
-async function fake(issues: Issue[]): Promise<FakeService> {
-  const s = await startFakeService();
-  s.setIssues(issues);
-  services.push(s);
-  return s;
-}
+const fake = useFakeServices();
 
 let n = 0;
 function issue(score: number | undefined, extra: Partial<Issue> = {}): Issue {

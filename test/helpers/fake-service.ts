@@ -1,3 +1,4 @@
+import { afterAll } from 'vitest';
 /**
  * A scripted service on the fake server (fake-server.ts) for the gate, scan-wait and --all tests:
  * issues/search with paging and totalCount, scans/start and scans/list with a scan that finishes
@@ -203,5 +204,20 @@ export async function startFakeService(): Promise<FakeService> {
     generate(n, make = makeIssue) { generated = { n, make }; list = []; },
     searches: () => server.to('/api/v1/issues/search'),
     close: () => server.close(),
+  };
+}
+
+/**
+ * For a test file: `fake(issues)` starts a fake service holding those issues; every one it started is
+ * closed after the file's tests.
+ */
+export function useFakeServices(): (issues: Issue[]) => Promise<FakeService> {
+  const services: FakeService[] = [];
+  afterAll(async () => { await Promise.all(services.splice(0).map((s) => s.close())); });
+  return async (issues) => {
+    const s = await startFakeService();
+    s.setIssues(issues);
+    services.push(s);
+    return s;
   };
 }
