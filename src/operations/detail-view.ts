@@ -31,10 +31,16 @@ export interface DetailField {
 interface DetailSection {
   label: string;
   path: string;
-  /** `text` is wrapped to the terminal; `code` and `diff` keep their lines (a diff coloured); `table` is a list of records. */
-  show: 'text' | 'code' | 'diff' | 'table';
+  /**
+   * `text` is wrapped to the terminal; `code` and `diff` keep their lines (a diff coloured); `table` is
+   * a list of records; `chart` is a series of periods with counts by level (stacked bars, a legend and
+   * the change over the range); `bars` is an object of counts, or a list of records, as bars.
+   */
+  show: 'text' | 'code' | 'diff' | 'table' | 'chart' | 'bars';
   /** The table's columns. */
   columns?: string[];
+  /** `bars` of a list: the fields naming each record, the first present wins. */
+  keys?: string[];
 }
 
 interface NextStep {

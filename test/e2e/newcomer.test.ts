@@ -148,6 +148,20 @@ describe.runIf(ptyAvailable())('at an 80x24 terminal', () => {
     expect(flat(listOrg.output)).toContain(`Organization: ${orgs[1].id} (from SVC_ORGANIZATION_ID)`);
   });
 
+  it('stats security-posture draws its series as a chart that fits, and ends with the change over the range', async () => {
+    const data = await sb.runJson<{ series: Array<{ date: string; total: number }> }>(['stats', 'security-posture']);
+    const r = await runOnPty(['stats', 'security-posture'], [], { env: sb.env, cols: 80, rows: 24 });
+    expect(r.code).toBe(0);
+    const lines = screen(r.output);
+    for (const p of data.series) expect(lines.find((l) => l.startsWith(`  ${p.date}  `)), p.date).toMatch(new RegExp(`^  ${p.date}  [█▓▒░·]+ +${p.total}$`));
+    expect(lines.some((l) => l.includes('█ critical  ▓ high'))).toBe(true);
+    const first = data.series[0];
+    const last = data.series[data.series.length - 1];
+    expect(flat(r.output)).toContain(`open total ${first.total} → ${last.total}`);
+    expect(flat(r.output)).toContain(`since ${first.date}`);
+    expect(wide(r.output)).toEqual([]);
+  });
+
   it('scans start --wait: one status line whose elapsed time moves every second; Ctrl-C says the scan keeps running', async () => {
     const repo = (await sb.runJson<Array<{ id: string }>>(['repos', 'list']))[0];
     // The sandbox's scans run for a minute here; the status is checked every 10 s.

@@ -22,7 +22,7 @@ const EDGES = new Map<string, string>([
   ['src/runtime.ts', 'undici and the HTTP client, on the first request (not for help, --dry-run, config)'],
   ['src/http/connect.ts', 'node:dns, only for a plain-http host name such as localhost'],
   ['src/config/store.ts', 'conf (with ajv) and zod/mini, only when a config file is read or written'],
-  ['src/output/render.ts', 'cli-table3, chalk and detail views, only for the table format'],
+  ['src/output/render.ts', 'cli-table3, chalk and detail views, only for the table format; the charts, only for the stats views that draw them'],
   ['src/output/jq.ts', 'jq-wasm (WebAssembly), only for --jq'],
   ['src/terminal/progress.ts', 'ora, only when a spinner is shown on a terminal'],
   ['src/terminal/confirm.ts', 'node:readline, only when there is a question to ask'],
