@@ -4,7 +4,9 @@ import type { FollowUp, Operation } from '../../operations/types.js';
 import { buildRequestBody } from '../../request/build.js';
 import type { FollowUpStep } from '../../request/follow-up.js';
 import type { OperationFlags, OperationOptions } from '../../request/flags.js';
-import { checkOutput, renderResponse } from '../../output/respond.js';
+import { checkOutput, checkShape, renderResponse } from '../../output/respond.js';
+import { wallClock } from '../../host.js';
+import { fitNote } from '../../output/text-width.js';
 import { printDryRun } from '../../http/dry-run.js';
 import { confirmDestructive } from '../../terminal/confirm.js';
 import { checkEmptyScope } from '../../listing/empty-scope.js';
@@ -12,6 +14,8 @@ import { checkAnswer } from '../../listing/answer-checks.js';
 import { getPath } from '../../output/paths.js';
 
 const isEmptyList = (v: unknown): boolean => Array.isArray(v) && v.length === 0;
+/** Commander's attribute of a flag: `--min-score <n>` -> `minScore`. */
+const filterKey = (flags: string) => flags.split(' ')[0].slice(2).replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
 import { UsageError } from '../../errors.js';
 
 /** The code of each follow-up step a row can name, loaded only when one of its flags is given. */
@@ -29,31 +33,49 @@ export async function runOperation(ctx: Context, op: Operation, flags: Operation
   const wanted = op.followUp && flags.followUp?.some((a) => opts[a] !== undefined);
   const followUp = wanted ? await FOLLOW_UPS[op.followUp!.step]() : undefined;
   const settings = followUp?.prepare(opts);
+  // Filters the request cannot carry, checked before anything is sent; their code (with the gate's
+  // levels and dates) is evaluated only when one is given.
+  const localGiven = op.localFilters?.filters.some((f) => opts[filterKey(f.flags)] !== undefined);
+  const local = localGiven ? await loadLocalFilters() : undefined;
+  const filter = local?.parseLocalFilters(op.localFilters!, opts, wallClock(ctx));
   const body = await buildRequestBody(ctx, op, flags, opts, positional);
   await checkOutput(ctx, op, opts.all === true && op.pagination !== undefined);
   if (op.destructive) await confirmDestructive(ctx, op, body, opts.yes === true);
   if (ctx.globals.dryRun) {
     printDryRun(ctx, op.path, body);
+    if (filter) ctx.note(fitNote(ctx.io, `note: ${filter.text} is not sent: svc filters the answer itself (${filter.why})`));
     return;
   }
   if (opts.all && op.pagination) {
     // The --all engine (pager, heap settings) is evaluated only when --all is given.
     const { runAllPages } = await import('../../listing/paginate.js');
-    await runAllPages(ctx, op, body, opts);
+    await runAllPages(ctx, op, body, opts, filter);
     return;
   }
   const client = await ctx.client();
-  const data = await ctx.spin(`${op.group} ${op.name}`, () => client.call(op.path, body, { safe: op.safe }));
+  let data = await ctx.spin(`${op.group} ${op.name}`, () => client.call(op.path, body, { safe: op.safe }));
   // The answer agrees with itself and the request (listing/answer-checks.ts); an empty one scoped to
   // repositories is checked to name only repositories that exist (listing/empty-scope.ts).
   checkAnswer(op.path, op.pagination?.items, data, body, `${op.group} ${op.name}`);
   if (op.pagination && isEmptyList(getPath(data, op.pagination.items))) await checkEmptyScope(client, op.path, body, `${op.group} ${op.name}`);
+  if (filter && local && op.pagination) {
+    checkShape(ctx, op, data);
+    const page = local.filterPage(data, op.pagination.items, filter);
+    data = page.data;
+    const n = typeof body[op.pagination.page] === 'number' ? body[op.pagination.page] : 1;
+    ctx.note(fitNote(ctx.io, `note: ${filter.text} is applied by svc, not the service (${filter.why}): ${page.after} of the ${page.before} issues of page ${String(n)} match, so a page may hold fewer than its size; the service's totals count unfiltered issues and are left out (--all reads every page)`));
+  }
   if (followUp) await followUp.run(ctx, op, body, data, settings);
   else {
     if (op.showsOrganization && ctx.io.stdoutIsTTY && ctx.format() === 'table') ctx.note(organizationLine(ctx, body));
     await renderResponse(ctx, op, data, body);
   }
   if (op.explain && ctx.format() === 'table') for (const line of await op.explain(body)) ctx.note(line);
+}
+
+async function loadLocalFilters() {
+  const { parseLocalFilters, filterPage } = await import('../../listing/local-filter.js');
+  return { parseLocalFilters, filterPage };
 }
 
 /** Several ids (a row with `bulk`): the ids gathered, one body each, sent by the bulk engine. */

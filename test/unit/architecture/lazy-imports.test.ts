@@ -17,7 +17,7 @@ const ROOT = resolve(__dirname, '../../..');
 const EDGES = new Map<string, string>([
   ['src/commands/program.ts', 'groups, built-ins and operation commands: a call evaluates only the one it names'],
   ['src/operations/index.ts', "one module per group: its zod schemas are built only when a command of the group runs"],
-  ['src/commands/operation/run.ts', 'the --all engine and the --wait step, only when their flags are given'],
+  ['src/commands/operation/run.ts', 'the --all engine, the --wait step and the local filters (with the gate levels and dates), only when their flags are given'],
   ['src/commands/gate/command.ts', "the gate's run (yaml policies, baseline, reports), not for `svc gate --help`"],
   ['src/runtime.ts', 'undici and the HTTP client, on the first request (not for help, --dry-run, config)'],
   ['src/http/connect.ts', 'node:dns, only for a plain-http host name such as localhost'],
