@@ -58,7 +58,11 @@ interface NextStep {
 export interface DetailView {
   /** The view is of the whole response, also when it holds a list of rows (which it shows as a section). */
   whole?: boolean;
-  /** A fixed first line, e.g. `Patch approved`. */
+  /**
+   * A first line, e.g. `Patch approved`; `{path}` is filled from the record, else the request;
+   * `{a||b}`: `a`, else `b`. A `{repositoryName...}` makes a table on a terminal name the request's
+   * repository (commands/operation/run.ts).
+   */
   heading?: string;
   /** Path of the record's title, shown bold as the first line. */
   title?: string;

@@ -159,11 +159,13 @@ function fieldText(record: unknown, f: DetailField, o: DetailOptions, chalk: Cha
 }
 
 /**
- * `{path}` from the record, else the request; `{path|on}` says a flag as on/off. A value the
+ * `{path}` from the record, else the request; `{a||b}` is `a`, else `b`; `{path|on}` says a flag as on/off. A value the
  * request set to null reads "reset".
  */
 function fill(template: string, record: unknown, request?: Record<string, unknown>): string {
-  return template.replace(/\{([\w.]+)(\|on)?\}/g, (whole, path: string, on?: string) => {
+  return template.replace(/\{([\w.]+)(?:\|\|([\w.]+))?(\|on)?\}/g, (whole, first: string, second: string | undefined, on?: string) => {
+    const have = (p: string) => present(getPath(record, p) ?? getPath(request, p));
+    const path = second !== undefined && !have(first) ? second : first;
     const v = getPath(record, path) ?? getPath(request, path);
     if (on && typeof v === 'boolean') return v ? 'on' : 'off';
     if (v === null && request && getPath(request, path) === null) return 'reset';

@@ -81,10 +81,10 @@ describe.runIf(ptyAvailable())('at an 80x24 terminal', () => {
     const repo = (await sb.runJson<Array<{ id: string; name: string }>>(['repos', 'list']))[0];
     const set = await runOnPty(['repos', 'set-pr-scanning', repo.id, '--is-pr-scanning-enabled'], [], { env: sb.env, cols: 80, rows: 24 });
     expect(set.code).toBe(0);
-    expect(flat(set.output)).toContain(`PR scanning: on for ${repo.id}`);
+    expect(flat(set.output)).toContain(`PR scanning: on for ${repo.name}`);
     expect(flat(set.output)).not.toMatch(/\bok +true\b/);
     const off = await runOnPty(['repos', 'set-pr-scanning', repo.id, '--no-is-pr-scanning-enabled'], [], { env: sb.env, cols: 80, rows: 24 });
-    expect(flat(off.output)).toContain(`PR scanning: off for ${repo.id}`);
+    expect(flat(off.output)).toContain(`PR scanning: off for ${repo.name}`);
 
     const issue = (await sb.runJson<{ issues: Array<{ id: string }> }>(['issues', 'search', '--page-size', '1'])).issues[0];
     const sev = await runOnPty(['issues', 'update-severity', issue.id, '--severity', '3'], [], { env: sb.env, cols: 80, rows: 24 });

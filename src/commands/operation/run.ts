@@ -6,6 +6,7 @@ import type { FollowUpStep } from '../../request/follow-up.js';
 import type { OperationFlags, OperationOptions } from '../../request/flags.js';
 import { checkOutput, checkShape, renderResponse } from '../../output/respond.js';
 import { wallClock } from '../../host.js';
+import { repositoryName } from '../../request/repository-names.js';
 import { fitNote } from '../../output/text-width.js';
 import { printDryRun } from '../../http/dry-run.js';
 import { confirmDestructive } from '../../terminal/confirm.js';
@@ -68,7 +69,7 @@ export async function runOperation(ctx: Context, op: Operation, flags: Operation
   if (followUp) await followUp.run(ctx, op, body, data, settings);
   else {
     if (op.showsOrganization && ctx.io.stdoutIsTTY && ctx.format() === 'table') ctx.note(organizationLine(ctx, body));
-    await renderResponse(ctx, op, data, body);
+    await renderResponse(ctx, op, data, await withRepositoryName(ctx, op, body));
   }
   if (op.explain && ctx.format() === 'table') for (const line of await op.explain(body)) ctx.note(line);
 }
@@ -97,6 +98,16 @@ async function runBulkOperation(ctx: Context, op: Operation, flags: OperationFla
   const ids = await collectIds(ctx, op, { positionals, idsFrom: opts.idsFrom as string | undefined, where: opts.where as string[] | undefined, yes: opts.yes, concurrency }, org);
   if (ids.length === 0) return;
   await runBulk(ctx, { op, ids, bodyFor: (id) => ({ ...base, [op.positional!]: id }), concurrency, failedTo: opts.failedTo as string | undefined });
+}
+
+/**
+ * The request with the repository's name beside its id, for a table whose heading names it
+ * (`PR scanning: on for payments-api`); only the table reads it, so only a table looks it up.
+ */
+async function withRepositoryName(ctx: Context, op: Operation, body: Record<string, unknown>): Promise<Record<string, unknown>> {
+  if (ctx.format() !== 'table' || !op.detail?.heading?.includes('{repositoryName') || typeof body.repositoryId !== 'string') return body;
+  const name = await repositoryName(ctx, body.repositoryId, typeof body.organizationId === 'string' ? body.organizationId : undefined);
+  return name === undefined ? body : { ...body, repositoryName: name };
 }
 
 /** `Organization: org_1 (from profile)`, or the token's default when none is set. */
