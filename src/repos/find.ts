@@ -117,7 +117,7 @@ export function ciVcsFor(url: string, ci: CiInfo | undefined): Vcs | undefined {
 
 interface InferredVcs {
   vcs: Vcs;
-  /** How it was chosen, for a note: "github.com is host A's public host". */
+  /** How it was chosen, for a note: "<host> is hosta's public host". */
   how: string;
 }
 
