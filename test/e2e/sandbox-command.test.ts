@@ -107,6 +107,7 @@ describe('npm run demo', () => {
       child.on('close', (code) => done({ code, out }));
     });
     expect(r.code, r.out).toBe(0);
+    expect(r.out).toMatch(/That was the real svc against a local stand-in/);
     expect(r.out).toMatch(/\$ svc repos list -o table/);
     expect(r.out).toMatch(/\$ svc issues search .*-o table\nID {2,}/);
     const [, before, after] = /open (\d+) -> (\d+), archived/.exec(r.out)!;
