@@ -94,10 +94,10 @@ describe('at an 80x24 terminal', () => {
     const repo = (await sb.runJson<Array<{ id: string; name: string }>>(['repos', 'list']))[0];
     const set = await term(['repos', 'set-pr-scanning', repo.id, '--is-pr-scanning-enabled']);
     expect(set.code).toBe(0);
-    expect(flat(set.output)).toContain(`PR scanning: on for ${repo.id}`);
+    expect(flat(set.output)).toContain(`PR scanning: on for ${repo.name}`);
     expect(flat(set.output)).not.toMatch(/\bok +true\b/);
     const off = await term(['repos', 'set-pr-scanning', repo.id, '--no-is-pr-scanning-enabled']);
-    expect(flat(off.output)).toContain(`PR scanning: off for ${repo.id}`);
+    expect(flat(off.output)).toContain(`PR scanning: off for ${repo.name}`);
 
     const issue = (await sb.runJson<{ issues: Array<{ id: string }> }>(['issues', 'search', '--page-size', '1'])).issues[0];
     const sev = await term(['issues', 'update-severity', issue.id, '--severity', '3']);
@@ -159,6 +159,20 @@ describe('at an 80x24 terminal', () => {
     expect(flat(list.output)).toContain("Organization: the token's default (none set; see svc auth status)");
     const listOrg = await term(['repos', 'list'], { ...sb.env, SVC_ORGANIZATION_ID: orgs[1].id });
     expect(flat(listOrg.output)).toContain(`Organization: ${orgs[1].id} (from SVC_ORGANIZATION_ID)`);
+  });
+
+  it('stats security-posture draws its series as a chart that fits, and ends with the change over the range', async () => {
+    const data = await sb.runJson<{ series: Array<{ date: string; total: number }> }>(['stats', 'security-posture']);
+    const r = await term(['stats', 'security-posture']);
+    expect(r.code).toBe(0);
+    const lines = screen(r.output);
+    for (const p of data.series) expect(lines.find((l) => l.startsWith(`  ${p.date}  `)), p.date).toMatch(new RegExp(`^  ${p.date}  [█▓▒░·]+ +${p.total}$`));
+    expect(lines.some((l) => l.includes('█ critical  ▓ high'))).toBe(true);
+    const first = data.series[0];
+    const last = data.series[data.series.length - 1];
+    expect(flat(r.output)).toContain(`open total ${first.total} → ${last.total}`);
+    expect(flat(r.output)).toContain(`since ${first.date}`);
+    expect(wide(r.output)).toEqual([]);
   });
 
   it.runIf(ptyAvailable())('scans start --wait: one status line whose elapsed time moves every second; Ctrl-C says the scan keeps running', async () => {
