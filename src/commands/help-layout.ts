@@ -5,6 +5,7 @@
  */
 import type { Command, Help, Option } from 'commander';
 import { GLOBAL_OPTIONS } from './globals.js';
+import { shellWords } from '../output/text-width.js';
 
 type HelpConfig = Partial<Help>;
 
@@ -75,7 +76,10 @@ function fitLine(line: string, width: number): string {
   const out: string[] = [];
   let cur = head;
   let fresh = true;
-  for (const word of line.slice(head.length).split(/ +/).filter(Boolean)) {
+  // A command breaks only between its shell words: a ` \` inside quotes would change the value
+  // pasted ("Security \<newline>    fix" is "Security     fix" to the shell).
+  const words = shell ? shellWords(line.slice(head.length)) : line.slice(head.length).split(/ +/).filter(Boolean);
+  for (const word of words) {
     if (!fresh && cur.length + 1 + word.length > room) {
       out.push(shell ? `${cur} \\` : cur);
       cur = ' '.repeat(hang) + word;
