@@ -10,7 +10,7 @@ import { kindOf } from './columns.js';
 import { DEFAULT_WIDTH } from './layout.js';
 import { getPath, scalarText } from './paths.js';
 import { cellText, stripControls } from './sanitize.js';
-import { displayWidth, wrap } from './text-width.js';
+import { commandLines, displayWidth, wrap } from './text-width.js';
 import { rowsTable } from './table.js';
 import type { DetailField, DetailView } from '../operations/detail-view.js';
 import type { countBars, seriesChart } from './chart.js';
@@ -80,9 +80,11 @@ export async function detailView(record: unknown, view: DetailView, o: DetailOpt
   if (next.length) {
     if (out.length && out[out.length - 1] !== '') out.push('');
     out.push(chalk.bold('Next:'));
+    // Within the width: a text wraps; a command continues with ` \` between its shell words, so
+    // that it still pastes as one command.
     for (const n of next) {
-      out.push(`  ${fill(n.text, record, o.request)}`);
-      if (n.cmd) out.push(`    ${chalk.cyan(`$ ${fill(n.cmd, record, o.request)}`)}`);
+      out.push(...wrap(fill(n.text, record, o.request), width - 2).map((l) => `  ${l}`));
+      if (n.cmd) out.push(...commandLines(fill(n.cmd, record, o.request), width - 4).map((l) => `    ${chalk.cyan(l)}`));
     }
   }
   while (out.length && out[out.length - 1] === '') out.pop();
