@@ -38,6 +38,32 @@ export function keepMostSevere<T extends Ranked>(groups: readonly (readonly T[])
   return { kept: groups.map((g, i) => g.filter((_, at) => keep[i].has(at))), omitted: total - chosen.length };
 }
 
+/**
+ * keepMostSevere for lists that are read, not held (the gate's kept issues may be read back from a
+ * file): the same choice, as a mask over the groups one after another (1: kept), or none when
+ * every item fits. One pass over the items; only their level and score are kept meanwhile.
+ */
+export function mostSevereMask(groups: readonly (Iterable<Ranked> & { readonly length: number })[], max: number): { keep?: Uint8Array; omitted: number } {
+  const total = groups.reduce((n, g) => n + g.length, 0);
+  if (total <= max) return { omitted: 0 };
+  const rank = new Uint8Array(total);
+  const score = new Float64Array(total);
+  let n = 0;
+  for (const g of groups) {
+    for (const item of g) {
+      rank[n] = levelRank(item.level);
+      score[n] = numericScore(item.score) ?? -1;
+      n++;
+    }
+  }
+  // As bySeverity, then the order given (what a stable sort of the items keeps).
+  const order = Array.from({ length: total }, (_, i) => i).sort((a, b) => rank[a] - rank[b] || score[b] - score[a] || a - b);
+  const keep = new Uint8Array(total);
+  const chosen = Math.max(0, Math.min(max, total));
+  for (let i = 0; i < chosen; i++) keep[order[i]] = 1;
+  return { keep, omitted: total - chosen };
+}
+
 /** Why results are left out of a SARIF run, as said on stderr, in the summary and in the run's properties. */
 export function sarifOmittedReason(limit: 'results' | 'gzipBytes', limits: SarifLimits = SARIF_LIMITS): string {
   return limit === 'results'

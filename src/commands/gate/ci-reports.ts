@@ -45,8 +45,7 @@ export async function writeStepSummaryError(path: string, message: string, exitC
  */
 export function repositoriesOf(v: GateVerdict): string[] {
   const names = new Set<string>();
-  const all = [...v.result.issues, ...(v.sifted?.unchanged ?? []), ...(v.sifted?.suppressed ?? [])];
-  for (const i of all) {
+  for (const list of [v.result.issues, v.sifted?.unchanged ?? [], v.sifted?.suppressed ?? []]) for (const i of list) {
     const name = typeof i.repositoryName === 'string' && i.repositoryName !== '' ? i.repositoryName : typeof i.repositoryId === 'string' ? i.repositoryId : undefined;
     if (name !== undefined) names.add(name);
   }

@@ -13,7 +13,7 @@ import { writeReport } from '../../output/write-file.js';
 import type { GateVerdict } from './decision.js';
 import { siftedLines } from '../../gate/sifted-text.js';
 import { toSarif, type SarifResult } from '../../gate/reports/sarif.js';
-import { toJunit, toJunitError } from '../../gate/reports/junit.js';
+import { junitChunks, toJunit, toJunitError } from '../../gate/reports/junit.js';
 import { toMarkdown, toMarkdownError } from '../../gate/reports/markdown.js';
 import { toHostBSast } from '../../gate/reports/hostb-sast.js';
 import { toCodeQuality } from '../../gate/reports/code-quality.js';
@@ -63,10 +63,12 @@ function* jsonPieces(value: unknown, indent?: number): Generator<string> {
   yield* jsonChunks(value, indent);
   yield '\n';
 }
+/** A list made as it is written (json-stream.ts), where a writer takes one as an array. */
+const lazyList = <T>(make: () => Iterable<T>) => new LazyList(make) as unknown as T[];
 const sarifOptions = (v: GateVerdict, o: ReportInputs, omitted?: { results: number; reason: string }) => ({ toolName: 'svc', toolVersion: o.version, baseline: !!v.sifted?.baseline, unchanged: v.sifted?.unchanged, suppressed: v.sifted?.suppressed, omitted });
 /** The SARIF report's pieces for a verdict and what it leaves out (sarif-cap.ts measures them). */
 export const sarifChunks = (v: GateVerdict, o: ReportInputs, omitted?: { results: number; reason: string }) =>
-  jsonPieces(toSarif(v.result, { ...sarifOptions(v, o, omitted), lazyList: (make) => new LazyList(make) as unknown as SarifResult[] }));
+  jsonPieces(toSarif(v.result, { ...sarifOptions(v, o, omitted), lazyList: lazyList<SarifResult> }));
 const sarifResults = (v: GateVerdict) => counted(v) + (v.sifted?.unchanged.length ?? 0) + (v.sifted?.suppressed.length ?? 0);
 const capped = (o: ReportInputs) => (o.sarif && o.sarif.omitted > 0 ? { results: o.sarif.omitted, reason: o.sarif.reason } : undefined);
 const counted = (v: GateVerdict) => v.result.issues.length;
@@ -87,6 +89,7 @@ export const REPORT_KINDS = {
     flag: '--junit',
     description: 'Write a JUnit XML report (a test case per issue, failures for breaking ones)',
     text: (v) => toJunit(v.result),
+    chunks: (v) => junitChunks(v.result),
     wrote: (_v, path) => `wrote the JUnit report ${path}`,
     undecided: (message) => toJunitError(message),
     everyIssue: true,
@@ -117,7 +120,7 @@ export const REPORT_KINDS = {
     flag: '--hostb-sast',
     description: "Write host B's SAST report (security report schema 15.x) of every counted issue",
     text: (v, o) => json(toHostBSast(v.result, { toolVersion: o.version, startedAt: o.startedAt, endedAt: o.endedAt, issueUrl: o.issueUrl })),
-    chunks: (v, o) => jsonPieces(toHostBSast(v.result, { toolVersion: o.version, startedAt: o.startedAt, endedAt: o.endedAt, issueUrl: o.issueUrl })),
+    chunks: (v, o) => jsonPieces(toHostBSast(v.result, { toolVersion: o.version, startedAt: o.startedAt, endedAt: o.endedAt, issueUrl: o.issueUrl, lazyList })),
     wrote: (v, path) => `wrote host B's SAST report ${path} (${counted(v)} vulnerabilities)`,
     everyIssue: true,
     siftedIssues: false,
@@ -126,7 +129,7 @@ export const REPORT_KINDS = {
     flag: '--code-quality',
     description: "Write host B's Code Quality report (JSON) of every counted issue",
     text: (v) => json(toCodeQuality(v.result)),
-    chunks: (v) => jsonPieces(toCodeQuality(v.result)),
+    chunks: (v) => jsonPieces(toCodeQuality(v.result, { lazyList })),
     wrote: (v, path) => `wrote the Code Quality report ${path} (${counted(v)} entries)`,
     everyIssue: true,
     siftedIssues: false,

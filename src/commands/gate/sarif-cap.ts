@@ -7,8 +7,8 @@ import { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
 import type { GateVerdict } from './decision.js';
-import type { GateIssue } from '../../gate/verdict.js';
-import { SARIF_LIMITS, fewerResults, keepMostSevere, sarifOmittedReason, type SarifLimits } from '../../gate/caps.js';
+import type { GateIssue, IssueList } from '../../gate/verdict.js';
+import { SARIF_LIMITS, fewerResults, mostSevereMask, sarifOmittedReason, type SarifLimits } from '../../gate/caps.js';
 
 export interface SarifCap {
   /** The verdict whose issues the SARIF report lists (the counts stay the verdict's own). */
@@ -25,11 +25,26 @@ type SarifWriter = (v: GateVerdict, omitted: { results: number; reason: string }
 
 type Suppressed = GateIssue & { suppression: { reason: string; expires: string; source: string } };
 
-function withIssues(v: GateVerdict, [issues, unchanged, suppressed]: GateIssue[][]): GateVerdict {
+/** The items of a list whose places (from `from` on) the mask keeps: an array for an array, else read through. */
+function kept(list: IssueList, keep: Uint8Array, from: number): IssueList {
+  if (Array.isArray(list)) return (list as GateIssue[]).filter((_, at) => keep[from + at] === 1);
+  let length = 0;
+  for (let at = 0; at < list.length; at++) length += keep[from + at];
+  return {
+    length,
+    *[Symbol.iterator]() {
+      let at = from;
+      for (const issue of list) if (keep[at++] === 1) yield issue;
+    },
+  };
+}
+
+function withIssues(v: GateVerdict, groups: IssueList[], keep: Uint8Array): GateVerdict {
+  const [issues, unchanged, suppressed] = [kept(groups[0], keep, 0), kept(groups[1], keep, groups[0].length), kept(groups[2], keep, groups[0].length + groups[1].length)];
   return {
     ...v,
     result: { ...v.result, issues },
-    ...(v.sifted ? { sifted: { ...v.sifted, unchanged, suppressed: suppressed as Suppressed[] } } : {}),
+    ...(v.sifted ? { sifted: { ...v.sifted, unchanged: unchanged as GateIssue[], suppressed: suppressed as Suppressed[] } } : {}),
   };
 }
 
@@ -46,13 +61,13 @@ async function gzipSize(chunks: Iterable<string>): Promise<number> {
 }
 
 export async function capSarif(v: GateVerdict, write: SarifWriter, limits: SarifLimits = SARIF_LIMITS): Promise<SarifCap> {
-  const groups = [v.result.issues, v.sifted?.unchanged ?? [], v.sifted?.suppressed ?? []] as GateIssue[][];
+  const groups: IssueList[] = [v.result.issues, v.sifted?.unchanged ?? [], v.sifted?.suppressed ?? []];
   const total = groups.reduce((n, g) => n + g.length, 0);
   let max = limits.results;
   let reason = total > max ? sarifOmittedReason('results', limits) : '';
   for (;;) {
-    const { kept, omitted } = keepMostSevere(groups, max);
-    const verdict = omitted === 0 ? v : withIssues(v, kept);
+    const { keep, omitted } = mostSevereMask(groups, max);
+    const verdict = keep === undefined ? v : withIssues(v, groups, keep);
     // Compressed JSON is far smaller than its text: only a text over the limit is compressed to measure.
     const raw = rawSize(write(verdict, { results: omitted, reason }));
     const size = raw <= limits.gzipBytes ? raw : await gzipSize(write(verdict, { results: omitted, reason }));

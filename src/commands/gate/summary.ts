@@ -1,7 +1,7 @@
 /** What `svc gate` prints: the verdict on stdout (the report files are reports.ts). */
 import { wallClock } from '../../host.js';
 import type { Context } from '../../context.js';
-import type { CountKey, GateResult } from '../../gate/verdict.js';
+import { firstOf, type CountKey, type GateResult } from '../../gate/verdict.js';
 import type { GateVerdict } from './decision.js';
 import { groupLines, type CiInfo } from '../../ci/detect.js';
 import { siftedLines } from '../../gate/sifted-text.js';
@@ -117,7 +117,7 @@ function humanSummary(ctx: Context, v: GateVerdict, ci: CiInfo | undefined, omit
   out.push(...siftedLines(v.sifted, r.counts.total));
   out.push(...omitted);
   if (r.breaking.length > 0) {
-    const shown = r.breaking.slice(0, MAX_LISTED);
+    const shown = firstOf(r.breaking, MAX_LISTED);
     const title = `Issues that break the gate (${r.breaking.length}${r.breaking.length > MAX_LISTED ? `, first ${MAX_LISTED} shown` : ''}):`;
     // In a CI log the list folds away under its title (host A's groups, host B's sections).
     const group = groupLines(ci, 'svc_gate_breaking', title, wallClock(ctx));

@@ -39,11 +39,11 @@ function command(kind: 'error' | 'warning' | 'notice', issue: GateIssue): string
 
 /** The issues each kind of annotation would show: every breaking issue, then the others by level. */
 export function annotationGroups(result: GateResult): Record<'error' | 'warning' | 'notice', GateIssue[]> {
-  return {
-    error: result.breaking,
-    warning: result.issues.filter((issue) => !issue.breaking && levelAtLeast(issue.level, 'medium')),
-    notice: result.issues.filter((issue) => !issue.breaking && !levelAtLeast(issue.level, 'medium')),
-  };
+  const groups: Record<'error' | 'warning' | 'notice', GateIssue[]> = { error: [...result.breaking], warning: [], notice: [] };
+  for (const issue of result.issues) {
+    if (!issue.breaking) groups[levelAtLeast(issue.level, 'medium') ? 'warning' : 'notice'].push(issue);
+  }
+  return groups;
 }
 
 /** The workflow commands of these groups, errors first: one per line; '' when there is nothing to annotate. */
