@@ -7,7 +7,7 @@
  * writer in src/gate/reports/.
  */
 import type { Writable } from 'node:stream';
-import { CliError } from '../../errors.js';
+import { CliError, InterruptedError } from '../../errors.js';
 import { EXIT } from '../../exit-codes.js';
 import { writeReport } from '../../output/write-file.js';
 import type { GateVerdict } from './decision.js';
@@ -151,10 +151,12 @@ export function reportsKeep(paths: ReportPaths): { everyIssue: boolean; siftedIs
 }
 
 /** Writes one report whole or not at all (`-`: stdout); a failure names the flag and says whether it is the disk (9) or the path (2). */
-async function atomically(key: ReportKey, path: string, text: () => string | Iterable<string>, stdout?: Writable): Promise<void> {
+async function atomically(key: ReportKey, path: string, text: () => string | Iterable<string>, stdout?: Writable, signal?: AbortSignal): Promise<void> {
   try {
-    await writeReport(path, text(), stdout);
+    await writeReport(path, text(), stdout, signal);
   } catch (err) {
+    // Ctrl-C while writing: the report is not written (its temp file removed), the run ends 130/143.
+    if (err instanceof InterruptedError) throw err;
     const code = (err as NodeJS.ErrnoException).code;
     const why = code ?? (err as Error).message;
     // A full or failing disk is an output failure (9); a wrong path (missing folder, a directory) is usage (2).
@@ -164,12 +166,12 @@ async function atomically(key: ReportKey, path: string, text: () => string | Ite
 }
 
 /** Every report asked for, in table order, each said on stderr once written. */
-export async function writeReports(paths: ReportPaths, v: GateVerdict, o: ReportInputs & { stdout: Writable; note: (line: string) => void }): Promise<void> {
+export async function writeReports(paths: ReportPaths, v: GateVerdict, o: ReportInputs & { stdout: Writable; note: (line: string) => void; signal?: AbortSignal }): Promise<void> {
   for (const key of REPORT_KEYS) {
     const path = paths[key];
     if (path === undefined) continue;
     const kind = kindOf(key);
-    await atomically(key, path, () => (kind.chunks ? kind.chunks(v, o) : kind.text(v, o)), o.stdout);
+    await atomically(key, path, () => (kind.chunks ? kind.chunks(v, o) : kind.text(v, o)), o.stdout, o.signal);
     o.note(kind.wrote(v, path, o));
   }
 }

@@ -228,7 +228,7 @@ async function decideAndReport(ctx: Context, opts: GateOptions, g: GateRun): Pro
   if (paths.sarif) inputs.sarif = await capSarif(verdict, (v, omitted) => sarifChunks(v, inputs, omitted));
   const omitted = sarifCapLine(inputs.sarif);
   for (const line of omitted) ctx.warn(line);
-  await writeReports(paths, verdict, { ...inputs, stdout: ctx.io.stdout, note: ctx.note });
+  await writeReports(paths, verdict, { ...inputs, stdout: ctx.io.stdout, note: ctx.note, signal: ctx.signal });
   if (stepSummary !== undefined) await writeStepSummary(ctx, stepSummary, verdict, inputs);
   if (paths.sarif) {
     const repos = repositoriesOf(verdict);
