@@ -1,23 +1,27 @@
 /**
  * A lock around the config file's read-modify-write, so that concurrent `svc config set` / `auth login`
  * (parallel CI steps, a script's `&`) lose no update: an O_EXCL lock file next to the config file,
- * holding the owner's pid. A lock whose owner is gone (a killed svc) for DEAD_OWNER_MS, or older than
- * STALE_MS, is stale and taken over, if the file is still the one judged stale.
+ * holding the owner's pid and host. A lock whose owner on this host is gone (a killed svc) for
+ * DEAD_OWNER_MS is stale and taken over, if the file is still the one judged stale. A live owner on this
+ * host keeps its lock however long it holds it (a starved or fsync-blocked svc on a loaded machine can
+ * hold it for seconds; taking it over then lost updates): the waiter gives up after WAIT_MS instead,
+ * changing nothing. Only a lock svc cannot judge (empty, or of another host) is stale by age alone.
  */
 import * as fs from 'node:fs';
 import { hostname } from 'node:os';
 import { UsageError } from '../errors.js';
 
-/** No update holds the lock this long (one read and one small write); an older lock was left behind. */
+/** A lock that cannot be judged by its owner (empty, or of another host) and is this old was left behind. */
 const STALE_MS = 10_000;
 /** How long to wait for another svc's update before giving up. */
 const WAIT_MS = 15_000;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-function ownerAlive(text: string): boolean {
+/** Whether the lock's owner runs: true, false, or undefined when the lock names another host (unknowable). */
+function ownerAlive(text: string): boolean | undefined {
   const [pid, host] = text.split(/\s+/);
-  if (host && host !== hostname()) return true;
+  if (host && host !== hostname()) return undefined;
   const n = Number(pid);
   if (!Number.isInteger(n) || n <= 0) return false;
   try {
@@ -51,7 +55,8 @@ async function staleLock(lockPath: string): Promise<Seen | undefined> {
     const text = await handle.readFile('utf8');
     const age = Date.now() - info.mtimeMs;
     // An empty file is a lock being written this instant: stale only when old.
-    const stale = age > STALE_MS || (age >= DEAD_OWNER_MS && text.trim() !== '' && !ownerAlive(text));
+    const alive = text.trim() === '' ? undefined : ownerAlive(text);
+    const stale = alive === undefined ? age > STALE_MS : !alive && age >= DEAD_OWNER_MS;
     return stale ? { ino: info.ino, mtimeMs: info.mtimeMs } : undefined;
   } catch {
     return undefined;
@@ -67,7 +72,7 @@ async function removeStale(lockPath: string, seen: Seen): Promise<void> {
 }
 
 /** Runs `fn` holding the lock of `path` (`path.lock`). */
-export async function withLock<T>(path: string, fn: () => Promise<T>): Promise<T> {
+export async function withLock<T>(path: string, fn: () => Promise<T>, waitMs = WAIT_MS): Promise<T> {
   const lockPath = `${path}.lock`;
   const started = Date.now();
   for (let attempt = 0; ; attempt++) {
@@ -87,7 +92,7 @@ export async function withLock<T>(path: string, fn: () => Promise<T>): Promise<T
         await removeStale(lockPath, stale);
         continue;
       }
-      if (Date.now() - started > WAIT_MS) {
+      if (Date.now() - started > waitMs) {
         throw new UsageError(`the config file ${path} is locked by another svc (lock file ${lockPath}); nothing was changed`, `try again; if no other svc is running, delete ${lockPath}`);
       }
       await sleep(Math.min(5 + attempt * 5, 50) + Math.random() * 10);

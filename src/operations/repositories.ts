@@ -238,14 +238,22 @@ export const repositories: Operation[] = [
   row('repos', 'resolve-by-url', {
     effect: 'read',
     summary: 'Find a linked repository from its URL',
+    description: 'Any URL form people write works: https or http, the host in any case, with or without .git and a trailing slash, git@host:owner/name.git.',
     positional: 'repositoryUrl', required: ['repositoryUrl', 'vcs'],
+    infer: {
+      field: 'vcs', step: 'repository-vcs',
+      how: "without --vcs, svc works it out: the public host's provider (host A's, host B's or host C's public site), the CI's own when the URL is on the server of the CI it runs in, else the provider of the linked repository with that URL (repos list); none: exit 4 naming the closest linked repositories",
+    },
     request: body({
       repositoryUrl: field(id(), 'URL of the repository', 'notes', 'url'),
-      vcs: field(oneOf(['hosta', 'hostb', 'hostc', 'generic']), 'Version control system of the URL', 'notes'),
+      vcs: field(oneOf(['hosta', 'hostb', 'hostc', 'generic']), 'Version control system of the URL (worked out from the URL when not given)', 'notes'),
       organizationId: orgId('notes'),
     }),
     response: record({ repositoryId: optional(str()) }),
     columns: ['repositoryId'],
-    examples: [{ cmd: 'svc repos resolve-by-url https://hosta.example/team/api --vcs hosta', desc: 'The repository id of a host A URL' }],
+    examples: [
+      { cmd: 'svc repos resolve-by-url https://hosta.example/team/api', desc: 'The repository id of a linked repository, its provider worked out' },
+      { cmd: 'svc repos resolve-by-url https://hosta.example/team/api --vcs hosta', desc: 'The same, its provider given' },
+    ],
   }),
 ];

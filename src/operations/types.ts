@@ -54,6 +54,19 @@ export interface FollowUp {
 }
 
 /**
+ * A field the API requires that svc works out when the user leaves it out (`repos resolve-by-url`
+ * without --vcs): the request always carries it. The row stays declarative: it names the field, the
+ * step and says how (shown in the help and the reference); the step's code lives with the commands
+ * (src/commands/operation/run.ts) and is loaded only when the field is missing.
+ */
+export interface Inferred {
+  field: string;
+  step: 'repository-vcs';
+  /** How the value is chosen, in words: the help's "Required by svc" line and the reference. */
+  how: string;
+}
+
+/**
  * A row whose positional id may be many ids (`svc issues archive id1 id2`, `--ids-from`, `--where`):
  * one call per id, run by the bulk engine (src/listing/bulk.ts).
  */
@@ -83,8 +96,10 @@ export interface Operation {
   destructive?: boolean;
   /** Request field that may be given as the command's positional argument. */
   positional?: string;
-  /** Fields the CLI insists on although the spec marks none required. */
+  /** Fields the CLI insists on although the spec marks none required (the sandbox checks them too). */
   required?: string[];
+  /** A required field svc works out when it is not given (see Inferred). */
+  infer?: Inferred;
   /** Where the rows of a table live in the response (`issues`); default: the response itself. */
   rows?: string;
   /** Default table columns (dot paths into a row). */

@@ -55,6 +55,8 @@ export async function buildRequestBody(ctx: Context, op: Operation, flags: Opera
   const foreign = Object.keys(own).filter((k) => !(k in op.request.shape));
   for (const key of op.required ?? []) {
     if (body[key] !== undefined && body[key] !== '') continue;
+    // Worked out by the row's step before the call (commands/operation/run.ts).
+    if (op.infer?.field === key) continue;
     const spec = flags.specs.find((s) => s.path[0] === key);
     if (foreign.length > 0 && fieldSource(op, key) !== 'spec') {
       ctx.warn(`${key}${spec ? ` (--${spec.flag})` : ''} was not given: svc inferred that field name (the spec does not show it), so the body is sent as you gave it (with ${foreign.join(', ')})`);

@@ -7,8 +7,7 @@ import { isUtf8 } from 'node:buffer';
 import { lstat, readFile, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { detectCi, missingText, type CiInfo } from '../../ci/detect.js';
-import { resolveRepositoryUrl } from '../../repos/find.js';
-import { webUrl } from '../../ci/repo-url.js';
+import { ciVcsFor, resolveRepositoryUrl } from '../../repos/find.js';
 import type { Context } from '../../context.js';
 import { wallClock, type Env } from '../../host.js';
 import { CliError, UsageError } from '../../errors.js';
@@ -154,14 +153,6 @@ export function checkRepositoryFlag(value: string, ci: CiInfo | undefined, env: 
     return 'auto';
   }
   return /^[a-z][a-z0-9+.-]*:\/\//i.test(v) || /^[^@/\s]+@[^:/\s]+:/.test(v) ? 'url' : 'id';
-}
-
-/** The provider of a URL the CI did not give: the CI's own when the URL is on its server. */
-function ciVcsFor(url: string, ci: CiInfo | undefined): CiInfo['vcs'] {
-  if (!ci?.vcs) return undefined;
-  const host = (u: string | undefined) => (u === undefined ? undefined : webUrl(u)?.replace(/^https?:\/\//, '').split('/')[0]);
-  const own = host(ci.serverUrl) ?? host(ci.repositoryUrl);
-  return own !== undefined && own === host(url) ? ci.vcs : undefined;
 }
 
 /**

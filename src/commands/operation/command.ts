@@ -150,6 +150,7 @@ function operationHelpFooter(op: Operation, specs: FlagSpec[] = flagSpecs(op.req
   if (op.required?.length) {
     const guessed = op.required.filter((k) => specs.find((s) => s.path[0] === k)?.source !== 'spec');
     lines.push(`Required by svc: ${op.required.join(', ')}`);
+    if (op.infer) lines.push(wrap(`${op.infer.field}: ${op.infer.how}.`, width));
     if (guessed.length) lines.push(wrap(`Inferred names (${guessed.join(', ')}) are not required when your own -F/-f/--input body names fields svc has no flag for: that body is sent as given, with a warning.`, width));
   }
   if (op.destructive) lines.push('Destructive: asks for confirmation on a terminal; needs --yes elsewhere');

@@ -1,6 +1,6 @@
 /** The run step of every generated operation command: build and check the body, send it, render. */
 import type { Context } from '../../context.js';
-import type { FollowUp, Operation } from '../../operations/types.js';
+import type { FollowUp, Inferred, Operation } from '../../operations/types.js';
 import { buildRequestBody } from '../../request/build.js';
 import type { FollowUpStep } from '../../request/follow-up.js';
 import type { OperationFlags, OperationOptions } from '../../request/flags.js';
@@ -19,6 +19,20 @@ const FOLLOW_UPS: Record<FollowUp['step'], () => Promise<FollowUpStep>> = {
   'scan-wait': () => import('../../scans/wait.js').then((m) => m.scanWait),
 };
 
+/**
+ * A step that works out a required field the user left out (a row's `infer`), before the call. It
+ * sets the field in the body; `failed` may turn the call's error into a clearer one.
+ */
+interface InferStep {
+  fill(ctx: Context, op: Operation, body: Record<string, unknown>): Promise<void>;
+  failed?(ctx: Context, op: Operation, body: Record<string, unknown>, err: unknown): Promise<unknown>;
+}
+
+/** The code of each step a row's `infer` can name, loaded only when its field is missing. */
+const INFERS: Record<Inferred['step'], () => Promise<InferStep>> = {
+  'repository-vcs': () => import('../../repos/infer-vcs.js').then((m) => m.repositoryVcs),
+};
+
 export async function runOperation(ctx: Context, op: Operation, flags: OperationFlags, opts: OperationOptions, given?: string | string[]): Promise<void> {
   const ids = given === undefined ? [] : Array.isArray(given) ? given : [given];
   if (op.bulk && (ids.length > 1 || opts.idsFrom !== undefined || opts.where !== undefined || opts.failedTo !== undefined)) {
@@ -30,6 +44,9 @@ export async function runOperation(ctx: Context, op: Operation, flags: Operation
   const followUp = wanted ? await FOLLOW_UPS[op.followUp!.step]() : undefined;
   const settings = followUp?.prepare(opts);
   const body = await buildRequestBody(ctx, op, flags, opts, positional);
+  const missing = op.infer !== undefined && (body[op.infer.field] === undefined || body[op.infer.field] === '');
+  const infer = missing ? await INFERS[op.infer!.step]() : undefined;
+  if (infer) await infer.fill(ctx, op, body);
   await checkOutput(ctx, op, opts.all === true && op.pagination !== undefined);
   if (op.destructive) await confirmDestructive(ctx, op, body, opts.yes === true);
   if (ctx.globals.dryRun) {
@@ -43,7 +60,12 @@ export async function runOperation(ctx: Context, op: Operation, flags: Operation
     return;
   }
   const client = await ctx.client();
-  const data = await ctx.spin(`${op.group} ${op.name}`, () => client.call(op.path, body, { safe: op.safe }));
+  let data: unknown;
+  try {
+    data = await ctx.spin(`${op.group} ${op.name}`, () => client.call(op.path, body, { safe: op.safe }));
+  } catch (err) {
+    throw infer?.failed ? await infer.failed(ctx, op, body, err) : err;
+  }
   // The answer agrees with itself and the request (listing/answer-checks.ts); an empty one scoped to
   // repositories is checked to name only repositories that exist (listing/empty-scope.ts).
   checkAnswer(op.path, op.pagination?.items, data, body, `${op.group} ${op.name}`);

@@ -4,7 +4,7 @@
  * once it has stood a second, and only if the file is still the one judged stale.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -43,5 +43,31 @@ describe('config lock: taking over a lock whose owner is gone', () => {
     release();
     await Promise.all([first, second]);
     expect(order).toEqual(['first in', 'first out', 'second in']);
+  });
+
+  it('a live owner on this host keeps a lock however old: the waiter gives up, changing nothing', async () => {
+    // A starved svc on a loaded machine can hold the lock for seconds; taking it over by age lost updates.
+    const path = lockPathIn();
+    const owner = `${process.pid} ${hostname()}\n`;
+    writeFileSync(`${path}.lock`, owner);
+    const minuteAgo = new Date(Date.now() - 60_000);
+    utimesSync(`${path}.lock`, minuteAgo, minuteAgo);
+    let entered = false;
+    await expect(withLock(path, async () => { entered = true; }, 300)).rejects.toThrow(/is locked by another svc/);
+    expect(entered).toBe(false);
+    expect(readFileSync(`${path}.lock`, 'utf8')).toBe(owner);
+  });
+
+  it('a lock of another host, or an empty one, is taken over once it is old', async () => {
+    for (const text of ['4242 some-other-host\n', '']) {
+      const path = lockPathIn();
+      writeFileSync(`${path}.lock`, text);
+      const old = new Date(Date.now() - 60_000);
+      utimesSync(`${path}.lock`, old, old);
+      let entered = false;
+      await withLock(path, async () => { entered = true; }, 300);
+      expect(entered).toBe(true);
+      expect(existsSync(`${path}.lock`)).toBe(false);
+    }
   });
 });
