@@ -51,6 +51,11 @@ export type GateIssue = IssueInput & { level: Level; breaking: boolean };
  */
 export interface IssueList extends Iterable<GateIssue> {
   readonly length: number;
+  /**
+   * The items whose places the mask keeps (`keep[from + place] === 1`), in order, without reading
+   * the others (where the list can; else the reader filters as it reads).
+   */
+  pick?(keep: Uint8Array, from: number): IssueList;
 }
 
 /**

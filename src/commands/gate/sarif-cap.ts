@@ -28,6 +28,7 @@ type Suppressed = GateIssue & { suppression: { reason: string; expires: string; 
 /** The items of a list whose places (from `from` on) the mask keeps: an array for an array, else read through. */
 function kept(list: IssueList, keep: Uint8Array, from: number): IssueList {
   if (Array.isArray(list)) return (list as GateIssue[]).filter((_, at) => keep[from + at] === 1);
+  if (list.pick) return list.pick(keep, from);
   let length = 0;
   for (let at = 0; at < list.length; at++) length += keep[from + at];
   return {
@@ -48,16 +49,27 @@ function withIssues(v: GateVerdict, groups: IssueList[], keep: Uint8Array): Gate
   };
 }
 
-function rawSize(chunks: Iterable<string>): number {
-  let raw = 0;
-  for (const c of chunks) raw += Buffer.byteLength(c);
-  return raw;
+/** The pieces joined into ~64 KB strings (a stream takes few large pieces far faster than many small ones), their bytes counted. */
+function* batched(chunks: Iterable<string>, count: { raw: number }): Generator<string> {
+  let batch = '';
+  for (const c of chunks) {
+    batch += c;
+    if (batch.length >= 1 << 16) {
+      count.raw += Buffer.byteLength(batch);
+      yield batch;
+      batch = '';
+    }
+  }
+  count.raw += Buffer.byteLength(batch);
+  if (batch !== '') yield batch;
 }
 
-async function gzipSize(chunks: Iterable<string>): Promise<number> {
-  let size = 0;
-  await pipeline(Readable.from(chunks), createGzip(), new Writable({ write(chunk: Buffer, _e, done) { size += chunk.length; done(); } }));
-  return size;
+/** The text's size and its gzip-compressed size, in one writing of it. */
+async function sizes(chunks: Iterable<string>): Promise<{ raw: number; gzip: number }> {
+  const count = { raw: 0 };
+  let gzip = 0;
+  await pipeline(Readable.from(batched(chunks, count)), createGzip(), new Writable({ write(chunk: Buffer, _e, done) { gzip += chunk.length; done(); } }));
+  return { raw: count.raw, gzip };
 }
 
 export async function capSarif(v: GateVerdict, write: SarifWriter, limits: SarifLimits = SARIF_LIMITS): Promise<SarifCap> {
@@ -68,9 +80,9 @@ export async function capSarif(v: GateVerdict, write: SarifWriter, limits: Sarif
   for (;;) {
     const { keep, omitted } = mostSevereMask(groups, max);
     const verdict = keep === undefined ? v : withIssues(v, groups, keep);
-    // Compressed JSON is far smaller than its text: only a text over the limit is compressed to measure.
-    const raw = rawSize(write(verdict, { results: omitted, reason }));
-    const size = raw <= limits.gzipBytes ? raw : await gzipSize(write(verdict, { results: omitted, reason }));
+    // What counts is the compressed size, but a text within the limit fits whatever it compresses to.
+    const measured = await sizes(write(verdict, { results: omitted, reason }));
+    const size = measured.raw <= limits.gzipBytes ? measured.raw : measured.gzip;
     if (size <= limits.gzipBytes || total - omitted === 0) return { verdict, omitted, reason, total };
     max = fewerResults(total - omitted, size, limits.gzipBytes);
     reason = sarifOmittedReason('gzipBytes', limits);

@@ -34,10 +34,23 @@ const BATCH = 1 << 20;
 /** Kept issues past this many go to the file (below it a file costs more than it saves). */
 export const SPILL_AFTER = 2_000;
 
-/** A kept list read back from the file on each pass: a LazyList, so a report writes it item by item. */
+type Reader = (places: ArrayLike<number> | undefined, ascending: boolean) => Iterable<GateIssue>;
+
+/**
+ * A kept list read back from the file on each pass (every issue, or those at `places`): a
+ * LazyList, so a report writes it item by item.
+ */
 class SpilledList extends LazyList<GateIssue> implements IssueList {
-  constructor(make: () => Iterable<GateIssue>, readonly length: number) {
-    super(make);
+  readonly length: number;
+  constructor(private readonly reader: Reader, private readonly places: Uint32Array | undefined, count: number, private readonly ascending: boolean) {
+    super(() => reader(places, ascending));
+    this.length = places ? places.length : count;
+  }
+
+  pick(keep: Uint8Array, from: number): IssueList {
+    const chosen: number[] = [];
+    for (let k = 0; k < this.length; k++) if (keep[from + k] === 1) chosen.push(this.places ? this.places[k] : k);
+    return new SpilledList(this.reader, Uint32Array.from(chosen), chosen.length, this.ascending);
   }
 }
 
@@ -128,11 +141,15 @@ export function spillStore(o: { after?: number; dir?: string } = {}): SpillStore
     if (pending.length >= BATCH) flush();
   };
 
-  /** The issues at these places (every one, in order, when none), read from the file, `breaking` set. */
-  function* read(places: ArrayLike<number> | undefined, breaks: ReadonlySet<Level>): Generator<GateIssue> {
+  /**
+   * The issues at these places (every one, in order, when none), read from the file, `breaking` set.
+   * Places in ascending order are read a batch ahead; others (the breaking list) one line at a time.
+   */
+  function* read(places: ArrayLike<number> | undefined, ascending: boolean, breaks: ReadonlySet<Level>): Generator<GateIssue> {
     const f = file!;
     const n = places ? places.length : count;
-    let buf = Buffer.allocUnsafe(places ? 4096 : BATCH);
+    const ahead = !places || ascending;
+    let buf = Buffer.allocUnsafe(ahead ? BATCH : 4096);
     // The bytes of the file in buf: [from, to).
     let from = 0;
     let to = 0;
@@ -142,7 +159,7 @@ export function spillStore(o: { after?: number; dir?: string } = {}): SpillStore
       const end = offsets[i + 1];
       if (start < from || end > to) {
         // In order: read ahead a batch; by place: just this line.
-        const want = places ? end - start : Math.max(BATCH, end - start);
+        const want = ahead ? Math.max(BATCH, end - start) : end - start;
         if (buf.length < want) buf = Buffer.allocUnsafe(want);
         const size = Math.min(want, written - start);
         let got = 0;
@@ -198,9 +215,10 @@ export function spillStore(o: { after?: number; dir?: string } = {}): SpillStore
       // As the in-memory store: most severe level, then the highest score (none first), then the order counted.
       breaking.sort((a, b) => ranks[a] - ranks[b] || scores[b] - scores[a] || a - b);
       const places = Uint32Array.from(breaking);
+      const reader: Reader = (at, ascending) => read(at, ascending, breaks);
       return {
-        issues: new SpilledList(() => read(undefined, breaks), count),
-        breaking: new SpilledList(() => read(places, breaks), places.length),
+        issues: new SpilledList(reader, undefined, count, true),
+        breaking: new SpilledList(reader, places, count, false),
       };
     },
     close() {

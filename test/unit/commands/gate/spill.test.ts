@@ -8,7 +8,7 @@ import { mkdirSync, readFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createTally, type GateIssue, type IssueInput, type Thresholds } from '../../../../src/gate/verdict.js';
+import { createTally, type GateIssue, type IssueInput, type IssueList, type Thresholds } from '../../../../src/gate/verdict.js';
 import { spillStore } from '../../../../src/commands/gate/spill.js';
 import { REPORT_KEYS, kindOf, type ReportInputs } from '../../../../src/commands/gate/reports.js';
 import type { GateVerdict } from '../../../../src/commands/gate/decision.js';
@@ -69,6 +69,12 @@ describe('the spill store', () => {
         let n = 0;
         for (const _ of spilled.breaking) if (++n === 50) break;
         expect(json(spilled.breaking)).toBe(json(memory.breaking));
+        // Some places only (the SARIF cap's choice), read without the others.
+        const keep = Uint8Array.from({ length: memory.issues.length + 7 }, (_, i) => (i * 7919) % 3 === 0 ? 1 : 0);
+        const picked = (spilled.issues as IssueList).pick!(keep, 7);
+        const wanted = (memory.issues as GateIssue[]).filter((_, at) => keep[7 + at] === 1);
+        expect(picked.length).toBe(wanted.length);
+        expect(json(picked)).toBe(json(wanted));
       } finally {
         store.close();
       }
