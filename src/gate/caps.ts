@@ -81,23 +81,46 @@ function bytesText(n: number): string {
   return n >= 1024 * 1024 && n % (1024 * 1024) === 0 ? `${n / (1024 * 1024)} MB` : `${n.toLocaleString('en-US')} bytes`;
 }
 
-type AnnotationKind = 'error' | 'warning' | 'notice';
+export type AnnotationKind = 'error' | 'warning' | 'notice';
+
+/**
+ * The `n` most severe of the items added (bySeverity, then the order added), most severe first,
+ * holding no more than `n` of them: what the annotations need of tens of thousands of issues.
+ */
+export function mostSevere<T extends Ranked>(n: number): { add(item: T): void; readonly items: T[] } {
+  const items: T[] = [];
+  return {
+    items,
+    add(item) {
+      if (n <= 0) return;
+      if (items.length >= n && bySeverity(item, items[items.length - 1]) >= 0) return;
+      // After every item as severe or more (the order added among equals).
+      let at = items.length;
+      while (at > 0 && bySeverity(item, items[at - 1]) < 0) at--;
+      items.splice(at, 0, item);
+      if (items.length > n) items.pop();
+    },
+  };
+}
 
 /**
  * What the runner will show of each kind: the most severe errors, warnings and notices within the
  * per-step limits (one notice kept back for the note of the rest when anything is left out).
+ * `totals`: how many there are of each kind, when the groups hold only the most severe of them
+ * (at least ANNOTATION_LIMITS.job each, see mostSevere).
  */
 export function capAnnotations<T extends Ranked>(
   groups: Record<AnnotationKind, readonly T[]>,
   limits: typeof ANNOTATION_LIMITS = ANNOTATION_LIMITS,
+  totals: Record<AnnotationKind, number> = { error: groups.error.length, warning: groups.warning.length, notice: groups.notice.length },
 ): { kept: Record<AnnotationKind, T[]>; omitted: number } {
   const top = (items: readonly T[], n: number) => [...items].sort(bySeverity).slice(0, Math.max(0, n));
   const error = top(groups.error, limits.error);
   const warning = top(groups.warning, Math.min(limits.warning, limits.job - error.length));
-  const total = groups.error.length + groups.warning.length + groups.notice.length;
+  const total = totals.error + totals.warning + totals.notice;
   const room = Math.min(limits.notice, limits.job - error.length - warning.length);
   // Everything fits: every notice shown; else one place is the note of the rest.
-  const fits = error.length + warning.length + Math.min(groups.notice.length, room) === total;
+  const fits = error.length + warning.length + Math.min(totals.notice, room) === total;
   const notice = top(groups.notice, fits ? room : room - 1);
   return { kept: { error, warning, notice }, omitted: total - error.length - warning.length - notice.length };
 }

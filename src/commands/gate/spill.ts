@@ -32,7 +32,7 @@ import { arrayStore, severityScore, type GateIssue, type IssueList, type IssueSt
 const BATCH = 1 << 20;
 
 /** Kept issues past this many go to the file (below it a file costs more than it saves). */
-export const SPILL_AFTER = 2_000;
+const SPILL_AFTER = 2_000;
 
 type Reader = (places: ArrayLike<number> | undefined, ascending: boolean) => Iterable<GateIssue>;
 

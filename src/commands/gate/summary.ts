@@ -16,7 +16,7 @@ import { clip, displayWidth, pad, wrap } from '../../output/text-width.js';
 import { count } from '../../terminal/progress.js';
 import { printJson } from '../../output/print-json.js';
 import { rowFails, thresholdText } from '../../gate/reports/markdown.js';
-import { annotationGroups, annotationText, escapeData } from '../../gate/reports/annotations.js';
+import { annotationText, escapeData, mostSevereAnnotationGroups } from '../../gate/reports/annotations.js';
 import { ANNOTATION_LIMITS, capAnnotations } from '../../gate/caps.js';
 import { locationText, scoreText, titleOf } from '../../gate/reports/common.js';
 import { Chalk } from 'chalk';
@@ -32,7 +32,9 @@ const CSV_COLUMNS = ['level', 'score', 'id', 'vulnClass', 'repositoryName', 'aff
  * warnings, ...), then one notice of how many are left out and where the full list is.
  */
 export function annotationLines(result: GateResult, fullList = '-o json, --sarif or --junit'): string {
-  const { kept, omitted } = capAnnotations(annotationGroups(result));
+  // Only the most severe of each kind are held: more than the per-job limit is never shown.
+  const { groups, totals } = mostSevereAnnotationGroups(result, ANNOTATION_LIMITS.job);
+  const { kept, omitted } = capAnnotations(groups, ANNOTATION_LIMITS, totals);
   const text = annotationText(kept);
   if (omitted === 0) return text;
   const L = ANNOTATION_LIMITS;
