@@ -10,7 +10,7 @@ import type { Writable } from 'node:stream';
 import { CliError, InterruptedError } from '../../errors.js';
 import { EXIT } from '../../exit-codes.js';
 import { writeReport } from '../../output/write-file.js';
-import type { GateVerdict } from './decision.js';
+import { organizationText, type GateVerdict } from './decision.js';
 import { siftedLines } from '../../gate/sifted-text.js';
 import { toSarif, type SarifResult } from '../../gate/reports/sarif.js';
 import { junitChunks, toJunit, toJunitError } from '../../gate/reports/junit.js';
@@ -98,7 +98,7 @@ export const REPORT_KINDS = {
   markdown: {
     flag: '--markdown',
     description: "Write a markdown summary (e.g. the CI's step-summary file)",
-    text: (v, o) => toMarkdown(v.result, [...siftedLines(v.sifted, v.result.counts.total), ...sarifCapLine(o.sarif)]),
+    text: (v, o) => toMarkdown(v.result, [...(v.organization ? [organizationText(v.organization)] : []), ...siftedLines(v.sifted, v.result.counts.total), ...sarifCapLine(o.sarif)]),
     wrote: (_v, path) => `wrote the markdown summary ${path}`,
     undecided: (message, exitCode) => toMarkdownError(message, exitCode),
     everyIssue: false,

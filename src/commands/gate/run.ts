@@ -214,7 +214,7 @@ async function decideAndReport(ctx: Context, opts: GateOptions, g: GateRun): Pro
     // Every id of the scope exists and its scan has finished, or there is no verdict (4, 8, 1).
     const verified = await verifyScope(ctx, scope, { wait });
     // Fingerprints only where something shows them: reports that list every issue, -o json/ndjson/csv.
-    verdict = { ...await countIssues(ctx, scope, options, setup, { size, concurrency, keepAll, keepSifted: keep.siftedIssues || asData, fingerprints: keepAll || format !== 'table', store: g.store }), verified };
+    verdict = { ...await countIssues(ctx, scope, options, setup, { size, concurrency, keepAll, keepSifted: keep.siftedIssues || asData, fingerprints: keepAll || format !== 'table', store: g.store }), verified, organization: organizationInUse(ctx, built) };
   } catch (err) {
     const code = err instanceof CliError ? err.exitCode : EXIT.INTERNAL;
     const message = scrub(err instanceof Error ? err.message : String(err), ctx.secrets());
@@ -244,6 +244,14 @@ async function decideAndReport(ctx: Context, opts: GateOptions, g: GateRun): Pro
   if (!verdict.result.passed) {
     throw new CliError(`gate failed: ${verdict.result.violations.join('; ')}`, EXIT.GATE_FAILED);
   }
+}
+
+/** The organization the gate sends and where it came from; none: the token's default. */
+function organizationInUse(ctx: Context, body: Record<string, unknown>): { id?: string; from: string } {
+  const sent = typeof body.organizationId === 'string' ? body.organizationId : undefined;
+  if (sent === undefined) return { from: "the token's default" };
+  const org = ctx.organization();
+  return { id: sent, from: sent === org.id && org.from ? org.from : '--organization-id' };
 }
 
 /** Where every issue is listed, for the notice of the annotations left out. */
