@@ -50,6 +50,13 @@ export function mostSevereMask(groups: readonly (Iterable<Ranked> & { readonly l
   const score = new Float64Array(total);
   let n = 0;
   for (const g of groups) {
+    const known = (g as { severities?: () => { rank: Uint8Array; score: Float64Array } | undefined }).severities?.();
+    if (known) {
+      rank.set(known.rank, n);
+      for (let k = 0; k < known.score.length; k++) score[n + k] = Number.isNaN(known.score[k]) ? -1 : known.score[k];
+      n += known.score.length;
+      continue;
+    }
     for (const item of g) {
       rank[n] = levelRank(item.level);
       score[n] = numericScore(item.score) ?? -1;

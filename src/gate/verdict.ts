@@ -56,6 +56,11 @@ export interface IssueList extends Iterable<GateIssue> {
    * the others (where the list can; else the reader filters as it reads).
    */
   pick?(keep: Uint8Array, from: number): IssueList;
+  /**
+   * Each item's level (its rank, levelRank) and score (numericScore; NaN when none), in order,
+   * where the list has them without reading its items (else undefined).
+   */
+  severities?(): { rank: Uint8Array; score: Float64Array } | undefined;
 }
 
 /**

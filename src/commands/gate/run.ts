@@ -38,7 +38,7 @@ import { capSarif, sarifCapLine } from './sarif-cap.js';
 import { checkRepositoryFlag, gateSetup, resolveRepository, type GateSetup } from './setup.js';
 import { createSieve } from '../../gate/sieve.js';
 import { fingerprintOf } from '../../gate/fingerprint.js';
-import { repositoriesOf, writeStepSummary, writeStepSummaryError } from './ci-reports.js';
+import { repositoriesOf, repositoryOf, writeStepSummary, writeStepSummaryError } from './ci-reports.js';
 import { thresholds, type GateOptions } from './options.js';
 import { postComment } from './comment.js';
 import { toComment, toCommentError } from '../../gate/reports/comment.js';
@@ -177,9 +177,12 @@ export async function runGate(ctx: Context, opts: GateOptions): Promise<void> {
   }
 
   // The kept issues, past a few thousand, in a temporary file (spill.ts): closed and removed at the end.
-  const store = spillStore(opts.spill);
+  // With --sarif, the repositories of the counted issues are noted as they are kept (the warning below).
+  const repositories = new Set<string>();
+  const seen = paths.sarif ? (issue: IssueInput) => { const name = repositoryOf(issue); if (name !== undefined) repositories.add(name); } : undefined;
+  const store = spillStore({ ...opts.spill, seen });
   try {
-    await decideAndReport(ctx, opts, { setup, options, format, annotations, paths, stepSummary, scope, built, startedAt, store });
+    await decideAndReport(ctx, opts, { setup, options, format, annotations, paths, stepSummary, scope, built, startedAt, store, repositories });
   } finally {
     store.close();
   }
@@ -196,6 +199,7 @@ interface GateRun {
   built: Record<string, unknown>;
   startedAt: number;
   store: SpillStore;
+  repositories: ReadonlySet<string>;
 }
 
 /** Counts, decides, writes the reports and prints the verdict (runGate's second half). */
@@ -231,7 +235,7 @@ async function decideAndReport(ctx: Context, opts: GateOptions, g: GateRun): Pro
   await writeReports(paths, verdict, { ...inputs, stdout: ctx.io.stdout, note: ctx.note, signal: ctx.signal });
   if (stepSummary !== undefined) await writeStepSummary(ctx, stepSummary, verdict, inputs);
   if (paths.sarif) {
-    const repos = repositoriesOf(verdict);
+    const repos = repositoriesOf(verdict, g.repositories);
     if (repos.length > 1) {
       ctx.warn(`the SARIF report holds issues of ${repos.length} repositories (${repos.slice(0, 3).join(', ')}${repos.length > 3 ? ', ...' : ''}); an upload to one repository would point at the wrong code: scope the gate to one repository (--repository auto, --repository-ids)`);
     }

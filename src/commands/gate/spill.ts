@@ -26,7 +26,8 @@ import { CliError } from '../../errors.js';
 import { EXIT } from '../../exit-codes.js';
 import { LazyList } from '../../output/json-stream.js';
 import { LEVELS, levelRank, type Level } from '../../gate/levels.js';
-import { arrayStore, severityScore, type GateIssue, type IssueList, type IssueStore } from '../../gate/verdict.js';
+import { arrayStore, type GateIssue, type IssueList, type IssueStore } from '../../gate/verdict.js';
+import { numericScore } from '../../gate/levels.js';
 
 /** Writes to the file gather about this many characters; sequential reads take this many bytes. */
 const BATCH = 1 << 20;
@@ -42,9 +43,14 @@ type Reader = (places: ArrayLike<number> | undefined, ascending: boolean) => Ite
  */
 class SpilledList extends LazyList<GateIssue> implements IssueList {
   readonly length: number;
-  constructor(private readonly reader: Reader, private readonly places: Uint32Array | undefined, count: number, private readonly ascending: boolean) {
+  constructor(private readonly reader: Reader, private readonly places: Uint32Array | undefined, count: number, private readonly ascending: boolean, private readonly known?: () => { rank: Uint8Array; score: Float64Array }) {
     super(() => reader(places, ascending));
     this.length = places ? places.length : count;
+  }
+
+  /** Every issue's level and score, from memory (the whole list only). */
+  severities(): { rank: Uint8Array; score: Float64Array } | undefined {
+    return this.places ? undefined : this.known?.();
   }
 
   pick(keep: Uint8Array, from: number): IssueList {
@@ -96,9 +102,10 @@ function ioError(err: unknown, what: string, file: SpillFile): CliError {
 
 /**
  * A store that keeps the first `after` issues in memory and, past them, every kept issue in a
- * temporary file under `dir` (the system's temporary directory by default).
+ * temporary file under `dir` (the system's temporary directory by default). `seen` is shown each
+ * issue as it is kept (what a caller wants to know of every issue without reading them back).
  */
-export function spillStore(o: { after?: number; dir?: string } = {}): SpillStore {
+export function spillStore(o: { after?: number; dir?: string; seen?: (issue: GateIssue) => void } = {}): SpillStore {
   const after = o.after ?? SPILL_AFTER;
   let memory: GateIssue[] | undefined = [];
   let file: SpillFile | undefined;
@@ -106,7 +113,8 @@ export function spillStore(o: { after?: number; dir?: string } = {}): SpillStore
   let count = 0;
   let pending = '';
   let written = 0;
-  // Per issue: where its line starts (offsets[count] is the end), its level's rank and its score.
+  // Per issue: where its line starts (offsets[count] is the end), its level's rank and its score
+  // (numericScore; NaN when none).
   let offsets = new Float64Array(1024);
   let ranks = new Uint8Array(1024);
   let scores = new Float64Array(1024);
@@ -133,7 +141,7 @@ export function spillStore(o: { after?: number; dir?: string } = {}): SpillStore
     if (count + 1 >= offsets.length) grow();
     offsets[count] = written;
     ranks[count] = levelRank(issue.level);
-    scores[count] = severityScore(issue);
+    scores[count] = numericScore(issue.score) ?? NaN;
     written += Buffer.byteLength(line, 'utf8');
     count++;
     offsets[count] = written;
@@ -185,6 +193,7 @@ export function spillStore(o: { after?: number; dir?: string } = {}): SpillStore
   return {
     get spilled() { return file !== undefined; },
     push(issue) {
+      o.seen?.(issue);
       if (memory) {
         memory.push(issue);
         if (memory.length <= after || failed) return;
@@ -213,11 +222,12 @@ export function spillStore(o: { after?: number; dir?: string } = {}): SpillStore
       const breaking: number[] = [];
       for (let i = 0; i < count; i++) if (breakRank[ranks[i]] === 1) breaking.push(i);
       // As the in-memory store: most severe level, then the highest score (none first), then the order counted.
-      breaking.sort((a, b) => ranks[a] - ranks[b] || scores[b] - scores[a] || a - b);
+      const key = (i: number) => (Number.isNaN(scores[i]) ? Infinity : scores[i]);
+      breaking.sort((a, b) => ranks[a] - ranks[b] || key(b) - key(a) || a - b);
       const places = Uint32Array.from(breaking);
       const reader: Reader = (at, ascending) => read(at, ascending, breaks);
       return {
-        issues: new SpilledList(reader, undefined, count, true),
+        issues: new SpilledList(reader, undefined, count, true, () => ({ rank: ranks.subarray(0, count), score: scores.subarray(0, count) })),
         breaking: new SpilledList(reader, places, count, false),
       };
     },

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createTally, type GateIssue, type IssueInput, type IssueList, type Thresholds } from '../../../../src/gate/verdict.js';
 import { spillStore } from '../../../../src/commands/gate/spill.js';
+import { mostSevereMask } from '../../../../src/gate/caps.js';
 import { REPORT_KEYS, kindOf, type ReportInputs } from '../../../../src/commands/gate/reports.js';
 import type { GateVerdict } from '../../../../src/commands/gate/decision.js';
 import { useSandbox } from '../../../helpers/sandbox.js';
@@ -75,6 +76,9 @@ describe('the spill store', () => {
         const wanted = (memory.issues as GateIssue[]).filter((_, at) => keep[7 + at] === 1);
         expect(picked.length).toBe(wanted.length);
         expect(json(picked)).toBe(json(wanted));
+        // The SARIF cap's choice from the levels and scores kept in memory: the one made by reading every issue.
+        expect((spilled.issues as IssueList).severities?.()).toBeDefined();
+        for (const max of [0, 7, 1000]) expect(mostSevereMask([spilled.issues, wanted], max)).toEqual(mostSevereMask([memory.issues, wanted], max));
       } finally {
         store.close();
       }
