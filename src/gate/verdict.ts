@@ -148,7 +148,7 @@ function compareSeverity(a: GateIssue, b: GateIssue): number {
 }
 
 /** The score the breaking list is sorted by: higher first, a missing score before every other. */
-export function severityScore(issue: IssueInput): number {
+function severityScore(issue: IssueInput): number {
   return numericScore(issue.score) ?? Infinity;
 }
 
