@@ -28,6 +28,39 @@ const flat = (text: string) => screen(text).join(' ').replace(/\s+/g, ' ');
 /** Lines wider than 80 columns, but for one that holds a word too long to break (a file path). */
 const wide = (text: string) => screen(text).filter((l) => l.length > 80 && !l.split(/\s+/).some((w) => w.length > 40));
 
+/**
+ * The lines a terminal shows after `raw` is drawn: text overwrites in place; \r and ESC[nG move to a
+ * column, ESC[nA/B up/down, ESC[K/0K/2K erase, \n moves down; other sequences change nothing visible.
+ */
+function terminalScreen(raw: string): string[] {
+  const lines: string[][] = [[]];
+  let row = 0;
+  let col = 0;
+  // eslint-disable-next-line no-control-regex
+  const token = /\u001b\[([?\d;]*)([A-Za-z])|\u001b[^[]|\r|\n|[^\u001b\r\n]/gu;
+  for (const m of raw.matchAll(token)) {
+    const t = m[0];
+    if (t === '\r') col = 0;
+    else if (t === '\n') { row++; col = 0; lines[row] ??= []; }
+    else if (m[2] !== undefined) {
+      const n = Number(m[1] || '1');
+      if (m[2] === 'G') col = Math.max(0, n - 1);
+      else if (m[2] === 'A') row = Math.max(0, row - n);
+      else if (m[2] === 'B') { row += n; lines[row] ??= []; }
+      else if (m[2] === 'K') {
+        if (m[1] === '2') lines[row] = [];
+        else lines[row].length = Math.min(lines[row].length, col);
+      }
+    } else if (t.startsWith('\u001b')) continue;
+    else {
+      const line = (lines[row] ??= []);
+      while (line.length < col) line.push(' ');
+      line[col++] = t;
+    }
+  }
+  return lines.map((l) => (l ?? []).join('').trimEnd());
+}
+
 describe('at an 80x24 terminal', () => {
   it('help screens and topics fit 80 columns', async () => {
     for (const argv of [['--help'], ['issues', 'search', '--help'], ['repos', '--help'], ['help', 'output'], ['help', 'environment'], ['gate', '--help']]) {
@@ -186,8 +219,14 @@ describe('at an 80x24 terminal', () => {
     expect(text).toMatch(/scan (scan_\w+): running \(1s\)/);
     const id = /scan (scan_\w+): running/.exec(text)![1];
     expect(text).toContain(`svc: error: interrupted by SIGINT; the scan keeps running: svc scans list --scan-id ${id}`);
-    // One status line: the status is not also printed as lines of its own.
+    // One status line: the status is not also printed as lines of its own. The screen is what a
+    // terminal keeps once every redraw (\r, cursor moves, erases) is applied: the spinner's line is
+    // redrawn in place and erased when it stops, so any status line left on it was printed apart.
+    const status = /scan scan_\w+: (waiting|queued|running|pending|\w+) \(\d+s\)/;
     expect(screen(r.output).filter((l) => /^scan scan_\w+: /.test(l.trim()))).toEqual([]);
+    expect(terminalScreen(r.output).filter((l) => status.test(l))).toEqual([]);
+    // And never committed with a newline while the spinner ran (a line scrolled off would not be on the screen).
+    expect(r.output.split('\n').map((l) => terminalScreen(l).join('')).filter((l) => status.test(l))).toEqual([]);
   });
 });
 
