@@ -232,6 +232,19 @@ describe('at an 80x24 terminal', () => {
     expect(wide(r.output)).toEqual([]);
   });
 
+  it.runIf(ptyAvailable())('NO_COLOR and --no-color: the spinner is drawn without colour too (the real bin on a pty)', async () => {
+    // eslint-disable-next-line no-control-regex
+    const painted = /\u001b\[3\dm/;
+    const plain = await runOnPty(['stats', 'summary'], [], { env: { ...sb.env, NO_COLOR: '1' }, cols: 80, rows: 24 });
+    expect(plain.code).toBe(0);
+    expect(plain.output).toMatch(/[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏](\u001b\[39m)? stats/);
+    expect(plain.output).not.toMatch(painted);
+    const flag = await runOnPty(['stats', 'summary', '--no-color'], [], { env: sb.env, cols: 80, rows: 24 });
+    expect(flag.output).not.toMatch(painted);
+    const colour = await runOnPty(['stats', 'summary'], [], { env: sb.env, cols: 80, rows: 24 });
+    expect(colour.output).toMatch(painted);
+  });
+
   it.runIf(ptyAvailable())('scans start --wait: one status line whose elapsed time moves every second; Ctrl-C says the scan keeps running', async () => {
     const repo = (await sb.runJson<Array<{ id: string }>>(['repos', 'list']))[0];
     // The sandbox's scans run for a minute here; the status is checked every 10 s.
