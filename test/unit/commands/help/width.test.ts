@@ -72,6 +72,20 @@ describe('help at 80 columns', () => {
     }
   });
 
+  it('an error or note that names a command keeps the command on one line, to copy it whole', () => {
+    const cases: Array<[string, string]> = [
+      ['svc: error: interrupted by SIGINT; the scan keeps running: svc scans list --scan-id scan_1d958f69', 'svc scans list --scan-id scan_1d958f69'],
+      ["svc: error: unknown option '--bogus-flag' for 'svc issues search'; see 'svc issues search --help'", "'svc issues search --help'"],
+      ['organization  none set: the service acts on the token\'s default organization; this token sees 3: org_5902d30f (Acme Platform), org_fb5b59dc (Acme Labs), org_1d93c7ad (Northwind Security); choose one: svc config set organization ID, or --org ID on a command', 'svc config set organization ID,'],
+    ];
+    for (const [text, command] of cases) {
+      const fitted = fitText(text, 80);
+      expect(fitted.split('\n').every((l) => l.length <= 80), fitted).toBe(true);
+      expect(fitted.split('\n').some((l) => l.includes(command)), fitted).toBe(true);
+      expect(fitted.split(/\s+/)).toEqual(text.split(/\s+/));
+    }
+  });
+
   it('every example of every help screen at 80 columns pastes as it reads at 200', async () => {
     const bad: string[] = [];
     for (const argv of await screens()) {
