@@ -84,7 +84,7 @@ export async function detailView(record: unknown, view: DetailView, o: DetailOpt
     // that it still pastes as one command.
     for (const n of next) {
       out.push(...wrap(fill(n.text, record, o.request), width - 2).map((l) => `  ${l}`));
-      if (n.cmd) out.push(...commandLines(fill(n.cmd, record, o.request), width - 4).map((l) => `    ${chalk.cyan(l)}`));
+      if (n.cmd) out.push(...commandLines(fill(n.cmd, record, o.request, true), width - 4).map((l) => `    ${chalk.cyan(l)}`));
     }
   }
   while (out.length && out[out.length - 1] === '') out.pop();
@@ -164,15 +164,25 @@ function fieldText(record: unknown, f: DetailField, o: DetailOptions, chalk: Cha
  * `{path}` from the record, else the request; `{a||b}` is `a`, else `b`; `{path|on}` says a flag as on/off. A value the
  * request set to null reads "reset".
  */
-function fill(template: string, record: unknown, request?: Record<string, unknown>): string {
+function fill(template: string, record: unknown, request?: Record<string, unknown>, shell = false): string {
   return template.replace(/\{([\w.]+)(?:\|\|([\w.]+))?(\|on)?\}/g, (whole, first: string, second: string | undefined, on?: string) => {
     const have = (p: string) => present(getPath(record, p) ?? getPath(request, p));
     const path = second !== undefined && !have(first) ? second : first;
     const v = getPath(record, path) ?? getPath(request, path);
     if (on && typeof v === 'boolean') return v ? 'on' : 'off';
     if (v === null && request && getPath(request, path) === null) return 'reset';
-    return present(v) ? cellText(scalarText(v)) : whole;
+    if (!present(v)) return whole;
+    const text = cellText(scalarText(v));
+    return shell ? shellWord(text) : text;
   });
+}
+
+/**
+ * A value the service sent, as one shell word in a command people paste: as it is when it is plain
+ * (ids, zone names), else in single quotes, so `;`, `$(...)` or a space never reach the shell as syntax.
+ */
+function shellWord(text: string): string {
+  return /^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
 }
 
 function expandTabs(text: string): string {

@@ -26,6 +26,16 @@ const issue = {
 describe('detail views (declared by the row)', () => {
   const view = op(issues, 'get').detail!;
 
+  it('a value the service sent is quoted in a next step\'s command: it pastes as one word, never as shell syntax', async () => {
+    const hostile = { id: 'sched_1', repositoryId: 'repo_1 $(touch /tmp/x)', timezone: "UTC; rm -rf ~ #", isEnabled: true };
+    const text = await detailView(hostile, op(scans, 'get-schedule').detail!, { color: false, pretty: true, now: NOW, width: 400 });
+    const cmd = text.split('\n').find((l) => l.includes('$ svc scans upsert-schedule'))!;
+    expect(cmd).toContain("upsert-schedule 'repo_1 $(touch /tmp/x)' --execution-criteria-crontab");
+    expect(cmd).toContain("--timezone 'UTC; rm -rf ~ #' --is-enabled");
+    const plain = await detailView({ ...hostile, repositoryId: 'repo_73870c2d', timezone: 'America/New_York' }, op(scans, 'get-schedule').detail!, { color: false, pretty: true, now: NOW, width: 400 });
+    expect(plain).toContain('$ svc scans upsert-schedule repo_73870c2d --execution-criteria-crontab "0 3 * * 1" --timezone America/New_York --is-enabled');
+  });
+
   it('next steps fit the width: texts wrap, a long command continues with ` \\` and pastes the same', async () => {
     const schedule = { id: 'sched_1', repositoryId: 'repo_73870c2d', executionCriteriaCrontab: '30 1 * * 1-5', timezone: 'America/New_York', isEnabled: true };
     const severity = { ok: true };
