@@ -218,6 +218,13 @@ describe('at an 80x24 terminal', () => {
     expect(flat(listOrg.output)).toContain(`Organization: ${orgs[1].id} (from SVC_ORGANIZATION_ID)`);
   });
 
+  it('the spinner names the command as typed: stats security-posture, not the API\'s securityPosture', async () => {
+    const r = await runCli(['stats', 'security-posture'], { env: sb.env, tty: true, columns: 80 });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain('stats security-posture');
+    expect(r.stderr).not.toContain('securityPosture');
+  });
+
   it('stats security-posture draws its series as a chart that fits, and ends with the change over the range', async () => {
     const data = await sb.runJson<{ series: Array<{ date: string; total: number }> }>(['stats', 'security-posture']);
     const r = await term(['stats', 'security-posture']);
