@@ -112,6 +112,11 @@ describe('at an 80x24 terminal', () => {
     const api = await term(['api', 'repositories/list', '--columns', 'nmae']);
     expect(api.code).toBe(2);
     expect(flat(api.output)).toMatch(/unknown column 'nmae' for svc api repositories\/list \(did you mean 'name'\?\)/);
+    // A call that changes something was made before the answer showed the name unknown: said so.
+    const issue = (await sb.runJson<{ issues: Array<{ id: string }> }>(['issues', 'search', '--types', 'open'])).issues[0].id;
+    const change = await term(['api', 'issues/archive', '-f', `issueId=${issue}`, '--columns', 'nmae']);
+    expect(change.code).toBe(2);
+    expect(flat(change.output)).toMatch(/unknown column 'nmae' .* the call was sent and answered/);
     const csv = await sb.run(['api', 'repositories/list', '--columns', 'name,issueCounts.open', '-o', 'csv']);
     expect(csv.code, csv.stderr).toBe(0);
     expect(csv.stdout.split('\n')[0]).toBe('name,issueCounts.open');
