@@ -1,7 +1,7 @@
 /** What `svc gate` prints: the verdict on stdout (the report files are reports.ts). */
 import { wallClock } from '../../host.js';
 import type { Context } from '../../context.js';
-import type { CountKey, GateResult } from '../../gate/verdict.js';
+import { firstOf, type CountKey, type GateResult } from '../../gate/verdict.js';
 import { organizationText, type GateVerdict } from './decision.js';
 import { groupLines, type CiInfo } from '../../ci/detect.js';
 import { siftedLines } from '../../gate/sifted-text.js';
@@ -16,7 +16,7 @@ import { clip, displayWidth, pad, wrap } from '../../output/text-width.js';
 import { count } from '../../terminal/progress.js';
 import { printJson } from '../../output/print-json.js';
 import { rowFails, thresholdText } from '../../gate/reports/markdown.js';
-import { annotationGroups, annotationText, escapeData } from '../../gate/reports/annotations.js';
+import { annotationText, escapeData, mostSevereAnnotationGroups } from '../../gate/reports/annotations.js';
 import { ANNOTATION_LIMITS, capAnnotations } from '../../gate/caps.js';
 import { locationText, scoreText, titleOf } from '../../gate/reports/common.js';
 import { Chalk } from 'chalk';
@@ -32,7 +32,9 @@ const CSV_COLUMNS = ['level', 'score', 'id', 'vulnClass', 'repositoryName', 'aff
  * warnings, ...), then one notice of how many are left out and where the full list is.
  */
 export function annotationLines(result: GateResult, fullList = '-o json, --sarif or --junit'): string {
-  const { kept, omitted } = capAnnotations(annotationGroups(result));
+  // Only the most severe of each kind are held: more than the per-job limit is never shown.
+  const { groups, totals } = mostSevereAnnotationGroups(result, ANNOTATION_LIMITS.job);
+  const { kept, omitted } = capAnnotations(groups, ANNOTATION_LIMITS, totals);
   const text = annotationText(kept);
   if (omitted === 0) return text;
   const L = ANNOTATION_LIMITS;
@@ -118,7 +120,7 @@ function humanSummary(ctx: Context, v: GateVerdict, ci: CiInfo | undefined, omit
   out.push(...siftedLines(v.sifted, r.counts.total));
   out.push(...omitted);
   if (r.breaking.length > 0) {
-    const shown = r.breaking.slice(0, MAX_LISTED);
+    const shown = firstOf(r.breaking, MAX_LISTED);
     const title = `Issues that break the gate (${r.breaking.length}${r.breaking.length > MAX_LISTED ? `, first ${MAX_LISTED} shown` : ''}):`;
     // In a CI log the list folds away under its title (host A's groups, host B's sections).
     const group = groupLines(ci, 'svc_gate_breaking', title, wallClock(ctx));
