@@ -21,6 +21,8 @@ interface ChartOptions {
 const GLYPH: Record<Level, string> = { critical: '█', high: '▓', medium: '▒', low: '░', info: '·' };
 const PLAIN = '█';
 const MISSING = '?';
+/** More periods than this (a year of weeks is 53) get a line saying how to draw fewer. */
+const LONG_SERIES = 60;
 /** The narrowest bar drawn, however narrow the terminal. */
 const BAR_MIN = 8;
 
@@ -144,7 +146,10 @@ export function seriesChart(points: unknown[], o: ChartOptions): string[] {
     const total = num(getPath(p, 'total')) ?? parts.reduce((s, x) => s + x.n, 0);
     return { label: periodLabel(p, i), parts, value: total, missing: drawn.some((l) => levelCount(p, l) === undefined) };
   });
-  const lines = [...drawBars(bars, o), ...legend(drawn, o, bars.some((b) => b.missing)), ''];
+  const lines = [...drawBars(bars, o), ...legend(drawn, o, bars.some((b) => b.missing))];
+  // Day buckets over years scroll for hundreds of lines: say how to read the trend in fewer.
+  if (points.length > LONG_SERIES) lines.push(...wrap(`${points.length} periods: a coarser --time-granularity (week or month) draws fewer bars.`, o.width ?? 80));
+  lines.push('');
   if (points.length === 1) {
     lines.push(...wrap(`One period (${bars[0].label}): no change to show.`, o.width ?? 80));
     return lines;

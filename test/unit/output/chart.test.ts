@@ -63,6 +63,14 @@ describe('seriesChart', () => {
     expect(lines).toContain('open high 100000 → 1, −100% since 2026-01-01');
   });
 
+  it('a long series (day buckets over two years) says how to get fewer bars', () => {
+    const days = Array.from({ length: 694 }, (_, i) => point(new Date(Date.UTC(2025, 0, 1 + i)).toISOString().slice(0, 10), 1, 2));
+    const lines = seriesChart(days, { ...plain, width: 80 });
+    fits(lines, 80);
+    expect(lines).toContain('694 periods: a coarser --time-granularity (week or month) draws fewer bars.');
+    expect(seriesChart(days.slice(0, 60), { ...plain, width: 80 }).join('\n')).not.toContain('--time-granularity');
+  });
+
   it('a narrow terminal: every level with a count keeps at least one cell of its bar', () => {
     // The sandbox's posture at 40 columns: info's 4 of 192 rounded to no cell, so the bar hid a level.
     for (const width of [40, 30]) {
