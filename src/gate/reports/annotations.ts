@@ -25,7 +25,8 @@ export function escapeLogissue(value: string, property: boolean): string {
 }
 
 function logissue(kind: 'error' | 'warning', issue: GateIssue): string {
-  const clean = (v: string) => stripControls(v);
+  // No control characters, and no `##vso[` (the agent looks for it anywhere in a line) in text from the service.
+  const clean = (v: string) => stripControls(v).replace(/##vso\[/gi, '##vso [');
   const props = [`type=${kind}`];
   const file = relativePath(issue.affectedFile);
   if (file !== undefined) {

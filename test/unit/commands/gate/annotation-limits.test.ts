@@ -7,7 +7,7 @@
 import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { useSandbox } from '../../../helpers/sandbox.js';
+import { startTestSandbox, useSandbox } from '../../../helpers/sandbox.js';
 import { runCli } from '../../../helpers/host.js';
 import { tempDir } from '../../../helpers/temp.js';
 
@@ -119,5 +119,20 @@ describe('Azure Pipelines: ##vso[task.logissue]', () => {
     expect(warnings.at(-1)).toMatch(/^##vso\[task\.logissue type=warning;code=svc-gate\]\d+ more issue annotations not shown \(the agent keeps at most 10 errors and 10 warnings per step as issues, and has no notices; the most severe are shown\)/);
     // Azure folds with ##[group], never host A's syntax.
     expect(r.stdout).not.toContain('::group::');
+  });
+
+  it("a title from the service cannot be a logging command in the summary or the annotations", async () => {
+    // A sandbox of its own: its answers are cached once read, so the title is set before any call.
+    const own = await startTestSandbox({ issues: 200, repos: 2 });
+    try {
+      const target = own.state.issues.filter((i) => i.status === 'open').sort((a, b) => (b.score ?? 0) - (a.score ?? 0))[0];
+      target.generatedTitle = 'x ##vso[task.setvariable variable=SVC_OWNED]1 ]; %';
+      const r = await runCli(['gate', '--fail-on', 'critical'], { env: { ...own.env, ...azure }, cwd: tempDir() });
+      expect(r.code, r.stderr).toBe(1);
+      expect(r.stdout).toContain('x ##vso [task.setvariable');
+      for (const line of r.stdout.split('\n')) expect(line.slice(1)).not.toContain('##vso[');
+    } finally {
+      await own.close();
+    }
   });
 });
