@@ -154,7 +154,7 @@ _svc_flags() {
     'stats top-issues') REPLY='--organization-id --project-id --start-date --end-date --severities --vuln-classes --type -F --field -f --raw-field --input -h --help' ;;
     'stats summary') REPLY='--organization-id -R --repository-id --scan-id -F --field -f --raw-field --input -h --help' ;;
     'issues') REPLY='-h --help' ;;
-    'issues search') REPLY='--organization-id --page --page-size --search-query --severities-min --severities-max --sort-by --sort-order --languages --vulnerability-classes -R --repository-ids --project-id --scan-id --code-scan-types --types --get-counts --no-get-counts --return-all --no-return-all --rule-id -F --field -f --raw-field --input --all --concurrency -h --help' ;;
+    'issues search') REPLY='--organization-id --page --page-size --search-query --severities-min --severities-max --sort-by --sort-order --languages --vulnerability-classes -R --repository-ids --project-id --scan-id --code-scan-types --types --get-counts --no-get-counts --return-all --no-return-all --rule-id -F --field -f --raw-field --input --all --concurrency --min-score --level --created-after -h --help' ;;
     'issues get') REPLY='--issue-id --organization-id -F --field -f --raw-field --input -h --help' ;;
     'issues archive') REPLY='--issue-id --organization-id --reason --reason-from -F --field -f --raw-field --input --ids-from --where --concurrency --failed-to -y --yes -h --help' ;;
     'issues unarchive') REPLY='--issue-id --organization-id -F --field -f --raw-field --input -h --help' ;;
@@ -206,7 +206,7 @@ _svc_flag_value() {
     'repos add-hostc/--repos'|*'/-F'|*'/--field') REPLY='at-file' ;;
     'issues search/--sort-by') REPLY='choice:createdAt severity score' ;;
     'scans list/--sort-by') REPLY='choice:createdAt updatedAt' ;;
-    'sandbox/--repos'|*'/--search-query'|*'/-f'|*'/--raw-field'|*'/--name'|*'/--organization-id'|*'/--email'|*'/--role'|*'/--app-id'|*'/-R'|*'/--repository-id'|*'/--default-scan-target-branch'|*'/--max-pr-timeout-minutes'|*'/--repository-ids'|*'/--pr-branch-format'|*'/--pr-commit-message-format'|*'/--pr-title-template'|*'/--pr-description-template'|*'/--repository-url'|*'/--project-id'|*'/--start-date'|*'/--end-date'|*'/--vuln-classes'|*'/--scan-id'|*'/--page'|*'/--page-size'|*'/--severities-min'|*'/--severities-max'|*'/--languages'|*'/--vulnerability-classes'|*'/--rule-id'|*'/--concurrency'|*'/--issue-id'|*'/--reason'|*'/--where'|*'/--severity'|*'/--execution-criteria-crontab'|*'/--timezone'|*'/--poll-interval'|*'/--wait-timeout'|*'/--token-id'|*'/--organization'|*'/--max-critical'|*'/--max-high'|*'/--max-medium'|*'/--max-low'|*'/--max-info'|*'/--max-total'|*'/--levels'|*'/--new-since'|*'/--commit'|*'/--diff'|*'/--repository'|*'/--issue-url'|*'/--port'|*'/--host'|*'/--seed'|*'/--issues'|*'/--token-secret'|*'/--scan-duration'|*'/--patch-delay'|*'/--latency'|*'/--fail-rate') REPLY='any' ;;
+    'sandbox/--repos'|*'/--search-query'|*'/-f'|*'/--raw-field'|*'/--name'|*'/--organization-id'|*'/--email'|*'/--role'|*'/--app-id'|*'/-R'|*'/--repository-id'|*'/--default-scan-target-branch'|*'/--max-pr-timeout-minutes'|*'/--repository-ids'|*'/--pr-branch-format'|*'/--pr-commit-message-format'|*'/--pr-title-template'|*'/--pr-description-template'|*'/--repository-url'|*'/--project-id'|*'/--start-date'|*'/--end-date'|*'/--vuln-classes'|*'/--scan-id'|*'/--page'|*'/--page-size'|*'/--severities-min'|*'/--severities-max'|*'/--languages'|*'/--vulnerability-classes'|*'/--rule-id'|*'/--concurrency'|*'/--min-score'|*'/--created-after'|*'/--issue-id'|*'/--reason'|*'/--where'|*'/--severity'|*'/--execution-criteria-crontab'|*'/--timezone'|*'/--poll-interval'|*'/--wait-timeout'|*'/--token-id'|*'/--organization'|*'/--max-critical'|*'/--max-high'|*'/--max-medium'|*'/--max-low'|*'/--max-info'|*'/--max-total'|*'/--levels'|*'/--new-since'|*'/--commit'|*'/--diff'|*'/--repository'|*'/--issue-url'|*'/--port'|*'/--host'|*'/--seed'|*'/--issues'|*'/--token-secret'|*'/--scan-duration'|*'/--patch-delay'|*'/--latency'|*'/--fail-rate') REPLY='any' ;;
     *'/--input'|*'/--reason-from'|*'/--ids-from'|*'/--failed-to'|*'/--sarif'|*'/--junit'|*'/--markdown'|*'/--json-report'|*'/--hostb-sast'|*'/--code-quality'|*'/--baseline'|*'/--policy'|*'/--state') REPLY='file' ;;
     *'/--vcs') REPLY='choice:hosta hostb hostc generic' ;;
     *'/--severities') REPLY='list:critical high medium low info' ;;
@@ -215,8 +215,8 @@ _svc_flag_value() {
     *'/--sort-order') REPLY='choice:asc desc' ;;
     *'/--code-scan-types') REPLY='list:FullScan PrScan' ;;
     *'/--types') REPLY='list:open patched falsePositive archived processing silenced closed notExploitable' ;;
+    *'/--level'|*'/--fail-on') REPLY='choice:critical high medium low info' ;;
     *'/--scan-type') REPLY='choice:FullScan PrScan SCAScan' ;;
-    *'/--fail-on') REPLY='choice:critical high medium low info' ;;
     *'/--diff-scope') REPLY='choice:lines files' ;;
     *'/--fault') REPLY='choice:reset truncated invalid-json slow-body 500 502 503 429' ;;
     *) return 1 ;;

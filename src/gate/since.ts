@@ -8,32 +8,36 @@ import { isoInstant } from './trust.js';
 
 const UNITS: Record<string, number> = { m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
 
-/** The instant (ms since epoch) a `--new-since` value names; one in the future is refused (it would leave every issue out). */
-export function parseSince(value: string, nowMs: number): number {
-  const t = sinceInstant(value, nowMs);
-  if (t > nowMs) throw new GateUsageError(`--new-since '${value}' is in the future: every issue would be left out`);
+/**
+ * The instant (ms since epoch) a `--new-since` value names; one in the future is refused (it would
+ * leave every issue out). `flag`: the flag named in messages (`issues search --created-after` takes
+ * the same values).
+ */
+export function parseSince(value: string, nowMs: number, flag = '--new-since'): number {
+  const t = sinceInstant(value, nowMs, flag);
+  if (t > nowMs) throw new GateUsageError(`${flag} '${value}' is in the future: every issue would be left out`);
   return t;
 }
 
-function sinceInstant(value: string, nowMs: number): number {
+function sinceInstant(value: string, nowMs: number, flag: string): number {
   const v = value.trim();
   const dur = /^(\d+)\s*([mhdw])$/i.exec(v);
   if (dur) {
     const n = Number(dur[1]);
-    if (n <= 0) throw new GateUsageError(`--new-since: '${value}' is not a positive duration`);
+    if (n <= 0) throw new GateUsageError(`${flag}: '${value}' is not a positive duration`);
     return nowMs - n * UNITS[dur[2].toLowerCase()];
   }
   const date = /^(\d{4})-(\d{2})-(\d{2})$/.exec(v);
   if (date) {
     const t = Date.UTC(Number(date[1]), Number(date[2]) - 1, Number(date[3]));
-    if (new Date(t).toISOString().slice(0, 10) !== v) throw new GateUsageError(`--new-since: '${value}' is not a calendar date`);
+    if (new Date(t).toISOString().slice(0, 10) !== v) throw new GateUsageError(`${flag}: '${value}' is not a calendar date`);
     return t;
   }
   if (/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/i.test(v)) {
     const t = Date.parse(v);
     if (Number.isFinite(t)) return t;
   }
-  throw new GateUsageError(`--new-since expects a date (2026-11-01), a date-time with a zone (2026-11-01T12:00:00Z) or a duration (90m, 12h, 7d, 2w), got '${value}'`);
+  throw new GateUsageError(`${flag} expects a date (2026-11-01), a date-time with a zone (2026-11-01T12:00:00Z) or a duration (90m, 12h, 7d, 2w), got '${value}'`);
 }
 
 /** Shortest abbreviated sha that names one commit here (git's default abbreviation). */

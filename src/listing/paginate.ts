@@ -18,6 +18,8 @@ import { BufferPool } from '../http/buffer-pool.js';
 import { favourSmallHeap } from './heap.js';
 import { count } from '../terminal/progress.js';
 import type { OperationOptions } from '../request/flags.js';
+import type { ItemFilter } from './local-filter.js';
+import { fitNote } from '../output/text-width.js';
 
 /** The body `--all` sends: the row's stable order unless the user chose a sort. */
 function withStableOrder(op: Operation, body: Record<string, unknown>): Record<string, unknown> {
@@ -32,7 +34,11 @@ function pageSizeFor(op: Operation, body: Record<string, unknown>): number {
   return typeof given === 'number' && Number.isInteger(given) && given > 0 ? given : p.maxPageSize;
 }
 
-export async function runAllPages(ctx: Context, op: Operation, body: Record<string, unknown>, opts: OperationOptions): Promise<void> {
+/**
+ * `filter`: the row's local filters given (local-filter.ts): every page is still read and checked
+ * against the service's total; only the items kept are written, and a note says how many.
+ */
+export async function runAllPages(ctx: Context, op: Operation, body: Record<string, unknown>, opts: OperationOptions, filter?: ItemFilter): Promise<void> {
   const concurrency = parseConcurrency(opts.concurrency);
   const what = `${op.group} ${op.name} --all`;
   const client = await ctx.client();
@@ -41,7 +47,7 @@ export async function runAllPages(ctx: Context, op: Operation, body: Record<stri
   const buffers = new BufferPool(concurrency + 2);
   const format = ctx.format();
   // NDJSON straight from the pages' bytes (in pipes and files: a terminal gets escaped JSON).
-  const slim = format === 'ndjson' && ctx.globals.columns === undefined && ctx.globals.jq === undefined && !ctx.io.stdoutIsTTY;
+  const slim = format === 'ndjson' && ctx.globals.columns === undefined && ctx.globals.jq === undefined && !ctx.io.stdoutIsTTY && !filter;
   const pager = new Pager({
     what,
     pagination: op.pagination!,
@@ -70,13 +76,20 @@ export async function runAllPages(ctx: Context, op: Operation, body: Record<stri
     // Rows and the spinner share the terminal: the spinner is taken down while rows are written.
     around: ctx.io.stdoutIsTTY ? (fn) => progress.around(fn) : undefined,
   });
+  let matched = 0;
   const progress = await ctx.progress(`${what}: fetching page 1`);
   try {
     for await (const page of pager.pages()) {
       if (page.page === 1) checkShape(ctx, op, page.data);
       // The count first: the spinner stays up, with it, while the page's rows are written.
       progress.update(`${what}: fetched ${count(pager.fetched)}${pager.total !== undefined ? ` of ${count(pager.total)}` : ''}`);
-      await writer.page(page.items, pageSource(page.data));
+      if (filter) {
+        const kept = page.items.filter((i) => filter.keep(i));
+        matched += kept.length;
+        await writer.page(kept);
+      } else {
+        await writer.page(page.items, pageSource(page.data));
+      }
       // Written (NDJSON's copy included): the page's buffer serves a later page.
       releasePage(page.data);
     }
@@ -85,4 +98,5 @@ export async function runAllPages(ctx: Context, op: Operation, body: Record<stri
   }
   if (pager.fetched === 0) await checkEmptyScope(client, op.path, body, what);
   await writer.end();
+  if (filter) ctx.note(fitNote(ctx.io, `note: ${filter.text} is applied by svc, not the service (${filter.why}): ${matched} of the ${pager.fetched} issues read match`));
 }

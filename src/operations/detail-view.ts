@@ -31,10 +31,16 @@ export interface DetailField {
 interface DetailSection {
   label: string;
   path: string;
-  /** `text` is wrapped to the terminal; `code` and `diff` keep their lines (a diff coloured); `table` is a list of records. */
-  show: 'text' | 'code' | 'diff' | 'table';
+  /**
+   * `text` is wrapped to the terminal; `code` and `diff` keep their lines (a diff coloured); `table` is
+   * a list of records; `chart` is a series of periods with counts by level (stacked bars, a legend and
+   * the change over the range); `bars` is an object of counts, or a list of records, as bars.
+   */
+  show: 'text' | 'code' | 'diff' | 'table' | 'chart' | 'bars';
   /** The table's columns. */
   columns?: string[];
+  /** `bars` of a list: the fields naming each record, the first present wins. */
+  keys?: string[];
 }
 
 interface NextStep {
@@ -52,7 +58,11 @@ interface NextStep {
 export interface DetailView {
   /** The view is of the whole response, also when it holds a list of rows (which it shows as a section). */
   whole?: boolean;
-  /** A fixed first line, e.g. `Patch approved`. */
+  /**
+   * A first line, e.g. `Patch approved`; `{path}` is filled from the record, else the request;
+   * `{a||b}`: `a`, else `b`. A `{repositoryName...}` makes a table on a terminal name the request's
+   * repository (commands/operation/run.ts).
+   */
   heading?: string;
   /** Path of the record's title, shown bold as the first line. */
   title?: string;

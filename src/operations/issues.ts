@@ -99,10 +99,20 @@ export const issues: Operation[] = [
     columns: COLUMNS,
     pagination: { page: 'page', pageSize: 'pageSize', items: 'issues', total: 'totalCount', maxPageSize: 500,
       id: 'id', stableOrder: { sortBy: 'createdAt', sortOrder: 'asc' } },
+    localFilters: {
+      filters: [
+        { flags: '--min-score <n>', test: 'min-score', path: 'score', description: 'Only issues with a score of n or more (0-100; filtered by svc)' },
+        { flags: '--level <level>', test: 'level', path: 'score', description: "Only issues of this level or above, from score with the gate's cut-offs: critical 90, high 70, medium 40, low 10 (filtered by svc; no score counts as critical, as in the gate)" },
+        { flags: '--created-after <date|7d>', test: 'after', path: 'createdAt', description: 'Only issues created after a date (2026-11-01, UTC), a date-time with a zone, or a time back from now (12h, 7d, 2w) (filtered by svc)' },
+      ],
+      why: 'the search has no score or date filter; its severities range is the 0-10 severity, not the score',
+      unfilteredCounts: ['totalCount', 'totalCountAllCategories', 'categoryCounts'],
+    },
     examples: [
       { cmd: 'svc issues search --types open --sort-by score', desc: 'Open issues, highest score first' },
       { cmd: 'svc issues search --repository-ids repo_1,repo_2 --severities-min 7 -o csv', desc: 'Severity 7 and above in two repositories, as CSV' },
       { cmd: 'svc issues search --all -o ndjson > issues.ndjson', desc: 'Every issue, one JSON object a line' },
+      { cmd: 'svc issues search --all --types open --level high --created-after 7d', desc: 'Open high and critical issues of the last 7 days (as the gate counts them)' },
     ],
   }),
   row('issues', 'get', {

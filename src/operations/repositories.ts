@@ -33,9 +33,12 @@ const REPOSITORY_VIEW: DetailView = {
 const SETTER: Pick<RowSpec, 'effect' | 'positional' | 'response' | 'columns'> = {
   effect: 'change', positional: 'repositoryId', response: okResponse, columns: ['ok'],
 };
-/** What a setter changed, said in words on a terminal: `PR scanning: on for repo_123`. */
+/**
+ * What a setter changed, said in words on a terminal: `PR scanning: on for payments-api` (the
+ * repository's name: the one given, else looked up once; its id when the lookup fails).
+ */
 const changed = (heading: string): Pick<RowSpec, 'detail'> => ({
-  detail: { whole: true, heading: `${heading} for {repositoryId}`, fields: [], next: [{ text: 'See the repository:', cmd: 'svc repos list --columns id,name,branch,pr-scans,open' }] },
+  detail: { whole: true, heading: `${heading} for {repositoryName||repositoryId}`, fields: [], next: [{ text: 'See the repository:', cmd: 'svc repos list --columns id,name,branch,pr-scans,open' }] },
 });
 const flag = (description: string, source: Source) => field(bool(), description, source);
 const text = (description: string, source: Source, placeholder = 'text') =>

@@ -45,7 +45,7 @@ export const scans: Operation[] = [
     }),
     response: okResponse, columns: ['ok'],
     detail: {
-      whole: true, heading: 'Scan schedule set for {repositoryId}',
+      whole: true, heading: 'Scan schedule set for {repositoryName||repositoryId}',
       fields: [{ label: 'Schedule', path: 'executionCriteriaCrontab' }, { label: 'Time zone', path: 'timezone' }, { label: 'Enabled', path: 'isEnabled' }],
       next: [{ text: 'See it:', cmd: 'svc scans get-schedule {repositoryId}' }],
     },

@@ -35,7 +35,7 @@ export const stats: Operation[] = [
         { label: 'Oldest low', path: 'exposure.oldestLowAge', show: 'days' },
       ],
       sections: [
-        { label: 'Open issues over time', path: 'series', show: 'table', columns: ['date', 'critical', 'high', 'medium', 'low', 'info', 'total'] },
+        { label: 'Open issues over time', path: 'series', show: 'chart' },
         { label: 'Repositories by risk', path: 'repositoryRiskScores', show: 'table', columns: ['id', 'name', 'riskScore', 'criticalIssues', 'highIssues', 'mediumIssues', 'lowIssues'] },
       ],
     },
@@ -53,6 +53,11 @@ export const stats: Operation[] = [
     examples: [{ cmd: 'svc stats issues-by-severity --start-date 2026-01-01 --end-date 2026-03-31', desc: 'Issue counts by severity, first quarter of 2026' }],
     response: record({ severityCounts: optional(severityCounts), total: optional(num()) }),
     columns: ['severityCounts.critical', 'severityCounts.high', 'severityCounts.medium', 'severityCounts.low', 'severityCounts.info', 'total'],
+    detail: {
+      heading: 'Open issues by level',
+      fields: [{ label: 'Total', path: 'total' }],
+      sections: [{ label: 'By level', path: 'severityCounts', show: 'bars' }],
+    },
   }),
   row('stats', 'issuesByRepository', {
     effect: 'read',
@@ -60,6 +65,13 @@ export const stats: Operation[] = [
     request: body(filters),
     examples: [{ cmd: 'svc stats issues-by-repository --start-date 2026-01-01 --end-date 2026-03-31', desc: 'Issue counts by repository, first quarter of 2026' }],
     response: anyObject, columns: [],
+    detail: {
+      whole: true,
+      heading: 'Open issues by repository',
+      fields: [{ label: 'Total', path: 'total' }],
+      sections: [{ label: 'By repository and level', path: 'repositories', show: 'bars', keys: ['repositoryName', 'name', 'repositoryId', 'id'] }],
+      next: [{ text: 'Every count, by repository and level', cmd: 'svc stats issues-by-repository -o csv', when: 'repositories' }],
+    },
   }),
   row('stats', 'issuesByAuthor', {
     effect: 'read',
@@ -104,6 +116,15 @@ export const stats: Operation[] = [
       issuesByScore: optional(severityCounts),
     }),
     columns: [],
+    detail: {
+      heading: 'Summary',
+      fields: [],
+      sections: [
+        { label: 'Scans', path: 'scans', show: 'bars' },
+        { label: 'Issues by status', path: 'issues', show: 'bars' },
+        { label: 'Issues by level', path: 'issuesByScore', show: 'bars' },
+      ],
+    },
     examples: [
       { cmd: 'svc stats summary', desc: 'Scans and issues of the whole organization' },
       { cmd: 'svc stats summary --repository-id repo_123 -o json', desc: 'One repository, as JSON' },

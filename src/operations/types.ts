@@ -54,6 +54,31 @@ export interface FollowUp {
 }
 
 /**
+ * Filters the request cannot express (the spec's search has no score or date filter), applied by
+ * svc to each item of each page, single page or `--all` (src/listing/local-filter.ts). A filtered page
+ * may hold fewer items than its page size, and the service's totals count unfiltered items.
+ */
+export interface LocalFilters {
+  filters: Array<{
+    /** Commander flags, e.g. `--min-score <n>`. */
+    flags: string;
+    description: string;
+    /**
+     * `min-score`: the field is at least the number (0-100); `level`: the level of the field's score,
+     * by the gate's cut-offs, is the one given or above; `after`: the field's time is later than a
+     * date, date-time or duration back from now (the gate's --new-since values).
+     */
+    test: 'min-score' | 'level' | 'after';
+    /** The item's field it reads. */
+    path: string;
+  }>;
+  /** Why the request cannot carry them (said in the note). */
+  why: string;
+  /** Fields of the answer that count unfiltered items: left out of a filtered page. */
+  unfilteredCounts: string[];
+}
+
+/**
  * A field the API requires that svc works out when the user leaves it out (`repos resolve-by-url`
  * without --vcs): the request always carries it. The row stays declarative: it names the field, the
  * step and says how (shown in the help and the reference); the step's code lives with the commands
@@ -109,6 +134,8 @@ export interface Operation {
   pagination?: Pagination;
   /** The positional id may be many ids, one call each (see Bulk). */
   bulk?: Bulk;
+  /** Flags of filters svc applies to the items itself (see LocalFilters). */
+  localFilters?: LocalFilters;
   /** Flags and a step that run after the call (e.g. wait for the started scan). */
   followUp?: FollowUp;
   /** On a terminal, a table of it starts with the organization it is of, and where that came from. */

@@ -13,11 +13,14 @@ import { cellText, stripControls } from './sanitize.js';
 import { displayWidth, wrap } from './text-width.js';
 import { rowsTable } from './table.js';
 import type { DetailField, DetailView } from '../operations/detail-view.js';
+import type { countBars, seriesChart } from './chart.js';
 
 export type { DetailView } from '../operations/detail-view.js';
 
 interface DetailOptions extends CellOptions {
   width?: number;
+  /** The chart module (./chart.ts), loaded by render.ts only for a view with chart or bars sections. */
+  charts?: { seriesChart: typeof seriesChart; countBars: typeof countBars };
   /** The request body: values the next steps may name. */
   request?: Record<string, unknown>;
 }
@@ -50,6 +53,16 @@ export async function detailView(record: unknown, view: DetailView, o: DetailOpt
 
   for (const s of view.sections ?? []) {
     const value = getPath(record, s.path);
+    if ((s.show === 'chart' || s.show === 'bars') && o.charts) {
+      // An empty series is said, not skipped: a chart that silently vanishes reads as a bug.
+      // 80 columns off a terminal (a table there keeps its 120: a chart that wide reads badly).
+      const chartOptions = { width: (o.width ?? 80) - 2, chalk };
+      const lines = s.show === 'chart'
+        ? (Array.isArray(value) ? o.charts.seriesChart(value, chartOptions) : [])
+        : o.charts.countBars(value, chartOptions, s.keys);
+      if (lines.length) out.push(...(out[out.length - 1] === '' ? [] : ['']), chalk.bold(s.label), ...lines.map((l) => (l ? `  ${l}` : '')));
+      continue;
+    }
     if (!present(value)) continue;
     if (s.show === 'table') {
       if (!Array.isArray(value)) continue;
@@ -146,11 +159,13 @@ function fieldText(record: unknown, f: DetailField, o: DetailOptions, chalk: Cha
 }
 
 /**
- * `{path}` from the record, else the request; `{path|on}` says a flag as on/off. A value the
+ * `{path}` from the record, else the request; `{a||b}` is `a`, else `b`; `{path|on}` says a flag as on/off. A value the
  * request set to null reads "reset".
  */
 function fill(template: string, record: unknown, request?: Record<string, unknown>): string {
-  return template.replace(/\{([\w.]+)(\|on)?\}/g, (whole, path: string, on?: string) => {
+  return template.replace(/\{([\w.]+)(?:\|\|([\w.]+))?(\|on)?\}/g, (whole, first: string, second: string | undefined, on?: string) => {
+    const have = (p: string) => present(getPath(record, p) ?? getPath(request, p));
+    const path = second !== undefined && !have(first) ? second : first;
     const v = getPath(record, path) ?? getPath(request, path);
     if (on && typeof v === 'boolean') return v ? 'on' : 'off';
     if (v === null && request && getPath(request, path) === null) return 'reset';

@@ -90,7 +90,9 @@ export async function render(data: unknown, o: RenderOptions, sink: Sink): Promi
       const table = await tableRenderers();
       // Default columns may be left out on a narrow terminal (said on stderr); chosen ones never.
       const later: string[] = [];
-      const people = { ...o, now: o.now ?? Date.now(), mayHide: !o.project, note: (l: string) => later.push(l) };
+      // The chart module, only for a view that draws charts or bars (the stats commands).
+      const charts = o.detail?.sections?.some((s) => s.show === 'chart' || s.show === 'bars') && !o.project ? await chartRenderers() : undefined;
+      const people = { ...o, now: o.now ?? Date.now(), mayHide: !o.project, note: (l: string) => later.push(l), charts };
       if (o.detail?.whole && isRecord(data) && !o.project) {
         sink.out(await table.detailView(data, o.detail, people));
       } else if (rows) {
@@ -129,6 +131,12 @@ export async function tableRenderers() {
   const { SCREENFUL, TableStream, recordTable, rowsTable } = await import('./table.js');
   const { detailView } = await import('./detail.js');
   return { SCREENFUL, TableStream, recordTable, rowsTable, detailView };
+}
+
+/** The stats views' charts and bars (./chart.ts), loaded only for a view that draws them. */
+async function chartRenderers() {
+  const { seriesChart, countBars } = await import('./chart.js');
+  return { seriesChart, countBars };
 }
 
 const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);

@@ -44,6 +44,11 @@ function graphemes(text: string): Iterable<string> {
   return Array.from(segmenter.segment(text), (s) => s.segment);
 }
 
+/** A long note for stderr: wrapped between words on a terminal, one line in a pipe (logs, grep). */
+export function fitNote(io: { stderrIsTTY: boolean; columns?: number }, text: string): string {
+  return io.stderrIsTTY ? wrap(text, io.columns ?? 80).join('\n') : text;
+}
+
 /** Words wrapped to `width` columns; existing line breaks kept. */
 export function wrap(text: string, width: number): string[] {
   const out: string[] = [];

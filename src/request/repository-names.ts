@@ -145,3 +145,18 @@ export async function resolveRepositoryFields(ctx: Context, body: Record<string,
   }
 }
 
+
+/**
+ * The name of a repository, for what a person reads (`PR scanning: on for payments-api`): from the
+ * list this run already read to resolve a name the user gave, else from one `repositories/list`
+ * call. Undefined when it cannot be had (the id is shown instead): a failed lookup never fails the
+ * command, whose change is done.
+ */
+export async function repositoryName(ctx: Context, id: string, organizationId: string | undefined): Promise<string | undefined> {
+  try {
+    return (await repositories(ctx, organizationId)).find((r) => r.id === id)?.name;
+  } catch (err) {
+    if (err instanceof CliError && (err.exitCode === EXIT.INTERRUPTED || err.exitCode === EXIT.TERMINATED)) throw err;
+    return undefined;
+  }
+}

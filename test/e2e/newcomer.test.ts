@@ -81,10 +81,10 @@ describe.runIf(ptyAvailable())('at an 80x24 terminal', () => {
     const repo = (await sb.runJson<Array<{ id: string; name: string }>>(['repos', 'list']))[0];
     const set = await runOnPty(['repos', 'set-pr-scanning', repo.id, '--is-pr-scanning-enabled'], [], { env: sb.env, cols: 80, rows: 24 });
     expect(set.code).toBe(0);
-    expect(flat(set.output)).toContain(`PR scanning: on for ${repo.id}`);
+    expect(flat(set.output)).toContain(`PR scanning: on for ${repo.name}`);
     expect(flat(set.output)).not.toMatch(/\bok +true\b/);
     const off = await runOnPty(['repos', 'set-pr-scanning', repo.id, '--no-is-pr-scanning-enabled'], [], { env: sb.env, cols: 80, rows: 24 });
-    expect(flat(off.output)).toContain(`PR scanning: off for ${repo.id}`);
+    expect(flat(off.output)).toContain(`PR scanning: off for ${repo.name}`);
 
     const issue = (await sb.runJson<{ issues: Array<{ id: string }> }>(['issues', 'search', '--page-size', '1'])).issues[0];
     const sev = await runOnPty(['issues', 'update-severity', issue.id, '--severity', '3'], [], { env: sb.env, cols: 80, rows: 24 });
@@ -146,6 +146,20 @@ describe.runIf(ptyAvailable())('at an 80x24 terminal', () => {
     expect(flat(list.output)).toContain("Organization: the token's default (none set; see svc auth status)");
     const listOrg = await runOnPty(['repos', 'list'], [], { env: { ...sb.env, SVC_ORGANIZATION_ID: orgs[1].id }, cols: 80, rows: 24 });
     expect(flat(listOrg.output)).toContain(`Organization: ${orgs[1].id} (from SVC_ORGANIZATION_ID)`);
+  });
+
+  it('stats security-posture draws its series as a chart that fits, and ends with the change over the range', async () => {
+    const data = await sb.runJson<{ series: Array<{ date: string; total: number }> }>(['stats', 'security-posture']);
+    const r = await runOnPty(['stats', 'security-posture'], [], { env: sb.env, cols: 80, rows: 24 });
+    expect(r.code).toBe(0);
+    const lines = screen(r.output);
+    for (const p of data.series) expect(lines.find((l) => l.startsWith(`  ${p.date}  `)), p.date).toMatch(new RegExp(`^  ${p.date}  [█▓▒░·]+ +${p.total}$`));
+    expect(lines.some((l) => l.includes('█ critical  ▓ high'))).toBe(true);
+    const first = data.series[0];
+    const last = data.series[data.series.length - 1];
+    expect(flat(r.output)).toContain(`open total ${first.total} → ${last.total}`);
+    expect(flat(r.output)).toContain(`since ${first.date}`);
+    expect(wide(r.output)).toEqual([]);
   });
 
   it('scans start --wait: one status line whose elapsed time moves every second; Ctrl-C says the scan keeps running', async () => {

@@ -11,7 +11,7 @@ import { CliError } from '../../errors.js';
 import { EXIT } from '../../exit-codes.js';
 import { tempPathFor, writeFileAtomic, writeModeFor, writeReport } from '../../output/write-file.js';
 import { rename, unlink } from 'node:fs/promises';
-import type { GateVerdict } from './decision.js';
+import { organizationText, type GateVerdict } from './decision.js';
 import { siftedLines } from '../../gate/sifted-text.js';
 import { toSarif, type SarifResult } from '../../gate/reports/sarif.js';
 import { toJunit, toJunitError } from '../../gate/reports/junit.js';
@@ -97,7 +97,7 @@ export const REPORT_KINDS = {
   markdown: {
     flag: '--markdown',
     description: "Write a markdown summary (e.g. the CI's step-summary file)",
-    text: (v, o) => toMarkdown(v.result, [...siftedLines(v.sifted, v.result.counts.total), ...sarifCapLine(o.sarif)]),
+    text: (v, o) => toMarkdown(v.result, [...(v.organization ? [organizationText(v.organization)] : []), ...siftedLines(v.sifted, v.result.counts.total), ...sarifCapLine(o.sarif)]),
     wrote: (_v, path) => `wrote the markdown summary ${path}`,
     undecided: (message, exitCode) => toMarkdownError(message, exitCode),
     everyIssue: false,

@@ -186,7 +186,7 @@ export async function runGate(ctx: Context, opts: GateOptions): Promise<void> {
     // Every id of the scope exists and its scan has finished, or there is no verdict (4, 8, 1).
     const verified = await verifyScope(ctx, scope, { wait });
     // Fingerprints only where something shows them: reports that list every issue, -o json/ndjson/csv.
-    verdict = { ...await countIssues(ctx, scope, options, setup, { size, concurrency, keepAll, keepSifted: keep.siftedIssues || asData, fingerprints: keepAll || format !== 'table' }), verified };
+    verdict = { ...await countIssues(ctx, scope, options, setup, { size, concurrency, keepAll, keepSifted: keep.siftedIssues || asData, fingerprints: keepAll || format !== 'table' }), verified, organization: organizationInUse(ctx, built) };
   } catch (err) {
     const code = err instanceof CliError ? err.exitCode : EXIT.INTERNAL;
     const message = scrub(err instanceof Error ? err.message : String(err), ctx.secrets());
@@ -217,6 +217,14 @@ export async function runGate(ctx: Context, opts: GateOptions): Promise<void> {
   if (!verdict.result.passed) {
     throw new CliError(`gate failed: ${verdict.result.violations.join('; ')}`, EXIT.GATE_FAILED);
   }
+}
+
+/** The organization the gate sends and where it came from; none: the token's default. */
+function organizationInUse(ctx: Context, body: Record<string, unknown>): { id?: string; from: string } {
+  const sent = typeof body.organizationId === 'string' ? body.organizationId : undefined;
+  if (sent === undefined) return { from: "the token's default" };
+  const org = ctx.organization();
+  return { id: sent, from: sent === org.id && org.from ? org.from : '--organization-id' };
 }
 
 /** Where every issue is listed, for the notice of the annotations left out. */

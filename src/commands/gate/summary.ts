@@ -2,7 +2,7 @@
 import { wallClock } from '../../host.js';
 import type { Context } from '../../context.js';
 import type { CountKey, GateResult } from '../../gate/verdict.js';
-import type { GateVerdict } from './decision.js';
+import { organizationText, type GateVerdict } from './decision.js';
 import { groupLines, type CiInfo } from '../../ci/detect.js';
 import { siftedLines } from '../../gate/sifted-text.js';
 import { LEVELS } from '../../gate/levels.js';
@@ -143,6 +143,7 @@ function humanSummary(ctx: Context, v: GateVerdict, ci: CiInfo | undefined, omit
   const c = r.thresholds.cutoffs;
   out.push('');
   out.push(`Scope: ${scopeText(v.scope)}; read ${count(v.fetched)} of ${count(v.totalCount)} (totalCount).`);
+  if (v.organization) out.push(organizationText(v.organization));
   out.push(verifiedText(v.verified));
   if (r.counts.total === 0 && v.verified.unverifiedFilters.length > 0) {
     out.push(`Note: ${v.verified.unverifiedFilters.join(', ')} filter the scope and cannot be verified (a misspelt value matches nothing).`);

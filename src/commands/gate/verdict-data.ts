@@ -18,6 +18,7 @@ export function verdictData(v: GateVerdict, lazy = false): Record<string, unknow
     breaking: r.breaking,
     scope: v.scope,
     verified: v.verified,
+    ...(v.organization ? { organization: v.organization } : {}),
     fetched: v.fetched,
     totalCount: v.totalCount,
     ignored: r.ignored,

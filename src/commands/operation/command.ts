@@ -8,6 +8,7 @@ import { hint, hintOf, markAliases } from '../../completion/hints.js';
 import { wrap } from '../help-layout.js';
 import { listParser, stringParser } from '../../request/values.js';
 import { runOperation } from './run.js';
+import { LEVELS } from '../../operations/levels.js';
 
 const SOURCE_LABEL = { spec: '', notes: ' {field notes}', inferred: ' {inferred}' } as const;
 
@@ -118,6 +119,11 @@ export function completeOperationCommand(cmd: Command, op: Operation, run: Runne
   if (op.pagination) {
     cmd.option('--all', `Fetch every page, streamed in order (-o json: an array of items), checked against ${op.pagination.total}`);
     cmd.option('--concurrency <n>', 'Pages fetched at once with --all, 1 to 16 (default 4)');
+  }
+  for (const f of op.localFilters?.filters ?? []) {
+    const opt = new Option(f.flags, f.description);
+    if (f.test === 'level') hint(opt, { kind: 'choice', values: [...LEVELS] });
+    cmd.addOption(opt);
   }
   const followUp: string[] = [];
   for (const extra of op.followUp?.options ?? []) {

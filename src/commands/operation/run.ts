@@ -4,7 +4,10 @@ import type { FollowUp, Inferred, Operation } from '../../operations/types.js';
 import { buildRequestBody } from '../../request/build.js';
 import type { FollowUpStep } from '../../request/follow-up.js';
 import type { OperationFlags, OperationOptions } from '../../request/flags.js';
-import { checkOutput, renderResponse } from '../../output/respond.js';
+import { checkOutput, checkShape, renderResponse } from '../../output/respond.js';
+import { wallClock } from '../../host.js';
+import { repositoryName } from '../../request/repository-names.js';
+import { fitNote } from '../../output/text-width.js';
 import { printDryRun } from '../../http/dry-run.js';
 import { confirmDestructive } from '../../terminal/confirm.js';
 import { checkEmptyScope } from '../../listing/empty-scope.js';
@@ -12,6 +15,8 @@ import { checkAnswer } from '../../listing/answer-checks.js';
 import { getPath } from '../../output/paths.js';
 
 const isEmptyList = (v: unknown): boolean => Array.isArray(v) && v.length === 0;
+/** Commander's attribute of a flag: `--min-score <n>` -> `minScore`. */
+const filterKey = (flags: string) => flags.split(' ')[0].slice(2).replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
 import { UsageError } from '../../errors.js';
 
 /** The code of each follow-up step a row can name, loaded only when one of its flags is given. */
@@ -43,6 +48,11 @@ export async function runOperation(ctx: Context, op: Operation, flags: Operation
   const wanted = op.followUp && flags.followUp?.some((a) => opts[a] !== undefined);
   const followUp = wanted ? await FOLLOW_UPS[op.followUp!.step]() : undefined;
   const settings = followUp?.prepare(opts);
+  // Filters the request cannot carry, checked before anything is sent; their code (with the gate's
+  // levels and dates) is evaluated only when one is given.
+  const localGiven = op.localFilters?.filters.some((f) => opts[filterKey(f.flags)] !== undefined);
+  const local = localGiven ? await loadLocalFilters() : undefined;
+  const filter = local?.parseLocalFilters(op.localFilters!, opts, wallClock(ctx));
   const body = await buildRequestBody(ctx, op, flags, opts, positional);
   const missing = op.infer !== undefined && (body[op.infer.field] === undefined || body[op.infer.field] === '');
   const infer = missing ? await INFERS[op.infer!.step]() : undefined;
@@ -51,12 +61,13 @@ export async function runOperation(ctx: Context, op: Operation, flags: Operation
   if (op.destructive) await confirmDestructive(ctx, op, body, opts.yes === true);
   if (ctx.globals.dryRun) {
     printDryRun(ctx, op.path, body);
+    if (filter) ctx.note(fitNote(ctx.io, `note: ${filter.text} is not sent: svc filters the answer itself (${filter.why})`));
     return;
   }
   if (opts.all && op.pagination) {
     // The --all engine (pager, heap settings) is evaluated only when --all is given.
     const { runAllPages } = await import('../../listing/paginate.js');
-    await runAllPages(ctx, op, body, opts);
+    await runAllPages(ctx, op, body, opts, filter);
     return;
   }
   const client = await ctx.client();
@@ -70,12 +81,24 @@ export async function runOperation(ctx: Context, op: Operation, flags: Operation
   // repositories is checked to name only repositories that exist (listing/empty-scope.ts).
   checkAnswer(op.path, op.pagination?.items, data, body, `${op.group} ${op.name}`);
   if (op.pagination && isEmptyList(getPath(data, op.pagination.items))) await checkEmptyScope(client, op.path, body, `${op.group} ${op.name}`);
+  if (filter && local && op.pagination) {
+    checkShape(ctx, op, data);
+    const page = local.filterPage(data, op.pagination.items, filter);
+    data = page.data;
+    const n = typeof body[op.pagination.page] === 'number' ? body[op.pagination.page] : 1;
+    ctx.note(fitNote(ctx.io, `note: ${filter.text} is applied by svc, not the service (${filter.why}): ${page.after} of the ${page.before} issues of page ${String(n)} match, so a page may hold fewer than its size; the service's totals count unfiltered issues and are left out (--all reads every page)`));
+  }
   if (followUp) await followUp.run(ctx, op, body, data, settings);
   else {
     if (op.showsOrganization && ctx.io.stdoutIsTTY && ctx.format() === 'table') ctx.note(organizationLine(ctx, body));
-    await renderResponse(ctx, op, data, body);
+    await renderResponse(ctx, op, data, await withRepositoryName(ctx, op, body));
   }
   if (op.explain && ctx.format() === 'table') for (const line of await op.explain(body)) ctx.note(line);
+}
+
+async function loadLocalFilters() {
+  const { parseLocalFilters, filterPage } = await import('../../listing/local-filter.js');
+  return { parseLocalFilters, filterPage };
 }
 
 /** Several ids (a row with `bulk`): the ids gathered, one body each, sent by the bulk engine. */
@@ -97,6 +120,16 @@ async function runBulkOperation(ctx: Context, op: Operation, flags: OperationFla
   const ids = await collectIds(ctx, op, { positionals, idsFrom: opts.idsFrom as string | undefined, where: opts.where as string[] | undefined, yes: opts.yes, concurrency }, org);
   if (ids.length === 0) return;
   await runBulk(ctx, { op, ids, bodyFor: (id) => ({ ...base, [op.positional!]: id }), concurrency, failedTo: opts.failedTo as string | undefined });
+}
+
+/**
+ * The request with the repository's name beside its id, for a table whose heading names it
+ * (`PR scanning: on for payments-api`); only the table reads it, so only a table looks it up.
+ */
+async function withRepositoryName(ctx: Context, op: Operation, body: Record<string, unknown>): Promise<Record<string, unknown>> {
+  if (ctx.format() !== 'table' || !op.detail?.heading?.includes('{repositoryName') || typeof body.repositoryId !== 'string') return body;
+  const name = await repositoryName(ctx, body.repositoryId, typeof body.organizationId === 'string' ? body.organizationId : undefined);
+  return name === undefined ? body : { ...body, repositoryName: name };
 }
 
 /** `Organization: org_1 (from profile)`, or the token's default when none is set. */

@@ -43,7 +43,7 @@ function closure(meta: Metafile, from: string[]): Set<string> {
 }
 
 /** Only some commands use these. */
-const HEAVY = [/node_modules\/ora\//, /node_modules\/cli-table3\//, /node_modules\/conf\//, /node_modules\/ajv\//, /^src\/sandbox\//, /^src\/completion\/(generate|bash|zsh|fish)\.ts$/, /^src\/docs\//, /^src\/commands\/gate\/(command|run|summary)\.ts$/, /^src\/gate\/reports\//, /^src\/output\/table\.ts$/, /^src\/listing\/(paginate|pager)\.ts$/, /^src\/commands\/builtin\//, /^src\/scans\/wait\.ts$/];
+const HEAVY = [/node_modules\/ora\//, /node_modules\/cli-table3\//, /node_modules\/conf\//, /node_modules\/ajv\//, /^src\/sandbox\//, /^src\/completion\/(generate|bash|zsh|fish)\.ts$/, /^src\/docs\//, /^src\/commands\/gate\/(command|run|summary)\.ts$/, /^src\/gate\/reports\//, /^src\/output\/table\.ts$/, /^src\/output\/chart\.ts$/, /^src\/listing\/(paginate|pager)\.ts$/, /^src\/commands\/builtin\//, /^src\/scans\/wait\.ts$/];
 
 describe('what a command evaluates, from the import graph', () => {
   let meta: Metafile;
@@ -71,6 +71,14 @@ describe('what a command evaluates, from the import graph', () => {
     for (const f of files) for (const h of HEAVY) expect(f, `${f} is evaluated by an API call`).not.toMatch(h);
     // undici's index (fetch, WebSocket, caches, mocks) is not; its parts are required one by one.
     expect(files).not.toContain('node_modules/undici/index.js');
+  });
+
+  it('a table of any command: its renderers, but the charts only for the stats views that draw them', () => {
+    const files = [...closure(meta, ['src/entry.ts', 'src/output/table.ts', 'src/output/detail.ts', 'src/operations/issues.ts'])];
+    expect(files).toContain('src/output/detail.ts');
+    expect(files).not.toContain('src/output/chart.ts');
+    const importers = Object.entries(meta.inputs).filter(([, i]) => i.imports.some((d) => d.path === 'src/output/chart.ts'));
+    expect(importers.map(([f, i]) => [f, i.imports.find((d) => d.path === 'src/output/chart.ts')!.kind])).toEqual([['src/output/render.ts', 'dynamic-import']]);
   });
 
   it('zod only by name, through src/operations/zod.ts: none of its message locales in the bundle', () => {

@@ -83,7 +83,9 @@ describe('detail views (declared by the row)', () => {
     const text = out.join('');
     expect(text).toMatch(/\nOldest critical +448 days\n/);
     expect(text).toMatch(/\nOldest high +1 day\n/);
-    expect(text).toMatch(/\nOpen issues over time\n  DATE +CRITICAL +HIGH +MEDIUM +LOW +INFO +TOTAL\n  2026-11-15 +3 +5/);
+    // The series is a chart (one stacked bar a period), ending with the change over the range.
+    expect(text).toMatch(/\nOpen issues over time\n  2026-11-15  █+▓+░+ +9\n/);
+    expect(text).toContain('  One period (2026-11-15): no change to show.');
     expect(text).toMatch(/\nRepositories by risk\n  ID +NAME +RISK SCORE +CRITICAL +HIGH +MEDIUM +LOW\n  repo_1 +api +80/);
     // Scripts still get the rows: ndjson is one risk score a line.
     out.length = 0;

@@ -85,3 +85,52 @@ describe('ambiguous names', () => {
     expect(fake.requests.slice(0, 3).map((q) => q.path)).toEqual(['/api/v1/repositories/list', '/api/v1/repositories/list', '/api/v1/issues/search']);
   });
 });
+
+describe('setters name the repository by name at an 80-column terminal (issue 24, item 4)', () => {
+  const BASE = 'https://api.svc.test';
+  const env = { SVC_BASE_URL: BASE, SVC_API_TOKEN_ID: 'tid_1', SVC_API_TOKEN_SECRET: 'secret-1' };
+  const json = { headers: { 'content-type': 'application/json' } };
+  const repos = [{ id: 'repo_1', name: 'payments-api' }, { id: 'repo_2', name: 'web-frontend' }];
+
+  async function withAgent(fn: (agent: import('undici').MockAgent) => Promise<void>) {
+    const { MockAgent } = await import('undici');
+    const agent = new MockAgent();
+    agent.disableNetConnect();
+    try {
+      await fn(agent);
+    } finally {
+      await agent.close();
+    }
+  }
+
+  it('an id given: one repositories/list lookup, and the name in what changed', () => withAgent(async (agent) => {
+    agent.get(BASE).intercept({ path: '/api/v1/repositories/set-pr-scanning', method: 'POST' }).reply(200, { ok: true }, json);
+    agent.get(BASE).intercept({ path: '/api/v1/repositories/list', method: 'POST' }).reply(200, repos, json);
+    const r = await runCli(['repos', 'set-pr-scanning', 'repo_1', '--is-pr-scanning-enabled'], { env, dispatcher: agent, tty: true, columns: 80 });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout.replace(/\u001b\[[0-9;]*m/g, '').split('\n')[0]).toBe('PR scanning: on for payments-api');
+    agent.assertNoPendingInterceptors();
+  }));
+
+  it('a name given: the one lookup that resolved it serves the heading too', () => withAgent(async (agent) => {
+    agent.get(BASE).intercept({ path: '/api/v1/repositories/list', method: 'POST' }).reply(200, repos, json);
+    let sent: unknown;
+    agent.get(BASE).intercept({ path: '/api/v1/repositories/set-pr-scanning', method: 'POST' }).reply(200, (o) => { sent = JSON.parse(String(o.body)); return { ok: true }; }, json);
+    const r = await runCli(['repos', 'set-pr-scanning', 'web-frontend', '--no-is-pr-scanning-enabled'], { env, dispatcher: agent, tty: true, columns: 80 });
+    expect(r.code, r.stderr).toBe(0);
+    expect(sent).toEqual({ repositoryId: 'repo_2', isPrScanningEnabled: false });
+    expect(r.stdout.replace(/\u001b\[[0-9;]*m/g, '').split('\n')[0]).toBe('PR scanning: off for web-frontend');
+    agent.assertNoPendingInterceptors();
+  }));
+
+  it('a lookup that fails leaves the id (the change is done: exit 0); JSON looks nothing up', () => withAgent(async (agent) => {
+    agent.get(BASE).intercept({ path: '/api/v1/repositories/set-pr-scanning', method: 'POST' }).reply(200, { ok: true }, json).times(2);
+    agent.get(BASE).intercept({ path: '/api/v1/repositories/list', method: 'POST' }).reply(403, { error: 'no' }, json);
+    const r = await runCli(['repos', 'set-pr-scanning', 'repo_1', '--is-pr-scanning-enabled', '--retries', '0'], { env, dispatcher: agent, tty: true, columns: 80 });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout.replace(/\u001b\[[0-9;]*m/g, '').split('\n')[0]).toBe('PR scanning: on for repo_1');
+    const data = await runCli(['repos', 'set-pr-scanning', 'repo_1', '--is-pr-scanning-enabled', '-o', 'json'], { env, dispatcher: agent });
+    expect(data.stdout).toBe('{"ok":true}\n');
+    agent.assertNoPendingInterceptors();
+  }));
+});

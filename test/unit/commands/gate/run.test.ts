@@ -12,6 +12,9 @@ import { scopeSpecs } from '../../../../src/commands/gate/flags.js';
 import type { GlobalOptions } from '../../../../src/global-options.js';
 import { CliError, UsageError } from '../../../../src/errors.js';
 import { EXIT } from '../../../../src/exit-codes.js';
+import { tempDir } from '../../../helpers/temp.js';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 
 const sb = useSandbox();
 
@@ -52,5 +55,43 @@ describe('runGate, called with typed options', () => {
     expect(r.error).toBeInstanceOf(UsageError);
     expect((r.error as Error).message).toMatch(/--wait waits for the scan of --scan-id/);
     expect(r.stdout).toBe('');
+  });
+});
+
+describe('the gate says which organization it acted on, and where that came from (issue 24, item 1)', () => {
+  const flat = (text: string) => text.replace(/\s+/g, ' ');
+
+  it('on an 80-column terminal: --org, SVC_ORGANIZATION_ID, the profile, --organization-id, or the token\'s default', async () => {
+    const orgs = await sb.runJson<Array<{ id: string }>>(['orgs', 'list']);
+    const org = orgs[1].id;
+    const tty = { tty: true, columns: 80 } as const;
+    const none = await runCli(['gate', '--max-total', '1000000'], { env: sb.env, ...tty });
+    expect(none.code, none.stderr).toBe(0);
+    expect(flat(none.stdout)).toContain("Organization: the token's default (none set: --org, SVC_ORGANIZATION_ID or svc config set organization picks one; svc auth status lists them).");
+    expect(none.stdout.split('\n').filter((l) => l.length > 80)).toEqual([]);
+    const flag = await runCli(['gate', '--max-total', '1000000', '--org', org], { env: sb.env, ...tty });
+    expect(flag.stdout).toContain(`Organization: ${org} (from --org).`);
+    const env = await runCli(['gate', '--max-total', '1000000'], { env: { ...sb.env, SVC_ORGANIZATION_ID: org }, ...tty });
+    expect(env.stdout).toContain(`Organization: ${org} (from SVC_ORGANIZATION_ID).`);
+    const field = await runCli(['gate', '--max-total', '1000000', '--organization-id', org], { env: sb.env, ...tty });
+    expect(field.stdout).toContain(`Organization: ${org} (from --organization-id).`);
+    const dir = tempDir('svc-gate-org-');
+    const withProfile = { ...sb.env, SVC_CONFIG_DIR: dir, HOME: dir };
+    expect((await runCli(['config', 'set', 'organization', org], { env: withProfile })).code).toBe(0);
+    const profile = await runCli(['gate', '--max-total', '1000000'], { env: withProfile, ...tty });
+    expect(profile.stdout).toContain(`Organization: ${org} (from profile).`);
+  });
+
+  it('-o json, --json-report and the markdown summary carry it too', async () => {
+    const orgs = await sb.runJson<Array<{ id: string }>>(['orgs', 'list']);
+    const dir = tempDir('svc-gate-org-');
+    const md = join(dir, 'summary.md');
+    const r = await runCli(['gate', '--max-total', '1000000', '--org', orgs[0].id, '-o', 'json', '--markdown', md], { env: sb.env });
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout).organization).toEqual({ id: orgs[0].id, from: '--org' });
+    // Markdown escapes its punctuation: `\(from --org\)`, `\_`.
+    expect(readFileSync(md, 'utf8').replace(/\\(.)/g, '$1')).toContain(`Organization: ${orgs[0].id} (from --org).`);
+    const none = await runCli(['gate', '--max-total', '1000000', '-o', 'json'], { env: sb.env });
+    expect(JSON.parse(none.stdout).organization).toEqual({ from: "the token's default" });
   });
 });

@@ -1,0 +1,199 @@
+/**
+ * Charts for the stats commands, drawn as text: a series of periods as one stacked bar a period (by
+ * level), and counts as bars. Each level has its own glyph, so a chart reads without colour (in a
+ * pipe, with NO_COLOR); on a terminal the glyphs are also coloured. Everything fits `width` columns
+ * (the detail view passes 80 when not on a terminal). Loaded only when a detail view has a chart or bars section (the stats
+ * commands' views), through render.ts.
+ */
+import type { ChalkInstance } from 'chalk';
+import { LEVELS, type Level } from '../operations/levels.js';
+import { levelPaint, statusPaint } from './cells.js';
+import { getPath, scalarText } from './paths.js';
+import { cellText } from './sanitize.js';
+import { clip, displayWidth, pad, wrap } from './text-width.js';
+
+interface ChartOptions {
+  /** Columns to fill; 80 when undefined (not a terminal). */
+  width?: number;
+  chalk: ChalkInstance;
+}
+
+const GLYPH: Record<Level, string> = { critical: '█', high: '▓', medium: '▒', low: '░', info: '·' };
+const PLAIN = '█';
+const MISSING = '?';
+/** The narrowest bar drawn, however narrow the terminal. */
+const BAR_MIN = 8;
+
+type Paint = (s: string) => string;
+interface Part { n: number; glyph: string; paint: Paint }
+interface Bar { label: string; parts: Part[]; value: number; missing: boolean }
+
+const num = (v: unknown): number | undefined => {
+  const n = typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : NaN;
+  return Number.isFinite(n) ? n : undefined;
+};
+
+/** A level's count in one record: `critical`, or `criticalIssues` as in repositoryRiskScores. */
+function levelCount(record: unknown, level: Level): number | undefined {
+  return num(getPath(record, level)) ?? num(getPath(record, `${level}Issues`));
+}
+
+const hasLevels = (record: unknown) => LEVELS.some((l) => levelCount(record, l) !== undefined);
+
+function levelParts(record: unknown, chalk: ChalkInstance): Part[] {
+  return LEVELS.flatMap((l) => {
+    const n = levelCount(record, l);
+    return n === undefined ? [] : [{ n: Math.max(0, n), glyph: GLYPH[l], paint: levelPaint(chalk, l) }];
+  });
+}
+
+/** `falsePositive` -> `false positive`. */
+const words = (key: string) => key.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase();
+
+/** The period's name: its date, else the first text field, else its position. */
+function periodLabel(point: unknown, index: number): string {
+  for (const key of ['date', 'period', 'startDate', 'bucket', 'start']) {
+    const v = getPath(point, key);
+    if (typeof v === 'string' || typeof v === 'number') return cellText(scalarText(v)).slice(0, 10);
+  }
+  return `#${index + 1}`;
+}
+
+/** Bars, one a line: label, the bar (stacked parts, scaled to the longest), the value. */
+function drawBars(bars: Bar[], o: ChartOptions): string[] {
+  const width = o.width ?? 80;
+  const anyMissing = bars.some((b) => b.missing);
+  const values = bars.map((b) => `${b.value}${b.missing ? ` ${MISSING}` : anyMissing ? '  ' : ''}`);
+  const valueWidth = Math.max(...values.map((v) => v.length));
+  const labelWidth = Math.min(Math.max(...bars.map((b) => displayWidth(b.label))), Math.max(8, Math.floor(width * 0.4)));
+  const barWidth = Math.max(BAR_MIN, width - labelWidth - valueWidth - 3);
+  const longest = Math.max(0, ...bars.map((b) => b.parts.reduce((s, p) => s + p.n, 0)));
+  const scale = longest > 0 ? barWidth / longest : 0;
+  return bars.map((b, i) => {
+    let text = '';
+    let sum = 0;
+    let drawn = 0;
+    for (const p of b.parts) {
+      sum += p.n;
+      const end = Math.round(sum * scale);
+      if (end > drawn) text += p.paint(p.glyph.repeat(end - drawn));
+      drawn = end;
+    }
+    // A count too small for the scale still shows: one cell of its first part.
+    const first = b.parts.find((p) => p.n > 0);
+    if (drawn === 0 && first) { text = first.paint(first.glyph); drawn = 1; }
+    return `${pad(clip(b.label, labelWidth), labelWidth)}  ${text}${' '.repeat(barWidth - drawn)} ${values[i].padStart(valueWidth)}`.trimEnd();
+  });
+}
+
+/** `█ critical  ▓ high ...` for the levels drawn, wrapped to the width between items. */
+function legend(levels: Level[], o: ChartOptions, missing: boolean): string[] {
+  const items = levels.map((l) => `${levelPaint(o.chalk, l)(GLYPH[l])} ${l}`);
+  const widths = levels.map((l) => 2 + l.length);
+  if (missing) { items.push(`${MISSING} a level missing`); widths.push(17); }
+  const lines: string[] = [];
+  let line = '';
+  let used = 0;
+  items.forEach((item, i) => {
+    if (used > 0 && used + 2 + widths[i] > (o.width ?? 80)) { lines.push(line); line = ''; used = 0; }
+    line += (used > 0 ? '  ' : '') + item;
+    used += (used > 0 ? 2 : 0) + widths[i];
+  });
+  if (line) lines.push(line);
+  return lines;
+}
+
+const MINUS = '\u2212';
+
+/** `12 → 7, −42%`: the change from the first value to the last. */
+function change(from: number, to: number): string {
+  if (from === to) return `${from} → ${to}, no change`;
+  if (from === 0) return `${from} → ${to}, up from none`;
+  const pct = Math.round(((to - from) / from) * 100);
+  return `${from} → ${to}, ${pct < 0 ? `${MINUS}${-pct}` : `+${pct}`}%`;
+}
+
+/**
+ * A series of periods (each a record with a date and counts by level) as stacked bars, a legend,
+ * and the change over the range for each level and the total: "open critical 12 → 7, −42% since
+ * 2026-11-01". A period without some level is marked `?` and left out of that level's change.
+ */
+export function seriesChart(points: unknown[], o: ChartOptions): string[] {
+  if (points.length === 0) return ['No periods in this range: nothing to chart.'];
+  const withLevels = points.filter(hasLevels);
+  if (withLevels.length === 0) return ['The periods carry no counts by level: nothing to chart (-o json shows them).'];
+  const drawn = LEVELS.filter((l) => points.some((p) => levelCount(p, l) !== undefined));
+  const bars: Bar[] = points.map((p, i) => {
+    const parts = levelParts(p, o.chalk);
+    const total = num(getPath(p, 'total')) ?? parts.reduce((s, x) => s + x.n, 0);
+    return { label: periodLabel(p, i), parts, value: total, missing: drawn.some((l) => levelCount(p, l) === undefined) };
+  });
+  const lines = [...drawBars(bars, o), ...legend(drawn, o, bars.some((b) => b.missing)), ''];
+  if (points.length === 1) {
+    lines.push(...wrap(`One period (${bars[0].label}): no change to show.`, o.width ?? 80));
+    return lines;
+  }
+  const ends = (pick: (p: unknown) => number | undefined) => {
+    const at = points.map((p, i) => ({ n: pick(p), i })).filter((x): x is { n: number; i: number } => x.n !== undefined);
+    return at.length >= 2 ? { first: at[0], last: at[at.length - 1] } : undefined;
+  };
+  const said: Array<{ name: string; paint: Paint; text: string; since: string; until: string }> = [];
+  const say = (name: string, paint: Paint, pick: (p: unknown) => number | undefined) => {
+    const e = ends(pick);
+    if (!e) return;
+    const until = e.last.i === points.length - 1 ? '' : ` (last seen ${bars[e.last.i].label})`;
+    said.push({ name, paint, text: change(e.first.n, e.last.n), since: bars[e.first.i].label, until });
+  };
+  for (const l of drawn) {
+    // A level that is zero all along says nothing.
+    if (points.every((p) => !levelCount(p, l))) continue;
+    say(l, levelPaint(o.chalk, l), (p) => levelCount(p, l));
+  }
+  say('total', (s) => o.chalk.bold(s), (p) => num(getPath(p, 'total')) ?? (hasLevels(p) && !drawn.some((l) => levelCount(p, l) === undefined) ? drawn.reduce((s, l) => s + levelCount(p, l)!, 0) : undefined));
+  const width = o.width ?? 80;
+  const full = said.map((x) => `open ${x.name} ${x.text} since ${x.since}${x.until}`);
+  if (full.every((l) => displayWidth(l) <= width)) {
+    said.forEach((x, i) => lines.push(full[i].replace(`open ${x.name}`, `open ${x.paint(x.name)}`)));
+  } else {
+    // Narrow: the date once above, each change on its own line.
+    const since = [...new Set(said.map((x) => x.since))];
+    if (since.length === 1) lines.push(`Since ${since[0]}:`);
+    for (const x of said) {
+      const [head, ...rest] = wrap(`open ${x.name} ${x.text}${since.length === 1 ? '' : ` since ${x.since}`}${x.until}`, width);
+      lines.push(head.replace(`open ${x.name}`, `open ${x.paint(x.name)}`), ...rest);
+    }
+  }
+  return lines;
+}
+
+/**
+ * Counts as bars: an object of counts (`{ critical: 3, high: 5 }`, `{ open: 9, patched: 2 }`), one
+ * bar a key; or a list of records, one stacked bar a record (by level where it has levels, else its
+ * `total`), named by the first of `keys` it has.
+ */
+export function countBars(value: unknown, o: ChartOptions, keys: string[] = []): string[] {
+  let bars: Bar[];
+  if (Array.isArray(value)) {
+    bars = value.map((r, i) => {
+      const name = keys.map((k) => getPath(r, k)).find((v) => typeof v === 'string' || typeof v === 'number');
+      const label = name === undefined ? `#${i + 1}` : cellText(scalarText(name));
+      const parts = hasLevels(r) ? levelParts(r, o.chalk) : [{ n: Math.max(0, num(getPath(r, 'total')) ?? 0), glyph: PLAIN, paint: (s: string) => s }];
+      return { label, parts, value: num(getPath(r, 'total')) ?? parts.reduce((s, p) => s + p.n, 0), missing: false };
+    });
+    if (bars.length === 0) return ['Nothing to count.'];
+    const drawn = LEVELS.filter((l) => value.some((r) => levelCount(r, l) !== undefined));
+    return [...drawBars(bars, o), ...(drawn.length ? legend(drawn, o, false) : [])];
+  }
+  if (value === null || typeof value !== 'object') return [];
+  const entries = Object.entries(value as Record<string, unknown>).flatMap(([k, v]) => {
+    const n = num(v);
+    return n === undefined ? [] : [[k, n] as const];
+  });
+  if (entries.length === 0) return [];
+  bars = entries.map(([k, n]) => {
+    const paint = (LEVELS as readonly string[]).includes(k) ? levelPaint(o.chalk, k as Level) : statusPaint(o.chalk, k) ?? ((s: string) => s);
+    const glyph = (LEVELS as readonly string[]).includes(k) ? GLYPH[k as Level] : PLAIN;
+    return { label: words(k), parts: [{ n: Math.max(0, n), glyph, paint }], value: n, missing: false };
+  });
+  return drawBars(bars, o);
+}
