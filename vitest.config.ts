@@ -1,6 +1,7 @@
 import { readFileSync, readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
  * The test files that start real processes (the built bin/svc.js, shells, a pty, git, npm): the ones
@@ -18,6 +19,27 @@ function testFiles(dir: string): string[] {
 }
 const spawning = testFiles('test').filter((f) => SPAWNS.test(readFileSync(f, 'utf8')));
 
+/**
+ * Longest files first across the three projects (vitest's own order runs the projects one after
+ * the other, so the longest files, the spawning ones, started only once every e2e file had): the
+ * last files to start are then the short ones, and neither worker idles long at the end. Durations
+ * from vitest's cache of the last run; without one (a fresh checkout), the spawning files first,
+ * then the larger files.
+ */
+class LongestFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const cache = this.ctx.cache;
+    const key = (f: TestSpecification) => `${f.project.name}:${relative(this.ctx.config.root, f.moduleId)}`;
+    const known = files.every((f) => cache.getFileTestResults(key(f)) !== undefined);
+    const weight = (f: TestSpecification): number => {
+      if (known) return cache.getFileTestResults(key(f))!.duration;
+      return (f.project.name === 'process' ? 1e9 : 0) + (cache.getFileStats(key(f))?.size ?? statSync(f.moduleId).size);
+    };
+    const failed = (f: TestSpecification) => (cache.getFileTestResults(key(f))?.failed ? 1 : 0);
+    return [...files].sort((a, b) => failed(b) - failed(a) || weight(b) - weight(a));
+  }
+}
+
 export default defineConfig({
   test: {
     globalSetup: ['test/global-setup.ts'],
@@ -33,6 +55,7 @@ export default defineConfig({
     // every file in turn. Much of the suite waits (spawned bins and shells, servers, timeouts), so
     // two workers keep both cores busy (three made the slowest script tests time out under load).
     maxWorkers: 2,
+    sequence: { sequencer: LongestFirst },
     projects: [
       { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts', 'test/helpers/**/*.test.ts'], exclude: spawning } },
       { extends: true, test: { name: 'e2e', include: ['test/e2e/**/*.test.ts'], exclude: spawning } },

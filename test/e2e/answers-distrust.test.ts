@@ -7,7 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { useFakeServer } from '../helpers/fake-server.js';
 import { runCli } from '../helpers/host.js';
 
-const fake = useFakeServer();
+// On a MockAgent: these answers need no socket (flag -> request -> what svc makes of the answer).
+const fake = useFakeServer({ mock: true });
 const SEARCH = '/api/v1/issues/search';
 const REPOS = '/api/v1/repositories/list';
 const BY_SEVERITY = '/api/v1/stats/issuesBySeverity';
@@ -15,7 +16,7 @@ const BY_SEVERITY = '/api/v1/stats/issuesBySeverity';
 type Json = Record<string, unknown>;
 const issue = (over: Json = {}): Json => ({ id: 'iss-1', status: 'open', score: 50, repositoryId: 'repo-1', generatedTitle: 't', ...over });
 const answer = (issues: Json[], over: Json = {}): Json => ({ issues, totalCount: issues.length, totalCountAllCategories: issues.length, currentPage: 1, pageSize: 10, ...over });
-const svc = (args: string[]) => runCli(args, { env: fake.env });
+const svc = (args: string[]) => runCli(args, { env: fake.env, dispatcher: fake.dispatcher });
 
 describe('issues search (one page) and --all refuse a contradicting answer', () => {
   it('control: a clean answer is shown', async () => {

@@ -2,15 +2,16 @@
  * `svc gate --diff` in a real temporary git repository: a base commit on main and a change on a
  * branch, gated against the scripted service.
  */
-import { readFileSync } from 'node:fs';
+import { cpSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { useFakeServices, type FakeService, type Issue } from '../helpers/fake-service.js';
 import { runCli } from '../helpers/host.js';
 import { gitRepo, openRepo, type GitRepo } from '../helpers/git-repo.js';
 import { tempDir } from '../helpers/temp.js';
 
-const fake = useFakeServices();
+// The scripted service on a MockAgent: git and the diff are real, the service needs no socket.
+const fake = useFakeServices({ mock: true });
 
 const PATH = process.env.PATH!;
 
@@ -21,8 +22,19 @@ function issue(id: string, file: string | undefined, startLine?: number, extra: 
   return out;
 }
 
-/** main: src/app.ts (10 lines), src/lib/util.ts, docs/read me.md; feat changes app.ts line 5, adds line 11, renames util.ts. */
+/**
+ * main: src/app.ts (10 lines), src/lib/util.ts, docs/read me.md; feat changes app.ts line 5, adds
+ * line 11, renames util.ts. Made with git once per file; each test gets its own copy of it.
+ */
+let template: string;
+beforeAll(() => { template = makeProject().dir; });
 function project(): GitRepo {
+  const dir = tempDir('svc-git-');
+  cpSync(template, dir, { recursive: true });
+  return openRepo(dir);
+}
+
+function makeProject(): GitRepo {
   const repo = gitRepo();
   repo.write('src/app.ts', Array.from({ length: 10 }, (_, i) => `line ${i + 1}`).join('\n') + '\n');
   repo.write('src/lib/util.ts', 'export const a = 1;\nexport const b = 2;\nexport const c = 3;\n');
@@ -49,7 +61,7 @@ const ISSUES = (): Issue[] => [
 ];
 
 function gate(s: FakeService, cwd: string, args: string[], env: Record<string, string> = {}) {
-  return runCli(['gate', '--fail-on', 'high', ...args], { env: { ...s.env, PATH, ...env }, cwd });
+  return runCli(['gate', '--fail-on', 'high', ...args], { env: { ...s.env, PATH, ...env }, cwd, dispatcher: s.dispatcher });
 }
 
 describe('svc gate --diff: a base commit and a change', () => {

@@ -7,7 +7,10 @@ import { runCli, type CliResult } from '../helpers/host.js';
 import { oasisRegionProblems, schemaErrors } from '../unit/gate/reports/sarif-schema.js';
 import { tempDir } from '../helpers/temp.js';
 
-const fake = useFakeServices();
+// The scripted service on a MockAgent: the gate's reading, checks and reports are in-process; nothing here needs a socket.
+const fake = useFakeServices({ mock: true });
+/** For the README's CI job, which runs the real bin: the same service on a loopback server. */
+const served = useFakeServices();
 
 let n = 0;
 function issue(score: number | undefined, extra: Partial<Issue> = {}): Issue {
@@ -27,7 +30,7 @@ function baseSet(): Issue[] {
 }
 
 function gate(s: FakeService, args: string[], env: Record<string, string> = {}, cwd?: string): Promise<CliResult> {
-  return runCli(['gate', ...args], { env: { ...s.env, ...env }, cwd });
+  return runCli(['gate', ...args], { env: { ...s.env, ...env }, cwd, dispatcher: s.dispatcher });
 }
 
 const LEVEL_SCORES = { critical: 90, high: 70, medium: 40, low: 10, info: 0 } as const;
@@ -321,7 +324,7 @@ describe('the CI job of the README, end to end', () => {
       child.on('close', (code) => resolve({ code, stdout, stderr }));
     });
 
-    const failing = await fake([issue(30), issue(72, { repositoryId: 'repo-1' }), issue(99, { repositoryId: 'repo-2' })]);
+    const failing = await served([issue(30), issue(72, { repositoryId: 'repo-1' }), issue(99, { repositoryId: 'repo-2' })]);
     const bad = await runJob(failing, 'bad.md');
     expect(bad.code).toBe(1);
     expect(bad.stdout).toMatch(/^scan-new-1\nsvc gate: FAILED\n/);
@@ -334,7 +337,7 @@ describe('the CI job of the README, end to end', () => {
     expect(readFileSync(join(dir, 'bad.md'), 'utf8')).toMatch(/^### ❌ svc gate failed/);
     expect(failing.searches()[0].body).toMatchObject({ repositoryIds: ['repo-1'], types: ['open'] });
 
-    const clean = await fake([issue(30), issue(99, { repositoryId: 'repo-2' })]);
+    const clean = await served([issue(30), issue(99, { repositoryId: 'repo-2' })]);
     const good = await runJob(clean, 'good.md');
     expect(good.code).toBe(0);
     expect(good.stdout).toMatch(/svc gate: PASSED[\s\S]*job-finished\n$/);

@@ -1,13 +1,14 @@
 /**
  * What a person at a terminal sees: prompts on a real pseudo-terminal (hidden secret input,
- * confirmation of destructive operations), and the --yes rule when not on a terminal.
+ * confirmation of destructive operations), and the --yes rule when not on a terminal (in-process:
+ * stdin and stdout are pipes there, as in CI).
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runOnPty, ptyAvailable } from '../helpers/pty.js';
 import { startFakeServer, type FakeServer } from '../helpers/fake-server.js';
-import { runSvc } from '../helpers/run-svc.js';
+import { runCli } from '../helpers/host.js';
 import { tempDir } from '../helpers/temp.js';
 
 const SECRET = 'S3cr3t-typed-value-9f2c';
@@ -44,14 +45,14 @@ describe('destructive operations', () => {
 
   describe.each(cases)('svc %s', (_name, args, path) => {
     it('not on a terminal: refuses without --yes (exit 2, nothing sent)', async () => {
-      const r = await runSvc(args, { env });
+      const r = await runCli(args, { env });
       expect(r.code).toBe(2);
       expect(r.stderr).toMatch(/^svc: error: .*needs --yes when not run on a terminal; add --yes to confirm\n$/);
       expect(server.requests).toHaveLength(0);
     });
 
     it('not on a terminal with --yes: sends the request', async () => {
-      const r = await runSvc([...args, '--yes'], { env });
+      const r = await runCli([...args, '--yes'], { env });
       expect(r.stderr).toBe('');
       expect(r.code).toBe(0);
       expect(server.requests.map((q) => q.path)).toEqual([path]);

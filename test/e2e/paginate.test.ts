@@ -6,7 +6,7 @@ const services: FakeService[] = [];
 afterAll(async () => { await Promise.all(services.splice(0).map((s) => s.close())); });
 
 async function fake(count: number): Promise<FakeService> {
-  const s = await startFakeService();
+  const s = await startFakeService({ mock: true });
   // Stored newest first: only the createdAt ascending order that --all asks for gives ids in order.
   s.setIssues(Array.from({ length: count }, (_, i) => makeIssue(count - 1 - i)));
   services.push(s);
@@ -19,7 +19,7 @@ const ALL = ['issues', 'search', '--all'];
 describe('svc issues search --all', () => {
   it.concurrent('streams every item exactly once, in order, with concurrent page requests', async () => {
     const s = await fake(2345);
-    const r = await runCli([...ALL, '--page-size', '100', '--concurrency', '4', '-o', 'ndjson'], { env: s.env });
+    const r = await runCli([...ALL, '--page-size', '100', '--concurrency', '4', '-o', 'ndjson'], { env: s.env, dispatcher: s.dispatcher });
     expect(r.code).toBe(0);
     expect(r.stderr).toBe('');
     const lines = r.stdout.trimEnd().split('\n').map((l) => JSON.parse(l) as { id: string });
@@ -32,10 +32,10 @@ describe('svc issues search --all', () => {
 
   it.concurrent('-o json is one array of the items; csv has one header', async () => {
     const s = await fake(250);
-    const json = await runCli([...ALL, '--page-size', '100', '-o', 'json'], { env: s.env });
+    const json = await runCli([...ALL, '--page-size', '100', '-o', 'json'], { env: s.env, dispatcher: s.dispatcher });
     expect(json.code).toBe(0);
     expect((JSON.parse(json.stdout) as Array<{ id: string }>).map((x) => x.id)).toEqual(ids(250));
-    const csv = await runCli([...ALL, '--page-size', '100', '-o', 'csv', '--columns', 'id,score'], { env: s.env });
+    const csv = await runCli([...ALL, '--page-size', '100', '-o', 'csv', '--columns', 'id,score'], { env: s.env, dispatcher: s.dispatcher });
     const rows = csv.stdout.trimEnd().split('\n');
     expect(rows[0]).toBe('id,score');
     expect(rows).toHaveLength(251);
@@ -44,7 +44,7 @@ describe('svc issues search --all', () => {
 
   it.concurrent('uses 500 a page by default and keeps a sort the user chose', async () => {
     const s = await fake(600);
-    const r = await runCli([...ALL, '--sort-by', 'score', '-o', 'ndjson'], { env: s.env });
+    const r = await runCli([...ALL, '--sort-by', 'score', '-o', 'ndjson'], { env: s.env, dispatcher: s.dispatcher });
     expect(r.code).toBe(0);
     expect(s.searches().map((q) => [q.body.pageSize, q.body.sortBy, q.body.sortOrder])).toEqual([[500, 'score', undefined], [500, 'score', undefined]]);
   });
@@ -52,7 +52,7 @@ describe('svc issues search --all', () => {
   it.concurrent('a truncated listing fails with exit 7 after streaming what it had', async () => {
     const s = await fake(250);
     s.faults.extraTotal = 3;
-    const r = await runCli([...ALL, '--page-size', '100', '-o', 'ndjson'], { env: s.env });
+    const r = await runCli([...ALL, '--page-size', '100', '-o', 'ndjson'], { env: s.env, dispatcher: s.dispatcher });
     expect(r.code).toBe(7);
     expect(r.stderr).toBe('svc: error: issues search --all: page 3 held 50 items, expected 53 (totalCount 253, page size 100); items are missing; the listing is incomplete, so nothing was reported as complete; run again\n');
   });
@@ -60,7 +60,7 @@ describe('svc issues search --all', () => {
   it.concurrent('a totalCount that changes mid-listing fails with exit 7; -o json is then left unterminated', async () => {
     const s = await fake(250);
     s.faults.totalChangesAtPage = 2;
-    const r = await runCli([...ALL, '--page-size', '100', '-o', 'json'], { env: s.env });
+    const r = await runCli([...ALL, '--page-size', '100', '-o', 'json'], { env: s.env, dispatcher: s.dispatcher });
     expect(r.code).toBe(7);
     expect(r.stderr).toMatch(/the listing changed while it was read \(totalCount was 250 on page 1, 251 on page 2\)/);
     expect(() => JSON.parse(r.stdout)).toThrow();
@@ -69,7 +69,7 @@ describe('svc issues search --all', () => {
   it.concurrent('a page that fails once is retried by itself; the listing completes', async () => {
     const s = await fake(450);
     s.faults.failPageOnce = [3];
-    const r = await runCli([...ALL, '--page-size', '100', '-o', 'ndjson'], { env: s.env });
+    const r = await runCli([...ALL, '--page-size', '100', '-o', 'ndjson'], { env: s.env, dispatcher: s.dispatcher });
     expect(r.code).toBe(0);
     expect(r.stdout.trimEnd().split('\n').map((l) => (JSON.parse(l) as { id: string }).id)).toEqual(ids(450));
     const pages = s.searches().map((q) => q.body.page);
@@ -80,7 +80,7 @@ describe('svc issues search --all', () => {
   it.concurrent('without totalCount it reads until a short page, and warns', async () => {
     const s = await fake(250);
     s.faults.noTotal = true;
-    const r = await runCli([...ALL, '--page-size', '100', '-o', 'ndjson'], { env: s.env });
+    const r = await runCli([...ALL, '--page-size', '100', '-o', 'ndjson'], { env: s.env, dispatcher: s.dispatcher });
     expect(r.code).toBe(0);
     expect(r.stdout.trimEnd().split('\n')).toHaveLength(250);
     expect(r.stderr).toMatch(/^warning: issues search --all: the service reported no totalCount/);
@@ -88,14 +88,14 @@ describe('svc issues search --all', () => {
 
   it.concurrent('a table buffers every page', async () => {
     const s = await fake(120);
-    const r = await runCli([...ALL, '--page-size', '50', '-o', 'table', '--columns', 'id'], { env: s.env });
+    const r = await runCli([...ALL, '--page-size', '50', '-o', 'table', '--columns', 'id'], { env: s.env, dispatcher: s.dispatcher });
     expect(r.code).toBe(0);
     expect(r.stdout.match(/iss-\d+/g)).toHaveLength(120);
   });
 
   it.concurrent('--concurrency out of range: exit 2, nothing sent', async () => {
     const s = await fake(10);
-    const r = await runCli([...ALL, '--concurrency', '99'], { env: s.env });
+    const r = await runCli([...ALL, '--concurrency', '99'], { env: s.env, dispatcher: s.dispatcher });
     expect(r.code).toBe(2);
     expect(s.requests).toEqual([]);
   });
@@ -107,7 +107,7 @@ describe('svc issues search --all: pages as the service sends them', () => {
   it.concurrent('an item that is not JSON on page 2: exit 7 naming it, after page 1 was written', async () => {
     const s = await fake(250);
     s.faults.pageText = (page, text) => (page === 2 ? text.replace('{"id":"', '{"id":,"') : text);
-    const r = await runCli([...ALL, '--page-size', '100', '-o', 'ndjson', '--concurrency', '1'], { env: s.env });
+    const r = await runCli([...ALL, '--page-size', '100', '-o', 'ndjson', '--concurrency', '1'], { env: s.env, dispatcher: s.dispatcher });
     expect(r.code).toBe(7);
     expect(r.stderr).toMatch(/^svc: error: issues\/search: the response is not valid JSON \(application\/json, \d+ characters/);
     expect(lines(r.stdout).map((x) => x.id)).toEqual(ids(100));
@@ -116,7 +116,7 @@ describe('svc issues search --all: pages as the service sends them', () => {
   it.concurrent('a page with its list twice (JSON keeps the last): exit 7, whichever list is the real one (issue 21)', async () => {
     const s = await fake(250);
     s.faults.pageText = (page, text) => (page === 2 ? `{"issues":[{"id":"decoy"}],${text.slice(1)}` : text);
-    const r = await runCli([...ALL, '--page-size', '100', '-o', 'ndjson', '--concurrency', '1'], { env: s.env });
+    const r = await runCli([...ALL, '--page-size', '100', '-o', 'ndjson', '--concurrency', '1'], { env: s.env, dispatcher: s.dispatcher });
     expect(r.code).toBe(7);
     expect(r.stderr).toContain("'issues' twice");
     expect(r.stdout).not.toContain('decoy');
@@ -131,7 +131,7 @@ describe('svc issues search --all: pages as the service sends them', () => {
       return text.replace('"issues"', '"iss\\u0075es"');
     };
     for (const format of ['ndjson', 'json']) {
-      const r = await runCli([...ALL, '--page-size', '100', '-o', format], { env: s.env });
+      const r = await runCli([...ALL, '--page-size', '100', '-o', format], { env: s.env, dispatcher: s.dispatcher });
       expect(r.stderr, format).toBe('');
       expect(r.code, format).toBe(0);
       const items = format === 'ndjson' ? lines(r.stdout) : (JSON.parse(r.stdout) as Array<{ id: string }>);
@@ -143,7 +143,7 @@ describe('svc issues search --all: pages as the service sends them', () => {
   it.concurrent('a page cut off in the middle of an item: exit 7, never a line of half an item', async () => {
     const s = await fake(250);
     s.faults.pageText = (page, text) => (page === 3 ? text.slice(0, text.length / 2) : text);
-    const r = await runCli([...ALL, '--page-size', '100', '-o', 'ndjson', '--concurrency', '1'], { env: s.env });
+    const r = await runCli([...ALL, '--page-size', '100', '-o', 'ndjson', '--concurrency', '1'], { env: s.env, dispatcher: s.dispatcher });
     expect(r.code).toBe(7);
     expect(lines(r.stdout).map((x) => x.id)).toEqual(ids(200));
   });
@@ -152,7 +152,7 @@ describe('svc issues search --all: pages as the service sends them', () => {
 describe('svc scans list --all', () => {
   it.concurrent('reads every page of scans', async () => {
     const s = await fake(0);
-    const r = await runCli(['scans', 'list', '--all', '-o', 'ndjson'], { env: s.env });
+    const r = await runCli(['scans', 'list', '--all', '-o', 'ndjson'], { env: s.env, dispatcher: s.dispatcher });
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ status: 'queued' });
     expect(s.requests[0].body).toMatchObject({ page: 1, pageSize: 100, sortBy: 'createdAt', sortOrder: 'asc' });

@@ -75,10 +75,15 @@ describe.concurrent(`fault suite (${CASES.length} faults)`, () => {
     const path = c.write ? WRITE_PATH : READ_PATH;
     server.stub(path, c.faults);
     try {
-      const r = await runCli([...(c.write ? WRITE : READ), '-o', 'json', ...(c.args ?? [])], { env: env(server) });
+      // The clock is the test's: svc's waits between tries end at once and are recorded (r.host.sleeps);
+      // the server's faults and --timeout are real time.
+      const r = await runCli([...(c.write ? WRITE : READ), '-o', 'json', ...(c.args ?? [])], { env: env(server), clock: 'fake' });
       const lines = r.stderr.split('\n').filter((l) => l.trim());
       expect({ code: r.code, hits: server.hits(path) }).toEqual({ code: c.code, hits: c.hits });
       if (c.warnings !== undefined) expect(lines.filter((l) => l.startsWith('warning: ')), r.stderr).toHaveLength(c.warnings);
+      // Each retry waited as long as its warning said (Retry-After, else the backoff).
+      const said = lines.map((l) => /retrying in (\d+\.\d) s/.exec(l)?.[1]).filter((x) => x !== undefined).map(Number);
+      expect(r.host.sleeps.map((ms) => Math.round(ms / 100) / 10), r.stderr).toEqual(said);
       if (c.code === 0) {
         expect(JSON.parse(r.stdout)).toBeTruthy();
         expect(lines.every((l) => l.startsWith('warning: ') && /retrying in \d+\.\d s \(retry \d of \d\)/.test(l)), r.stderr).toBe(true);
@@ -103,9 +108,10 @@ describe('retry details', () => {
   it("Retry-After is honoured: the warning says how long svc waits", async () => {
     const server = await startFakeServer();
     server.stub(READ_PATH, [{ kind: 'status', status: 429, headers: { 'retry-after': '1' } }, ok]);
-    const r = await runCli([...READ, '-o', 'json'], { env: env(server) });
+    const r = await runCli([...READ, '-o', 'json'], { env: env(server), clock: 'fake' });
     await server.close();
     expect(r.code).toBe(0);
+    expect(r.host.sleeps).toEqual([1000]);
     expect(r.stderr).toMatch(/^warning: issues\/search: rate-limited: retry later \(HTTP 429, Retry-After: 1 s\).*; retrying in 1\.0 s \(retry 1 of 2\)$/m);
   });
 

@@ -1,9 +1,14 @@
-/** `svc sandbox` as a user runs it: ready line, export block, clean stop on signals, --state across restarts, `npm run demo`. */
+/**
+ * `svc sandbox` as a user runs it: ready line, export block, clean stop on signals, --state across
+ * restarts, `npm run demo`. The sandbox is the real bin (its signals and exit are the point); the
+ * calls against it, and the usage errors that end it before it serves, run in-process.
+ */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { BIN, cleanEnv, runSvc } from '../helpers/run-svc.js';
+import { BIN, cleanEnv } from '../helpers/run-svc.js';
+import { runCli } from '../helpers/host.js';
 import { tempDir } from '../helpers/temp.js';
 
 interface Running { child: ChildProcessWithoutNullStreams; first: string; stdout: () => string; stderr: () => string; exit: Promise<number | null> }
@@ -41,7 +46,7 @@ describe('svc sandbox', () => {
     const info = JSON.parse(sb.first);
     expect(info).toMatchObject({ baseUrl: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/), repositories: 3, issues: 40, loadedFrom: 'seed' });
     expect(info.port).toBeGreaterThan(0);
-    const r = await runSvc(['issues', 'search', '--page-size', '2', '-o', 'json'], { env: envOf(info) });
+    const r = await runCli(['issues', 'search', '--page-size', '2', '-o', 'json'], { env: envOf(info) });
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout).issues).toHaveLength(2);
     sb.child.kill('SIGTERM');
@@ -63,15 +68,15 @@ describe('svc sandbox', () => {
     const state = join(tempDir('svc-sandbox-e2e-'), 'state.json');
     const one = await sandbox(['--port', '0', '-o', 'json', '--quiet', '--state', state, '--issues', '60']);
     const env = envOf(JSON.parse(one.first));
-    const id = JSON.parse((await runSvc(['issues', 'search', '--types', 'open', '--page-size', '1', '-o', 'json'], { env })).stdout).issues[0].id;
-    expect((await runSvc(['issues', 'archive', id], { env })).code).toBe(0);
+    const id = JSON.parse((await runCli(['issues', 'search', '--types', 'open', '--page-size', '1', '-o', 'json'], { env })).stdout).issues[0].id;
+    expect((await runCli(['issues', 'archive', id], { env })).code).toBe(0);
     one.child.kill('SIGINT');
     expect(await one.exit).toBe(0);
     expect(JSON.parse(readFileSync(state, 'utf8')).format).toBe('svc-sandbox-state');
     const two = await sandbox(['--port', '0', '-o', 'json', '--quiet', '--state', state, '--issues', '5']);
     const info = JSON.parse(two.first);
     expect(info).toMatchObject({ loadedFrom: 'state', issues: 60 });
-    const got = await runSvc(['issues', 'get', id, '-o', 'json'], { env: envOf(info) });
+    const got = await runCli(['issues', 'get', id, '-o', 'json'], { env: envOf(info) });
     expect(JSON.parse(got.stdout).status).toBe('archived');
     two.child.kill('SIGTERM');
     expect(await two.exit).toBe(0);
@@ -80,17 +85,17 @@ describe('svc sandbox', () => {
   it('usage errors: a port in use, a bad fail rate, an unusable state file (exit 2, one line)', async () => {
     const sb = await sandbox(['--port', '0', '-o', 'json', '--quiet']);
     const port = String(JSON.parse(sb.first).port);
-    const busy = await runSvc(['sandbox', '--port', port]);
+    const busy = await runCli(['sandbox', '--port', port]);
     expect(busy.code).toBe(2);
     expect(busy.stderr).toMatch(new RegExp(`^svc: error: port ${port} on 127.0.0.1 is already in use; .*--port 0`));
-    const rate = await runSvc(['sandbox', '--port', '0', '--fail-rate', '2']);
+    const rate = await runCli(['sandbox', '--port', '0', '--fail-rate', '2']);
     expect(rate.code).toBe(2);
     expect(rate.stderr).toMatch(/--fail-rate expects a number from 0 to 1/);
-    const bad = await runSvc(['sandbox', '--port', '0', '--state', resolve(__dirname, '../../package.json')]);
+    const bad = await runCli(['sandbox', '--port', '0', '--state', resolve(__dirname, '../../package.json')]);
     expect(bad.code).toBe(2);
     expect(bad.stderr.trim().split('\n')).toHaveLength(1);
     expect(bad.stderr).toMatch(/not a sandbox state file/);
-    const unwritable = await runSvc(['sandbox', '--port', '0', '--state', join(tempDir('svc-sb-'), 'no', 'such', 'dir.json')]);
+    const unwritable = await runCli(['sandbox', '--port', '0', '--state', join(tempDir('svc-sb-'), 'no', 'such', 'dir.json')]);
     expect(unwritable.code).toBe(2);
     expect(unwritable.stderr).toMatch(/^svc: error: cannot write the state file .*\(ENOENT\)/);
     expect(unwritable.stderr.trim().split('\n')).toHaveLength(1);
@@ -107,6 +112,7 @@ describe('npm run demo', () => {
       child.on('close', (code) => done({ code, out }));
     });
     expect(r.code, r.out).toBe(0);
+    expect(r.out).toMatch(/That was the real svc against a local stand-in/);
     expect(r.out).toMatch(/\$ svc repos list -o table/);
     expect(r.out).toMatch(/\$ svc issues search .*-o table\nID {2,}/);
     const [, before, after] = /open (\d+) -> (\d+), archived/.exec(r.out)!;

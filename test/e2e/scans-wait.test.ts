@@ -6,7 +6,7 @@ const services: FakeService[] = [];
 afterAll(async () => { await Promise.all(services.splice(0).map((s) => s.close())); });
 
 async function fake(plan: ScanPlan = {}): Promise<FakeService> {
-  const s = await startFakeService();
+  const s = await startFakeService({ mock: true });
   Object.assign(s.scan, plan);
   services.push(s);
   return s;
@@ -18,7 +18,7 @@ const polls = (s: FakeService) => s.requests.filter((r) => r.path === '/api/v1/s
 describe('svc scans start --wait', () => {
   it.concurrent('waits until the scan completes, prints its id on stdout and progress lines on stderr', async () => {
     const s = await fake({ pollsUntilDone: 2 });
-    const r = await runCli([...START, '--wait', '--poll-interval', '0.1'], { env: s.env });
+    const r = await runCli([...START, '--wait', '--poll-interval', '0.1'], { env: s.env, dispatcher: s.dispatcher });
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('scan-new-1\n');
     expect(s.requests[0]).toMatchObject({ path: '/api/v1/scans/start', body: { organizationId: 'org-1', repositoryIds: ['repo-1', 'repo-2'] } });
@@ -33,21 +33,21 @@ describe('svc scans start --wait', () => {
 
   it.concurrent('-o json prints the final scan record', async () => {
     const s = await fake({ pollsUntilDone: 1, outcome: 'finished' });
-    const r = await runCli([...START, '--wait', '--poll-interval', '0.1', '-o', 'json'], { env: s.env });
+    const r = await runCli([...START, '--wait', '--poll-interval', '0.1', '-o', 'json'], { env: s.env, dispatcher: s.dispatcher });
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ scanId: 'scan-new-1', status: 'finished', finished: true, issueCounts: { open: 3 } });
   });
 
   it.concurrent('takes the scan id from `id` when the service answers that way', async () => {
     const s = await fake({ pollsUntilDone: 0, startIdField: 'id' });
-    const r = await runCli([...START, '--wait', '--poll-interval', '0.1'], { env: s.env });
+    const r = await runCli([...START, '--wait', '--poll-interval', '0.1'], { env: s.env, dispatcher: s.dispatcher });
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('scan-new-1\n');
   });
 
   it.concurrent('a failed scan: exit 1 with the service\'s message; the record is still printed with -o json', async () => {
     const s = await fake({ pollsUntilDone: 1, outcome: 'failed' });
-    const r = await runCli([...START, '--wait', '--poll-interval', '0.1', '-o', 'json'], { env: s.env });
+    const r = await runCli([...START, '--wait', '--poll-interval', '0.1', '-o', 'json'], { env: s.env, dispatcher: s.dispatcher });
     expect(r.code).toBe(1);
     expect(JSON.parse(r.stdout)).toMatchObject({ status: 'failed', errorMessage: 'clone failed: repository not reachable' });
     expect(r.stderr.trimEnd().split('\n').pop()).toBe('svc: error: scan scan-new-1 failed: clone failed: repository not reachable; see `svc scans list --scan-id scan-new-1`; do not gate on a failed scan');
@@ -55,7 +55,7 @@ describe('svc scans start --wait', () => {
 
   it.concurrent('a wait that times out: exit 6, naming --wait-timeout', async () => {
     const s = await fake({ outcome: 'never' });
-    const r = await runCli([...START, '--wait', '--poll-interval', '0.2', '--wait-timeout', '1'], { env: s.env });
+    const r = await runCli([...START, '--wait', '--poll-interval', '0.2', '--wait-timeout', '1'], { env: s.env, dispatcher: s.dispatcher });
     expect(r.code).toBe(6);
     expect(r.stdout).toBe('');
     expect(r.stderr.trimEnd().split('\n').pop()).toMatch(/^svc: error: timed out waiting for scan scan-new-1 after 1s \(--wait-timeout 1\); last status: running; the scan goes on in the service: raise --wait-timeout/);
@@ -65,7 +65,7 @@ describe('svc scans start --wait', () => {
 
   it.concurrent('rides out a few failing polls', async () => {
     const s = await fake({ pollsUntilDone: 1, failingPolls: 1 });
-    const r = await runCli([...START, '--wait', '--poll-interval', '0.1', '--retries', '0'], { env: s.env });
+    const r = await runCli([...START, '--wait', '--poll-interval', '0.1', '--retries', '0'], { env: s.env, dispatcher: s.dispatcher });
     expect(r.code).toBe(0);
     expect(r.stderr).toMatch(/warning: checking scan scan-new-1 failed \(scans\/list failed: HTTP 503: busy\); trying again/);
   });
@@ -74,14 +74,14 @@ describe('svc scans start --wait', () => {
     const s = await fake();
     s.faults.status = 401;
     s.faults.statusPath = '/api/v1/scans/list';
-    const r = await runCli([...START, '--wait', '--poll-interval', '0.1'], { env: s.env });
+    const r = await runCli([...START, '--wait', '--poll-interval', '0.1'], { env: s.env, dispatcher: s.dispatcher });
     expect(r.code).toBe(3);
   });
 
   it.concurrent('wait flags are checked before anything is sent', async () => {
     const s = await fake();
     for (const args of [['--poll-interval', '5'], ['--wait', '--wait-timeout', '0'], ['--wait', '--poll-interval', 'x']]) {
-      const r = await runCli([...START, ...args], { env: s.env });
+      const r = await runCli([...START, ...args], { env: s.env, dispatcher: s.dispatcher });
       expect(r.code, args.join(' ')).toBe(2);
     }
     expect(s.requests).toEqual([]);
@@ -89,7 +89,7 @@ describe('svc scans start --wait', () => {
 
   it.concurrent('without --wait it just starts the scan', async () => {
     const s = await fake();
-    const r = await runCli([...START, '-o', 'json'], { env: s.env });
+    const r = await runCli([...START, '-o', 'json'], { env: s.env, dispatcher: s.dispatcher });
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toEqual({ scanId: 'scan-new-1' });
     expect(polls(s)).toHaveLength(0);
@@ -97,7 +97,7 @@ describe('svc scans start --wait', () => {
 
   it.concurrent('Ctrl-C while waiting: exit 130', async () => {
     const s = await fake({ outcome: 'never' });
-    const host = testHost({ env: s.env });
+    const host = testHost({ env: s.env, dispatcher: s.dispatcher });
     const running = runCli([...START, '--wait', '--poll-interval', '5'], { host });
     await until(() => /scan scan-new-1: queued/.test(host.stderr), 'the first poll');
     host.abort('SIGINT');

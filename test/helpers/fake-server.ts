@@ -14,6 +14,7 @@
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
+import { MockAgent } from 'undici';
 import { afterEach, beforeEach } from 'vitest';
 import { perFile } from './per-file.js';
 
@@ -57,6 +58,13 @@ export interface FakeServerOptions {
   fallback?: Reply;
   /** Require these token headers; other requests get 401 `{ error: 'invalid token' }`. */
   token?: { id: string; secret: string };
+  /**
+   * No socket: the same stubs answered in-process by an undici MockAgent (`dispatcher`, to pass as
+   * `runCli(argv, { env: fake.env, dispatcher: fake.dispatcher })`), for flag -> request -> render
+   * tests where a server adds nothing. Only answers (`{ status, json, text, headers }`, and functions
+   * returning one at once) work here: hangs, resets, slow or cut bodies, delays and TLS need the server.
+   */
+  mock?: boolean;
 }
 
 export interface StubOptions {
@@ -66,7 +74,10 @@ export interface StubOptions {
 
 export interface FakeServer {
   url: string;
+  /** 0 with `mock`. */
   port: number;
+  /** With `mock`: the MockAgent that answers instead of a server (give it to runCli/testHost). */
+  dispatcher?: MockAgent;
   /** SVC_BASE_URL plus the fake token (the one `token` checks, when given). */
   env: Record<string, string>;
   requests: FakeRequest[];
@@ -94,6 +105,15 @@ export interface FakeServer {
 
 interface Stub { replies: Reply[]; used: number; optional: boolean }
 
+/** The headers of a MockAgent request as node's http presents them: lower-case names. */
+function lowerHeaders(h: unknown): IncomingMessage['headers'] {
+  const out: IncomingMessage['headers'] = {};
+  const put = (k: string, v: unknown) => { out[k.toLowerCase()] = String(v); };
+  if (Array.isArray(h)) for (let i = 0; i + 1 < h.length; i += 2) put(String(h[i]), h[i + 1]);
+  else if (h && typeof h === 'object') for (const [k, v] of Object.entries(h)) put(k, v);
+  return out;
+}
+
 export async function startFakeServer(opts: FakeServerOptions = {}): Promise<FakeServer> {
   const stubs = new Map<string, Stub>();
   const unstubbed: string[] = [];
@@ -111,22 +131,9 @@ export async function startFakeServer(opts: FakeServerOptions = {}): Promise<Fak
       let body: unknown;
       try { body = raw ? JSON.parse(raw) : undefined; } catch { body = raw; }
       const rec: FakeRequest = { method: req.method ?? '', path: req.url ?? '', headers: req.headers, raw, body, clientHungUp: false };
-      requests.push(rec);
       res.on('finish', () => { rec.status = res.statusCode; });
       res.on('close', () => { if (!res.writableFinished) { rec.clientHungUp = true; notify(); } });
-      notify();
-      if (opts.token && (req.headers['x-service-api-token-id'] !== opts.token.id || req.headers['x-service-api-token-secret'] !== opts.token.secret)) {
-        return void answer({ status: 401, json: { error: 'invalid token' } }, rec, req, res);
-      }
-      const stub = stubs.get(rec.path);
-      let reply: Reply;
-      if (stub) reply = stub.replies[Math.min(stub.used++, stub.replies.length - 1)];
-      else if (opts.fallback) reply = opts.fallback;
-      else {
-        unstubbed.push(`${rec.method} ${rec.path}`);
-        reply = { status: 501, json: { error: `the fake server has no stub for ${rec.path}` } };
-      }
-      void answer(reply, rec, req, res);
+      void answer(pick(rec), rec, req, res);
     });
   };
 
@@ -176,12 +183,63 @@ export async function startFakeServer(opts: FakeServerOptions = {}): Promise<Fak
     }
   };
 
-  const server: Server = opts.tls ? createHttpsServer({ key: opts.tls.key, cert: opts.tls.cert }, handler) : createHttpServer(handler);
-  server.keepAliveTimeout = 30_000;
-  server.on('connection', (s: Socket) => { sockets.add(s); s.on('close', () => sockets.delete(s)); });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as AddressInfo;
-  const url = `${opts.tls ? 'https' : 'http'}://127.0.0.1:${port}`;
+  /** The reply for a request, as the handler above picks it (and records the request). */
+  const pick = (rec: FakeRequest): Reply => {
+    requests.push(rec);
+    notify();
+    if (opts.token && (rec.headers['x-service-api-token-id'] !== opts.token.id || rec.headers['x-service-api-token-secret'] !== opts.token.secret)) {
+      return { status: 401, json: { error: 'invalid token' } };
+    }
+    const stub = stubs.get(rec.path);
+    if (stub) return stub.replies[Math.min(stub.used++, stub.replies.length - 1)];
+    if (opts.fallback) return opts.fallback;
+    unstubbed.push(`${rec.method} ${rec.path}`);
+    return { status: 501, json: { error: `the fake server has no stub for ${rec.path}` } };
+  };
+
+  /** In mock mode: a reply as a MockAgent answer (functions called at once; socket-level kinds refused). */
+  const mockAnswer = (r: Reply, rec: FakeRequest): { statusCode: number; data: string; responseOptions: { headers: Record<string, string> } } => {
+    if (typeof r === 'function') {
+      const next = r(rec, undefined as unknown as ServerResponse);
+      if (!next || next instanceof Promise) throw new Error('fake server (mock): a function reply must return a reply at once');
+      return mockAnswer(next, rec);
+    }
+    if (r.kind === 'invalid-json') {
+      rec.status = 200;
+      return { statusCode: 200, data: r.text ?? '<html><body>Sign in to the proxy</body></html>', responseOptions: { headers: { 'content-type': r.type ?? 'text/html' } } };
+    }
+    if ((r.kind !== undefined && r.kind !== 'ok' && r.kind !== 'status') || ('delayMs' in r && r.delayMs)) {
+      throw new Error(`fake server (mock): a '${r.kind ?? 'delayed'}' reply needs a real socket: start the fake server without mock`);
+    }
+    const status = r.status ?? 200;
+    rec.status = status;
+    const text = r.text ?? JSON.stringify(r.json ?? (r.status && r.status >= 400 ? { error: `fake failure ${r.status}` } : { ok: true }));
+    return { statusCode: status, data: text, responseOptions: { headers: { 'content-type': r.type ?? (r.text !== undefined ? 'text/plain' : 'application/json'), ...r.headers } } };
+  };
+
+  let server: Server | undefined;
+  let agent: MockAgent | undefined;
+  let port = 0;
+  let url: string;
+  if (opts.mock) {
+    url = 'https://fake.svc.test';
+    agent = new MockAgent();
+    agent.disableNetConnect();
+    agent.get(url).intercept({ path: () => true, method: () => true }).reply((o) => {
+      const raw = o.body === undefined || o.body === null ? '' : Buffer.isBuffer(o.body) ? o.body.toString('utf8') : String(o.body);
+      let body: unknown;
+      try { body = raw ? JSON.parse(raw) : undefined; } catch { body = raw; }
+      const rec: FakeRequest = { method: o.method, path: o.path, headers: lowerHeaders(o.headers), raw, body, clientHungUp: false };
+      return mockAnswer(pick(rec), rec);
+    }).persist();
+  } else {
+    server = opts.tls ? createHttpsServer({ key: opts.tls.key, cert: opts.tls.cert }, handler) : createHttpServer(handler);
+    server.keepAliveTimeout = 30_000;
+    server.on('connection', (s: Socket) => { sockets.add(s); s.on('close', () => sockets.delete(s)); });
+    await new Promise<void>((r) => server!.listen(0, '127.0.0.1', r));
+    port = (server.address() as AddressInfo).port;
+    url = `${opts.tls ? 'https' : 'http'}://127.0.0.1:${port}`;
+  }
 
   const waitFor = <T>(check: () => T | undefined): Promise<T> => new Promise((resolve) => {
     const tryNow = () => {
@@ -203,6 +261,7 @@ export async function startFakeServer(opts: FakeServerOptions = {}): Promise<Fak
   return {
     url,
     port,
+    ...(agent ? { dispatcher: agent } : {}),
     env: { SVC_BASE_URL: url, SVC_API_TOKEN_ID: token.id, SVC_API_TOKEN_SECRET: token.secret },
     requests,
     stub: (path, reply, o = {}) => { stubs.set(path, { replies: Array.isArray(reply) ? reply : [reply], used: 0, optional: !!o.optional }); },
@@ -226,7 +285,8 @@ export async function startFakeServer(opts: FakeServerOptions = {}): Promise<Fak
     close: () => new Promise((r) => {
       for (const t of timers) clearInterval(t);
       for (const s of sockets) s.destroy();
-      server.close(() => r());
+      if (server) server.close(() => r());
+      else void agent!.close().then(() => r());
     }),
   };
 }

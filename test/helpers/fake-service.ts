@@ -5,7 +5,7 @@ import { afterAll } from 'vitest';
  * after a number of polls, orgs/list (org-1) and repositories/list (the repositories the issues
  * name) for the gate's scope check, and switches for the failures svc must fail closed on.
  */
-import { startFakeServer, type FakeRequest, type Reply } from './fake-server.js';
+import { startFakeServer, type FakeRequest, type FakeServer, type Reply } from './fake-server.js';
 
 export const TOKEN_ID = 'tok-id-0001';
 export const TOKEN_SECRET = 'tok-secret-very-secret-0001';
@@ -48,6 +48,8 @@ export interface ScanPlan {
 export interface FakeService {
   url: string;
   env: Record<string, string>;
+  /** With `{ mock: true }`: the MockAgent answering in-process (pass it to runCli as `dispatcher`). */
+  dispatcher?: FakeServer['dispatcher'];
   requests: FakeRequest[];
   faults: Faults;
   scan: ScanPlan;
@@ -85,7 +87,11 @@ export function makeIssue(i: number): Issue {
   };
 }
 
-export async function startFakeService(): Promise<FakeService> {
+/**
+ * `mock: true`: no socket, the same service answered by an undici MockAgent (`dispatcher`); for
+ * tests where a server adds nothing (no hang, reset or slow body: `pageText` still works).
+ */
+export async function startFakeService(o: { mock?: boolean } = {}): Promise<FakeService> {
   let list: Issue[] = [];
   let generated: { n: number; make: (i: number) => Issue } | undefined;
   const faults: Faults = {};
@@ -176,6 +182,7 @@ export async function startFakeService(): Promise<FakeService> {
   const server = await startFakeServer({
     token: { id: TOKEN_ID, secret: TOKEN_SECRET },
     fallback: (req) => ({ status: 404, json: { error: `no route ${req.path}` } }),
+    mock: o.mock,
   });
   // Each route answers the switched-on failure first, then its own logic.
   const route = (path: string, logic: (body: Record<string, unknown>) => Reply): void => {
@@ -197,6 +204,7 @@ export async function startFakeService(): Promise<FakeService> {
   return {
     url: server.url,
     env: { ...server.env, SVC_ORGANIZATION_ID: 'org-1' },
+    ...(server.dispatcher ? { dispatcher: server.dispatcher } : {}),
     requests: server.requests,
     faults,
     scan,
@@ -211,11 +219,11 @@ export async function startFakeService(): Promise<FakeService> {
  * For a test file: `fake(issues)` starts a fake service holding those issues; every one it started is
  * closed after the file's tests.
  */
-export function useFakeServices(): (issues: Issue[]) => Promise<FakeService> {
+export function useFakeServices(o: { mock?: boolean } = {}): (issues: Issue[]) => Promise<FakeService> {
   const services: FakeService[] = [];
   afterAll(async () => { await Promise.all(services.splice(0).map((s) => s.close())); });
   return async (issues) => {
-    const s = await startFakeService();
+    const s = await startFakeService(o);
     s.setIssues(issues);
     services.push(s);
     return s;

@@ -88,6 +88,32 @@ describe('the fake server', () => {
   });
 });
 
+describe('the fake server with { mock: true }: the same stubs on a MockAgent, no socket', () => {
+  const fake = useFakeServer({ mock: true });
+
+  it('answers stubs in order and records the requests, through the dispatcher only', async () => {
+    expect(fake.port).toBe(0);
+    fake.stub('/api/v1/orgs/list', [{ status: 503 }, { json: [{ id: 'o1' }] }]);
+    const r = await runCli(['orgs', 'list', '-o', 'json', '--search-query', 'ac'], { env: fake.env, dispatcher: fake.dispatcher, clock: 'fake' });
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual([{ id: 'o1' }]);
+    expect(fake.to('/api/v1/orgs/list').map((q) => q.status)).toEqual([503, 200]);
+    expect(fake.requests[0].body).toEqual({ searchQuery: 'ac' });
+    expect(fake.requests[0].headers['x-service-api-token-id']).toBe(fake.env.SVC_API_TOKEN_ID);
+    // Without the dispatcher the same env reaches no server: nothing listens for it.
+    const off = await runCli(['orgs', 'list', '--retries', '0'], { env: { ...fake.env, SVC_BASE_URL: 'https://127.0.0.1:9' } });
+    expect(off.code).toBe(6);
+    expect(fake.requests).toHaveLength(2);
+  });
+
+  it('refuses a reply that needs a real socket, naming it', async () => {
+    fake.stub('/api/v1/orgs/list', { kind: 'hang' });
+    const r = await runCli(['orgs', 'list', '--retries', '0'], { env: fake.env, dispatcher: fake.dispatcher });
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toMatch(/needs a real socket|hang/);
+  });
+});
+
 describe('useFakeServer: stubs made in beforeAll stay, each test sees its own requests', () => {
   const fake = useFakeServer();
   beforeAll(() => { fake.stub('/api/v1/orgs/list', { json: [] }); });

@@ -36,8 +36,11 @@ describe('config lock: taking over a lock whose owner is gone', () => {
     const order: string[] = [];
     let release!: () => void;
     const held = new Promise<void>((r) => { release = r; });
-    const first = withLock(path, async () => { order.push('first in'); await held; order.push('first out'); });
-    await new Promise((r) => setTimeout(r, 50));
+    let entered!: () => void;
+    const firstIn = new Promise<void>((r) => { entered = r; });
+    const first = withLock(path, async () => { order.push('first in'); entered(); await held; order.push('first out'); });
+    // The second asks only once the first holds the lock (a fixed sleep raced a loaded machine).
+    await firstIn;
     const second = withLock(path, async () => { order.push('second in'); });
     await new Promise((r) => setTimeout(r, 1300));
     release();
