@@ -23,19 +23,20 @@ const spawning = testFiles('test').filter((f) => SPAWNS.test(readFileSync(f, 'ut
  * Longest files first across the three projects (vitest's own order runs the projects one after
  * the other, so the longest files, the spawning ones, started only once every e2e file had): the
  * last files to start are then the short ones, and neither worker idles long at the end. Durations
- * from vitest's cache of the last run; without one (a fresh checkout), the spawning files first,
- * then the larger files.
+ * from vitest's cache of the last run (a file it has not seen goes first, as in vitest's order);
+ * with no cache at all (a fresh checkout), the spawning files first, then the larger files.
  */
 class LongestFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const cache = this.ctx.cache;
     const key = (f: TestSpecification) => `${f.project.name}:${relative(this.ctx.config.root, f.moduleId)}`;
-    const known = files.every((f) => cache.getFileTestResults(key(f)) !== undefined);
+    const seen = (f: TestSpecification) => cache.getFileTestResults(key(f));
+    const cold = files.every((f) => seen(f) === undefined);
     const weight = (f: TestSpecification): number => {
-      if (known) return cache.getFileTestResults(key(f))!.duration;
-      return (f.project.name === 'process' ? 1e9 : 0) + (cache.getFileStats(key(f))?.size ?? statSync(f.moduleId).size);
+      if (cold) return (f.project.name === 'process' ? 1e9 : 0) + (cache.getFileStats(key(f))?.size ?? statSync(f.moduleId).size);
+      return seen(f)?.duration ?? Number.MAX_SAFE_INTEGER;
     };
-    const failed = (f: TestSpecification) => (cache.getFileTestResults(key(f))?.failed ? 1 : 0);
+    const failed = (f: TestSpecification) => (seen(f)?.failed ? 1 : 0);
     return [...files].sort((a, b) => failed(b) - failed(a) || weight(b) - weight(a));
   }
 }

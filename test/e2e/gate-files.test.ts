@@ -11,13 +11,14 @@ import { useFakeServer } from '../helpers/fake-server.js';
 import { runCli } from '../helpers/host.js';
 import { tempDir } from '../helpers/temp.js';
 
-const fake = useFakeServer();
+// On a MockAgent: the gate's files are the point here, not the socket.
+const fake = useFakeServer({ mock: true });
 const SEARCH = '/api/v1/issues/search';
 
 const BASELINE = JSON.stringify({ passed: true, counts: { critical: 0, high: 0, medium: 0, low: 0, info: 0, total: 0 }, issues: [] });
 const POLICY = 'version: 1\nfail-on: high\n';
 
-const gate = (cwd: string, args: string[], env: Record<string, string> = {}) => runCli(['gate', '--fail-on', 'high', ...args], { env: { ...fake.env, ...env }, cwd });
+const gate = (cwd: string, args: string[], env: Record<string, string> = {}) => runCli(['gate', '--fail-on', 'high', ...args], { env: { ...fake.env, ...env }, cwd, dispatcher: fake.dispatcher });
 
 describe('class 6: outputs never destroy inputs', () => {
   it('control: a 503 with --json-report elsewhere writes the undecided report there, the baseline stays', async () => {

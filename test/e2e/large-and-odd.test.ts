@@ -14,7 +14,9 @@ import { BIN, cleanEnv } from '../helpers/run-svc.js';
 import { startFakeService, type FakeService } from '../helpers/fake-service.js';
 
 let svc: FakeService;
-beforeAll(async () => { svc = await startFakeService(); svc.generate(1500); });
+// 500 issues in pages of 100: a listing of several pages, each written as it arrives (the first write to
+// /dev/full fails; a write after the reader left fails with EPIPE).
+beforeAll(async () => { svc = await startFakeService(); svc.generate(500); });
 afterAll(async () => { await svc.close(); });
 
 const FORMATS = [['-o', 'json'], ['-o', 'ndjson'], ['-o', 'csv'], ['-o', 'table'], ['-o', 'json', '--jq', '.id'], ['-o', 'ndjson', '--columns', 'id,score']];

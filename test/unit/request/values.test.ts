@@ -16,7 +16,8 @@ let env: Record<string, string>;
 let ops: Operation[];
 beforeAll(async () => {
   // Any request reaching it is a failure of the test: it answers, and the count is checked.
-  server = await startFakeServer({ fallback: { json: { ok: true } } });
+  // On a MockAgent: these tests prove that nothing is sent; a request, if one were made, is recorded all the same.
+  server = await startFakeServer({ fallback: { json: { ok: true } }, mock: true });
   env = server.env;
   ops = await loadAllOperations();
 });
@@ -29,7 +30,7 @@ function words(op: Operation): string[] {
 
 async function refused(argv: string[], flag: string, shown: string): Promise<void> {
   const before = server.requests.length;
-  const r = await runCli(argv, { env });
+  const r = await runCli(argv, { env, dispatcher: server.dispatcher });
   expect(r.code, `${argv.join(' ')}: ${r.stderr}`).toBe(2);
   expect(r.stderr).toContain(flag);
   expect(r.stderr).toContain(shown);
@@ -85,7 +86,7 @@ describe('ids with control characters are exit 2 naming the flag, the character 
     await refused(['gate', '--fail-on', 'high', '--org', ''], '--org', 'an empty value');
     await refused(['repos', 'list', '--org', ' '], '--org', 'an empty value');
     const before = server.requests.length;
-    const r = await runCli(['repos', 'list'], { env: { ...env, SVC_ORGANIZATION_ID: 'org_1\r' } });
+    const r = await runCli(['repos', 'list'], { env: { ...env, SVC_ORGANIZATION_ID: 'org_1\r' }, dispatcher: server.dispatcher });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain("SVC_ORGANIZATION_ID: 'org_1\\r'");
     expect(server.requests.length).toBe(before);
@@ -93,7 +94,7 @@ describe('ids with control characters are exit 2 naming the flag, the character 
 
   it('free text keeps tabs, LF and CR LF, never ESC, a bare CR or another control', async () => {
     const before = server.requests.length;
-    const ok = await runCli(['issues', 'search', '--search-query', 'a\tb\nc\r\nd', '--dry-run'], { env });
+    const ok = await runCli(['issues', 'search', '--search-query', 'a\tb\nc\r\nd', '--dry-run'], { env, dispatcher: server.dispatcher });
     expect(ok.code, ok.stderr).toBe(0);
     expect(JSON.parse(ok.stdout).body.searchQuery).toBe('a\tb\nc\r\nd');
     expect(server.requests.length).toBe(before);

@@ -5,14 +5,14 @@ import { describe, expect, it } from 'vitest';
 import { runCli, testHost } from '../../../helpers/host.js';
 import { FAKE_TOKEN_ID, FAKE_TOKEN_SECRET, useFakeServer } from '../../../helpers/fake-server.js';
 
-// Requests with another token get 401 {"error":"invalid token"}.
-const fake = useFakeServer({ token: { id: FAKE_TOKEN_ID, secret: FAKE_TOKEN_SECRET } });
+// Requests with another token get 401 {"error":"invalid token"}. On a MockAgent: no socket is needed here.
+const fake = useFakeServer({ token: { id: FAKE_TOKEN_ID, secret: FAKE_TOKEN_SECRET }, mock: true });
 const ORGS = { json: [{ id: 'org_1', name: 'Acme' }] };
 const wrongSecret = () => ({ ...fake.env, SVC_API_TOKEN_SECRET: 'wrong-secret' });
 
 /** A host whose config file holds a stored login for the fake server (with a wrong secret). */
 function storedLogin() {
-  const host = testHost();
+  const host = testHost({ dispatcher: fake.dispatcher });
   writeFileSync(join(host.configDir, 'config.json'), JSON.stringify({ profiles: { default: { baseUrl: fake.url, tokenId: 'tid-stored-0002', tokenSecret: 'wrong-stored-secret', organization: 'org_9' } } }), { mode: 0o600 });
   return host;
 }
@@ -20,7 +20,7 @@ function storedLogin() {
 describe('svc auth status', () => {
   it('checks the token with one read: a refused token is exit 3 (it was 0), data says verified false', async () => {
     fake.stub('/api/v1/orgs/list', ORGS, { optional: true });
-    const r = await runCli(['auth', 'status', '-o', 'json'], { env: wrongSecret() });
+    const r = await runCli(['auth', 'status', '-o', 'json'], { env: wrongSecret(), dispatcher: fake.dispatcher });
     expect(r.code).toBe(3);
     expect(fake.requests.map((q) => q.path)).toEqual(['/api/v1/orgs/list']);
     expect(JSON.parse(r.stdout).verified).toBe(false);
@@ -32,7 +32,7 @@ describe('svc auth status', () => {
 
   it('-o json is data: each setting as {value, source}, and verified true when the token works', async () => {
     fake.stub('/api/v1/orgs/list', ORGS);
-    const r = await runCli(['auth', 'status', '-o', 'json', '--org', 'org_1'], { env: fake.env });
+    const r = await runCli(['auth', 'status', '-o', 'json', '--org', 'org_1'], { env: fake.env, dispatcher: fake.dispatcher });
     expect(r.code, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({
       baseUrl: { value: fake.url, source: 'SVC_BASE_URL' },
@@ -47,7 +47,7 @@ describe('svc auth status', () => {
 
   it('no organization set: said in the data, no warning', async () => {
     fake.stub('/api/v1/orgs/list', ORGS);
-    const r = await runCli(['auth', 'status', '-o', 'json'], { env: fake.env });
+    const r = await runCli(['auth', 'status', '-o', 'json'], { env: fake.env, dispatcher: fake.dispatcher });
     expect(r.code).toBe(0);
     // Commands still work: the service acts on the token's default organization.
     const org = JSON.parse(r.stdout).organization;
@@ -58,13 +58,13 @@ describe('svc auth status', () => {
 
   it('warns when the organization in use is not among those the token sees', async () => {
     fake.stub('/api/v1/orgs/list', ORGS);
-    const r = await runCli(['auth', 'status', '--org', 'org_other'], { env: fake.env });
+    const r = await runCli(['auth', 'status', '--org', 'org_other'], { env: fake.env, dispatcher: fake.dispatcher });
     expect(r.code).toBe(0);
     expect(r.stderr).toMatch(/warning: organization org_other: not among the organizations this token can see/);
   });
 
   it('--offline sends nothing and says so; exit 0 when credentials are found', async () => {
-    const r = await runCli(['auth', 'status', '--offline', '-o', 'table'], { env: wrongSecret() });
+    const r = await runCli(['auth', 'status', '--offline', '-o', 'table'], { env: wrongSecret(), dispatcher: fake.dispatcher });
     expect(r.code).toBe(0);
     expect(fake.requests).toHaveLength(0);
     expect(r.stdout).toMatch(/verified\s+not checked \(--offline\)/);
@@ -72,7 +72,7 @@ describe('svc auth status', () => {
   });
 
   it('no credentials: exit 3, verified false, the problem in the data', async () => {
-    const r = await runCli(['auth', 'status', '-o', 'json'], { env: { SVC_BASE_URL: fake.url } });
+    const r = await runCli(['auth', 'status', '-o', 'json'], { env: { SVC_BASE_URL: fake.url }, dispatcher: fake.dispatcher });
     expect(r.code).toBe(3);
     expect(JSON.parse(r.stdout)).toMatchObject({ tokenId: { value: null, source: null, problem: 'not logged in: no API token' }, verified: false });
   });
@@ -92,7 +92,7 @@ describe('svc auth status', () => {
 
 describe('svc auth token', () => {
   it('prints the token id, says where the secret lives, never prints the secret', async () => {
-    const r = await runCli(['auth', 'token'], { env: fake.env });
+    const r = await runCli(['auth', 'token'], { env: fake.env, dispatcher: fake.dispatcher });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toBe(`${FAKE_TOKEN_ID}\n`);
     expect(r.stderr).toMatch(/secret is stored in the environment variable SVC_API_TOKEN_SECRET/);
@@ -111,16 +111,16 @@ describe('svc auth token', () => {
   });
 
   it('--show-secret prints the secret only on a terminal', async () => {
-    const piped = await runCli(['auth', 'token', '--show-secret'], { env: fake.env });
+    const piped = await runCli(['auth', 'token', '--show-secret'], { env: fake.env, dispatcher: fake.dispatcher });
     expect(piped.code).toBe(2);
     expect(piped.stdout + piped.stderr).not.toContain(FAKE_TOKEN_SECRET);
-    const tty = await runCli(['auth', 'token', '--show-secret'], { env: fake.env, tty: { stdout: true } });
+    const tty = await runCli(['auth', 'token', '--show-secret'], { env: fake.env, tty: { stdout: true }, dispatcher: fake.dispatcher });
     expect(tty.code).toBe(0);
     expect(tty.stdout).toBe(`${FAKE_TOKEN_ID}\n${FAKE_TOKEN_SECRET}\n`);
   });
 
   it('exit 3 without credentials', async () => {
-    const r = await runCli(['auth', 'token'], { env: { SVC_BASE_URL: fake.url } });
+    const r = await runCli(['auth', 'token'], { env: { SVC_BASE_URL: fake.url }, dispatcher: fake.dispatcher });
     expect(r.code).toBe(3);
   });
 });
@@ -128,7 +128,7 @@ describe('svc auth token', () => {
 describe('base URL with /api/v1', () => {
   it('is taken off with a warning, so paths are not doubled', async () => {
     fake.stub('/api/v1/orgs/list', ORGS);
-    const r = await runCli(['orgs', 'list', '--base-url', `${fake.url}/api/v1/`], { env: fake.env });
+    const r = await runCli(['orgs', 'list', '--base-url', `${fake.url}/api/v1/`], { env: fake.env, dispatcher: fake.dispatcher });
     expect(r.code, r.stderr).toBe(0);
     expect(fake.requests.map((q) => q.path)).toEqual(['/api/v1/orgs/list']);
     expect(r.stderr).toMatch(/warning: the base URL .*\/api\/v1 \(from --base-url\) ends with \/api\/v1, which svc adds/);
@@ -142,7 +142,7 @@ describe('base URL with /api/v1', () => {
   });
 
   it('a path prefix before /api/v1 is kept', async () => {
-    const r = await runCli(['auth', 'status', '--offline', '-o', 'json', '--base-url', 'https://gw.example.com/svc/api/v1'], { env: fake.env });
+    const r = await runCli(['auth', 'status', '--offline', '-o', 'json', '--base-url', 'https://gw.example.com/svc/api/v1'], { env: fake.env, dispatcher: fake.dispatcher });
     expect(JSON.parse(r.stdout).baseUrl.value).toBe('https://gw.example.com/svc');
   });
 });
