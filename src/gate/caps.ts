@@ -8,7 +8,8 @@
  * - host A's runner shows at most 10 error, 10 warning and 10 notice annotations per step and 50 per
  *   job: more are dropped without a word, so the gate prints the most severe and one notice of the
  *   rest (what earlier steps printed is counted through the CI's ledger, src/ci/annotation-ledger.ts);
- * - The logging-command CI's agent (the providers table) keeps 10 errors and 10 warnings per step as issues (LOGISSUE_LIMITS).
+ * - the logging-command CI's agent (the providers table) keeps 10 errors and 10 warnings per step as
+ *   issues (LOGISSUE_LIMITS).
  */
 import { levelRank, numericScore, type Level } from './levels.js';
 
@@ -40,6 +41,39 @@ export function keepMostSevere<T extends Ranked>(groups: readonly (readonly T[])
   return { kept: groups.map((g, i) => g.filter((_, at) => keep[i].has(at))), omitted: total - chosen.length };
 }
 
+/**
+ * keepMostSevere for lists that are read, not held (the gate's kept issues may be read back from a
+ * file): the same choice, as a mask over the groups one after another (1: kept), or none when
+ * every item fits. One pass over the items; only their level and score are kept meanwhile.
+ */
+export function mostSevereMask(groups: readonly (Iterable<Ranked> & { readonly length: number })[], max: number): { keep?: Uint8Array; omitted: number } {
+  const total = groups.reduce((n, g) => n + g.length, 0);
+  if (total <= max) return { omitted: 0 };
+  const rank = new Uint8Array(total);
+  const score = new Float64Array(total);
+  let n = 0;
+  for (const g of groups) {
+    const known = (g as { severities?: () => { rank: Uint8Array; score: Float64Array } | undefined }).severities?.();
+    if (known) {
+      rank.set(known.rank, n);
+      for (let k = 0; k < known.score.length; k++) score[n + k] = Number.isNaN(known.score[k]) ? -1 : known.score[k];
+      n += known.score.length;
+      continue;
+    }
+    for (const item of g) {
+      rank[n] = levelRank(item.level);
+      score[n] = numericScore(item.score) ?? -1;
+      n++;
+    }
+  }
+  // As bySeverity, then the order given (what a stable sort of the items keeps).
+  const order = Array.from({ length: total }, (_, i) => i).sort((a, b) => rank[a] - rank[b] || score[b] - score[a] || a - b);
+  const keep = new Uint8Array(total);
+  const chosen = Math.max(0, Math.min(max, total));
+  for (let i = 0; i < chosen; i++) keep[order[i]] = 1;
+  return { keep, omitted: total - chosen };
+}
+
 /** Why results are left out of a SARIF run, as said on stderr, in the summary and in the run's properties. */
 export function sarifOmittedReason(limit: 'results' | 'gzipBytes', limits: SarifLimits = SARIF_LIMITS): string {
   return limit === 'results'
@@ -57,7 +91,27 @@ function bytesText(n: number): string {
   return n >= 1024 * 1024 && n % (1024 * 1024) === 0 ? `${n / (1024 * 1024)} MB` : `${n.toLocaleString('en-US')} bytes`;
 }
 
-type AnnotationKind = 'error' | 'warning' | 'notice';
+export type AnnotationKind = 'error' | 'warning' | 'notice';
+
+/**
+ * The `n` most severe of the items added (bySeverity, then the order added), most severe first,
+ * holding no more than `n` of them: what the annotations need of tens of thousands of issues.
+ */
+export function mostSevere<T extends Ranked>(n: number): { add(item: T): void; readonly items: T[] } {
+  const items: T[] = [];
+  return {
+    items,
+    add(item) {
+      if (n <= 0) return;
+      if (items.length >= n && bySeverity(item, items[items.length - 1]) >= 0) return;
+      // After every item as severe or more (the order added among equals).
+      let at = items.length;
+      while (at > 0 && bySeverity(item, items[at - 1]) < 0) at--;
+      items.splice(at, 0, item);
+      if (items.length > n) items.pop();
+    },
+  };
+}
 
 /** What a CI shows of annotations from log lines: per step of each kind, per job, and which kind the note of the rest is. */
 interface AnnotationLimits {
@@ -69,8 +123,8 @@ interface AnnotationLimits {
 }
 
 /**
- * The logging-command CI's agent (the providers table) keeps the first 10 errors and 10 warnings of a step as issues and only counts
- * the rest; it has no notice, so the note of the rest is a warning.
+ * The logging-command CI's agent (the providers table) keeps the first 10 errors and 10 warnings of a
+ * step as issues and only counts the rest; it has no notice, so the note of the rest is a warning.
  */
 export const LOGISSUE_LIMITS: AnnotationLimits = Object.freeze({ error: 10, warning: 10, notice: 0, job: Number.POSITIVE_INFINITY, note: 'warning' });
 
@@ -85,11 +139,14 @@ const NOTHING_USED: AnnotationsUsed = { job: 0, step: { error: 0, warning: 0, no
  * What the runner will show of each kind: the most severe errors, warnings and notices within what is
  * left of the per-step and per-job limits after `used`. When anything is left out, one place of the
  * note's kind is kept for the note of the rest (`note`: false when no place is left for it).
+ * `totals`: how many there are of each kind, when the groups hold only the most severe of them
+ * (at least ANNOTATION_LIMITS.job each, see mostSevere).
  */
 export function capAnnotations<T extends Ranked>(
   groups: Record<AnnotationKind, readonly T[]>,
   limits: AnnotationLimits = ANNOTATION_LIMITS,
   used: AnnotationsUsed = NOTHING_USED,
+  totals: Record<AnnotationKind, number> = { error: groups.error.length, warning: groups.warning.length, notice: groups.notice.length },
 ): { kept: Record<AnnotationKind, T[]>; omitted: number; note: boolean } {
   const top = (items: readonly T[], n: number) => [...items].sort(bySeverity).slice(0, Math.max(0, n));
   const room = {
@@ -98,8 +155,8 @@ export function capAnnotations<T extends Ranked>(
     notice: Math.max(0, limits.notice - used.step.notice),
   };
   let job = Math.max(0, limits.job - used.job);
-  const total = groups.error.length + groups.warning.length + groups.notice.length;
-  const fits = total <= job && (['error', 'warning', 'notice'] as const).every((k) => groups[k].length <= room[k]);
+  const total = totals.error + totals.warning + totals.notice;
+  const fits = total <= job && (['error', 'warning', 'notice'] as const).every((k) => totals[k] <= room[k]);
   let note = false;
   if (!fits && room[limits.note] > 0 && job > 0) {
     room[limits.note] -= 1;

@@ -44,6 +44,35 @@ export interface IssueInput {
 /** An issue the gate counted, with its level and whether it breaks the gate. */
 export type GateIssue = IssueInput & { level: Level; breaking: boolean };
 
+/**
+ * A list of kept issues, read in order: an array, or issues kept out of memory and read back one at
+ * a time on each pass (the gate's spill file, src/commands/gate/spill.ts). Readers iterate it; they
+ * never index it or hold it whole.
+ */
+export interface IssueList extends Iterable<GateIssue> {
+  readonly length: number;
+  /**
+   * The items whose places the mask keeps (`keep[from + place] === 1`), in order, without reading
+   * the others (where the list can; else the reader filters as it reads).
+   */
+  pick?(keep: Uint8Array, from: number): IssueList;
+  /**
+   * Each item's level (its rank, levelRank) and score (numericScore; NaN when none), in order,
+   * where the list has them without reading its items (else undefined).
+   */
+  severities?(): { rank: Uint8Array; score: Float64Array } | undefined;
+}
+
+/**
+ * Where a tally keeps the issues it keeps: in memory (arrayStore, the default) or elsewhere. Each
+ * issue comes with its level set and `breaking` false; `finish` gives them back with `breaking` set
+ * for the levels that break, and those that break most severe first (compareSeverity, stable).
+ */
+export interface IssueStore {
+  push(issue: GateIssue): void;
+  finish(breaks: ReadonlySet<Level>): { issues: IssueList; breaking: IssueList };
+}
+
 export type CountKey = Level | 'total';
 type Counts = Record<CountKey, number>;
 export type MaxThresholds = Partial<Record<CountKey, number>>;
@@ -56,15 +85,15 @@ export interface Thresholds {
   cutoffs?: Cutoffs;
 }
 
-export interface GateResult {
+export interface GateResult<L extends IssueList = IssueList> {
   passed: boolean;
   /** Open issues per level, and in total. */
   counts: Counts;
   thresholds: { failOn?: Level; max: MaxThresholds; cutoffs: Cutoffs };
   /** Issues that break the gate, most severe first. */
-  breaking: GateIssue[];
+  breaking: L;
   /** Every counted (open) issue, in input order (with a tally's keep 'breaking': only those at a level a threshold looks at). */
-  issues: GateIssue[];
+  issues: L;
   /** One line per broken threshold, e.g. "3 high issues > max 2". */
   violations: string[];
   /** Issues not counted because their status is not open. */
@@ -100,11 +129,39 @@ function checkOptions(options: Thresholds): void {
   }
 }
 
+/** The first `n` issues of a list (read no further). */
+export function firstOf(list: IssueList, n: number): GateIssue[] {
+  const out: GateIssue[] = [];
+  if (n <= 0) return out;
+  for (const issue of list) {
+    out.push(issue);
+    if (out.length >= n) break;
+  }
+  return out;
+}
+
 /** Sort key: most severe level first, then highest score (a missing score ranks first). */
 function compareSeverity(a: GateIssue, b: GateIssue): number {
   const byLevel = levelRank(a.level) - levelRank(b.level);
   if (byLevel !== 0) return byLevel;
-  return (numericScore(b.score) ?? Infinity) - (numericScore(a.score) ?? Infinity) || 0;
+  return severityScore(b) - severityScore(a) || 0;
+}
+
+/** The score the breaking list is sorted by: higher first, a missing score before every other. */
+function severityScore(issue: IssueInput): number {
+  return numericScore(issue.score) ?? Infinity;
+}
+
+/** Kept issues in memory: the default store. */
+export function arrayStore(): IssueStore {
+  const kept: GateIssue[] = [];
+  return {
+    push(issue) { kept.push(issue); },
+    finish(breaks) {
+      for (const issue of kept) issue.breaking = breaks.has(issue.level);
+      return { issues: kept, breaking: kept.filter((i) => i.breaking).sort(compareSeverity) };
+    },
+  };
 }
 
 /** Which counted issues a tally keeps: every one (reports list them all) or only those that may break. */
@@ -119,14 +176,16 @@ interface TallyOptions extends Thresholds {
    * the caller owns it. Without it, the tally keeps a copy.
    */
   slim?: (issue: IssueInput) => IssueInput;
+  /** Where kept issues go (default: an array, arrayStore). */
+  store?: IssueStore;
 }
 
 /** Counts issues one at a time (no list of every issue needed), then decides. */
-export interface GateTally {
+export interface GateTally<L extends IssueList = IssueList> {
   add(issue: IssueInput): void;
   /** Number of issues given to add(), open or not. */
   readonly seen: number;
-  result(): GateResult;
+  result(): GateResult<L>;
 }
 
 /** Levels whose issues can break the gate under these options. */
@@ -139,6 +198,9 @@ function levelsThatMayBreak(failOn: Level | undefined, max: MaxThresholds): Set<
   return out;
 }
 
+/** Without a store the issues are kept in arrays. */
+export function createTally(options?: TallyOptions & { store?: undefined }): GateTally<GateIssue[]>;
+export function createTally(options: TallyOptions): GateTally;
 export function createTally(options: TallyOptions = {}): GateTally {
   checkOptions(options);
   const cutoffs = options.cutoffs ?? DEFAULT_CUTOFFS;
@@ -151,7 +213,7 @@ export function createTally(options: TallyOptions = {}): GateTally {
   const mayBreak = levelsThatMayBreak(failOn, max);
   const keepAll = (options.keep ?? 'all') === 'all';
   const counts: Counts = { critical: 0, high: 0, medium: 0, low: 0, info: 0, total: 0 };
-  const kept: GateIssue[] = [];
+  const kept = options.store ?? arrayStore();
   let ignored = 0;
   let seen = 0;
 
@@ -197,11 +259,10 @@ export function createTally(options: TallyOptions = {}): GateTally {
         if (key === 'total') for (const level of LEVELS) breaks.add(level);
         else breaks.add(key);
       }
-      for (const issue of kept) issue.breaking = breaks.has(issue.level);
-      const breaking = kept.filter((i) => i.breaking).sort(compareSeverity);
+      const { issues, breaking } = kept.finish(breaks);
       const thresholds: GateResult['thresholds'] = { max, cutoffs };
       if (failOn !== undefined) thresholds.failOn = failOn;
-      return { passed: violations.length === 0, counts: { ...counts }, thresholds, breaking, issues: kept, violations, ignored };
+      return { passed: violations.length === 0, counts: { ...counts }, thresholds, breaking, issues, violations, ignored };
     },
   };
 }
@@ -211,7 +272,7 @@ export function createTally(options: TallyOptions = {}): GateTally {
  * A `failOn` level breaks on every open issue at or above it; a `max` of a level that is
  * exceeded breaks on every open issue of that level; an exceeded `max.total` on every open issue.
  */
-export function evaluateGate(issues: readonly IssueInput[], options: Thresholds = {}): GateResult {
+export function evaluateGate(issues: readonly IssueInput[], options: Thresholds = {}): GateResult<GateIssue[]> {
   const tally = createTally({ ...options, keep: 'all' });
   for (const issue of issues) tally.add(issue);
   return tally.result();

@@ -4,9 +4,11 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Stats } from 'node:fs';
+import { unlinkSync } from 'node:fs';
 import { appendFile, open, realpath, rename, stat, unlink } from 'node:fs/promises';
 import { basename, dirname, join, resolve as resolvePath } from 'node:path';
 import type { Writable } from 'node:stream';
+import { InterruptedError } from '../errors.js';
 
 /** Name of a temp file next to `path` (same directory, so the rename stays on one file system). */
 export function tempPathFor(path: string): string {
@@ -16,10 +18,11 @@ export function tempPathFor(path: string): string {
 /**
  * Writes `data` to a temp file in the target's directory, flushes it to disk, then renames it
  * over `path`. On any failure the temp file is removed and the error rethrown; the target is
- * left untouched. (A process killed mid-write can leave a `.NAME.*.tmp` file, but never a
- * partial report under the real name.)
+ * left untouched. With `signal`, an interrupt (Ctrl-C) stops the writing between two batches and
+ * removes the temp file at once, before anything else is awaited. (A process killed mid-write can
+ * leave a `.NAME.*.tmp` file, but never a partial report under the real name.)
  */
-export async function writeFileAtomic(path: string, data: string | Uint8Array | Iterable<string>, mode = 0o666): Promise<void> {
+export async function writeFileAtomic(path: string, data: string | Uint8Array | Iterable<string>, mode = 0o666, signal?: AbortSignal): Promise<void> {
   const temp = tempPathFor(path);
   let created = false;
   try {
@@ -27,8 +30,12 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array | 
     created = true;
     try {
       if (typeof data === 'string' || data instanceof Uint8Array) await handle.writeFile(data);
-      else await writeChunks((text) => handle.writeFile(text), data);
+      else await writeChunks((text) => handle.writeFile(text), data, signal);
       await handle.sync();
+    } catch (error) {
+      // Removed before the handle is closed: an interrupted process may be made to leave soon.
+      try { unlinkSync(temp); created = false; } catch { /* removed below */ }
+      throw error;
     } finally {
       await handle.close();
     }
@@ -78,16 +85,19 @@ export async function writeModeFor(path: string): Promise<{ mode: WriteMode; tar
 const BATCH = 1 << 20;
 
 /** Writes the pieces in order, joined into batches: a report made piece by piece is never whole in memory. */
-async function writeChunks(write: (text: string) => Promise<void>, chunks: Iterable<string>): Promise<void> {
+async function writeChunks(write: (text: string) => Promise<void>, chunks: Iterable<string>, signal?: AbortSignal): Promise<void> {
   let batch = '';
+  const next = async () => {
+    // Interrupted: no more batches (the caller removes what it made).
+    if (signal?.aborted) throw new InterruptedError(signal.reason === 'SIGTERM' ? 'SIGTERM' : 'SIGINT');
+    await write(batch);
+    batch = '';
+  };
   for (const chunk of chunks) {
     batch += chunk;
-    if (batch.length >= BATCH) {
-      await write(batch);
-      batch = '';
-    }
+    if (batch.length >= BATCH) await next();
   }
-  if (batch !== '') await write(batch);
+  await next();
 }
 
 /**
@@ -95,18 +105,18 @@ async function writeChunks(write: (text: string) => Promise<void>, chunks: Itera
  * reached through /dev/stdout keeps what was printed before), atomically to regular files and new
  * paths. The text is a string, or its pieces in order (written as they are made: see json-stream.ts).
  */
-export async function writeReport(path: string, data: string | Iterable<string>, stdout: Writable | undefined): Promise<void> {
+export async function writeReport(path: string, data: string | Iterable<string>, stdout: Writable | undefined, signal?: AbortSignal): Promise<void> {
   const { mode, target } = await writeModeFor(path);
   const chunks = typeof data === 'string' ? [data] : data;
   if (mode === 'stdout') {
     if (!stdout) throw Object.assign(new Error('no stdout to write to'), { code: 'ENOSTDOUT' });
-    await writeChunks((text) => new Promise<void>((resolve, reject) => stdout.write(text, (err) => (err ? reject(err) : resolve()))), chunks);
+    await writeChunks((text) => new Promise<void>((resolve, reject) => stdout.write(text, (err) => (err ? reject(err) : resolve()))), chunks, signal);
     return;
   }
-  if (mode === 'atomic') return writeFileAtomic(target, data);
+  if (mode === 'atomic') return writeFileAtomic(target, chunks, undefined, signal);
   const handle = await open(target, 'a');
   try {
-    await writeChunks((text) => handle.writeFile(text), chunks);
+    await writeChunks((text) => handle.writeFile(text), chunks, signal);
   } finally {
     await handle.close();
   }

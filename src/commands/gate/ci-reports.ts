@@ -7,6 +7,7 @@ import type { Context } from '../../context.js';
 import { CliError } from '../../errors.js';
 import { EXIT } from '../../exit-codes.js';
 import type { GateVerdict } from './decision.js';
+import type { IssueInput } from '../../gate/verdict.js';
 import { REPORT_KEYS, kindOf, type ReportInputs, type ReportKind } from './reports.js';
 import { appendSummary } from '../../ci/step-summary.js';
 
@@ -43,12 +44,19 @@ export async function writeStepSummaryError(path: string, message: string, exitC
  * One SARIF upload goes to one repository: results of several repositories would point at files of
  * the wrong code. Says so (on stderr) when the counted issues span more than one.
  */
-export function repositoriesOf(v: GateVerdict): string[] {
-  const names = new Set<string>();
-  const all = [...v.result.issues, ...(v.sifted?.unchanged ?? []), ...(v.sifted?.suppressed ?? [])];
-  for (const i of all) {
-    const name = typeof i.repositoryName === 'string' && i.repositoryName !== '' ? i.repositoryName : typeof i.repositoryId === 'string' ? i.repositoryId : undefined;
+export function repositoriesOf(v: GateVerdict, counted?: ReadonlySet<string>): string[] {
+  // `counted`: the repositories of the counted issues, noted as they were kept (run.ts), so that
+  // they need not be read back.
+  const names = new Set<string>(counted);
+  const lists = [...(counted ? [] : [v.result.issues]), v.sifted?.unchanged ?? [], v.sifted?.suppressed ?? []];
+  for (const list of lists) for (const i of list) {
+    const name = repositoryOf(i);
     if (name !== undefined) names.add(name);
   }
   return [...names].sort();
+}
+
+/** The repository an issue names (its name, else its id). */
+export function repositoryOf(i: IssueInput): string | undefined {
+  return typeof i.repositoryName === 'string' && i.repositoryName !== '' ? i.repositoryName : typeof i.repositoryId === 'string' ? i.repositoryId : undefined;
 }

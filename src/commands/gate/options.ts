@@ -45,6 +45,8 @@ export interface GateOptions {
   wait?: WaitSettings;
   pageSize: number;
   concurrency: number;
+  /** Where the kept issues go past how many (src/commands/gate/spill.ts; not a flag: tests set it). */
+  spill?: { after?: number; dir?: string };
 }
 
 /** What commander read for `svc gate` (command.opts()): the gate's own options by attribute name. */

@@ -7,21 +7,19 @@
  * writer in src/gate/reports/.
  */
 import type { Writable } from 'node:stream';
-import { CliError } from '../../errors.js';
+import { CliError, InterruptedError } from '../../errors.js';
 import { EXIT } from '../../exit-codes.js';
-import { tempPathFor, writeFileAtomic, writeModeFor, writeReport } from '../../output/write-file.js';
-import { rename, unlink } from 'node:fs/promises';
+import { writeReport } from '../../output/write-file.js';
 import { organizationText, type GateVerdict } from './decision.js';
 import { siftedLines } from '../../gate/sifted-text.js';
 import { toSarif, type SarifResult } from '../../gate/reports/sarif.js';
-import { toJunit, toJunitError } from '../../gate/reports/junit.js';
+import { junitChunks, toJunit, toJunitError } from '../../gate/reports/junit.js';
 import { toMarkdown, toMarkdownError } from '../../gate/reports/markdown.js';
 import { toHostBSast } from '../../gate/reports/hostb-sast.js';
 import { toCodeQuality } from '../../gate/reports/code-quality.js';
 import { verdictData } from './verdict-data.js';
 import { LazyList, jsonChunks } from '../../output/json-stream.js';
-import { capSarif, gzipFileSize, sarifCapLine, type SarifCap, type SarifSink } from './sarif-cap.js';
-import type { SarifLimits } from '../../gate/caps.js';
+import { sarifCapLine, type SarifCap } from './sarif-cap.js';
 
 /** What a writer may use beyond the verdict. */
 export interface ReportInputs {
@@ -65,10 +63,12 @@ function* jsonPieces(value: unknown, indent?: number): Generator<string> {
   yield* jsonChunks(value, indent);
   yield '\n';
 }
+/** A list made as it is written (json-stream.ts), where a writer takes one as an array. */
+const lazyList = <T>(make: () => Iterable<T>) => new LazyList(make) as unknown as T[];
 const sarifOptions = (v: GateVerdict, o: ReportInputs, omitted?: { results: number; reason: string }) => ({ toolName: 'svc', toolVersion: o.version, baseline: !!v.sifted?.baseline, unchanged: v.sifted?.unchanged, suppressed: v.sifted?.suppressed, omitted });
 /** The SARIF report's pieces for a verdict and what it leaves out (sarif-cap.ts measures them). */
 export const sarifChunks = (v: GateVerdict, o: ReportInputs, omitted?: { results: number; reason: string }) =>
-  jsonPieces(toSarif(v.result, { ...sarifOptions(v, o, omitted), lazyList: (make) => new LazyList(make) as unknown as SarifResult[] }));
+  jsonPieces(toSarif(v.result, { ...sarifOptions(v, o, omitted), lazyList: lazyList<SarifResult> }));
 const sarifResults = (v: GateVerdict) => counted(v) + (v.sifted?.unchanged.length ?? 0) + (v.sifted?.suppressed.length ?? 0);
 const capped = (o: ReportInputs) => (o.sarif && o.sarif.omitted > 0 ? { results: o.sarif.omitted, reason: o.sarif.reason } : undefined);
 const counted = (v: GateVerdict) => v.result.issues.length;
@@ -89,6 +89,7 @@ export const REPORT_KINDS = {
     flag: '--junit',
     description: 'Write a JUnit XML report (a test case per issue, failures for breaking ones)',
     text: (v) => toJunit(v.result),
+    chunks: (v) => junitChunks(v.result),
     wrote: (_v, path) => `wrote the JUnit report ${path}`,
     undecided: (message) => toJunitError(message),
     everyIssue: true,
@@ -119,7 +120,7 @@ export const REPORT_KINDS = {
     flag: '--hostb-sast',
     description: "Write host B's SAST report (security report schema 15.x) of every counted issue",
     text: (v, o) => json(toHostBSast(v.result, { toolVersion: o.version, startedAt: o.startedAt, endedAt: o.endedAt, issueUrl: o.issueUrl })),
-    chunks: (v, o) => jsonPieces(toHostBSast(v.result, { toolVersion: o.version, startedAt: o.startedAt, endedAt: o.endedAt, issueUrl: o.issueUrl })),
+    chunks: (v, o) => jsonPieces(toHostBSast(v.result, { toolVersion: o.version, startedAt: o.startedAt, endedAt: o.endedAt, issueUrl: o.issueUrl, lazyList })),
     wrote: (v, path) => `wrote host B's SAST report ${path} (${counted(v)} vulnerabilities)`,
     everyIssue: true,
     siftedIssues: false,
@@ -128,7 +129,7 @@ export const REPORT_KINDS = {
     flag: '--code-quality',
     description: "Write host B's Code Quality report (JSON) of every counted issue",
     text: (v) => json(toCodeQuality(v.result)),
-    chunks: (v) => jsonPieces(toCodeQuality(v.result)),
+    chunks: (v) => jsonPieces(toCodeQuality(v.result, { lazyList })),
     wrote: (v, path) => `wrote the Code Quality report ${path} (${counted(v)} entries)`,
     everyIssue: true,
     siftedIssues: false,
@@ -150,14 +151,12 @@ export function reportsKeep(paths: ReportPaths): { everyIssue: boolean; siftedIs
 }
 
 /** Writes one report whole or not at all (`-`: stdout); a failure names the flag and says whether it is the disk (9) or the path (2). */
-async function atomically(key: ReportKey, path: string, text: () => string | Iterable<string>, stdout?: Writable): Promise<void> {
-  await writing(key, path, () => writeReport(path, text(), stdout));
-}
-
-async function writing<T>(key: ReportKey, path: string, write: () => Promise<T>): Promise<T> {
+async function atomically(key: ReportKey, path: string, text: () => string | Iterable<string>, stdout?: Writable, signal?: AbortSignal): Promise<void> {
   try {
-    return await write();
+    await writeReport(path, text(), stdout, signal);
   } catch (err) {
+    // Ctrl-C while writing: the report is not written (its temp file removed), the run ends 130/143.
+    if (err instanceof InterruptedError) throw err;
     const code = (err as NodeJS.ErrnoException).code;
     const why = code ?? (err as Error).message;
     // A full or failing disk is an output failure (9); a wrong path (missing folder, a directory) is usage (2).
@@ -166,45 +165,13 @@ async function writing<T>(key: ReportKey, path: string, write: () => Promise<T>)
   }
 }
 
-/**
- * The SARIF report within code scanning's limits (sarif-cap.ts), written: to a regular file its text is
- * made once, counted as it is written to a temporary file, compressed to measure only when it is over
- * the limit uncompressed, and renamed over the path when it fits; to stdout or a FIFO it is measured
- * first, then written. What it left out goes in `o.sarif` for the other reports and the summaries.
- */
-export async function writeSarifReport(path: string, v: GateVerdict, o: ReportInputs, stdout?: Writable, limits?: SarifLimits): Promise<SarifCap> {
-  const write = (verdict: GateVerdict, omitted: { results: number; reason: string }) => sarifChunks(verdict, o, omitted);
-  return writing('sarif', path, async () => {
-    const { mode, target } = await writeModeFor(path);
-    if (mode === 'atomic') return capSarif(v, write, limits, fileSink(target));
-    const cap = await capSarif(v, write, limits);
-    await writeReport(path, write(cap.verdict, { results: cap.omitted, reason: cap.reason }), stdout);
-    return cap;
-  });
-}
-
-/** A temporary file beside the report: kept by renaming it over the report, dropped by removing it. */
-function fileSink(target: string): SarifSink {
-  return {
-    async put(chunks) {
-      const temp = tempPathFor(target);
-      await writeFileAtomic(temp, chunks);
-      return {
-        gzipSize: () => gzipFileSize(temp),
-        keep: () => rename(temp, target),
-        drop: () => unlink(temp).catch(() => undefined),
-      };
-    },
-  };
-}
-
-/** Every report asked for, in table order, each said on stderr once written (those in `written` were written already). */
-export async function writeReports(paths: ReportPaths, v: GateVerdict, o: ReportInputs & { stdout: Writable; note: (line: string) => void }, written: readonly ReportKey[] = []): Promise<void> {
+/** Every report asked for, in table order, each said on stderr once written. */
+export async function writeReports(paths: ReportPaths, v: GateVerdict, o: ReportInputs & { stdout: Writable; note: (line: string) => void; signal?: AbortSignal }): Promise<void> {
   for (const key of REPORT_KEYS) {
     const path = paths[key];
     if (path === undefined) continue;
     const kind = kindOf(key);
-    if (!written.includes(key)) await atomically(key, path, () => (kind.chunks ? kind.chunks(v, o) : kind.text(v, o)), o.stdout);
+    await atomically(key, path, () => (kind.chunks ? kind.chunks(v, o) : kind.text(v, o)), o.stdout, o.signal);
     o.note(kind.wrote(v, path, o));
   }
 }

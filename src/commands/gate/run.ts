@@ -33,18 +33,19 @@ import { searchOperation } from './flags.js';
 import { checkOutput } from '../../output/respond.js';
 import { verifyScope } from './scope.js';
 import { printVerdict } from './summary.js';
-import { REPORT_KEYS, kindOf, reportsKeep, writeErrorReports, writeReports, writeSarifReport, type ReportInputs, type ReportPaths } from './reports.js';
-import { sarifCapLine } from './sarif-cap.js';
+import { REPORT_KEYS, kindOf, reportsKeep, sarifChunks, writeErrorReports, writeReports, type ReportInputs, type ReportPaths } from './reports.js';
+import { capSarif, sarifCapLine } from './sarif-cap.js';
 import { checkRepositoryFlag, gateSetup, resolveRepository, type GateSetup } from './setup.js';
 import { createSieve } from '../../gate/sieve.js';
 import { fingerprintOf } from '../../gate/fingerprint.js';
-import { repositoriesOf, writeStepSummary, writeStepSummaryError } from './ci-reports.js';
+import { repositoriesOf, repositoryOf, writeStepSummary, writeStepSummaryError } from './ci-reports.js';
 import { thresholds, type GateOptions } from './options.js';
 import { postComment } from './comment.js';
 import { toComment, toCommentError } from '../../gate/reports/comment.js';
 import { siftedLines } from '../../gate/sifted-text.js';
 import { UntrustedValueError, checkIssueValues } from '../../gate/trust.js';
 import { checkOutputsSpareInputs, type NamedFile } from './file-clash.js';
+import { spillStore, type SpillStore } from './spill.js';
 
 /** Fields dropped from the issues the gate keeps: large, and in no report. */
 const HEAVY_FIELDS = ['sastCodeSegment', 'businessLogicScenario', 'validationSecurityAssessment', 'patch', 'naturalLanguageRuleViolation'];
@@ -142,7 +143,6 @@ export async function runGate(ctx: Context, opts: GateOptions): Promise<void> {
   const setup = await gateSetup(ctx, opts);
   const options = thresholds(opts, setup.policy);
   const size = opts.pageSize;
-  const concurrency = opts.concurrency;
   const format = askedFormat(ctx);
   if (opts.annotations && format !== 'table') {
     throw new UsageError(`--annotations writes workflow commands to stdout, which -o ${format} needs for itself`, 'drop -o, or write the data with a report flag (--sarif, --junit, --markdown)');
@@ -176,6 +176,38 @@ export async function runGate(ctx: Context, opts: GateOptions): Promise<void> {
     return;
   }
 
+  // The kept issues, past a few thousand, in a temporary file (spill.ts): closed and removed at the end.
+  // With --sarif, the repositories of the counted issues are noted as they are kept (the warning below).
+  const repositories = new Set<string>();
+  const seen = paths.sarif ? (issue: IssueInput) => { const name = repositoryOf(issue); if (name !== undefined) repositories.add(name); } : undefined;
+  const store = spillStore({ ...opts.spill, seen });
+  try {
+    await decideAndReport(ctx, opts, { setup, options, format, annotations, paths, stepSummary, scope, built, startedAt, store, repositories });
+  } finally {
+    store.close();
+  }
+}
+
+interface GateRun {
+  setup: GateSetup;
+  options: Thresholds;
+  format: ReturnType<typeof askedFormat>;
+  annotations: boolean;
+  paths: ReportPaths;
+  stepSummary: string | undefined;
+  scope: Record<string, unknown>;
+  built: Record<string, unknown>;
+  startedAt: number;
+  store: SpillStore;
+  repositories: ReadonlySet<string>;
+}
+
+/** Counts, decides, writes the reports and prints the verdict (runGate's second half). */
+async function decideAndReport(ctx: Context, opts: GateOptions, g: GateRun): Promise<void> {
+  const { setup, options, format, annotations, paths, stepSummary, scope, built, startedAt } = g;
+  const size = opts.pageSize;
+  const concurrency = opts.concurrency;
+  const wait = opts.wait;
   let verdict: GateVerdict;
   // -o json lists every counted issue (a later --baseline reads them back), as some reports do (reports.ts).
   const asData = format === 'json' || format === 'ndjson';
@@ -186,7 +218,7 @@ export async function runGate(ctx: Context, opts: GateOptions): Promise<void> {
     // Every id of the scope exists and its scan has finished, or there is no verdict (4, 8, 1).
     const verified = await verifyScope(ctx, scope, { wait });
     // Fingerprints only where something shows them: reports that list every issue, -o json/ndjson/csv.
-    verdict = { ...await countIssues(ctx, scope, options, setup, { size, concurrency, keepAll, keepSifted: keep.siftedIssues || asData, fingerprints: keepAll || format !== 'table' }), verified, organization: organizationInUse(ctx, built) };
+    verdict = { ...await countIssues(ctx, scope, options, setup, { size, concurrency, keepAll, keepSifted: keep.siftedIssues || asData, fingerprints: keepAll || format !== 'table', store: g.store }), verified, organization: organizationInUse(ctx, built) };
   } catch (err) {
     const code = err instanceof CliError ? err.exitCode : EXIT.INTERNAL;
     const message = scrub(err instanceof Error ? err.message : String(err), ctx.secrets());
@@ -196,15 +228,14 @@ export async function runGate(ctx: Context, opts: GateOptions): Promise<void> {
     throw err;
   }
   const inputs: ReportInputs = { version: ctx.version, startedAt, endedAt: wallClock(ctx), issueUrl: setup.issueUrl };
-  // Within host A's code-scanning limits: the most severe results, the rest said (gate/caps.ts); the
-  // SARIF report is written first, measured as it is written (reports.ts writeSarifReport).
-  if (paths.sarif) inputs.sarif = await writeSarifReport(paths.sarif, verdict, inputs, ctx.io.stdout);
+  // Within host A's code-scanning limits: the most severe results, the rest said (gate/caps.ts).
+  if (paths.sarif) inputs.sarif = await capSarif(verdict, (v, omitted) => sarifChunks(v, inputs, omitted));
   const omitted = sarifCapLine(inputs.sarif);
   for (const line of omitted) ctx.warn(line);
-  await writeReports(paths, verdict, { ...inputs, stdout: ctx.io.stdout, note: ctx.note }, ['sarif']);
+  await writeReports(paths, verdict, { ...inputs, stdout: ctx.io.stdout, note: ctx.note, signal: ctx.signal });
   if (stepSummary !== undefined) await writeStepSummary(ctx, stepSummary, verdict, inputs);
   if (paths.sarif) {
-    const repos = repositoriesOf(verdict);
+    const repos = repositoriesOf(verdict, g.repositories);
     if (repos.length > 1) {
       ctx.warn(`the SARIF report holds issues of ${repos.length} repositories (${repos.slice(0, 3).join(', ')}${repos.length > 3 ? ', ...' : ''}); an upload to one repository would point at the wrong code: scope the gate to one repository (--repository auto, --repository-ids)`);
     }
@@ -239,7 +270,7 @@ async function countIssues(
   scope: Record<string, unknown>,
   options: Thresholds,
   setup: GateSetup,
-  o: { size: number; concurrency: number; keepAll: boolean; keepSifted: boolean; fingerprints: boolean },
+  o: { size: number; concurrency: number; keepAll: boolean; keepSifted: boolean; fingerprints: boolean; store: SpillStore },
 ): Promise<Omit<GateVerdict, 'verified'>> {
   const op = searchOperation();
   const client = await ctx.client();
@@ -248,7 +279,7 @@ async function countIssues(
   // reports list, and that flag's frequent full collections mark them again and again: at 100,000
   // issues 1.6 s instead of 1.1 s, with --sarif 3.8-4.5 s instead of 2.4 s, for ~20 MB less RSS.
   const slim = o.fingerprints ? slimIssue : slimmer(false);
-  const tally = createTally({ ...options, keep: o.keepAll ? 'all' : 'breaking', slim });
+  const tally = createTally({ ...options, keep: o.keepAll ? 'all' : 'breaking', slim, store: o.store });
   const sieve = createSieve(tally, { ...setup.sieve, cutoffs: options.cutoffs, keep: o.keepSifted, slim });
   const buffers = new BufferPool(o.concurrency + 2);
   const pager = new Pager({

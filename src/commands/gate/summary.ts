@@ -1,7 +1,7 @@
 /** What `svc gate` prints: the verdict on stdout (the report files are reports.ts). */
 import { wallClock } from '../../host.js';
 import type { Context } from '../../context.js';
-import type { CountKey, GateResult } from '../../gate/verdict.js';
+import { firstOf, type CountKey, type GateResult } from '../../gate/verdict.js';
 import { organizationText, type GateVerdict } from './decision.js';
 import { groupLines, type CiInfo } from '../../ci/detect.js';
 import { siftedLines } from '../../gate/sifted-text.js';
@@ -16,7 +16,7 @@ import { clip, displayWidth, pad, wrap } from '../../output/text-width.js';
 import { count } from '../../terminal/progress.js';
 import { printJson } from '../../output/print-json.js';
 import { rowFails, thresholdText } from '../../gate/reports/markdown.js';
-import { annotationGroups, annotationText, escapeData, escapeLogissue, type AnnotationSyntax } from '../../gate/reports/annotations.js';
+import { annotationText, escapeData, escapeLogissue, mostSevereAnnotationGroups, type AnnotationSyntax } from '../../gate/reports/annotations.js';
 import { ANNOTATION_LIMITS, LOGISSUE_LIMITS, capAnnotations, type AnnotationsUsed } from '../../gate/caps.js';
 import { annotationsUsed, recordAnnotations } from '../../ci/annotation-ledger.js';
 import { locationText, scoreText, titleOf } from '../../gate/reports/common.js';
@@ -41,7 +41,9 @@ export function annotationLines(
 ): { text: string; printed: Record<'error' | 'warning' | 'notice', number> } {
   const syntax = o.syntax ?? 'workflow';
   const limits = syntax === 'logissue' ? LOGISSUE_LIMITS : ANNOTATION_LIMITS;
-  const { kept, omitted, note } = capAnnotations(annotationGroups(result), limits, o.used);
+  // Only the most severe of each kind are held: more than the per-job limit is never shown.
+  const { groups, totals } = mostSevereAnnotationGroups(result, ANNOTATION_LIMITS.job);
+  const { kept, omitted, note } = capAnnotations(groups, limits, o.used, totals);
   const text = annotationText(kept, syntax);
   const printed = { error: kept.error.length, warning: kept.warning.length, notice: syntax === 'logissue' ? 0 : kept.notice.length };
   if (omitted === 0) return { text, printed };
@@ -153,7 +155,7 @@ function humanSummary(ctx: Context, v: GateVerdict, ci: CiInfo | undefined, omit
   out.push(...siftedLines(v.sifted, r.counts.total));
   out.push(...omitted);
   if (r.breaking.length > 0) {
-    const shown = r.breaking.slice(0, MAX_LISTED);
+    const shown = firstOf(r.breaking, MAX_LISTED);
     const title = `Issues that break the gate (${r.breaking.length}${r.breaking.length > MAX_LISTED ? `, first ${MAX_LISTED} shown` : ''}):`;
     // In a CI log the list folds away under its title (host A's groups, host B's sections).
     const group = groupLines(ci, 'svc_gate_breaking', title, wallClock(ctx));

@@ -1,5 +1,5 @@
 /** The gate's verdict as data: what `-o json` prints and `--json-report` writes (a later --baseline reads it back). */
-import type { GateIssue } from '../../gate/verdict.js';
+import type { GateIssue, IssueList } from '../../gate/verdict.js';
 import type { GateVerdict } from './decision.js';
 import { LazyList } from '../../output/json-stream.js';
 
@@ -22,7 +22,7 @@ export function verdictData(v: GateVerdict, lazy = false): Record<string, unknow
     fetched: v.fetched,
     totalCount: v.totalCount,
     ignored: r.ignored,
-    ...siftedData(v, lazy ? (list) => new LazyList(() => mapped(list)) : (list) => list.map(issueData)),
+    ...siftedData(v, lazy ? (list) => new LazyList(() => mapped(list)) : (list) => Array.from(list, issueData)),
   };
 }
 
@@ -40,7 +40,7 @@ function issueData(i: GateIssue): Record<string, unknown> {
  * (those found in it), with a policy `suppressed` (with the reason): the lists a later run reads
  * back with --baseline.
  */
-function siftedData(v: GateVerdict, list: (issues: GateIssue[]) => unknown): Record<string, unknown> {
+function siftedData(v: GateVerdict, list: (issues: IssueList) => unknown): Record<string, unknown> {
   const out: Record<string, unknown> = { issues: list(v.result.issues) };
   const sf = v.sifted;
   if (!sf) return out;
@@ -60,6 +60,6 @@ function siftedData(v: GateVerdict, list: (issues: GateIssue[]) => unknown): Rec
   return out;
 }
 
-function* mapped(issues: GateIssue[]): Generator<Record<string, unknown>> {
+function* mapped(issues: IssueList): Generator<Record<string, unknown>> {
   for (const i of issues) yield issueData(i);
 }

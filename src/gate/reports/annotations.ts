@@ -9,6 +9,7 @@
  */
 import type { GateIssue, GateResult } from '../verdict.js';
 import { levelAtLeast } from '../levels.js';
+import { mostSevere, type AnnotationKind } from '../caps.js';
 import { descriptionOf, idText, relativePath, scoreText, spanOf, titleOf } from './common.js';
 import { stripControls } from '../../output/sanitize.js';
 
@@ -71,12 +72,29 @@ function command(kind: 'error' | 'warning' | 'notice', issue: GateIssue): string
 }
 
 /** The issues each kind of annotation would show: every breaking issue, then the others by level. */
-export function annotationGroups(result: GateResult): Record<'error' | 'warning' | 'notice', GateIssue[]> {
-  return {
-    error: result.breaking,
-    warning: result.issues.filter((issue) => !issue.breaking && levelAtLeast(issue.level, 'medium')),
-    notice: result.issues.filter((issue) => !issue.breaking && !levelAtLeast(issue.level, 'medium')),
-  };
+function annotationGroups(result: GateResult): Record<'error' | 'warning' | 'notice', GateIssue[]> {
+  const groups: Record<'error' | 'warning' | 'notice', GateIssue[]> = { error: [...result.breaking], warning: [], notice: [] };
+  for (const issue of result.issues) {
+    if (!issue.breaking) groups[levelAtLeast(issue.level, 'medium') ? 'warning' : 'notice'].push(issue);
+  }
+  return groups;
+}
+
+/**
+ * annotationGroups holding only the `most` most severe of each kind (most severe first), and how
+ * many there are of each: the kept issues are read once, never held (they may be tens of thousands).
+ */
+export function mostSevereAnnotationGroups(result: GateResult, most: number): { groups: Record<AnnotationKind, GateIssue[]>; totals: Record<AnnotationKind, number> } {
+  const pick = { error: mostSevere<GateIssue>(most), warning: mostSevere<GateIssue>(most), notice: mostSevere<GateIssue>(most) };
+  const totals = { error: 0, warning: 0, notice: 0 };
+  for (const issue of result.breaking) { pick.error.add(issue); totals.error++; }
+  for (const issue of result.issues) {
+    if (issue.breaking) continue;
+    const kind = levelAtLeast(issue.level, 'medium') ? 'warning' : 'notice';
+    pick[kind].add(issue);
+    totals[kind]++;
+  }
+  return { groups: { error: pick.error.items, warning: pick.warning.items, notice: pick.notice.items }, totals };
 }
 
 /** The commands of these groups, errors first: one per line; '' when there is nothing to annotate (no notice in `logissue`). */

@@ -23,22 +23,34 @@ interface CodeQualityEntry {
   location: { path: string; lines: { begin: number; end?: number } };
 }
 
-export function toCodeQuality(result: GateResult): CodeQualityEntry[] {
+/**
+ * `lazyList`: makes the list from a generator (the writer's LazyList, output/json-stream.ts: its
+ * entries are made only as they are written); by default an array.
+ */
+export function toCodeQuality(result: GateResult, o: { lazyList?: (make: () => Iterable<CodeQualityEntry>) => CodeQualityEntry[] } = {}): CodeQualityEntry[] {
+  const make = () => entries(result);
+  return o.lazyList ? o.lazyList(make) : [...make()];
+}
+
+function* entries(result: GateResult): Generator<CodeQualityEntry> {
+  // A fingerprint that comes twice gets a number: counted over one writing, from its start.
   const used = new Map<string, number>();
-  return result.issues.map((issue: GateIssue) => {
-    const base = typeof issue.fingerprint === 'string' ? issue.fingerprint : fingerprintOf(issue);
-    const n = (used.get(base) ?? 0) + 1;
-    used.set(base, n);
-    const fingerprint = createHash('md5').update(n === 1 ? base : `${base}#${n}`).digest('hex');
-    const span = spanOf(issue);
-    const lines: CodeQualityEntry['location']['lines'] = { begin: span.startLine ?? 1 };
-    if (span.endLine !== undefined && span.endLine > lines.begin) lines.end = span.endLine;
-    return {
-      description: `[${issue.level}] ${titleOf(issue)} (score ${scoreText(issue)}, svc issue ${issue.id})`,
-      check_name: ruleSlug(issue),
-      fingerprint,
-      severity: SEVERITY[issue.level],
-      location: { path: relativePath(issue.affectedFile) ?? '.', lines },
-    };
-  });
+  for (const issue of result.issues) yield entry(issue, used);
+}
+
+function entry(issue: GateIssue, used: Map<string, number>): CodeQualityEntry {
+  const base = typeof issue.fingerprint === 'string' ? issue.fingerprint : fingerprintOf(issue);
+  const n = (used.get(base) ?? 0) + 1;
+  used.set(base, n);
+  const fingerprint = createHash('md5').update(n === 1 ? base : `${base}#${n}`).digest('hex');
+  const span = spanOf(issue);
+  const lines: CodeQualityEntry['location']['lines'] = { begin: span.startLine ?? 1 };
+  if (span.endLine !== undefined && span.endLine > lines.begin) lines.end = span.endLine;
+  return {
+    description: `[${issue.level}] ${titleOf(issue)} (score ${scoreText(issue)}, svc issue ${issue.id})`,
+    check_name: ruleSlug(issue),
+    fingerprint,
+    severity: SEVERITY[issue.level],
+    location: { path: relativePath(issue.affectedFile) ?? '.', lines },
+  };
 }

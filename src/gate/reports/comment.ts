@@ -3,7 +3,7 @@
  * what was not counted and why, the breaking issues), then the other counted issues, each title
  * linked with --issue-url. The hidden marker is added by the poster (src/ci/sticky-comment.ts).
  */
-import type { GateResult } from '../verdict.js';
+import type { GateIssue, GateResult } from '../verdict.js';
 import { locationText, scoreText } from './common.js';
 import { MAX_ROWS, mdCell, titleCell, toMarkdown, toMarkdownError } from './markdown.js';
 
@@ -16,14 +16,20 @@ function footer(commit: string | undefined): string {
 
 export function toComment(result: GateResult, notes: readonly string[], o: { link?: (id: string) => string; commit?: string } = {}): string {
   const out = [toMarkdown(result, notes, { link: o.link }).trimEnd(), ''];
-  const others = result.issues.filter((i) => !i.breaking);
-  if (others.length > 0) {
-    out.push(`#### Other counted issues (${others.length})`, '', '| Level | Score | Title | Location |', '| --- | ---: | --- | --- |');
-    for (const issue of others.slice(0, MAX_ROWS)) {
+  // The issues that do not break: how many, and the first MAX_ROWS (the list is read once, not held).
+  const others: GateIssue[] = [];
+  let otherCount = 0;
+  for (const i of result.issues) {
+    if (i.breaking) continue;
+    if (otherCount++ < MAX_ROWS) others.push(i);
+  }
+  if (otherCount > 0) {
+    out.push(`#### Other counted issues (${otherCount})`, '', '| Level | Score | Title | Location |', '| --- | ---: | --- | --- |');
+    for (const issue of others) {
       const where = locationText(issue);
       out.push(`| ${issue.level} | ${mdCell(scoreText(issue))} | ${titleCell(issue, o.link)} | ${where === '' ? '-' : mdCell(where)} |`);
     }
-    if (others.length > MAX_ROWS) out.push('', `…and ${others.length - MAX_ROWS} more.`);
+    if (otherCount > MAX_ROWS) out.push('', `…and ${otherCount - MAX_ROWS} more.`);
     out.push('');
   }
   let text = out.join('\n');

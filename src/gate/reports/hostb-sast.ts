@@ -21,6 +21,8 @@ interface HostBSastOptions {
   endedAt: number;
   /** Link to an issue from its id (`{id}` in a template), when known. */
   issueUrl?: (id: string) => string;
+  /** Makes the list from a generator (the writer's LazyList, output/json-stream.ts); by default an array. */
+  lazyList?: (make: () => Iterable<Record<string, unknown>>) => Array<Record<string, unknown>>;
 }
 
 const SEVERITY: Record<Level, HostBSeverity> = { critical: 'Critical', high: 'High', medium: 'Medium', low: 'Low', info: 'Info' };
@@ -73,6 +75,10 @@ function vulnerability(issue: GateIssue, o: HostBSastOptions): Record<string, un
   return v;
 }
 
+function* vulnerabilities(result: GateResult, o: HostBSastOptions): Generator<Record<string, unknown>> {
+  for (const issue of result.issues) yield vulnerability(issue, o);
+}
+
 export function toHostBSast(result: GateResult, o: HostBSastOptions): Record<string, unknown> {
   const vendor = { name: 'svc' };
   return {
@@ -85,6 +91,6 @@ export function toHostBSast(result: GateResult, o: HostBSastOptions): Record<str
       end_time: schemaTime(o.endedAt),
       status: 'success',
     },
-    vulnerabilities: result.issues.map((issue) => vulnerability(issue, o)),
+    vulnerabilities: o.lazyList ? o.lazyList(() => vulnerabilities(result, o)) : [...vulnerabilities(result, o)],
   };
 }

@@ -1,5 +1,5 @@
 /** Markdown summary of a gate result, fit for a CI job's step summary. */
-import type { CountKey, GateIssue, GateResult } from '../verdict.js';
+import { firstOf, type CountKey, type GateIssue, type GateResult } from '../verdict.js';
 import { LEVELS, levelAtLeast } from '../levels.js';
 import { locationText, scoreText, titleOf } from './common.js';
 import { stripControls } from '../../output/sanitize.js';
@@ -75,7 +75,7 @@ export function toMarkdown(result: GateResult, notes: readonly string[] = [], o:
   if (result.breaking.length > 0) {
     out.push('', `#### Breaking issues (${result.breaking.length})`, '');
     out.push('| Level | Score | Title | Location |', '| --- | ---: | --- | --- |');
-    for (const issue of result.breaking.slice(0, MAX_ROWS)) {
+    for (const issue of firstOf(result.breaking, MAX_ROWS)) {
       const where = locationText(issue);
       out.push(
         `| ${issue.level} | ${mdCell(scoreText(issue))} | ${titleCell(issue, o.link)} | ${where === '' ? '-' : mdCell(where)} |`,

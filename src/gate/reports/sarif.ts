@@ -18,7 +18,7 @@
  * - With a baseline, each result has a `baselineState` (new / unchanged) and the unchanged issues are
  *   listed too; issues the policy file accepts are listed with a `suppressions` entry and its reason.
  */
-import type { GateIssue, GateResult } from '../verdict.js';
+import type { GateIssue, GateResult, IssueList } from '../verdict.js';
 import { LEVELS, numericScore, type Level } from '../levels.js';
 import { cweNumbers, descriptionOf, relativePath, spanOf, titleOf, type Span } from './common.js';
 import { classHelp, cweUrl, slugOf } from './rule-help.js';
@@ -85,9 +85,9 @@ interface SarifLog {
 interface SarifOptions {
   /** With a baseline: results say new/unchanged, and the unchanged issues are listed too. */
   baseline?: boolean;
-  unchanged?: GateIssue[];
+  unchanged?: IssueList;
   /** Issues the policy accepts: listed with a suppression and its reason. */
-  suppressed?: Array<GateIssue & { suppression: { reason: string } }>;
+  suppressed?: IssueList;
   toolName: string;
   toolVersion?: string;
   informationUri?: string;
@@ -158,8 +158,8 @@ function md(text: string): string {
   return text.replace(/[\\`*_{}[\]()<>#+!|~&]/g, '\\$&');
 }
 
-function buildRule(cls: RuleClass, level: Level, issues: GateIssue[]): SarifRule {
-  const cwes = [...new Set(issues.flatMap(cweNumbers))].sort((a, b) => Number(a) - Number(b));
+function buildRule(cls: RuleClass, level: Level, found: Set<string>): SarifRule {
+  const cwes = [...found].sort((a, b) => Number(a) - Number(b));
   const known = classHelp(cls.slug);
   const display = oneLine(cls.display);
   const what = known?.what ?? (cwes.length > 0
@@ -212,36 +212,37 @@ function buildResult(issue: GateIssue, ruleId: string, ruleIndex: number): Sarif
 }
 
 export function toSarif(result: GateResult, options: SarifOptions): SarifLog {
-  // Rules in a stable order: by class slug, then level from critical to info.
-  const byRule = new Map<string, { cls: RuleClass; level: Level; issues: GateIssue[] }>();
+  // Rules in a stable order: by class slug, then level from critical to info. A first pass over the
+  // issues finds them (and their CWEs), so that the results can be made one at a time afterwards.
+  const byRule = new Map<string, { cls: RuleClass; level: Level; cwes: Set<string> }>();
   // Counted issues (new, with a baseline), then those in the baseline, then those the policy accepts.
-  const unchanged = options.unchanged ?? [];
-  const suppressed = options.suppressed ?? [];
-  const all = [...result.issues, ...unchanged, ...suppressed];
-  for (const issue of all) {
-    const id = ruleIdOf(issue);
-    const entry = byRule.get(id);
-    if (entry) entry.issues.push(issue);
-    else byRule.set(id, { cls: classOf(issue), level: issue.level, issues: [issue] });
+  const groups: Array<[IssueList, 'new' | 'unchanged' | 'suppressed']> = [[result.issues, 'new'], [options.unchanged ?? [], 'unchanged'], [options.suppressed ?? [], 'suppressed']];
+  for (const [list] of groups) {
+    for (const issue of list) {
+      const id = ruleIdOf(issue);
+      let entry = byRule.get(id);
+      if (!entry) byRule.set(id, entry = { cls: classOf(issue), level: issue.level, cwes: new Set() });
+      for (const cwe of cweNumbers(issue)) entry.cwes.add(cwe);
+    }
   }
   const ordered = [...byRule.entries()].sort(([, a], [, b]) =>
     (a.cls.slug < b.cls.slug ? -1 : a.cls.slug > b.cls.slug ? 1 : 0) || LEVELS.indexOf(a.level) - LEVELS.indexOf(b.level));
   const index = new Map(ordered.map(([id], i) => [id, i]));
-  const rules = ordered.map(([, e]) => buildRule(e.cls, e.level, e.issues));
-  const counted = result.issues.length;
-  const resultOf = (issue: GateIssue, n: number) => {
+  const rules = ordered.map(([, e]) => buildRule(e.cls, e.level, e.cwes));
+  const resultOf = (issue: GateIssue, group: 'new' | 'unchanged' | 'suppressed') => {
     const id = ruleIdOf(issue);
     const out = buildResult(issue, id, index.get(id)!);
-    if (n >= counted + unchanged.length) {
-      out.suppressions = [{ kind: 'external', status: 'accepted', justification: suppressed[n - counted - unchanged.length].suppression.reason }];
+    if (group === 'suppressed') {
+      out.suppressions = [{ kind: 'external', status: 'accepted', justification: (issue as GateIssue & { suppression: { reason: string } }).suppression.reason }];
     } else if (options.baseline) {
-      out.baselineState = n < counted ? 'new' : 'unchanged';
+      out.baselineState = group;
     }
     return out;
   };
-  const results: SarifResult[] = options.lazyList
-    ? options.lazyList(function* () { for (let n = 0; n < all.length; n++) yield resultOf(all[n], n); })
-    : all.map(resultOf);
+  function* make(): Generator<SarifResult> {
+    for (const [list, group] of groups) for (const issue of list) yield resultOf(issue, group);
+  }
+  const results: SarifResult[] = options.lazyList ? options.lazyList(make) : [...make()];
   const driver: SarifLog['runs'][0]['tool']['driver'] = { name: options.toolName, informationUri: options.informationUri ?? INFORMATION_URI, rules };
   if (options.toolVersion !== undefined) {
     driver.version = options.toolVersion;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { evaluateGate } from '../../../../src/gate/verdict.js';
-import { annotationGroups, annotationText, escapeData, escapeLogissue, escapeProperty, toAnnotations } from '../../../../src/gate/reports/annotations.js';
+import { annotationText, escapeData, escapeLogissue, escapeProperty, mostSevereAnnotationGroups, toAnnotations } from '../../../../src/gate/reports/annotations.js';
 import { ALL, cweOnly, hostile, sqlInjection } from '../../../fixtures/reports/issues.js';
 
 /** Parses `::kind props::message` back, undoing the escapes. */
@@ -70,6 +70,8 @@ describe('escaping', () => {
 });
 
 describe('annotationText in logging-command syntax (##vso[task.logissue])', () => {
+  const groupsOf = (r: ReturnType<typeof evaluateGate>) => mostSevereAnnotationGroups(r, 1000).groups;
+
   /** Parses `##vso[task.logissue k=v;k=v]message` back as the agent does, undoing the escapes. */
   function parseLogissue(line: string): { props: Record<string, string>; message: string } {
     const m = /^##vso\[task\.logissue ([^\]]*)\](.*)$/.exec(line);
@@ -84,11 +86,11 @@ describe('annotationText in logging-command syntax (##vso[task.logissue])', () =
   }
 
   it('writes type, sourcepath, linenumber, columnnumber and code; errors and warnings only (no notice)', () => {
-    const groups = annotationGroups(evaluateGate(ALL, { failOn: 'critical' }));
+    const groups = groupsOf(evaluateGate(ALL, { failOn: 'critical' }));
     const lines = annotationText(groups, 'logissue').trimEnd().split('\n');
     expect(lines).toHaveLength(groups.error.length + groups.warning.length);
     expect(lines.filter((l) => l.includes('type=error;'))).toHaveLength(groups.error.length);
-    const [first] = annotationText(annotationGroups(evaluateGate([sqlInjection], { failOn: 'high' })), 'logissue').trimEnd().split('\n');
+    const [first] = annotationText(groupsOf(evaluateGate([sqlInjection], { failOn: 'high' })), 'logissue').trimEnd().split('\n');
     const sql = parseLogissue(first);
     expect(first).toBe('##vso[task.logissue type=error;sourcepath=src/db/users.ts;linenumber=42;columnnumber=5;code=iss-sql]'
       + '[critical] SQL injection in user lookup: User input reaches a raw query. (score 95, critical, issue iss-sql, breaks the gate)');
@@ -97,7 +99,7 @@ describe('annotationText in logging-command syntax (##vso[task.logissue])', () =
 
   it('escapes ; ] % CR LF so a hostile path, title or id cannot end the command or add properties', () => {
     const evil = { ...hostile, id: 'x;type=error]##vso[task.setvariable variable=A]1', affectedFile: 'a;b]c%d\ne.ts', generatedTitle: 'T]x;y%z\r\n##vso[task.complete result=Succeeded]' };
-    const [line, ...rest] = annotationText(annotationGroups(evaluateGate([evil], { failOn: 'high' })), 'logissue').trimEnd().split('\n');
+    const [line, ...rest] = annotationText(groupsOf(evaluateGate([evil], { failOn: 'high' })), 'logissue').trimEnd().split('\n');
     expect(rest).toEqual([]);
     expect(line).not.toMatch(/[\r\u0000-\u0008\u001b]/);
     const cmd = parseLogissue(line);
