@@ -7,7 +7,7 @@
  * writer in src/gate/reports/.
  */
 import type { Writable } from 'node:stream';
-import { CliError, InterruptedError } from '../../errors.js';
+import { CliError } from '../../errors.js';
 import { EXIT } from '../../exit-codes.js';
 import { writeReport } from '../../output/write-file.js';
 import { organizationText, type GateVerdict } from './decision.js';
@@ -155,8 +155,9 @@ async function atomically(key: ReportKey, path: string, text: () => string | Ite
   try {
     await writeReport(path, text(), stdout, signal);
   } catch (err) {
-    // Ctrl-C while writing: the report is not written (its temp file removed), the run ends 130/143.
-    if (err instanceof InterruptedError) throw err;
+    // Ctrl-C while writing (130/143), or the kept issues' temporary file failing (9, spill.ts): the
+    // report is not written (its temp file removed) and that error, with its own code, ends the run.
+    if (err instanceof CliError) throw err;
     const code = (err as NodeJS.ErrnoException).code;
     const why = code ?? (err as Error).message;
     // A full or failing disk is an output failure (9); a wrong path (missing folder, a directory) is usage (2).

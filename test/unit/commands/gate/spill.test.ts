@@ -4,14 +4,17 @@
  * byte what the in-memory store gives; nothing left in the temporary folder; no file where none
  * can be made.
  */
-import { mkdirSync, readFileSync, readdirSync } from 'node:fs';
+import { ftruncateSync, mkdirSync, readFileSync, readdirSync, readlinkSync } from 'node:fs';
+import { PassThrough } from 'node:stream';
+import { CliError } from '../../../../src/errors.js';
+import { EXIT } from '../../../../src/exit-codes.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createTally, type GateIssue, type IssueInput, type IssueList, type Thresholds } from '../../../../src/gate/verdict.js';
 import { spillStore } from '../../../../src/commands/gate/spill.js';
 import { mostSevereMask } from '../../../../src/gate/caps.js';
-import { REPORT_KEYS, kindOf, type ReportInputs } from '../../../../src/commands/gate/reports.js';
+import { REPORT_KEYS, kindOf, writeReports, type ReportInputs } from '../../../../src/commands/gate/reports.js';
 import type { GateVerdict } from '../../../../src/commands/gate/decision.js';
 import { useSandbox } from '../../../helpers/sandbox.js';
 import { testHost } from '../../../helpers/host.js';
@@ -115,6 +118,29 @@ describe('the spill store', () => {
     expect([...r.issues]).toHaveLength(45);
     store.close();
     expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('a temporary file that fails when read back ends the report with exit 9, and no report file is left', async () => {
+    // The file has no name once open; on Linux /proc reaches it through its descriptor, to cut it short.
+    if (process.platform !== 'linux') return;
+    const dir = tempDir('svc-spill-');
+    const store = spillStore({ after: 0, dir });
+    try {
+      const result = tallied(issues(400), { failOn: 'high' }, store);
+      const fds = readdirSync('/proc/self/fd').filter((fd) => { try { return /kept\.ndjson \(deleted\)$/.test(readlinkSync(`/proc/self/fd/${fd}`)); } catch { return false; } });
+      expect(fds).toHaveLength(1);
+      ftruncateSync(Number(fds[0]), 1000);
+      const out = join(dir, 'out');
+      mkdirSync(out);
+      const v: GateVerdict = { result, scope: {}, verified: { unverifiedFilters: [] }, fetched: 400, totalCount: 400 };
+      const error = await writeReports({ junit: join(out, 'r.xml') }, v, { version: '1', startedAt: 0, endedAt: 0, stdout: new PassThrough(), note: () => {} }).then(() => undefined, (e: unknown) => e);
+      expect(error).toBeInstanceOf(CliError);
+      expect((error as CliError).exitCode).toBe(EXIT.OUTPUT);
+      expect((error as Error).message).toMatch(/cannot read its temporary file of kept issues/);
+      expect(readdirSync(out)).toEqual([]);
+    } finally {
+      store.close();
+    }
   });
 
   it('keeps the issues in memory where no temporary file can be made', () => {
