@@ -5,6 +5,7 @@
  */
 import type { Command, Help, Option } from 'commander';
 import { GLOBAL_OPTIONS } from './globals.js';
+import { shellWords } from '../output/text-width.js';
 
 type HelpConfig = Partial<Help>;
 
@@ -75,7 +76,10 @@ function fitLine(line: string, width: number): string {
   const out: string[] = [];
   let cur = head;
   let fresh = true;
-  for (const word of line.slice(head.length).split(/ +/).filter(Boolean)) {
+  // A command breaks only between its shell words: a ` \` inside quotes would change the value
+  // pasted ("Security \<newline>    fix" is "Security     fix" to the shell).
+  const words = shell ? shellWords(line.slice(head.length)) : commandsWhole(line.slice(head.length).split(/ +/).filter(Boolean), width - hang);
+  for (const word of words) {
     if (!fresh && cur.length + 1 + word.length > room) {
       out.push(shell ? `${cur} \\` : cur);
       cur = ' '.repeat(hang) + word;
@@ -84,4 +88,21 @@ function fitLine(line: string, width: number): string {
   }
   out.push(cur);
   return out.join('\n');
+}
+
+/**
+ * Prose words with each command it names (`svc scans list --scan-id X`, up to a word that ends with
+ * `;` `,` `)` or a quote) made one unit when it fits `room`: a command broken over two lines by a
+ * hard wrap is copied as two commands.
+ */
+function commandsWhole(words: string[], room: number): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < words.length; i++) {
+    if (!/^[('`"]?svc$/.test(words[i])) { out.push(words[i]); continue; }
+    let end = i;
+    while (end + 1 < words.length && !/[;,)'`"]$/.test(words[end])) end++;
+    const unit = words.slice(i, end + 1).join(' ');
+    if (unit.length <= room) { out.push(unit); i = end; } else out.push(words[i]);
+  }
+  return out;
 }

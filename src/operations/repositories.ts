@@ -94,7 +94,7 @@ export const repositories: Operation[] = [
     required: ['repos'],
     examples: [
       { cmd: 'svc repos add-hostc --repos @repos.json', desc: 'Link the host C repositories listed in repos.json' },
-      { cmd: `svc repos add-hostc --repos '[{"repositoryUrl":"https://hostc.example/team/api","repositoryName":"api","defaultBranch":"main"}]'`, desc: 'Link one repository given inline' },
+      { cmd: `svc repos add-hostc --repos '[{"repositoryUrl":"https://hostc.example/api","repositoryName":"api"}]'`, desc: 'Link one repository given inline' },
     ],
   }),
   row('repos', 'add-hosta-pat', {

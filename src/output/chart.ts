@@ -70,20 +70,36 @@ function drawBars(bars: Bar[], o: ChartOptions): string[] {
   const longest = Math.max(0, ...bars.map((b) => b.parts.reduce((s, p) => s + p.n, 0)));
   const scale = longest > 0 ? barWidth / longest : 0;
   return bars.map((b, i) => {
-    let text = '';
-    let sum = 0;
-    let drawn = 0;
-    for (const p of b.parts) {
-      sum += p.n;
-      const end = Math.round(sum * scale);
-      if (end > drawn) text += p.paint(p.glyph.repeat(end - drawn));
-      drawn = end;
-    }
-    // A count too small for the scale still shows: one cell of its first part.
-    const first = b.parts.find((p) => p.n > 0);
-    if (drawn === 0 && first) { text = first.paint(first.glyph); drawn = 1; }
-    return `${pad(clip(b.label, labelWidth), labelWidth)}  ${text}${' '.repeat(barWidth - drawn)} ${values[i].padStart(valueWidth)}`.trimEnd();
+    const cells = partCells(b.parts, scale);
+    const text = b.parts.map((p, k) => (cells[k] ? p.paint(p.glyph.repeat(cells[k])) : '')).join('');
+    const drawn = cells.reduce((s, c) => s + c, 0);
+    return `${pad(clip(b.label, labelWidth), labelWidth)}  ${text}${' '.repeat(Math.max(0, barWidth - drawn))} ${values[i].padStart(valueWidth)}`.trimEnd();
   });
+}
+
+/**
+ * Cells of each part of a stacked bar: the bar's length rounded as a whole, split at the rounded
+ * running sums. A part with a count that rounds to no cell still gets one (taken from the part with
+ * the most), so no level with issues vanishes from its bar on a narrow terminal; a count too small
+ * for the scale still shows as one cell.
+ */
+function partCells(parts: readonly Part[], scale: number): number[] {
+  const cells: number[] = [];
+  let sum = 0;
+  let drawn = 0;
+  for (const p of parts) {
+    sum += p.n;
+    const end = Math.round(sum * scale);
+    cells.push(Math.max(0, end - drawn));
+    drawn = Math.max(drawn, end);
+  }
+  parts.forEach((p, k) => {
+    if (p.n <= 0 || cells[k] > 0) return;
+    const most = cells.indexOf(Math.max(...cells));
+    if (cells[most] > 1) cells[most]--;
+    cells[k] = 1;
+  });
+  return cells;
 }
 
 /** `█ critical  ▓ high ...` for the levels drawn, wrapped to the width between items. */

@@ -88,8 +88,10 @@ export function columnsOf(paths: readonly string[]): Column[] {
 export function parseColumns(raw: string): string[] {
   const paths = raw.split(',').map((c) => c.trim());
   if (paths.every((p) => p === '')) throw new UsageError('--columns is empty', 'name the columns, e.g. --columns id,name');
-  const bad = paths.find((p) => p === '' || !/^[^.\s]+(\.[^.\s]+)*$/.test(p));
-  if (bad !== undefined) throw new UsageError(`--columns has an invalid column '${bad}' in '${raw}'`, 'give comma-separated dot paths, e.g. --columns id,issueCounts.open');
+  // A header as the table shows it may hold a space (`PR SCANS`); no part of a dot path may be blank
+  // or start or end with one.
+  const bad = paths.find((p) => p === '' || !/^[^.\s](?:[^.]*[^.\s])?(?:\.[^.\s](?:[^.]*[^.\s])?)*$/.test(p));
+  if (bad !== undefined) throw new UsageError(`--columns has an invalid column '${bad}' in '${raw}'`, 'give comma-separated field paths or table headers, e.g. --columns id,issueCounts.open or --columns "name,pr scans"');
   return paths;
 }
 

@@ -10,7 +10,7 @@ import { kindOf } from './columns.js';
 import { DEFAULT_WIDTH } from './layout.js';
 import { getPath, scalarText } from './paths.js';
 import { cellText, stripControls } from './sanitize.js';
-import { displayWidth, wrap } from './text-width.js';
+import { commandLines, displayWidth, wrap } from './text-width.js';
 import { rowsTable } from './table.js';
 import type { DetailField, DetailView } from '../operations/detail-view.js';
 import type { countBars, seriesChart } from './chart.js';
@@ -80,9 +80,11 @@ export async function detailView(record: unknown, view: DetailView, o: DetailOpt
   if (next.length) {
     if (out.length && out[out.length - 1] !== '') out.push('');
     out.push(chalk.bold('Next:'));
+    // Within the width: a text wraps; a command continues with ` \` between its shell words, so
+    // that it still pastes as one command.
     for (const n of next) {
-      out.push(`  ${fill(n.text, record, o.request)}`);
-      if (n.cmd) out.push(`    ${chalk.cyan(`$ ${fill(n.cmd, record, o.request)}`)}`);
+      out.push(...wrap(fill(n.text, record, o.request), width - 2).map((l) => `  ${l}`));
+      if (n.cmd) out.push(...commandLines(fill(n.cmd, record, o.request, true), width - 4).map((l) => `    ${chalk.cyan(l)}`));
     }
   }
   while (out.length && out[out.length - 1] === '') out.pop();
@@ -162,15 +164,25 @@ function fieldText(record: unknown, f: DetailField, o: DetailOptions, chalk: Cha
  * `{path}` from the record, else the request; `{a||b}` is `a`, else `b`; `{path|on}` says a flag as on/off. A value the
  * request set to null reads "reset".
  */
-function fill(template: string, record: unknown, request?: Record<string, unknown>): string {
+function fill(template: string, record: unknown, request?: Record<string, unknown>, shell = false): string {
   return template.replace(/\{([\w.]+)(?:\|\|([\w.]+))?(\|on)?\}/g, (whole, first: string, second: string | undefined, on?: string) => {
     const have = (p: string) => present(getPath(record, p) ?? getPath(request, p));
     const path = second !== undefined && !have(first) ? second : first;
     const v = getPath(record, path) ?? getPath(request, path);
     if (on && typeof v === 'boolean') return v ? 'on' : 'off';
     if (v === null && request && getPath(request, path) === null) return 'reset';
-    return present(v) ? cellText(scalarText(v)) : whole;
+    if (!present(v)) return whole;
+    const text = cellText(scalarText(v));
+    return shell ? shellWord(text) : text;
   });
+}
+
+/**
+ * A value the service sent, as one shell word in a command people paste: as it is when it is plain
+ * (ids, zone names), else in single quotes, so `;`, `$(...)` or a space never reach the shell as syntax.
+ */
+function shellWord(text: string): string {
+  return /^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
 }
 
 function expandTabs(text: string): string {

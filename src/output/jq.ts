@@ -40,12 +40,16 @@ function jqMessage(err: unknown, expr: string): string {
 export interface JqMode {
   /** With --all: the expression runs on each item; `items` names what the page's list is called. */
   perItem?: { items: string; example: string };
+  /** Without --all: an expression of the command's own answer (`.codeScans[].scanId`), if known. */
+  example?: string;
 }
 
 function fail(expr: string, err: unknown, mode: JqMode = {}): never {
+  // The example is of this command's answer: `.issues[].id` given to `repos list`, or under --all
+  // (which refuses it), would send the user the wrong way.
   const hint = mode.perItem
     ? `with --all the expression runs on each item (like jq -c over NDJSON), e.g. --jq '${mode.perItem.example}'`
-    : 'see the jq manual for the language; e.g. --jq \'.issues[].id\'';
+    : `see the jq manual for the language${mode.example ? `; e.g. --jq '${mode.example}'` : ''}`;
   throw new UsageError(`--jq '${expr}': ${jqMessage(err, expr)}`, hint);
 }
 
@@ -59,7 +63,7 @@ export async function checkJq(expr: string, mode: JqMode = {}): Promise<void> {
   try {
     jq.json(null, `limit(0; (\n${expr}\n))`, ['-n']);
   } catch (err) {
-    if (/compile error/.test((err as JqFailure).stderr ?? (err as JqFailure).message ?? '')) fail(expr, err);
+    if (/compile error/.test((err as JqFailure).stderr ?? (err as JqFailure).message ?? '')) fail(expr, err, mode);
   }
   const items = mode.perItem?.items;
   const page = items ? new RegExp(`^\\s*\\.${items}\\b\\s*(\\[\\s*\\])?\\s*\\|?\\s*`).exec(expr) : null;

@@ -115,9 +115,14 @@ export class TableLayout {
     }
   }
 
-  /** Columns that fit where the defaults did not: the keys, the ones left out, and the titles, in order. */
+  /**
+   * Columns that fit where the defaults did not: the keys, the ones left out, and the titles, in
+   * order. With no key among them the first column stays (a vulnerability class, a date): rows
+   * nothing names cannot be read.
+   */
   private narrower(): string[] {
-    const kept = new Set([...this.columns.filter((c) => c.kind === 'key' || c.kind === 'title').map((c) => c.path), ...this.hiddenPaths]);
+    const keys = this.columns.filter((c) => c.kind === 'key' || c.kind === 'title').map((c) => c.path);
+    const kept = new Set([...(keys.length ? keys : [this.paths[0]]), ...this.hiddenPaths]);
     return this.paths.filter((p) => kept.has(p)).map((p) => nameOf(p));
   }
 

@@ -35,7 +35,13 @@ export async function checkOutput(ctx: IoContext, op?: Pick<Operation, 'response
     const columns = parseColumns(ctx.globals.columns);
     if (op) resolveColumns(columns, fieldPaths(rowSchema(op.response, op.rows)), columnsWhat(op), op.columns ?? []);
   }
-  if (ctx.globals.jq !== undefined) await checkJq(ctx.globals.jq, all && op?.pagination ? jqPerItem(op.pagination) : {});
+  if (ctx.globals.jq !== undefined) await checkJq(ctx.globals.jq, all && op?.pagination ? jqPerItem(op.pagination) : jqPage(op));
+}
+
+/** Without --all: an example of the command's own answer for --jq's errors, where its shape says one. */
+function jqPage(op?: Partial<Pick<Operation, 'rows' | 'pagination'>>): JqMode {
+  if (op?.pagination) return { example: `.${op.pagination.items}[].${op.pagination.id}` };
+  return op?.rows ? { example: `.${op.rows}[]` } : {};
 }
 
 /** With --all, --jq runs on each item of the pages' list. */
@@ -44,10 +50,12 @@ export function jqPerItem(p: NonNullable<Operation['pagination']>): JqMode {
 }
 
 /** How a command's data is rendered: format, columns, detail view, --jq. */
-function renderOptions(ctx: IoContext, op: Pick<Operation, 'rows' | 'columns'> & Partial<Operation>, data: unknown, request?: Record<string, unknown>): RenderOptions {
+function renderOptions(ctx: IoContext, op: Pick<Operation, 'rows' | 'columns'> & Partial<Operation>, data: unknown, request?: Record<string, unknown>, what?: string): RenderOptions {
   return {
     format: ctx.format(),
-    columns: op.response && op.group ? columnsFor(ctx, op as Operation, data) : ctx.globals.columns !== undefined ? parseColumns(ctx.globals.columns) : op.columns,
+    columns: op.response && op.group ? columnsFor(ctx, op as Operation, data)
+      // No row (svc api): the names are checked against what the answer has, not taken blindly.
+      : ctx.globals.columns !== undefined ? resolveColumns(parseColumns(ctx.globals.columns), seenPaths(data), what ?? 'this answer') : op.columns,
     project: ctx.globals.columns !== undefined,
     rowsPath: op.rows,
     pretty: ctx.io.stdoutIsTTY,
@@ -81,9 +89,10 @@ export function checkShape(ctx: IoContext, op: Operation, data: unknown): void {
   );
 }
 
-export async function renderResponse(ctx: IoContext, op: Pick<Operation, 'rows' | 'columns'> & Partial<Operation>, data: unknown, request?: Record<string, unknown>): Promise<void> {
+/** `what`: how an error names the command when there is no row (`svc api issues/search`). */
+export async function renderResponse(ctx: IoContext, op: Pick<Operation, 'rows' | 'columns'> & Partial<Operation>, data: unknown, request?: Record<string, unknown>, what?: string): Promise<void> {
   if (op.response && op.group) checkShape(ctx, op as Operation, data);
-  await render(data, renderOptions(ctx, op, data, request), outputSink(ctx));
+  await render(data, renderOptions(ctx, op, data, request, what), outputSink(ctx));
 }
 
 /** The command as typed; for a shape the spec does not show, which list of the answer its rows are. */

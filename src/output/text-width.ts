@@ -80,3 +80,48 @@ function split(word: string, width: number): string[] {
   }
   return [...pieces, rest];
 }
+
+/**
+ * A command line's shell words, quotes kept (`--reason "a b"` is two words, the second `"a b"`):
+ * where a long command may be broken with ` \` so that it still pastes as the same command.
+ */
+export function shellWords(command: string): string[] {
+  const words: string[] = [];
+  let cur = '';
+  let quote: string | undefined;
+  for (let i = 0; i < command.length; i++) {
+    const ch = command[i];
+    if (quote) {
+      cur += ch;
+      if (ch === '\\' && quote === '"' && i + 1 < command.length) cur += command[++i];
+      else if (ch === quote) quote = undefined;
+    } else if (ch === ' ') {
+      if (cur) words.push(cur);
+      cur = '';
+    } else {
+      cur += ch;
+      if (ch === '"' || ch === "'") quote = ch;
+      else if (ch === '\\' && i + 1 < command.length) cur += command[++i];
+    }
+  }
+  if (cur) words.push(cur);
+  return words;
+}
+
+/**
+ * A command as lines of at most `width` columns (`$ ` first), broken between shell words and
+ * continued with ` \` on lines indented by 2: it pastes into a shell as the same command. A word
+ * wider than the line stays whole.
+ */
+export function commandLines(command: string, width: number): string[] {
+  const out: string[] = [];
+  let cur = '$';
+  for (const word of shellWords(command)) {
+    if (cur !== '$' && displayWidth(cur) + 1 + displayWidth(word) > width - 2) {
+      out.push(`${cur} \\`);
+      cur = `  ${word}`;
+    } else cur = `${cur} ${word}`;
+  }
+  out.push(cur);
+  return out;
+}

@@ -106,7 +106,11 @@ function isLookedUp(value: string): boolean {
   return value.includes('/') || /^[^@/\s]+@[^:/\s]+:/.test(value) || !/[\d_]/.test(value);
 }
 
-async function resolveOne(ctx: Context, value: string, what: string, organizationId: string | undefined): Promise<string> {
+/**
+ * `orgFlag`: the flag that picks another organization here. `--org` loses to an organization the
+ * command's own flag (`--organization-id`) put in the body, so the hint names that one then.
+ */
+async function resolveOne(ctx: Context, value: string, what: string, organizationId: string | undefined, orgFlag = '--org'): Promise<string> {
   if (!isLookedUp(value)) return value;
   const repos = await repositories(ctx, organizationId);
   const found = matches(value, repos);
@@ -116,7 +120,7 @@ async function resolveOne(ctx: Context, value: string, what: string, organizatio
   }
   const elsewhere = await otherOrganization(ctx, value, organizationId);
   if (elsewhere) {
-    throw new CliError(`${what} '${value}' is a repository of organization ${elsewhere.name} (${elsewhere.id}), not of the organization in use${organizationId ? ` (${organizationId})` : ''}`, EXIT.NOT_FOUND, `add --org ${elsewhere.id}`);
+    throw new CliError(`${what} '${value}' is a repository of organization ${elsewhere.name} (${elsewhere.id}), not of the organization in use${organizationId ? ` (${organizationId})` : ''}`, EXIT.NOT_FOUND, orgFlag === '--org' ? `add --org ${elsewhere.id}` : `use ${orgFlag} ${elsewhere.id}`);
   }
   const near = closest(value, repos);
   throw new CliError(
@@ -134,12 +138,13 @@ export async function resolveRepositoryFields(ctx: Context, body: Record<string,
   // --dry-run sends nothing, unless the caller reads anyway (`--where` searches before it prints).
   if (ctx.globals.dryRun && !o.read) return;
   const org = typeof body.organizationId === 'string' ? body.organizationId : undefined;
+  const orgFlag = org !== undefined && org !== ctx.organization().id ? flagOf('organizationId') : '--org';
   for (const field of FIELDS) {
     const value = body[field];
-    if (typeof value === 'string' && value !== '') body[field] = await resolveOne(ctx, value, flagOf(field), org);
+    if (typeof value === 'string' && value !== '') body[field] = await resolveOne(ctx, value, flagOf(field), org, orgFlag);
     else if (Array.isArray(value) && value.every((v) => typeof v === 'string')) {
       const ids: string[] = [];
-      for (const v of value as string[]) ids.push(await resolveOne(ctx, v, flagOf(field), org));
+      for (const v of value as string[]) ids.push(await resolveOne(ctx, v, flagOf(field), org, orgFlag));
       body[field] = ids;
     }
   }

@@ -8,12 +8,13 @@
 import { detectCi } from '../ci/detect.js';
 import type { Env, IO } from '../host.js';
 import { tracked } from './spinners.js';
+import { useColor } from '../output/formats.js';
 
 /** What the spinner needs of the context. */
 interface ProgressHost {
   io: IO;
   env: Env;
-  globals: { verbose?: boolean; ci?: boolean };
+  globals: { verbose?: boolean; ci?: boolean; color?: boolean };
   now(): number;
   note(line: string): void;
 }
@@ -64,7 +65,9 @@ export async function startProgress(ctx: ProgressHost, text: string): Promise<Pr
   }
   // ora (and its chalk, cli-cursor, spinners) is evaluated only when a spinner is shown on a terminal.
   const { default: ora } = await import('ora');
-  const spinner = tracked(ora({ text, stream: ctx.io.stderr, color: 'cyan', isEnabled: true, discardStdin: false }).start());
+  // NO_COLOR and --no-color hold for the spinner as for everything else on stderr.
+  const color = useColor({ flag: ctx.globals.color, env: ctx.env, isTTY: true }) ? 'cyan' : false;
+  const spinner = tracked(ora({ text, stream: ctx.io.stderr, color, isEnabled: true, discardStdin: false }).start());
   return {
     live: true,
     update: (t) => { spinner.text = t; },

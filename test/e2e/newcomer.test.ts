@@ -108,6 +108,30 @@ describe('at an 80x24 terminal', () => {
     expect(screen(posture.output).join(' ')).toMatch(/unknown columns 'date', 'total' for stats security-posture/);
   });
 
+  it('--columns on svc api is checked against the answer (exit 2, not empty cells); a header as shown, with its space, works', async () => {
+    const api = await term(['api', 'repositories/list', '--columns', 'nmae']);
+    expect(api.code).toBe(2);
+    expect(flat(api.output)).toMatch(/unknown column 'nmae' for svc api repositories\/list \(did you mean 'name'\?\)/);
+    const csv = await sb.run(['api', 'repositories/list', '--columns', 'name,issueCounts.open', '-o', 'csv']);
+    expect(csv.code, csv.stderr).toBe(0);
+    expect(csv.stdout.split('\n')[0]).toBe('name,issueCounts.open');
+    const header = await term(['repos', 'list', '--columns', 'NAME,PR SCANS,open']);
+    expect(header.code, header.output).toBe(0);
+    expect(screen(header.output).find((l) => l.startsWith('NAME'))?.split(/\s{2,}/)).toEqual(['NAME', 'PR SCANS', 'OPEN']);
+  });
+
+  it('a --jq syntax error gives an example of the command\'s own form: per item under --all, the page\'s list without', async () => {
+    const all = await term(['issues', 'search', '--all', '--jq', '.id * ']);
+    expect(all.code).toBe(2);
+    expect(flat(all.output)).toContain("e.g. --jq '.id'");
+    expect(flat(all.output)).not.toContain('.issues[]');
+    const repos = await term(['repos', 'list', '--jq', '.a b']);
+    expect(repos.code).toBe(2);
+    expect(flat(repos.output)).not.toContain('.issues[]');
+    const scans = await term(['scans', 'list', '--jq', '.a b']);
+    expect(flat(scans.output)).toContain("e.g. --jq '.codeScans[].scanId'");
+  });
+
   it('--all --jq runs on each item: .id prints every id; the page form is exit 2 naming the per-item form', async () => {
     const ids = (await sb.run(['issues', 'search', '--all', '-o', 'ndjson'])).stdout.trim().split('\n').map((l) => (JSON.parse(l) as { id: string }).id);
     const r = await term(['issues', 'search', '--all', '--page-size', '100', '--jq', '.id']);
@@ -206,6 +230,19 @@ describe('at an 80x24 terminal', () => {
     expect(flat(r.output)).toContain(`open total ${first.total} → ${last.total}`);
     expect(flat(r.output)).toContain(`since ${first.date}`);
     expect(wide(r.output)).toEqual([]);
+  });
+
+  it.runIf(ptyAvailable())('NO_COLOR and --no-color: the spinner is drawn without colour too (the real bin on a pty)', async () => {
+    // eslint-disable-next-line no-control-regex
+    const painted = /\u001b\[3\dm/;
+    const plain = await runOnPty(['stats', 'summary'], [], { env: { ...sb.env, NO_COLOR: '1' }, cols: 80, rows: 24 });
+    expect(plain.code).toBe(0);
+    expect(plain.output).toMatch(/[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏](\u001b\[39m)? stats/);
+    expect(plain.output).not.toMatch(painted);
+    const flag = await runOnPty(['stats', 'summary', '--no-color'], [], { env: sb.env, cols: 80, rows: 24 });
+    expect(flag.output).not.toMatch(painted);
+    const colour = await runOnPty(['stats', 'summary'], [], { env: sb.env, cols: 80, rows: 24 });
+    expect(colour.output).toMatch(painted);
   });
 
   it.runIf(ptyAvailable())('scans start --wait: one status line whose elapsed time moves every second; Ctrl-C says the scan keeps running', async () => {

@@ -50,5 +50,5 @@ async function callApi(ctx: Context, raw: string, o: ApiOptions): Promise<void> 
   if (ctx.globals.dryRun) { printDryRun(ctx, path, body); return; }
   const client = await ctx.client();
   const data = await ctx.spin(path, () => client.call(path, body, { safe: o.safe === true }));
-  await renderResponse(ctx, { columns: [] }, data);
+  await renderResponse(ctx, { columns: [] }, data, undefined, `svc api ${path.replace(/^\/api\/v1\//, '')}`);
 }

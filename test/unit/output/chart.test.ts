@@ -63,6 +63,17 @@ describe('seriesChart', () => {
     expect(lines).toContain('open high 100000 → 1, −100% since 2026-01-01');
   });
 
+  it('a narrow terminal: every level with a count keeps at least one cell of its bar', () => {
+    // The sandbox's posture at 40 columns: info's 4 of 192 rounded to no cell, so the bar hid a level.
+    for (const width of [40, 30]) {
+      const lines = seriesChart([point('2026-11-19', 21, 69, 74, 24, 4), point('2026-11-26', 21, 69, 74, 24, 4)], { ...plain, width });
+      fits(lines, width);
+      for (const glyph of ['█', '▓', '▒', '░', '·']) expect(lines[0], `${width}: ${glyph}`).toContain(glyph);
+    }
+    const bars = countBars([{ name: 'a', critical: 1, high: 500, medium: 0, low: 0, info: 1 }], { ...plain, width: 40 }, ['name']);
+    expect(bars[0]).toMatch(/^a {2}█▓+· 502$/);
+  });
+
   it('a period with a level missing is marked and left out of that level\'s change', () => {
     const { high: _h, ...noHigh } = point('2026-11-15', 7, 0, 22);
     const lines = seriesChart([point('2026-11-01', 12, 30, 20), point('2026-11-08', 10, 28, 20), { ...noHigh, total: 29 }], { ...plain, width: 80 });

@@ -8,6 +8,7 @@ import { fieldPaths, rowSchema } from '../../../src/operations/fields.js';
 import { issues } from '../../../src/operations/issues.js';
 import { repositories } from '../../../src/operations/repositories.js';
 import { stats } from '../../../src/operations/stats.js';
+import { scans } from '../../../src/operations/scans.js';
 import { UsageError } from '../../../src/errors.js';
 
 const NOW = Date.parse('2026-06-01T12:00:00Z');
@@ -24,6 +25,31 @@ const issue = {
 
 describe('detail views (declared by the row)', () => {
   const view = op(issues, 'get').detail!;
+
+  it('a value the service sent is quoted in a next step\'s command: it pastes as one word, never as shell syntax', async () => {
+    const hostile = { id: 'sched_1', repositoryId: 'repo_1 $(touch /tmp/x)', timezone: "UTC; rm -rf ~ #", isEnabled: true };
+    const text = await detailView(hostile, op(scans, 'get-schedule').detail!, { color: false, pretty: true, now: NOW, width: 400 });
+    const cmd = text.split('\n').find((l) => l.includes('$ svc scans upsert-schedule'))!;
+    expect(cmd).toContain("upsert-schedule 'repo_1 $(touch /tmp/x)' --execution-criteria-crontab");
+    expect(cmd).toContain("--timezone 'UTC; rm -rf ~ #' --is-enabled");
+    const plain = await detailView({ ...hostile, repositoryId: 'repo_73870c2d', timezone: 'America/New_York' }, op(scans, 'get-schedule').detail!, { color: false, pretty: true, now: NOW, width: 400 });
+    expect(plain).toContain('$ svc scans upsert-schedule repo_73870c2d --execution-criteria-crontab "0 3 * * 1" --timezone America/New_York --is-enabled');
+  });
+
+  it('next steps fit the width: texts wrap, a long command continues with ` \\` and pastes the same', async () => {
+    const schedule = { id: 'sched_1', repositoryId: 'repo_73870c2d', executionCriteriaCrontab: '30 1 * * 1-5', timezone: 'America/New_York', isEnabled: true };
+    const severity = { ok: true };
+    for (const [record, v, request] of [
+      [schedule, op(scans, 'get-schedule').detail!, undefined],
+      [severity, op(issues, 'update-severity').detail!, { issueId: 'iss_adddc17e', severity: 5 }],
+    ] as const) {
+      const narrow = await detailView(record, v, { color: false, pretty: true, now: NOW, width: 80, request });
+      const wide = await detailView(record, v, { color: false, pretty: true, now: NOW, width: 400, request });
+      expect(narrow.split('\n').filter((l) => l.length > 80), narrow).toEqual([]);
+      const next = (t: string) => t.slice(t.indexOf('Next:')).replace(/ \\\n +/g, ' ').replace(/\n  (?![ $])/g, ' ');
+      expect(next(narrow)).toBe(next(wide));
+    }
+  });
 
   it('an issue: title, level and score, status, repository, location, CWE links, texts, patch, PR, next step', async () => {
     const text = await detailView(issue, view, { color: false, pretty: true, now: NOW, width: 80 });

@@ -62,6 +62,18 @@ describe('headers', () => {
 describe('tables at 80 columns', () => {
   const o = { color: false, pretty: true, width: 80, now: NOW, mayHide: true };
 
+  it('the columns to see them by name the rows too: a table whose first column is no id keeps it', () => {
+    // stats issues-by-vuln-class at 50 columns said --columns low,info,total: rows without their class.
+    const classes = [
+      { vulnClass: 'Cross-Site Scripting', cwes: ['CWE-79'], critical: 0, high: 6, medium: 16, low: 0, info: 0, total: 22 },
+      { vulnClass: 'Path Traversal', cwes: ['CWE-22'], critical: 4, high: 5, medium: 11, low: 0, info: 0, total: 20 },
+    ];
+    const notes: string[] = [];
+    rowsTable(classes, ['vulnClass', 'cwes', 'critical', 'high', 'medium', 'low', 'info', 'total'], { ...o, width: 50, note: (l) => notes.push(l) });
+    expect(notes[0]).toMatch(/^Not shown at 50 columns: .*TOTAL\.$/);
+    expect(notes[1]).toMatch(/^To see them: --columns class,/);
+  });
+
   it('keep ids and names whole; titles give way first; nothing wider than the terminal', () => {
     const notes: string[] = [];
     const text = rowsTable(issues, COLUMNS, { ...o, note: (l) => notes.push(l) });

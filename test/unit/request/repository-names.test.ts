@@ -44,6 +44,24 @@ describe('against the sandbox', () => {
     expect(r.stderr).toMatch(/is a repository of organization Acme Labs \(org_\w+\), not of the organization in use/);
   });
 
+  it('the hint for a repository of another organization works when followed: --organization-id where that set it', async () => {
+    const orgs = await sb.runJson(['orgs', 'list']);
+    const labs = orgs.find((o: { name: string }) => o.name === 'Acme Labs').id;
+    const platform = orgs.find((o: { name: string }) => o.name === 'Acme Platform').id;
+    for (const args of [['issues', 'search', '-R', 'payments-api'], ['gate', '-R', 'payments-api', '--fail-on', 'critical']]) {
+      // --org in front of --organization-id changes nothing: the hint names the flag that set it.
+      const r = await sb.run([...args, '--organization-id', labs, '-o', 'json']);
+      expect(r.code, r.stderr).toBe(4);
+      expect(r.stderr).toContain(`--organization-id ${platform}`);
+      const followed = await sb.run([...args, '--organization-id', platform, '-o', 'json']);
+      expect([0, 1], followed.stderr).toContain(followed.code);
+      // From --org: --org is the hint.
+      const byOrg = await sb.run([...args, '--org', labs, '-o', 'json']);
+      expect(byOrg.code).toBe(4);
+      expect(byOrg.stderr).toContain(`add --org ${platform}`);
+    }
+  });
+
   it('the gate takes a name in its scope', async () => {
     const r = await sb.run(['gate', '-R', 'payments-api', '--fail-on', 'critical', '-o', 'json']);
     expect([0, 1], r.stderr).toContain(r.code);
