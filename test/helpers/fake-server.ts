@@ -222,6 +222,7 @@ export async function startFakeServer(opts: FakeServerOptions = {}): Promise<Fak
   let port = 0;
   let url: string;
   if (opts.mock) {
+    if (opts.tls) throw new Error('fake server: { mock: true } has no socket, so no TLS: start it without mock');
     url = 'https://fake.svc.test';
     agent = new MockAgent();
     agent.disableNetConnect();
