@@ -112,6 +112,11 @@ describe('at an 80x24 terminal', () => {
     const api = await term(['api', 'repositories/list', '--columns', 'nmae']);
     expect(api.code).toBe(2);
     expect(flat(api.output)).toMatch(/unknown column 'nmae' for svc api repositories\/list \(did you mean 'name'\?\)/);
+    // A call that changes something was made before the answer showed the name unknown: said so.
+    const issue = (await sb.runJson<{ issues: Array<{ id: string }> }>(['issues', 'search', '--types', 'open'])).issues[0].id;
+    const change = await term(['api', 'issues/archive', '-f', `issueId=${issue}`, '--columns', 'nmae']);
+    expect(change.code).toBe(2);
+    expect(flat(change.output)).toMatch(/unknown column 'nmae' .* the call was sent and answered/);
     const csv = await sb.run(['api', 'repositories/list', '--columns', 'name,issueCounts.open', '-o', 'csv']);
     expect(csv.code, csv.stderr).toBe(0);
     expect(csv.stdout.split('\n')[0]).toBe('name,issueCounts.open');
@@ -216,6 +221,13 @@ describe('at an 80x24 terminal', () => {
     expect(flat(list.output)).toContain("Organization: the token's default (none set; see svc auth status)");
     const listOrg = await term(['repos', 'list'], { ...sb.env, SVC_ORGANIZATION_ID: orgs[1].id });
     expect(flat(listOrg.output)).toContain(`Organization: ${orgs[1].id} (from SVC_ORGANIZATION_ID)`);
+  });
+
+  it('the spinner names the command as typed: stats security-posture, not the API\'s securityPosture', async () => {
+    const r = await runCli(['stats', 'security-posture'], { env: sb.env, tty: true, columns: 80 });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain('stats security-posture');
+    expect(r.stderr).not.toContain('securityPosture');
   });
 
   it('stats security-posture draws its series as a chart that fits, and ends with the change over the range', async () => {

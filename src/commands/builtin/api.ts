@@ -50,5 +50,12 @@ async function callApi(ctx: Context, raw: string, o: ApiOptions): Promise<void> 
   if (ctx.globals.dryRun) { printDryRun(ctx, path, body); return; }
   const client = await ctx.client();
   const data = await ctx.spin(path, () => client.call(path, body, { safe: o.safe === true }));
-  await renderResponse(ctx, { columns: [] }, data, undefined, `svc api ${path.replace(/^\/api\/v1\//, '')}`);
+  try {
+    await renderResponse(ctx, { columns: [] }, data, undefined, `svc api ${path.replace(/^\/api\/v1\//, '')}`);
+  } catch (err) {
+    // --columns is checked against the answer, which exists only once the call is made: a call that
+    // may have changed something must not read as "nothing happened".
+    if (err instanceof UsageError && o.safe !== true) throw new UsageError(`${err.message}; the call was sent and answered (its answer is not shown)`, err.hint);
+    throw err;
+  }
 }

@@ -73,7 +73,9 @@ export async function runOperation(ctx: Context, op: Operation, flags: Operation
   const client = await ctx.client();
   let data: unknown;
   try {
-    data = await ctx.spin(`${op.group} ${op.name}`, () => client.call(op.path, body, { safe: op.safe }));
+    // The command as typed (`stats security-posture`), not the API's spelling (`securityPosture`).
+    const typed = `${op.group} ${op.name.replace(/([a-z0-9])([A-Z])/g, '$1-$2').toLowerCase()}`;
+    data = await ctx.spin(typed, () => client.call(op.path, body, { safe: op.safe }));
   } catch (err) {
     throw infer?.failed ? await infer.failed(ctx, op, body, err) : err;
   }
