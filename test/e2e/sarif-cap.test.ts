@@ -1,0 +1,71 @@
+/**
+ * The platforms' limits end to end, in-process: a gate of 25,600 open issues with --sarif gives a
+ * SARIF of 25,000 results (the most severe), says so on stderr, in the summaries and in the run's
+ * properties. The issues are served by the scripted service on a MockAgent (no socket: the listing's
+ * paging, checks and retries are the gate's own and are proven against real servers elsewhere). The
+ * size cap and the annotations: test/unit/commands/gate/sarif-cap.test.ts.
+ */
+import { appendFileSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/host.js';
+import { makeIssue, useFakeServices, type FakeService } from '../helpers/fake-service.js';
+import { tempDir } from '../helpers/temp.js';
+import { bySeverity } from '../../src/gate/caps.js';
+import type { Level } from '../../src/gate/levels.js';
+import { oasisRegionProblems, schemaErrors } from '../unit/gate/reports/sarif-schema.js';
+
+const services = useFakeServices({ mock: true });
+/**
+ * A scripted service serving `n` generated open issues of one repository (scores spread over every
+ * level), without the long text fields the gate drops anyway (they only cost parsing time here).
+ */
+async function serving(n: number): Promise<FakeService> {
+  const s = await services([]);
+  s.generate(n, (i) => ({ ...makeIssue(i), repositoryId: 'repo-1', repositoryName: 'acme/app', generatedDescription: `Input reaches a sensitive call (${i}).`, sastCodeSegment: undefined }));
+  return s;
+}
+const run = (s: FakeService, argv: string[], o: { env: Record<string, string>; cwd: string }) =>
+  runCli(argv, { env: { ...s.env, ...o.env }, cwd: o.cwd, dispatcher: s.dispatcher });
+
+interface Row { id: string; level: Level; score?: number }
+
+describe('SARIF within code scanning\'s limits', () => {
+  it('a gate of 25,600 open issues writes 25,000 results, the most severe, and says how many it left out and why', async () => {
+    const s = await serving(25_600);
+    const dir = tempDir();
+    const sarif = join(dir, 'r.sarif');
+    const all = join(dir, 'all.json');
+    const summary = join(dir, 'summary.md');
+    appendFileSync(summary, '# earlier step\n');
+    const env = { GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: summary, GITHUB_SERVER_URL: 'https://github.com', GITHUB_REPOSITORY: 'acme/app', GITHUB_SHA: 'a'.repeat(40), CI: 'true' };
+    const r = await run(s, ['gate', '--max-total', '1000000', '--sarif', sarif, '--json-report', all], { env, cwd: dir });
+    expect(r.code, r.stderr).toBe(0);
+    const log = JSON.parse(readFileSync(sarif, 'utf8'));
+    const sarifRun = log.runs[0];
+    expect(sarifRun.results).toHaveLength(25_000);
+    const total: number = sarifRun.properties.gate.counts.total;
+    expect(total).toBe(25_600);
+    const out = total - 25_000;
+    expect(sarifRun.properties.svc).toEqual({ omittedResults: out, omittedReason: "host A's code scanning takes at most 25,000 results per SARIF run" });
+    // The most severe kept: no left-out issue is more severe than the least severe kept.
+    const issues = (JSON.parse(readFileSync(all, 'utf8')) as { issues: Row[] }).issues;
+    expect(issues).toHaveLength(total);
+    const kept = new Set<string>(sarifRun.results.map((x: { properties: { issueId: string } }) => x.properties.issueId));
+    const keptRows = issues.filter((i) => kept.has(i.id)).sort(bySeverity);
+    const leftOut = issues.filter((i) => !kept.has(i.id)).sort(bySeverity);
+    expect(leftOut).toHaveLength(out);
+    expect(bySeverity(keptRows.at(-1)!, leftOut[0])).toBeLessThanOrEqual(0);
+    // Valid SARIF still (the schema; the multitool's run is sarif-multitool.test.ts, on the same writer).
+    expect(schemaErrors(log)).toEqual([]);
+    expect(oasisRegionProblems(log)).toEqual([]);
+    const line = `The SARIF report leaves out ${out} of ${total} results (the least severe; it keeps 25000): host A's code scanning takes at most 25,000 results per SARIF run.`;
+    expect(r.stderr).toContain(line);
+    expect(r.stderr).toContain(`(25000 results, ${out} left out)`);
+    expect(r.stdout).toContain(line);
+    const md = readFileSync(summary, 'utf8');
+    expect(md.startsWith('# earlier step\n')).toBe(true);
+    expect(md.replace(/\\/g, '')).toContain(line);
+  }, 120_000);
+
+});
