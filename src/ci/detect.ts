@@ -40,6 +40,11 @@ export interface CiInfo {
   eventPath?: string;
   token?: string;
   workingDirectory?: string;
+  tempDir?: string;
+  runId?: string;
+  runAttempt?: string;
+  jobId?: string;
+  stepId?: string;
   /** The real variables that carry each field on this CI (for messages: use `missingText`). */
   variables: Partial<Record<CiField, readonly string[]>>;
 }

@@ -44,6 +44,11 @@ export const CI_FIELDS = {
   eventPath: 'a JSON file describing the event',
   token: 'a token for the provider\'s API (pull-request comments)',
   workingDirectory: 'the checked-out repository',
+  tempDir: "a directory emptied at the start and end of each job: the job's annotation count is kept there",
+  runId: 'the id of the run (the annotation count is per run, attempt and job)',
+  runAttempt: 'the attempt of the run',
+  jobId: 'the id of the job',
+  stepId: 'the id of the step (annotations are limited per step too)',
 } as const;
 export type CiField = keyof typeof CI_FIELDS;
 
@@ -86,6 +91,11 @@ export const CI_ROWS: readonly CiRow[] = [
       eventPath: 'GITHUB_EVENT_PATH',
       token: 'GITHUB_TOKEN',
       workingDirectory: 'GITHUB_WORKSPACE',
+      tempDir: 'RUNNER_TEMP',
+      runId: 'GITHUB_RUN_ID',
+      runAttempt: 'GITHUB_RUN_ATTEMPT',
+      jobId: 'GITHUB_JOB',
+      stepId: 'GITHUB_ACTION',
     },
     groups: 'workflow', annotations: 'workflow',
   },
@@ -133,7 +143,7 @@ export const CI_ROWS: readonly CiRow[] = [
   },
   {
     name: 'Azure Pipelines', kind: 'generic',
-    marker: { variable: 'TF_BUILD', value: /^true$/i, doc: '"True": an Azure Pipelines job: ##[group] folding' },
+    marker: { variable: 'TF_BUILD', value: /^true$/i, doc: '"True": an Azure Pipelines job: ##[group] folding, ##vso[task.logissue] annotations' },
     fields: {
       repositoryUrl: 'BUILD_REPOSITORY_URI',
       commit: 'BUILD_SOURCEVERSION',
@@ -147,7 +157,7 @@ export const CI_ROWS: readonly CiRow[] = [
       workingDirectory: 'BUILD_SOURCESDIRECTORY',
     },
     vcsFrom: { variable: 'BUILD_REPOSITORY_PROVIDER', values: { GitHub: 'hosta', GitHubEnterprise: 'hosta', Bitbucket: 'hostc', TfsGit: 'generic', Git: 'generic' } },
-    groups: 'logging',
+    groups: 'logging', annotations: 'logissue',
   },
   {
     name: 'Jenkins', kind: 'generic',

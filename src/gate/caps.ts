@@ -5,16 +5,19 @@
  *
  * - host A's code scanning takes at most 25,000 results per SARIF run and 10 MB of gzip-compressed
  *   SARIF per upload (above either the upload is rejected whole);
- * - host A's runner shows at most 10 error and 10 warning annotations per step (and 50 per job):
- *   more are dropped without a word, so the gate prints the most severe and one notice of the rest.
+ * - host A's runner shows at most 10 error, 10 warning and 10 notice annotations per step and 50 per
+ *   job: more are dropped without a word, so the gate prints the most severe and one notice of the
+ *   rest (what earlier steps printed is counted through the CI's ledger, src/ci/annotation-ledger.ts);
+ * - the logging-command CI's agent (the providers table) keeps 10 errors and 10 warnings per step as
+ *   issues (LOGISSUE_LIMITS).
  */
 import { levelRank, numericScore, type Level } from './levels.js';
 
 export const SARIF_LIMITS = Object.freeze({ results: 25_000, gzipBytes: 10 * 1024 * 1024 });
 export type SarifLimits = { results: number; gzipBytes: number };
 
-/** Per step: errors, warnings and notices (the last notice is the one that names the rest); per job. */
-export const ANNOTATION_LIMITS = Object.freeze({ error: 10, warning: 10, notice: 10, job: 50 });
+/** Host A's runner, per step: errors, warnings and notices (the last notice is the one that names the rest); per job. */
+export const ANNOTATION_LIMITS: AnnotationLimits = Object.freeze({ error: 10, warning: 10, notice: 10, job: 50, note: 'notice' });
 
 interface Ranked { level: Level; score?: unknown }
 
@@ -110,24 +113,58 @@ export function mostSevere<T extends Ranked>(n: number): { add(item: T): void; r
   };
 }
 
+/** What a CI shows of annotations from log lines: per step of each kind, per job, and which kind the note of the rest is. */
+interface AnnotationLimits {
+  error: number;
+  warning: number;
+  notice: number;
+  job: number;
+  note: 'notice' | 'warning';
+}
+
 /**
- * What the runner will show of each kind: the most severe errors, warnings and notices within the
- * per-step limits (one notice kept back for the note of the rest when anything is left out).
+ * The logging-command CI's agent (the providers table) keeps the first 10 errors and 10 warnings of a
+ * step as issues and only counts the rest; it has no notice, so the note of the rest is a warning.
+ */
+export const LOGISSUE_LIMITS: AnnotationLimits = Object.freeze({ error: 10, warning: 10, notice: 0, job: Number.POSITIVE_INFINITY, note: 'warning' });
+
+/** What earlier runs of the same job and step printed (the CI's annotation ledger). */
+export interface AnnotationsUsed {
+  job: number;
+  step: Record<AnnotationKind, number>;
+}
+const NOTHING_USED: AnnotationsUsed = { job: 0, step: { error: 0, warning: 0, notice: 0 } };
+
+/**
+ * What the runner will show of each kind: the most severe errors, warnings and notices within what is
+ * left of the per-step and per-job limits after `used`. When anything is left out, one place of the
+ * note's kind is kept for the note of the rest (`note`: false when no place is left for it).
  * `totals`: how many there are of each kind, when the groups hold only the most severe of them
  * (at least ANNOTATION_LIMITS.job each, see mostSevere).
  */
 export function capAnnotations<T extends Ranked>(
   groups: Record<AnnotationKind, readonly T[]>,
-  limits: typeof ANNOTATION_LIMITS = ANNOTATION_LIMITS,
+  limits: AnnotationLimits = ANNOTATION_LIMITS,
+  used: AnnotationsUsed = NOTHING_USED,
   totals: Record<AnnotationKind, number> = { error: groups.error.length, warning: groups.warning.length, notice: groups.notice.length },
-): { kept: Record<AnnotationKind, T[]>; omitted: number } {
+): { kept: Record<AnnotationKind, T[]>; omitted: number; note: boolean } {
   const top = (items: readonly T[], n: number) => [...items].sort(bySeverity).slice(0, Math.max(0, n));
-  const error = top(groups.error, limits.error);
-  const warning = top(groups.warning, Math.min(limits.warning, limits.job - error.length));
+  const room = {
+    error: Math.max(0, limits.error - used.step.error),
+    warning: Math.max(0, limits.warning - used.step.warning),
+    notice: Math.max(0, limits.notice - used.step.notice),
+  };
+  let job = Math.max(0, limits.job - used.job);
   const total = totals.error + totals.warning + totals.notice;
-  const room = Math.min(limits.notice, limits.job - error.length - warning.length);
-  // Everything fits: every notice shown; else one place is the note of the rest.
-  const fits = error.length + warning.length + Math.min(totals.notice, room) === total;
-  const notice = top(groups.notice, fits ? room : room - 1);
-  return { kept: { error, warning, notice }, omitted: total - error.length - warning.length - notice.length };
+  const fits = total <= job && (['error', 'warning', 'notice'] as const).every((k) => totals[k] <= room[k]);
+  let note = false;
+  if (!fits && room[limits.note] > 0 && job > 0) {
+    room[limits.note] -= 1;
+    job -= 1;
+    note = true;
+  }
+  const error = top(groups.error, Math.min(room.error, job));
+  const warning = top(groups.warning, Math.min(room.warning, job - error.length));
+  const notice = top(groups.notice, Math.min(room.notice, job - error.length - warning.length));
+  return { kept: { error, warning, notice }, omitted: total - error.length - warning.length - notice.length, note };
 }

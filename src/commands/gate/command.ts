@@ -42,8 +42,10 @@ counts as critical.
 Output: a summary on stdout (counts per level, thresholds, verdict, the issues that break the gate),
 also in CI logs; -o json gives the verdict as data: {passed, counts, thresholds, violations, breaking,
 scope, fetched, totalCount, issues, with a baseline unchanged, with a policy suppressed}. -o csv lists the breaking issues. --annotations adds workflow-command lines
-(::error file=...,line=...::) after the summary: the most severe within host A's limits (10 errors
-and 10 warnings per step), then one notice of how many are left out and where the full list is.
+(::error file=...,line=...::; ##vso[task.logissue ...] where the CI uses logging commands) after the
+summary: the most severe within the runner's limits (10 errors, 10 warnings and 10 notices per step,
+50 per job, counted across the job's steps), then one note of how many are left out and where the
+full list is.
 --sarif keeps within code scanning's limits (25,000 results per run, 10 MB gzip-compressed): above
 either, the most severe results, the number left out and why said on stderr, in the summary and in
 the run's properties.svc. Reports are written whole or not at all;
@@ -117,7 +119,7 @@ export function gateCommand(run: Runner, cmd = new Command('gate')): Command {
   }
   cmd.option('--levels <cutoffs>', 'Score cut-offs, e.g. critical=90,high=70,medium=40,low=10 (default: those)');
   for (const key of REPORT_KEYS) cmd.option(`${REPORT_KINDS[key].flag} <file>`, REPORT_KINDS[key].description);
-  cmd.option('--annotations', "Print workflow-command annotations (::error file=...,line=...::) on stdout, the most severe within the runner's limits (default on host A's runner)");
+  cmd.option('--annotations', "Print annotations (::error file=...,line=...::, or ##vso[task.logissue] with logging commands) on stdout, the most severe within the runner's limits (default on host A's runner and with logging commands)");
   cmd.option('--comment', "Post the summary as one comment on the CI's pull request, edited on every run (never changes the exit code)");
   cmd.option('--no-annotations', "No annotations, also on host A's runner");
   cmd.option('--baseline <file>', 'Count only issues not in this earlier report (the --sarif or --json-report file of a previous run)');

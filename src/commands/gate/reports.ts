@@ -9,7 +9,8 @@
 import type { Writable } from 'node:stream';
 import { CliError } from '../../errors.js';
 import { EXIT } from '../../exit-codes.js';
-import { writeReport } from '../../output/write-file.js';
+import { tempPathFor, writeFileAtomic, writeModeFor, writeReport } from '../../output/write-file.js';
+import { rename, unlink } from 'node:fs/promises';
 import { organizationText, type GateVerdict } from './decision.js';
 import { siftedLines } from '../../gate/sifted-text.js';
 import { toSarif, type SarifResult } from '../../gate/reports/sarif.js';
@@ -19,7 +20,8 @@ import { toHostBSast } from '../../gate/reports/hostb-sast.js';
 import { toCodeQuality } from '../../gate/reports/code-quality.js';
 import { verdictData } from './verdict-data.js';
 import { LazyList, jsonChunks } from '../../output/json-stream.js';
-import { sarifCapLine, type SarifCap } from './sarif-cap.js';
+import { capSarif, gzipFileSize, sarifCapLine, type SarifCap, type SarifSink } from './sarif-cap.js';
+import type { SarifLimits } from '../../gate/caps.js';
 
 /** What a writer may use beyond the verdict. */
 export interface ReportInputs {
@@ -152,8 +154,12 @@ export function reportsKeep(paths: ReportPaths): { everyIssue: boolean; siftedIs
 
 /** Writes one report whole or not at all (`-`: stdout); a failure names the flag and says whether it is the disk (9) or the path (2). */
 async function atomically(key: ReportKey, path: string, text: () => string | Iterable<string>, stdout?: Writable, signal?: AbortSignal): Promise<void> {
+  await writing(key, path, () => writeReport(path, text(), stdout, signal));
+}
+
+async function writing<T>(key: ReportKey, path: string, write: () => Promise<T>): Promise<T> {
   try {
-    await writeReport(path, text(), stdout, signal);
+    return await write();
   } catch (err) {
     // Ctrl-C while writing (130/143), or the kept issues' temporary file failing (9, spill.ts): the
     // report is not written (its temp file removed) and that error, with its own code, ends the run.
@@ -166,13 +172,45 @@ async function atomically(key: ReportKey, path: string, text: () => string | Ite
   }
 }
 
-/** Every report asked for, in table order, each said on stderr once written. */
-export async function writeReports(paths: ReportPaths, v: GateVerdict, o: ReportInputs & { stdout: Writable; note: (line: string) => void; signal?: AbortSignal }): Promise<void> {
+/**
+ * The SARIF report within code scanning's limits (sarif-cap.ts), written: to a regular file its text is
+ * made once, counted as it is written to a temporary file beside the report, compressed to measure only
+ * when it is over the limit uncompressed, and renamed over the path when it fits; to stdout or a FIFO it
+ * is measured first, then written. What it left out is returned for the other reports and the summaries.
+ */
+export async function writeSarifReport(path: string, v: GateVerdict, o: ReportInputs, stdout?: Writable, signal?: AbortSignal, limits?: SarifLimits): Promise<SarifCap> {
+  const write = (verdict: GateVerdict, omitted: { results: number; reason: string }) => sarifChunks(verdict, o, omitted);
+  return writing('sarif', path, async () => {
+    const { mode, target } = await writeModeFor(path);
+    if (mode === 'atomic') return capSarif(v, write, limits, fileSink(target, signal));
+    const cap = await capSarif(v, write, limits);
+    await writeReport(path, write(cap.verdict, { results: cap.omitted, reason: cap.reason }), stdout, signal);
+    return cap;
+  });
+}
+
+/** A temporary file beside the report: kept by renaming it over the report, dropped by removing it. */
+function fileSink(target: string, signal?: AbortSignal): SarifSink {
+  return {
+    async put(chunks) {
+      const temp = tempPathFor(target);
+      await writeFileAtomic(temp, chunks, undefined, signal);
+      return {
+        gzipSize: () => gzipFileSize(temp),
+        keep: () => rename(temp, target),
+        drop: () => unlink(temp).catch(() => undefined),
+      };
+    },
+  };
+}
+
+/** Every report asked for, in table order, each said on stderr once written (those in `written` were written already). */
+export async function writeReports(paths: ReportPaths, v: GateVerdict, o: ReportInputs & { stdout: Writable; note: (line: string) => void; signal?: AbortSignal }, written: readonly ReportKey[] = []): Promise<void> {
   for (const key of REPORT_KEYS) {
     const path = paths[key];
     if (path === undefined) continue;
     const kind = kindOf(key);
-    await atomically(key, path, () => (kind.chunks ? kind.chunks(v, o) : kind.text(v, o)), o.stdout, o.signal);
+    if (!written.includes(key)) await atomically(key, path, () => (kind.chunks ? kind.chunks(v, o) : kind.text(v, o)), o.stdout, o.signal);
     o.note(kind.wrote(v, path, o));
   }
 }

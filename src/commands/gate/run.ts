@@ -33,8 +33,8 @@ import { searchOperation } from './flags.js';
 import { checkOutput } from '../../output/respond.js';
 import { verifyScope } from './scope.js';
 import { printVerdict } from './summary.js';
-import { REPORT_KEYS, kindOf, reportsKeep, sarifChunks, writeErrorReports, writeReports, type ReportInputs, type ReportPaths } from './reports.js';
-import { capSarif, sarifCapLine } from './sarif-cap.js';
+import { REPORT_KEYS, kindOf, reportsKeep, writeErrorReports, writeReports, writeSarifReport, type ReportInputs, type ReportPaths } from './reports.js';
+import { sarifCapLine } from './sarif-cap.js';
 import { checkRepositoryFlag, gateSetup, resolveRepository, type GateSetup } from './setup.js';
 import { createSieve } from '../../gate/sieve.js';
 import { fingerprintOf } from '../../gate/fingerprint.js';
@@ -228,11 +228,12 @@ async function decideAndReport(ctx: Context, opts: GateOptions, g: GateRun): Pro
     throw err;
   }
   const inputs: ReportInputs = { version: ctx.version, startedAt, endedAt: wallClock(ctx), issueUrl: setup.issueUrl };
-  // Within host A's code-scanning limits: the most severe results, the rest said (gate/caps.ts).
-  if (paths.sarif) inputs.sarif = await capSarif(verdict, (v, omitted) => sarifChunks(v, inputs, omitted));
+  // Within host A's code-scanning limits: the most severe results, the rest said (gate/caps.ts); the
+  // SARIF report is written first, measured as it is written (reports.ts writeSarifReport).
+  if (paths.sarif) inputs.sarif = await writeSarifReport(paths.sarif, verdict, inputs, ctx.io.stdout, ctx.signal);
   const omitted = sarifCapLine(inputs.sarif);
   for (const line of omitted) ctx.warn(line);
-  await writeReports(paths, verdict, { ...inputs, stdout: ctx.io.stdout, note: ctx.note, signal: ctx.signal });
+  await writeReports(paths, verdict, { ...inputs, stdout: ctx.io.stdout, note: ctx.note, signal: ctx.signal }, ['sarif']);
   if (stepSummary !== undefined) await writeStepSummary(ctx, stepSummary, verdict, inputs);
   if (paths.sarif) {
     const repos = repositoriesOf(verdict, g.repositories);

@@ -6,6 +6,7 @@
 import { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
+import { createReadStream } from 'node:fs';
 import type { GateVerdict } from './decision.js';
 import type { GateIssue, IssueList } from '../../gate/verdict.js';
 import { SARIF_LIMITS, fewerResults, mostSevereMask, sarifOmittedReason, type SarifLimits } from '../../gate/caps.js';
@@ -72,7 +73,28 @@ async function sizes(chunks: Iterable<string>): Promise<{ raw: number; gzip: num
   return { raw: count.raw, gzip };
 }
 
-export async function capSarif(v: GateVerdict, write: SarifWriter, limits: SarifLimits = SARIF_LIMITS): Promise<SarifCap> {
+/**
+ * Where the SARIF text goes when it can be read back (a regular file): `put` writes it (not yet under
+ * the report's name) and answers a handle to measure it compressed and keep or drop it. Then the text
+ * is made once, its bytes counted as it is written, and compressed only when it is over the limit.
+ */
+export interface SarifSink {
+  put(chunks: Iterable<string>): Promise<{ gzipSize(): Promise<number>; keep(): Promise<void>; drop(): Promise<void> }>;
+}
+
+/** The pieces as they are, their UTF-8 bytes added to `count.raw` as they pass. */
+function* counted(chunks: Iterable<string>, count: { raw: number }): Generator<string> {
+  for (const c of chunks) {
+    count.raw += Buffer.byteLength(c);
+    yield c;
+  }
+}
+
+/**
+ * The verdict the SARIF report lists within the limits. With a sink the report is written there (and
+ * kept) as it is measured; without one (stdout, a FIFO) it is measured here and written by the caller.
+ */
+export async function capSarif(v: GateVerdict, write: SarifWriter, limits: SarifLimits = SARIF_LIMITS, sink?: SarifSink): Promise<SarifCap> {
   const groups: IssueList[] = [v.result.issues, v.sifted?.unchanged ?? [], v.sifted?.suppressed ?? []];
   const total = groups.reduce((n, g) => n + g.length, 0);
   let max = limits.results;
@@ -80,13 +102,38 @@ export async function capSarif(v: GateVerdict, write: SarifWriter, limits: Sarif
   for (;;) {
     const { keep, omitted } = mostSevereMask(groups, max);
     const verdict = keep === undefined ? v : withIssues(v, groups, keep);
-    // What counts is the compressed size, but a text within the limit fits whatever it compresses to.
-    const measured = await sizes(write(verdict, { results: omitted, reason }));
-    const size = measured.raw <= limits.gzipBytes ? measured.raw : measured.gzip;
-    if (size <= limits.gzipBytes || total - omitted === 0) return { verdict, omitted, reason, total };
+    const last = total - omitted === 0;
+    let size: number;
+    if (sink) {
+      const count = { raw: 0 };
+      const written = await sink.put(counted(write(verdict, { results: omitted, reason }), count));
+      try {
+        // What counts is the compressed size, but a text within the limit fits whatever it compresses to.
+        size = count.raw <= limits.gzipBytes ? count.raw : await written.gzipSize();
+      } catch (err) {
+        await written.drop();
+        throw err;
+      }
+      if (size <= limits.gzipBytes || last) {
+        await written.keep();
+        return { verdict, omitted, reason, total };
+      }
+      await written.drop();
+    } else {
+      const measured = await sizes(write(verdict, { results: omitted, reason }));
+      size = measured.raw <= limits.gzipBytes ? measured.raw : measured.gzip;
+      if (size <= limits.gzipBytes || last) return { verdict, omitted, reason, total };
+    }
     max = fewerResults(total - omitted, size, limits.gzipBytes);
     reason = sarifOmittedReason('gzipBytes', limits);
   }
+}
+
+/** The compressed size of a file, read as a stream. */
+export async function gzipFileSize(path: string): Promise<number> {
+  let size = 0;
+  await pipeline(createReadStream(path), createGzip(), new Writable({ write(chunk: Buffer, _e, done) { size += chunk.length; done(); } }));
+  return size;
 }
 
 /** One line on what the SARIF report left out: stderr and the summaries. */

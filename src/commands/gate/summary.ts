@@ -16,8 +16,9 @@ import { clip, displayWidth, pad, wrap } from '../../output/text-width.js';
 import { count } from '../../terminal/progress.js';
 import { printJson } from '../../output/print-json.js';
 import { rowFails, thresholdText } from '../../gate/reports/markdown.js';
-import { annotationText, escapeData, mostSevereAnnotationGroups } from '../../gate/reports/annotations.js';
-import { ANNOTATION_LIMITS, capAnnotations } from '../../gate/caps.js';
+import { annotationText, escapeData, escapeLogissue, mostSevereAnnotationGroups, type AnnotationSyntax } from '../../gate/reports/annotations.js';
+import { ANNOTATION_LIMITS, LOGISSUE_LIMITS, capAnnotations, type AnnotationsUsed } from '../../gate/caps.js';
+import { annotationsUsed, recordAnnotations } from '../../ci/annotation-ledger.js';
 import { locationText, scoreText, titleOf } from '../../gate/reports/common.js';
 import { Chalk } from 'chalk';
 import { verdictData } from './verdict-data.js';
@@ -28,17 +29,35 @@ const MAX_LISTED = 50;
 const CSV_COLUMNS = ['level', 'score', 'id', 'vulnClass', 'repositoryName', 'affectedFile', 'startLine', 'generatedTitle'];
 
 /**
- * Workflow-command lines within the runner's limits (gate/caps.ts: the most severe 10 errors, 10
- * warnings, ...), then one notice of how many are left out and where the full list is.
+ * Annotation lines within the CI's limits (gate/caps.ts: the most severe 10 errors, 10 warnings, ...,
+ * less what earlier runs of the job and step printed), then one note of how many are left out and
+ * where the full list is: a notice on host A, a warning with logging commands (no notice there), a plain
+ * line when the limits leave no place for it. `printed`: what to add to the ledger.
  */
-export function annotationLines(result: GateResult, fullList = '-o json, --sarif or --junit'): string {
+export function annotationLines(
+  result: GateResult,
+  fullList = '-o json, --sarif or --junit',
+  o: { syntax?: AnnotationSyntax; used?: AnnotationsUsed } = {},
+): { text: string; printed: Record<'error' | 'warning' | 'notice', number> } {
+  const syntax = o.syntax ?? 'workflow';
+  const limits = syntax === 'logissue' ? LOGISSUE_LIMITS : ANNOTATION_LIMITS;
   // Only the most severe of each kind are held: more than the per-job limit is never shown.
   const { groups, totals } = mostSevereAnnotationGroups(result, ANNOTATION_LIMITS.job);
-  const { kept, omitted } = capAnnotations(groups, ANNOTATION_LIMITS, totals);
-  const text = annotationText(kept);
-  if (omitted === 0) return text;
-  const L = ANNOTATION_LIMITS;
-  return `${text}::notice title=svc gate::${omitted} more issue annotation${omitted === 1 ? '' : 's'} not shown (the runner shows at most ${L.error} errors and ${L.warning} warnings per step, ${L.job} per job; the most severe are shown); the full list: ${escapeData(fullList)}\n`;
+  const { kept, omitted, note } = capAnnotations(groups, limits, o.used, totals);
+  const text = annotationText(kept, syntax);
+  const printed = { error: kept.error.length, warning: kept.warning.length, notice: syntax === 'logissue' ? 0 : kept.notice.length };
+  if (omitted === 0) return { text, printed };
+  const earlier = o.used && o.used.job > 0 ? `; earlier steps of this job printed ${o.used.job}` : '';
+  const why = syntax === 'logissue'
+    ? `the agent keeps at most ${limits.error} errors and ${limits.warning} warnings per step as issues, and has no notices; the most severe are shown`
+    : `the runner shows at most ${limits.error} errors and ${limits.warning} warnings per step, ${limits.job} per job${earlier}; the most severe are shown`;
+  const words = `${omitted} more issue annotation${omitted === 1 ? '' : 's'} not shown (${why}); the full list: ${fullList}`;
+  if (!note) return { text: `${text}svc gate: ${words}\n`, printed };
+  printed[limits.note] += 1;
+  const line = syntax === 'logissue'
+    ? `##vso[task.logissue type=warning;code=svc-gate]${escapeLogissue(words, false)}`
+    : `::notice title=svc gate::${escapeData(words)}`;
+  return { text: `${text}${line}\n`, printed };
 }
 
 /** What the verdict says beyond the result: where the full list of issues is, what a report left out. */
@@ -71,9 +90,25 @@ export async function printVerdict(ctx: Context, format: Format, v: GateVerdict,
       return;
     }
     case 'table':
-      ctx.out(humanSummary(ctx, v, ci, notes.omitted ?? []));
-      if (annotations) ctx.out(annotationLines(r, notes.fullList));
+      {
+        const summary = humanSummary(ctx, v, ci, notes.omitted ?? []);
+        // The logging-command CI's agent (the providers table) acts on `##vso[` anywhere in a line: a title from the service must not be a command.
+        ctx.out(ci?.annotations === 'logissue' ? summary.replace(/##vso\[/gi, '##vso [') : summary);
+      }
+      if (annotations) await printAnnotations(ctx, r, ci, notes.fullList);
   }
+}
+
+/**
+ * The annotations in the CI's syntax (host A's without a CI, for --annotations), within what is left
+ * of the job's limits: the ledger (ci/annotation-ledger.ts) is read before and added to after; it fails
+ * soft and never changes the verdict.
+ */
+async function printAnnotations(ctx: Context, r: GateResult, ci: CiInfo | undefined, fullList: string | undefined): Promise<void> {
+  const used = await annotationsUsed(ci);
+  const { text, printed } = annotationLines(r, fullList, { syntax: ci?.annotations ?? 'workflow', used });
+  ctx.out(text);
+  await recordAnnotations(ci, printed);
 }
 
 /** Plain aligned columns (no box drawing: easy to read in a CI log); numbers right-aligned. */

@@ -1,5 +1,7 @@
 /**
- * CI workflow commands (`::error file=…,line=…::message`) that annotate the lines of a change.
+ * CI workflow commands (`::error file=…,line=…::message`) that annotate the lines of a change, and
+ * the same as the logging commands of the CI the providers table names for them (`##vso[task.logissue type=error;sourcepath=…;
+ * linenumber=…;columnnumber=…;code=…]message`; no notice there).
  *
  * Decision: every breaking issue is an `::error`; a non-breaking issue at medium or above is a
  * `::warning` (worth a look, but it does not fail the gate); a non-breaking low or info issue is a
@@ -9,6 +11,37 @@ import type { GateIssue, GateResult } from '../verdict.js';
 import { levelAtLeast } from '../levels.js';
 import { mostSevere, type AnnotationKind } from '../caps.js';
 import { descriptionOf, idText, relativePath, scoreText, spanOf, titleOf } from './common.js';
+import { stripControls } from '../../output/sanitize.js';
+
+/** Host A's workflow commands, or the logging commands `##vso[task.logissue]`. */
+export type AnnotationSyntax = 'workflow' | 'logissue';
+
+/**
+ * Escapes a value of a `##vso[` logging command: `%` as `%AZP25` (first), CR and LF, and in a
+ * property also `;` (which ends it) and `]` (which ends the properties). The agent decodes them.
+ */
+export function escapeLogissue(value: string, property: boolean): string {
+  const data = value.replace(/%/g, '%AZP25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+  return property ? data.replace(/;/g, '%3B').replace(/\]/g, '%5D') : data;
+}
+
+function logissue(kind: 'error' | 'warning', issue: GateIssue): string {
+  // No control characters, and no `##vso[` (the agent looks for it anywhere in a line) in text from the service.
+  const clean = (v: string) => stripControls(v).replace(/##vso\[/gi, '##vso [');
+  const props = [`type=${kind}`];
+  const file = relativePath(issue.affectedFile);
+  if (file !== undefined) {
+    props.push(`sourcepath=${escapeLogissue(clean(file), true)}`);
+    const span = spanOf(issue);
+    if (span.startLine !== undefined) props.push(`linenumber=${span.startLine}`);
+    if (span.startColumn !== undefined) props.push(`columnnumber=${span.startColumn}`);
+  }
+  props.push(`code=${escapeLogissue(clean(idText(issue)), true)}`);
+  const description = descriptionOf(issue);
+  const facts = `score ${scoreText(issue)}, ${issue.level}, issue ${idText(issue)}${issue.breaking ? ', breaks the gate' : ''}`;
+  const message = `[${issue.level}] ${titleOf(issue)}${description === undefined ? '' : `: ${description}`} (${facts})`;
+  return `##vso[task.logissue ${props.join(';')}]${escapeLogissue(clean(message), false)}`;
+}
 
 /** Escapes the message part of a workflow command. */
 export function escapeData(value: string): string {
@@ -64,9 +97,10 @@ export function mostSevereAnnotationGroups(result: GateResult, most: number): { 
   return { groups: { error: pick.error.items, warning: pick.warning.items, notice: pick.notice.items }, totals };
 }
 
-/** The workflow commands of these groups, errors first: one per line; '' when there is nothing to annotate. */
-export function annotationText(groups: Record<'error' | 'warning' | 'notice', readonly GateIssue[]>): string {
-  const lines = (['error', 'warning', 'notice'] as const).flatMap((kind) => groups[kind].map((issue) => command(kind, issue)));
+/** The commands of these groups, errors first: one per line; '' when there is nothing to annotate (no notice in `logissue`). */
+export function annotationText(groups: Record<'error' | 'warning' | 'notice', readonly GateIssue[]>, syntax: AnnotationSyntax = 'workflow'): string {
+  const kinds = syntax === 'logissue' ? (['error', 'warning'] as const) : (['error', 'warning', 'notice'] as const);
+  const lines = kinds.flatMap((kind) => groups[kind].map((issue) => (syntax === 'logissue' ? logissue(kind as 'error' | 'warning', issue) : command(kind, issue))));
   return lines.length === 0 ? '' : `${lines.join('\n')}\n`;
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ANNOTATION_LIMITS, SARIF_LIMITS, bySeverity, capAnnotations, fewerResults, keepMostSevere, sarifOmittedReason } from '../../../src/gate/caps.js';
+import { ANNOTATION_LIMITS, LOGISSUE_LIMITS, SARIF_LIMITS, bySeverity, capAnnotations, fewerResults, keepMostSevere, sarifOmittedReason } from '../../../src/gate/caps.js';
 import type { Level } from '../../../src/gate/levels.js';
 
 const item = (id: string, level: Level, score?: number) => ({ id, level, score });
@@ -42,5 +42,27 @@ describe('the platforms\' limits (gate/caps.ts)', () => {
     expect(capAnnotations({ error: [], warning: [], notice: notices }).omitted).toBe(0);
     const more = capAnnotations({ error: [], warning: [], notice: [...notices, item('n10', 'info')] });
     expect([more.kept.notice.length, more.omitted]).toEqual([9, 2]);
+  });
+
+  it('counts what earlier steps of the job and earlier runs of the step printed', () => {
+    const many = (p: string, level: Level, n: number) => Array.from({ length: n }, (_, i) => item(`${p}${i}`, level, i));
+    const groups = { error: many('e', 'critical', 20), warning: many('w', 'medium', 20), notice: many('n', 'low', 20) };
+    // 45 used in the job: 5 places left, one for the note.
+    const late = capAnnotations(groups, ANNOTATION_LIMITS, { job: 45, step: { error: 0, warning: 0, notice: 0 } });
+    expect([late.kept.error.length, late.kept.warning.length, late.kept.notice.length, late.note]).toEqual([4, 0, 0, true]);
+    expect(late.omitted).toBe(56);
+    // The job is full: nothing is shown and there is no place for the note either.
+    const full = capAnnotations(groups, ANNOTATION_LIMITS, { job: 50, step: { error: 0, warning: 0, notice: 0 } });
+    expect([full.kept.error.length, full.note, full.omitted]).toEqual([0, false, 60]);
+    // This step already showed 10 errors: warnings and notices still have their places.
+    const step = capAnnotations(groups, ANNOTATION_LIMITS, { job: 10, step: { error: 10, warning: 0, notice: 0 } });
+    expect([step.kept.error.length, step.kept.warning.length, step.kept.notice.length, step.note]).toEqual([0, 10, 9, true]);
+  });
+
+  it('with logging commands: 10 errors and 10 warnings a step, the note a warning, no notices', () => {
+    const many = (p: string, level: Level, n: number) => Array.from({ length: n }, (_, i) => item(`${p}${i}`, level, i));
+    const r = capAnnotations({ error: many('e', 'high', 12), warning: many('w', 'medium', 12), notice: many('n', 'low', 3) }, LOGISSUE_LIMITS);
+    expect([r.kept.error.length, r.kept.warning.length, r.kept.notice.length, r.note, r.omitted]).toEqual([10, 9, 0, true, 8]);
+    expect(capAnnotations({ error: many('e', 'high', 2), warning: [], notice: [] }, LOGISSUE_LIMITS).omitted).toBe(0);
   });
 });

@@ -30,7 +30,7 @@ describe('mostSevere', () => {
       const { groups, totals } = mostSevereAnnotationGroups(result, ANNOTATION_LIMITS.job);
       expect(groups.warning.length).toBeLessThanOrEqual(ANNOTATION_LIMITS.job);
       expect(totals).toEqual({ error: all.error.length, warning: all.warning.length, notice: all.notice.length });
-      expect(capAnnotations(groups, ANNOTATION_LIMITS, totals)).toEqual(capAnnotations(all));
+      expect(capAnnotations(groups, ANNOTATION_LIMITS, undefined, totals)).toEqual(capAnnotations(all));
     }
   });
 });

@@ -52,7 +52,7 @@ describe('gate output helpers', () => {
       ...Array.from({ length: 20 }, (_, i) => ({ id: `w${i}`, score: 40 + i, affectedFile: 'b.ts', startLine: i + 1 })),
       ...Array.from({ length: 15 }, (_, i) => ({ id: `n${i}`, score: 10 + i, affectedFile: 'c.ts', startLine: i + 1 })),
     ];
-    const lines = (await annotationLines(evaluateGate(issues, { failOn: 'critical' }), 'the step summary, --sarif r.sarif')).trimEnd().split('\n');
+    const lines = annotationLines(evaluateGate(issues, { failOn: 'critical' }), 'the step summary, --sarif r.sarif').text.trimEnd().split('\n');
     const errors = lines.filter((l) => l.startsWith('::error '));
     const warnings = lines.filter((l) => l.startsWith('::warning '));
     const notices = lines.filter((l) => l.startsWith('::notice '));
@@ -66,7 +66,7 @@ describe('gate output helpers', () => {
   });
 
   it('prints few annotations as they are', async () => {
-    const text = await annotationLines(evaluateGate([{ id: 'x', score: 91, affectedFile: 'b.ts', startLine: 3 }], { failOn: 'high' }));
+    const { text } = annotationLines(evaluateGate([{ id: 'x', score: 91, affectedFile: 'b.ts', startLine: 3 }], { failOn: 'high' }));
     expect(text).toMatch(/^::error file=b\.ts,line=3,title=\[critical\] Issue x::/);
     expect(text.trimEnd().split('\n')).toHaveLength(1);
   });

@@ -6,6 +6,7 @@
  * test/e2e/sarif-cap.test.ts; the multitool's run on a capped SARIF is in
  * test/unit/gate/reports/sarif-multitool.test.ts.
  */
+import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../../../helpers/host.js';
@@ -13,7 +14,7 @@ import { makeIssue, useFakeServices, type FakeService } from '../../../helpers/f
 import { tempDir } from '../../../helpers/temp.js';
 import { bySeverity } from '../../../../src/gate/caps.js';
 import { capSarif } from '../../../../src/commands/gate/sarif-cap.js';
-import { sarifChunks } from '../../../../src/commands/gate/reports.js';
+import { sarifChunks, writeSarifReport } from '../../../../src/commands/gate/reports.js';
 import { evaluateGate } from '../../../../src/gate/verdict.js';
 import type { GateVerdict } from '../../../../src/commands/gate/decision.js';
 import { schemaErrors } from '../../gate/reports/sarif-schema.js';
@@ -78,4 +79,39 @@ describe("annotations on host A's runner", () => {
     expect(total).toBe(400);
     expect(Number(/::(\d+) more/.exec(last)![1]) + shown).toBe(total);
   }, 120_000);
+
+  it('written to a file, the text is made once when it fits, the same bytes, and no temporary file is left', async () => {
+    const result = evaluateGate(Array.from({ length: 400 }, (_, i) => ({ id: `i${i}`, score: i % 100, affectedFile: `src/f${i}.ts`, startLine: i + 1, generatedDescription: `x${i} `.repeat(40) })), { failOn: 'critical' });
+    const v: GateVerdict = { result, scope: {}, verified: { unverifiedFilters: [] }, fetched: 400, totalCount: 400 };
+    const inputs = { version: '1.0.0', startedAt: 0, endedAt: 0 };
+    const dir = tempDir();
+    const path = join(dir, 'r.sarif');
+    const roomy = { results: 25_000, gzipBytes: 10 * 1024 * 1024 };
+    // Under the limits: written once, kept, the full text.
+    const cap = await writeSarifReport(path, v, inputs, undefined, undefined, roomy);
+    expect(cap.omitted).toBe(0);
+    expect(readFileSync(path, 'utf8')).toBe([...sarifChunks(v, inputs, { results: 0, reason: '' })].join(''));
+    expect(readdirSync(dir)).toEqual(['r.sarif']);
+    // The text made once, into the sink (which keeps it), never compressed under the limit.
+    let calls = 0;
+    let put = '';
+    let kept = false;
+    const once = await capSarif(v, (x, omitted) => { calls += 1; return sarifChunks(x, inputs, omitted); }, roomy, {
+      put: async (chunks) => {
+        for (const c of chunks) put += c;
+        return { gzipSize: async () => { throw new Error('not compressed under the limit'); }, keep: async () => { kept = true; }, drop: async () => undefined };
+      },
+    });
+    expect([once.omitted, calls, kept]).toEqual([0, 1, true]);
+    expect(put).toBe(readFileSync(path, 'utf8'));
+    // Over the compressed limit: the file holds what the measuring path gives, byte for byte.
+    const tight = { results: 25_000, gzipBytes: 8_000 };
+    const capped = await writeSarifReport(path, v, inputs, undefined, undefined, tight);
+    const measured = await capSarif(v, (x, omitted) => sarifChunks(x, inputs, omitted), tight);
+    expect(capped.omitted).toBe(measured.omitted);
+    expect(capped.omitted).toBeGreaterThan(0);
+    expect(readFileSync(path, 'utf8')).toBe([...sarifChunks(measured.verdict, inputs, { results: measured.omitted, reason: measured.reason })].join(''));
+    expect(readdirSync(dir)).toEqual(['r.sarif']);
+  });
 });
+
