@@ -1,4 +1,5 @@
 import { afterAll } from 'vitest';
+import { runCli, type CliResult } from './host.js';
 /**
  * A scripted service on the fake server (fake-server.ts) for the gate, scan-wait and --all tests:
  * issues/search with paging and totalCount, scans/start and scans/list with a scan that finishes
@@ -228,4 +229,19 @@ export function useFakeServices(o: { mock?: boolean } = {}): (issues: Issue[]) =
     services.push(s);
     return s;
   };
+}
+
+/**
+ * A scripted service serving `n` generated open issues of one repository (scores spread over every
+ * level), without the long text fields the gate drops anyway (they only cost parsing time).
+ */
+export async function servingGenerated(services: (issues: Issue[]) => Promise<FakeService>, n: number): Promise<FakeService> {
+  const s = await services([]);
+  s.generate(n, (i) => ({ ...makeIssue(i), repositoryId: 'repo-1', repositoryName: 'acme/app', generatedDescription: `Input reaches a sensitive call (${i}).`, sastCodeSegment: undefined }));
+  return s;
+}
+
+/** svc in-process against the service `s` (its URL, token and, in mock mode, its dispatcher). */
+export function runAgainst(s: FakeService, argv: string[], o: { env: Record<string, string>; cwd: string }): Promise<CliResult> {
+  return runCli(argv, { env: { ...s.env, ...o.env }, cwd: o.cwd, dispatcher: s.dispatcher });
 }

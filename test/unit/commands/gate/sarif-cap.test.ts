@@ -9,8 +9,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../../../helpers/host.js';
-import { makeIssue, useFakeServices, type FakeService } from '../../../helpers/fake-service.js';
+import { runAgainst, servingGenerated, useFakeServices } from '../../../helpers/fake-service.js';
 import { tempDir } from '../../../helpers/temp.js';
 import { bySeverity } from '../../../../src/gate/caps.js';
 import { capSarif } from '../../../../src/commands/gate/sarif-cap.js';
@@ -20,17 +19,8 @@ import type { GateVerdict } from '../../../../src/commands/gate/decision.js';
 import { schemaErrors } from '../../gate/reports/sarif-schema.js';
 
 const services = useFakeServices({ mock: true });
-/**
- * A scripted service serving `n` generated open issues of one repository (scores spread over every
- * level), without the long text fields the gate drops anyway (they only cost parsing time here).
- */
-async function serving(n: number): Promise<FakeService> {
-  const s = await services([]);
-  s.generate(n, (i) => ({ ...makeIssue(i), repositoryId: 'repo-1', repositoryName: 'acme/app', generatedDescription: `Input reaches a sensitive call (${i}).`, sastCodeSegment: undefined }));
-  return s;
-}
-const run = (s: FakeService, argv: string[], o: { env: Record<string, string>; cwd: string }) =>
-  runCli(argv, { env: { ...s.env, ...o.env }, cwd: o.cwd, dispatcher: s.dispatcher });
+const serving = (n: number) => servingGenerated(services, n);
+const run = runAgainst;
 
 
 describe('SARIF within code scanning\'s limits', () => {

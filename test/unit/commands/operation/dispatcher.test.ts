@@ -2,32 +2,23 @@
  * Flags -> request -> rendered output in-process, with no server: the host's dispatcher is an undici
  * MockAgent (Host.dispatcher), which answers the requests the command sends and refuses any other.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { MockAgent } from 'undici';
+import { describe, expect, it } from 'vitest';
+import { MOCK_BASE, MOCK_ENV, useMockAgent } from '../../../helpers/mock-agent.js';
 import { runCli } from '../../../helpers/host.js';
 import { TOKEN_ID_HEADER } from '../../../../src/http/headers.js';
 
-const BASE = 'https://api.svc.test';
-const env = { SVC_BASE_URL: BASE, SVC_API_TOKEN_ID: 'tid_1', SVC_API_TOKEN_SECRET: 'secret-1' };
-let agent: MockAgent;
-
-beforeEach(() => {
-  agent = new MockAgent();
-  agent.disableNetConnect();
-});
-afterEach(async () => {
-  agent.assertNoPendingInterceptors();
-  await agent.close();
-});
+const BASE = MOCK_BASE;
+const env = MOCK_ENV;
+const mockAgent = useMockAgent();
 
 describe('an operation command against a MockAgent', () => {
   it('sends the body its flags make, with the token headers, and renders the answer as a table', async () => {
     let sent: { body: unknown; headers: Record<string, string> } | undefined;
-    agent.get(BASE).intercept({ path: '/api/v1/orgs/list', method: 'POST' }).reply(200, (opts) => {
+    mockAgent().get(BASE).intercept({ path: '/api/v1/orgs/list', method: 'POST' }).reply(200, (opts) => {
       sent = { body: JSON.parse(String(opts.body)), headers: opts.headers as Record<string, string> };
       return [{ id: 'org_1', name: 'Acme', role: 'owner' }, { id: 'org_2', name: 'Beta', role: 'member' }];
     }, { headers: { 'content-type': 'application/json' } });
-    const r = await runCli(['orgs', 'list', '--search-query', 'ac', '-o', 'table'], { env, dispatcher: agent });
+    const r = await runCli(['orgs', 'list', '--search-query', 'ac', '-o', 'table'], { env, dispatcher: mockAgent() });
     expect(r.code, r.stderr).toBe(0);
     expect(sent?.body).toEqual({ searchQuery: 'ac' });
     expect(sent?.headers[TOKEN_ID_HEADER.toLowerCase()]).toBe('tid_1');
@@ -36,9 +27,9 @@ describe('an operation command against a MockAgent', () => {
   });
 
   it('maps an error answer to its exit code (404 -> 4) with the service message', async () => {
-    agent.get(BASE).intercept({ path: '/api/v1/orgs/list', method: 'POST' })
+    mockAgent().get(BASE).intercept({ path: '/api/v1/orgs/list', method: 'POST' })
       .reply(404, { error: 'no such organization' }, { headers: { 'content-type': 'application/json' } });
-    const r = await runCli(['orgs', 'list', '-o', 'json'], { env, dispatcher: agent });
+    const r = await runCli(['orgs', 'list', '-o', 'json'], { env, dispatcher: mockAgent() });
     expect(r.code).toBe(4);
     expect(r.stderr).toContain('no such organization');
     expect(r.stdout).toBe('');

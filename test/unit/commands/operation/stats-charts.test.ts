@@ -2,24 +2,16 @@
  * Trends you can see (issue 24, item 6): on an 80-column terminal the stats commands draw charts and
  * bars; in a pipe `-o table` draws them plain; JSON and CSV stay the data, byte for byte.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { MockAgent } from 'undici';
+import { describe, expect, it } from 'vitest';
+import { MOCK_BASE, MOCK_ENV, useMockAgent } from '../../../helpers/mock-agent.js';
 import { runCli } from '../../../helpers/host.js';
 import { displayWidth } from '../../../../src/output/text-width.js';
 
-const BASE = 'https://api.svc.test';
-const env = { SVC_BASE_URL: BASE, SVC_API_TOKEN_ID: 'tid_1', SVC_API_TOKEN_SECRET: 'secret-1' };
-let agent: MockAgent;
-beforeEach(() => {
-  agent = new MockAgent();
-  agent.disableNetConnect();
-});
-afterEach(async () => {
-  agent.assertNoPendingInterceptors();
-  await agent.close();
-});
+const BASE = MOCK_BASE;
+const env = MOCK_ENV;
+const mockAgent = useMockAgent();
 
-const answer = (path: string, body: object, times = 1) => agent.get(BASE).intercept({ path: `/api/v1/stats/${path}`, method: 'POST' })
+const answer = (path: string, body: object, times = 1) => mockAgent().get(BASE).intercept({ path: `/api/v1/stats/${path}`, method: 'POST' })
   .reply(200, body, { headers: { 'content-type': 'application/json' } }).times(times);
 // eslint-disable-next-line no-control-regex
 const ANSI = /\u001b\[[0-9;]*m/g;
@@ -40,7 +32,7 @@ const posture = {
 describe('stats security-posture', () => {
   it('at an 80-column terminal: a stacked bar a period in colour, a legend, and the change over the range', async () => {
     answer('securityPosture', posture);
-    const r = await runCli(['stats', 'security-posture'], { env, dispatcher: agent, tty: true, columns: 80 });
+    const r = await runCli(['stats', 'security-posture'], { env, dispatcher: mockAgent(), tty: true, columns: 80 });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(ANSI);
     const shown = lines(r.stdout);
@@ -57,7 +49,7 @@ describe('stats security-posture', () => {
 
   it('at 40 columns it still fits', async () => {
     answer('securityPosture', posture);
-    const r = await runCli(['stats', 'security-posture'], { env, dispatcher: agent, tty: true, columns: 40 });
+    const r = await runCli(['stats', 'security-posture'], { env, dispatcher: mockAgent(), tty: true, columns: 40 });
     expect(r.code, r.stderr).toBe(0);
     expect(lines(r.stdout)).toContain('  open critical 12 → 7, −42%');
     expect(tooWide(r.stdout, 40).filter((l) => !l.includes('repo_1'))).toEqual([]);
@@ -65,31 +57,31 @@ describe('stats security-posture', () => {
 
   it('in a pipe, -o table and NO_COLOR draw it plain at 80 columns', async () => {
     answer('securityPosture', posture, 2);
-    const pipe = await runCli(['stats', 'security-posture', '-o', 'table'], { env, dispatcher: agent });
+    const pipe = await runCli(['stats', 'security-posture', '-o', 'table'], { env, dispatcher: mockAgent() });
     expect(pipe.code, pipe.stderr).toBe(0);
     expect(pipe.stdout).not.toMatch(ANSI);
     expect(pipe.stdout).toContain('open critical 12 → 7, −42% since 2026-11-01');
     // The chart is 80 wide in a pipe (a table there keeps its 120).
     expect(tooWide(pipe.stdout.slice(0, pipe.stdout.indexOf('Repositories by risk')), 80)).toEqual([]);
     expect(Math.max(...lines(pipe.stdout).filter((l) => l.includes('2026-11')).map(displayWidth))).toBe(80);
-    const noColor = await runCli(['stats', 'security-posture'], { env: { ...env, NO_COLOR: '1' }, dispatcher: agent, tty: true, columns: 80 });
+    const noColor = await runCli(['stats', 'security-posture'], { env: { ...env, NO_COLOR: '1' }, dispatcher: mockAgent(), tty: true, columns: 80 });
     expect(noColor.stdout).not.toMatch(ANSI);
     expect(noColor.stdout).toContain('  █ critical  ▓ high  ▒ medium  ░ low  · info');
   });
 
   it('an empty series says so', async () => {
     answer('securityPosture', { ...posture, series: [] });
-    const r = await runCli(['stats', 'security-posture'], { env, dispatcher: agent, tty: true, columns: 80 });
+    const r = await runCli(['stats', 'security-posture'], { env, dispatcher: mockAgent(), tty: true, columns: 80 });
     expect(lines(r.stdout)).toContain('  No periods in this range: nothing to chart.');
   });
 
   it('JSON and CSV are the data, as before', async () => {
     answer('securityPosture', posture, 3);
-    const json = await runCli(['stats', 'security-posture', '-o', 'json'], { env, dispatcher: agent });
+    const json = await runCli(['stats', 'security-posture', '-o', 'json'], { env, dispatcher: mockAgent() });
     expect(json.stdout).toBe(`${JSON.stringify(posture)}\n`);
-    const ndjson = await runCli(['stats', 'security-posture', '-o', 'ndjson'], { env, dispatcher: agent });
+    const ndjson = await runCli(['stats', 'security-posture', '-o', 'ndjson'], { env, dispatcher: mockAgent() });
     expect(ndjson.stdout).toBe(`${JSON.stringify(posture.repositoryRiskScores[0])}\n`);
-    const csv = await runCli(['stats', 'security-posture', '-o', 'csv'], { env, dispatcher: agent });
+    const csv = await runCli(['stats', 'security-posture', '-o', 'csv'], { env, dispatcher: mockAgent() });
     expect(csv.stdout).toBe('id,criticalIssues,highIssues,mediumIssues,lowIssues\nrepo_1,7,25,22,4\n');
   });
 });
@@ -98,7 +90,7 @@ describe('bars for summary, issues-by-severity and issues-by-repository at 80 co
   it('stats summary: scans, statuses and levels as bars', async () => {
     const summary = { scans: { fullScans: 28, prScans: 14, runningScans: 0, failedScans: 6 }, issues: { open: 185, patched: 47, falsePositive: 20, archived: 24, processing: 7 }, issuesByScore: { critical: 21, high: 66, medium: 70, low: 24, info: 4 } };
     answer('summary', summary, 2);
-    const r = await runCli(['stats', 'summary'], { env, dispatcher: agent, tty: true, columns: 80 });
+    const r = await runCli(['stats', 'summary'], { env, dispatcher: mockAgent(), tty: true, columns: 80 });
     expect(r.code, r.stderr).toBe(0);
     const shown = lines(r.stdout);
     expect(shown.find((l) => l.includes('full scans'))).toMatch(/^ {2}full scans +█+ 28$/);
@@ -106,20 +98,20 @@ describe('bars for summary, issues-by-severity and issues-by-repository at 80 co
     expect(shown.find((l) => l.startsWith('  medium'))).toMatch(/^ {2}medium +▒+ 70$/);
     expect(displayWidth(shown.find((l) => l.startsWith('  medium'))!)).toBe(80);
     expect(tooWide(r.stdout, 80)).toEqual([]);
-    const json = await runCli(['stats', 'summary', '-o', 'json'], { env, dispatcher: agent });
+    const json = await runCli(['stats', 'summary', '-o', 'json'], { env, dispatcher: mockAgent() });
     expect(json.stdout).toBe(`${JSON.stringify(summary)}\n`);
   });
 
   it('stats issues-by-severity: a bar a level; CSV unchanged', async () => {
     const counts = { severityCounts: { critical: 21, high: 66, medium: 70, low: 24, info: 4 }, total: 185 };
     answer('issuesBySeverity', counts, 2);
-    const r = await runCli(['stats', 'issues-by-severity'], { env, dispatcher: agent, tty: true, columns: 80 });
+    const r = await runCli(['stats', 'issues-by-severity'], { env, dispatcher: mockAgent(), tty: true, columns: 80 });
     expect(r.code, r.stderr).toBe(0);
     const shown = lines(r.stdout);
     expect(shown.find((l) => l.startsWith('  critical'))).toMatch(/^ {2}critical +█+ +21$/);
     expect(shown.find((l) => l.startsWith('  info'))).toMatch(/^ {2}info +·+ +4$/);
     expect(tooWide(r.stdout, 80)).toEqual([]);
-    const csv = await runCli(['stats', 'issues-by-severity', '-o', 'csv'], { env, dispatcher: agent });
+    const csv = await runCli(['stats', 'issues-by-severity', '-o', 'csv'], { env, dispatcher: mockAgent() });
     expect(csv.stdout).toBe('severityCounts.critical,severityCounts.high,severityCounts.medium,severityCounts.low,severityCounts.info,total\n21,66,70,24,4,185\n');
   });
 
@@ -129,13 +121,13 @@ describe('bars for summary, issues-by-severity and issues-by-repository at 80 co
       { repositoryId: 'repo_2', repositoryName: 'payments-api', critical: 1, high: 7, medium: 5, low: 3, info: 0, total: 16 },
     ], total: 47 };
     answer('issuesByRepository', byRepo, 2);
-    const r = await runCli(['stats', 'issues-by-repository'], { env, dispatcher: agent, tty: true, columns: 80 });
+    const r = await runCli(['stats', 'issues-by-repository'], { env, dispatcher: mockAgent(), tty: true, columns: 80 });
     expect(r.code, r.stderr).toBe(0);
     const shown = lines(r.stdout);
     expect(shown.find((l) => l.includes('notification-worker'))).toMatch(/^ {2}notification-worker {2}█+▓+▒+░+·+ 31$/);
     expect(shown.find((l) => l.includes('payments-api'))).toMatch(/^ {2}payments-api {9}█+▓+▒+░+ +16$/);
     expect(tooWide(r.stdout, 80)).toEqual([]);
-    const csv = await runCli(['stats', 'issues-by-repository', '-o', 'csv'], { env, dispatcher: agent });
+    const csv = await runCli(['stats', 'issues-by-repository', '-o', 'csv'], { env, dispatcher: mockAgent() });
     expect(csv.stdout.split('\n')[0]).toBe('repositoryId,repositoryName,critical,high,medium,low,info,total');
   });
 });
