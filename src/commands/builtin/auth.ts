@@ -201,6 +201,21 @@ function organizationLine(o: Setting): string {
 }
 
 async function printStatus(ctx: Context, view: AuthStatus, offline: boolean): Promise<void> {
+  if (ctx.format() === 'csv') {
+    // One row a setting, the same values as -o json (not JSON in a CSV file).
+    const { csvHeader, csvRow } = await import('../../output/csv.js');
+    const columns = ['setting', 'value', 'source', 'problem'];
+    const rows = [
+      { setting: 'profile', ...view.profile },
+      { setting: 'configFile', value: view.configFile },
+      { setting: 'baseUrl', ...view.baseUrl },
+      { setting: 'tokenId', ...view.tokenId },
+      { setting: 'organization', ...view.organization, value: view.organization.value },
+      { setting: 'verified', value: view.verified === null ? '' : String(view.verified) },
+    ];
+    ctx.out(csvHeader(columns) + rows.map((r) => csvRow(r, columns)).join(''));
+    return;
+  }
   if (ctx.format() !== 'table') {
     await printJson(ctx, view);
     return;

@@ -45,6 +45,21 @@ describe('svc auth status', () => {
     expect(r.stderr).toBe('');
   });
 
+  it('-o csv is CSV, one row a setting (it printed JSON)', async () => {
+    fake.stub('/api/v1/orgs/list', ORGS);
+    const r = await runCli(['auth', 'status', '-o', 'csv', '--org', 'org_1'], { env: fake.env, dispatcher: fake.dispatcher });
+    expect(r.code, r.stderr).toBe(0);
+    const lines = r.stdout.trimEnd().split('\n');
+    expect(lines[0]).toBe('setting,value,source,problem');
+    expect(lines).toContain(`baseUrl,${fake.url},SVC_BASE_URL,`);
+    // A value that starts with '-' is defused like every CSV cell svc writes (a spreadsheet formula).
+    expect(lines).toContain(`organization,org_1,"'--org",`);
+    expect(lines).toContain('verified,true,,');
+    expect(lines).toHaveLength(7);
+    expect(r.stdout).not.toContain('{');
+    expect(r.stdout).not.toContain(FAKE_TOKEN_SECRET);
+  });
+
   it('no organization set: said in the data, no warning', async () => {
     fake.stub('/api/v1/orgs/list', ORGS);
     const r = await runCli(['auth', 'status', '-o', 'json'], { env: fake.env, dispatcher: fake.dispatcher });
