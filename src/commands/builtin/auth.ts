@@ -7,6 +7,7 @@ import { assertSafeTransport, normaliseBaseUrl, baseString } from '../../http/ba
 import { loadClient } from '../../runtime.js';
 import { proxyFor, proxySettings } from '../../http/proxy.js';
 import { printJson } from '../../output/print-json.js';
+import { csvHeader, csvRow } from '../../output/csv.js';
 import { baseUrlSource } from '../../config/resolve.js';
 import { promptLine } from '../../terminal/prompt.js';
 import type { Runner } from '../runner.js';
@@ -203,7 +204,6 @@ function organizationLine(o: Setting): string {
 async function printStatus(ctx: Context, view: AuthStatus, offline: boolean): Promise<void> {
   if (ctx.format() === 'csv') {
     // One row a setting, the same values as -o json (not JSON in a CSV file).
-    const { csvHeader, csvRow } = await import('../../output/csv.js');
     const columns = ['setting', 'value', 'source', 'problem'];
     const rows = [
       { setting: 'profile', ...view.profile },
