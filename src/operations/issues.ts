@@ -98,7 +98,8 @@ export const issues: Operation[] = [
     rows: 'issues',
     columns: COLUMNS,
     pagination: { page: 'page', pageSize: 'pageSize', items: 'issues', total: 'totalCount', maxPageSize: 500,
-      id: 'id', stableOrder: { sortBy: 'createdAt', sortOrder: 'asc' } },
+      id: 'id', stableOrder: { sortBy: 'createdAt', sortOrder: 'asc' },
+      pageFields: ['totalCountAllCategories', 'categoryCounts', 'currentPage', 'pageSize'] },
     localFilters: {
       filters: [
         { flags: '--min-score <n>', test: 'min-score', path: 'score', description: 'Only issues with a score of n or more (0-100; filtered by svc)' },

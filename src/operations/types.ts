@@ -34,6 +34,8 @@ export interface Pagination {
    * between pages while they are read (oldest first: new items land on the last page).
    */
   stableOrder?: Record<string, unknown>;
+  /** Other fields of a page beside `items` and `total` (counts, its number): under `--all --jq` they are no item's. */
+  pageFields?: string[];
 }
 
 /** A flag of the command that is not a request field (e.g. `--wait`). */

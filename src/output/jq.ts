@@ -39,7 +39,7 @@ function jqMessage(err: unknown, expr: string): string {
 
 export interface JqMode {
   /** With --all: the expression runs on each item; `items` names what the page's list is called. */
-  perItem?: { items: string; example: string };
+  perItem?: { items: string; example: string; pageFields?: readonly string[] };
   /** Without --all: an expression of the command's own answer (`.codeScans[].scanId`), if known. */
   example?: string;
 }
@@ -71,6 +71,11 @@ export async function checkJq(expr: string, mode: JqMode = {}): Promise<void> {
     const rest = expr.slice(page[0].length).trim();
     const form = rest === '' ? '.' : rest;
     throw new UsageError(`--jq '${expr}' with --all: the expression runs on each item (one of .${items}), not on the page`, `use the per-item form: --jq '${form}'`);
+  }
+  // A field of the page (`.totalCount`) is null on every item: say so instead of printing a null an item.
+  const field = /^\s*\.([A-Za-z_][A-Za-z0-9_]*)\b/.exec(expr)?.[1];
+  if (field && mode.perItem?.pageFields?.includes(field)) {
+    throw new UsageError(`--jq '${expr}' with --all: the expression runs on each item, and .${field} is a field of the page, not of an item`, `drop --all to read it from one page: --jq '${expr}'`);
   }
 }
 

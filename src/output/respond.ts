@@ -46,7 +46,7 @@ function jqPage(op?: Partial<Pick<Operation, 'rows' | 'pagination'>>): JqMode {
 
 /** With --all, --jq runs on each item of the pages' list. */
 export function jqPerItem(p: NonNullable<Operation['pagination']>): JqMode {
-  return { perItem: { items: p.items, example: `.${p.id}` } };
+  return { perItem: { items: p.items, example: `.${p.id}`, pageFields: [p.total, ...(p.pageFields ?? [])] } };
 }
 
 /** How a command's data is rendered: format, columns, detail view, --jq. */

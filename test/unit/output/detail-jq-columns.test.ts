@@ -201,6 +201,15 @@ describe('--jq', () => {
     expect(page.hint).toBe("use the per-item form: --jq '.id'");
     expect((await checkJq('.issues[] | select(.score > 5) | .id', perItem).catch((e) => e)).hint).toBe("use the per-item form: --jq 'select(.score > 5) | .id'");
     await expect(checkJq('.id', perItem)).resolves.toBeUndefined();
+    // A field of the page under --all would print null for every item: exit 2, saying to drop --all.
+    const counts = { perItem: { items: 'issues', example: '.id', pageFields: ['totalCount', 'categoryCounts'] } };
+    const total = await checkJq('.totalCount', counts).catch((e) => e);
+    expect(total).toBeInstanceOf(UsageError);
+    expect(total.message).toBe("--jq '.totalCount' with --all: the expression runs on each item, and .totalCount is a field of the page, not of an item");
+    expect(total.hint).toBe("drop --all to read it from one page: --jq '.totalCount'");
+    expect((await checkJq('.categoryCounts.open', counts).catch((e) => e)).message).toMatch(/\.categoryCounts is a field of the page/);
+    await expect(checkJq('.totalCountX', counts)).resolves.toBeUndefined();
+    await expect(checkJq('.id', counts)).resolves.toBeUndefined();
     await expect(checkJq('.issues[].id')).resolves.toBeUndefined();
     // A run-time error on the real data is exit 2 too.
     await expect(jqValues(data, '.issues[].id.x')).rejects.toThrow(/Cannot index string/);

@@ -34,4 +34,13 @@ describe('an operation command against a MockAgent', () => {
     expect(r.stderr).toContain('no such organization');
     expect(r.stdout).toBe('');
   });
+
+  it('issues search --all --jq .totalCount: exit 2 before anything is sent (it printed null for every issue)', async () => {
+    // No interception: a request would fail the run with another code.
+    const r = await runCli(['issues', 'search', '--all', '--jq', '.totalCount'], { env, dispatcher: mockAgent() });
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toContain('.totalCount is a field of the page, not of an item');
+    expect(r.stderr).toContain("drop --all to read it from one page: --jq '.totalCount'");
+    expect(r.stdout).toBe('');
+  });
 });
