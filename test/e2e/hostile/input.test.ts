@@ -25,20 +25,21 @@ describe('class 7: concurrent config updates lose nothing', () => {
     for (let i = 0; i < 40; i++) expect(data.profiles[`p${i}`]).toEqual({ organization: `org_${i}` });
   });
 
-  it('12 `svc config set` processes at once on one profile and on others: nothing lost', async () => {
+  // Six processes are enough: with the lock taken out, four or six lost updates in each of five runs.
+  it('6 `svc config set` processes at once on one profile and on others: nothing lost', async () => {
     const dir = tempDir();
     const set = (args: string[]) => new Promise<number | null>((resolve) => {
       const child = spawn(process.execPath, [BIN, 'config', 'set', ...args], { env: cleanEnv({ SVC_CONFIG_DIR: dir }), stdio: 'ignore' });
       child.on('close', resolve);
     });
     const codes = await Promise.all([
-      ...Array.from({ length: 10 }, (_, i) => set(['organization', `org_${i}`, '--profile', `p${i}`])),
+      ...Array.from({ length: 4 }, (_, i) => set(['organization', `org_${i}`, '--profile', `p${i}`])),
       set(['base-url', 'https://api.example.test']),
       set(['output', 'csv']),
     ]);
-    expect(codes).toEqual(Array(12).fill(0));
+    expect(codes).toEqual(Array(6).fill(0));
     const data = JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8'));
-    expect(Object.keys(data.profiles).sort()).toEqual(['default', ...Array.from({ length: 10 }, (_, i) => `p${i}`)].sort());
+    expect(Object.keys(data.profiles).sort()).toEqual(['default', ...Array.from({ length: 4 }, (_, i) => `p${i}`)].sort());
     expect(data.profiles.default).toEqual({ baseUrl: 'https://api.example.test', output: 'csv' });
   });
 
