@@ -138,8 +138,11 @@ describe('at an 80x24 terminal', () => {
   });
 
   it('--all --jq runs on each item: .id prints every id; the page form is exit 2 naming the per-item form', async () => {
-    const ids = (await sb.run(['issues', 'search', '--all', '-o', 'ndjson'])).stdout.trim().split('\n').map((l) => (JSON.parse(l) as { id: string }).id);
-    const r = await term(['issues', 'search', '--all', '--page-size', '100', '--jq', '.id']);
+    // One repository's issues, over several pages (jq runs once per item: ~1 ms each).
+    const repo = (await sb.runJson<Array<{ id: string }>>(['repos', 'list']))[0].id;
+    const ids = (await sb.run(['issues', 'search', '--repository-ids', repo, '--all', '-o', 'ndjson'])).stdout.trim().split('\n').map((l) => (JSON.parse(l) as { id: string }).id);
+    expect(ids.length).toBeGreaterThan(10);
+    const r = await term(['issues', 'search', '--repository-ids', repo, '--all', '--page-size', '5', '--jq', '.id']);
     expect(r.code).toBe(0);
     const printed = screen(r.output).map((l) => /iss_\w+/.exec(l)?.[0]).filter(Boolean);
     expect(printed).toEqual(ids);

@@ -17,10 +17,14 @@ function overlong(text: string): string[] {
   return text.split('\n').filter((l) => l.length > WIDTH && /\S\s+\S/.test(l.trim()));
 }
 
-async function screens(): Promise<string[][]> {
-  const { program } = await built();
-  const paths = allCommands(buildModel(program)).map((c) => c.path);
-  return [...paths.map((p) => [...p, '--help']), ...Object.keys(HELP_TOPICS).map((t) => ['help', t]), ['help']];
+let listed: Promise<string[][]> | undefined;
+/** Every help screen's command line (the tree is built once for the file). */
+function screens(): Promise<string[][]> {
+  return (listed ??= (async () => {
+    const { program } = await built();
+    const paths = allCommands(buildModel(program)).map((c) => c.path);
+    return [...paths.map((p) => [...p, '--help']), ...Object.keys(HELP_TOPICS).map((t) => ['help', t]), ['help']];
+  })());
 }
 
 /**
