@@ -20,6 +20,10 @@ export default function setup(): () => void {
   // run's own, never the developer's ~/.cache, and not under the run's folder (which must end empty).
   const cacheHome = mkdtempSync(join(tmpdir(), 'svc-test-cache-'));
   process.env.XDG_CACHE_HOME = cacheHome;
+  // What several files share for the whole run (the packed tarball, test/helpers/pack.ts): made
+  // once, by whichever file asks first, removed at the end.
+  const shared = mkdtempSync(join(tmpdir(), 'svc-test-shared-'));
+  process.env.SVC_TEST_SHARED = shared;
   // Only the spawning tests (the `process` project) run the built bin: `npm run test:unit` skips the build.
   if (process.env.SVC_TEST_NO_BUILD !== '1') execFileSync(process.execPath, ['scripts/build.mjs'], { stdio: 'inherit' });
   // Made here, in vitest's main process, and removed by the teardown below.
@@ -27,6 +31,7 @@ export default function setup(): () => void {
   process.env.SVC_TEST_TMP_ROOT = root;
   return () => {
     rmSync(cacheHome, { recursive: true, force: true, maxRetries: 3 });
+    rmSync(shared, { recursive: true, force: true, maxRetries: 3 });
     const left: string[] = [];
     for (const file of readdirSync(root)) {
       const entries = readdirSync(join(root, file));

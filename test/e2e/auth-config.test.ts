@@ -3,7 +3,10 @@ import { readFileSync, statSync, existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/host.js';
-import { tempConfigDir } from '../helpers/run-svc.js';
+import { tempDir } from '../helpers/temp.js';
+
+/** A config dir of the test's own (removed after it). */
+const tempConfigDir = () => tempDir('svc-test-cfg-');
 import { startFakeServer, type FakeServer } from '../helpers/fake-server.js';
 
 const SECRET = 'login-secret-never-printed-77';

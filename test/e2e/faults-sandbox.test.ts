@@ -51,8 +51,8 @@ const CASES: FaultCase[] = [
   { name: 'truncated body (change): applied, answer lost, not repeated', fault: 'truncated', write: true, code: 6, received: 1, handled: 1, applied: true, warnings: 0, says: /may have reached the service and taken effect/ },
   { name: 'invalid JSON (read): exit 7, not repeated', fault: 'invalid-json', code: 7, received: 1, handled: 1, warnings: 0, says: /not valid JSON/ },
   { name: 'invalid JSON (change): exit 7, applied once', fault: 'invalid-json', write: true, code: 7, received: 1, handled: 1, applied: true, warnings: 0 },
-  { name: 'body stalled past --timeout (read, --retries 1)', fault: 'slow-body', args: ['--timeout', '0.4', '--retries', '1'], code: 6, received: 2, handled: 2, warnings: 1, says: /response body .* did not arrive within 0\.4 s \(--timeout 0\.4\)/ },
-  { name: 'body stalled past --timeout (change): applied, not repeated', fault: 'slow-body', write: true, args: ['--timeout', '0.4'], code: 6, received: 1, handled: 1, applied: true, warnings: 0, says: /did not arrive within 0\.4 s.*may still have taken effect/ },
+  { name: 'body stalled past --timeout (read, --retries 1)', fault: 'slow-body', args: ['--timeout', '0.2', '--retries', '1'], code: 6, received: 2, handled: 2, warnings: 1, says: /response body .* did not arrive within 0\.2 s \(--timeout 0\.2\)/ },
+  { name: 'body stalled past --timeout (change): applied, not repeated', fault: 'slow-body', write: true, args: ['--timeout', '0.2'], code: 6, received: 1, handled: 1, applied: true, warnings: 0, says: /did not arrive within 0\.2 s.*may still have taken effect/ },
 ];
 
 const sandboxes: GateSandbox[] = [];
@@ -72,7 +72,9 @@ describe.concurrent(`fault suite against the sandbox (${CASES.length} cases)`, (
     if (c.once) sb.onLine = (line) => { if (line.startsWith(`POST ${path} ${c.fault} `)) sb.setFaults({ fault: null }); };
     sb.setFaults({ fault: c.fault ?? null, latencyMs: c.latencyMs ?? 0 });
 
-    const r = await sb.run([...(c.write ? ['issues', 'archive', target.id] : READ), '-o', 'json', ...(c.args ?? [])]);
+    // svc's waits between tries run on the test's clock (they end at once and are recorded); the
+    // sandbox's faults and --timeout are real time.
+    const r = await sb.run([...(c.write ? ['issues', 'archive', target.id] : READ), '-o', 'json', ...(c.args ?? [])], { clock: 'fake' });
     const count = sb.requests()[path];
     const lines = r.stderr.split('\n').filter((l) => l.trim());
     expect({ code: r.code, received: count.received }, r.stderr).toEqual({ code: c.code, received: c.received });
@@ -80,6 +82,9 @@ describe.concurrent(`fault suite against the sandbox (${CASES.length} cases)`, (
     if (c.write) expect(count.handled).toBeLessThanOrEqual(1);
     if (c.applied !== undefined) expect(target.status === 'archived').toBe(c.applied);
     if (c.warnings !== undefined) expect(lines.filter((l) => l.includes('retrying in'))).toHaveLength(c.warnings);
+    // Each retry waited as long as its warning said (the sandbox's Retry-After: 1, else the backoff).
+    const said = lines.map((l) => /retrying in (\d+\.\d) s/.exec(l)?.[1]).filter((x) => x !== undefined).map(Number);
+    expect(r.host.sleeps.map((ms) => Math.round(ms / 100) / 10), r.stderr).toEqual(said);
     if (c.code === 0) {
       expect(JSON.parse(r.stdout)).toEqual(c.write ? { ok: true } : expect.objectContaining({ totalCount: expect.any(Number) }));
     } else {

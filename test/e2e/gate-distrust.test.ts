@@ -160,16 +160,20 @@ describe('class 2: values outside the spec in verdict fields (one rule: exit 7 n
     });
   }
 
-  // The runner's TZ is the process's: these spawn bin/svc with it (a worker thread cannot change it).
-  for (const tz of ['Asia/Tokyo', 'America/Los_Angeles']) {
+  // The runner's TZ is the process's: the run a wrong zone would change spawns bin/svc with it (a
+  // worker thread cannot change it). West of UTC a local reading puts 01:00 after the 02:00Z cut
+  // (a pass turned into a failure); east of it, 03:00 before the cut (a failure turned into a pass).
+  // The other run, which no zone changes, is the control that the cut itself works (in-process).
+  for (const [tz, spawned] of [['Asia/Tokyo', 'after'], ['America/Los_Angeles', 'before']] as const) {
     it(`a date-time without a zone is UTC, whatever TZ says (TZ=${tz})`, async () => {
       // 03:00 UTC is after the 02:00Z cut: a new issue (score 95) that fails the gate.
       fake.stub(SEARCH, [{ json: answer([issue({ createdAt: '2026-11-20T03:00:00', score: 95 })]) }, { json: answer([issue({ createdAt: '2026-11-20T01:00:00', score: 95 })]) }]);
       const args = ['gate', '--fail-on', 'high', '--new-since', '2026-11-20T02:00:00Z'];
-      const r = await runSvc(args, { env: { ...fake.env, TZ: tz } });
+      const run = (real: boolean) => real ? runSvc(args, { env: { ...fake.env, TZ: tz } }) : runCli(args, { env: { ...fake.env, TZ: tz } });
+      const r = await run(spawned === 'after');
       expect(r.code, r.stdout + r.stderr).toBe(1);
       // 01:00 UTC is before it: left out, the gate passes.
-      const p = await runSvc(args, { env: { ...fake.env, TZ: tz } });
+      const p = await run(spawned === 'before');
       expect(p.code, p.stdout + p.stderr).toBe(0);
     });
   }

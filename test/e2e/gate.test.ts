@@ -9,8 +9,6 @@ import { tempDir } from '../helpers/temp.js';
 
 // The scripted service on a MockAgent: the gate's reading, checks and reports are in-process; nothing here needs a socket.
 const fake = useFakeServices({ mock: true });
-/** For the README's CI job, which runs the real bin: the same service on a loopback server. */
-const served = useFakeServices();
 
 let n = 0;
 function issue(score: number | undefined, extra: Partial<Issue> = {}): Issue {
@@ -299,32 +297,29 @@ describe('svc gate: fail closed', () => {
 });
 
 describe('the CI job of the README, end to end', () => {
+  // The job's two commands in turn, as its shell runs them (`set -e`: the first to fail ends the job,
+  // with its exit code), in-process against the scripted service. The same job through a real shell,
+  // with the built svc on PATH, is test/e2e/ci-job.test.ts.
   it.concurrent('scan and wait, then gate with a SARIF report: fails the job on a high issue, passes without', async () => {
-    const { chmodSync, mkdirSync } = await import('node:fs');
-    const { spawn } = await import('node:child_process');
-    const { BIN, cleanEnv } = await import('../helpers/run-svc.js');
     const dir = tempDir('svc-ci-');
-    mkdirSync(join(dir, 'bin'));
-    // `svc` on PATH, as an installed package puts it
-    writeFileSync(join(dir, 'bin', 'svc'), `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`);
-    chmodSync(join(dir, 'bin', 'svc'), 0o755);
-    const job = [
-      'set -e',
-      'svc scans start --repository-ids "$REPO_ID" --wait --poll-interval 0.1',
-      'svc gate --repository-ids "$REPO_ID" --fail-on high --sarif svc.sarif --markdown "$STEP_SUMMARY_FILE"',
-      'echo job-finished',
-    ].join('\n');
-    const runJob = (s: FakeService, summary: string) => new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-      const env = cleanEnv({ ...s.env, SVC_ORGANIZATION_ID: undefined, REPO_ID: 'repo-1', STEP_SUMMARY_FILE: join(dir, summary), PATH: `${join(dir, 'bin')}:${process.env.PATH}`, CI: 'true' });
-      const child = spawn('sh', ['-c', job], { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const runJob = async (s: FakeService, summary: string) => {
+      const env = { ...s.env, SVC_ORGANIZATION_ID: undefined, CI: 'true' };
+      const job = [
+        ['scans', 'start', '--repository-ids', 'repo-1', '--wait', '--poll-interval', '0.1'],
+        ['gate', '--repository-ids', 'repo-1', '--fail-on', 'high', '--sarif', 'svc.sarif', '--markdown', join(dir, summary)],
+      ];
       let stdout = '';
       let stderr = '';
-      child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-      child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-      child.on('close', (code) => resolve({ code, stdout, stderr }));
-    });
+      for (const argv of job) {
+        const r = await runCli(argv, { env, cwd: dir, dispatcher: s.dispatcher, clock: 'fake' });
+        stdout += r.stdout;
+        stderr += r.stderr;
+        if (r.code !== 0) return { code: r.code, stdout, stderr };
+      }
+      return { code: 0, stdout: `${stdout}job-finished\n`, stderr };
+    };
 
-    const failing = await served([issue(30), issue(72, { repositoryId: 'repo-1' }), issue(99, { repositoryId: 'repo-2' })]);
+    const failing = await fake([issue(30), issue(72, { repositoryId: 'repo-1' }), issue(99, { repositoryId: 'repo-2' })]);
     const bad = await runJob(failing, 'bad.md');
     expect(bad.code).toBe(1);
     expect(bad.stdout).toMatch(/^scan-new-1\nsvc gate: FAILED\n/);
@@ -337,7 +332,7 @@ describe('the CI job of the README, end to end', () => {
     expect(readFileSync(join(dir, 'bad.md'), 'utf8')).toMatch(/^### ❌ svc gate failed/);
     expect(failing.searches()[0].body).toMatchObject({ repositoryIds: ['repo-1'], types: ['open'] });
 
-    const clean = await served([issue(30), issue(99, { repositoryId: 'repo-2' })]);
+    const clean = await fake([issue(30), issue(99, { repositoryId: 'repo-2' })]);
     const good = await runJob(clean, 'good.md');
     expect(good.code).toBe(0);
     expect(good.stdout).toMatch(/svc gate: PASSED[\s\S]*job-finished\n$/);

@@ -11,6 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { useSandbox } from '../helpers/sandbox.js';
 import { tempDir } from '../helpers/temp.js';
 import { cleanEnv } from '../helpers/run-svc.js';
+import { packedSvc } from '../helpers/pack.js';
 
 const ROOT = resolve(__dirname, '../..');
 const run = promisify(execFile);
@@ -25,21 +26,21 @@ describe.skipIf(process.platform === 'win32')('installing the packed package', (
     const external = JSON.parse((/external: (\[[^\]]*\])/.exec(readFileSync(join(ROOT, 'scripts', 'build.mjs'), 'utf8'))?.[1] ?? '[]').replace(/'/g, '"')) as string[];
     expect(Object.keys(pkg.dependencies ?? {}).sort()).toEqual([...external].sort());
     const npmEnv = { ...process.env, npm_config_cache: join(dir, 'cache') };
-    const pack = async (what: string) => {
-      const out = await run(npm, ['pack', '--ignore-scripts', '--json', '--pack-destination', dir, what], { cwd: ROOT, env: npmEnv });
-      return (JSON.parse(out.stdout) as Array<{ filename: string; files: Array<{ path: string }> }>)[0];
-    };
-    // The build is there already (the test run's global setup made it).
-    const { filename, files } = await pack('.');
-    const paths = files.map((f) => f.path);
+    // The package as `npm pack` makes it: packed once in the run (test/helpers/pack.ts), shared with the examples' installs.
+    const { tarball, files: paths } = await packedSvc();
     expect(paths).toEqual(expect.arrayContaining(['bin/svc.js', 'dist/svc.cjs', 'dist/svc.cjs.cache', 'dist/help.txt', 'package.json']));
     expect(paths.filter((p) => p.startsWith('src/') || p.startsWith('test/') || p.startsWith('node_modules/'))).toEqual([]);
-    // The external packages, as the registry would give them.
-    const deps = await Promise.all(external.map((name) => pack(`./node_modules/${name}`)));
+    // The external packages, as the registry gave them: their installed folders, tarred as a
+    // registry tarball holds a package (under package/), without an npm process each.
+    const deps = await Promise.all(external.map(async (name) => {
+      const tarball = join(dir, `${name.replace(/[@/]/g, '_')}.tgz`);
+      await run('tar', ['-czf', tarball, '--transform', 's,^\\.,package,', '-C', join(ROOT, 'node_modules', name), '.']);
+      return tarball;
+    }));
 
     const prefix = join(dir, 'prefix');
     // --offline: nothing may be fetched; an install that needed any other package would fail here.
-    await run(npm, ['install', '--global', '--prefix', prefix, '--offline', '--no-audit', '--no-fund', join(dir, filename), ...deps.map((d) => join(dir, d.filename))], { env: npmEnv });
+    await run(npm, ['install', '--global', '--prefix', prefix, '--offline', '--no-audit', '--no-fund', tarball, ...deps], { env: npmEnv });
     const installed = join(prefix, 'lib', 'node_modules');
     expect(readdirSync(installed).sort()).toEqual(['svc-cli', ...external].sort());
     expect(existsSync(join(installed, 'svc-cli', 'node_modules'))).toBe(false);

@@ -1,7 +1,8 @@
 /**
  * What a person at a terminal sees: prompts on a real pseudo-terminal (hidden secret input,
- * confirmation of destructive operations), and the --yes rule when not on a terminal (in-process:
- * stdin and stdout are pipes there, as in CI).
+ * confirmation of destructive operations: one operation on the pty, the others on an in-process
+ * terminal, the same prompt), and the --yes rule when not on a terminal (in-process: stdin and
+ * stdout are pipes there, as in CI).
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -37,13 +38,26 @@ describe('destructive operations', () => {
   });
   afterEach(async () => { await server.close(); });
 
-  const cases: Array<[string, string[], string]> = [
-    ['orgs delete', ['orgs', 'delete', 'org_9'], '/api/v1/orgs/delete'],
-    ['repos delete', ['repos', 'delete', 'repo_9'], '/api/v1/repositories/delete'],
-    ['repos reset-scanner-settings', ['repos', 'reset-scanner-settings', '--repository-ids', 'repo_1,repo_2'], '/api/v1/repositories/reset-scanner-settings'],
+  // The first on a real pseudo-terminal (the process, its terminal and the keys typed); the others,
+  // whose prompt is the same code, on an in-process terminal (a TTY host, the answer on its stdin).
+  const cases: Array<[string, string[], string, 'pty' | 'in-process']> = [
+    ['orgs delete', ['orgs', 'delete', 'org_9'], '/api/v1/orgs/delete', 'pty'],
+    ['repos delete', ['repos', 'delete', 'repo_9'], '/api/v1/repositories/delete', 'in-process'],
+    ['repos reset-scanner-settings', ['repos', 'reset-scanner-settings', '--repository-ids', 'repo_1,repo_2'], '/api/v1/repositories/reset-scanner-settings', 'in-process'],
   ];
 
-  describe.each(cases)('svc %s', (_name, args, path) => {
+  /** The operation on a terminal, answering the confirmation with `key`: what the terminal showed and the exit code. */
+  async function onTerminal(args: string[], key: 'y' | 'n', how: 'pty' | 'in-process'): Promise<{ output: string; code: number }> {
+    if (how === 'pty') {
+      const r = await runOnPty(args, [['[y/N] ', `${key}\r`]], { env });
+      expect(r.unanswered).toEqual([]);
+      return r;
+    }
+    const r = await runCli(args, { env, tty: true, stdin: `${key}\n` });
+    return { output: r.stdout + r.stderr, code: r.code };
+  }
+
+  describe.each(cases)('svc %s', (_name, args, path, how) => {
     it('not on a terminal: refuses without --yes (exit 2, nothing sent)', async () => {
       const r = await runCli(args, { env });
       expect(r.code).toBe(2);
@@ -58,26 +72,24 @@ describe('destructive operations', () => {
       expect(server.requests.map((q) => q.path)).toEqual([path]);
     });
 
-    it.runIf(ptyAvailable())('on a terminal: answering n sends nothing', async () => {
-      const r = await runOnPty(args, [['[y/N] ', 'n\r']], { env });
-      expect(r.unanswered).toEqual([]);
+    it.runIf(how === 'in-process' || ptyAvailable())('on a terminal: answering n sends nothing', async () => {
+      const r = await onTerminal(args, 'n', how);
       expect(r.output).toMatch(/cannot be undone\. Continue\? \[y\/N\]/);
       expect(r.output).toMatch(/svc: error: cancelled: nothing was changed/);
       expect(r.code).toBe(2);
       expect(server.requests).toHaveLength(0);
     });
 
-    it.runIf(ptyAvailable())('on a terminal: answering y sends the request', async () => {
-      const r = await runOnPty(args, [['[y/N] ', 'y\r']], { env });
-      expect(r.unanswered).toEqual([]);
+    it.runIf(how === 'in-process' || ptyAvailable())('on a terminal: answering y sends the request', async () => {
+      const r = await onTerminal(args, 'y', how);
+      expect(r.output).toMatch(/cannot be undone\. Continue\? \[y\/N\]/);
       expect(r.code).toBe(0);
       expect(server.requests.map((q) => q.path)).toEqual([path]);
     });
   });
 
   it('the confirmation names what is deleted, and the request carries it', async () => {
-    if (!ptyAvailable()) return;
-    const r = await runOnPty(['orgs', 'delete', 'org_9'], [['[y/N] ', 'y\r']], { env });
+    const r = await onTerminal(['orgs', 'delete', 'org_9'], 'y', 'in-process');
     expect(r.output).toContain('organizationId="org_9"');
     expect(server.requests[0].body).toEqual({ organizationId: 'org_9' });
   });

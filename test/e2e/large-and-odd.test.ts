@@ -63,21 +63,23 @@ describe('issues search --all: a write failure is exit 9 in every format', () =>
 
 describe('--input above the limit on a request body', () => {
   const env = () => ({ SVC_BASE_URL: svc.url, SVC_API_TOKEN_ID: 'id', SVC_API_TOKEN_SECRET: 'secret' });
+  // Just above svc's limit of 16 MiB: what matters is being over it (the size itself costs only time).
+  const OVER = JSON.stringify({ searchQuery: 'x'.repeat(17 * 1024 * 1024 - 18) });
 
-  it('a 50 MB --input file: exit 2 naming the limit, nothing sent', async () => {
+  it('a --input file above the limit (17 MiB): exit 2 naming the limit, nothing sent', async () => {
     const file = join(tempDir('big-input-'), 'body.json');
-    writeFileSync(file, JSON.stringify({ searchQuery: 'x'.repeat(50_000_000) }));
+    writeFileSync(file, OVER);
     const before = svc.requests.length;
     const r = await runCli(['issues', 'search', '--input', file], { env: env() });
     expect(r.code, r.stderr).toBe(2);
-    expect(r.stderr).toMatch(/is 47\.7 MiB, above svc's limit of 16\.0 MiB on a request body/);
+    expect(r.stderr).toMatch(/is 17\.0 MiB, above svc's limit of 16\.0 MiB on a request body/);
     expect(svc.requests.length).toBe(before);
   });
 
-  it('50 MB on stdin (--input -): exit 2 naming the limit', async () => {
-    const r = await runCli(['issues', 'search', '--input', '-', '--dry-run'], { env: env(), stdin: JSON.stringify({ searchQuery: 'x'.repeat(50_000_000) }) });
+  it('17 MiB on stdin (--input -): exit 2 naming the limit', async () => {
+    const r = await runCli(['issues', 'search', '--input', '-', '--dry-run'], { env: env(), stdin: OVER });
     expect(r.code, r.stderr).toBe(2);
-    expect(r.stderr).toContain("from '(stdin)' is 47.7 MiB, above svc's limit of 16.0 MiB");
+    expect(r.stderr).toContain("from '(stdin)' is 17.0 MiB, above svc's limit of 16.0 MiB");
   });
 
   it('a 10 MB value under the limit is read and sent as given (it was exit 7 "nested too deeply")', async () => {

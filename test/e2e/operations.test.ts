@@ -10,6 +10,7 @@ import { runCli, type CliResult } from '../helpers/host.js';
 import { startFakeServer, type FakeServer } from '../helpers/fake-server.js';
 import { RESPONSES, responseFor } from '../fixtures/responses.js';
 import { expectedPaths } from '../helpers/spec.js';
+import { tempDir } from '../helpers/temp.js';
 
 const ops = await loadAllOperations();
 
@@ -135,8 +136,7 @@ describe('API spellings and organization defaults', () => {
   });
 
   it('takes the organization from --org over SVC_ORGANIZATION_ID over the profile, and a flag over all', async () => {
-    const { tempConfigDir } = await import('../helpers/run-svc.js');
-    const cfg = tempConfigDir();
+    const cfg = tempDir('svc-test-cfg-');
     const base = { ...env(), SVC_CONFIG_DIR: cfg };
     expect((await runCli(['config', 'set', 'organization', 'o-profile'], { env: base })).code).toBe(0);
     const seen: unknown[] = [];

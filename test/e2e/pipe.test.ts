@@ -9,8 +9,9 @@ import { BIN, cleanEnv, runProgram } from '../helpers/run-svc.js';
 import { useSandbox } from '../helpers/sandbox.js';
 import { ptyAvailable, runOnPty } from '../helpers/pty.js';
 
-// Enough open issues that the output is larger than a pipe holds: the reader is gone while svc still writes.
-const sb = useSandbox({ issues: 3000, repos: 4 });
+// Enough issues that the output is larger than a pipe holds (64 KiB; the smallest, the gate's CSV
+// of every open issue, is ~115 KB here): the reader is gone while svc still writes.
+const sb = useSandbox({ issues: 1500, repos: 4 });
 
 // Asynchronously: the sandbox answers from this process.
 const bash = (script: string, env: Record<string, string>) => runProgram('bash', ['-c', script], { env: cleanEnv({ ...env, SVC: `${process.execPath} ${BIN}` }) });
@@ -79,13 +80,13 @@ const SPINNER = /fetch|[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]/;
 
 describe.skipIf(!ptyAvailable())('the spinner and | head on one terminal', () => {
   it('stdout piped to a reader that shares the terminal: no spinner line is left (it used to stay in front of head\'s line)', async () => {
-    const shown = screen(await onPty(`set -o pipefail; $SVC issues search --all --page-size 50 -o ndjson | head -1 | cut -c1-24; echo "exit=$?"`));
+    const shown = screen(await onPty(`set -o pipefail; $SVC issues search --all --page-size 25 -o ndjson | head -1 | cut -c1-24; echo "exit=$?"`));
     expect(shown.join('\n')).not.toMatch(SPINNER);
     expect(shown).toEqual(['{"id":"iss_' + shown[0].slice(11), 'exit=0']);
   });
 
   it('stdout to a file: the spinner is drawn while the listing runs, and erased at the end', async () => {
-    const raw = await onPty(`$SVC issues search --all --page-size 50 -o ndjson > /dev/null; echo "exit=$?"`);
+    const raw = await onPty(`$SVC issues search --all --page-size 25 -o ndjson > /dev/null; echo "exit=$?"`);
     expect(raw).toMatch(/issues search --all: fetch/);
     expect(screen(raw)).toEqual(['exit=0']);
   });

@@ -60,7 +60,8 @@ describe('the README\'s svc commands', () => {
     const argv = words(line, { ...vars, STEP_SUMMARY_FILE: join(dir, 'summary.md') }).slice(1)
       .map((w) => (w === 'ISSUE_ID' ? vars.ISSUE_ID : w))
       .map((w) => (/\.(sarif|xml|md|json)$/.test(w) && !w.includes('/') ? join(dir, w) : w));
-    const r = await sb.run(argv, { cwd: dir });
+    // `--wait --poll-interval 1` on a fake clock: it polls the sandbox's scan without sleeping for real.
+    const r = await sb.run(argv, { cwd: dir, clock: argv.includes('--wait') ? 'fake' : 'real' });
     const said = `${line}\n(exit ${r.code})\n${r.stderr}`;
     expect(r.code, said).not.toBe(70);
     expect(r.stderr, said).not.toMatch(/unknown (option|command|operation)|argument missing|invalid argument|too many arguments/);

@@ -119,8 +119,9 @@ describe('retry details', () => {
     const server = await startFakeServer();
     const url = server.url;
     await server.close();
-    const r = await runCli([...WRITE, '--retries', '1'], { env: { ...env(server), SVC_BASE_URL: url } });
+    const r = await runCli([...WRITE, '--retries', '1'], { env: { ...env(server), SVC_BASE_URL: url }, clock: 'fake' });
     expect(r.code).toBe(6);
+    expect(r.host.sleeps).toHaveLength(1);
     const lines = r.stderr.trim().split('\n');
     expect(lines).toHaveLength(2);
     expect(lines[0]).toMatch(/^warning: issues\/archive: cannot reach http:\/\/127\.0\.0\.1:\d+ \(ECONNREFUSED\); retrying/);
@@ -132,9 +133,11 @@ describe('retry details', () => {
     server.stub(WRITE_PATH, [{ kind: 'hang' }]);
     server.stub(READ_PATH, [{ kind: 'hang' }]);
     const [w, r] = await Promise.all([
-      runCli([...WRITE, '--timeout', '0.3', '--retries', '2'], { env: env(server) }),
-      runCli([...READ, '--timeout', '0.3', '--retries', '2'], { env: env(server) }),
+      runCli([...WRITE, '--timeout', '0.3', '--retries', '2'], { env: env(server), clock: 'fake' }),
+      runCli([...READ, '--timeout', '0.3', '--retries', '2'], { env: env(server), clock: 'fake' }),
     ]);
+    // The read waited twice between its tries (on the test's clock); the mutation never did.
+    expect([w.host.sleeps.length, r.host.sleeps.length]).toEqual([0, 2]);
     await server.close();
     expect([w.code, r.code]).toEqual([6, 6]);
     expect(server.hits(WRITE_PATH)).toBe(1);

@@ -6,7 +6,8 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { createServer, type AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
 import { BIN, cleanEnv } from '../helpers/run-svc.js';
 import { runCli } from '../helpers/host.js';
 import { tempDir } from '../helpers/temp.js';
@@ -83,8 +84,11 @@ describe('svc sandbox', () => {
   });
 
   it('usage errors: a port in use, a bad fail rate, an unusable state file (exit 2, one line)', async () => {
-    const sb = await sandbox(['--port', '0', '-o', 'json', '--quiet']);
-    const port = String(JSON.parse(sb.first).port);
+    // A port in use: any listener on 127.0.0.1 holds it (no sandbox process needed for that).
+    const holder = createServer();
+    await new Promise<void>((r) => holder.listen(0, '127.0.0.1', r));
+    onTestFinished(() => new Promise<void>((r) => holder.close(() => r())));
+    const port = String((holder.address() as AddressInfo).port);
     const busy = await runCli(['sandbox', '--port', port]);
     expect(busy.code).toBe(2);
     expect(busy.stderr).toMatch(new RegExp(`^svc: error: port ${port} on 127.0.0.1 is already in use; .*--port 0`));

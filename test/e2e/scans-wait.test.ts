@@ -2,6 +2,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { startFakeService, type FakeService, type ScanPlan } from '../helpers/fake-service.js';
 import { runCli, testHost, until } from '../helpers/host.js';
 
+// The waits between polls run on the test's clock (clock: 'fake': sleeps end at once and are
+// recorded), but for Ctrl-C, which interrupts a real wait.
+
 const services: FakeService[] = [];
 afterAll(async () => { await Promise.all(services.splice(0).map((s) => s.close())); });
 
@@ -18,7 +21,7 @@ const polls = (s: FakeService) => s.requests.filter((r) => r.path === '/api/v1/s
 describe('svc scans start --wait', () => {
   it.concurrent('waits until the scan completes, prints its id on stdout and progress lines on stderr', async () => {
     const s = await fake({ pollsUntilDone: 2 });
-    const r = await runCli([...START, '--wait', '--poll-interval', '0.1'], { env: s.env, dispatcher: s.dispatcher });
+    const r = await runCli([...START, '--wait', '--poll-interval', '0.1'], { env: s.env, dispatcher: s.dispatcher, clock: 'fake' });
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('scan-new-1\n');
     expect(s.requests[0]).toMatchObject({ path: '/api/v1/scans/start', body: { organizationId: 'org-1', repositoryIds: ['repo-1', 'repo-2'] } });
@@ -33,21 +36,21 @@ describe('svc scans start --wait', () => {
 
   it.concurrent('-o json prints the final scan record', async () => {
     const s = await fake({ pollsUntilDone: 1, outcome: 'finished' });
-    const r = await runCli([...START, '--wait', '--poll-interval', '0.1', '-o', 'json'], { env: s.env, dispatcher: s.dispatcher });
+    const r = await runCli([...START, '--wait', '--poll-interval', '0.1', '-o', 'json'], { env: s.env, dispatcher: s.dispatcher, clock: 'fake' });
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ scanId: 'scan-new-1', status: 'finished', finished: true, issueCounts: { open: 3 } });
   });
 
   it.concurrent('takes the scan id from `id` when the service answers that way', async () => {
     const s = await fake({ pollsUntilDone: 0, startIdField: 'id' });
-    const r = await runCli([...START, '--wait', '--poll-interval', '0.1'], { env: s.env, dispatcher: s.dispatcher });
+    const r = await runCli([...START, '--wait', '--poll-interval', '0.1'], { env: s.env, dispatcher: s.dispatcher, clock: 'fake' });
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('scan-new-1\n');
   });
 
   it.concurrent('a failed scan: exit 1 with the service\'s message; the record is still printed with -o json', async () => {
     const s = await fake({ pollsUntilDone: 1, outcome: 'failed' });
-    const r = await runCli([...START, '--wait', '--poll-interval', '0.1', '-o', 'json'], { env: s.env, dispatcher: s.dispatcher });
+    const r = await runCli([...START, '--wait', '--poll-interval', '0.1', '-o', 'json'], { env: s.env, dispatcher: s.dispatcher, clock: 'fake' });
     expect(r.code).toBe(1);
     expect(JSON.parse(r.stdout)).toMatchObject({ status: 'failed', errorMessage: 'clone failed: repository not reachable' });
     expect(r.stderr.trimEnd().split('\n').pop()).toBe('svc: error: scan scan-new-1 failed: clone failed: repository not reachable; see `svc scans list --scan-id scan-new-1`; do not gate on a failed scan');
@@ -55,17 +58,18 @@ describe('svc scans start --wait', () => {
 
   it.concurrent('a wait that times out: exit 6, naming --wait-timeout', async () => {
     const s = await fake({ outcome: 'never' });
-    const r = await runCli([...START, '--wait', '--poll-interval', '0.2', '--wait-timeout', '1'], { env: s.env, dispatcher: s.dispatcher });
+    const r = await runCli([...START, '--wait', '--poll-interval', '0.2', '--wait-timeout', '1'], { env: s.env, dispatcher: s.dispatcher, clock: 'fake' });
     expect(r.code).toBe(6);
     expect(r.stdout).toBe('');
     expect(r.stderr.trimEnd().split('\n').pop()).toMatch(/^svc: error: timed out waiting for scan scan-new-1 after 1s \(--wait-timeout 1\); last status: running; the scan goes on in the service: raise --wait-timeout/);
-    expect(polls(s).length).toBeGreaterThanOrEqual(2);
-    expect(polls(s).length).toBeLessThanOrEqual(7);
+    // On the test's clock: a poll at 0, 0.2, ... 1.0 s, then the deadline.
+    expect(polls(s)).toHaveLength(6);
+    expect(r.host.sleeps).toEqual([200, 200, 200, 200, 200]);
   });
 
   it.concurrent('rides out a few failing polls', async () => {
     const s = await fake({ pollsUntilDone: 1, failingPolls: 1 });
-    const r = await runCli([...START, '--wait', '--poll-interval', '0.1', '--retries', '0'], { env: s.env, dispatcher: s.dispatcher });
+    const r = await runCli([...START, '--wait', '--poll-interval', '0.1', '--retries', '0'], { env: s.env, dispatcher: s.dispatcher, clock: 'fake' });
     expect(r.code).toBe(0);
     expect(r.stderr).toMatch(/warning: checking scan scan-new-1 failed \(scans\/list failed: HTTP 503: busy\); trying again/);
   });
@@ -74,14 +78,14 @@ describe('svc scans start --wait', () => {
     const s = await fake();
     s.faults.status = 401;
     s.faults.statusPath = '/api/v1/scans/list';
-    const r = await runCli([...START, '--wait', '--poll-interval', '0.1'], { env: s.env, dispatcher: s.dispatcher });
+    const r = await runCli([...START, '--wait', '--poll-interval', '0.1'], { env: s.env, dispatcher: s.dispatcher, clock: 'fake' });
     expect(r.code).toBe(3);
   });
 
   it.concurrent('wait flags are checked before anything is sent', async () => {
     const s = await fake();
     for (const args of [['--poll-interval', '5'], ['--wait', '--wait-timeout', '0'], ['--wait', '--poll-interval', 'x']]) {
-      const r = await runCli([...START, ...args], { env: s.env, dispatcher: s.dispatcher });
+      const r = await runCli([...START, ...args], { env: s.env, dispatcher: s.dispatcher, clock: 'fake' });
       expect(r.code, args.join(' ')).toBe(2);
     }
     expect(s.requests).toEqual([]);
@@ -89,7 +93,7 @@ describe('svc scans start --wait', () => {
 
   it.concurrent('without --wait it just starts the scan', async () => {
     const s = await fake();
-    const r = await runCli([...START, '-o', 'json'], { env: s.env, dispatcher: s.dispatcher });
+    const r = await runCli([...START, '-o', 'json'], { env: s.env, dispatcher: s.dispatcher, clock: 'fake' });
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toEqual({ scanId: 'scan-new-1' });
     expect(polls(s)).toHaveLength(0);

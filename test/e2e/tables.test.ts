@@ -7,7 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { runOnPty, ptyAvailable } from '../helpers/pty.js';
 import { startTestSandbox, useSandbox } from '../helpers/sandbox.js';
 import { BIN, cleanEnv } from '../helpers/run-svc.js';
-import { runCli } from '../helpers/host.js';
+import { Writable } from 'node:stream';
+import { runCli, testHost } from '../helpers/host.js';
 
 const sb = useSandbox();
 
@@ -26,10 +27,19 @@ describe.runIf(ptyAvailable())('the demo\'s first screens at 80 columns', () => 
     expect(r.output).not.toContain('…');
     expect(lines.every((l) => l.length <= 80)).toBe(true);
   });
+});
 
+/** svc in-process on an 80-column terminal (stdout and stderr are terminals): what the screen showed. */
+async function at80(argv: string[]): Promise<{ code: number; output: string }> {
+  const r = await sb.run(argv, { tty: true, columns: 80 });
+  return { code: r.code, output: r.stdout + r.stderr };
+}
+
+// The same screens in-process: the width the real bin reads from its terminal is proven above.
+describe('the demo\'s next screens at 80 columns', () => {
   it('issues search: whole ids, unique headers, the columns that do not fit named', async () => {
     const found = await sb.runJson<{ issues: Array<{ id: string }> }>(['issues', 'search', '--types', 'open', '--page-size', '5']);
-    const r = await runOnPty(['issues', 'search', '--types', 'open', '--page-size', '5'], [], { env: sb.env, cols: 80 });
+    const r = await at80(['issues', 'search', '--types', 'open', '--page-size', '5']);
     expect(r.code).toBe(0);
     const lines = screen(r.output);
     const header = lines.find((l) => l.startsWith('ID'))!.split(/\s{2,}/);
@@ -42,7 +52,7 @@ describe.runIf(ptyAvailable())('the demo\'s first screens at 80 columns', () => 
   it('issues get: the detail view, with the CWE link and what to do next', async () => {
     const found = await sb.runJson<{ issues: Array<{ id: string; generatedTitle: string }> }>(['issues', 'search', '--types', 'open', '--page-size', '1']);
     const issue = found.issues[0];
-    const r = await runOnPty(['issues', 'get', issue.id], [], { env: sb.env, cols: 80 });
+    const r = await at80(['issues', 'get', issue.id]);
     expect(r.code).toBe(0);
     const text = screen(r.output).join('\n');
     expect(text).toContain(issue.generatedTitle);
@@ -148,7 +158,7 @@ describe('the gate summary', () => {
 });
 
 describe('Ctrl-C while a long table is written', () => {
-  it('stops at once, exit 130, while stdout is a slow reader', async () => {
+  it('stops at once, exit 130, while stdout is a slow reader (the real bin on a pipe)', async () => {
     const big = await startTestSandbox({ issues: 6000, repos: 4 });
     try {
       const child = spawn(process.execPath, [BIN, 'issues', 'search', '--all', '-o', 'table'], { env: cleanEnv(big.env), stdio: ['ignore', 'pipe', 'pipe'] });
@@ -169,23 +179,25 @@ describe('Ctrl-C while a long table is written', () => {
       await big.close();
     }
   });
+
   // The NDJSON listing copies the service's bytes; its wait for a slow reader must end as an
-  // interrupt too (it used to surface as an internal error, exit 70).
-  it.each(['ndjson', 'json', 'csv'])('--all -o %s with a reader that stopped: SIGINT is exit 130', async (format) => {
-    const big = await startTestSandbox({ issues: 6000, repos: 4 });
-    try {
-      const child = spawn(process.execPath, [BIN, 'issues', 'search', '--all', '-o', format], { env: cleanEnv(big.env), stdio: ['ignore', 'pipe', 'pipe'] });
-      let stderr = '';
-      child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-      await new Promise<void>((resolve) => child.stdout.once('data', () => { child.stdout.pause(); resolve(); }));
-      await new Promise((r) => setTimeout(r, 300));
-      const ended = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
-      child.kill('SIGINT');
-      expect(await ended).toBe(130);
-      expect(stderr).toContain('interrupted by SIGINT');
-      expect(stderr).not.toContain('internal error');
-    } finally {
-      await big.close();
-    }
+  // interrupt too (it used to surface as an internal error, exit 70), and the JSON and CSV writers'
+  // waits must heed Ctrl-C at all (they waited for the 1 s fallback timer). In-process: stdout is a
+  // stream that takes the first piece and then nothing more, and Ctrl-C comes once svc waits on it.
+  it.each(['ndjson', 'json', 'csv'])('--all -o %s with a reader that stopped: Ctrl-C is exit 130', async (format) => {
+    const host = testHost({ env: sb.env });
+    let wrote!: () => void;
+    const written = new Promise<void>((resolve) => { wrote = resolve; });
+    // Never calls back: the reader stopped (and a small buffer, so a waiting write() sees it full).
+    const stopped = new Writable({ highWaterMark: 16, write() { wrote(); } });
+    Object.assign(host.io, { stdout: stopped });
+    const running = runCli(['issues', 'search', '--all', '--page-size', '50', '-o', format], { host });
+    await written;
+    host.abort('SIGINT');
+    const r = await running;
+    expect(r.code, r.stderr).toBe(130);
+    expect(r.stderr).toContain('interrupted by SIGINT');
+    expect(r.stderr).not.toContain('internal error');
+    stopped.destroy();
   });
 });

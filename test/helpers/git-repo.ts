@@ -19,6 +19,8 @@ function env(home: string): NodeJS.ProcessEnv {
   const out: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: home, GIT_CONFIG_NOSYSTEM: '1', LC_ALL: 'C' };
   out.GIT_AUTHOR_NAME = out.GIT_COMMITTER_NAME = 'svc test';
   out.GIT_AUTHOR_EMAIL = out.GIT_COMMITTER_EMAIL = 'test@example.invalid';
+  // No `git maintenance run --auto` after each commit (a process each, for repositories of a few files).
+  Object.assign(out, { GIT_CONFIG_COUNT: '2', GIT_CONFIG_KEY_0: 'maintenance.auto', GIT_CONFIG_VALUE_0: 'false', GIT_CONFIG_KEY_1: 'gc.auto', GIT_CONFIG_VALUE_1: '0' });
   return out;
 }
 

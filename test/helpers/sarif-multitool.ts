@@ -36,25 +36,43 @@ export function multitoolUnavailable(): string | undefined {
 }
 
 /**
- * Validates SARIF logs (objects or their text), all in one run of the tool (each run costs seconds
- * of start-up); returns each log's errors and warnings by name.
+ * Validates SARIF logs (objects or their text), all in one run of the tool on one file (each run,
+ * and each further file in a run, costs about a second of CPU): the logs' runs are written as the
+ * runs of one log, one run a line, and each finding goes back to its log by the line it names.
+ * Returns each log's errors and warnings by name. A log must be `{ $schema, version, runs }` of
+ * SARIF 2.1.0 (what svc writes); a finding on none of the runs (the combined log's own lines) throws.
  */
 export function multitoolFindings(logs: Record<string, unknown>): Record<string, MultitoolFinding[]> {
   const dir = tempDir('svc-sarif-');
   try {
     const names = Object.keys(logs);
-    const inputs = names.map((name, k) => {
-      const file = join(dir, `${k}.sarif`);
-      writeFileSync(file, typeof logs[name] === 'string' ? logs[name] as string : JSON.stringify(logs[name]));
-      return file;
-    });
+    // Line 1 is the log's head; then each run on a line of its own, and the line of each names its log.
+    const owner: string[] = [];
+    const lines: string[] = [];
+    let schema: unknown;
+    for (const name of names) {
+      const log = (typeof logs[name] === 'string' ? JSON.parse(logs[name] as string) : logs[name]) as { $schema?: unknown; version?: unknown; runs?: unknown[] };
+      const extra = Object.keys(log).filter((k) => !['$schema', 'version', 'runs'].includes(k));
+      if (log.version !== '2.1.0' || !Array.isArray(log.runs) || log.runs.length === 0 || extra.length) {
+        throw new Error(`multitoolFindings: ${name} is not a SARIF 2.1.0 log of { $schema, version, runs } (${extra.join(', ') || 'version or runs'})`);
+      }
+      if (schema !== undefined && log.$schema !== schema) throw new Error(`multitoolFindings: ${name} names another $schema`);
+      schema = log.$schema;
+      for (const run of log.runs) {
+        owner.push(name);
+        lines.push(JSON.stringify(run));
+      }
+    }
+    const head = `{${schema === undefined ? '' : `"$schema":${JSON.stringify(schema)},`}"version":"2.1.0","runs":[`;
+    const input = join(dir, 'all.sarif');
+    writeFileSync(input, `${head}\n${lines.join(',\n')}\n]}\n`);
     const output = join(dir, 'validation.sarif.json');
-    const r = spawnSync(binary(), ['validate', ...inputs, '--rule-kind', 'Gh;Sarif', '--output', output, '--log', 'ForceOverwrite'], {
+    const r = spawnSync(binary(), ['validate', input, '--rule-kind', 'Gh;Sarif', '--output', output, '--log', 'ForceOverwrite'], {
       encoding: 'utf8', env: { ...process.env, DOTNET_SYSTEM_GLOBALIZATION_INVARIANT: '1' },
     });
     if (r.error || r.status !== 0) throw new Error(`the SARIF multitool failed (${r.status}): ${r.stdout}${r.stderr}`);
     const out = JSON.parse(readFileSync(output, 'utf8')) as { runs: Array<{
-      results?: Array<{ ruleId: string; level?: string; message: { text?: string; arguments?: string[] }; locations?: Array<{ physicalLocation?: { artifactLocation?: { uri?: string } } }> }>;
+      results?: Array<{ ruleId: string; level?: string; message: { text?: string; arguments?: string[] }; locations?: Array<{ physicalLocation?: { artifactLocation?: { uri?: string }; region?: { startLine?: number } } }> }>;
       invocations?: Array<{ toolExecutionNotifications?: Array<{ level?: string; message: { text: string } }> }>;
     }> };
     const found: Record<string, MultitoolFinding[]> = Object.fromEntries(names.map((n) => [n, []]));
@@ -62,11 +80,15 @@ export function multitoolFindings(logs: Record<string, unknown>): Record<string,
       for (const res of run.results ?? []) {
         const level = res.level ?? 'warning';
         if (level !== 'error' && level !== 'warning') continue;
-        const uri = res.locations?.[0]?.physicalLocation?.artifactLocation?.uri ?? '';
-        const k = inputs.findIndex((file) => uri.endsWith(`/${file.split('/').pop()}`));
         const finding = { ruleId: res.ruleId, level, message: res.message.text ?? (res.message.arguments ?? []).join(' | ') };
-        if (k < 0) throw new Error(`a multitool finding names no input: ${JSON.stringify(res)}`);
-        found[names[k]].push(finding);
+        const where = res.locations?.[0]?.physicalLocation;
+        const line = where?.region?.startLine;
+        const name = where?.artifactLocation?.uri?.endsWith('/all.sarif') && line !== undefined ? owner[line - 2] : undefined;
+        if (name === undefined) throw new Error(`a multitool finding names none of the runs: ${JSON.stringify(res)}`);
+        // Where the finding names its run by index (runs[k]...), that run is on its line.
+        const k = /^runs\[(\d+)\]/.exec(res.message.arguments?.[0] ?? '')?.[1];
+        if (k !== undefined && owner[Number(k)] !== name) throw new Error(`a multitool finding names runs[${k}] on the line of another run: ${JSON.stringify(res)}`);
+        found[name].push(finding);
       }
       for (const inv of run.invocations ?? []) {
         for (const n of inv.toolExecutionNotifications ?? []) {

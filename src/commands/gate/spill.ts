@@ -104,9 +104,12 @@ function ioError(err: unknown, what: string, file: SpillFile): CliError {
  * A store that keeps the first `after` issues in memory and, past them, every kept issue in a
  * temporary file under `dir` (the system's temporary directory by default). `seen` is shown each
  * issue as it is kept (what a caller wants to know of every issue without reading them back).
+ * `batch` (characters written, bytes read ahead at once) is BATCH; tests make it small, to cross
+ * its boundaries often with few issues.
  */
-export function spillStore(o: { after?: number; dir?: string; seen?: (issue: GateIssue) => void } = {}): SpillStore {
+export function spillStore(o: { after?: number; dir?: string; seen?: (issue: GateIssue) => void; batch?: number } = {}): SpillStore {
   const after = o.after ?? SPILL_AFTER;
+  const batch = o.batch ?? BATCH;
   let memory: GateIssue[] | undefined = [];
   let file: SpillFile | undefined;
   let failed = false;
@@ -146,7 +149,7 @@ export function spillStore(o: { after?: number; dir?: string; seen?: (issue: Gat
     count++;
     offsets[count] = written;
     pending += line;
-    if (pending.length >= BATCH) flush();
+    if (pending.length >= batch) flush();
   };
 
   /**
@@ -157,7 +160,7 @@ export function spillStore(o: { after?: number; dir?: string; seen?: (issue: Gat
     const f = file!;
     const n = places ? places.length : count;
     const ahead = !places || ascending;
-    let buf = Buffer.allocUnsafe(ahead ? BATCH : 4096);
+    let buf = Buffer.allocUnsafe(ahead ? batch : 4096);
     // The bytes of the file in buf: [from, to).
     let from = 0;
     let to = 0;
@@ -167,7 +170,7 @@ export function spillStore(o: { after?: number; dir?: string; seen?: (issue: Gat
       const end = offsets[i + 1];
       if (start < from || end > to) {
         // In order: read ahead a batch; by place: just this line.
-        const want = ahead ? Math.max(BATCH, end - start) : end - start;
+        const want = ahead ? Math.max(batch, end - start) : end - start;
         if (buf.length < want) buf = Buffer.allocUnsafe(want);
         const size = Math.min(want, written - start);
         let got = 0;

@@ -24,6 +24,9 @@ describe('config lock: taking over a lock whose owner is gone', () => {
   it('a fresh lock naming a dead pid is not taken over at once, but after a second', async () => {
     const path = lockPathIn();
     writeFileSync(`${path}.lock`, `${deadPid()} ${hostname()}\n`);
+    // Made 0.8 s ago: taken over at once, it would be entered at an age under a second.
+    const madeAgo = new Date(Date.now() - 800);
+    utimesSync(`${path}.lock`, madeAgo, madeAgo);
     const made = statSync(`${path}.lock`).mtimeMs;
     let ageAtEntry = -1;
     await withLock(path, async () => { ageAtEntry = Date.now() - made; });
@@ -41,8 +44,12 @@ describe('config lock: taking over a lock whose owner is gone', () => {
     const first = withLock(path, async () => { order.push('first in'); entered(); await held; order.push('first out'); });
     // The second asks only once the first holds the lock (a fixed sleep raced a loaded machine).
     await firstIn;
+    // The lock now looks a minute old (past the one second a dead owner's lock must stand), but its
+    // owner (this process) lives: the waiter keeps polling and waiting meanwhile.
+    const minuteAgo = new Date(Date.now() - 60_000);
+    utimesSync(`${path}.lock`, minuteAgo, minuteAgo);
     const second = withLock(path, async () => { order.push('second in'); });
-    await new Promise((r) => setTimeout(r, 1300));
+    await new Promise((r) => setTimeout(r, 300));
     release();
     await Promise.all([first, second]);
     expect(order).toEqual(['first in', 'first out', 'second in']);

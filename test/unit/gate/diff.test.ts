@@ -1,14 +1,21 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { DiffParseError, addUntracked, parseDiff, unquotePath } from '../../../src/gate/diff.js';
 import { placeOf, type DiffFilter } from '../../../src/gate/diff-match.js';
 import { readChange } from '../../../src/git/change.js';
 import { gitEnv } from '../../../src/git/run.js';
-import { gitRepo } from '../../helpers/git-repo.js';
+import { gitRepo, type GitRepo } from '../../helpers/git-repo.js';
 
 const env = { PATH: process.env.PATH };
 
-/** A base commit on main and a branch `feat` that edits, renames, deletes, adds binary and oddly named files. */
-function changedRepo() {
+/**
+ * A base commit on main and a branch `feat` that edits, renames, deletes, adds binary and oddly named
+ * files: made once for the file (the tests only read it), removed after its tests.
+ */
+let made: GitRepo;
+beforeAll(() => { made = makeChangedRepo(); });
+const changedRepo = (): GitRepo => made;
+
+function makeChangedRepo(): GitRepo {
   const repo = gitRepo();
   repo.write('my file.txt', 'a\nb\nc\nd\ne\n');
   repo.write('old.ts', '1\n2\n3\n');

@@ -63,7 +63,7 @@ describe('issues search --min-score / --level / --created-after', () => {
     const cut = sorted[Math.floor(sorted.length / 2)].createdAt.slice(0, 10);
     const want = all.filter((i) => Date.parse(i.createdAt) > Date.parse(cut) && i.score >= 40).map((i) => i.id);
     expect(want.length).toBeGreaterThan(3);
-    const args = ['issues', 'search', '--all', '--page-size', '7', '--created-after', cut, '--level', 'medium'];
+    const args = ['issues', 'search', '--all', '--page-size', '20', '--created-after', cut, '--level', 'medium'];
     const json = await sb.run([...args, '-o', 'json']);
     expect(json.code, json.stderr).toBe(0);
     expect((JSON.parse(json.stdout) as Issue[]).map((i) => i.id)).toEqual(want);

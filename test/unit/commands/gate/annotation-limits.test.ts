@@ -11,7 +11,7 @@ import { startTestSandbox, useSandbox } from '../../../helpers/sandbox.js';
 import { runCli } from '../../../helpers/host.js';
 import { tempDir } from '../../../helpers/temp.js';
 
-const sb = useSandbox({ issues: 800, repos: 3 });
+const sb = useSandbox({ issues: 200, repos: 3 });
 
 /** The variables host A's runner sets for one step of one job. */
 function hostA(runnerTemp: string, step: string) {

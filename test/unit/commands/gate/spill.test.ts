@@ -57,10 +57,11 @@ const json = (list: Iterable<GateIssue>) => JSON.stringify([...list]);
 
 describe('the spill store', () => {
   it('gives back the same issues, in order, and the breaking ones most severe first, as the in-memory store', () => {
-    const input = issues(3000);
+    const input = issues(700);
     for (const options of [{ failOn: 'high' as const }, { max: { total: 10 } }, { failOn: 'info' as const }, {}]) {
       const memory = tallied(input, options);
-      const store = spillStore({ after: 100 });
+      // Batches of 4 KB (1 MB in use): the file's ~200 KB are written and read ahead across many of their boundaries.
+      const store = spillStore({ after: 100, batch: 4096 });
       try {
         const spilled = tallied(input, options, store);
         expect(store.spilled).toBe(true);
@@ -89,11 +90,12 @@ describe('the spill store', () => {
   });
 
   it('every report is byte for byte what the in-memory store gives', () => {
-    const input = issues(2500);
+    const input = issues(700);
     const inputs: ReportInputs = { version: '1.2.3', startedAt: 0, endedAt: 60_000, issueUrl: (id) => `https://example.test/i/${id}` };
-    const verdict = (result: GateVerdict['result']): GateVerdict => ({ result, scope: { types: ['open'] }, verified: { unverifiedFilters: [] }, fetched: 2500, totalCount: 2500 });
+    const verdict = (result: GateVerdict['result']): GateVerdict => ({ result, scope: { types: ['open'] }, verified: { unverifiedFilters: [] }, fetched: 700, totalCount: 700 });
     const memory = verdict(tallied(input, { failOn: 'high', max: { medium: 3 } }));
-    const store = spillStore({ after: 0 });
+    // Lists longer than the streamed writers' pieces (256 items), read back in batches of 4 KB.
+    const store = spillStore({ after: 0, batch: 4096 });
     try {
       const spilled = verdict(tallied(input, { failOn: 'high', max: { medium: 3 } }, store));
       expect(store.spilled).toBe(true);
@@ -157,7 +159,8 @@ describe('the spill store', () => {
 });
 
 describe('svc gate with the kept issues in a file', () => {
-  const sb = useSandbox({ issues: 1500, repos: 2 });
+  // More kept issues than the streamed writers' pieces (256), read back from the file.
+  const sb = useSandbox({ issues: 500, repos: 2 });
 
   async function gate(raw: GateCommandOptions, globals: GlobalOptions, spill: { after: number }, interruptAfter?: string) {
     const host = testHost({ env: sb.env });
@@ -196,7 +199,7 @@ describe('svc gate with the kept issues in a file', () => {
     const spilled = await run('spilled', 0);
     expect((spilled.error as { exitCode?: number }).exitCode).toBe(1);
     expect(spilled.stdout).toBe(memory.stdout);
-    expect(JSON.parse(spilled.stdout).issues.length).toBeGreaterThan(500);
+    expect(JSON.parse(spilled.stdout).issues.length).toBeGreaterThan(256);
     for (const f of Object.keys(memory.files)) expect(spilled.files[f], f).toBe(memory.files[f]);
     expect(readdirSync(tmpdir()).filter((e) => e.startsWith('svc-gate-'))).toEqual([]);
   }, 60_000);
@@ -207,7 +210,7 @@ describe('svc gate with the kept issues in a file', () => {
     const r = await gate(raw, {}, { after: 0 }, 'wrote the SARIF report');
     expect((r.error as { exitCode?: number }).exitCode, r.stderr).toBe(130);
     // The SARIF was whole before the interrupt; the JUnit and JSON reports are not there at all.
-    expect(JSON.parse(readFileSync(join(dir, 'r.sarif'), 'utf8')).runs[0].results.length).toBeGreaterThan(500);
+    expect(JSON.parse(readFileSync(join(dir, 'r.sarif'), 'utf8')).runs[0].results.length).toBeGreaterThan(256);
     expect(readdirSync(dir).sort()).toEqual(['r.sarif']);
     expect(readdirSync(tmpdir()).filter((e) => e.startsWith('svc-gate-'))).toEqual([]);
   }, 60_000);

@@ -4,7 +4,7 @@
  * 80 unless it is one word that cannot be broken, and no word is split across lines.
  */
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../../../helpers/host.js';
+import { runCli, type CliResult } from '../../../helpers/host.js';
 import { built } from '../../../helpers/program.js';
 import { allCommands, buildModel } from '../../../../src/completion/model.js';
 import { HELP_TOPICS } from '../../../../src/commands/help-topics.js';
@@ -17,10 +17,26 @@ function overlong(text: string): string[] {
   return text.split('\n').filter((l) => l.length > WIDTH && /\S\s+\S/.test(l.trim()));
 }
 
-async function screens(): Promise<string[][]> {
-  const { program } = await built();
-  const paths = allCommands(buildModel(program)).map((c) => c.path);
-  return [...paths.map((p) => [...p, '--help']), ...Object.keys(HELP_TOPICS).map((t) => ['help', t]), ['help']];
+let listed: Promise<string[][]> | undefined;
+/** Every help screen's command line (the tree is built once for the file). */
+function screens(): Promise<string[][]> {
+  return (listed ??= (async () => {
+    const { program } = await built();
+    const paths = allCommands(buildModel(program)).map((c) => c.path);
+    return [...paths.map((p) => [...p, '--help']), ...Object.keys(HELP_TOPICS).map((t) => ['help', t]), ['help']];
+  })());
+}
+
+/**
+ * Each help screen rendered once per way it is shown (in a pipe; on a terminal 80 or 200 columns
+ * wide) and shared by the tests that read it: rendering every screen is most of this file's time.
+ */
+const rendered = new Map<string, Promise<CliResult>>();
+function render(argv: string[], columns?: number): Promise<CliResult> {
+  const key = `${columns ?? 'pipe'} ${argv.join(' ')}`;
+  let r = rendered.get(key);
+  if (!r) rendered.set(key, (r = columns === undefined ? runCli(argv) : runCli(argv, { tty: true, columns })));
+  return r;
 }
 
 /**
@@ -89,8 +105,8 @@ describe('help at 80 columns', () => {
   it('every example of every help screen at 80 columns pastes as it reads at 200', async () => {
     const bad: string[] = [];
     for (const argv of await screens()) {
-      const narrow = examples((await runCli(argv)).stdout);
-      const wide = examples((await runCli(argv, { tty: true, columns: 200 })).stdout);
+      const narrow = examples((await render(argv)).stdout);
+      const wide = examples((await render(argv, 200)).stdout);
       narrow.forEach((cmd, i) => {
         if (JSON.stringify(bashWords(cmd)) !== JSON.stringify(bashWords(wide[i] ?? ''))) bad.push(`svc ${argv.join(' ')}: ${cmd}`);
       });
@@ -103,7 +119,7 @@ describe('help at 80 columns', () => {
     const all = await screens();
     expect(all.length).toBeGreaterThan(60);
     for (const argv of all) {
-      const r = await runCli(argv);
+      const r = await render(argv);
       expect(r.code, `svc ${argv.join(' ')}: ${r.stderr}`).toBe(0);
       // Not even one long word: an example of the help is something to write short.
       for (const l of r.stdout.split('\n').filter((x) => x.length > WIDTH)) bad.push(`svc ${argv.join(' ')}: ${l.length}: ${l}`);
@@ -114,7 +130,7 @@ describe('help at 80 columns', () => {
   it('on an 80-column terminal too', async () => {
     const bad: string[] = [];
     for (const argv of await screens()) {
-      const r = await runCli(argv, { tty: true, columns: WIDTH });
+      const r = await render(argv, WIDTH);
       for (const l of overlong(r.stdout)) bad.push(`svc ${argv.join(' ')}: ${l.length}: ${l}`);
     }
     expect(bad).toEqual([]);
@@ -122,8 +138,8 @@ describe('help at 80 columns', () => {
 
   it('words are never split: the help at 80 has the same words as at 200', async () => {
     for (const argv of [['issues', 'search', '--help'], ['gate', '--help'], ['help', 'output'], ['help', 'environment'], ['help', 'exit-codes']]) {
-      const narrow = (await runCli(argv, { tty: true, columns: WIDTH })).stdout;
-      const wide = (await runCli(argv, { tty: true, columns: 200 })).stdout;
+      const narrow = (await render(argv, WIDTH)).stdout;
+      const wide = (await render(argv, 200)).stdout;
       // A long example command continues after ` \` (still one command when pasted).
       const words = (t: string) => t.split(/\s+/).filter((w) => w && w !== '\\');
       expect(words(narrow), `svc ${argv.join(' ')}`).toEqual(words(wide));
