@@ -213,13 +213,18 @@ describe('svc gate --diff fails closed', () => {
 });
 
 describe('svc gate --diff auto: the base from the CI', () => {
-  /** A clone whose origin has main and feat, checked out on feat (as a CI checks out a pull request). */
-  function ciClone(): GitRepo {
+  /**
+   * A clone whose origin has main and feat, checked out on feat (as a CI checks out a pull request):
+   * made once for these tests, which only read it (a clone is several git processes).
+   */
+  let clone: GitRepo;
+  beforeAll(() => {
     const origin = project();
     const dir = tempDir();
     openRepo(dir).git('clone', '-q', '--branch', 'feat', `file://${origin.dir}`, 'clone');
-    return openRepo(join(dir, 'clone'), dir);
-  }
+    clone = openRepo(join(dir, 'clone'), dir);
+  });
+  const ciClone = (): GitRepo => clone;
 
   const BASES: Array<[string, (repo: GitRepo) => Record<string, string>]> = [
     ["host A's runner", () => ({ GITHUB_ACTIONS: 'true', GITHUB_BASE_REF: 'main' })],
