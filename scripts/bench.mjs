@@ -15,8 +15,9 @@
 // (a floor: what the same work costs done the plainest way, so the machine's speed cancels out):
 // 1. One call: `svc issues search -o json` against a sandbox on loopback vs the same call by a bare
 //    node:http script (bench-call-floor.cjs), whole process wall time, ratio of the medians <= 1.5x;
-//    also shown against `node -e 0`. `--version` (<= 1.2x) and `--help` (<= 1.4x) against `node -e 0`;
-//    `--dry-run` for context.
+//    also shown against `node -e 0`, and split at the undici floor (bench-undici-floor.cjs: the same
+//    call through undici alone, bundled and code-cached as svc is): undici's share and svc's on top.
+//    `--version` (<= 1.2x) and `--help` (<= 1.4x) against `node -e 0`; `--dry-run` for context.
 // 2. Sandbox page at the largest size: each page of one full listing (500 issues, createdAt
 //    ascending, as `--all` asks) once, after the sandbox's warm-up, on one kept-alive connection
 //    from this process: the sandbox's CPU per page (from /proc) < 2 ms; the round trip is shown too.
@@ -209,6 +210,43 @@ function recordRatio(target, q, limit, unit = ' ms', d = 1) {
   record(target, ratioText(q, unit, d), limit === undefined ? '(context)' : `≤ ${limit.toFixed(1)}x`, limit === undefined ? undefined : q.ratio <= limit, q.ratio);
 }
 
+/**
+ * The undici floor (bench-undici-floor.cjs) built as svc is built and loaded: one classic script,
+ * bundled by esbuild with svc's own patches of undici (bundle-plugins.mjs), run by a loader that does
+ * what bin/svc.js does (`--liftoff-only`, then the script through a V8 code cache), the cache made by
+ * a first real call here. Returns the loader's path.
+ */
+async function buildUndiciFloor(dir, env) {
+  const { build } = await import('esbuild');
+  const { undiciPlugins } = await import('./bundle-plugins.mjs');
+  const bundle = join(dir, 'undici-floor.cjs');
+  await build({
+    entryPoints: [fileURLToPath(new URL('./bench-undici-floor.cjs', import.meta.url))],
+    outfile: bundle, bundle: true, format: 'cjs', platform: 'node', target: 'node20', minify: true,
+    legalComments: 'none', plugins: undiciPlugins, logLevel: 'warning',
+    banner: { js: '(function (module, exports, require) {' }, footer: { js: '})' },
+  });
+  const loader = join(dir, 'run.cjs');
+  writeFileSync(loader, [
+    "'use strict';",
+    "const { existsSync, readFileSync, writeFileSync } = require('node:fs');",
+    "require('node:v8').setFlagsFromString('--liftoff-only');",
+    "const { Script } = require('node:vm');",
+    `const file = ${JSON.stringify(bundle)};`,
+    'const cachedData = existsSync(`${file}.cache`) ? readFileSync(`${file}.cache`) : undefined;',
+    "const script = new Script(readFileSync(file, 'latin1'), { filename: file, cachedData });",
+    "if (!cachedData) process.once('exit', () => writeFileSync(`${file}.cache`, script.createCachedData()));",
+    "else if (script.cachedDataRejected) throw new Error('the code cache of the undici floor was rejected');",
+    'const module_ = { exports: {} };',
+    'script.runInThisContext()(module_, module_.exports, require);',
+    'module_.exports();',
+    '',
+  ].join('\n'));
+  execFileSync(NODE, [loader], { env, stdio: 'ignore' });
+  if (!existsSync(`${bundle}.cache`)) throw new Error('the undici floor made no code cache');
+  return loader;
+}
+
 /** `svc sandbox` on a free loopback port, in the clean environment, until stop(). */
 async function startSandbox(issues, repos) {
   const args = [BIN, 'sandbox', '--port', '0', '--host', '127.0.0.1', '-o', 'json', '--quiet', '--issues', String(issues), ...(repos ? ['--repos', String(repos)] : [])];
@@ -316,7 +354,15 @@ say(`bench: one call and start-up, ${RUNS} interleaved rounds...`);
       svc('svc --help', '--help'),
       { name: 'node scripts/bench-call-floor.cjs', cmd: NODE, args: [fileURLToPath(new URL('./bench-call-floor.cjs', import.meta.url))], env: sb.env },
     ];
-    const walls = await sideBySide(commands, RUNS);
+    // The undici floor: what undici alone costs the same call (svc's design requires undici).
+    const floorDir = mkdtempSync(join(tmpdir(), 'svc-bench-undici-'));
+    commands.push({ name: 'undici floor (bench-undici-floor.cjs)', cmd: NODE, args: [await buildUndiciFloor(floorDir, sb.env)], env: sb.env });
+    let walls;
+    try {
+      walls = await sideBySide(commands, RUNS);
+    } finally {
+      rmSync(floorDir, { recursive: true, force: true });
+    }
     const base = stats(walls[0]);
     record('`node -e 0` (baseline)', spread(base, ' ms'), '(context)', undefined);
     // The target: the call against the same call by a bare node:http script, what any node CLI pays
@@ -324,6 +370,10 @@ say(`bench: one call and start-up, ${RUNS} interleaved rounds...`);
     recordRatio('`svc issues search -o json` / `node scripts/bench-call-floor.cjs` (the call floor)', ratioOf(walls[1], walls[5]), 1.5);
     recordRatio('`svc issues search -o json` / `node -e 0`', ratioOf(walls[1], walls[0]));
     recordRatio('`node scripts/bench-call-floor.cjs` / `node -e 0`', ratioOf(walls[5], walls[0]));
+    // Where the call's time goes beyond the node:http floor: undici's own share (the same call through
+    // undici alone, built and loaded as svc is), and svc's share on top of it.
+    recordRatio('the undici floor (bench-undici-floor.cjs, bundled and code-cached as svc is) / `node scripts/bench-call-floor.cjs`', ratioOf(walls[6], walls[5]));
+    recordRatio('`svc issues search -o json` / the undici floor', ratioOf(walls[1], walls[6]));
     recordRatio('`svc issues search -o json --dry-run` / `node -e 0`', ratioOf(walls[2], walls[0]));
     recordRatio('`svc --version` / `node -e 0`', ratioOf(walls[3], walls[0]), 1.2);
     recordRatio('`svc --help` / `node -e 0`', ratioOf(walls[4], walls[0]), 1.4);
