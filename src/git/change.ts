@@ -52,14 +52,16 @@ function fetchHint(base: string, shallow: boolean): string {
 
 export async function readChange(o: { cwd: string; env: Env; base: string; workTree: boolean; signal?: AbortSignal }): Promise<GitChange> {
   const git = (args: string[], cwd = o.cwd) => runGit(args, { cwd, env: o.env, signal: o.signal });
-  const top = await git(['rev-parse', '--show-toplevel']);
+  // The root and whether the clone is shallow, in one git process: `root\ntrue|false\n`.
+  const top = await git(['rev-parse', '--show-toplevel', '--is-shallow-repository']);
   if (!top.ok) {
     if (top.failure) gitError(top, 'rev-parse');
     fail(`--diff: ${o.cwd} is not in a git repository`, 'run svc gate in the checkout of the repository, or drop --diff');
   }
-  const root = top.stdout.replace(/\n$/, '');
-  const shallowOut = await git(['rev-parse', '--is-shallow-repository']);
-  const shallow = shallowOut.ok && shallowOut.stdout.trim() === 'true';
+  const lines = top.stdout.replace(/\n$/, '');
+  const cut = lines.lastIndexOf('\n');
+  const root = cut < 0 ? lines : lines.slice(0, cut);
+  const shallow = cut >= 0 && lines.slice(cut + 1).trim() === 'true';
   const base = o.base.trim();
   if (base === '' || base.startsWith('-')) fail(`--diff expects a git revision (a branch, a tag or a commit), got '${o.base}'`);
   const head = await git(['rev-parse', '--verify', '--quiet', 'HEAD^{commit}']);
