@@ -30,7 +30,7 @@ export const EXIT_CODE_TABLE: ReadonlyArray<{ code: ExitCode; meaning: string }>
   { code: EXIT.NETWORK, meaning: 'May work later: network failure, timeout, a 5xx, or 429 (rate-limited) after the retries' },
   { code: EXIT.BAD_RESPONSE, meaning: 'The response could not be understood or contradicts itself or the request (not JSON, truncated, wrong shape where it matters, a 2xx other than 200, an error key with data, a key twice, counts that disagree, items outside the scope asked for, values outside the spec where a verdict depends on them)' },
   { code: EXIT.PENDING, meaning: 'Pending: the scan `svc gate --scan-id` gates on has not finished, or its status and finished-flags disagree (add --wait); no verdict' },
-  { code: EXIT.OUTPUT, meaning: 'The output could not be written (stdout or a report file: disk full, read-only, I/O error; for `svc gate` also its temporary file of kept issues, then with no verdict); `svc gate` keeps a failing verdict\'s code' },
+  { code: EXIT.OUTPUT, meaning: 'The output could not be written (stdout or a report file: disk full, read-only, I/O error; for `svc gate` also its temporary file of kept issues, then with no verdict), or not made (`--jq` whose engine ran out of memory or stack); `svc gate` keeps a failing verdict\'s code' },
   { code: EXIT.INTERNAL, meaning: 'Unexpected internal error (run again with --debug for the stack trace)' },
   { code: EXIT.INTERRUPTED, meaning: 'Interrupted (Ctrl-C / SIGINT)' },
   { code: EXIT.TERMINATED, meaning: 'Terminated (SIGTERM)' },

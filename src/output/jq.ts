@@ -3,7 +3,8 @@
  * itself compiled to WebAssembly (the `jq-wasm` package: no native binary, nothing downloaded),
  * loaded only when the flag is given. Each result is a line: strings raw, other values as JSON.
  */
-import { UsageError } from '../errors.js';
+import { CliError, UsageError } from '../errors.js';
+import { EXIT } from '../exit-codes.js';
 import { stripControls } from './sanitize.js';
 
 interface JqHandle {
@@ -79,13 +80,35 @@ export async function checkJq(expr: string, mode: JqMode = {}): Promise<void> {
   }
 }
 
+/**
+ * jq's engine itself stopped (WebAssembly's abort: it ran out of memory or stack), as opposed to an
+ * error of jq's (a value of the wrong type). jq-wasm prints "Aborted()" to the console as it stops.
+ */
+function engineStopped(err: unknown): boolean {
+  return err instanceof WebAssembly.RuntimeError || /^Aborted\(/.test((err as JqFailure).message ?? '');
+}
+
 /** The results of the expression on the data. */
 export async function jqValues(data: unknown, expr: string, mode: JqMode = {}): Promise<unknown[]> {
   const jq = await engine();
+  // Whatever jq-wasm prints to the console as its engine stops: svc says it in one line of its own.
+  const consoleError = console.error;
+  console.error = () => {};
   try {
     return jq.json(data, expr);
   } catch (err) {
+    if (engineStopped(err)) {
+      const mb = Buffer.byteLength(JSON.stringify(data) ?? '') / (1024 * 1024);
+      throw new CliError(
+        `--jq '${expr}': jq stopped without a result (it ran out of memory or stack on ${mb >= 1 ? `${mb.toFixed(1)} MB` : `${Math.ceil(mb * 1024)} KB`} of JSON), so the output is missing`,
+        EXIT.OUTPUT,
+        'for an answer this large, pipe -o json into a jq program instead (svc ... -o json | jq ...); an expression that recurses without end stops this way too',
+        { cause: err },
+      );
+    }
     return fail(expr, err, mode);
+  } finally {
+    console.error = consoleError;
   }
 }
 
