@@ -1,5 +1,5 @@
 /** The client in-process against a misbehaving loopback server: retries, timeouts, aborts, verbose output. */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, type TestContext } from 'vitest';
 import { createClient, type ClientOptions } from '../../../src/http/client.js';
 import { RawAnswer } from '../../../src/http/raw-answer.js';
 import { ConnectionError, RateLimitedError, ResponseError, ServerError, TimeoutError, UnauthorizedError } from '../../../src/http/errors.js';
@@ -14,13 +14,16 @@ let waits: number[];
 let notices: string[];
 let verbose: string[];
 
-beforeEach(async () => {
-  server = await startFakeServer();
-  waits = [];
-  notices = [];
-  verbose = [];
-});
-afterEach(async () => { await server.close(); });
+/** For the tests that run one after the other: a fresh server, and fresh records, per test. */
+function serverPerTest(): void {
+  beforeEach(async () => {
+    server = await startFakeServer();
+    waits = [];
+    notices = [];
+    verbose = [];
+  });
+  afterEach(async () => { await server.close(); });
+}
 
 function client(over: Partial<ClientOptions> = {}) {
   return createClient({
@@ -39,6 +42,8 @@ async function failure(p: Promise<unknown>): Promise<Error> {
 }
 
 describe('retries', () => {
+  serverPerTest();
+
   it('sends the token headers and the body, and returns the JSON', async () => {
     server.stub(P, [{ kind: 'ok', json: { issues: [1] } }]);
     const c = client();
@@ -123,38 +128,6 @@ describe('retries', () => {
     await c.close();
   });
 
-  it.each([
-    ['503', { kind: 'status', status: 503 } as const, ServerError],
-    ['a reset connection', { kind: 'reset' } as const, ConnectionError],
-    ['a truncated body', { kind: 'truncated' } as const, ConnectionError],
-    ['no answer (headers timeout)', { kind: 'hang' } as const, TimeoutError],
-    ['a 500 status', { kind: 'status', status: 500 } as const, ServerError],
-    ['a body slower than the timeout', { kind: 'slow-body', everyMs: 50 } as const, TimeoutError],
-  ])('a mutation is never sent twice after %s', async (_name, fault, cls) => {
-    server.stub(P, [fault, { kind: 'ok' }]);
-    // A short --timeout: what is checked is what happens after it, not its length.
-    const c = client({ timeoutSec: 0.2 });
-    const e = await failure(c.call(P, { name: 'x' }, { safe: false }));
-    expect(e).toBeInstanceOf(cls);
-    expect(server.hits(P)).toBe(1);
-    expect(notices).toEqual([]);
-    expect(e.message + (e as { hint?: string }).hint).toMatch(/may (still )?have (reached the service and )?taken effect|may or may not have been made/);
-    await c.close();
-  });
-
-  // The slow body's headers prove the server has the request, so its --timeout can be shorter.
-  it.each([
-    ['no answer', { kind: 'hang' } as const, 1, 0.2],
-    ['a body slower than the timeout', { kind: 'slow-body', everyMs: 50 } as const, 2, 0.1],
-  ])('a read is retried after %s (server counts retries+1)', async (_name, fault, retries, timeoutSec) => {
-    server.stub(P, [fault]);
-    const c = client({ retries, timeoutSec });
-    const e = await failure(c.call(P, {}, { safe: true }));
-    expect(e).toBeInstanceOf(TimeoutError);
-    expect(server.hits(P)).toBe(retries + 1);
-    await c.close();
-  });
-
   it('a mutation is retried when the connection was refused (it never left)', async () => {
     const port = server.port;
     await server.close();
@@ -183,31 +156,9 @@ describe('retries', () => {
   });
 });
 
-describe('timeouts', () => {
-  it('headers: names the limit and --timeout', async () => {
-    server.stub(P, [{ kind: 'hang' }]);
-    const c = client({ retries: 0, timeoutSec: 0.2 });
-    const e = await failure(c.call(P, {}, { safe: true })) as TimeoutError;
-    expect(e.phase).toBe('headers');
-    expect(e.message).toMatch(/no response from http:\/\/127\.0\.0\.1:\d+ within 0\.2 s \(--timeout 0\.2\)/);
-    expect(e.hint).toMatch(/raise --timeout/);
-    await c.close();
-  });
-
-  it('body: a drip that never stops for longer than the idle timer is still cut at the deadline', async () => {
-    server.stub(P, [{ kind: 'slow-body', everyMs: 100 }]);
-    const c = client({ retries: 0 });
-    const started = Date.now();
-    const e = await failure(c.call(P, {}, { safe: true })) as TimeoutError;
-    expect(e).toBeInstanceOf(TimeoutError);
-    expect(e.phase).toBe('body');
-    expect(e.message).toMatch(/response body .* did not arrive within 0\.5 s \(--timeout 0\.5\)/);
-    expect(Date.now() - started).toBeLessThan(5000);
-    await c.close();
-  });
-});
-
 describe('bad responses', () => {
+  serverPerTest();
+
   it('invalid JSON is a ResponseError (exit 7) naming the type and the start', async () => {
     server.stub(P, [{ kind: 'invalid-json' }]);
     const c = client();
@@ -257,6 +208,8 @@ describe('bad responses', () => {
 });
 
 describe('interruption', () => {
+  serverPerTest();
+
   it('aborting ends the request at once, the server sees the connection close, and nothing is retried', async () => {
     server.stub(P, [{ kind: 'hang' }]);
     const ac = new AbortController();
@@ -289,6 +242,8 @@ describe('interruption', () => {
 });
 
 describe('--verbose', () => {
+  serverPerTest();
+
   it('shows method, URL, status, timing, headers and bodies, with both token headers redacted', async () => {
     server.stub(P, [{ kind: 'ok', json: { issues: [] }, headers: { 'set-cookie': 'session=abc', 'x-request-id': 'r1' } }]);
     const c = client();
@@ -316,6 +271,85 @@ describe('--verbose', () => {
     server.stub(P, [{ kind: 'reset' }]);
     await failure(c.call(P, {}, { safe: false }));
     expect(verbose.join('\n')).toMatch(/< failed after \d+ ms: issues\/search: the connection was closed/);
+    await c.close();
+  });
+});
+
+/**
+ * The tests whose wait is a real timeout, side by side: each with a server, a client and records of
+ * its own (the shared ones above belong to the tests that run one after the other).
+ */
+async function own(onTestFinished: TestContext['onTestFinished']) {
+  const srv = await startFakeServer();
+  // The test's own hook (side by side, the global onTestFinished may belong to another test).
+  onTestFinished(() => srv.close());
+  const seen: string[] = [];
+  const make = (more: Partial<ClientOptions> = {}) => createClient({
+    baseUrl: srv.url, tokenId: 'tid-1234', tokenSecret: SECRET, userAgent: 'svc/test',
+    timeoutSec: 0.5, retries: 2, env: {}, signal: new AbortController().signal,
+    now: () => performance.now(), random: () => 0.5, sleep: async () => {},
+    notice: (l) => seen.push(l), verbose: () => {},
+    ...more,
+  });
+  return { server: srv, notices: seen, client: make };
+}
+
+describe.concurrent('timeouts, and faults after which a mutation is not sent again', () => {
+  it.for([
+    ['503', { kind: 'status', status: 503 } as const, ServerError],
+    ['a reset connection', { kind: 'reset' } as const, ConnectionError],
+    ['a truncated body', { kind: 'truncated' } as const, ConnectionError],
+    ['no answer (headers timeout)', { kind: 'hang' } as const, TimeoutError],
+    ['a 500 status', { kind: 'status', status: 500 } as const, ServerError],
+    ['a body slower than the timeout', { kind: 'slow-body', everyMs: 50 } as const, TimeoutError],
+  ] as const)('a mutation is never sent twice after %s', async ([, fault, cls], { onTestFinished }) => {
+    const { server, notices, client } = await own(onTestFinished);
+    server.stub(P, [fault, { kind: 'ok' }]);
+    // A short --timeout: what is checked is what happens after it, not its length.
+    const c = client({ timeoutSec: 0.2 });
+    const e = await failure(c.call(P, { name: 'x' }, { safe: false }));
+    expect(e).toBeInstanceOf(cls);
+    expect(server.hits(P)).toBe(1);
+    expect(notices).toEqual([]);
+    expect(e.message + (e as { hint?: string }).hint).toMatch(/may (still )?have (reached the service and )?taken effect|may or may not have been made/);
+    await c.close();
+  });
+
+  // The slow body's headers prove the server has the request, so its --timeout can be shorter.
+  it.for([
+    ['no answer', { kind: 'hang' } as const, 1, 0.2],
+    ['a body slower than the timeout', { kind: 'slow-body', everyMs: 50 } as const, 2, 0.1],
+  ] as const)('a read is retried after %s (server counts retries+1)', async ([, fault, retries, timeoutSec], { onTestFinished }) => {
+    const { server, client } = await own(onTestFinished);
+    server.stub(P, [fault]);
+    const c = client({ retries, timeoutSec });
+    const e = await failure(c.call(P, {}, { safe: true }));
+    expect(e).toBeInstanceOf(TimeoutError);
+    expect(server.hits(P)).toBe(retries + 1);
+    await c.close();
+  });
+
+  it('headers: names the limit and --timeout', async ({ onTestFinished }) => {
+    const { server, client } = await own(onTestFinished);
+    server.stub(P, [{ kind: 'hang' }]);
+    const c = client({ retries: 0, timeoutSec: 0.2 });
+    const e = await failure(c.call(P, {}, { safe: true })) as TimeoutError;
+    expect(e.phase).toBe('headers');
+    expect(e.message).toMatch(/no response from http:\/\/127\.0\.0\.1:\d+ within 0\.2 s \(--timeout 0\.2\)/);
+    expect(e.hint).toMatch(/raise --timeout/);
+    await c.close();
+  });
+
+  it('body: a drip that never stops for longer than the idle timer is still cut at the deadline', async ({ onTestFinished }) => {
+    const { server, client } = await own(onTestFinished);
+    server.stub(P, [{ kind: 'slow-body', everyMs: 100 }]);
+    const c = client({ retries: 0 });
+    const started = Date.now();
+    const e = await failure(c.call(P, {}, { safe: true })) as TimeoutError;
+    expect(e).toBeInstanceOf(TimeoutError);
+    expect(e.phase).toBe('body');
+    expect(e.message).toMatch(/response body .* did not arrive within 0\.5 s \(--timeout 0\.5\)/);
+    expect(Date.now() - started).toBeLessThan(5000);
     await c.close();
   });
 });
