@@ -8,7 +8,7 @@
  * `region.anyOf` rule (a region needs startLine, charOffset or byteOffset), which
  * `oasisRegionProblems` checks instead, and a few `type: string` on enums.
  */
-import { existsSync, readFileSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -60,10 +60,15 @@ export function sarifValidator(): ValidateFunction {
   addFormats(ajv);
   const validate = ajv.compile(schema);
   if (file) {
-    // Written whole under another name, then renamed: a file reading it never sees half of it.
+    // Written whole under another name, then renamed: a file reading it never sees half of it. Only
+    // a saving: where it cannot be written, the next file compiles the schema again.
     const part = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}`;
-    writeFileSync(part, ajvStandalone.default(ajv, validate));
-    renameSync(part, file);
+    try {
+      writeFileSync(part, ajvStandalone.default(ajv, validate));
+      renameSync(part, file);
+    } catch {
+      rmSync(part, { force: true });
+    }
   }
   cached = validate;
   return validate;
