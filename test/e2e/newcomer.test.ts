@@ -250,11 +250,15 @@ describe('at an 80x24 terminal', () => {
   // eslint-disable-next-line no-control-regex
   const painted = /\u001b\[3\dm/;
   it.runIf(ptyAvailable())('NO_COLOR and --no-color: the spinner is drawn without colour too (the real bin on a pty)', async () => {
-    const plain = await runOnPty(['stats', 'summary'], [], { env: { ...sb.env, NO_COLOR: '1' }, cols: 80, rows: 24 });
+    const [plain, flag] = await Promise.all([
+      runOnPty(['stats', 'summary'], [], { env: { ...sb.env, NO_COLOR: '1' }, cols: 80, rows: 24 }),
+      runOnPty(['stats', 'summary', '--no-color'], [], { env: sb.env, cols: 80, rows: 24 }),
+    ]);
     expect(plain.code).toBe(0);
     expect(plain.output).toMatch(/[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏](\u001b\[39m)? stats/);
     expect(plain.output).not.toMatch(painted);
-    const flag = await runOnPty(['stats', 'summary', '--no-color'], [], { env: sb.env, cols: 80, rows: 24 });
+    expect(flag.code).toBe(0);
+    expect(flag.output).toMatch(/[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏](\u001b\[39m)? stats/);
     expect(flag.output).not.toMatch(painted);
     // Without either the spinner is painted: the scan wait's pty run below shows it.
   });

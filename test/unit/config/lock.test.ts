@@ -4,23 +4,19 @@
  * once it has stood a second, and only if the file is still the one judged stale.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
-import { hostname, tmpdir } from 'node:os';
+import { existsSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { withLock } from '../../../src/config/lock.js';
+import { tempDir } from '../../helpers/temp.js';
 
-const dirs: string[] = [];
-afterEach(() => { for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true }); });
-const lockPathIn = () => {
-  const dir = mkdtempSync(join(tmpdir(), 'svc-lock-'));
-  dirs.push(dir);
-  return join(dir, 'config.json');
-};
+const lockPathIn = () => join(tempDir('svc-lock-'), 'config.json');
 /** The pid of a process that has exited. */
 const deadPid = () => spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }).stdout.trim();
 
-describe('config lock: taking over a lock whose owner is gone', () => {
+// Side by side: each test waits on real time (the lock's polls), in a folder of its own.
+describe.concurrent('config lock: taking over a lock whose owner is gone', () => {
   it('a fresh lock naming a dead pid is not taken over at once, but after a second', async () => {
     const path = lockPathIn();
     writeFileSync(`${path}.lock`, `${deadPid()} ${hostname()}\n`);
