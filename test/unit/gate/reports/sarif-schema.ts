@@ -8,11 +8,13 @@
  * `region.anyOf` rule (a region needs startLine, charOffset or byteOffset), which
  * `oasisRegionProblems` checks instead, and a few `type: string` on enums.
  */
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ajvDraft04 from 'ajv-draft-04';
 import ajvFormats from 'ajv-formats';
+import ajvStandalone from 'ajv/dist/standalone/index.js';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 
 const SCHEMA_FILE = join('jest-sarif', 'lib', 'schemas', 'sarif-2.1.0-rtm.5.json');
@@ -35,17 +37,50 @@ export function findSarifSchema(): string {
 
 let cached: ValidateFunction | undefined;
 
+/**
+ * The schema's validator. Compiling it costs about a second of CPU, and every test file that checks a
+ * SARIF log would pay it again (vitest evaluates a file's modules anew for each file): the first file
+ * of a run also writes the compiled validator as code (ajv's standalone output, the same checks) to the
+ * run's shared folder (SVC_TEST_SHARED, test/global-setup.ts), and the other files load that code.
+ */
 export function sarifValidator(): ValidateFunction {
   if (cached) return cached;
+  const shared = process.env.SVC_TEST_SHARED;
+  const file = shared ? join(shared, 'sarif-2.1.0-validator.cjs') : undefined;
+  if (file && existsSync(file)) {
+    cached = loadStandalone(readFileSync(file, 'utf8'));
+    return cached;
+  }
   const schema = JSON.parse(readFileSync(findSarifSchema(), 'utf8')) as Record<string, unknown>;
   // The schema is draft-04 and its `language` pattern is not a valid unicode-mode RegExp.
   // Both are CommonJS packages that also set `exports.default`, which works under ESM and TS alike.
   const Ajv04 = ajvDraft04.default;
   const addFormats = ajvFormats.default;
-  const ajv = new Ajv04({ allErrors: true, strict: false, unicodeRegExp: false });
+  const ajv = new Ajv04({ allErrors: true, strict: false, unicodeRegExp: false, code: { source: true } });
   addFormats(ajv);
   const validate = ajv.compile(schema);
+  if (file) {
+    // Written whole under another name, then renamed: a file reading it never sees half of it. Only
+    // a saving: where it cannot be written, the next file compiles the schema again.
+    const part = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}`;
+    try {
+      writeFileSync(part, ajvStandalone.default(ajv, validate));
+      renameSync(part, file);
+    } catch {
+      rmSync(part, { force: true });
+    }
+  }
   cached = validate;
+  return validate;
+}
+
+/** The validator from its standalone code (CommonJS: it requires ajv's and ajv-formats' runtime). */
+function loadStandalone(code: string): ValidateFunction {
+  const module = { exports: {} as { default?: ValidateFunction } };
+  // eslint-disable-next-line @typescript-eslint/no-implied-eval
+  new Function('require', 'module', 'exports', code)(createRequire(import.meta.url), module, module.exports);
+  const validate = (module.exports.default ?? module.exports) as ValidateFunction;
+  if (typeof validate !== 'function') throw new Error('the compiled SARIF validator is not a function');
   return validate;
 }
 
