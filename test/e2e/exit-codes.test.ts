@@ -28,7 +28,7 @@ const cases: Array<{ name: string; reply: Reply; code: number; message: RegExp; 
   { name: '500', reply: { status: 500, json: { error: 'boom' } }, code: 6, message: /HTTP 500: boom/ },
   { name: '503 with an HTML body', reply: { status: 503, text: '<html><body>Service Unavailable</body></html>' }, code: 6, message: /HTTP 503/ },
   { name: 'a 200 that is not JSON', reply: { text: '<html>login page</html>', headers: { 'content-type': 'text/html' } }, code: 7, message: /not valid JSON \(text\/html/ },
-  { name: 'a timeout', reply: { json: { ok: true }, delayMs: 3000 }, code: 6, message: /no response from http:\/\/127\.0\.0\.1:\d+ within 0\.2 s \(--timeout 0\.2\)/, args: ['--timeout', '0.2'] },
+  { name: 'a timeout', reply: { json: { ok: true }, delayMs: 3000 }, code: 6, message: /no response from http:\/\/127\.0\.0\.1:\d+ within 0\.5 s \(--timeout 0\.5\)/, args: ['--timeout', '0.5'] },
 ];
 
 describe('exit codes of API failures', () => {

@@ -51,8 +51,8 @@ const CASES: FaultCase[] = [
   { name: 'truncated body (change): applied, answer lost, not repeated', fault: 'truncated', write: true, code: 6, received: 1, handled: 1, applied: true, warnings: 0, says: /may have reached the service and taken effect/ },
   { name: 'invalid JSON (read): exit 7, not repeated', fault: 'invalid-json', code: 7, received: 1, handled: 1, warnings: 0, says: /not valid JSON/ },
   { name: 'invalid JSON (change): exit 7, applied once', fault: 'invalid-json', write: true, code: 7, received: 1, handled: 1, applied: true, warnings: 0 },
-  { name: 'body stalled past --timeout (read, --retries 1)', fault: 'slow-body', args: ['--timeout', '0.2', '--retries', '1'], code: 6, received: 2, handled: 2, warnings: 1, says: /response body .* did not arrive within 0\.2 s \(--timeout 0\.2\)/ },
-  { name: 'body stalled past --timeout (change): applied, not repeated', fault: 'slow-body', write: true, args: ['--timeout', '0.2'], code: 6, received: 1, handled: 1, applied: true, warnings: 0, says: /did not arrive within 0\.2 s.*may still have taken effect/ },
+  { name: 'body stalled past --timeout (read, --retries 1)', fault: 'slow-body', args: ['--timeout', '0.4', '--retries', '1'], code: 6, received: 2, handled: 2, warnings: 1, says: /response body .* did not arrive within 0\.4 s \(--timeout 0\.4\)/ },
+  { name: 'body stalled past --timeout (change): applied, not repeated', fault: 'slow-body', write: true, args: ['--timeout', '0.4'], code: 6, received: 1, handled: 1, applied: true, warnings: 0, says: /did not arrive within 0\.4 s.*may still have taken effect/ },
 ];
 
 const sandboxes: GateSandbox[] = [];

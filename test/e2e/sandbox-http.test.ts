@@ -153,7 +153,7 @@ describe('sandbox HTTP: control endpoint and faults', () => {
   it('latency: the answer comes after the client gave up (exit 6)', async () => {
     sb.setFaults({ latencyMs: 3000 });
     try {
-      const cli = await sb.run(['stats', 'summary', '--timeout', '0.2', '--retries', '0']);
+      const cli = await sb.run(['stats', 'summary', '--timeout', '0.3', '--retries', '0']);
       expect(cli.code).toBe(6);
       expect(cli.stderr).toMatch(/no response from http:\/\/127\.0\.0\.1:\d+ within/);
     } finally {
@@ -230,7 +230,7 @@ describe('sandbox HTTP: control endpoint and faults', () => {
   it('slow-body: headers come, the body stalls past the client timeout (exit 6)', async () => {
     sb.setFaults({ fault: 'slow-body' });
     try {
-      const cli = await sb.run(['stats', 'summary', '--timeout', '0.2', '--retries', '0']);
+      const cli = await sb.run(['stats', 'summary', '--timeout', '0.3', '--retries', '0']);
       expect(cli.code).toBe(6);
       expect(cli.stderr).toMatch(/stalled|timeout|within/i);
     } finally {

@@ -305,8 +305,9 @@ describe.concurrent('timeouts, and faults after which a mutation is not sent aga
   ] as const)('a mutation is never sent twice after %s', async ([, fault, cls], { onTestFinished }) => {
     const { server, notices, client } = await own(onTestFinished);
     server.stub(P, [fault, { kind: 'ok' }]);
-    // A short --timeout: what is checked is what happens after it, not its length.
-    const c = client({ timeoutSec: 0.2 });
+    // A short --timeout: what is checked is what happens after it, not its length (but long enough
+    // for the server, in this same busy process, to have read the request first).
+    const c = client({ timeoutSec: 0.3 });
     const e = await failure(c.call(P, { name: 'x' }, { safe: false }));
     expect(e).toBeInstanceOf(cls);
     expect(server.hits(P)).toBe(1);
@@ -315,14 +316,13 @@ describe.concurrent('timeouts, and faults after which a mutation is not sent aga
     await c.close();
   });
 
-  // The slow body's headers prove the server has the request, so its --timeout can be shorter.
   it.for([
-    ['no answer', { kind: 'hang' } as const, 1, 0.2],
-    ['a body slower than the timeout', { kind: 'slow-body', everyMs: 50 } as const, 2, 0.1],
-  ] as const)('a read is retried after %s (server counts retries+1)', async ([, fault, retries, timeoutSec], { onTestFinished }) => {
+    ['no answer', { kind: 'hang' } as const, 1],
+    ['a body slower than the timeout', { kind: 'slow-body', everyMs: 50 } as const, 2],
+  ] as const)('a read is retried after %s (server counts retries+1)', async ([, fault, retries], { onTestFinished }) => {
     const { server, client } = await own(onTestFinished);
     server.stub(P, [fault]);
-    const c = client({ retries, timeoutSec });
+    const c = client({ retries, timeoutSec: 0.3 });
     const e = await failure(c.call(P, {}, { safe: true }));
     expect(e).toBeInstanceOf(TimeoutError);
     expect(server.hits(P)).toBe(retries + 1);
@@ -332,10 +332,10 @@ describe.concurrent('timeouts, and faults after which a mutation is not sent aga
   it('headers: names the limit and --timeout', async ({ onTestFinished }) => {
     const { server, client } = await own(onTestFinished);
     server.stub(P, [{ kind: 'hang' }]);
-    const c = client({ retries: 0, timeoutSec: 0.2 });
+    const c = client({ retries: 0, timeoutSec: 0.3 });
     const e = await failure(c.call(P, {}, { safe: true })) as TimeoutError;
     expect(e.phase).toBe('headers');
-    expect(e.message).toMatch(/no response from http:\/\/127\.0\.0\.1:\d+ within 0\.2 s \(--timeout 0\.2\)/);
+    expect(e.message).toMatch(/no response from http:\/\/127\.0\.0\.1:\d+ within 0\.3 s \(--timeout 0\.3\)/);
     expect(e.hint).toMatch(/raise --timeout/);
     await c.close();
   });
