@@ -181,3 +181,11 @@ function closest(word: string, candidates: readonly string[]): string | undefine
   return best;
 }
 
+/**
+ * `--columns` on a command whose output is not a list of records (`config list`, `auth status`): exit 2
+ * before anything runs, rather than a flag that silently does nothing.
+ */
+export function refuseColumns(columns: string | undefined, command: string): void {
+  if (columns === undefined) return;
+  throw new UsageError(`--columns does not apply to 'svc ${command}': its output is not a list of records`, 'drop --columns; to pick fields, use -o json with --jq');
+}

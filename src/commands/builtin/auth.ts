@@ -8,6 +8,7 @@ import { loadClient } from '../../runtime.js';
 import { proxyFor, proxySettings } from '../../http/proxy.js';
 import { printJson } from '../../output/print-json.js';
 import { csvHeader, csvRow } from '../../output/csv.js';
+import { refuseColumns } from '../../output/columns.js';
 import { baseUrlSource } from '../../config/resolve.js';
 import { promptLine } from '../../terminal/prompt.js';
 import type { Runner } from '../runner.js';
@@ -131,6 +132,7 @@ const setting = (value: string | undefined, source: string | undefined): Setting
 const problem = (err: unknown): Setting => ({ value: null, source: null, problem: (err as Error).message });
 
 async function status(ctx: Context, o: { offline?: boolean }): Promise<void> {
+  refuseColumns(ctx.globals.columns, 'auth status');
   const view: AuthStatus = {
     profile: setting(ctx.profileName, ctx.globals.profile ? '--profile' : ctx.env.SVC_PROFILE ? 'SVC_PROFILE' : 'default'),
     configFile: ctx.config.path,

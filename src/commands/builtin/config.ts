@@ -11,6 +11,8 @@ import { parseFormat } from '../../output/formats.js';
 import { confirm } from '../../terminal/prompt.js';
 import type { Runner } from '../runner.js';
 import { printJson } from '../../output/print-json.js';
+import { csvHeader, csvRow } from '../../output/csv.js';
+import { refuseColumns } from '../../output/columns.js';
 
 const KEYS = Object.keys(CONFIG_KEYS) as ConfigKey[];
 
@@ -92,12 +94,25 @@ export function configCommand(run: Runner, config = new Command('config')): Comm
 }
 
 async function list(ctx: IoContext & ConfigContext): Promise<void> {
+  refuseColumns(ctx.globals.columns, 'config list');
   // Each profile through profile(): a value of the wrong type is reported (exit 2, file and key), not shown.
   const view = Object.fromEntries(ctx.config.profileNames().map((name) => [name, ctx.config.profile(name)!] as const).map(([name, p]) => [name, {
     'base-url': p.baseUrl, 'dev-base-url': p.devBaseUrl, organization: p.organization, output: p.output,
     token: p.tokenId ? `${p.tokenId.slice(0, 4)}… (secret hidden)` : undefined,
   }]));
-  if (ctx.format() === 'json') { await printJson(ctx, view); return; }
+  const format = ctx.format();
+  if (format === 'json') { await printJson(ctx, view); return; }
+  if (format === 'ndjson') {
+    ctx.out(Object.entries(view).map(([profile, settings]) => `${JSON.stringify({ profile, ...settings })}\n`).join(''));
+    return;
+  }
+  if (format === 'csv') {
+    // One row a setting that is set, as the table shows them.
+    const columns = ['profile', 'key', 'value'];
+    const rows = Object.entries(view).flatMap(([profile, settings]) => Object.entries(settings).filter(([, v]) => v !== undefined).map(([key, value]) => ({ profile, key, value })));
+    ctx.out(csvHeader(columns) + rows.map((r) => csvRow(r, columns)).join(''));
+    return;
+  }
   if (Object.keys(view).length === 0) { ctx.note(`No profiles yet (${ctx.config.path}). Start with 'svc auth login'.`); return; }
   for (const [name, settings] of Object.entries(view)) {
     ctx.out(`[${name}]${name === ctx.profileName ? ' (active)' : ''}\n`);
