@@ -81,11 +81,25 @@ export async function checkJq(expr: string, mode: JqMode = {}): Promise<void> {
 }
 
 /**
- * jq's engine itself stopped (WebAssembly's abort: it ran out of memory or stack), as opposed to an
- * error of jq's (a value of the wrong type). jq-wasm prints "Aborted()" to the console as it stops.
+ * jq's engine could not run on the data, as opposed to an error of jq's (a value of the wrong type):
+ * its WebAssembly aborted (out of memory or stack; jq-wasm prints "Aborted()" to the console as it
+ * stops), or the data is too large for one JavaScript string, which jq-wasm hands it as.
  */
 function engineStopped(err: unknown): boolean {
-  return err instanceof WebAssembly.RuntimeError || /^Aborted\(/.test((err as JqFailure).message ?? '');
+  // jq-wasm turns JSON.stringify's RangeError into a TypeError that keeps its message.
+  return err instanceof WebAssembly.RuntimeError || err instanceof RangeError || /^Aborted\(|Invalid string length/.test((err as JqFailure).message ?? '');
+}
+
+/** How much JSON jq was given, for the message: its size, or that it is beyond one string's. */
+function jsonSize(data: unknown): string {
+  let bytes: number;
+  try {
+    bytes = Buffer.byteLength(JSON.stringify(data) ?? '');
+  } catch {
+    return 'more JSON than one string holds';
+  }
+  const mb = bytes / (1024 * 1024);
+  return `${mb >= 1 ? `${mb.toFixed(1)} MB` : `${Math.ceil(mb * 1024)} KB`} of JSON`;
 }
 
 /** The results of the expression on the data. */
@@ -98,9 +112,8 @@ export async function jqValues(data: unknown, expr: string, mode: JqMode = {}): 
     return jq.json(data, expr);
   } catch (err) {
     if (engineStopped(err)) {
-      const mb = Buffer.byteLength(JSON.stringify(data) ?? '') / (1024 * 1024);
       throw new CliError(
-        `--jq '${expr}': jq stopped without a result (it ran out of memory or stack on ${mb >= 1 ? `${mb.toFixed(1)} MB` : `${Math.ceil(mb * 1024)} KB`} of JSON), so the output is missing`,
+        `--jq '${expr}': jq stopped without a result (it ran out of memory or stack on ${jsonSize(data)}), so the output is missing`,
         EXIT.OUTPUT,
         'for an answer this large, pipe -o json into a jq program instead (svc ... -o json | jq ...); an expression that recurses without end stops this way too',
         { cause: err },

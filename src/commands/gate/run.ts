@@ -249,7 +249,7 @@ async function decideAndReport(ctx: Context, opts: GateOptions, g: GateRun): Pro
     // Output that could not be made (--jq's engine stopped): a failing verdict keeps its code (1), said
     // after the output's failure; a passing one ends with the output's (9). Never a pass without output.
     if (verdict.result.passed || !(err instanceof CliError) || err.exitCode !== EXIT.OUTPUT) throw err;
-    ctx.warn(`${err.message}${err.hint ? ` (${err.hint})` : ''}`);
+    ctx.warn(`${err.message}${err.hint ? `; ${err.hint}` : ''}`);
   }
   // --comment: one sticky comment on the pull request; whatever happens to it, the verdict stands.
   if (opts.comment) await postComment(ctx, toComment(verdict.result, siftedLines(verdict.sifted, verdict.result.counts.total), { link: setup.issueUrl, commit: setup.ci?.commit }));

@@ -30,4 +30,13 @@ describe('--jq when the engine stops', () => {
     expect((own as CliError).exitCode).toBe(EXIT.USAGE);
     expect((own as Error).message).toMatch(/Cannot index string/);
   });
+
+  it('data too large for one string (jq-wasm hands it as one) is the same exit 9, not a crash or a usage error', async () => {
+    // What JSON.stringify throws past V8's longest string, without building one.
+    const huge = { toJSON() { throw new RangeError('Invalid string length'); } };
+    const err = await jqValues(huge, '.id').catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(CliError);
+    expect((err as CliError).exitCode).toBe(EXIT.OUTPUT);
+    expect((err as CliError).message).toBe("--jq '.id': jq stopped without a result (it ran out of memory or stack on more JSON than one string holds), so the output is missing");
+  });
 });
