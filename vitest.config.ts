@@ -59,6 +59,10 @@ export default defineConfig({
     // Threads start faster than forked processes, and without per-file isolation each worker loads
     // src/ once instead of once per test file. Safe here: no test mocks modules or stubs globals,
     // and every test builds its own host, sandbox or server.
+    // Transformed modules kept on disk (node_modules/.experimental-vitest-cache, keyed by each file's
+    // content) for the next run: ~7 s less CPU of vitest's main thread on every run after the first.
+    // A changed file is transformed again (checked: a changed exit code fails the tests that read it).
+    experimental: { fsModuleCache: true },
     pool: 'threads',
     isolate: false,
     // vitest's default is one worker less than the CPUs: a single worker on CI's 2 cores, running
