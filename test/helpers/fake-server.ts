@@ -226,6 +226,10 @@ export async function startFakeServer(opts: FakeServerOptions = {}): Promise<Fak
     url = 'https://fake.svc.test';
     agent = new MockAgent();
     agent.disableNetConnect();
+    // Every in-process run makes its own client on this one agent, and each client listens to the
+    // agent's connect and disconnect (src/http/client.ts): more than node's default of 10 is expected
+    // here (a user's process has one client per dispatcher), not a leak worth node's warning.
+    agent.setMaxListeners(0);
     agent.get(url).intercept({ path: () => true, method: () => true }).reply((o) => {
       const raw = o.body === undefined || o.body === null ? '' : Buffer.isBuffer(o.body) ? o.body.toString('utf8') : String(o.body);
       let body: unknown;
