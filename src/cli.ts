@@ -11,7 +11,7 @@ import { createContext } from './runtime.js';
 import { ConfigStore } from './config/store.js';
 import { configPath } from './config/paths.js';
 import { scrub } from './http/redact.js';
-import { stripControls } from './output/sanitize.js';
+import { stripControls } from './sanitize.js';
 import { fitText } from './commands/help-layout.js';
 
 export async function main(argv: string[], host: Host): Promise<number> {

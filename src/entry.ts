@@ -7,7 +7,7 @@ import { sleep } from './host.js';
 import { knownSecrets, main } from './cli.js';
 import { EXIT } from './exit-codes.js';
 import { scrub } from './http/redact.js';
-import { stripControls } from './output/sanitize.js';
+import { stripControls } from './sanitize.js';
 import { eraseSpinners } from './terminal/spinners.js';
 import { stdoutFailureText } from './output/write.js';
 

@@ -10,7 +10,7 @@ import { InterruptedError, UsageError } from './errors.js';
 import { chooseFormat, useColor } from './output/formats.js';
 import { numberFlag } from './request/number-flag.js';
 import { startProgress } from './terminal/progress.js';
-import { stripControls } from './output/sanitize.js';
+import { stripControls } from './sanitize.js';
 import { scrub } from './http/redact.js';
 import { checkControls } from './request/values.js';
 

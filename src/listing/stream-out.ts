@@ -14,7 +14,7 @@ import { jqText, jqValues, type JqMode } from '../output/jq.js';
 import { projectRow } from '../output/paths.js';
 import type { TableStream } from '../output/table.js';
 import { compactItems, type PageSource } from './page-decode.js';
-import { terminalJson } from '../output/sanitize.js';
+import { terminalJson } from '../sanitize.js';
 
 interface ItemWriter {
   /** `source`: the bytes the page was parsed from and the key of its item list (NDJSON copies items from them). */

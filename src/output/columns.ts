@@ -7,7 +7,7 @@
  */
 import { UsageError } from '../errors.js';
 import { editDistance } from '../edit-distance.js';
-import { cellText } from './sanitize.js';
+import { cellText } from '../sanitize.js';
 import { DERIVED } from './paths.js';
 
 export type ColumnKind = 'key' | 'title' | 'text' | 'time' | 'score' | 'severity' | 'level' | 'status' | 'number' | 'flag';

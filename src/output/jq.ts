@@ -5,7 +5,7 @@
  */
 import { CliError, UsageError } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
-import { stripControls } from './sanitize.js';
+import { stripControls } from '../sanitize.js';
 
 interface JqHandle {
   json(data: unknown, filter: string, flags?: string[]): unknown[];

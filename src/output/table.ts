@@ -10,7 +10,7 @@ import { cellOf, painter } from './cells.js';
 import { kindOf } from './columns.js';
 import { GAP, TableLayout, DEFAULT_WIDTH, type LayoutOptions } from './layout.js';
 import { getPath, leafPaths } from './paths.js';
-import { cellText } from './sanitize.js';
+import { cellText } from '../sanitize.js';
 import { displayWidth, clip } from './text-width.js';
 
 type TableOptions = Partial<LayoutOptions> & { color: boolean };

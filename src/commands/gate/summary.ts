@@ -10,7 +10,7 @@ import type { Format } from '../../output/formats.js';
 import { csvHeader, csvRow } from '../../output/csv.js';
 import { parseColumns } from '../../output/columns.js';
 import type { VerifiedScope } from './scope.js';
-import { cellText, terminalJson } from '../../output/sanitize.js';
+import { cellText, terminalJson } from '../../sanitize.js';
 import { fitWidths } from '../../output/layout.js';
 import { clip, displayWidth, pad, wrap } from '../../output/text-width.js';
 import { count } from '../../terminal/progress.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cellText, stripControls, terminalJson } from '../../../src/output/sanitize.js';
+import { cellText, stripControls, terminalJson } from '../../../src/sanitize.js';
 import { render } from '../../../src/output/render.js';
 import { rowsTable, recordTable } from '../../../src/output/table.js';
 
