@@ -52,7 +52,11 @@ export function decodePage(answer: unknown, key: string, slim?: Slim): unknown {
   // is not valid UTF-8: parsing reads each bad byte as U+FFFD, a copy would pass the bad bytes on.
   const topLevel = !key.includes('.');
   const copyable = topLevel && isUtf8(bytes);
-  const spans = topLevel ? itemSpans(bytes, key) : undefined;
+  const spans = topLevel ? itemSpans(bytes, key, true) : undefined;
+  // The scan that found the items also checked their keys, and the answer's (item-spans.ts): where it
+  // saw none twice, the texts need no second look. Its bytes are the keys' text only in valid UTF-8
+  // (two bad bytes both read as U+FFFD).
+  const keysChecked = spans !== undefined && spans.keysOnce && copyable;
   let data: unknown;
   try {
     if (spans) {
@@ -60,7 +64,7 @@ export function decodePage(answer: unknown, key: string, slim?: Slim): unknown {
       const rest = `${bytes.toString('utf8', 0, spans.listStart)}[]${bytes.toString('utf8', spans.listEnd)}`;
       const page = JSON.parse(rest) as Record<string, unknown>;
       // A key given twice (answer-checks.ts): the answer's own and its objects' (categoryCounts), and each item's.
-      checkKeysOnce(rest, answer.call, 2);
+      if (!keysChecked) checkKeysOnce(rest, answer.call, 2);
       const b = spans.bounds;
       const items = new Array<unknown>(b.length / 2);
       if (slim && copyable && compactItems(spans)) {
@@ -68,14 +72,14 @@ export function decodePage(answer: unknown, key: string, slim?: Slim): unknown {
         for (let k = 0; k < items.length; k++) {
           const text = bytes.toString('utf8', b[2 * k], b[2 * k + 1]);
           const item = JSON.parse(text);
-          checkKeysOnce(text, answer.call, 2);
+          if (!keysChecked) checkKeysOnce(text, answer.call, 2);
           items[k] = item !== null && typeof item === 'object' && !Array.isArray(item) ? (id === undefined ? {} : { [id]: item[id] }) : item;
         }
       } else {
         for (let k = 0; k < items.length; k++) {
           const text = bytes.toString('utf8', b[2 * k], b[2 * k + 1]);
           items[k] = JSON.parse(text);
-          checkKeysOnce(text, answer.call, 2);
+          if (!keysChecked) checkKeysOnce(text, answer.call, 2);
         }
       }
       page[key] = items;

@@ -11,6 +11,8 @@ import { decodePage, pageSource, releasePage } from '../../../src/listing/page-d
 import { ndjsonFromSource } from '../../../src/listing/stream-out.js';
 import { writeOut } from '../../../src/output/write.js';
 import { InterruptedError } from '../../../src/errors.js';
+import { itemSpans } from '../../../src/listing/item-spans.js';
+import { checkKeysOnce } from '../../../src/http/answer-checks.js';
 
 /** A pool that records what is given back. */
 class Recording extends BufferPool {
@@ -184,5 +186,110 @@ describe('a key given twice, at every depth the answer checks (issue 21)', () =>
     for (const text of twice) expect(() => decodePage(answer(text), 'issues'), text).toThrow(/twice/);
     const once = ['{"issues":[{"ab":1,"ac":2,"a":3,"b":{"a":1},"c":[{"a":1},{"a":2}]}]}', '{"issues":[{"id":"\\"id\\":1","x":"a\\\\"}]}'];
     for (const text of once) expect(decodePage(answer(text), 'issues'), text).toEqual(JSON.parse(text));
+  });
+});
+
+describe('the key check rides on the item scan (one walk over the bytes)', () => {
+  /** What the two separate checks of the text decided (before the scan checked keys): the message, or undefined. */
+  function separateChecks(text: string): string | undefined {
+    const spans = itemSpans(Buffer.from(text), 'issues');
+    const b = spans!.bounds;
+    const bytes = Buffer.from(text);
+    try {
+      checkKeysOnce(`${bytes.toString('utf8', 0, spans!.listStart)}[]${bytes.toString('utf8', spans!.listEnd)}`, 'issues/search', 2);
+      for (let k = 0; k < b.length; k += 2) checkKeysOnce(bytes.toString('utf8', b[k], b[k + 1]), 'issues/search', 2);
+    } catch (err) {
+      return (err as Error).message;
+    }
+    return undefined;
+  }
+  /** decodePage's verdict: the message of a refusal, or undefined (and then JSON.parse's values). */
+  function decoded(text: string, slim?: { id?: string }): string | undefined {
+    try {
+      const data = decodePage(answer(text), 'issues', slim);
+      if (!slim) expect(data, text).toEqual(JSON.parse(text));
+      return undefined;
+    } catch (err) {
+      return (err as Error).message;
+    }
+  }
+
+  it('refuses exactly what the separate checks refused, naming the same key, at each depth they check and none deeper', () => {
+    const cases: Array<[string, boolean]> = [
+      ['{"a":1,"issues":[{"id":1}],"a":2}', true], // the answer's own keys
+      ['{"c":{"x":1,"x":2},"issues":[]}', true], // an object of the answer
+      ['{"c":[{"x":1,"x":2}],"issues":[]}', true], // arrays are no level
+      ['{"c":{"d":{"x":1,"x":2}},"issues":[]}', false], // the answer's objects' objects: not checked
+      ['{"issues":[{"id":1,"id":2}]}', true], // an item's keys
+      ['{"issues":[{"c":{"x":1,"x":2}}]}', true], // an item's objects
+      ['{"issues":[[{"c":{"x":1,"x":2}}]]}', true], // an item that is a list: its objects are the items' level
+      ['{"issues":[{"c":{"d":{"x":1,"x":2}}}]}', false], // an item's objects' objects: not checked
+      ['{"issues":[{"id":1},{"id":1}]}', false], // two items, each once
+      ['{"issues":[{"c":{"x":1},"d":{"x":1}}]}', false], // two objects, each once
+      ['{"issues":[{"ab":1,"ba":2,"a":3,"b":4}]}', false],
+      ['{"issues":[{"\u00e9":1,"\u00e9":2}]}', true],
+      ['{"issues":[{"\u00e9":1,"e\u0301":2}]}', false],
+      ['{"issues":[{"i\\u0064":1,"id":2}]}', true], // escaped: the separate check decides
+      ['{"issues":[{"x":"\\"x\\":1","y":{"x":1}}]}', false],
+      ['{"issues":[{"x":1}],"n":1,"issues2":[{"x":1,"x":2}]}', true],
+      [' { "issues" : [ { "id" : 1 , "id" : 2 } ] } ', true],
+    ];
+    for (const [text, refused] of cases) {
+      const expected = separateChecks(text);
+      expect(expected !== undefined, text).toBe(refused);
+      // The scan decides alone where it sees no key twice (and none written with escapes).
+      expect(itemSpans(Buffer.from(text), 'issues', true)!.keysOnce, text).toBe(!refused);
+      expect(decoded(text), text).toBe(expected);
+      expect(decoded(text, { id: 'id' }), text).toBe(expected);
+    }
+  });
+
+  it('an object with more keys than the scan keeps: still refused with the key named', () => {
+    const keys = Array.from({ length: 2000 }, (_, k) => `"k${k}":${k}`);
+    const text = `{"issues":[{${keys.join(',')},"k1999":0}]}`;
+    expect(decoded(text)).toMatch(/'k1999' twice/);
+    expect(decoded(`{"issues":[{${keys.join(',')}}]}`)).toBeUndefined();
+  });
+
+  it('keys that differ only where the bytes are not UTF-8 are the same key to JSON.parse (U+FFFD): refused', () => {
+    const bytes = Buffer.concat([Buffer.from('{"issues":[{"'), Buffer.from([0xff]), Buffer.from('":1,"'), Buffer.from([0xfe]), Buffer.from('":2}]}')]);
+    expect(() => decodePage(new RawAnswer(bytes, 'issues/search', 200, 'application/json', (t) => t), 'issues')).toThrow(/twice/);
+  });
+
+  it('agrees with the separate checks on 3,000 generated answers (keys often repeated, nested, spaced, escaped)', () => {
+    let seed = 25;
+    const rnd = (n: number) => { seed = (Math.imul(seed, 1103515245) + 12345) >>> 0; return (seed >>> 8) % n; };
+    const KEYS = ['a', 'b', 'ab', 'ba', 'id', 'i\\u0064', 'score', 'sc', 'é', 'issues'];
+    const space = () => [' ', '', '', '', '', '', '\n'][rnd(7)];
+    const value = (depth: number): string => {
+      switch (depth > 3 ? rnd(3) : rnd(6)) {
+        case 0: return String(rnd(100) - 50);
+        case 1: return ['"x"', '"a\\"b"', '"]}{["', 'true', 'null', '"\\\\"'][rnd(6)];
+        case 2: return '1.5e3';
+        case 3: case 4: return object(depth + 1);
+        default: return `[${Array.from({ length: rnd(3) }, () => space() + value(depth + 1) + space()).join(',')}]`;
+      }
+    };
+    const object = (depth: number): string => `{${Array.from({ length: rnd(5) }, () => `${space()}"${KEYS[rnd(KEYS.length - 1)]}"${space()}:${space()}${value(depth)}`).join(',')}}`;
+    let refused = 0;
+    let passed = 0;
+    let decidedByScan = 0;
+    for (let n = 0; n < 3000; n++) {
+      const items = Array.from({ length: rnd(4) }, () => (rnd(5) === 0 ? value(1) : object(1)));
+      const before = Array.from({ length: rnd(3) }, () => `"${['t', 'totalCount', 'c', 't'][rnd(4)]}":${value(1)}`);
+      const after = Array.from({ length: rnd(2) }, () => `"${['t', 'page', 'c'][rnd(3)]}":${value(1)}`);
+      const text = `{${[...before, `"issues":[${items.join(',')}]`, ...after].join(',')}}`;
+      JSON.parse(text);
+      const expected = separateChecks(text);
+      if (expected === undefined) passed++; else refused++;
+      if (itemSpans(Buffer.from(text), 'issues', true)!.keysOnce) decidedByScan++;
+      expect(decoded(text), text).toBe(expected);
+      expect(decoded(text, { id: 'id' }), text).toBe(expected);
+    }
+    // Both verdicts are common, so the comparison means something.
+    expect(refused).toBeGreaterThan(500);
+    expect(passed).toBeGreaterThan(500);
+    // Most answers that pass are decided by the scan alone (no escaped key in them).
+    expect(decidedByScan).toBeGreaterThan(passed / 2);
   });
 });
