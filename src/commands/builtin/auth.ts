@@ -31,7 +31,8 @@ export function authCommand(run: Runner, auth = new Command('auth')): Command {
     .addHelpText('after', [
       '', 'Checks the token with one read (the list of organizations). Exit codes: 0 the token works',
       '(or --offline and credentials were found), 3 no credentials or the service refused them (401/403),',
-      '2 no base URL, 6 the service could not be reached.',
+      '4 the token works but the organization in use is not one it can see, 2 no base URL, 6 the service',
+      'could not be reached.',
       '-o json gives {profile, configFile, baseUrl, tokenId, organization, verified}: each setting as',
       '{value, source} (with "problem" when it could not be resolved); verified is true, false, or null (not checked).',
       '', 'Examples:', '  $ svc auth status', '  # Only where the settings come from, no request', '  $ svc auth status --offline -o json', '',
@@ -190,8 +191,12 @@ async function status(ctx: Context, o: { offline?: boolean }): Promise<void> {
     }
   }
   await printStatus(ctx, view, o.offline === true);
-  if (org.id && view.organization.problem && view.verified) ctx.warn(`organization ${view.organization.value}: ${view.organization.problem}`);
   if (failure) throw failure instanceof CliError ? failure : new AuthError((failure as Error).message);
+  // The token works, but every command would act on an organization it cannot see: a check that
+  // scripts run before a job must not pass on that (the commands themselves would exit 4).
+  if (org.id && view.organization.problem && view.verified) {
+    throw new CliError(`organization ${view.organization.value}${org.from ? ` (from ${org.from})` : ''} is not among the organizations this token can see`, EXIT.NOT_FOUND, 'svc orgs list shows them; set another with --org, SVC_ORGANIZATION_ID or svc config set organization ID');
+  }
 }
 
 /** `org_1 Acme (from profile)`, or what the service acts on when none is set and how to pick one. */

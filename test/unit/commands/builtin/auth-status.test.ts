@@ -71,11 +71,18 @@ describe('svc auth status', () => {
     expect(r.stderr).toBe('');
   });
 
-  it('warns when the organization in use is not among those the token sees', async () => {
+  it('exit 4 when the organization in use is not among those the token sees: the status printed, then one error line', async () => {
     fake.stub('/api/v1/orgs/list', ORGS);
-    const r = await runCli(['auth', 'status', '--org', 'org_other'], { env: fake.env, dispatcher: fake.dispatcher });
-    expect(r.code).toBe(0);
-    expect(r.stderr).toMatch(/warning: organization org_other: not among the organizations this token can see/);
+    const r = await runCli(['auth', 'status', '--org', 'org_other', '-o', 'json'], { env: fake.env, dispatcher: fake.dispatcher });
+    expect(r.code).toBe(4);
+    expect(JSON.parse(r.stdout)).toMatchObject({ verified: true, organization: { value: 'org_other', source: '--org', problem: 'not among the organizations this token can see (svc orgs list)' } });
+    expect(r.stderr).toMatch(/^svc: error: organization org_other \(from --org\) is not among the organizations this token can see; svc orgs list shows them[^\n]*\n$/);
+    // From the environment, as a CI job sets it: the same.
+    const env = await runCli(['auth', 'status'], { env: { ...fake.env, SVC_ORGANIZATION_ID: 'org_other' }, dispatcher: fake.dispatcher });
+    expect(env.code).toBe(4);
+    expect(env.stderr).toContain('organization org_other (from SVC_ORGANIZATION_ID)');
+    // One the token sees: exit 0.
+    expect((await runCli(['auth', 'status', '--org', ORGS.json[0].id], { env: fake.env, dispatcher: fake.dispatcher })).code).toBe(0);
   });
 
   it('--offline sends nothing and says so; exit 0 when credentials are found', async () => {
