@@ -84,7 +84,7 @@ describe.concurrent(`fault suite against the sandbox (${CASES.length} cases)`, (
     if (c.warnings !== undefined) expect(lines.filter((l) => l.includes('retrying in'))).toHaveLength(c.warnings);
     // Each retry waited as long as its warning said (the sandbox's Retry-After: 1, else the backoff).
     const said = lines.map((l) => /retrying in (\d+\.\d) s/.exec(l)?.[1]).filter((x) => x !== undefined).map(Number);
-    expect(r.host.sleeps.map((ms) => Math.round(ms / 100) / 10), r.stderr).toEqual(said);
+    expect(r.host.sleeps.map((ms) => Number((ms / 1000).toFixed(1))), r.stderr).toEqual(said);
     if (c.code === 0) {
       expect(JSON.parse(r.stdout)).toEqual(c.write ? { ok: true } : expect.objectContaining({ totalCount: expect.any(Number) }));
     } else {

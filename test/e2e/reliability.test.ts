@@ -81,9 +81,10 @@ describe.concurrent(`fault suite (${CASES.length} faults)`, () => {
       const lines = r.stderr.split('\n').filter((l) => l.trim());
       expect({ code: r.code, hits: server.hits(path) }).toEqual({ code: c.code, hits: c.hits });
       if (c.warnings !== undefined) expect(lines.filter((l) => l.startsWith('warning: ')), r.stderr).toHaveLength(c.warnings);
-      // Each retry waited as long as its warning said (Retry-After, else the backoff).
+      // Each retry waited as long as its warning said (Retry-After, else the backoff), rounded as the
+      // warning rounds it (a wait of 850 ms is "0.8 s": toFixed, not Math.round, which made it 0.9).
       const said = lines.map((l) => /retrying in (\d+\.\d) s/.exec(l)?.[1]).filter((x) => x !== undefined).map(Number);
-      expect(r.host.sleeps.map((ms) => Math.round(ms / 100) / 10), r.stderr).toEqual(said);
+      expect(r.host.sleeps.map((ms) => Number((ms / 1000).toFixed(1))), r.stderr).toEqual(said);
       if (c.code === 0) {
         expect(JSON.parse(r.stdout)).toBeTruthy();
         expect(lines.every((l) => l.startsWith('warning: ') && /retrying in \d+\.\d s \(retry \d of \d\)/.test(l)), r.stderr).toBe(true);
