@@ -16,7 +16,9 @@
 // 1. One call: `svc issues search -o json` against a sandbox on loopback vs the same call by a bare
 //    node:http script (bench-call-floor.cjs), whole process wall time, ratio of the medians <= 1.5x;
 //    also shown against `node -e 0`, and split at the undici floor (bench-undici-floor.cjs: the same
-//    call through undici alone, bundled and code-cached as svc is): undici's share and svc's on top.
+//    call through undici alone, bundled and code-cached as svc is): undici's share and svc's on top;
+//    and at the design floor (bench-design-floor.cts: the call through commander, the row's zod
+//    schemas and undici, nothing else of svc's): the design card's libraries' share and svc's own.
 //    `--version` (<= 1.2x) and `--help` (<= 1.4x) against `node -e 0`; `--dry-run` for context.
 // 2. Sandbox page at the largest size: each page of one full listing (500 issues, createdAt
 //    ascending, as `--all` asks) once, after the sandbox's warm-up, on one kept-alive connection
@@ -211,17 +213,18 @@ function recordRatio(target, q, limit, unit = ' ms', d = 1) {
 }
 
 /**
- * The undici floor (bench-undici-floor.cjs) built as svc is built and loaded: one classic script,
- * bundled by esbuild with svc's own patches of undici (bundle-plugins.mjs), run by a loader that does
- * what bin/svc.js does (`--liftoff-only`, then the script through a V8 code cache), the cache made by
- * a first real call here. Returns the loader's path.
+ * A floor of the call (bench-undici-floor.cjs, bench-design-floor.cts) built as svc is built and
+ * loaded: one classic script, bundled by esbuild with svc's own patches of undici (bundle-plugins.mjs),
+ * run by a loader that does what bin/svc.js does (`--liftoff-only`, then the script through a V8 code
+ * cache), the cache made by a first real call here (with `args` on its command line). Returns the
+ * loader's path.
  */
-async function buildUndiciFloor(dir, env) {
+async function buildFloor(entry, dir, env, args = []) {
   const { build } = await import('esbuild');
   const { undiciPlugins } = await import('./bundle-plugins.mjs');
-  const bundle = join(dir, 'undici-floor.cjs');
+  const bundle = join(dir, 'floor.cjs');
   await build({
-    entryPoints: [fileURLToPath(new URL('./bench-undici-floor.cjs', import.meta.url))],
+    entryPoints: [fileURLToPath(new URL(entry, import.meta.url))],
     outfile: bundle, bundle: true, format: 'cjs', platform: 'node', target: 'node20', minify: true,
     legalComments: 'none', plugins: undiciPlugins, logLevel: 'warning',
     banner: { js: '(function (module, exports, require) {' }, footer: { js: '})' },
@@ -236,14 +239,14 @@ async function buildUndiciFloor(dir, env) {
     'const cachedData = existsSync(`${file}.cache`) ? readFileSync(`${file}.cache`) : undefined;',
     "const script = new Script(readFileSync(file, 'latin1'), { filename: file, cachedData });",
     "if (!cachedData) process.once('exit', () => writeFileSync(`${file}.cache`, script.createCachedData()));",
-    "else if (script.cachedDataRejected) throw new Error('the code cache of the undici floor was rejected');",
+    "else if (script.cachedDataRejected) throw new Error(`the code cache of ${file} was rejected`);",
     'const module_ = { exports: {} };',
     'script.runInThisContext()(module_, module_.exports, require);',
     'module_.exports();',
     '',
   ].join('\n'));
-  execFileSync(NODE, [loader], { env, stdio: 'ignore' });
-  if (!existsSync(`${bundle}.cache`)) throw new Error('the undici floor made no code cache');
+  execFileSync(NODE, [loader, ...args], { env, stdio: 'ignore' });
+  if (!existsSync(`${bundle}.cache`)) throw new Error(`${entry} made no code cache`);
   return loader;
 }
 
@@ -354,14 +357,18 @@ say(`bench: one call and start-up, ${RUNS} interleaved rounds...`);
       svc('svc --help', '--help'),
       { name: 'node scripts/bench-call-floor.cjs', cmd: NODE, args: [fileURLToPath(new URL('./bench-call-floor.cjs', import.meta.url))], env: sb.env },
     ];
-    // The undici floor: what undici alone costs the same call (svc's design requires undici).
-    const floorDir = mkdtempSync(join(tmpdir(), 'svc-bench-undici-'));
-    commands.push({ name: 'undici floor (bench-undici-floor.cjs)', cmd: NODE, args: [await buildUndiciFloor(floorDir, sb.env)], env: sb.env });
+    // The undici floor: what undici alone costs the same call (svc's design requires undici). The
+    // design floor: the call through the design card's libraries (commander, the row's zod schemas,
+    // undici) and nothing else of svc's.
+    const floorDirs = [mkdtempSync(join(tmpdir(), 'svc-bench-undici-')), mkdtempSync(join(tmpdir(), 'svc-bench-design-'))];
     let walls;
     try {
+      commands.push({ name: 'undici floor (bench-undici-floor.cjs)', cmd: NODE, args: [await buildFloor('./bench-undici-floor.cjs', floorDirs[0], sb.env)], env: sb.env });
+      const callArgs = ['issues', 'search', '-o', 'json'];
+      commands.push({ name: 'design floor (bench-design-floor.cts)', cmd: NODE, args: [await buildFloor('./bench-design-floor.cts', floorDirs[1], sb.env, callArgs), ...callArgs], env: sb.env });
       walls = await sideBySide(commands, RUNS);
     } finally {
-      rmSync(floorDir, { recursive: true, force: true });
+      for (const d of floorDirs) rmSync(d, { recursive: true, force: true });
     }
     const base = stats(walls[0]);
     record('`node -e 0` (baseline)', spread(base, ' ms'), '(context)', undefined);
@@ -374,6 +381,9 @@ say(`bench: one call and start-up, ${RUNS} interleaved rounds...`);
     // undici alone, built and loaded as svc is), and svc's share on top of it.
     recordRatio('the undici floor (bench-undici-floor.cjs, bundled and code-cached as svc is) / `node scripts/bench-call-floor.cjs`', ratioOf(walls[6], walls[5]));
     recordRatio('`svc issues search -o json` / the undici floor', ratioOf(walls[1], walls[6]));
+    // The libraries the design card fixes, on the call's path: their share, and svc's own on top.
+    recordRatio('the design floor (bench-design-floor.cts: commander, the row\'s zod schemas, undici) / `node scripts/bench-call-floor.cjs`', ratioOf(walls[7], walls[5]));
+    recordRatio('`svc issues search -o json` / the design floor', ratioOf(walls[1], walls[7]));
     recordRatio('`svc issues search -o json --dry-run` / `node -e 0`', ratioOf(walls[2], walls[0]));
     recordRatio('`svc --version` / `node -e 0`', ratioOf(walls[3], walls[0]), 1.2);
     recordRatio('`svc --help` / `node -e 0`', ratioOf(walls[4], walls[0]), 1.4);

@@ -66,10 +66,13 @@ describe('npm run bench', () => {
     expect(find(/^`svc issues search --all -o table`, 500 rows$/).limit).toBe('< 1 s');
     expect(find(/^bulk: 3 archives in one process \(`--ids-from`\) vs a shell loop of 3 single calls$/).limit).toBe('≥ 10x');
     // For context beside the target: the call against `node -e 0`, and the floor itself.
-    // And the call split at the undici floor: undici's share of the call, and svc's on top of it.
+    // And the call split at the undici floor (undici's share of the call, and svc's on top of it) and
+    // at the design floor (commander, zod and undici's share, and svc's own on top).
     for (const context of ['`svc issues search -o json` / `node -e 0`', '`node scripts/bench-call-floor.cjs` / `node -e 0`',
       'the undici floor (bench-undici-floor.cjs, bundled and code-cached as svc is) / `node scripts/bench-call-floor.cjs`',
-      '`svc issues search -o json` / the undici floor']) {
+      '`svc issues search -o json` / the undici floor',
+      'the design floor (bench-design-floor.cts: commander, the row\'s zod schemas, undici) / `node scripts/bench-call-floor.cjs`',
+      '`svc issues search -o json` / the design floor']) {
       const row = report.results.find((r) => r.target === context);
       expect(row?.pass, context).toBeUndefined();
       expect(row?.measured, context).toMatch(/^\d+\.\d\dx: /);
