@@ -49,6 +49,9 @@ describe('headers', () => {
       .toEqual(['ID', 'NAME', 'BRANCH', 'PR SCANS', 'OPEN', 'PATCHED']);
     expect(columnsOf(['issueCounts.open', 'categoryCounts.open']).map((c) => c.header)).toEqual(['ISSUE COUNTS OPEN', 'CATEGORY COUNTS OPEN']);
     expect(columnsOf(['scanId', 'id']).map((c) => c.header)).toEqual(['SCAN', 'ID']);
+    // A nested id or name says whose it is, alone too (it read "ID", as if it were the row's own id).
+    expect(columnsOf(['hostARepository.id']).map((c) => c.header)).toEqual(['HOST A REPOSITORY ID']);
+    expect(columnsOf(['name', 'hostARepository.id', 'owner.name']).map((c) => c.header)).toEqual(['NAME', 'HOST A REPOSITORY ID', 'OWNER NAME']);
     expect(columnsOf(['someNewField', 'someNewField']).map((c) => c.header)).toEqual(['SOME NEW FIELD', 'SOME NEW FIELD (2)']);
   });
 
