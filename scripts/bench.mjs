@@ -214,19 +214,19 @@ function recordRatio(target, q, limit, unit = ' ms', d = 1) {
 
 /**
  * A floor of the call (bench-undici-floor.cjs, bench-design-floor.cts) built as svc is built and
- * loaded: one classic script, bundled by esbuild with svc's own patches of undici (bundle-plugins.mjs),
- * run by a loader that does what bin/svc.js does (`--liftoff-only`, then the script through a V8 code
- * cache), the cache made by a first real call here (with `args` on its command line). Returns the
- * loader's path.
+ * loaded: one classic script, bundled by esbuild with svc's own patches (bundle-plugins.mjs: of
+ * undici alone, or all of them, commander's too, where the floor uses commander), run by a loader that
+ * does what bin/svc.js does (`--liftoff-only`, then the script through a V8 code cache), the cache made
+ * by a first real call here (with `args` on its command line). Returns the loader's path.
  */
-async function buildFloor(entry, dir, env, args = []) {
+async function buildFloor(entry, dir, env, args = [], patches = 'undici') {
   const { build } = await import('esbuild');
-  const { undiciPlugins } = await import('./bundle-plugins.mjs');
+  const { undiciPlugins, plugins } = await import('./bundle-plugins.mjs');
   const bundle = join(dir, 'floor.cjs');
   await build({
     entryPoints: [fileURLToPath(new URL(entry, import.meta.url))],
     outfile: bundle, bundle: true, format: 'cjs', platform: 'node', target: 'node20', minify: true,
-    legalComments: 'none', plugins: undiciPlugins, logLevel: 'warning',
+    legalComments: 'none', plugins: patches === 'all' ? plugins : undiciPlugins, logLevel: 'warning',
     banner: { js: '(function (module, exports, require) {' }, footer: { js: '})' },
   });
   const loader = join(dir, 'run.cjs');
@@ -365,7 +365,7 @@ say(`bench: one call and start-up, ${RUNS} interleaved rounds...`);
     try {
       commands.push({ name: 'undici floor (bench-undici-floor.cjs)', cmd: NODE, args: [await buildFloor('./bench-undici-floor.cjs', floorDirs[0], sb.env)], env: sb.env });
       const callArgs = ['issues', 'search', '-o', 'json'];
-      commands.push({ name: 'design floor (bench-design-floor.cts)', cmd: NODE, args: [await buildFloor('./bench-design-floor.cts', floorDirs[1], sb.env, callArgs), ...callArgs], env: sb.env });
+      commands.push({ name: 'design floor (bench-design-floor.cts)', cmd: NODE, args: [await buildFloor('./bench-design-floor.cts', floorDirs[1], sb.env, callArgs, 'all'), ...callArgs], env: sb.env });
       walls = await sideBySide(commands, RUNS);
     } finally {
       for (const d of floorDirs) rmSync(d, { recursive: true, force: true });
