@@ -42,9 +42,16 @@ function words(segment: string): string {
   return segment.replace(/^is(?=[A-Z])/, '').replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2').replace(/[_-]+/g, ' ').toUpperCase();
 }
 
+/** Last segments that say nothing of whose they are: nested, they keep their parent's words. */
+const GENERIC = new Set(['id', 'name']);
+
+/** A path's header: `hostARepository.id` is HOST A REPOSITORY ID (ID alone read as the row's own id). */
 function headerOf(path: string): string {
-  const last = path.split('.').pop()!;
-  return HEADERS[path] ?? HEADERS[last] ?? words(last);
+  const segments = path.split('.');
+  const last = segments.at(-1)!;
+  if (HEADERS[path] !== undefined) return HEADERS[path];
+  if (segments.length > 1 && GENERIC.has(last)) return segments.slice(-2).map(words).join(' ');
+  return HEADERS[last] ?? words(last);
 }
 
 export function kindOf(path: string): ColumnKind {
@@ -61,19 +68,9 @@ export function kindOf(path: string): ColumnKind {
   return 'text';
 }
 
-/** Last segments that say nothing of whose they are: nested, they keep their parent's words. */
-const GENERIC = new Set(['id', 'name']);
-
-/** A path's header: `hostARepository.id` is HOST A REPOSITORY ID (ID alone read as the row's own id). */
-function headerFor(path: string): string {
-  const segments = path.split('.');
-  if (segments.length > 1 && HEADERS[path] === undefined && GENERIC.has(segments.at(-1)!)) return segments.slice(-2).map(words).join(' ');
-  return headerOf(path);
-}
-
 /** Columns for dot paths, each header unique: where two would read alike, the parent's words are added. */
 export function columnsOf(paths: readonly string[]): Column[] {
-  const cols = paths.map((path) => ({ path, header: headerFor(cellText(path)), kind: kindOf(path) }));
+  const cols = paths.map((path) => ({ path, header: headerOf(cellText(path)), kind: kindOf(path) }));
   for (let depth = 2; depth <= 8; depth++) {
     const seen = new Map<string, number>();
     for (const c of cols) seen.set(c.header, (seen.get(c.header) ?? 0) + 1);

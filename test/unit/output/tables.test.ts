@@ -1,7 +1,7 @@
 /** Tables for people: whole keys, human unique headers, display widths, relative times, colour on a terminal only. */
 import { describe, expect, it } from 'vitest';
 import { clip, displayWidth } from '../../../src/output/text-width.js';
-import { columnsOf, kindOf } from '../../../src/output/columns.js';
+import { columnsOf, kindOf, nameOf, resolveColumns } from '../../../src/output/columns.js';
 import { relativeTime } from '../../../src/output/cells.js';
 import { SCREENFUL, TableStream, rowsTable } from '../../../src/output/table.js';
 import { TableLayout } from '../../../src/output/layout.js';
@@ -52,6 +52,10 @@ describe('headers', () => {
     // A nested id or name says whose it is, alone too (it read "ID", as if it were the row's own id).
     expect(columnsOf(['hostARepository.id']).map((c) => c.header)).toEqual(['HOST A REPOSITORY ID']);
     expect(columnsOf(['name', 'hostARepository.id', 'owner.name']).map((c) => c.header)).toEqual(['NAME', 'HOST A REPOSITORY ID', 'OWNER NAME']);
+    // The header shown is one a person can type back; `id` still means the row's own id.
+    const valid = ['id', 'name', 'hostARepository.id'];
+    expect(resolveColumns(['host a repository id', 'id'], valid, 'repos list')).toEqual(['hostARepository.id', 'id']);
+    expect(nameOf('hostARepository.id', valid)).toBe('hostARepository.id');
     expect(columnsOf(['someNewField', 'someNewField']).map((c) => c.header)).toEqual(['SOME NEW FIELD', 'SOME NEW FIELD (2)']);
   });
 
