@@ -25,7 +25,7 @@ export const EXIT_CODE_TABLE: ReadonlyArray<{ code: ExitCode; meaning: string }>
   { code: EXIT.GATE_FAILED, meaning: 'Gate failed: a threshold was broken, or the scan it gates on (or waits for) failed (only `svc gate` and scan waits use it)' },
   { code: EXIT.USAGE, meaning: 'Usage error or invalid input, found before any request was sent (for `svc gate` also: a policy file that is there but cannot be read, a report file that is one of its inputs)' },
   { code: EXIT.AUTH, meaning: 'Not authenticated: no credentials, or the service answered 401/403' },
-  { code: EXIT.NOT_FOUND, meaning: 'Not found: the service answered 404, or an id `svc gate` (or an empty `issues search`) is scoped to does not exist' },
+  { code: EXIT.NOT_FOUND, meaning: 'Not found: the service answered 404, or an id `svc gate` (or an empty `issues search`) is scoped to does not exist, or the organization `svc auth status` checks is not one the token can see' },
   { code: EXIT.REJECTED, meaning: 'Rejected by the service as wrong: 400, 409, 422 or another 4xx (not 404 or 429); sending it again will not help' },
   { code: EXIT.NETWORK, meaning: 'May work later: network failure, timeout, a 5xx, or 429 (rate-limited) after the retries' },
   { code: EXIT.BAD_RESPONSE, meaning: 'The response could not be understood or contradicts itself or the request (not JSON, truncated, wrong shape where it matters, a 2xx other than 200, an error key with data, a key twice, counts that disagree, items outside the scope asked for, values outside the spec where a verdict depends on them)' },
