@@ -20,15 +20,15 @@ function testFiles(dir: string): string[] {
 const spawning = testFiles('test').filter((f) => SPAWNS.test(readFileSync(f, 'utf8')));
 
 /**
- * The order of the files: the projects one after the other, the spawning one first, and within each
- * project the longest files first, so the last files to start are short ones and neither worker idles
- * long at the end.
+ * The order of the files: the projects one after the other (the spawning one in a group of its own,
+ * first: see `projects` below), and within each project the longest files first, so the last files
+ * to start are short ones and no worker idles long at the end.
  *
  * Projects are not mixed: vitest keeps a worker (with every module it has loaded) for the next file
  * only when that file is of the same project; a file of another project gets a new worker that loads
  * src/ and the helpers again. With the files sorted across projects the workers were replaced at
  * almost every file: 23 s of imports instead of 15 s, and 79-82 s for the whole run instead of 67 s
- * (idle 2-core machine). The spawning project goes first because its files are the longest.
+ * (idle 2-core machine).
  *
  * Durations come from vitest's cache of the last run (a file it has not seen goes first, as in
  * vitest's order); with no cache at all (a fresh checkout), the larger files first.
