@@ -32,13 +32,7 @@ function load(file) {
     process.stderr.write(`svc: error: ${file} is missing: this copy of svc was not built. Install a package made with \`npm pack\` (see README "Install"), or run \`npm ci && npm run build\` in a clone.\n`);
     process.exit(70);
   }
-  const { setFlagsFromString } = require('node:v8');
   const { Script } = require('node:vm');
-  // undici parses HTTP with WebAssembly. V8 compiles it with its baseline compiler, re-compiles hot
-  // functions with its optimizing one in the background, and node waits for that at exit: ~70 ms
-  // on every call. Baseline code is fast enough for HTTP parsing. Set before the script is compiled:
-  // the code cache records the flags it was made with.
-  setFlagsFromString('--liftoff-only');
   // The build runs svc with SVC_WRITE_CODE_CACHE: '1' to make dist/svc.cjs.cache, '0' for other runs.
   const building = process.env.SVC_WRITE_CODE_CACHE === '1';
   const own = process.env.SVC_WRITE_CODE_CACHE === undefined ? ownCacheFile(file) : undefined;
@@ -47,7 +41,7 @@ function load(file) {
   const script = new Script(readFileSync(file, 'latin1'), { filename: file, cachedData });
   if (building) {
     // Build time (scripts/code-cache.mjs): after the run, so it holds every function the call compiled.
-    process.once('exit', () => require('node:fs').writeFileSync(`${file}.cache`, script.createCachedData()));
+    process.once('exit', () => require('node:fs').writeFileSync(`${file}.cache`, cacheOf(script)));
   } else if (own && script.cachedDataRejected !== false) {
     process.once('exit', () => writeOwnCache(own, script));
   }
@@ -83,6 +77,20 @@ function ownCacheFile(file) {
   return join(base, 'svc', 'code-cache', `${stat.size}-${Math.round(stat.mtimeMs)}-${h.toString(16)}.cache`);
 }
 
+/**
+ * The script's code cache, made with the V8 flags the script is compiled with. V8 stamps a cache with
+ * a hash of its flags and rejects one whose hash differs; undici's WebAssembly parser is compiled
+ * with `--liftoff-only` (scripts/bundle-plugins.mjs), set only then: unset here, before the cache is made.
+ */
+function cacheOf(script) {
+  if (globalThis[Symbol.for('svc.liftoffOnly')]) {
+    // Its implications too (node 20 and 22 keep them when the flag is unset): the hash is then the start's again.
+    const { setFlagsFromString } = require('node:v8');
+    for (const flag of ['--no-liftoff-only', '--wasm-tier-up', '--wasm-dynamic-tiering']) setFlagsFromString(flag);
+  }
+  return script.createCachedData();
+}
+
 /** Once, at the exit of a run whose cache was rejected; a failure only means the next run compiles again. */
 function writeOwnCache(path, script) {
   try {
@@ -94,7 +102,7 @@ function writeOwnCache(path, script) {
     const [size, time] = basename(path).split('-');
     for (const old of fs.readdirSync(dir)) if (!old.startsWith(`${size}-${time}-`)) fs.rmSync(join(dir, old), { force: true });
     const tmp = `${path}.${process.pid}.tmp`;
-    fs.writeFileSync(tmp, script.createCachedData());
+    fs.writeFileSync(tmp, cacheOf(script));
     fs.renameSync(tmp, path);
   } catch { /* read-only or full: compiled from source next time too */ }
 }

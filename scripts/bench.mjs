@@ -216,7 +216,7 @@ function recordRatio(target, q, limit, unit = ' ms', d = 1) {
  * A floor of the call (bench-undici-floor.cjs, bench-design-floor.cts) built as svc is built and
  * loaded: one classic script, bundled by esbuild with svc's own patches (bundle-plugins.mjs: of
  * undici alone, or all of them, commander's too, where the floor uses commander), run by a loader that
- * does what bin/svc.js does (`--liftoff-only`, then the script through a V8 code cache), the cache made
+ * does what bin/svc.js does (the script through a V8 code cache, `--liftoff-only` unset before the cache is made), the cache made
  * by a first real call here (with `args` on its command line). Returns the loader's path.
  */
 async function buildFloor(entry, dir, env, args = [], patches = 'undici') {
@@ -233,12 +233,13 @@ async function buildFloor(entry, dir, env, args = [], patches = 'undici') {
   writeFileSync(loader, [
     "'use strict';",
     "const { existsSync, readFileSync, writeFileSync } = require('node:fs');",
-    "require('node:v8').setFlagsFromString('--liftoff-only');",
     "const { Script } = require('node:vm');",
     `const file = ${JSON.stringify(bundle)};`,
     'const cachedData = existsSync(`${file}.cache`) ? readFileSync(`${file}.cache`) : undefined;',
     "const script = new Script(readFileSync(file, 'latin1'), { filename: file, cachedData });",
-    "if (!cachedData) process.once('exit', () => writeFileSync(`${file}.cache`, script.createCachedData()));",
+    // As bin/svc.js: undici sets --liftoff-only when it compiles its parser (bundle-plugins.mjs); unset before the cache is made.
+    "const unsetLiftoff = () => { if (globalThis[Symbol.for('svc.liftoffOnly')]) for (const f of ['--no-liftoff-only', '--wasm-tier-up', '--wasm-dynamic-tiering']) require('node:v8').setFlagsFromString(f); };",
+    "if (!cachedData) process.once('exit', () => { unsetLiftoff(); writeFileSync(`${file}.cache`, script.createCachedData()); });",
     "else if (script.cachedDataRejected) throw new Error(`the code cache of ${file} was rejected`);",
     'const module_ = { exports: {} };',
     'script.runInThisContext()(module_, module_.exports, require);',

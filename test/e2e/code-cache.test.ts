@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { BIN, cleanEnv } from '../helpers/run-svc.js';
+import { startFakeServer } from '../helpers/fake-server.js';
 import { tempDir } from '../helpers/temp.js';
 
 const run = promisify(execFile);
@@ -44,5 +45,42 @@ describe('the code cache of another node or other V8 flags', () => {
     expect(readFileSync(log, 'utf8').trim().split('\n')).toEqual(['false', 'true', 'false']);
     expect(first.stdout).toBe(plain.stdout);
     expect(second.stdout).toBe(plain.stdout);
+  });
+
+  it('a real call, which compiles undici\'s parser with --liftoff-only, makes a cache the next real call accepts', async () => {
+    // The flag is set when the parser is compiled, after the script; a cache made with it still set
+    // would carry another hash of V8's flags and be rejected by every later run.
+    const server = await startFakeServer({ fallback: { json: { issues: [{ id: 'iss_1', score: 9 }], totalCount: 1 } } });
+    try {
+      const dir = tempDir('svc-code-cache-call-');
+      const log = join(dir, 'rejected.log');
+      writeFileSync(join(dir, 'record.cjs'), `
+        const vm = require('node:vm');
+        const S = vm.Script;
+        vm.Script = function (src, opts) {
+          const s = new S(src, opts);
+          require('node:fs').appendFileSync(${JSON.stringify(log)}, String(s.cachedDataRejected) + '\\n');
+          return s;
+        };`);
+      const cacheHome = join(dir, 'cache');
+      const call = (nodeOptions: string) => run(process.execPath, [BIN, 'issues', 'search', '-o', 'json'], {
+        env: cleanEnv({ XDG_CACHE_HOME: cacheHome, NODE_OPTIONS: `${nodeOptions} --require=${join(dir, 'record.cjs')}`.trim(), SVC_BASE_URL: server.url, SVC_API_TOKEN_ID: 'id-1', SVC_API_TOKEN_SECRET: 'secret-1' }),
+      });
+      const own = () => (existsSync(join(cacheHome, 'svc', 'code-cache')) ? readdirSync(join(cacheHome, 'svc', 'code-cache')) : []);
+      const plain = await call('');
+      expect(JSON.parse(plain.stdout).totalCount).toBe(1);
+      expect(own()).toEqual([]);
+      await call('--max-old-space-size=300');
+      expect(own()).toHaveLength(1);
+      const second = await call('--max-old-space-size=300');
+      await call('');
+      // The bundled cache (made by the build's real call), rejected only for the other flags, then
+      // this machine's cache for them; the bundled one again without them.
+      expect(readFileSync(log, 'utf8').trim().split('\n')).toEqual(['false', 'true', 'false', 'false']);
+      expect(own()).toHaveLength(1);
+      expect(second.stdout).toBe(plain.stdout);
+    } finally {
+      await server.close();
+    }
   });
 });

@@ -110,8 +110,23 @@ describe('what a command loads, at run time', () => {
           seen.scripts.push({ file: options && options.filename, cache: !options || !options.cachedData ? 'none' : this.cachedDataRejected ? 'rejected' : 'accepted' });
         }
       };
+      // V8 flags set at run time, each with the built-ins loaded before it.
+      // (node:v8 wrapped when the CLI requires it: this preload must not load it for --version.)
+      seen.flags = [];
+      const Module = require('node:module');
+      const load = Module.prototype.require;
+      Module.prototype.require = function (id) {
+        const m = load.apply(this, arguments);
+        if ((id === 'node:v8' || id === 'v8') && !m.setFlagsFromString.wrapped) {
+          const setFlags = m.setFlagsFromString;
+          m.setFlagsFromString = Object.assign((flag) => { seen.flags.push({ flag, loaded: process.moduleLoadList.length }); return setFlags(flag); }, { wrapped: true });
+        }
+        return m;
+      };
       process.on('exit', () => {
-        seen.builtins = process.moduleLoadList.filter((m) => !before.has(m) && m.startsWith('NativeModule ')).map((m) => m.slice(13));
+        const native = (list) => list.filter((m) => !before.has(m) && m.startsWith('NativeModule ')).map((m) => m.slice(13));
+        seen.builtins = native(process.moduleLoadList);
+        for (const f of seen.flags) f.after = native(process.moduleLoadList.slice(f.loaded));
         fs.writeFileSync(${JSON.stringify(join(dir, 'seen.json'))}, JSON.stringify(seen));
       });
     `);
@@ -121,7 +136,7 @@ describe('what a command loads, at run time', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  async function run(args: string[]): Promise<{ stdout: string; seen: { scripts: { file: string; cache: string }[]; builtins: string[] } }> {
+  async function run(args: string[]): Promise<{ stdout: string; seen: { scripts: { file: string; cache: string }[]; builtins: string[]; flags: { flag: string; after: string[] }[] } }> {
     const { stdout } = await promisify(execFile)(process.execPath, [BIN, ...args], {
       env: cleanEnv({ NODE_OPTIONS: `--require ${join(dir, 'record.cjs')}`, SVC_BASE_URL: server.url, SVC_API_TOKEN_ID: 'id-1', SVC_API_TOKEN_SECRET: 'secret-1' }),
       encoding: 'utf8',
@@ -147,6 +162,18 @@ describe('what a command loads, at run time', () => {
     expect(JSON.parse(ok.stdout)).toEqual([]);
     const small = await promisify(execFile)(process.execPath, args, { env: env('--max-http-header-size=1024'), encoding: 'utf8' }).then(() => undefined, (e: { code: number; stderr: string }) => e);
     expect(small?.code).toBe(6);
+  });
+
+  it("node's built-ins come from node's own code cache: --liftoff-only is set only when undici compiles its parser, after them", async () => {
+    // V8 stamps what it compiles with a hash of its flags: a built-in loaded after a flag is set is
+    // compiled from source instead of from the cache node carries for it (~+40 M instructions a call).
+    const r = await run(['issues', 'search', '-o', 'json']);
+    expect(JSON.parse(r.stdout).totalCount).toBe(1);
+    expect(r.seen.flags.map((f) => f.flag)).toEqual(['--liftoff-only']);
+    expect(r.seen.flags[0].after, 'built-ins loaded after --liftoff-only was set').toEqual([]);
+    expect(r.seen.builtins).toContain('net');
+    // A call that sends nothing compiles no parser and sets no flag.
+    expect((await run(['issues', 'search', '-o', 'json', '--dry-run'])).seen.flags).toEqual([]);
   });
 
   it('--version and top-level help do not load the CLI', async () => {
