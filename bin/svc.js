@@ -78,15 +78,18 @@ function ownCacheFile(file) {
 }
 
 /**
- * The script's code cache, made with the V8 flags the script is compiled with. V8 stamps a cache with
- * a hash of its flags and rejects one whose hash differs; undici's WebAssembly parser is compiled
- * with `--liftoff-only` (scripts/bundle-plugins.mjs), set only then: unset here, before the cache is made.
+ * The script's code cache, made with the V8 flags the script was compiled with. V8 stamps a cache with
+ * a hash of its flags and rejects one whose hash differs. Flags svc sets while it runs (undici's
+ * parser is compiled with `--liftoff-only`, scripts/bundle-plugins.mjs; listings set
+ * `--optimize-for-size`, src/listing/heap.ts) leave here, in the global list `svc.v8FlagsUndo`, the
+ * flags that undo them, implications included (node 20 and 22 keep those when a flag is unset):
+ * set before the cache is made, they give the hash the run started with.
  */
 function cacheOf(script) {
-  if (globalThis[Symbol.for('svc.liftoffOnly')]) {
-    // Its implications too (node 20 and 22 keep them when the flag is unset): the hash is then the start's again.
+  const undo = globalThis[Symbol.for('svc.v8FlagsUndo')];
+  if (undo) {
     const { setFlagsFromString } = require('node:v8');
-    for (const flag of ['--no-liftoff-only', '--wasm-tier-up', '--wasm-dynamic-tiering']) setFlagsFromString(flag);
+    for (const flag of undo) setFlagsFromString(flag);
   }
   return script.createCachedData();
 }

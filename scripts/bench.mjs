@@ -238,7 +238,7 @@ async function buildFloor(entry, dir, env, args = [], patches = 'undici') {
     'const cachedData = existsSync(`${file}.cache`) ? readFileSync(`${file}.cache`) : undefined;',
     "const script = new Script(readFileSync(file, 'latin1'), { filename: file, cachedData });",
     // As bin/svc.js: undici sets --liftoff-only when it compiles its parser (bundle-plugins.mjs); unset before the cache is made.
-    "const unsetLiftoff = () => { if (globalThis[Symbol.for('svc.liftoffOnly')]) for (const f of ['--no-liftoff-only', '--wasm-tier-up', '--wasm-dynamic-tiering']) require('node:v8').setFlagsFromString(f); };",
+    "const unsetLiftoff = () => { for (const f of globalThis[Symbol.for('svc.v8FlagsUndo')] ?? []) require('node:v8').setFlagsFromString(f); };",
     "if (!cachedData) process.once('exit', () => { unsetLiftoff(); writeFileSync(`${file}.cache`, script.createCachedData()); });",
     "else if (script.cachedDataRejected) throw new Error(`the code cache of ${file} was rejected`);",
     'const module_ = { exports: {} };',

@@ -85,11 +85,13 @@ export const plugins = [
   // parser is compiled, and not when the process starts: V8 then stamps every script it compiles with
   // another hash of its flags, so each node built-in loaded after it (node:net, streams, ...) is
   // compiled from source instead of from the code cache node carries for it (measured: ~+40 M
-  // instructions of a ~255 M call). bin/svc.js unsets it before it makes a code cache.
+  // instructions of a ~255 M call).
   patch('undici', 'lib/dispatcher/client-h1.js',
+    // (Not where the user set these flags: theirs win. bin/svc.js undoes it before it makes a code cache.)
     ['  if (useWasmSIMD) {', `  if (!globalThis[Symbol.for('svc.liftoffOnly')] && !/--(no-)?(liftoff|wasm-tier-up|wasm-dynamic-tiering)/.test(\`\${process.execArgv.join(' ')} \${process.env.NODE_OPTIONS ?? ''}\`)) {
     require('node:v8').setFlagsFromString('--liftoff-only')
-    globalThis[Symbol.for('svc.liftoffOnly')] = true
+    globalThis[Symbol.for('svc.liftoffOnly')] = true;
+    (globalThis[Symbol.for('svc.v8FlagsUndo')] ??= []).push('--no-liftoff-only', '--wasm-tier-up', '--wasm-dynamic-tiering')
   }
   if (useWasmSIMD) {`]),
   // commander loads node:child_process for stand-alone executable subcommands; svc has none.

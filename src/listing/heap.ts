@@ -2,14 +2,19 @@
  * Heap settings for long listings (`--all`; not the gate, see src/gate/run.ts). `--optimize-for-size`
  * keeps V8's young generation small while pages stream through: peak RSS ~85 MB instead of ~130 MB
  * at 100,000 issues, for ~0.1 s more CPU (docs/performance.md). Set once the listing starts: V8 reads
- * it at each collection, and a single call never pays for it.
+ * it at each collection, and a single call never pays for it. Not where the user set the young
+ * generation's size in NODE_OPTIONS (or this flag): theirs win.
  */
 import { setFlagsFromString } from 'node:v8';
 
 let set = false;
 
-export function favourSmallHeap(): void {
-  if (set) return;
+export function favourSmallHeap(nodeOptions = '', execArgv: readonly string[] = process.execArgv): void {
+  if (set || /--(no-)?(optimize-for-size|(max-|min-)?semi-space-size)/.test(`${execArgv.join(' ')} ${nodeOptions}`)) return;
   set = true;
   setFlagsFromString('--optimize-for-size');
+  // V8 stamps a code cache with a hash of its flags: bin/svc.js sets these (the flag and what it
+  // implies on node 20 and 22) before it makes one, so that the cache carries the hash a run starts with.
+  const undo = globalThis as { [k: symbol]: string[] | undefined };
+  (undo[Symbol.for('svc.v8FlagsUndo')] ??= []).push('--no-optimize-for-size', '--max-semi-space-size=0');
 }

@@ -43,7 +43,7 @@ export async function runAllPages(ctx: Context, op: Operation, body: Record<stri
   const what = `${op.group} ${op.name} --all`;
   const client = await ctx.client();
   allowListeners(ctx.signal, concurrency);
-  favourSmallHeap();
+  favourSmallHeap(ctx.env.NODE_OPTIONS);
   const buffers = new BufferPool(concurrency + 2);
   const format = ctx.format();
   // NDJSON straight from the pages' bytes (in pipes and files: a terminal gets escaped JSON).

@@ -47,9 +47,10 @@ describe('the code cache of another node or other V8 flags', () => {
     expect(second.stdout).toBe(plain.stdout);
   });
 
-  it('a real call, which compiles undici\'s parser with --liftoff-only, makes a cache the next real call accepts', async () => {
-    // The flag is set when the parser is compiled, after the script; a cache made with it still set
-    // would carry another hash of V8's flags and be rejected by every later run.
+  it('a real call or listing, which set V8 flags as they run, make a cache the next run accepts', async () => {
+    // --liftoff-only is set when undici's parser is compiled, after the script; a cache made with it
+    // (or a listing's --optimize-for-size) still set would carry another hash of V8's flags and be
+    // rejected by every later run.
     const server = await startFakeServer({ fallback: { json: { issues: [{ id: 'iss_1', score: 9 }], totalCount: 1 } } });
     try {
       const dir = tempDir('svc-code-cache-call-');
@@ -63,20 +64,23 @@ describe('the code cache of another node or other V8 flags', () => {
           return s;
         };`);
       const cacheHome = join(dir, 'cache');
-      const call = (nodeOptions: string) => run(process.execPath, [BIN, 'issues', 'search', '-o', 'json'], {
+      const call = (nodeOptions: string, args = ['-o', 'json']) => run(process.execPath, [BIN, 'issues', 'search', ...args], {
         env: cleanEnv({ XDG_CACHE_HOME: cacheHome, NODE_OPTIONS: `${nodeOptions} --require=${join(dir, 'record.cjs')}`.trim(), SVC_BASE_URL: server.url, SVC_API_TOKEN_ID: 'id-1', SVC_API_TOKEN_SECRET: 'secret-1' }),
       });
       const own = () => (existsSync(join(cacheHome, 'svc', 'code-cache')) ? readdirSync(join(cacheHome, 'svc', 'code-cache')) : []);
       const plain = await call('');
       expect(JSON.parse(plain.stdout).totalCount).toBe(1);
       expect(own()).toEqual([]);
-      await call('--max-old-space-size=300');
+      // A listing first: it also sets --optimize-for-size (src/listing/heap.ts), undone as well.
+      const listing = await call('--max-old-space-size=300', ['--all', '-o', 'ndjson']);
+      expect(listing.stdout).toBe('{"id":"iss_1","score":9}\n');
       expect(own()).toHaveLength(1);
+      await call('--max-old-space-size=300', ['--all', '-o', 'ndjson']);
       const second = await call('--max-old-space-size=300');
       await call('');
       // The bundled cache (made by the build's real call), rejected only for the other flags, then
-      // this machine's cache for them; the bundled one again without them.
-      expect(readFileSync(log, 'utf8').trim().split('\n')).toEqual(['false', 'true', 'false', 'false']);
+      // this machine's cache for them, by a listing and by a call; the bundled one again without them.
+      expect(readFileSync(log, 'utf8').trim().split('\n')).toEqual(['false', 'true', 'false', 'false', 'false']);
       expect(own()).toHaveLength(1);
       expect(second.stdout).toBe(plain.stdout);
     } finally {
