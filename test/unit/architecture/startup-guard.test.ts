@@ -136,9 +136,10 @@ describe('what a command loads, at run time', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  async function run(args: string[]): Promise<{ stdout: string; seen: { scripts: { file: string; cache: string }[]; builtins: string[]; flags: { flag: string; after: string[] }[] } }> {
-    const { stdout } = await promisify(execFile)(process.execPath, [BIN, ...args], {
-      env: cleanEnv({ NODE_OPTIONS: `--require ${join(dir, 'record.cjs')}`, SVC_BASE_URL: server.url, SVC_API_TOKEN_ID: 'id-1', SVC_API_TOKEN_SECRET: 'secret-1' }),
+  async function run(args: string[], nodeArgs: string[] = []): Promise<{ stdout: string; seen: { scripts: { file: string; cache: string }[]; builtins: string[]; flags: { flag: string; after: string[] }[] } }> {
+    const { stdout } = await promisify(execFile)(process.execPath, [...nodeArgs, BIN, ...args], {
+      // (A cache for other V8 flags goes to this test's folder, not the user's.)
+      env: cleanEnv({ NODE_OPTIONS: `--require ${join(dir, 'record.cjs')}`, XDG_CACHE_HOME: join(dir, 'cache'), SVC_BASE_URL: server.url, SVC_API_TOKEN_ID: 'id-1', SVC_API_TOKEN_SECRET: 'secret-1' }),
       encoding: 'utf8',
     });
     return { stdout, seen: JSON.parse(readFileSync(join(dir, 'seen.json'), 'utf8')) };
@@ -174,6 +175,15 @@ describe('what a command loads, at run time', () => {
     expect(r.seen.builtins).toContain('net');
     // A call that sends nothing compiles no parser and sets no flag.
     expect((await run(['issues', 'search', '-o', 'json', '--dry-run'])).seen.flags).toEqual([]);
+  });
+
+  it("sets no wasm flag where the user gave one on node's command line: theirs win", async () => {
+    // (node refuses these in NODE_OPTIONS.)
+    for (const flag of ['--liftoff-only', '--no-wasm-tier-up']) {
+      const r = await run(['issues', 'search', '-o', 'json'], [flag]);
+      expect(JSON.parse(r.stdout).totalCount).toBe(1);
+      expect(r.seen.flags, `with ${flag}`).toEqual([]);
+    }
   });
 
   it('--version and top-level help do not load the CLI', async () => {

@@ -33,7 +33,7 @@ describe('favourSmallHeap', () => {
 
   for (const [where, nodeOptions, execArgv] of [
     ['NODE_OPTIONS', '--max-semi-space-size=64', []],
-    ['NODE_OPTIONS', '--optimize-for-size', []],
+    ["node's command line", '', ['--optimize-for-size']],
     ["node's command line", '', ['--min-semi-space-size=16']],
   ] as const) {
     it(`leaves the heap to the user who sized it in ${where} (${nodeOptions || execArgv.join(' ')})`, async () => {
