@@ -14,35 +14,47 @@ import { tempDir } from '../helpers/temp.js';
 
 const run = promisify(execFile);
 
+/**
+ * `svc issues search <args>` with these node options, a cache directory of its own and `env`;
+ * `rejected()`: for each run so far, whether V8 rejected the cache it was given; `own()`: the
+ * caches made in the cache directory.
+ */
+function cacheProbe(name: string, env: Record<string, string> = {}) {
+  const dir = tempDir(name);
+  const log = join(dir, 'rejected.log');
+  writeFileSync(join(dir, 'record.cjs'), `
+    const vm = require('node:vm');
+    const S = vm.Script;
+    vm.Script = function (src, opts) {
+      const s = new S(src, opts);
+      require('node:fs').appendFileSync(${JSON.stringify(log)}, String(s.cachedDataRejected) + '\\n');
+      return s;
+    };`);
+  const cacheHome = join(dir, 'cache');
+  const ownDir = join(cacheHome, 'svc', 'code-cache');
+  return {
+    call: (nodeOptions: string, args: string[]) => run(process.execPath, [BIN, 'issues', 'search', ...args], {
+      env: cleanEnv({ ...env, XDG_CACHE_HOME: cacheHome, NODE_OPTIONS: `${nodeOptions} --require=${join(dir, 'record.cjs')}`.trim() }),
+    }),
+    rejected: () => readFileSync(log, 'utf8').trim().split('\n'),
+    own: () => (existsSync(ownDir) ? readdirSync(ownDir) : []),
+  };
+}
+
 describe('the code cache of another node or other V8 flags', () => {
   it('is made once in the user cache directory and used from the next run on', async () => {
-    const dir = tempDir('svc-code-cache-');
-    const log = join(dir, 'rejected.log');
-    // Records, for each run, whether V8 rejected the cache it was given.
-    writeFileSync(join(dir, 'record.cjs'), `
-      const vm = require('node:vm');
-      const S = vm.Script;
-      vm.Script = function (src, opts) {
-        const s = new S(src, opts);
-        require('node:fs').appendFileSync(${JSON.stringify(log)}, String(s.cachedDataRejected) + '\\n');
-        return s;
-      };`);
-    const cacheHome = join(dir, 'cache');
-    const call = (nodeOptions: string) => run(process.execPath, [BIN, 'issues', 'search', '--dry-run', '-o', 'json'], {
-      env: cleanEnv({ XDG_CACHE_HOME: cacheHome, NODE_OPTIONS: `${nodeOptions} --require=${join(dir, 'record.cjs')}`.trim() }),
-    });
-    const own = () => (existsSync(join(cacheHome, 'svc', 'code-cache')) ? readdirSync(join(cacheHome, 'svc', 'code-cache')) : []);
-
+    const { call, rejected, own } = cacheProbe('svc-code-cache-');
+    const dryRun = ['--dry-run', '-o', 'json'];
     // The build's node and flags: the bundled cache, nothing written.
-    const plain = await call('');
+    const plain = await call('', dryRun);
     expect(own()).toEqual([]);
     // A V8 flag: the bundled cache is rejected, a cache for these flags is made ...
-    const first = await call('--max-old-space-size=300');
+    const first = await call('--max-old-space-size=300', dryRun);
     expect(own()).toHaveLength(1);
     expect(own()[0]).toMatch(/^\d+-\d+-[0-9a-f]+\.cache$/);
     // ... and accepted by the next run with the same flags.
-    const second = await call('--max-old-space-size=300');
-    expect(readFileSync(log, 'utf8').trim().split('\n')).toEqual(['false', 'true', 'false']);
+    const second = await call('--max-old-space-size=300', dryRun);
+    expect(rejected()).toEqual(['false', 'true', 'false']);
     expect(first.stdout).toBe(plain.stdout);
     expect(second.stdout).toBe(plain.stdout);
   });
@@ -53,34 +65,21 @@ describe('the code cache of another node or other V8 flags', () => {
     // rejected by every later run.
     const server = await startFakeServer({ fallback: { json: { issues: [{ id: 'iss_1', score: 9 }], totalCount: 1 } } });
     try {
-      const dir = tempDir('svc-code-cache-call-');
-      const log = join(dir, 'rejected.log');
-      writeFileSync(join(dir, 'record.cjs'), `
-        const vm = require('node:vm');
-        const S = vm.Script;
-        vm.Script = function (src, opts) {
-          const s = new S(src, opts);
-          require('node:fs').appendFileSync(${JSON.stringify(log)}, String(s.cachedDataRejected) + '\\n');
-          return s;
-        };`);
-      const cacheHome = join(dir, 'cache');
-      const call = (nodeOptions: string, args = ['-o', 'json']) => run(process.execPath, [BIN, 'issues', 'search', ...args], {
-        env: cleanEnv({ XDG_CACHE_HOME: cacheHome, NODE_OPTIONS: `${nodeOptions} --require=${join(dir, 'record.cjs')}`.trim(), SVC_BASE_URL: server.url, SVC_API_TOKEN_ID: 'id-1', SVC_API_TOKEN_SECRET: 'secret-1' }),
-      });
-      const own = () => (existsSync(join(cacheHome, 'svc', 'code-cache')) ? readdirSync(join(cacheHome, 'svc', 'code-cache')) : []);
-      const plain = await call('');
+      const { call, rejected, own } = cacheProbe('svc-code-cache-call-', { SVC_BASE_URL: server.url, SVC_API_TOKEN_ID: 'id-1', SVC_API_TOKEN_SECRET: 'secret-1' });
+      const json = ['-o', 'json'];
+      const listing = ['--all', '-o', 'ndjson'];
+      const plain = await call('', json);
       expect(JSON.parse(plain.stdout).totalCount).toBe(1);
       expect(own()).toEqual([]);
       // A listing first: it also sets --optimize-for-size (src/listing/heap.ts), undone as well.
-      const listing = await call('--max-old-space-size=300', ['--all', '-o', 'ndjson']);
-      expect(listing.stdout).toBe('{"id":"iss_1","score":9}\n');
+      expect((await call('--max-old-space-size=300', listing)).stdout).toBe('{"id":"iss_1","score":9}\n');
       expect(own()).toHaveLength(1);
-      await call('--max-old-space-size=300', ['--all', '-o', 'ndjson']);
-      const second = await call('--max-old-space-size=300');
-      await call('');
+      await call('--max-old-space-size=300', listing);
+      const second = await call('--max-old-space-size=300', json);
+      await call('', json);
       // The bundled cache (made by the build's real call), rejected only for the other flags, then
       // this machine's cache for them, by a listing and by a call; the bundled one again without them.
-      expect(readFileSync(log, 'utf8').trim().split('\n')).toEqual(['false', 'true', 'false', 'false', 'false']);
+      expect(rejected()).toEqual(['false', 'true', 'false', 'false', 'false']);
       expect(own()).toHaveLength(1);
       expect(second.stdout).toBe(plain.stdout);
     } finally {
