@@ -216,8 +216,9 @@ function recordRatio(target, q, limit, unit = ' ms', d = 1) {
  * A floor of the call (bench-undici-floor.cjs, bench-design-floor.cts) built as svc is built and
  * loaded: one classic script, bundled by esbuild with svc's own patches (bundle-plugins.mjs: of
  * undici alone, or all of them, commander's too, where the floor uses commander), run by a loader that
- * does what bin/svc.js does (the script through a V8 code cache, `--liftoff-only` unset before the cache is made), the cache made
- * by a first real call here (with `args` on its command line). Returns the loader's path.
+ * does what bin/svc.js does (the script through a V8 code cache; the V8 flags set while it ran undone
+ * before the cache is made), the cache made by a first real call here (with `args` on its command
+ * line). Returns the loader's path.
  */
 async function buildFloor(entry, dir, env, args = [], patches = 'undici') {
   const { build } = await import('esbuild');
@@ -237,9 +238,9 @@ async function buildFloor(entry, dir, env, args = [], patches = 'undici') {
     `const file = ${JSON.stringify(bundle)};`,
     'const cachedData = existsSync(`${file}.cache`) ? readFileSync(`${file}.cache`) : undefined;',
     "const script = new Script(readFileSync(file, 'latin1'), { filename: file, cachedData });",
-    // As bin/svc.js: undici sets --liftoff-only when it compiles its parser (bundle-plugins.mjs); unset before the cache is made.
-    "const unsetLiftoff = () => { for (const f of globalThis[Symbol.for('svc.v8FlagsUndo')] ?? []) require('node:v8').setFlagsFromString(f); };",
-    "if (!cachedData) process.once('exit', () => { unsetLiftoff(); writeFileSync(`${file}.cache`, script.createCachedData()); });",
+    // As bin/svc.js: the V8 flags set while it ran (undici's --liftoff-only) undone before the cache is made.
+    "const undoFlags = () => { for (const f of globalThis[Symbol.for('svc.v8FlagsUndo')] ?? []) require('node:v8').setFlagsFromString(f); };",
+    "if (!cachedData) process.once('exit', () => { undoFlags(); writeFileSync(`${file}.cache`, script.createCachedData()); });",
     "else if (script.cachedDataRejected) throw new Error(`the code cache of ${file} was rejected`);",
     'const module_ = { exports: {} };',
     'script.runInThisContext()(module_, module_.exports, require);',

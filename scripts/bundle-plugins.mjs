@@ -88,9 +88,9 @@ export const plugins = [
   // instructions of a ~255 M call).
   patch('undici', 'lib/dispatcher/client-h1.js',
     // (Not where the user set these flags: theirs win. bin/svc.js undoes it before it makes a code cache.)
-    ['  if (useWasmSIMD) {', `  if (!globalThis[Symbol.for('svc.liftoffOnly')] && !/--(no-)?(liftoff|wasm-tier-up|wasm-dynamic-tiering)/.test(\`\${process.execArgv.join(' ')} \${process.env.NODE_OPTIONS ?? ''}\`)) {
-    require('node:v8').setFlagsFromString('--liftoff-only')
-    globalThis[Symbol.for('svc.liftoffOnly')] = true;
+    // (Once a process: undici keeps the parser it compiles.)
+    ['  if (useWasmSIMD) {', `  if (!/--(no-)?(liftoff|wasm-tier-up|wasm-dynamic-tiering)/.test(\`\${process.execArgv.join(' ')} \${process.env.NODE_OPTIONS ?? ''}\`)) {
+    require('node:v8').setFlagsFromString('--liftoff-only');
     (globalThis[Symbol.for('svc.v8FlagsUndo')] ??= []).push('--no-liftoff-only', '--wasm-tier-up', '--wasm-dynamic-tiering')
   }
   if (useWasmSIMD) {`]),
