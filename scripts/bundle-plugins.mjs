@@ -83,9 +83,9 @@ export const plugins = [
   // functions with its optimizing one in the background, and node waits for that at exit: ~70 ms on
   // every call. Baseline code is fast enough for HTTP parsing: `--liftoff-only`, set here, when the
   // parser is compiled, and not when the process starts: V8 then stamps every script it compiles with
-  // another hash of its flags, so each node built-in loaded after it (node:net, streams, ...) is
-  // compiled from source instead of from the code cache node carries for it (measured: ~+40 M
-  // instructions of a ~255 M call).
+  // another hash of its flags, so each node built-in loaded after it (node:vm, node:net, node:tty,
+  // ...) is compiled from source instead of from the code cache node carries for it (measured: a call
+  // 255-258 M instructions with the flag set at start, 239-243 M set here; docs/performance.md).
   patch('undici', 'lib/dispatcher/client-h1.js',
     // (Not where the user set these flags: theirs win. bin/svc.js undoes it before it makes a code cache.)
     // (Once a process: undici keeps the parser it compiles.)
