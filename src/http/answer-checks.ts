@@ -150,6 +150,20 @@ const ANSWER_KEY_DEPTH = 3;
 
 const HINT = 'the service (or something between it and svc) sent an answer that contradicts itself; check the base URL and any proxy; --verbose shows the answer';
 
+/**
+ * Whether `text` is exactly `JSON.stringify` of `data`, what it parses to: a service writing compact
+ * JSON. Such a text gives no key twice (an object holds each key once, and is written so), so the
+ * key scan (checkKeysOnce) is needed only for other texts. For an answer of a call this is ~0.1 ms
+ * where the scan, running once in a short process, takes several times that.
+ */
+export function isCanonical(text: string, data: unknown): boolean {
+  try {
+    return JSON.stringify(data) === text;
+  } catch {
+    return false;
+  }
+}
+
 /** An answer whose text gives a key twice is refused (exit 7), naming the key. */
 export function checkKeysOnce(text: string, what: string, maxDepth = ANSWER_KEY_DEPTH, from = 0, to = text.length): void {
   const dup = duplicateKey(text, maxDepth, from, to);

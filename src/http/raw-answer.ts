@@ -4,7 +4,7 @@
  * not load the HTTP client with it.
  */
 import { ResponseError } from './errors.js';
-import { checkKeysOnce, checkNoErrorKey } from './answer-checks.js';
+import { checkKeysOnce, checkNoErrorKey, isCanonical } from './answer-checks.js';
 
 /**
  * Reusable buffers for response bodies (buffer-pool.ts). A long listing reads ~1 MB a
@@ -60,7 +60,7 @@ export function parseAnswer(text: string, notJson: () => Error, what: string): u
     throw notJson();
   }
   if (data !== null && typeof data === 'object') {
-    checkKeysOnce(text, what);
+    if (!isCanonical(text, data)) checkKeysOnce(text, what);
     checkNoErrorKey(data, what);
   }
   return data;
