@@ -87,9 +87,10 @@ export const plugins = [
   // ...) is compiled from source instead of from the code cache node carries for it (measured: a call
   // 255-258 M instructions with the flag set at start, 239-243 M set here; docs/performance.md).
   patch('undici', 'lib/dispatcher/client-h1.js',
-    // (Not where the user set these flags: theirs win. bin/svc.js undoes it before it makes a code cache.)
+    // (Not where the user set these flags, in either spelling V8 reads (- or _): theirs win. bin/svc.js
+    // undoes it before it makes a code cache.)
     // (Once a process: undici keeps the parser it compiles.)
-    ['  if (useWasmSIMD) {', `  if (!/--(no-)?(liftoff|wasm-tier-up|wasm-dynamic-tiering)/.test(\`\${process.execArgv.join(' ')} \${process.env.NODE_OPTIONS ?? ''}\`)) {
+    ['  if (useWasmSIMD) {', `  if (!/--(no[-_])?(liftoff|wasm[-_]tier[-_]up|wasm[-_]dynamic[-_]tiering)/.test(\`\${process.execArgv.join(' ')} \${process.env.NODE_OPTIONS ?? ''}\`)) {
     require('node:v8').setFlagsFromString('--liftoff-only');
     (globalThis[Symbol.for('svc.v8FlagsUndo')] ??= []).push('--no-liftoff-only', '--wasm-tier-up', '--wasm-dynamic-tiering')
   }

@@ -179,7 +179,8 @@ describe('what a command loads, at run time', () => {
 
   it("sets no wasm flag where the user gave one on node's command line: theirs win", async () => {
     // (node refuses these in NODE_OPTIONS.)
-    for (const flag of ['--liftoff-only', '--no-wasm-tier-up']) {
+    // (V8 reads `_` for `-`: a flag spelt either way is the user's.)
+    for (const flag of ['--liftoff-only', '--no-wasm-tier-up', '--liftoff_only', '--no_wasm_dynamic_tiering']) {
       const r = await run(['issues', 'search', '-o', 'json'], [flag]);
       expect(JSON.parse(r.stdout).totalCount).toBe(1);
       expect(r.seen.flags, `with ${flag}`).toEqual([]);

@@ -35,6 +35,8 @@ describe('favourSmallHeap', () => {
     ['NODE_OPTIONS', '--max-semi-space-size=64', []],
     ["node's command line", '', ['--optimize-for-size']],
     ["node's command line", '', ['--min-semi-space-size=16']],
+    ['NODE_OPTIONS, spelt with _', '--max_semi_space_size=64', []],
+    ["node's command line, spelt with _", '', ['--optimize_for_size']],
   ] as const) {
     it(`leaves the heap to the user who sized it in ${where} (${nodeOptions || execArgv.join(' ')})`, async () => {
       const { favourSmallHeap } = await import('../../../src/listing/heap.js');
