@@ -142,6 +142,14 @@ export function createDispatcher(settings: ProxySettings, timeoutSec: number, li
 }
 
 export function createClient(o: ClientOptions): Client {
+  // undici parses HTTP with WebAssembly, which node leaves out under --jitless: say so now, once,
+  // rather than as a connection failure after every retry.
+  if (typeof WebAssembly !== 'object' && o.dispatcher === undefined) {
+    throw new UsageError(
+      'this node runs without WebAssembly (--jitless, or --no-expose-wasm, in NODE_OPTIONS or node\'s own flags), which svc\'s HTTP client needs to read answers; nothing was sent',
+      'run svc without that flag (for one command: env -u NODE_OPTIONS svc ..., or NODE_OPTIONS without --jitless)',
+    );
+  }
   const settings = proxySettings(o.env);
   const base = new URL(o.baseUrl);
   const proxy = proxyFor(base, settings);
