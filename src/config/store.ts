@@ -107,6 +107,12 @@ export class ConfigStore {
       throw corrupt(this.path, 'it is not valid JSON');
     }
     if (!isObject(parsed)) throw corrupt(this.path, 'it is not a JSON object');
+    // svc writes "profiles" in every file it writes: an object of other keys is some other file
+    // (a report written over it), never read as an empty config.
+    const foreign = Object.keys(parsed).filter((k) => !k.startsWith('__'));
+    if (!Object.hasOwn(parsed, 'profiles') && foreign.length > 0) {
+      throw corrupt(this.path, `it is not svc's config (no "profiles"; it holds ${foreign.slice(0, 3).map((k) => JSON.stringify(k)).join(', ')}${foreign.length > 3 ? ', ...' : ''})`);
+    }
     const profiles = parsed.profiles ?? {};
     if (!isObject(profiles) || Object.values(profiles).some((p) => !isObject(p))) throw corrupt(this.path, '"profiles" is not an object of profiles');
     return (this.data = { ...parsed, profiles: profiles as Record<string, Profile> });

@@ -50,6 +50,8 @@ describe('ConfigStore', () => {
     ['[1,2]', /not a JSON object/],
     ['{"profiles": []}', /"profiles" is not an object/],
     ['{"profiles": {"default": "x"}}', /"profiles" is not an object/],
+    // A gate's --json-report written over it: never read as an empty config.
+    ['{"passed": false, "decided": false, "exitCode": 6, "error": "x"}', /not svc's config \(no "profiles"; it holds "passed", "decided", "exitCode", \.\.\.\)/],
   ])('a corrupt file (%s) is a usage error naming the path and the way out, and is never overwritten', async (text, why) => {
     writeFileSync(path, text);
     const store = new ConfigStore(path);
@@ -65,6 +67,8 @@ describe('ConfigStore', () => {
 
   it('an empty file is an empty config', () => {
     writeFileSync(path, '  \n');
+    expect(new ConfigStore(path).read()).toEqual({ profiles: {} });
+    writeFileSync(path, '{}');
     expect(new ConfigStore(path).read()).toEqual({ profiles: {} });
   });
 
