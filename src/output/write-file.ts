@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Stats } from 'node:fs';
 import { unlinkSync } from 'node:fs';
-import { appendFile, open, realpath, rename, stat, unlink } from 'node:fs/promises';
+import { appendFile, lstat, open, readlink, realpath, rename, stat, unlink } from 'node:fs/promises';
 import { basename, dirname, join, resolve as resolvePath } from 'node:path';
 import type { Writable } from 'node:stream';
 import { InterruptedError } from '../errors.js';
@@ -57,7 +57,8 @@ type WriteMode = 'stdout' | 'direct' | 'atomic';
  * over /dev/stdout or /dev/full (as root) it would replace the device. So FIFOs, character devices,
  * sockets and anything under /dev or /proc (where /dev/stdout may lead to the shell's own redirect
  * target) are written in place; a symbolic link to a regular file keeps the link and replaces its
- * target; a directory or a block device is refused.
+ * target (a link to nothing: the file it names is created, in an existing directory); a directory
+ * or a block device is refused.
  */
 export async function writeModeFor(path: string): Promise<{ mode: WriteMode; target: string }> {
   if (path === '-') return { mode: 'stdout', target: path };
@@ -70,7 +71,7 @@ export async function writeModeFor(path: string): Promise<{ mode: WriteMode; tar
   try {
     info = await stat(absolute);
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { mode: 'atomic', target: absolute };
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { mode: 'atomic', target: await missingTarget(absolute) };
     throw err;
   }
   if (info.isDirectory()) throw Object.assign(new Error(`${path} is a directory`), { code: 'EISDIR' });
@@ -79,6 +80,51 @@ export async function writeModeFor(path: string): Promise<{ mode: WriteMode; tar
   const real = await realpath(absolute);
   if (/^\/(dev|proc)\//.test(real)) return { mode: 'direct', target: absolute };
   return { mode: 'atomic', target: real };
+}
+
+/** Most links followed to the file a dangling symbolic link names (as the kernel's limit). */
+const MAX_LINKS = 40;
+
+/**
+ * Where a report goes when nothing is at `path`: the path itself, or, when it is a symbolic link to
+ * nothing (one whose target an undecided run removed: removeStaleReport), the file the link names,
+ * so that the link is kept as it is for an existing target. The link's target must be in an existing
+ * directory and outside /dev and /proc (svc never creates a file there).
+ */
+async function missingTarget(absolute: string): Promise<string> {
+  let path = absolute;
+  for (let hops = 0; ; hops++) {
+    const info = await lstat(path).catch((err: NodeJS.ErrnoException) => { if (err.code === 'ENOENT') return undefined; throw err; });
+    if (info === undefined) break;
+    // Something is there now (made since the stat): written like any file at the path.
+    if (!info.isSymbolicLink()) return path === absolute ? absolute : realpath(path);
+    if (hops >= MAX_LINKS) throw Object.assign(new Error(`${absolute} is a symbolic link loop`), { code: 'ELOOP' });
+    path = resolvePath(dirname(path), await readlink(path));
+  }
+  if (path === absolute) return absolute;
+  // The target's directory, resolved: a missing one is ENOENT (a wrong path, exit 2), as for any report.
+  const target = join(await realpath(dirname(path)), basename(path));
+  if (/^\/(dev|proc)\//.test(target)) throw Object.assign(new Error(`${absolute} is a symbolic link to nothing under /dev or /proc`), { code: 'ENOTREG' });
+  return target;
+}
+
+/**
+ * Takes away a report that an earlier run left at `path`, where this run has none to put there (it
+ * could not decide, or could not write it): so that nothing reads the old one as this run's. Only
+ * what a report would replace is removed: a regular file, or the regular file a symbolic link leads
+ * to (the link is kept, as a write keeps it). Never a FIFO, a device, stdout, anything under /dev or
+ * /proc, or a directory. Returns whether a file was removed; never throws.
+ */
+export async function removeStaleReport(path: string): Promise<boolean> {
+  try {
+    const { mode, target } = await writeModeFor(path);
+    if (mode !== 'atomic') return false;
+    if (!(await lstat(target)).isFile()) return false;
+    await unlink(target);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** Text pieces are joined into writes of about this many characters. */

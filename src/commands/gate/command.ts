@@ -28,7 +28,8 @@ What the gate does not trust (docs/security.md):
   8  a scan whose status and finished-flags disagree
   2  a policy that is there but cannot be read; a policy rule or fingerprint
      that names no one thing; --commit under 7 hex digits; a report file that
-     is one of the inputs (--baseline, --policy): before anything is sent
+     is one of the inputs (--baseline, --policy, the config file): before
+     anything is sent
 
 Scope: every id is looked up before counting: the organization (orgs list), --repository-ids and
 --project-id (repositories list), --scan-id (scans list: it must have finished), --rule-id (it must
@@ -50,7 +51,10 @@ full list is.
 either, the most severe results, the number left out and why said on stderr, in the summary and in
 the run's properties.svc. Reports are written whole or not at all;
 when the gate cannot be decided, JUnit, markdown and --json-report files say so ({"passed": false,
-"decided": false, "exitCode", "error"}) and no SARIF file is written.
+"decided": false, "exitCode", "error"}) and no SARIF, --hostb-sast or --code-quality file is written:
+one an earlier run left at that path is removed (said in one line). A report that cannot be written
+(a full disk) is said on stderr, the others are still written, and a failing verdict keeps exit 1
+with its summary; a passing one is exit 9 (2 for a wrong path), without a PASSED summary.
 
 Gating on what a change adds:
   --baseline FILE     issues present in an earlier run's --sarif or --json-report file do not count

@@ -1,7 +1,7 @@
 /**
  * Outputs never destroy inputs. Before any request, every file the run may write (each report, the
  * CI's step summary) is compared with every file it reads (--baseline, --policy or the default
- * .svc-policy.yml, --input, -F name=@file), after resolving symlinks and `..`, and by device and
+ * .svc-policy.yml, --input, -F name=@file, svc's config file), after resolving symlinks and `..`, and by device and
  * inode (a hard link is the same file): the same file is exit 2 naming both flags. Otherwise one
  * failed run (a 503) would replace the baseline with an "undecided" report, and every later run
  * would be exit 2 on a baseline that lists nothing.

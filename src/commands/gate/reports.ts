@@ -8,8 +8,8 @@
  */
 import type { Writable } from 'node:stream';
 import { CliError } from '../../errors.js';
-import { EXIT } from '../../exit-codes.js';
-import { tempPathFor, writeFileAtomic, writeModeFor, writeReport } from '../../output/write-file.js';
+import { EXIT, type ExitCode } from '../../exit-codes.js';
+import { removeStaleReport, tempPathFor, writeFileAtomic, writeModeFor, writeReport } from '../../output/write-file.js';
 import { rename, unlink } from 'node:fs/promises';
 import { organizationText, type GateVerdict } from './decision.js';
 import { siftedLines } from '../../gate/sifted-text.js';
@@ -157,6 +157,16 @@ async function atomically(key: ReportKey, path: string, text: () => string | Ite
   await writing(key, path, () => writeReport(path, text(), stdout, signal));
 }
 
+/**
+ * One report could not be written (the disk, the path): the others are still written, and a failing
+ * verdict keeps its code (run.ts). Its earlier file, if any, is gone (removeStaleReport).
+ */
+export class ReportWriteError extends CliError {
+  constructor(message: string, exitCode: ExitCode, readonly removed: boolean) {
+    super(`${message}${removed ? '; removed the earlier file there' : ''}`, exitCode, 'check the path and free disk space');
+  }
+}
+
 async function writing<T>(key: ReportKey, path: string, write: () => Promise<T>): Promise<T> {
   try {
     return await write();
@@ -168,7 +178,9 @@ async function writing<T>(key: ReportKey, path: string, write: () => Promise<T>)
     const why = code ?? (err as Error).message;
     // A full or failing disk is an output failure (9); a wrong path (missing folder, a directory) is usage (2).
     const output = code !== undefined && ['ENOSPC', 'EDQUOT', 'EIO', 'EROFS', 'EFBIG'].includes(code);
-    throw new CliError(`cannot write the ${kindOf(key).flag} report to ${path} (${why})`, output ? EXIT.OUTPUT : EXIT.USAGE, 'check the path and free disk space');
+    // The write left what was there: an earlier run's report, which must not pass for this run's.
+    const removed = await removeStaleReport(path);
+    throw new ReportWriteError(`cannot write the ${kindOf(key).flag} report to ${path} (${why})`, output ? EXIT.OUTPUT : EXIT.USAGE, removed);
   }
 }
 
@@ -204,22 +216,61 @@ function fileSink(target: string, signal?: AbortSignal): SarifSink {
   };
 }
 
-/** Every report asked for, in table order, each said on stderr once written (those in `written` were written already). */
-export async function writeReports(paths: ReportPaths, v: GateVerdict, o: ReportInputs & { stdout: Writable; note: (line: string) => void; signal?: AbortSignal }, written: readonly ReportKey[] = []): Promise<void> {
+/**
+ * Every report asked for, in table order, each said on stderr once written (those in `done` were
+ * written already, and are only said). A report that cannot be written (ReportWriteError) does not
+ * stop the others: the failures are returned, in order. Anything else (Ctrl-C, the kept issues' file
+ * failing) ends the writing at once; `written` then holds the keys written.
+ */
+export async function writeReports(paths: ReportPaths, v: GateVerdict, o: ReportInputs & { stdout: Writable; note: (line: string) => void; signal?: AbortSignal }, done: readonly ReportKey[] = [], written: ReportKey[] = []): Promise<ReportWriteError[]> {
+  const failed: ReportWriteError[] = [];
   for (const key of REPORT_KEYS) {
     const path = paths[key];
     if (path === undefined) continue;
     const kind = kindOf(key);
-    if (!written.includes(key)) await atomically(key, path, () => (kind.chunks ? kind.chunks(v, o) : kind.text(v, o)), o.stdout, o.signal);
+    if (!done.includes(key)) {
+      try {
+        await atomically(key, path, () => (kind.chunks ? kind.chunks(v, o) : kind.text(v, o)), o.stdout, o.signal);
+      } catch (err) {
+        if (!(err instanceof ReportWriteError)) throw err;
+        failed.push(err);
+        continue;
+      }
+    }
+    written.push(key);
     o.note(kind.wrote(v, path, o));
   }
+  return failed;
 }
 
-/** When the gate cannot decide: the formats that can say so do; the others are not written. */
-export async function writeErrorReports(paths: ReportPaths, message: string, exitCode: number, stdout?: Writable): Promise<void> {
+/**
+ * When the gate cannot decide: the formats that can say so do; the others are not written, and an
+ * earlier run's file at their paths is removed (an old SARIF report would be uploaded as this run's:
+ * removeStaleReport says what is safe to remove), as is one that could not be rewritten. Returns the
+ * paths removed, for one line on stderr (undecidedNote).
+ */
+export async function writeErrorReports(paths: ReportPaths, message: string, exitCode: number, stdout?: Writable): Promise<string[]> {
+  const removed: string[] = [];
   for (const key of REPORT_KEYS) {
     const path = paths[key];
+    if (path === undefined) continue;
     const undecided = kindOf(key).undecided;
-    if (path !== undefined && undecided) await atomically(key, path, () => undecided(message, exitCode), stdout);
+    try {
+      if (undecided) {
+        await atomically(key, path, () => undecided(message, exitCode), stdout);
+        continue;
+      }
+    } catch (err) {
+      // Not rewritten (the disk, the path): writing() removed what was there.
+      if (err instanceof ReportWriteError && err.removed) removed.push(path);
+    }
+    if (await removeStaleReport(path)) removed.push(path);
   }
+  return removed;
+}
+
+/** The one stderr line of the reports an undecided run removed; none: nothing was removed. */
+export function undecidedNote(removed: readonly string[]): string | undefined {
+  if (removed.length === 0) return undefined;
+  return `removed ${removed.join(', ')}: ${removed.length === 1 ? 'a report' : 'reports'} of an earlier run, which this run could not replace (it has no verdict)`;
 }

@@ -4,8 +4,10 @@
  *
  * Fail closed: exit 0 only when every page was read, the number read equals totalCount, and every
  * threshold held. Anything that stops the count (401 -> 3, network/5xx -> 6, an incomplete or
- * changing listing -> 7, Ctrl-C -> 130) ends with that code; JUnit and markdown reports then say
- * the gate could not decide, and no SARIF file is written (an empty one would read as "no issues").
+ * changing listing -> 7, Ctrl-C -> 130) ends with that code; JUnit, markdown and JSON reports then say
+ * the gate could not decide, and no SARIF or host B report is written (an empty one would read as "no
+ * issues"): one an earlier run left at the path is removed. A report that cannot be written does not
+ * change a failing verdict's code (1); a passing verdict is then not a pass (9, or 2 for a path).
  *
  * Memory: issues are counted as pages arrive. Only the issues a report or the verdict lists are
  * kept, without their heaviest fields (code segment, patch, rule-violation text): with --sarif,
@@ -33,7 +35,7 @@ import { searchOperation } from './flags.js';
 import { checkOutput } from '../../output/respond.js';
 import { verifyScope } from './scope.js';
 import { printVerdict } from './summary.js';
-import { REPORT_KEYS, kindOf, reportsKeep, writeErrorReports, writeReports, writeSarifReport, type ReportInputs, type ReportPaths } from './reports.js';
+import { REPORT_KEYS, ReportWriteError, kindOf, reportsKeep, undecidedNote, writeErrorReports, writeReports, writeSarifReport, type ReportInputs, type ReportKey, type ReportPaths } from './reports.js';
 import { sarifCapLine } from './sarif-cap.js';
 import { checkRepositoryFlag, gateSetup, resolveRepository, type GateSetup } from './setup.js';
 import { createSieve } from '../../gate/sieve.js';
@@ -46,6 +48,7 @@ import { siftedLines } from '../../gate/sifted-text.js';
 import { UntrustedValueError, checkIssueValues } from '../../gate/trust.js';
 import { checkOutputsSpareInputs, type NamedFile } from './file-clash.js';
 import { spillStore, type SpillStore } from './spill.js';
+import { writeModeFor } from '../../output/write-file.js';
 
 /** Fields dropped from the issues the gate keeps: large, and in no report. */
 const HEAVY_FIELDS = ['sastCodeSegment', 'businessLogicScenario', 'validationSecurityAssessment', 'patch', 'naturalLanguageRuleViolation'];
@@ -103,6 +106,11 @@ async function reportPaths(ctx: Context, files: ReportPaths): Promise<ReportPath
       throw new UsageError(`cannot write the ${flag} report '${given}': its directory does not exist or is not writable`, 'create the directory first');
     }
     if (await stat(path).then((s) => s.isDirectory(), () => false)) throw new UsageError(`${flag} '${given}' is a directory`);
+    // What the writing would refuse (a symlink loop, a link to nothing in a missing directory, a block
+    // device): refused now, before anything is sent.
+    await writeModeFor(path).catch((err: NodeJS.ErrnoException) => {
+      throw new UsageError(`cannot write the ${flag} report '${given}' (${err.code ?? err.message})`, 'give a regular file, a new path, or a symbolic link to one in an existing directory');
+    });
     paths[kind] = path;
   }
   return paths;
@@ -119,9 +127,10 @@ function outputFiles(paths: ReportPaths, given: ReportPaths, stepSummary: string
   return out;
 }
 
-/** The files the run reads: the baseline, the policy (given or the default one found), --input, -F name=@file. */
+/** The files the run reads: the baseline, the policy (given or the default one found), --input, -F name=@file, svc's config file. */
 function inputFiles(ctx: Context, opts: GateOptions, setup: GateSetup): NamedFile[] {
-  const files: NamedFile[] = [];
+  // The config file (profiles, the stored token): a report over it would lose them.
+  const files: NamedFile[] = [{ flag: 'the config file', given: ctx.config.path, path: resolve(ctx.cwd, ctx.config.path) }];
   const add = (flag: string, given: string | undefined) => {
     if (given !== undefined && given !== '-' && given.trim() !== '') files.push({ flag, given, path: resolve(ctx.cwd, given) });
   };
@@ -220,26 +229,49 @@ async function decideAndReport(ctx: Context, opts: GateOptions, g: GateRun): Pro
     // Fingerprints only where something shows them: reports that list every issue, -o json/ndjson/csv.
     verdict = { ...await countIssues(ctx, scope, options, setup, { size, concurrency, keepAll, keepSifted: keep.siftedIssues || asData, fingerprints: keepAll || format !== 'table', store: g.store }), verified, organization: organizationInUse(ctx, built) };
   } catch (err) {
-    const code = err instanceof CliError ? err.exitCode : EXIT.INTERNAL;
-    const message = scrub(err instanceof Error ? err.message : String(err), ctx.secrets());
-    await writeErrorReports(paths, message, code, ctx.io.stdout).catch(() => { /* the original error is the one to report */ });
-    if (stepSummary !== undefined) await writeStepSummaryError(stepSummary, message, code).catch(() => { /* as above */ });
-    if (opts.comment && code !== EXIT.INTERRUPTED && code !== EXIT.TERMINATED) await postComment(ctx, toCommentError(message, code, setup.ci?.commit));
+    await undecided(ctx, opts, g, paths, err);
     throw err;
   }
   const inputs: ReportInputs = { version: ctx.version, startedAt, endedAt: wallClock(ctx), issueUrl: setup.issueUrl };
-  // Within host A's code-scanning limits: the most severe results, the rest said (gate/caps.ts); the
-  // SARIF report is written first, measured as it is written (reports.ts writeSarifReport).
-  if (paths.sarif) inputs.sarif = await writeSarifReport(paths.sarif, verdict, inputs, ctx.io.stdout, ctx.signal);
+  // A report that cannot be written is said and the others are written: a failing verdict keeps its
+  // code (1), a passing one ends with the write's (9, or 2 for a path) and no summary (below).
+  const failed: ReportWriteError[] = [];
+  const written: ReportKey[] = [];
+  const said = (err: ReportWriteError) => { failed.push(err); ctx.warn(`${err.message}; ${err.hint}`); };
+  try {
+    // Within host A's code-scanning limits: the most severe results, the rest said (gate/caps.ts); the
+    // SARIF report is written first, measured as it is written (reports.ts writeSarifReport).
+    let rest = paths;
+    if (paths.sarif) {
+      try {
+        inputs.sarif = await writeSarifReport(paths.sarif, verdict, inputs, ctx.io.stdout, ctx.signal);
+      } catch (err) {
+        if (!(err instanceof ReportWriteError)) throw err;
+        said(err);
+        rest = { ...paths, sarif: undefined };
+      }
+      written.push('sarif');
+    }
+    for (const line of sarifCapLine(inputs.sarif)) ctx.warn(line);
+    for (const err of await writeReports(rest, verdict, { ...inputs, stdout: ctx.io.stdout, note: ctx.note, signal: ctx.signal }, ['sarif'], written)) said(err);
+  } catch (err) {
+    // Ctrl-C, or the kept issues' file failing, while the reports were written: the ones not written
+    // yet are those of a run without a verdict.
+    const rest = Object.fromEntries(Object.entries(paths).filter(([k]) => !written.includes(k as ReportKey))) as ReportPaths;
+    await undecided(ctx, opts, g, rest, err);
+    throw err;
+  }
   const omitted = sarifCapLine(inputs.sarif);
-  for (const line of omitted) ctx.warn(line);
-  await writeReports(paths, verdict, { ...inputs, stdout: ctx.io.stdout, note: ctx.note, signal: ctx.signal }, ['sarif']);
   if (stepSummary !== undefined) await writeStepSummary(ctx, stepSummary, verdict, inputs);
   if (paths.sarif) {
     const repos = repositoriesOf(verdict, g.repositories);
     if (repos.length > 1) {
       ctx.warn(`the SARIF report holds issues of ${repos.length} repositories (${repos.slice(0, 3).join(', ')}${repos.length > 3 ? ', ...' : ''}); an upload to one repository would point at the wrong code: scope the gate to one repository (--repository auto, --repository-ids)`);
     }
+  }
+  // A pass whose reports are not all written is not a pass (no summary that says PASSED).
+  if (verdict.result.passed && failed.length > 0) {
+    throw new CliError(`gate passed, but ${failed.length === 1 ? 'a report' : `${failed.length} reports`} could not be written (above), so it does not pass`, failed[0].exitCode, failed[0].hint);
   }
   // Decided: a reader that closes stdout while the verdict is printed (`| head -1`) cannot change it.
   ctx.settle?.(verdict.result.passed ? EXIT.OK : EXIT.GATE_FAILED);
@@ -256,6 +288,21 @@ async function decideAndReport(ctx: Context, opts: GateOptions, g: GateRun): Pro
   if (!verdict.result.passed) {
     throw new CliError(`gate failed: ${verdict.result.violations.join('; ')}`, EXIT.GATE_FAILED);
   }
+}
+
+/**
+ * The gate has no verdict (`err` ends the run): the reports that can say so do, an earlier run's
+ * report is removed where this run writes none (said in one line), the step summary and the comment
+ * say it too.
+ */
+async function undecided(ctx: Context, opts: GateOptions, g: GateRun, paths: ReportPaths, err: unknown): Promise<void> {
+  const code = err instanceof CliError ? err.exitCode : EXIT.INTERNAL;
+  const message = scrub(err instanceof Error ? err.message : String(err), ctx.secrets());
+  const removed = await writeErrorReports(paths, message, code, ctx.io.stdout).catch(() => [] /* the original error is the one to report */);
+  const note = undecidedNote(removed);
+  if (note !== undefined) ctx.warn(note);
+  if (g.stepSummary !== undefined) await writeStepSummaryError(g.stepSummary, message, code).catch(() => { /* as above */ });
+  if (opts.comment && code !== EXIT.INTERRUPTED && code !== EXIT.TERMINATED) await postComment(ctx, toCommentError(message, code, g.setup.ci?.commit));
 }
 
 /** The organization the gate sends and where it came from; none: the token's default. */

@@ -1,0 +1,157 @@
+/**
+ * The gate's report files against what an earlier run left at their paths, and against a disk that
+ * cannot take them: a run without a verdict leaves no earlier SARIF, host B SAST or Code Quality
+ * report in place (a CI step would upload the old one as this run's), and a report that cannot be
+ * written never replaces a failing verdict's code.
+ */
+import { existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeServer, type FakeServer } from '../../../helpers/fake-server.js';
+import { useSandbox } from '../../../helpers/sandbox.js';
+import { runCli, testHost } from '../../../helpers/host.js';
+import { tempDir } from '../../../helpers/temp.js';
+
+const sb = useSandbox();
+const hasFull = existsSync('/dev/full');
+
+/** An earlier run's three reports that cannot say "no verdict", clean (0 results), in `dir`. */
+function earlierReports(dir: string): { sarif: string; sast: string; cq: string; args: string[] } {
+  const sarif = join(dir, 'svc.sarif');
+  const sast = join(dir, 'sast.json');
+  const cq = join(dir, 'cq.json');
+  writeFileSync(sarif, JSON.stringify({ version: '2.1.0', runs: [{ tool: { driver: { name: 'svc' } }, results: [] }] }));
+  writeFileSync(sast, JSON.stringify({ version: '15.0.0', vulnerabilities: [] }));
+  writeFileSync(cq, '[]');
+  return { sarif, sast, cq, args: ['--sarif', sarif, '--hostb-sast', sast, '--code-quality', cq] };
+}
+
+describe('no verdict: an earlier run\'s SARIF, host B SAST and Code Quality reports do not survive', () => {
+  let down: FakeServer;
+  let hang: FakeServer;
+  beforeAll(async () => {
+    down = await startFakeServer({ fallback: { status: 500, json: { error: 'down' } } });
+    hang = await startFakeServer({ fallback: { kind: 'hang' } });
+  });
+  afterAll(async () => { await down.close(); await hang.close(); });
+
+  it('a 500 (exit 6): the three are removed, said in one line; JUnit, markdown and JSON say "could not decide"', async () => {
+    const dir = tempDir('svc-stale-');
+    const old = earlierReports(dir);
+    const junit = join(dir, 'j.xml');
+    const json = join(dir, 'v.json');
+    writeFileSync(junit, '<testsuites tests="0"/>');
+    writeFileSync(json, '{"passed":true}');
+    const r = await runCli(['gate', '--fail-on', 'high', '--retries', '0', ...old.args, '--junit', junit, '--json-report', json], { env: down.env });
+    expect(r.code, r.stderr).toBe(6);
+    expect(r.stdout).toBe('');
+    for (const f of [old.sarif, old.sast, old.cq]) expect(existsSync(f), f).toBe(false);
+    const said = r.stderr.split('\n').filter((l) => l.includes('removed'));
+    expect(said).toEqual([`warning: removed ${old.sarif}, ${old.sast}, ${old.cq}: reports of an earlier run, which this run could not replace (it has no verdict)`]);
+    expect(readFileSync(junit, 'utf8')).toContain('errors="1"');
+    expect(JSON.parse(readFileSync(json, 'utf8'))).toMatchObject({ passed: false, decided: false, exitCode: 6 });
+  });
+
+  it('SIGTERM while counting (exit 143): removed too', async () => {
+    const dir = tempDir('svc-stale-');
+    const old = earlierReports(dir);
+    const host = testHost({ env: hang.env });
+    const running = runCli(['gate', '--fail-on', 'high', ...old.args], { host });
+    await hang.waitForRequests(1);
+    host.abort('SIGTERM');
+    const r = await running;
+    expect(r.code, r.stderr).toBe(143);
+    for (const f of [old.sarif, old.sast, old.cq]) expect(existsSync(f), f).toBe(false);
+    expect(r.stderr).toContain('reports of an earlier run');
+  });
+
+  it('a symbolic link keeps the link and loses its target; nothing there: nothing said', async () => {
+    const dir = tempDir('svc-stale-');
+    mkdirSync(join(dir, 'out'));
+    const target = join(dir, 'out', 'real.sarif');
+    writeFileSync(target, '{}');
+    const link = join(dir, 'link.sarif');
+    symlinkSync(target, link);
+    const r = await runCli(['gate', '--fail-on', 'high', '--retries', '0', '--sarif', link, '--code-quality', join(dir, 'none.json')], { env: down.env });
+    expect(r.code).toBe(6);
+    expect(existsSync(target)).toBe(false);
+    expect(lstatSync(link).isSymbolicLink()).toBe(true);
+    expect(readlinkSync(link)).toBe(target);
+    expect(r.stderr).toContain(`removed ${link}:`);
+    const again = await runCli(['gate', '--fail-on', 'high', '--retries', '0', '--code-quality', join(dir, 'none.json')], { env: down.env });
+    expect(again.code).toBe(6);
+    expect(again.stderr).not.toContain('removed');
+  });
+
+  it('a link to nothing in a missing directory, or a link loop: exit 2 before anything is sent', async () => {
+    const dir = tempDir('svc-stale-');
+    symlinkSync(join(dir, 'nope', 'real.sarif'), join(dir, 'a.sarif'));
+    symlinkSync(join(dir, 'c.json'), join(dir, 'b.json'));
+    symlinkSync(join(dir, 'b.json'), join(dir, 'c.json'));
+    const before = down.requests.length;
+    for (const args of [['--sarif', join(dir, 'a.sarif')], ['--json-report', join(dir, 'b.json')]]) {
+      const r = await runCli(['gate', '--fail-on', 'high', ...args], { env: down.env });
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toContain(`cannot write the ${args[0]} report`);
+    }
+    expect(down.requests).toHaveLength(before);
+  });
+
+  it('the next decided run writes through the link again: the link kept, its target made', async () => {
+    const dir = tempDir('svc-stale-');
+    const target = join(dir, 'real.sarif');
+    const link = join(dir, 'link.sarif');
+    symlinkSync(target, link);
+    const r = await runCli(['gate', '--fail-on', 'critical', '--max-total', '100000', '--sarif', link], { env: sb.env });
+    expect([0, 1]).toContain(r.code);
+    expect(lstatSync(link).isSymbolicLink()).toBe(true);
+    expect(JSON.parse(readFileSync(target, 'utf8')).version).toBe('2.1.0');
+  });
+});
+
+describe.skipIf(!hasFull)('a report that cannot be written (/dev/full: ENOSPC; skipped without it)', () => {
+  for (const flag of ['--json-report', '--sarif', '--junit', '--markdown']) {
+    it(`${flag}: a failing verdict keeps exit 1, the summary printed and the write error said`, async () => {
+      const r = await runCli(['gate', '--fail-on', 'high', flag, '/dev/full'], { env: sb.env });
+      expect(r.code, r.stderr).toBe(1);
+      expect(r.stdout).toMatch(/^svc gate: FAILED/);
+      expect(r.stderr).toContain(`cannot write the ${flag} report to /dev/full (ENOSPC)`);
+      expect(r.stderr).toMatch(/gate failed: /);
+    });
+  }
+
+  it('the other reports are still written', async () => {
+    const dir = tempDir('svc-full-');
+    const r = await runCli(['gate', '--fail-on', 'high', '--sarif', '/dev/full', '--json-report', join(dir, 'v.json'), '--junit', join(dir, 'j.xml')], { env: sb.env });
+    expect(r.code).toBe(1);
+    expect(JSON.parse(readFileSync(join(dir, 'v.json'), 'utf8'))).toMatchObject({ passed: false, decided: true });
+    expect(readFileSync(join(dir, 'j.xml'), 'utf8')).toContain('<testsuites');
+  });
+
+  it('a passing verdict with a report that cannot be written is exit 9, without a PASSED summary', async () => {
+    const pass = await runCli(['gate', '--max-total', '100000'], { env: sb.env });
+    expect(pass.code, pass.stderr).toBe(0);
+    const r = await runCli(['gate', '--max-total', '100000', '--json-report', '/dev/full'], { env: sb.env });
+    expect(r.code).toBe(9);
+    expect(r.stdout).not.toContain('PASSED');
+    expect(r.stderr).toContain('cannot write the --json-report report to /dev/full (ENOSPC)');
+    expect(r.stderr).toContain('gate passed, but a report could not be written');
+  });
+});
+
+describe("svc's config file is one of the gate's inputs", () => {
+  it('a report at its path (directly or through a link) is exit 2 before anything is sent; the file is kept as it was', async () => {
+    const dir = tempDir('svc-cfg-');
+    const config = join(dir, 'config.json');
+    const text = JSON.stringify({ profiles: { default: { organization: 'o' } } });
+    writeFileSync(config, text, { mode: 0o600 });
+    symlinkSync(config, join(dir, 'link.json'));
+    for (const args of [['--json-report', config], ['--sarif', join(dir, 'link.json')], ['--junit', config]]) {
+      const r = await runCli(['gate', '--fail-on', 'high', ...args], { env: { ...sb.env, SVC_CONFIG_DIR: dir } });
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toContain(`and the config file '${config}' are the same file`);
+    }
+    expect(readFileSync(config, 'utf8')).toBe(text);
+    expect(lstatSync(config).mode & 0o777).toBe(0o600);
+  });
+});
