@@ -273,14 +273,16 @@ describe('svc gate: fail closed', () => {
     expect(r.stderr).toMatch(/came twice/);
   });
 
-  it.concurrent('a stale SARIF file is not replaced by a passing one when the gate cannot decide', async () => {
+  it.concurrent('a stale SARIF file is neither replaced by a passing one nor left as this run\'s when the gate cannot decide', async () => {
     const dir = tempDir('svc-gate-');
     writeFileSync(join(dir, 'out.sarif'), 'old');
     const s = await fake([issue(20)]);
     s.faults.extraTotal = 1;
     const r = await gate(s, ['--fail-on', 'high', '--sarif', 'out.sarif'], {}, dir);
     expect(r.code).toBe(7);
-    expect(readFileSync(join(dir, 'out.sarif'), 'utf8')).toBe('old');
+    // Removed, and said: a CI step that uploads the file when it exists would publish the old one.
+    expect(existsSync(join(dir, 'out.sarif'))).toBe(false);
+    expect(r.stderr).toMatch(/removed .*out\.sarif: a report of an earlier run/);
   });
 
   it.concurrent('a page that fails once is asked for again (only that page), and the gate decides', async () => {
