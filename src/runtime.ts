@@ -4,7 +4,7 @@ import type { GlobalOptions } from './global-options.js';
 import type { Host } from './host.js';
 import { ConfigStore, DEFAULT_PROFILE, checkProfileName } from './config/store.js';
 import { configPath } from './config/paths.js';
-import { credentialHint, resolveCredentials, resolveOrganization, resolveTarget, type Credentials, type Target } from './config/resolve.js';
+import { checkEnvironment, credentialHint, resolveCredentials, resolveOrganization, resolveTarget, type Credentials, type Target } from './config/resolve.js';
 import type { Client, createClient as CreateClient } from './http/client.js';
 import { InterruptedError, UsageError } from './errors.js';
 import { chooseFormat, useColor } from './output/formats.js';
@@ -28,7 +28,9 @@ export async function loadClient(): Promise<{ createClient: typeof CreateClient;
   return { createClient, DEFAULT_MAX_RESPONSE_MB };
 }
 export function createContext(host: Host, globals: GlobalOptions): Context {
-  const profileName = checkProfileName(globals.profile ?? (host.env.SVC_PROFILE || undefined) ?? DEFAULT_PROFILE, globals.profile !== undefined ? '--profile' : 'SVC_PROFILE');
+  // --org "" and SVC_ORGANIZATION_ID="" alike (and the profile, the config directory): exit 2, never a fallback.
+  checkEnvironment(host.env);
+  const profileName = checkProfileName(globals.profile ?? host.env.SVC_PROFILE ?? DEFAULT_PROFILE, globals.profile !== undefined ? '--profile' : 'SVC_PROFILE');
   const config = new ConfigStore(configPath(host.env, host.platform));
   // Values typed on this command line are checked now, before anything else happens.
   if (globals.timeout !== undefined) positive(globals.timeout, '--timeout', DEFAULT_TIMEOUT_SEC);

@@ -4,13 +4,13 @@ import { ciVariableDocs } from '../ci/providers.js';
 import { GLOBAL_OPTIONS } from './globals.js';
 
 export const ENVIRONMENT: ReadonlyArray<[string, string]> = [
-  ['SVC_BASE_URL', 'API base URL (overrides the profile; --base-url overrides it)'],
-  ['SVC_DEV_BASE_URL', 'Development base URL used with --dev'],
-  ['SVC_API_TOKEN_ID', 'Token id; with SVC_API_TOKEN_SECRET it overrides the stored login'],
+  ['SVC_BASE_URL', 'API base URL (overrides the profile; --base-url overrides it); set but empty: exit 2'],
+  ['SVC_DEV_BASE_URL', 'Development base URL used with --dev; set but empty: exit 2 with --dev'],
+  ['SVC_API_TOKEN_ID', 'Token id; with SVC_API_TOKEN_SECRET it overrides the stored login; either set but empty: exit 3, never the stored login'],
   ['SVC_API_TOKEN_SECRET', 'Token secret (never printed; redacted from all output)'],
-  ['SVC_ORGANIZATION_ID', 'Default organization (after --org, before the profile)'],
-  ['SVC_PROFILE', 'Profile to use (after --profile; default "default")'],
-  ['SVC_CONFIG_DIR', 'Directory of config.json (default: the OS config directory, e.g. ~/.config/svc)'],
+  ['SVC_ORGANIZATION_ID', 'Default organization (after --org, before the profile); set but empty: exit 2, as --org ""'],
+  ['SVC_PROFILE', 'Profile to use (after --profile; default "default"); set but empty: exit 2'],
+  ['SVC_CONFIG_DIR', 'Directory of config.json (default: the OS config directory, e.g. ~/.config/svc); set but empty: exit 2'],
   ['XDG_CONFIG_HOME, APPDATA', 'Where the OS config directory is, when SVC_CONFIG_DIR is not set (Linux / Windows)'],
   ['SVC_OUTPUT', 'Default output format: table, json, ndjson or csv'],
   ['SVC_TIMEOUT', 'Default --timeout in seconds'],

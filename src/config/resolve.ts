@@ -29,10 +29,10 @@ export interface Credentials {
  * base-url. `raw` is undefined when none is set; the URL is not checked here.
  */
 export function baseUrlSource(o: { baseUrl?: string; dev?: boolean }, env: Env, profile: Profile | undefined, profileName: string): { raw?: string; from: string } {
-  if (o.baseUrl) return { raw: o.baseUrl, from: '--base-url' };
-  if (o.dev && env.SVC_DEV_BASE_URL) return { raw: env.SVC_DEV_BASE_URL, from: 'SVC_DEV_BASE_URL' };
+  if (o.baseUrl !== undefined) return { raw: notEmpty(o.baseUrl, '--base-url', 'give the API base URL, or leave --base-url out'), from: '--base-url' };
+  if (o.dev && env.SVC_DEV_BASE_URL !== undefined) return { raw: notEmpty(env.SVC_DEV_BASE_URL, 'SVC_DEV_BASE_URL', 'set it to the development base URL, or unset it'), from: 'SVC_DEV_BASE_URL' };
   if (o.dev) return { raw: profile?.devBaseUrl, from: `profile "${profileName}" dev-base-url` };
-  if (env.SVC_BASE_URL) return { raw: env.SVC_BASE_URL, from: 'SVC_BASE_URL' };
+  if (env.SVC_BASE_URL !== undefined) return { raw: notEmpty(env.SVC_BASE_URL, 'SVC_BASE_URL', 'set it to the API base URL, or unset it to use the profile\'s'), from: 'SVC_BASE_URL' };
   return { raw: profile?.baseUrl, from: `profile "${profileName}" base-url` };
 }
 
@@ -52,6 +52,12 @@ export function resolveTarget(o: { baseUrl?: string; dev?: boolean }, env: Env, 
 export function resolveCredentials(env: Env, profile: Profile | undefined, profileName: string, target: Target): Credentials {
   const id = env.SVC_API_TOKEN_ID;
   const secret = env.SVC_API_TOKEN_SECRET;
+  // Set but empty (a CI secret that is not defined expands to ""): never the stored login instead.
+  for (const [name, value] of [['SVC_API_TOKEN_ID', id], ['SVC_API_TOKEN_SECRET', secret]] as const) {
+    if (value !== undefined && value.trim() === '') {
+      throw new AuthError(`${name} is set but empty (a CI secret that is not defined expands to "")`, 'set SVC_API_TOKEN_ID and SVC_API_TOKEN_SECRET to the token, or unset both to use the stored login');
+    }
+  }
   let creds: Credentials | undefined;
   if (id || secret) {
     if (!id || !secret) {
@@ -94,9 +100,29 @@ export function credentialHint(creds: Pick<Credentials, 'from'>, profileName: st
   return `the token in use is the one stored in profile "${profileName}" (${configFile}): log in again with \`svc auth login${flag}\`, or set SVC_API_TOKEN_ID/SVC_API_TOKEN_SECRET; ${check}`;
 }
 
+/**
+ * A setting given as empty: `--org "$ORG"` or `SVC_ORGANIZATION_ID: ${{ vars.ORG }}` with the variable
+ * not defined in this CI. Taken as unset, svc would act on another organization, profile or service
+ * than the job meant: exit 2 naming it.
+ */
+export function notEmpty(value: string, name: string, hint: string): string {
+  if (value.trim() === '') {
+    const what = name.startsWith('-') ? `${name} got an empty value` : `${name} is set but empty`;
+    throw new UsageError(what, `${hint} (an unset CI variable expands to "")`);
+  }
+  return value;
+}
+
+/** The settings of the environment that choose what every command acts on, checked when the command starts. */
+export function checkEnvironment(env: Env): void {
+  if (env.SVC_ORGANIZATION_ID !== undefined) notEmpty(env.SVC_ORGANIZATION_ID, 'SVC_ORGANIZATION_ID', 'give an organization id, or unset it');
+  if (env.SVC_PROFILE !== undefined) notEmpty(env.SVC_PROFILE, 'SVC_PROFILE', 'name a profile, or unset it for "default"');
+  if (env.SVC_CONFIG_DIR !== undefined) notEmpty(env.SVC_CONFIG_DIR, 'SVC_CONFIG_DIR', 'give the directory of config.json, or unset it for the default one');
+}
+
 export function resolveOrganization(o: { org?: string }, env: Env, profile: Profile | undefined): { id?: string; from?: string } {
-  if (o.org) return { id: o.org, from: '--org' };
-  if (env.SVC_ORGANIZATION_ID) return { id: env.SVC_ORGANIZATION_ID, from: 'SVC_ORGANIZATION_ID' };
+  if (o.org !== undefined) return { id: notEmpty(o.org, '--org', 'give an organization id, or leave --org out'), from: '--org' };
+  if (env.SVC_ORGANIZATION_ID !== undefined) return { id: notEmpty(env.SVC_ORGANIZATION_ID, 'SVC_ORGANIZATION_ID', 'give an organization id, or unset it'), from: 'SVC_ORGANIZATION_ID' };
   if (profile?.organization) return { id: profile.organization, from: 'profile' };
   return {};
 }

@@ -144,7 +144,8 @@ const CASES: Case[] = [
   { args: ['issues', 'search'], env: noCreds, config: 'none', code: 3, says: /not logged in: no API token/ },
   { args: ['issues', 'search'], env: { SVC_API_TOKEN_SECRET: undefined }, code: 3, says: /SVC_API_TOKEN_SECRET is not set, but SVC_API_TOKEN_ID is/ },
   { args: ['issues', 'search'], env: { SVC_API_TOKEN_ID: undefined }, code: 3, says: /SVC_API_TOKEN_ID is not set, but SVC_API_TOKEN_SECRET is/ },
-  { args: ['issues', 'search'], env: { SVC_API_TOKEN_ID: '' }, code: 3, says: /SVC_API_TOKEN_ID is not set/ },
+  { args: ['issues', 'search'], env: { SVC_API_TOKEN_ID: '' }, code: 3, says: /SVC_API_TOKEN_ID is set but empty/ },
+  { args: ['issues', 'search'], env: { SVC_API_TOKEN_ID: '', SVC_API_TOKEN_SECRET: '' }, config: 'none', code: 3, says: /SVC_API_TOKEN_ID is set but empty/ },
   { args: ['issues', 'search', '--base-url', 'https://127.0.0.1:1'], env: noCreds, code: 3, says: /stored token of profile "default" belongs to http:\/\/127\.0\.0\.1:\d+, not https:\/\/127\.0\.0\.1:1; not sending it/ },
   { args: ['issues', 'search'], env: { ...noCreds, SVC_BASE_URL: 'http://localhost:1' }, code: 3, says: /not sending it/ },
 ];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { resolveCredentials, resolveOrganization, resolveTarget } from '../../../src/config/resolve.js';
+import { checkEnvironment, resolveCredentials, resolveOrganization, resolveTarget } from '../../../src/config/resolve.js';
 import { AuthError, UsageError } from '../../../src/errors.js';
 import type { Profile } from '../../../src/config/store.js';
 
@@ -65,5 +65,35 @@ describe('resolveOrganization', () => {
     expect(resolveOrganization({}, { SVC_ORGANIZATION_ID: 'e' }, prod)).toEqual({ id: 'e', from: 'SVC_ORGANIZATION_ID' });
     expect(resolveOrganization({}, {}, prod)).toEqual({ id: 'org_p', from: 'profile' });
     expect(resolveOrganization({}, {}, undefined)).toEqual({});
+  });
+});
+
+describe('a setting given as empty (an unset CI variable expands to "") is never taken as unset', () => {
+  it('SVC_ORGANIZATION_ID, SVC_PROFILE, SVC_CONFIG_DIR: exit 2 naming it (checked as every command starts)', () => {
+    for (const name of ['SVC_ORGANIZATION_ID', 'SVC_PROFILE', 'SVC_CONFIG_DIR']) {
+      for (const value of ['', '  ']) {
+        expect(() => checkEnvironment({ [name]: value }), name).toThrow(UsageError);
+        expect(() => checkEnvironment({ [name]: value }), name).toThrow(`${name} is set but empty`);
+      }
+    }
+    expect(() => checkEnvironment({ SVC_ORGANIZATION_ID: 'org_1', SVC_PROFILE: 'ci', SVC_CONFIG_DIR: '/tmp/x' })).not.toThrow();
+    expect(() => resolveOrganization({}, { SVC_ORGANIZATION_ID: '' }, prod)).toThrow(/SVC_ORGANIZATION_ID is set but empty/);
+    expect(() => resolveOrganization({ org: '' }, {}, prod)).toThrow(/--org got an empty value/);
+  });
+
+  it('SVC_BASE_URL, SVC_DEV_BASE_URL (with --dev) and --base-url: exit 2, not the profile\'s URL', () => {
+    expect(() => resolveTarget({}, { SVC_BASE_URL: '' }, prod, 'default')).toThrow(/SVC_BASE_URL is set but empty/);
+    expect(() => resolveTarget({ dev: true }, { SVC_DEV_BASE_URL: '' }, prod, 'default')).toThrow(/SVC_DEV_BASE_URL is set but empty/);
+    expect(() => resolveTarget({ baseUrl: '' }, { SVC_BASE_URL: 'https://env.example' }, prod, 'default')).toThrow(/--base-url got an empty value/);
+    // Without --dev the development URL is not used, and its variable not read.
+    expect(resolveTarget({}, { SVC_DEV_BASE_URL: '' }, prod, 'default').from).toBe('profile "default" base-url');
+  });
+
+  it('SVC_API_TOKEN_ID or _SECRET: exit 3, never the stored login instead', () => {
+    const t = { baseUrl: 'https://api.example.com', from: 'profile' };
+    for (const env of [{ SVC_API_TOKEN_ID: '', SVC_API_TOKEN_SECRET: '' }, { SVC_API_TOKEN_ID: '' }, { SVC_API_TOKEN_SECRET: ' ' }, { SVC_API_TOKEN_ID: 'eid', SVC_API_TOKEN_SECRET: '' }]) {
+      expect(() => resolveCredentials(env, prod, 'default', t), JSON.stringify(env)).toThrow(AuthError);
+      expect(() => resolveCredentials(env, prod, 'default', t), JSON.stringify(env)).toThrow(/is set but empty/);
+    }
   });
 });

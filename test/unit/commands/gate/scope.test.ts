@@ -59,6 +59,20 @@ describe('unknown ids in the scope: exit 4, never PASSED', () => {
     noVerdict(await gate(['--rule-id', 'rule_nope', '--fail-on', 'info']), 4, /rule 'rule_nope' has found no issue of any status/);
   });
 
+  it('an organization given as empty (an unset CI variable): exit 2, never "the token\'s default" (it passed with exit 0)', async () => {
+    for (const [args, env, says] of [
+      [['--max-total', '1000'], { ...sb.env, SVC_ORGANIZATION_ID: '' }, /SVC_ORGANIZATION_ID is set but empty/],
+      [['--max-total', '1000', '--org', ''], sb.env, /--org got an empty value/],
+      [['--max-total', '1000'], { ...sb.env, SVC_PROFILE: '' }, /SVC_PROFILE is set but empty/],
+    ] as const) {
+      const r = await gate([...args], env);
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toMatch(says);
+      expect(r.stderr).toContain('an unset CI variable expands to ""');
+    }
+  });
+
   it('a scan of a repository that --repository-ids does not name: the scope holds nothing', async () => {
     const scan = orgScans().find((s) => s.status === 'completed')!;
     const other = sb.state.repos.find((r) => r.organizationId === sb.organizationId && r.id !== scan.repositoryId)!.id;
