@@ -14,7 +14,7 @@ type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /** The first place where `b` differs from `a`: its path and both values (undefined: missing). */
-export interface CountChange {
+interface CountChange {
   path: string;
   before: unknown;
   after: unknown;
