@@ -105,7 +105,7 @@ export function credentialHint(creds: Pick<Credentials, 'from'>, profileName: st
  * not defined in this CI. Taken as unset, svc would act on another organization, profile or service
  * than the job meant: exit 2 naming it.
  */
-export function notEmpty(value: string, name: string, hint: string): string {
+function notEmpty(value: string, name: string, hint: string): string {
   if (value.trim() === '') {
     const what = name.startsWith('-') ? `${name} got an empty value` : `${name} is set but empty`;
     throw new UsageError(what, `${hint} (an unset CI variable expands to "")`);
