@@ -29,6 +29,7 @@ import { EXIT } from '../../exit-codes.js';
 import type { Client } from '../../http/client.js';
 import { NotFoundError, ResponseError } from '../../http/errors.js';
 import { escapeControls } from '../../request/values.js';
+import type { VerifiedCommit } from './commit-scan.js';
 import { LIST_PATH, WaitTimeoutError, findScan, scanState, waitForScan } from '../../scans/wait.js';
 
 const ORGS_LIST = '/api/v1/orgs/list';
@@ -52,6 +53,8 @@ export interface VerifiedScope {
   project?: string;
   scan?: { id: string; status: string; repositoryId?: string };
   rule?: string;
+  /** --commit: the finished scans of that commit the issues name (commit-scan.ts). */
+  commit?: VerifiedCommit;
   /** Scope flags that filter but name nothing that can be looked up. */
   unverifiedFilters: string[];
 }
