@@ -4,7 +4,7 @@
  * commit: a sha one hex digit off a real scan's, a merge commit no scan carries, a commit the
  * service had not scanned yet ("N open issues were left out by --new-since/--commit").
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startTestSandbox, type TestSandbox } from '../../../helpers/sandbox.js';
@@ -146,5 +146,58 @@ describe('the scan an issue of the commit names must have finished', () => {
     const unnamed = await gate();
     expect(unnamed.code, unnamed.stderr).toBe(7);
     expect(unnamed.stderr).toContain(`1 issue names commit ${SHA} but not the scan that found it`);
+  });
+});
+
+describe('--commit auto in a pull request build judges the head the CI built, not its merge commit', () => {
+  /** A scan with open issues of a repository of `source`, and the repository. */
+  function scanOf(sb: TestSandbox, source: 'hosta' | 'hostb') {
+    const org = sb.organizationId!;
+    const repos = new Set(sb.state.repos.filter((r) => r.source === source && r.organizationId === org).map((r) => r.id));
+    const scan = sb.state.scans.find((s) => repos.has(s.repositoryId) && s.status === 'completed'
+      && sb.state.issues.some((i) => i.scanId === s.scanId && i.status === 'open'))!;
+    expect(scan, `seed data: a ${source} scan with open issues`).toBeDefined();
+    return { scan, repo: sb.state.repo(scan.repositoryId)! };
+  }
+  const MERGE = '9e7d0c4b2a1f8e6d5c4b3a291807f6e5d4c3b2a1';
+
+  it("host A pull_request: pull_request.head.sha of the event file (GITHUB_SHA, the merge commit, passed with exit 0)", async () => {
+    const sb = await sandbox();
+    const { scan, repo } = scanOf(sb, 'hosta');
+    const dir = tempDir('svc-gate-commit-auto-');
+    const event = join(dir, 'event.json');
+    writeFileSync(event, JSON.stringify({ action: 'synchronize', number: 12, pull_request: { number: 12, head: { sha: scan.commitSha, ref: 'feature' }, base: { ref: 'main' } } }));
+    const [server, path] = /^(https?:\/\/[^/]+)\/(.*)$/.exec(repo.url)!.slice(1);
+    const env = {
+      CI: 'true', GITHUB_ACTIONS: 'true', GITHUB_EVENT_NAME: 'pull_request', GITHUB_SHA: MERGE, GITHUB_REF: 'refs/pull/12/merge',
+      GITHUB_HEAD_REF: 'feature', GITHUB_BASE_REF: 'main', GITHUB_SERVER_URL: server, GITHUB_REPOSITORY: path.replace(/\.git$/, ''),
+      GITHUB_EVENT_PATH: event, GITHUB_STEP_SUMMARY: join(dir, 'summary.md'), GITHUB_OUTPUT: join(dir, 'output'),
+    };
+    const r = await sb.run(['gate', '--repository', 'auto', '--fail-on', 'info', '--commit', 'auto', '--no-annotations', '-o', 'json'], { env });
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stderr).toContain(`--commit auto is ${scan.commitSha} (pull_request.head.sha of the event file (GITHUB_EVENT_PATH))`);
+    expect(JSON.parse(r.stdout).verified.commit).toEqual({ sha: scan.commitSha, scans: [{ id: scan.scanId, status: 'completed' }] });
+
+    // The same job on a push of that commit: GITHUB_SHA.
+    const push = await sb.run(['gate', '--repository', 'auto', '--fail-on', 'info', '--commit', 'auto', '--no-annotations'], { env: { ...env, GITHUB_EVENT_NAME: 'push', GITHUB_REF: 'refs/heads/main', GITHUB_SHA: scan.commitSha } });
+    expect(push.code, push.stderr).toBe(1);
+    // A broken event file: exit 2 before anything is sent, never the merge commit.
+    writeFileSync(event, '{"pull_request": ');
+    const broken = await sb.run(['gate', '--repository', 'auto', '--fail-on', 'info', '--commit', 'auto'], { env });
+    expect(broken.code, broken.stderr).toBe(2);
+    expect(broken.stderr).toContain('is not JSON');
+    expect(broken.stdout).toBe('');
+  });
+
+  it('host B merged results pipeline: CI_MERGE_REQUEST_SOURCE_BRANCH_SHA (CI_COMMIT_SHA, the merge commit, passed with exit 0)', async () => {
+    const sb = await sandbox();
+    const { scan, repo } = scanOf(sb, 'hostb');
+    const env = {
+      CI: 'true', GITLAB_CI: 'true', CI_PIPELINE_SOURCE: 'merge_request_event', CI_PROJECT_URL: repo.url, CI_SERVER_URL: new URL(repo.url).origin,
+      CI_COMMIT_SHA: MERGE, CI_MERGE_REQUEST_SOURCE_BRANCH_SHA: scan.commitSha, CI_MERGE_REQUEST_IID: '7',
+    };
+    const r = await sb.run(['gate', '--repository', 'auto', '--fail-on', 'info', '--commit', 'auto', '-o', 'json'], { env });
+    expect(r.code, r.stderr).toBe(1);
+    expect(JSON.parse(r.stdout).verified.commit.sha).toBe(scan.commitSha);
   });
 });
