@@ -97,12 +97,24 @@ export function startedScanId(response: unknown): string {
   throw new ResponseError('scans start: the response has no scanId (nor id), so there is no scan to wait for', undefined, 'look for the scan with `svc scans list`');
 }
 
-/** The scan's item in a `scans list` response, if listed. */
+/**
+ * The scan's item in a `scans list` response, if listed. A scan listed twice is exit 7: two records
+ * of one scan contradict each other (or may: which one is the scan cannot be told), so neither is
+ * taken, whichever comes first.
+ */
 export function findScan(data: unknown, scanId: string): ScanItem | undefined {
   const list = (data as { codeScans?: unknown } | null)?.codeScans;
   if (!Array.isArray(list)) throw new ResponseError("scans list: the response has no 'codeScans' list", undefined, 'check the base URL; try again with --verbose');
   const items = list.filter((x): x is ScanItem => x !== null && typeof x === 'object');
-  const match = items.find((x) => String(x.scanId ?? x.id ?? '') === scanId);
+  const matches = items.filter((x) => String(x.scanId ?? x.id ?? '') === scanId);
+  if (matches.length > 1) {
+    const said = matches.map((x) => (typeof x.status === 'string' ? `'${x.status.slice(0, 40)}'` : JSON.stringify(x.status) ?? 'no status')).join(', ');
+    throw new ResponseError(
+      `scans list: the answer contradicts itself: scan '${scanId}' is listed ${matches.length} times (status ${said}), so which record is the scan cannot be told`,
+      undefined, 'the service (or a proxy) answered something svc cannot trust; check the base URL and the service version; --verbose shows the answer',
+    );
+  }
+  const match = matches[0];
   if (match) return match;
   // A scan record without an id is never "the" scan: it cannot be told from another scan.
   if (items.some((x) => (x.scanId ?? x.id) === undefined || (x.scanId ?? x.id) === null)) {

@@ -11,7 +11,9 @@
  * |                  | (the spec has no project lookup; a project     |  repositories holds no issue)       |
  * |                  | is known only through its repositories)        |                                     |
  * | --scan-id        | `scans list --scan-id` (field notes)           | exit 4 unknown; 8 queued or running |
- * |                  |                                                | (or --wait); 1 failed, its message  |
+ * |                  |                                                | (or --wait); 1 failed, its message; |
+ * |                  |                                                | 7 listed twice, or a scan of another|
+ * |                  |                                                | organization or id in the answer    |
  * | --rule-id        | `issues search --rule-id` of any status: the   | exit 4: an unused rule cannot be    |
  * |                  | rule has found an issue (the spec has no rule  |  told from a typo                   |
  * |                  | lookup)                                        |                                     |
@@ -28,6 +30,7 @@ import { CliError } from '../../errors.js';
 import { EXIT } from '../../exit-codes.js';
 import type { Client } from '../../http/client.js';
 import { NotFoundError, ResponseError } from '../../http/errors.js';
+import { checkAnswer, itemScopeCheck } from '../../listing/answer-checks.js';
 import { escapeControls } from '../../request/values.js';
 import type { VerifiedCommit } from './commit-scan.js';
 import { LIST_PATH, WaitTimeoutError, findScan, scanState, waitForScan } from '../../scans/wait.js';
@@ -144,8 +147,13 @@ async function verifyScan(ctx: Context, client: Client, org: string | undefined,
   const body: Record<string, unknown> = { scanId, page: 1, pageSize: 10 };
   if (org !== undefined) body.organizationId = org;
   let item: Record<string, unknown> | undefined;
+  // The answer's scans checked against the request (listing/answer-checks.ts), as `svc scans list`
+  // checks them: a scan of another organization (or scan id) shows the filter was ignored (exit 7).
+  const inScope = itemScopeCheck(LIST_PATH, body, 'gate: scans list');
   try {
-    item = findScan(await client.call(LIST_PATH, body, { safe: true }), scanId);
+    const data = await client.call(LIST_PATH, body, { safe: true });
+    checkAnswer(LIST_PATH, 'codeScans', data, body, 'gate: scans list');
+    item = findScan(data, scanId);
   } catch (err) {
     // scans/list is not in the spec (field notes): a 404 for the path itself cannot tell the scan exists.
     if (err instanceof NotFoundError) throw new ScopeNotFoundError(`gate: scan ${q(scanId)} cannot be verified: ${err.message}`, 'the service may not offer scans/list; gate on --repository-ids instead');
@@ -173,6 +181,8 @@ async function verifyScan(ctx: Context, client: Client, org: string | undefined,
       if (err instanceof WaitTimeoutError) throw new ScanPendingError(err.message, err.hint ?? '');
       throw err;
     }
+    // The record the wait ended on, checked as the first one was.
+    inScope?.(item, 1);
     state = scanState(item);
   }
   if (state === 'failed') {

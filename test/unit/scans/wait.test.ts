@@ -86,6 +86,12 @@ describe('scan wait helpers', () => {
     // A record without an id is never "the" scan (issue 21, class 3).
     expect(() => findScan({ codeScans: [{ status: 'completed', finished: true }] }, 's1')).toThrow(/a scan without an id/);
     expect(findScan({ codeScans: [] }, 's1')).toBeUndefined();
+    // Listed twice: which record is the scan cannot be told (exit 7), in either order, even when alike.
+    const done = { scanId: 's1', status: 'completed', finished: true };
+    const running = { scanId: 's1', status: 'running', finished: false };
+    for (const codeScans of [[done, running], [running, done], [done, { id: 's1', status: 'completed' }]]) {
+      expect(() => findScan({ codeScans }, 's1')).toThrow(/scan 's1' is listed 2 times/);
+    }
     expect(() => findScan({}, 's1')).toThrow(/no 'codeScans' list/);
   });
 

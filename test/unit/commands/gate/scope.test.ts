@@ -139,6 +139,42 @@ describe('ids are checked by listing them, not by a 404 from the search', () => 
     }
   });
 
+  it('a scan listed twice is exit 7 in either order (the first record used to win: completed passed, running was 8)', async () => {
+    const done = { scanId: 'scan_1', repositoryId: 'repo_1', status: 'completed', finished: true };
+    const running = { scanId: 'scan_1', repositoryId: 'repo_1', status: 'running', finished: false };
+    try {
+      for (const codeScans of [[done, running], [running, done], [done, done]]) {
+        server.stub('/api/v1/scans/list', { json: { codeScans, totalCount: codeScans.length } });
+        noVerdict(await gate(['--org', 'org_1', '--scan-id', 'scan_1', '--fail-on', 'high'], env), 7, /scan 'scan_1' is listed 2 times/);
+      }
+    } finally {
+      stubLenient();
+    }
+  });
+
+  it('a scan of another organization (or another scan id) in the answer is exit 7, as in `svc scans list`', async () => {
+    try {
+      server.stub('/api/v1/scans/list', { json: { codeScans: [{ scanId: 'scan_1', status: 'completed', finished: true, organizationId: 'org_b', repositoryId: 'repo_zz' }], totalCount: 1 } });
+      noVerdict(await gate(['--org', 'org_1', '--scan-id', 'scan_1', '--fail-on', 'low'], env), 7, /gate: scans list: page 1 holds an item of organization 'org_b', outside the organization asked for \('org_1'\)/);
+      server.stub('/api/v1/scans/list', { json: { codeScans: [{ scanId: 'scan_9', status: 'completed', organizationId: 'org_1' }, { scanId: 'scan_1', status: 'completed', organizationId: 'org_1' }], totalCount: 2 } });
+      noVerdict(await gate(['--org', 'org_1', '--scan-id', 'scan_1', '--fail-on', 'low'], env), 7, /of scan 'scan_9', outside the scan asked for/);
+      // --wait: the record the wait ends on is checked too.
+      server.stub('/api/v1/scans/list', [
+        { json: { codeScans: [{ scanId: 'scan_1', status: 'running', finished: false, organizationId: 'org_1' }], totalCount: 1 } },
+        { json: { codeScans: [{ scanId: 'scan_1', status: 'completed', finished: true, organizationId: 'org_b' }], totalCount: 1 } },
+      ]);
+      const waited = await runCli(['gate', '--org', 'org_1', '--scan-id', 'scan_1', '--fail-on', 'low', '--wait', '--poll-interval', '1'], { host: testHost({ env, clock: 'fake' }) });
+      expect([waited.code, waited.stdout]).toEqual([7, '']);
+      expect(waited.stderr).toMatch(/scan scan_1: completed[\s\S]*page 1 holds an item of organization 'org_b', outside the organization asked for/);
+      // Of the organization asked for: passes.
+      server.stub('/api/v1/scans/list', { json: { codeScans: [{ scanId: 'scan_1', status: 'completed', finished: true, organizationId: 'org_1', repositoryId: 'repo_1' }], totalCount: 1 } });
+      const ok = await gate(['--org', 'org_1', '--scan-id', 'scan_1', '--fail-on', 'low'], env);
+      expect(ok.code, ok.stderr).toBe(0);
+    } finally {
+      stubLenient();
+    }
+  });
+
   it('filters that name nothing to look up are said to be unverified when they leave nothing', async () => {
     const r = await gate(['--org', 'org_1', '--vulnerability-classes', 'SQL Injektion', '--fail-on', 'info'], env);
     expect(r.code).toBe(0);
