@@ -28,13 +28,18 @@ import { CliError } from '../../errors.js';
 import { EXIT } from '../../exit-codes.js';
 import type { Client } from '../../http/client.js';
 import { NotFoundError, ResponseError } from '../../http/errors.js';
+import { checkAnswer } from '../../listing/answer-checks.js';
 import { escapeControls } from '../../request/values.js';
 import { commitOf, sameCommit, scanIdOf } from '../../gate/since.js';
 import { LIST_PATH, findScan, scanState } from '../../scans/wait.js';
 
 const ISSUES_SEARCH = '/api/v1/issues/search';
-/** The statuses other than open the field notes list (search `types` values). */
-const NOT_OPEN = ['patched', 'falsePositive', 'archived', 'processing', 'closed', 'silenced', 'notExploitable'];
+/**
+ * The statuses other than open that the spec's `categoryCounts` count (an answer's counts are checked
+ * against the `types` asked for). `notExploitable`, seen only in the field notes, is not searched: an
+ * issue of it shows nothing, which can only fail closed.
+ */
+const NOT_OPEN = ['patched', 'falsePositive', 'archived', 'processing', 'silenced', 'closed'];
 const PAGE_SIZE = 500;
 /** At most this many pages of other statuses are searched (500,000 issues), then: not found. */
 const MAX_PAGES = 1000;
@@ -96,7 +101,10 @@ async function searchOtherStatuses(client: Client, s: Scope, sha: string): Promi
   if (s.scanId !== undefined) body.scanId = s.scanId;
   const found: Evidence = { ids: [], unnamed: 0 };
   for (let page = 1; page <= MAX_PAGES; page++) {
-    const data = await client.call(ISSUES_SEARCH, { ...body, page }, { safe: true }) as Record<string, unknown> | null;
+    const asked = { ...body, page };
+    const data = await client.call(ISSUES_SEARCH, asked, { safe: true }) as Record<string, unknown> | null;
+    // Its counts and each issue's scope checked as every listing's are (a filter ignored: exit 7).
+    checkAnswer(ISSUES_SEARCH, 'issues', data, asked, 'gate: --commit: issues search');
     const items = data?.issues;
     if (!Array.isArray(items)) throw new ResponseError('gate: the issue search did not answer with an issues list, so --commit cannot be verified', undefined, 'check the base URL; try again with --verbose');
     const ids = new Set<string>();
@@ -125,7 +133,9 @@ async function checkScans(client: Client, s: Scope, sha: string, ids: string[]):
     if (s.org !== undefined) body.organizationId = s.org;
     let item: Record<string, unknown> | undefined;
     try {
-      item = findScan(await client.call(LIST_PATH, body, { safe: true }), id);
+      const data = await client.call(LIST_PATH, body, { safe: true });
+      checkAnswer(LIST_PATH, 'codeScans', data, body, 'gate: --commit: scans list');
+      item = findScan(data, id);
     } catch (err) {
       // scans/list is not in the spec (field notes): without it no scan can be shown to have finished.
       if (err instanceof NotFoundError) throw new CliError(`gate: the scan ${q(id)} of commit ${sha} cannot be checked to have finished: ${err.message}`, EXIT.NOT_FOUND, 'the service may not offer scans/list; gate on --scan-id or without --commit');
@@ -163,6 +173,7 @@ async function runningScans(client: Client, s: Scope): Promise<string[]> {
   let data: unknown;
   try {
     data = await client.call(LIST_PATH, body, { safe: true });
+    checkAnswer(LIST_PATH, 'codeScans', data, body, 'gate: --commit: scans list');
   } catch (err) {
     // Without scans/list nothing is known to be running: the commit is simply not found.
     if (err instanceof NotFoundError) return [];
