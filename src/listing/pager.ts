@@ -8,8 +8,16 @@
  * the whole listing.
  *
  * Fail closed: a page that is not an object with an item list, a total that changes between pages,
- * a page with more or fewer items than the total implies, or an item id seen twice (the order shifted,
- * so another item was skipped) ends the listing with a ResponseError (exit 7).
+ * another count of the listing that changes between pages (`pagination.counts`, page-counts.ts: an
+ * issue archived and another created leave the total as it was), a page with more or fewer items
+ * than the total implies, or an item id seen twice (the order shifted, so another item was skipped)
+ * ends the listing with a ResponseError (exit 7).
+ *
+ * What no page shows cannot be seen: a change that leaves every count as it was (one issue archived
+ * while another is reopened), or one made while a service reports no counts beside the total, may
+ * move an item past a page boundary unseen. No re-read at the end is made for it: with the counts
+ * on every page, a change before the last page was served is already seen, and one after it hides
+ * nothing; without them, a re-read of page 1 would see only changes within page 1.
  */
 import { setMaxListeners } from 'node:events';
 import type { Pagination } from '../operations/types.js';
@@ -18,6 +26,7 @@ import { getPath } from '../output/paths.js';
 import { numberFlag } from '../request/number-flag.js';
 import { IdSet } from './id-set.js';
 import { checkAnswerCounts, itemScopeCheck, type ItemScopeCheck } from './answer-checks.js';
+import { countChange, pageCounts, shownCount } from './page-counts.js';
 
 export interface PagerOptions {
   /** Names the listing in messages, e.g. "issues search --all". */
@@ -61,6 +70,8 @@ export class Pager {
   total: number | undefined;
   private readonly ids = new IdSet();
   private readonly inScope: ItemScopeCheck | undefined;
+  /** Page 1's values of the listing's other counts (pagination.counts), which every page repeats. */
+  private firstCounts: unknown[] = [];
 
   constructor(private readonly o: PagerOptions) {
     this.inScope = o.path === undefined ? undefined : itemScopeCheck(o.path, o.body, o.what);
@@ -70,6 +81,7 @@ export class Pager {
     const o = this.o;
     let size = o.pageSize;
     const first = this.read(await this.fetch(1, size), 1, size);
+    this.firstCounts = pageCounts(first.data, o.pagination.counts ?? []);
     if (first.total === undefined) {
       if (o.requireTotal) {
         throw new ResponseError(`${o.what}: the service did not report ${o.pagination.total}, so the count cannot be checked`, undefined, 'svc fails closed without a total; check the base URL and the service version');
@@ -116,6 +128,7 @@ export class Pager {
           undefined, RUN_AGAIN,
         );
       }
+      this.sameCounts(r);
       const expected = page < last ? size : total - (last - 1) * size;
       if (r.items.length !== expected) throw this.sizeError(page, r.items.length, expected, total, size);
       this.account(r);
@@ -133,12 +146,26 @@ export class Pager {
     let prev = first;
     for (let page = 2; prev.items.length >= size && prev.items.length > 0; page++) {
       const r = this.read(await this.fetch(page, size), page, size);
+      this.sameCounts(r);
       if (r.items.length > 0 && JSON.stringify(r.items[0]) === JSON.stringify(prev.items[0])) {
         throw new ResponseError(`${this.o.what}: page ${page} starts with the same item as page ${page - 1}; the service seems to ignore '${this.o.pagination.page}'`, undefined, 'use --page and --page-size instead of --all');
       }
       this.account(r);
       yield r;
       prev = r;
+    }
+  }
+
+  /** The page's counts are page 1's, or the listing changed while it was read (exit 7). */
+  private sameCounts(r: Read): void {
+    const fields = this.o.pagination.counts;
+    if (!fields) return;
+    const d = countChange(this.firstCounts, r.data, fields);
+    if (d) {
+      throw new ResponseError(
+        `${this.o.what}: the listing changed while it was read (${d.path} was ${shownCount(d.before)} on page 1, ${shownCount(d.after)} on page ${r.page}), so an item may have been missed`,
+        undefined, RUN_AGAIN,
+      );
     }
   }
 

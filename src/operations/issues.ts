@@ -99,6 +99,7 @@ export const issues: Operation[] = [
     columns: COLUMNS,
     pagination: { page: 'page', pageSize: 'pageSize', items: 'issues', total: 'totalCount', maxPageSize: 500,
       id: 'id', stableOrder: { sortBy: 'createdAt', sortOrder: 'asc' },
+      counts: ['totalCountAllCategories', 'categoryCounts'],
       pageFields: ['totalCountAllCategories', 'categoryCounts', 'currentPage', 'pageSize'] },
     localFilters: {
       filters: [

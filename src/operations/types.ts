@@ -34,6 +34,12 @@ export interface Pagination {
    * between pages while they are read (oldest first: new items land on the last page).
    */
   stableOrder?: Record<string, unknown>;
+  /**
+   * Counts of the whole listing that each page repeats beside `total` (numbers, or objects of them):
+   * every page of one listing must give page 1's, else it changed while it was read (`--all` and the
+   * gate fail, exit 7).
+   */
+  counts?: string[];
   /** Other fields of a page beside `items` and `total` (counts, its number): under `--all --jq` they are no item's. */
   pageFields?: string[];
 }

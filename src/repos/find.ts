@@ -34,6 +34,11 @@ function nested(v: unknown): string | undefined {
   return typeof url === 'string' ? url : undefined;
 }
 
+/** Every URL a Repository record gives: `url`, `repositoryUrl`, and its host C / generic git URL. */
+export function recordUrls(rec: Record<string, unknown>): string[] {
+  return [rec.url, rec.repositoryUrl, nested(rec.hostC), nested(rec.genericGit)].filter((u): u is string => typeof u === 'string' && u.trim() !== '');
+}
+
 /** The organization's linked repositories, with every URL each is known by. */
 async function listRepositories(ctx: ApiContext, organizationId: string | undefined): Promise<LinkedRepository[]> {
   const client = await ctx.client();
@@ -45,7 +50,7 @@ async function listRepositories(ctx: ApiContext, organizationId: string | undefi
     if (r === null || typeof r !== 'object') return [];
     const rec = r as Record<string, unknown>;
     if (typeof rec.id !== 'string') return [];
-    const urls = [rec.url, rec.repositoryUrl, nested(rec.hostC), nested(rec.genericGit)].filter((u): u is string => typeof u === 'string' && u.trim() !== '');
+    const urls = recordUrls(rec);
     const repo: LinkedRepository = { id: rec.id, name: typeof rec.name === 'string' ? rec.name : rec.id, urls };
     const vcs = recordVcs(rec);
     if (vcs) repo.vcs = vcs;

@@ -215,9 +215,11 @@ async function decideAndReport(ctx: Context, opts: GateOptions, g: GateRun): Pro
   const keep = reportsKeep(paths);
   const keepAll = keep.everyIssue || annotations || asData || opts.comment;
   try {
-    if (opts.repository !== undefined) scope.repositoryIds = [await resolveRepository(ctx, opts.repository, setup.ci, built.organizationId)];
-    // Every id of the scope exists and its scan has finished, or there is no verdict (4, 8, 1).
-    const verified = await verifyScope(ctx, scope, { wait });
+    const repository = opts.repository !== undefined ? await resolveRepository(ctx, opts.repository, setup.ci, built.organizationId) : undefined;
+    if (repository) scope.repositoryIds = [repository.id];
+    // Every id of the scope exists and its scan has finished, or there is no verdict (4, 8, 1); a
+    // repository found by its URL has that URL in its record (7).
+    const verified = await verifyScope(ctx, scope, { wait, ...(repository?.url !== undefined ? { resolvedUrl: repository.url } : {}) });
     // Fingerprints only where something shows them: reports that list every issue, -o json/ndjson/csv.
     const counted = await countIssues(ctx, scope, options, setup, { size, concurrency, keepAll, keepSifted: keep.siftedIssues || asData, fingerprints: keepAll || format !== 'table', store: g.store });
     // --commit: no verdict unless the service shows a finished scan of that commit (4, 8, 1, 7).

@@ -14,6 +14,8 @@
  * |                  |                                                | (or --wait); 1 failed, its message; |
  * |                  |                                                | 7 listed twice, or a scan of another|
  * |                  |                                                | organization or id in the answer    |
+ * | --repository     | `repositories list`: the record of the id      | exit 7 when it gives only other     |
+ * |  URL or auto     | resolve-by-url gave has that URL (or none)     | URLs (the answers contradict)       |
  * | --rule-id        | `issues search --rule-id` of any status: the   | exit 4: an unused rule cannot be    |
  * |                  | rule has found an issue (the spec has no rule  |  told from a typo                   |
  * |                  | lookup)                                        |                                     |
@@ -33,6 +35,8 @@ import { NotFoundError, ResponseError } from '../../http/errors.js';
 import { checkAnswer, itemScopeCheck } from '../../listing/answer-checks.js';
 import { escapeControls } from '../../request/values.js';
 import type { VerifiedCommit } from './commit-scan.js';
+import { recordUrls } from '../../repos/find.js';
+import { matchByUrl, webUrl } from '../../ci/repo-url.js';
 import { LIST_PATH, WaitTimeoutError, findScan, scanState, waitForScan } from '../../scans/wait.js';
 
 const ORGS_LIST = '/api/v1/orgs/list';
@@ -65,6 +69,12 @@ export interface VerifiedScope {
 interface WaitOptions {
   /** Set with --wait: wait for a queued or running scan instead of exit 8. */
   wait?: { pollMs: number; timeoutMs: number };
+  /**
+   * `--repository URL|auto`: the URL the service resolved to the (one) repository of the scope. Its
+   * record in `repositories list` must not give it another URL (exit 7: the two answers contradict
+   * each other, and the gate would judge another repository).
+   */
+  resolvedUrl?: string;
 }
 
 const FILTERS: Record<string, string> = {
@@ -94,7 +104,7 @@ async function verifyOrganization(client: Client, org: string): Promise<void> {
   }
 }
 
-async function verifyRepositories(client: Client, org: string | undefined, repoIds: string[] | undefined, project: string | undefined): Promise<void> {
+async function verifyRepositories(client: Client, org: string | undefined, repoIds: string[] | undefined, project: string | undefined, resolvedUrl?: string): Promise<void> {
   const body: Record<string, unknown> = { getCounts: false };
   if (org !== undefined) body.organizationId = org;
   const repos = listOf(await client.call(REPOS_LIST, body, { safe: true }), 'repositories list');
@@ -114,6 +124,7 @@ async function verifyRepositories(client: Client, org: string | undefined, repoI
       );
     }
   }
+  if (resolvedUrl !== undefined && repoIds?.length === 1) sameUrl(resolvedUrl, repoIds[0], byId.get(repoIds[0])!);
   if (project !== undefined) {
     const inProject = repos.filter((r) => r.projectId === project);
     if (inProject.length === 0) {
@@ -124,6 +135,20 @@ async function verifyRepositories(client: Client, org: string | undefined, repoI
       throw new ScopeNotFoundError(`gate: repositor${outside.length === 1 ? 'y' : 'ies'} ${outside.map(q).join(', ')} not in project ${q(project)}, so the scope holds nothing of ${outside.length === 1 ? 'it' : 'them'}`, 'drop --project-id or the repositories outside it');
     }
   }
+}
+
+/**
+ * The repository resolve-by-url gave for `url` is listed with that URL (compared as repo-url.ts
+ * compares URLs: host case, `.git`, trailing `/`, then the path's case), or with none (nothing to
+ * compare). Listed with only other URLs: exit 7.
+ */
+function sameUrl(url: string, id: string, record: Record<string, unknown>): void {
+  const urls = recordUrls(record);
+  if (urls.length === 0 || matchByUrl(url, [{ urls }]).length > 0) return;
+  throw new ResponseError(
+    `gate: the service's answers contradict each other: resolve-by-url gives ${q(id)} for ${url}, but repositories list gives ${q(id)} the URL ${[...new Set(urls.map((u) => webUrl(u) ?? u))].map(q).join(', ')}, so the gate would judge another repository`,
+    undefined, 'give the repository id with --repository-ids (`svc repos list` shows each one\'s URL); check the base URL and the service version',
+  );
 }
 
 async function verifyRule(client: Client, org: string | undefined, rule: string): Promise<void> {
@@ -210,7 +235,7 @@ export async function verifyScope(ctx: Context, scope: Record<string, unknown>, 
   const lookups: Array<Promise<() => void>> = [];
   if (org !== undefined) lookups.push(verifyOrganization(client, org).then(() => () => { verified.organization = org; }));
   if (repoIds !== undefined || project !== undefined) {
-    lookups.push(verifyRepositories(client, org, repoIds, project).then(() => () => {
+    lookups.push(verifyRepositories(client, org, repoIds, project, o.resolvedUrl).then(() => () => {
       if (repoIds !== undefined) verified.repositories = repoIds;
       if (project !== undefined) verified.project = project;
     }));

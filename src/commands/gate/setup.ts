@@ -163,14 +163,21 @@ export function checkRepositoryFlag(value: string, ci: CiInfo | undefined, env: 
   return /^[a-z][a-z0-9+.-]*:\/\//i.test(v) || /^[^@/\s]+@[^:/\s]+:/.test(v) ? 'url' : 'id';
 }
 
+/** The repository `--repository` names: its id, and the URL it was found by (none for an id). */
+interface GateRepository {
+  id: string;
+  /** The URL (normalised) the service resolved to `id`: the scope check compares it with the repository's record (scope.ts). */
+  url?: string;
+}
+
 /**
  * `--repository ID|URL|auto`: an id as is; a URL, or the CI's own repository with `auto`, found
  * whatever its provider (src/repos/find.ts). The service not knowing it is exit 4.
  */
-export async function resolveRepository(ctx: Context, value: string, ci: CiInfo | undefined, organizationId: unknown): Promise<string> {
+export async function resolveRepository(ctx: Context, value: string, ci: CiInfo | undefined, organizationId: unknown): Promise<GateRepository> {
   const v = value.trim();
   const kind = checkRepositoryFlag(v, ci, ctx.env);
-  if (kind === 'id') return v;
+  if (kind === 'id') return { id: v };
   const url = kind === 'auto' ? ci!.repositoryUrl! : v;
   const vcs = kind === 'auto' ? ci!.vcs : ciVcsFor(url, ci);
   const found = await resolveRepositoryUrl(ctx, url, {
@@ -179,5 +186,5 @@ export async function resolveRepository(ctx: Context, value: string, ci: CiInfo 
     ...(typeof organizationId === 'string' ? { organizationId } : {}),
   });
   ctx.note(`svc gate: repository ${found.url} is ${found.repositoryId}`);
-  return found.repositoryId;
+  return { id: found.repositoryId, url: found.url };
 }

@@ -90,6 +90,40 @@ describe('Pager', () => {
     expect(err.message).toMatch(/changed while it was read.*50 on page 1, 51 on page 4/);
   });
 
+  describe('the listing\'s other counts (pagination.counts) are the same on every page', () => {
+    const C: Pagination = { ...P, counts: ['totalCountAllCategories', 'categoryCounts'] };
+    const counts = (all: number, archived: number) => ({ totalCountAllCategories: all, categoryCounts: { open: 50, archived } });
+    const withCounts = (change: (page: number) => Record<string, unknown>) =>
+      listing(50, (page, res) => { Object.assign(res, counts(50, 0), change(page)); });
+
+    it('an issue archived and another created (totalCount as it was): exit 7, whichever count shows it', async () => {
+      const all = withCounts((page) => (page >= 3 ? { totalCountAllCategories: 51 } : {}));
+      expect((await failure(pager(all.call, { pagination: C }))).message)
+        .toMatch(/test --all: the listing changed while it was read \(totalCountAllCategories was 50 on page 1, 51 on page 3\), so an item may have been missed/);
+      const cat = withCounts((page) => (page === 5 ? { categoryCounts: { open: 50, archived: 1 } } : {}));
+      expect((await failure(pager(cat.call, { pagination: C }))).message).toMatch(/categoryCounts.archived was 0 on page 1, 1 on page 5/);
+      // A status count that appears or goes away is a change too; so is a count dropped from a page.
+      const added = withCounts((page) => (page === 2 ? { categoryCounts: { open: 50, archived: 0, silenced: 1 } } : {}));
+      expect((await failure(pager(added.call, { pagination: C }))).message).toMatch(/categoryCounts.silenced was missing on page 1, 1 on page 2/);
+      const dropped = withCounts((page) => (page === 4 ? { totalCountAllCategories: undefined } : {}));
+      expect((await failure(pager(dropped.call, { pagination: C }))).message).toMatch(/totalCountAllCategories was 50 on page 1, missing on page 4/);
+    });
+
+    it('also without a total (pages read until a short one)', async () => {
+      const { call } = listing(25, (page, res) => { delete res.totalCount; Object.assign(res, counts(25, page === 2 ? 1 : 0)); });
+      expect((await failure(pager(call, { pagination: C, requireTotal: false }))).message).toMatch(/categoryCounts.archived was 0 on page 1, 1 on page 2/);
+    });
+
+    it('counts that stay, in any key order, or that no page gives, pass; a listing without counts is not compared', async () => {
+      const same = withCounts((page) => (page % 2 === 0 ? { categoryCounts: { archived: 0, open: 50 } } : {}));
+      expect((await drain(pager(same.call, { pagination: C }))).ids).toHaveLength(50);
+      const none = listing(50);
+      expect((await drain(pager(none.call, { pagination: C }))).ids).toHaveLength(50);
+      const changing = withCounts((page) => ({ totalCountAllCategories: 50 + page }));
+      expect((await drain(pager(changing.call))).ids).toHaveLength(50);
+    });
+  });
+
   it('fails with exit 7 when a page is cut short (truncated listing)', async () => {
     const { call } = listing(50, (_page, res) => { res.totalCount = 60; });
     const err = await failure(pager(call));

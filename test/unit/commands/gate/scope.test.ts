@@ -175,6 +175,39 @@ describe('ids are checked by listing them, not by a 404 from the search', () => 
     }
   });
 
+  it('--repository auto: a repository resolve-by-url gives whose listed URL names another repository is exit 7 (it gated repo_b for o/a)', async () => {
+    // Host A's runner building o/a; the service resolves it to repo_b, listed as o/b.
+    const runner = { ...env, GITHUB_ACTIONS: 'true', GITHUB_SERVER_URL: 'https://github.com', GITHUB_REPOSITORY: 'o/a' };
+    // Exit 7, nothing on stdout; stderr: the note of what the URL resolved to, then the one error line.
+    const contradicted = (r: Awaited<ReturnType<typeof gate>>, says: RegExp) => {
+      expect([r.code, r.stdout], r.stderr).toEqual([7, '']);
+      const lines = r.stderr.trim().split('\n');
+      expect(lines).toHaveLength(2);
+      expect(lines[0]).toMatch(/^svc gate: repository https:\/\/github.com\/o\/a is repo_b$/);
+      expect(lines[1]).toMatch(says);
+    };
+    const listed = (url: Record<string, unknown>) => server.stub('/api/v1/repositories/list', { json: [{ id: 'repo_a', name: 'a', repositoryUrl: 'https://github.com/o/a' }, { id: 'repo_b', name: 'b', ...url }] });
+    server.stub('/api/v1/repositories/resolve-by-url', { json: { repositoryId: 'repo_b' } });
+    try {
+      listed({ repositoryUrl: 'https://github.com/o/b' });
+      contradicted(await gate(['--repository', 'auto', '--fail-on', 'high', '--no-annotations'], runner),
+        /resolve-by-url gives 'repo_b' for https:\/\/github.com\/o\/a, but repositories list gives 'repo_b' the URL 'https:\/\/github.com\/o\/b'/);
+      // Also when the URL is given, and when one of the record's URLs (url, host C's) names another repository.
+      contradicted(await gate(['--repository', 'https://github.com/o/a', '--fail-on', 'high'], env), /contradict each other/);
+      listed({ url: 'https://hostc.example/o/b', hostC: { repositoryUrl: 'https://HOSTC.example/o/b.git' } });
+      contradicted(await gate(['--repository', 'auto', '--fail-on', 'high', '--no-annotations'], runner), /the URL 'https:\/\/hostc.example\/o\/b', so the gate would judge another repository;/);
+      // The same repository written otherwise (host case, .git, a trailing slash, ssh, the path's case), or no URL listed: it passes.
+      for (const url of [{ repositoryUrl: 'https://GitHub.com/o/a.git/' }, { url: 'git@github.com:O/A.git' }, {}, { repositoryUrl: '' }]) {
+        listed(url);
+        const ok = await gate(['--repository', 'auto', '--fail-on', 'high', '--no-annotations'], runner);
+        expect(ok.code, `${JSON.stringify(url)}: ${ok.stderr}`).toBe(0);
+        expect(ok.stdout).toContain('Verified to exist: repository repo_b');
+      }
+    } finally {
+      stubLenient();
+    }
+  });
+
   it('filters that name nothing to look up are said to be unverified when they leave nothing', async () => {
     const r = await gate(['--org', 'org_1', '--vulnerability-classes', 'SQL Injektion', '--fail-on', 'info'], env);
     expect(r.code).toBe(0);
