@@ -61,9 +61,12 @@ describe.skipIf(process.platform === 'win32')('installing the packed package', (
     mkdirSync(join(dir, 'bin'));
     cpSync(join(ROOT, 'bin'), join(dir, 'bin'), { recursive: true });
     cpSync(join(ROOT, 'package.json'), join(dir, 'package.json'));
-    const r = await run(process.execPath, [join(dir, 'bin', 'svc.js'), 'issues', 'search'], { env: cleanEnv() }).catch((e: { code: number; stderr: string }) => e);
-    expect((r as { code: number }).code).toBe(70);
-    expect((r as { stderr: string }).stderr).toMatch(/^svc: error: .*dist[\\/]svc\.cjs is missing: this copy of svc was not built\. Install a package made with `npm pack`/);
-    expect((r as { stderr: string }).stderr.trim().split('\n')).toHaveLength(1);
+    // --help and -h too: they are answered from dist/help.txt when it is there.
+    for (const args of [['issues', 'search'], ['--help'], ['-h']]) {
+      const r = await run(process.execPath, [join(dir, 'bin', 'svc.js'), ...args], { env: cleanEnv() }).catch((e: { code: number; stderr: string }) => e);
+      expect((r as { code: number }).code, args.join(' ')).toBe(70);
+      expect((r as { stderr: string }).stderr).toMatch(/^svc: error: .*dist[\\/]svc\.cjs is missing: this copy of svc was not built\. Install a package made with `npm pack`/);
+      expect((r as { stderr: string }).stderr.trim().split('\n')).toHaveLength(1);
+    }
   });
 });
