@@ -28,7 +28,7 @@ describe.skipIf(process.platform === 'win32')('installing the packed package', (
     const npmEnv = { ...process.env, npm_config_cache: join(dir, 'cache') };
     // The package as `npm pack` makes it: packed once in the run (test/helpers/pack.ts), shared with the examples' installs.
     const { tarball, files: paths } = await packedSvc();
-    expect(paths).toEqual(expect.arrayContaining(['bin/svc.js', 'dist/svc.cjs', 'dist/svc.cjs.cache', 'dist/help.txt', 'package.json']));
+    expect(paths).toEqual(expect.arrayContaining(['bin/svc.js', 'dist/svc.cjs', 'dist/svc.cjs.cache', 'dist/help.txt', 'package.json', 'LICENSE']));
     expect(paths.filter((p) => p.startsWith('src/') || p.startsWith('test/') || p.startsWith('node_modules/'))).toEqual([]);
     // The external packages, as the registry gave them: their installed folders, tarred as a
     // registry tarball holds a package (under package/), without an npm process each.
