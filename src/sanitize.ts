@@ -39,3 +39,18 @@ export function terminalJson(json: string): string {
 export function cellText(text: string): string {
   return stripControls(text).replace(/\s*[\r\n\t]+\s*/g, ' ');
 }
+
+const TOO_LARGE = '<svc:number-too-large>';
+const tooLarge = (n: number): string => `${n < 0 ? 'a negative' : 'a'} number too large to read`;
+
+/**
+ * A value of an answer as a message shows it: its JSON, except that a number JSON.parse read as
+ * ±Infinity (one beyond ±1.8e308 in the text, such as 1e400), which JSON.stringify shows as `null`,
+ * is said to be a number too large to read: the message says what the service sent.
+ */
+export function answerValue(v: unknown): string {
+  if (typeof v === 'number' && !Number.isFinite(v)) return tooLarge(v);
+  const text = JSON.stringify(v, (_k, x: unknown) => (typeof x === 'number' && !Number.isFinite(x) ? `${TOO_LARGE}${x < 0 ? '-' : '+'}` : x));
+  if (text === undefined) return String(v);
+  return text.includes(TOO_LARGE) ? text.replace(/"<svc:number-too-large>([-+])"/g, (_m, s: string) => `(${tooLarge(s === '-' ? -1 : 1)})`) : text;
+}

@@ -14,13 +14,14 @@
  *   one counts as new (sieve.ts).
  * Pure: no I/O.
  */
+import { answerValue } from '../sanitize.js';
 
 /** An issue value outside the spec: the message names the issue, the field and the value. */
 export class UntrustedValueError extends Error {
   override readonly name = 'UntrustedValueError';
 }
 
-const shown = (v: unknown): string => (typeof v === 'string' ? JSON.stringify(v.slice(0, 80)) : JSON.stringify(v) ?? String(v));
+const shown = (v: unknown): string => (typeof v === 'string' ? JSON.stringify(v.slice(0, 80)) : answerValue(v));
 
 function untrusted(issue: Record<string, unknown>, field: string, value: unknown, expected: string): UntrustedValueError {
   return new UntrustedValueError(`issue ${shown(String(issue.id))} has ${field} ${shown(value)}, not ${expected}`);

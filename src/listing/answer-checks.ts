@@ -19,6 +19,7 @@
  * it leaves out cannot disagree. Cheap per item: a few property reads.
  */
 import { ResponseError } from '../http/errors.js';
+import { answerValue } from '../sanitize.js';
 
 type Json = Record<string, unknown>;
 type Body = Record<string, unknown>;
@@ -27,7 +28,7 @@ const HINT = 'the service (or a proxy) answered something other than what was as
 
 const isObject = (v: unknown): v is Json => v !== null && typeof v === 'object' && !Array.isArray(v);
 const wholeCount = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && v >= 0;
-const shown = (v: unknown): string => (typeof v === 'string' ? `'${v.slice(0, 80)}'` : JSON.stringify(v) ?? String(v));
+const shown = (v: unknown): string => (typeof v === 'string' ? `'${v.slice(0, 80)}'` : answerValue(v));
 
 function contradiction(what: string, message: string): ResponseError {
   return new ResponseError(`${what}: the answer contradicts ${message}`, undefined, HINT);

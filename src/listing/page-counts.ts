@@ -8,6 +8,7 @@
  * Cheap per page: a few property reads (categoryCounts has one key per status), no copy kept but
  * page 1's values.
  */
+import { answerValue } from '../sanitize.js';
 
 type Json = Record<string, unknown>;
 
@@ -52,5 +53,5 @@ export function countChange(first: readonly unknown[], data: unknown, fields: re
 /** A count as a message shows it. */
 export function shownCount(v: unknown): string {
   if (v === undefined) return 'missing';
-  return (JSON.stringify(v) ?? String(v)).slice(0, 80);
+  return answerValue(v).slice(0, 80);
 }

@@ -22,6 +22,7 @@
 import { setMaxListeners } from 'node:events';
 import type { Pagination } from '../operations/types.js';
 import { ResponseError } from '../http/errors.js';
+import { answerValue } from '../sanitize.js';
 import { getPath } from '../output/paths.js';
 import { numberFlag } from '../request/number-flag.js';
 import { IdSet } from './id-set.js';
@@ -185,7 +186,7 @@ export class Pager {
     let total: number | undefined;
     if (t !== undefined && t !== null) {
       if (typeof t !== 'number' || !Number.isInteger(t) || t < 0) {
-        throw new ResponseError(`${this.o.what}: page ${page} has ${p.total} ${JSON.stringify(t)}, not a whole number`);
+        throw new ResponseError(`${this.o.what}: page ${page} has ${p.total} ${answerValue(t)}, not a whole number`);
       }
       total = t;
     }

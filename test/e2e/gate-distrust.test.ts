@@ -151,6 +151,15 @@ describe('class 2: values outside the spec in verdict fields (one rule: exit 7 n
     });
   }
 
+  it('score 1e400 (JSON.parse reads Infinity): the message says what was sent, not "null"', async () => {
+    for (const [sent, said] of [['1e400', 'a number too large to read'], ['-1e400', 'a negative number too large to read']]) {
+      fake.stub(SEARCH, { text: JSON.stringify(answer([issue({ score: 42 })])).replace('"score":42', `"score":${sent}`), type: 'application/json' });
+      const r = await gate();
+      expect(r.code, r.stdout).toBe(7);
+      expect(r.stderr).toContain(`issue "iss-1" has score ${said}, not a number from 0 to 100`);
+    }
+  });
+
   for (const createdAt of ['2026-13-45T10:00:00Z', '1795000000', 1795000000, 'yesterday', '2026-11-31T10:00:00Z', '2026-11-20', true]) {
     it(`createdAt ${JSON.stringify(createdAt)} with --new-since`, async () => {
       fake.stub(SEARCH, { json: answer([issue({ createdAt, score: 95 })]) });

@@ -36,6 +36,7 @@ import { printVerdict } from './summary.js';
 import { REPORT_KEYS, kindOf, reportsKeep, writeErrorReports, writeReports, writeSarifReport, type ReportInputs, type ReportPaths } from './reports.js';
 import { sarifCapLine } from './sarif-cap.js';
 import { checkRepositoryFlag, gateSetup, resolveRepository, type GateSetup } from './setup.js';
+import { checkRepositoryName, type RepositoryNames } from './repository-names.js';
 import { createSieve } from '../../gate/sieve.js';
 import { fingerprintOf } from '../../gate/fingerprint.js';
 import { repositoriesOf, repositoryOf, writeStepSummary, writeStepSummaryError } from './ci-reports.js';
@@ -218,9 +219,9 @@ async function decideAndReport(ctx: Context, opts: GateOptions, g: GateRun): Pro
     if (repository) scope.repositoryIds = [repository.id];
     // Every id of the scope exists and its scan has finished, or there is no verdict (4, 8, 1); a
     // repository found by its URL has that URL in its record (7).
-    const verified = await verifyScope(ctx, scope, { wait, ...(repository?.url !== undefined ? { resolvedUrl: repository.url } : {}) });
+    const { verified, repositoryNames } = await verifyScope(ctx, scope, { wait, ...(repository?.url !== undefined ? { resolvedUrl: repository.url } : {}) });
     // Fingerprints only where something shows them: reports that list every issue, -o json/ndjson/csv.
-    verdict = { ...await countIssues(ctx, scope, options, setup, { size, concurrency, keepAll, keepSifted: keep.siftedIssues || asData, fingerprints: keepAll || format !== 'table', store: g.store }), verified, organization: organizationInUse(ctx, built) };
+    verdict = { ...await countIssues(ctx, scope, options, setup, { size, concurrency, keepAll, keepSifted: keep.siftedIssues || asData, fingerprints: keepAll || format !== 'table', store: g.store, repositoryNames }), verified, organization: organizationInUse(ctx, built) };
   } catch (err) {
     const code = err instanceof CliError ? err.exitCode : EXIT.INTERNAL;
     const message = scrub(err instanceof Error ? err.message : String(err), ctx.secrets());
@@ -280,7 +281,7 @@ async function countIssues(
   scope: Record<string, unknown>,
   options: Thresholds,
   setup: GateSetup,
-  o: { size: number; concurrency: number; keepAll: boolean; keepSifted: boolean; fingerprints: boolean; store: SpillStore },
+  o: { size: number; concurrency: number; keepAll: boolean; keepSifted: boolean; fingerprints: boolean; store: SpillStore; repositoryNames?: RepositoryNames },
 ): Promise<Omit<GateVerdict, 'verified'>> {
   const op = searchOperation();
   const client = await ctx.client();
@@ -312,7 +313,7 @@ async function countIssues(
   try {
     for await (const page of pager.pages()) {
       releasePage(page.data);
-      for (const item of page.items) sieve.add(asIssue(item, page.page, dates));
+      for (const item of page.items) sieve.add(asIssue(item, page.page, dates, o.repositoryNames));
       progress.update(`gate: fetched ${count(pager.fetched)} of ${count(pager.total ?? 0)} open issues`);
     }
   } finally {
@@ -329,7 +330,7 @@ async function countIssues(
 }
 
 /** An item of the listing as an issue; anything that is not an object cannot be counted. */
-function asIssue(item: unknown, page: number, dates: boolean): IssueInput {
+function asIssue(item: unknown, page: number, dates: boolean, names: RepositoryNames | undefined): IssueInput {
   if (item === null || typeof item !== 'object' || Array.isArray(item)) {
     throw new ResponseError(`gate: page ${page} holds an item that is not an issue record`, undefined, 'check the base URL; try again with --verbose');
   }
@@ -345,5 +346,6 @@ function asIssue(item: unknown, page: number, dates: boolean): IssueInput {
     }
     throw err;
   }
+  if (names) checkRepositoryName(names, issue as Record<string, unknown>, page);
   return issue;
 }

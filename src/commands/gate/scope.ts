@@ -35,6 +35,7 @@ import { NotFoundError, ResponseError } from '../../http/errors.js';
 import { checkAnswer, itemScopeCheck } from '../../listing/answer-checks.js';
 import { escapeControls } from '../../request/values.js';
 import { recordUrls } from '../../repos/find.js';
+import { repositoryNames, type RepositoryNames } from './repository-names.js';
 import { matchByUrl, webUrl } from '../../ci/repo-url.js';
 import { LIST_PATH, WaitTimeoutError, findScan, scanState, waitForScan } from '../../scans/wait.js';
 
@@ -101,7 +102,7 @@ async function verifyOrganization(client: Client, org: string): Promise<void> {
   }
 }
 
-async function verifyRepositories(client: Client, org: string | undefined, repoIds: string[] | undefined, project: string | undefined, resolvedUrl?: string): Promise<void> {
+async function verifyRepositories(client: Client, org: string | undefined, repoIds: string[] | undefined, project: string | undefined, resolvedUrl?: string): Promise<RepositoryNames | undefined> {
   const body: Record<string, unknown> = { getCounts: false };
   if (org !== undefined) body.organizationId = org;
   const repos = listOf(await client.call(REPOS_LIST, body, { safe: true }), 'repositories list');
@@ -132,6 +133,7 @@ async function verifyRepositories(client: Client, org: string | undefined, repoI
       throw new ScopeNotFoundError(`gate: repositor${outside.length === 1 ? 'y' : 'ies'} ${outside.map(q).join(', ')} not in project ${q(project)}, so the scope holds nothing of ${outside.length === 1 ? 'it' : 'them'}`, 'drop --project-id or the repositories outside it');
     }
   }
+  return repoIds ? repositoryNames(repos, repoIds) : undefined;
 }
 
 /**
@@ -214,8 +216,15 @@ async function verifyScan(ctx: Context, client: Client, org: string | undefined,
   return { id: scanId, status: String(item.status ?? 'completed'), ...(repo !== undefined ? { repositoryId: repo } : {}) };
 }
 
+/** What verifyScope found: what was verified, and what the issues are checked against while counting. */
+interface CheckedScope {
+  verified: VerifiedScope;
+  /** With --repository-ids: the organization's repository names (repository-names.ts). */
+  repositoryNames?: RepositoryNames;
+}
+
 /** Verifies every id of the scope (the issue search body the gate will send); throws when one fails. */
-export async function verifyScope(ctx: Context, scope: Record<string, unknown>, o: WaitOptions = {}): Promise<VerifiedScope> {
+export async function verifyScope(ctx: Context, scope: Record<string, unknown>, o: WaitOptions = {}): Promise<CheckedScope> {
   const client = await ctx.client();
   const org = typeof scope.organizationId === 'string' ? scope.organizationId : undefined;
   const repoIds = Array.isArray(scope.repositoryIds) ? scope.repositoryIds.map(String) : undefined;
@@ -223,6 +232,7 @@ export async function verifyScope(ctx: Context, scope: Record<string, unknown>, 
   const scanId = typeof scope.scanId === 'string' ? scope.scanId : undefined;
   const rule = typeof scope.ruleId === 'string' ? scope.ruleId : undefined;
   const verified: VerifiedScope = { unverifiedFilters: Object.keys(FILTERS).filter((k) => scope[k] !== undefined).map((k) => FILTERS[k]) };
+  const checked: CheckedScope = { verified };
   if (repoIds !== undefined && repoIds.length === 0) {
     // Flags cannot give an empty list (exit 2 while parsing); --input or -F can: it would widen the scope.
     throw new CliError('gate: repositoryIds is an empty list, which would widen the gate to the whole organization', EXIT.USAGE, 'name at least one repository, or leave repositoryIds out');
@@ -232,7 +242,8 @@ export async function verifyScope(ctx: Context, scope: Record<string, unknown>, 
   const lookups: Array<Promise<() => void>> = [];
   if (org !== undefined) lookups.push(verifyOrganization(client, org).then(() => () => { verified.organization = org; }));
   if (repoIds !== undefined || project !== undefined) {
-    lookups.push(verifyRepositories(client, org, repoIds, project, o.resolvedUrl).then(() => () => {
+    lookups.push(verifyRepositories(client, org, repoIds, project, o.resolvedUrl).then((names) => () => {
+      if (names) checked.repositoryNames = names;
       if (repoIds !== undefined) verified.repositories = repoIds;
       if (project !== undefined) verified.project = project;
     }));
@@ -243,5 +254,5 @@ export async function verifyScope(ctx: Context, scope: Record<string, unknown>, 
   for (const l of lookups) (await l)();
   // The scan last: with --wait it may wait minutes, which only an existing scope deserves.
   if (scanId !== undefined) verified.scan = await verifyScan(ctx, client, org, scanId, repoIds, o);
-  return verified;
+  return checked;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cellText, stripControls, terminalJson } from '../../../src/sanitize.js';
+import { answerValue, cellText, stripControls, terminalJson } from '../../../src/sanitize.js';
 import { render } from '../../../src/output/render.js';
 import { rowsTable, recordTable } from '../../../src/output/table.js';
 
@@ -61,6 +61,15 @@ describe('stripControls', () => {
       expect(stripControls(s), JSON.stringify(s)).not.toMatch(DANGEROUS);
       expect(cellText(s), JSON.stringify(s)).not.toMatch(/[\n\r\t]/);
     }
+  });
+});
+
+describe('answerValue', () => {
+  it('shows an answer\'s value as JSON, and a number too large for a double (1e400, read as Infinity) as such, never null', () => {
+    expect([answerValue(95), answerValue('95'), answerValue(null), answerValue([1, 'a']), answerValue(undefined)]).toEqual(['95', '"95"', 'null', '[1,"a"]', 'undefined']);
+    expect(answerValue(JSON.parse('1e400'))).toBe('a number too large to read');
+    expect(answerValue(JSON.parse('-1e400'))).toBe('a negative number too large to read');
+    expect(answerValue(JSON.parse('{"open":1e400,"archived":0}'))).toBe('{"open":(a number too large to read),"archived":0}');
   });
 });
 
