@@ -2,7 +2,7 @@
 import { CommanderError, type Command } from 'commander';
 import type { Context } from './context.js';
 import type { GlobalOptions } from './global-options.js';
-import type { Host } from './host.js';
+import { terminalWidth, type Host } from './host.js';
 import { CliError } from './errors.js';
 import { EXIT } from './exit-codes.js';
 import { buildProgram } from './commands/program.js';
@@ -25,7 +25,7 @@ export async function main(argv: string[], host: Host): Promise<number> {
     await fn(ctx);
   };
   try {
-    program = buildProgram(run, host.io, host.version, (m) => { commanderMessage = m; });
+    program = buildProgram(run, host.io, host.version, (m) => { commanderMessage = m; }, host.env);
     await program.parseAsync(argv, { from: 'user' });
     return EXIT.OK;
   } catch (err) {
@@ -38,8 +38,8 @@ export async function main(argv: string[], host: Host): Promise<number> {
 function report(err: unknown, host: Host, ctx: Context | undefined, debug: boolean, commanderMessage?: string): number {
   const secrets = knownSecrets(host, ctx);
   // On a terminal an error wraps at its width (between words); in a pipe it stays one line for logs and grep.
-  const width = (host.io.stderr as { columns?: number }).columns ?? host.io.columns ?? 80;
-  const fit = (text: string) => (host.io.stderrIsTTY ? fitText(text, width) : text);
+  const width = terminalWidth(host, 'stderr');
+  const fit = (text: string) => (width ? fitText(text, width) : text);
   const say = (text: string) => host.io.stderr.write(fit(scrub(stripControls(text), secrets)) + '\n');
   if (err instanceof CommanderError) {
     if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.exitCode === 0) return EXIT.OK;

@@ -69,3 +69,36 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
 export function wallClock(host: Pick<Host, 'wallNow'>): number {
   return host.wallNow ? host.wallNow() : Date.now();
 }
+
+/**
+ * A width a terminal or COLUMNS gives, when it is a positive whole number: 0 (docker exec -t, some CI
+ * pseudo-terminals, serial consoles), a negative, NaN or an empty COLUMNS say nothing.
+ */
+export function givenWidth(value: unknown): number | undefined {
+  const n = typeof value === 'string' ? (/^\s*\d+\s*$/.test(value) ? Number(value) : NaN) : value;
+  return typeof n === 'number' && Number.isSafeInteger(n) && n > 0 ? n : undefined;
+}
+
+/** The width taken for a terminal that reports none (0 columns) when COLUMNS says none either. */
+export const UNKNOWN_TERMINAL_WIDTH = 80;
+
+/**
+ * The one place svc reads a width (the arch test keeps it so). On a terminal: its own width
+ * (read live, so a resize counts), else COLUMNS, else 80. Off a terminal: undefined (help stays at
+ * 80 columns, errors on one line; tables see layoutWidth).
+ */
+export function terminalWidth(host: Pick<Host, 'io' | 'env'>, stream: 'stdout' | 'stderr' = 'stdout'): number | undefined {
+  const { io } = host;
+  if (!(stream === 'stdout' ? io.stdoutIsTTY : io.stderrIsTTY)) return undefined;
+  const own = givenWidth((io[stream] as { columns?: unknown }).columns) ?? (stream === 'stdout' ? givenWidth(io.columns) : undefined);
+  return own ?? givenWidth(host.env.COLUMNS) ?? UNKNOWN_TERMINAL_WIDTH;
+}
+
+/**
+ * The width data on stdout is laid out for (tables, detail views): the terminal's (terminalWidth);
+ * off a terminal COLUMNS when it is a positive whole number (`COLUMNS=200 svc ... -o table > file`),
+ * else undefined (the layout's own default, 120).
+ */
+export function layoutWidth(host: Pick<Host, 'io' | 'env'>): number | undefined {
+  return terminalWidth(host) ?? givenWidth(host.env.COLUMNS);
+}

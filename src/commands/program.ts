@@ -6,7 +6,7 @@
 import type { EventEmitter } from 'node:events';
 import { Argument, Command, Option } from 'commander';
 import { hint } from '../completion/hints.js';
-import type { IO } from '../host.js';
+import { terminalWidth, type Env, type IO } from '../host.js';
 import { GROUPS, commandName, loadGroup, type Group, type Operation } from '../operations/index.js';
 import { GLOBAL_OPTIONS } from './globals.js';
 import { HELP_TOPICS } from './help-topics.js';
@@ -59,17 +59,20 @@ function lazyGroup(cmd: Command, load: () => Promise<void>): Command {
   return cmd;
 }
 
-/** Help is wrapped at the terminal's width (at most 100 columns), and at 80 in a pipe. */
+/**
+ * Help is wrapped at the terminal's width (at most 100 columns; 80, or COLUMNS, on a terminal that
+ * reports 0 columns), and at 80 in a pipe.
+ */
 const HELP_WIDTH = 100;
 const PIPE_WIDTH = 80;
-const helpWidth = (columns?: number) => Math.min(columns ?? PIPE_WIDTH, HELP_WIDTH);
 
 const DESCRIPTION = 'svc: the command line for the Code Security Scanning Service';
 
 /** Where each program's commander errors go, with the command each was raised on (see inherit). */
 const errorSinks = new WeakMap<Command, (message: string, cmd: Command) => void>();
 
-export function buildProgram(run: Runner, io: IO, version: string, onError: (message: string) => void): Command {
+export function buildProgram(run: Runner, io: IO, version: string, onError: (message: string) => void, env: Env = {}): Command {
+  const helpWidth = () => Math.min(terminalWidth({ io, env }) ?? PIPE_WIDTH, HELP_WIDTH);
   const sink = (message: string, cmd: Command) => onError(explainCommanderError(message, cmd));
   const program = new Command('svc')
     .description(DESCRIPTION)
@@ -81,14 +84,14 @@ export function buildProgram(run: Runner, io: IO, version: string, onError: (mes
     .showSuggestionAfterError(false)
     .exitOverride()
     .configureOutput({
-      writeOut: (s) => io.stdout.write(fitText(s, helpWidth(io.columns))),
+      writeOut: (s) => io.stdout.write(fitText(s, helpWidth())),
       // Commander writes here only the help it shows when a command that needs a subcommand got
       // none (`svc`, `svc issues`): svc prints that help on stdout, as a success (see cli.ts).
       // Errors go through outputError.
-      writeErr: (s) => io.stdout.write(fitText(s, helpWidth(io.columns))),
+      writeErr: (s) => io.stdout.write(fitText(s, helpWidth())),
       outputError: (s) => sink(s, program),
-      getOutHelpWidth: () => helpWidth(io.columns),
-      getErrHelpWidth: () => helpWidth(io.columns),
+      getOutHelpWidth: () => helpWidth(),
+      getErrHelpWidth: () => helpWidth(),
     })
     .configureHelp(HELP_CONFIG);
   for (const o of GLOBAL_OPTIONS) {
@@ -113,7 +116,7 @@ export function buildProgram(run: Runner, io: IO, version: string, onError: (mes
     if (child.name() === 'completion') await loadEverything(program);
     else await ensureLoaded(child);
   });
-  program.addCommand(helpCommand(program, io));
+  program.addCommand(helpCommand(program, io, helpWidth));
   program.addHelpText('after', [
     '', `Help topics: ${Object.keys(HELP_TOPICS).map((t) => `svc help ${t}`).join(' | ')}`,
     "Run 'svc <group> --help' to list its operations, 'svc <group> <op> --help' for flags and examples.",
@@ -130,7 +133,7 @@ export function buildProgram(run: Runner, io: IO, version: string, onError: (mes
   program.addHelpText('afterAll', ({ command }) => {
     if (command === program) return '';
     const ownFooter = (command as unknown as EventEmitter).listenerCount('afterHelp') > 0;
-    return (ownFooter ? '' : '\n') + globalFlagsFooter(helpWidth(io.columns));
+    return (ownFooter ? '' : '\n') + globalFlagsFooter(helpWidth());
   });
   errorSinks.set(program, sink);
   inherit(program);
@@ -184,7 +187,7 @@ function aliasExample(ops: Operation[]): string | undefined {
   return op ? `svc ${op.group} ${op.name}` : undefined;
 }
 
-function helpCommand(program: Command, io: IO): Command {
+function helpCommand(program: Command, io: IO, helpWidth: () => number): Command {
   return new Command('help')
     .description(`Help on a command, or a topic: ${Object.keys(HELP_TOPICS).join(', ')}`)
     .addArgument(hint(new Argument('[topic...]', 'topic or command path'), {
@@ -192,7 +195,7 @@ function helpCommand(program: Command, io: IO): Command {
     }))
     .action(async (words: string[]) => {
       const topic = HELP_TOPICS[words[0] ?? ''];
-      if (topic) { io.stdout.write(fitText(topic.text(), helpWidth(io.columns))); return; }
+      if (topic) { io.stdout.write(fitText(topic.text(), helpWidth())); return; }
       let cmd: Command = program;
       for (const w of words) {
         await ensureLoaded(cmd);

@@ -13,6 +13,7 @@
  *   with the ids that failed or were not sent, and the exit code of the most serious failure
  *   (BULK_FAILURE_ORDER in src/exit-codes.ts); 0 only when every id succeeded.
  */
+import { terminalWidth } from '../host.js';
 import type { Context } from '../context.js';
 import type { Operation } from '../operations/types.js';
 import { CliError, InterruptedError } from '../errors.js';
@@ -92,7 +93,7 @@ export async function runBulk(ctx: Context, job: BulkJob): Promise<void> {
   let stopped: 'interrupted' | 'auth' | undefined;
   const what = `${op.group} ${op.name}`;
   const progress = await ctx.progress(`${what}: 0 of ${count(order.length)}`);
-  const tick = () => progress.update(progressText(what, records.size, failed, order.length, ctx.now() - started, progress.live ? ctx.io.columns : undefined));
+  const tick = () => progress.update(progressText(what, records.size, failed, order.length, ctx.now() - started, progress.live ? terminalWidth(ctx, 'stderr') : undefined));
 
   const worker = async () => {
     while (next < order.length) {

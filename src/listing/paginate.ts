@@ -7,6 +7,7 @@
  * total check notices them. The service's default (score, descending) has ties whose order may differ
  * from one request to the next, which would skip some items and repeat others.
  */
+import { layoutWidth } from '../host.js';
 import type { Context } from '../context.js';
 import type { Operation } from '../operations/types.js';
 import { checkEmptyScope } from './empty-scope.js';
@@ -70,7 +71,7 @@ export async function runAllPages(ctx: Context, op: Operation, body: Record<stri
     jq: ctx.globals.jq,
     jqMode: jqPerItem(op.pagination!),
     copyBytes: slim,
-    render: { pretty: ctx.io.stdoutIsTTY, color: ctx.color, width: ctx.io.columns },
+    render: { pretty: ctx.io.stdoutIsTTY, color: ctx.color, width: layoutWidth(ctx) },
     sink: { out: ctx.out, note: ctx.note },
     signal: ctx.signal,
     // Rows and the spinner share the terminal: the spinner is taken down while rows are written.
@@ -98,5 +99,5 @@ export async function runAllPages(ctx: Context, op: Operation, body: Record<stri
   }
   if (pager.fetched === 0) await checkEmptyScope(client, op.path, body, what);
   await writer.end();
-  if (filter) ctx.note(fitNote(ctx.io, `note: ${filter.text} is applied by svc, not the service (${filter.why}): ${matched} of the ${pager.fetched} issues read match`));
+  if (filter) ctx.note(fitNote(ctx, `note: ${filter.text} is applied by svc, not the service (${filter.why}): ${matched} of the ${pager.fetched} issues read match`));
 }

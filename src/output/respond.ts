@@ -1,4 +1,5 @@
 /** Shared tail of every API command: check the response shape leniently and render it. */
+import { layoutWidth } from '../host.js';
 import type { IoContext } from './io-context.js';
 import type { Operation } from '../operations/types.js';
 import { render, rowsOf, type RenderOptions } from './render.js';
@@ -60,7 +61,7 @@ function renderOptions(ctx: IoContext, op: Pick<Operation, 'rows' | 'columns'> &
     rowsPath: op.rows,
     pretty: ctx.io.stdoutIsTTY,
     color: ctx.color,
-    width: ctx.io.columns,
+    width: layoutWidth(ctx),
     jq: ctx.globals.jq,
     detail: op.detail,
     request,

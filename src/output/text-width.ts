@@ -5,6 +5,7 @@
  * are cleaned first); colour is added after a cell is clipped and padded.
  */
 import stringWidth from 'string-width';
+import { terminalWidth, type Host } from '../host.js';
 
 // Printable ASCII only: one column a character.
 // eslint-disable-next-line no-control-regex
@@ -45,8 +46,9 @@ function graphemes(text: string): Iterable<string> {
 }
 
 /** A long note for stderr: wrapped between words on a terminal, one line in a pipe (logs, grep). */
-export function fitNote(io: { stderrIsTTY: boolean; columns?: number }, text: string): string {
-  return io.stderrIsTTY ? wrap(text, io.columns ?? 80).join('\n') : text;
+export function fitNote(host: Pick<Host, 'io' | 'env'>, text: string): string {
+  const width = terminalWidth(host, 'stderr');
+  return width ? wrap(text, width).join('\n') : text;
 }
 
 /** Words wrapped to `width` columns; existing line breaks kept. */

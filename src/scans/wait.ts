@@ -11,6 +11,7 @@
  * finish on the service); 130 on Ctrl-C; a poll that fails ends like any call (3, 6, 7...), except
  * that up to 3 network/5xx failures in a row (each after the client's own retries) are waited out.
  */
+import { layoutWidth } from '../host.js';
 import type { Context } from '../context.js';
 import type { FollowUpStep } from '../request/follow-up.js';
 import { CliError, InterruptedError, UsageError } from '../errors.js';
@@ -195,7 +196,7 @@ export async function waitForScan(ctx: Context, scanId: string, organizationId: 
 async function printScan(ctx: Context, scanId: string, item: ScanItem): Promise<void> {
   const format = askedFormat(ctx);
   if (format === 'table') { ctx.out(`${scanId}\n`); return; }
-  await render(item, { format, columns: ctx.globals.columns !== undefined ? parseColumns(ctx.globals.columns) : [], pretty: ctx.io.stdoutIsTTY, color: ctx.color, width: ctx.io.columns, jq: ctx.globals.jq, project: ctx.globals.columns !== undefined }, { out: ctx.out, note: ctx.note });
+  await render(item, { format, columns: ctx.globals.columns !== undefined ? parseColumns(ctx.globals.columns) : [], pretty: ctx.io.stdoutIsTTY, color: ctx.color, width: layoutWidth(ctx), jq: ctx.globals.jq, project: ctx.globals.columns !== undefined }, { out: ctx.out, note: ctx.note });
 }
 
 export const scanWait: FollowUpStep = {

@@ -6,7 +6,7 @@
  * (`ctx.progress`, `ctx.spin`).
  */
 import { detectCi } from '../ci/detect.js';
-import type { Env, IO } from '../host.js';
+import { givenWidth, type Env, type IO } from '../host.js';
 import { tracked } from './spinners.js';
 import { useColor } from '../output/formats.js';
 
@@ -37,7 +37,7 @@ export interface Progress {
 function isLive(ctx: Pick<ProgressHost, 'io' | 'env' | 'globals'>): boolean {
   // A terminal that reports no width, or 0 columns (some pseudo-terminals, `script` without a
   // size), sends ora into an endless redraw loop.
-  const columns = (ctx.io.stderr as { columns?: number }).columns;
+  const columns = givenWidth((ctx.io.stderr as { columns?: unknown }).columns);
   // stdout to a pipe: its reader may print to the same terminal, into the spinner's line.
   return ctx.io.stderrIsTTY && !!columns && !ctx.globals.verbose && !inCi(ctx) && !ctx.io.stdoutIsPipe;
 }

@@ -27,6 +27,23 @@ describe.runIf(ptyAvailable())('the demo\'s first screens at 80 columns', () => 
     expect(r.output).not.toContain('…');
     expect(lines.every((l) => l.length <= 80)).toBe(true);
   });
+
+  it('a terminal that reports 0 columns (docker exec -t, serial consoles) is taken as 80 wide', async () => {
+    const env = { ...sb.env, COLUMNS: undefined };
+    const [error, table] = await Promise.all([
+      runOnPty(['issues', 'serch'], [], { env, cols: 0, rows: 0 }),
+      runOnPty(['issues', 'search', '--page-size', '3'], [], { env, cols: 0, rows: 0 }),
+    ]);
+    expect(error.code).toBe(2);
+    const said = screen(error.output).filter(Boolean);
+    expect(said[0]).toMatch(/^svc: error: unknown operation 'serch' of 'svc issues'/);
+    expect(said.length).toBeLessThanOrEqual(3);
+    expect(table.code).toBe(0);
+    const lines = screen(table.output);
+    expect(lines.find((l) => l.startsWith('ID'))!.split(/\s{2,}/)).toEqual(['ID', 'SCORE', 'STATUS', 'CLASS', 'REPOSITORY', 'TITLE']);
+    expect(table.output).toContain('Not shown at 80 columns');
+    expect(lines.every((l) => l.length <= 80)).toBe(true);
+  });
 });
 
 /** svc in-process on an 80-column terminal (stdout and stderr are terminals): what the screen showed. */

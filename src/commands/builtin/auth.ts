@@ -1,4 +1,5 @@
 /** `svc auth login|status|token|logout`: the token lives in the profile; the secret is never printed unless asked for on a terminal. */
+import { terminalWidth } from '../../host.js';
 import { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { AuthError, CliError, UsageError } from '../../errors.js';
@@ -239,7 +240,7 @@ async function printStatus(ctx: Context, view: AuthStatus, offline: boolean): Pr
   ];
   const width = Math.max(...rows.map(([k]) => k.length));
   // Long values (the organizations a token sees) wrap under their column at the terminal's width.
-  ctx.out(fitText(rows.map(([k, v]) => `${k.padEnd(width)}  ${v}`).join('\n'), ctx.io.columns ?? 100) + '\n');
+  ctx.out(fitText(rows.map(([k, v]) => `${k.padEnd(width)}  ${v}`).join('\n'), terminalWidth(ctx) ?? 100) + '\n');
 }
 
 /** `svc auth token`: the token id on stdout; where the secret lives on stderr; the secret only on request, on a terminal. */

@@ -1,5 +1,5 @@
 /** What `svc gate` prints: the verdict on stdout (the report files are reports.ts). */
-import { wallClock } from '../../host.js';
+import { terminalWidth, wallClock } from '../../host.js';
 import type { Context } from '../../context.js';
 import { firstOf, type CountKey, type GateResult } from '../../gate/verdict.js';
 import { organizationText, type GateVerdict } from './decision.js';
@@ -126,7 +126,7 @@ function humanSummary(ctx: Context, v: GateVerdict, ci: CiInfo | undefined, omit
   const r = v.result;
   // On a terminal every line fits its width (ids stay whole; titles and locations give way, prose
   // wraps); in a CI log nothing is cut.
-  const width = ctx.io.stdoutIsTTY ? ctx.io.columns : undefined;
+  const width = terminalWidth(ctx);
   const out: string[] = [];
   out.push(r.passed ? `${chalk.green.bold('svc gate: PASSED')} (every threshold held)` : chalk.red.bold('svc gate: FAILED'));
   for (const violation of r.violations) out.push(`  - ${violation}`);

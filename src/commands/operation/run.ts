@@ -61,7 +61,7 @@ export async function runOperation(ctx: Context, op: Operation, flags: Operation
   if (op.destructive) await confirmDestructive(ctx, op, body, opts.yes === true);
   if (ctx.globals.dryRun) {
     printDryRun(ctx, op.path, body);
-    if (filter) ctx.note(fitNote(ctx.io, `note: ${filter.text} is not sent: svc filters the answer itself (${filter.why})`));
+    if (filter) ctx.note(fitNote(ctx, `note: ${filter.text} is not sent: svc filters the answer itself (${filter.why})`));
     return;
   }
   if (opts.all && op.pagination) {
@@ -88,7 +88,7 @@ export async function runOperation(ctx: Context, op: Operation, flags: Operation
     const page = local.filterPage(data, op.pagination.items, filter);
     data = page.data;
     const n = typeof body[op.pagination.page] === 'number' ? body[op.pagination.page] : 1;
-    ctx.note(fitNote(ctx.io, `note: ${filter.text} is applied by svc, not the service (${filter.why}): ${page.after} of the ${page.before} issues of page ${String(n)} match, so a page may hold fewer than its size; the service's totals count unfiltered issues and are left out (--all reads every page)`));
+    ctx.note(fitNote(ctx, `note: ${filter.text} is applied by svc, not the service (${filter.why}): ${page.after} of the ${page.before} issues of page ${String(n)} match, so a page may hold fewer than its size; the service's totals count unfiltered issues and are left out (--all reads every page)`));
   }
   if (followUp) await followUp.run(ctx, op, body, data, settings);
   else {

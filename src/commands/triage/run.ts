@@ -4,6 +4,7 @@
  * field notes), a summary at the end. On a terminal only. The terminal is put back as it was on
  * every way out: q, the end, Ctrl-C (raw mode delivers it as a key: exit 130), a signal, an error.
  */
+import { terminalWidth, UNKNOWN_TERMINAL_WIDTH } from '../../host.js';
 import type { Context } from '../../context.js';
 import { CliError, InterruptedError, UsageError } from '../../errors.js';
 import { EXIT } from '../../exit-codes.js';
@@ -57,7 +58,7 @@ export async function runTriage(ctx: Context, o: TriageOptions, resolveRepos: (b
   let ended = false;
   let undone = 0;
 
-  const size = () => ({ w: stdout.columns || 80, h: stdout.rows || 24 });
+  const size = () => ({ w: terminalWidth(ctx) ?? UNKNOWN_TERMINAL_WIDTH, h: stdout.rows || 24 });
   const draw = () => {
     const { w, h } = size();
     let lines: string[];
