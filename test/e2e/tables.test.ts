@@ -81,6 +81,18 @@ describe('the demo\'s next screens at 80 columns', () => {
   });
 });
 
+describe('no table is wider than the terminal (in-process, several commands and widths)', () => {
+  const COMMANDS = [['repos', 'list'], ['issues', 'search', '--page-size', '20'], ['scans', 'list'], ['orgs', 'list'], ['stats', 'issues-by-vuln-class'], ['stats', 'issues-by-repository']];
+  it.each([40, 50, 60, 80, 90, 100, 120])('at %i columns', async (width) => {
+    for (const argv of COMMANDS) {
+      const r = await sb.run(argv, { tty: { stdout: true }, columns: width, env: { NO_COLOR: '1' } });
+      expect(r.code, `${argv.join(' ')}: ${r.stderr}`).toBe(0);
+      const wide = screen(r.stdout).filter((l) => l.length > width);
+      expect(wide, `svc ${argv.join(' ')} at ${width} columns`).toEqual([]);
+    }
+  });
+});
+
 describe('--jq and --columns on JSON (in-process)', () => {
   it('issues search --jq prints raw ids, one per line', async () => {
     const found = await sb.runJson<{ issues: Array<{ id: string }> }>(['issues', 'search', '--page-size', '7']);
