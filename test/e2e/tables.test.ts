@@ -179,6 +179,12 @@ describe('the gate summary', () => {
     const ids: string[] = JSON.parse(breaking.stdout).breaking.slice(0, 50).map((i: { id: string }) => i.id);
     for (const id of ids) expect(lines.some((l) => l.includes(` ${id} `))).toBe(true);
     expect(lines.some((l) => l.includes('…'))).toBe(true);
+    // A location is cut from the left: its file name and line stay (`…/import.js:22`, not `app/handlers/impor…`).
+    const narrow = plainText((await runCli(args, { env: sb.env, tty: true, columns: 70 })).stdout).split('\n');
+    const locations = narrow.map((l) => /^ {2}(?:critical|high|medium) +\d+ +iss_\w+ +(\S+)/.exec(l)?.[1]).filter((x): x is string => x !== undefined);
+    expect(locations.length).toBeGreaterThan(5);
+    expect(locations.some((l) => l.startsWith('…'))).toBe(true);
+    for (const location of locations) expect(location).toMatch(/^(…\/|…)?[^…]*\.\w+:\d+$/);
     // In a CI log (not a terminal) nothing is cut.
     const log = await runCli(args, { env: sb.env });
     expect(log.stdout).not.toContain('…');
