@@ -39,7 +39,7 @@ const LEGIBLE = 10;
  * Widths that fit `total` columns of screen: titles shrink first (widest first, down to TITLE_MIN),
  * then other text (down to COLUMN_MIN or its header), then titles further, then, as a last resort,
  * anything but keys down to one column: a table is never wider than the screen unless its keys
- * alone are (keys are never cut).
+ * (never cut) leave no room for a column each of the others.
  */
 export function fitWidths(natural: readonly number[], total: number, columns?: readonly Pick<Column, 'kind' | 'header'>[]): number[] {
   const widths = [...natural];
@@ -66,7 +66,10 @@ export function fitWidths(natural: readonly number[], total: number, columns?: r
   shrink((i) => kind(i) !== 'title' && kind(i) !== 'key', headerMin);
   shrink((i) => kind(i) === 'title', () => COLUMN_MIN);
   shrink((i) => kind(i) !== 'key', () => COLUMN_MIN);
-  shrink((i) => kind(i) !== 'key', () => 1);
+  // Below COLUMN_MIN only if that makes the table fit: where the keys alone are wider than the
+  // screen, columns of one `…` would show nothing and fit nothing.
+  const least = widths.reduce((sum, w, i) => sum + (kind(i) === 'key' ? w : 1), 0);
+  if (least <= budget) shrink((i) => kind(i) !== 'key', () => 1);
   return widths;
 }
 
