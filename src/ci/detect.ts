@@ -25,6 +25,7 @@ export interface CiInfo {
   /** Web URL of the repository being built (scheme and host lower case, no credentials, `.git` or trailing `/`). */
   repositoryUrl?: string;
   commit?: string;
+  headCommit?: string;
   stepSummary?: string;
   event?: string;
   ref?: string;
@@ -47,6 +48,11 @@ export interface CiInfo {
   stepId?: string;
   /** The real variables that carry each field on this CI (for messages: use `missingText`). */
   variables: Partial<Record<CiField, readonly string[]>>;
+  /**
+   * Fields this run's event carries in the event file (`eventPath`), each a path of keys into its
+   * JSON: set only for the events whose file must be read (review-commit.ts reads it).
+   */
+  eventFields?: Partial<Record<CiField, readonly string[]>>;
 }
 
 const isSet = (v: string | undefined): v is string => v !== undefined && v.trim() !== '';
@@ -85,6 +91,7 @@ export function detectCi(env: Env, o: { disabled?: boolean } = {}): CiInfo | und
     const value = read(env, source);
     if (value !== undefined) info[field] = value;
   }
+  if (row.eventFile && info.event !== undefined && row.eventFile.events.includes(info.event)) info.eventFields = row.eventFile.fields;
   if (info.repositoryUrl !== undefined) {
     const web = webUrl(info.repositoryUrl);
     if (web === undefined) delete info.repositoryUrl;

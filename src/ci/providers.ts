@@ -28,7 +28,8 @@ export type AnnotationStyle = 'workflow' | 'logissue';
 /** What svc reads from a CI, in neutral words. */
 export const CI_FIELDS = {
   repositoryUrl: 'the repository for --repository auto',
-  commit: 'the commit for --commit auto',
+  commit: 'the commit for --commit auto, unless a head commit of the pull request is given',
+  headCommit: 'the head commit of the pull request, which --commit auto takes (the commit built is a merge the CI made)',
   stepSummary: 'file the gate appends its markdown summary to (earlier content is kept)',
   event: 'what started the run (a push, a pull request, ...)',
   ref: 'the branch or tag ref being built',
@@ -64,6 +65,12 @@ interface CiRow {
   fields: Partial<Record<CiField, Source>>;
   /** Fields that are the same on every run of this CI. */
   constants?: Partial<Record<CiField, string>>;
+  /**
+   * Fields read from the JSON file at `eventPath` when `event` is one of `events` (host A's event
+   * payload): each a path of keys into it. In such an event the field must be there: a file that
+   * cannot be read or lacks it is an error, never a fallback to the variable.
+   */
+  eventFile?: { events: readonly string[]; fields: Partial<Record<CiField, readonly string[]>> };
   /** Which provider the repository is on, when the CI says so (a variable and its values). */
   vcsFrom?: { variable: string; values: Readonly<Record<string, Vcs>> };
   groups: GroupStyle;
@@ -97,6 +104,13 @@ export const CI_ROWS: readonly CiRow[] = [
       jobId: 'GITHUB_JOB',
       stepId: 'GITHUB_ACTION',
     },
+    // In these events GITHUB_SHA is the merge commit of refs/pull/<n>/merge (pull_request,
+    // pull_request_review, pull_request_review_comment), or the base branch's last commit
+    // (pull_request_target): not the commit under review, which is the payload's head sha.
+    eventFile: {
+      events: ['pull_request', 'pull_request_target', 'pull_request_review', 'pull_request_review_comment'],
+      fields: { headCommit: ['pull_request', 'head', 'sha'] },
+    },
     groups: 'workflow', annotations: 'workflow',
   },
   {
@@ -105,6 +119,9 @@ export const CI_ROWS: readonly CiRow[] = [
     fields: {
       repositoryUrl: 'CI_PROJECT_URL',
       commit: 'CI_COMMIT_SHA',
+      // Set only in merged results pipelines, whose CI_COMMIT_SHA is the merge commit; empty in plain
+      // merge request pipelines, whose CI_COMMIT_SHA is the source branch's head.
+      headCommit: 'CI_MERGE_REQUEST_SOURCE_BRANCH_SHA',
       event: 'CI_PIPELINE_SOURCE',
       ref: 'CI_COMMIT_REF_NAME',
       headRef: 'CI_MERGE_REQUEST_SOURCE_BRANCH_NAME',
@@ -126,6 +143,8 @@ export const CI_ROWS: readonly CiRow[] = [
     marker: { variable: 'BITBUCKET_BUILD_NUMBER', doc: 'set: a host C Pipelines step' },
     fields: {
       repositoryUrl: 'BITBUCKET_GIT_HTTP_ORIGIN',
+      // The commit that started the pipeline: in a pull request pipeline the source branch's head
+      // (the destination branch is merged into it in the clone only).
       commit: 'BITBUCKET_COMMIT',
       ref: { anyOf: ['BITBUCKET_BRANCH', 'BITBUCKET_TAG'] },
       headRef: 'BITBUCKET_BRANCH',
@@ -147,6 +166,8 @@ export const CI_ROWS: readonly CiRow[] = [
     fields: {
       repositoryUrl: 'BUILD_REPOSITORY_URI',
       commit: 'BUILD_SOURCEVERSION',
+      // Set in pull request builds, whose BUILD_SOURCEVERSION is the merge commit.
+      headCommit: 'SYSTEM_PULLREQUEST_SOURCECOMMITID',
       event: 'BUILD_REASON',
       ref: 'BUILD_SOURCEBRANCH',
       headRef: 'SYSTEM_PULLREQUEST_SOURCEBRANCH',
@@ -234,6 +255,12 @@ export function ciVariableDocs(): Array<{ name: string; ci: string; use: string 
       const names = sourceNames(source);
       const how = typeof source === 'string' ? '' : 'anyOf' in source ? ' (the first that is set)' : ' (joined with /)';
       docs.push({ name: names.join(typeof source === 'object' && 'join' in source ? ' + ' : ', '), ci: row.name, use: `${CI_FIELDS[field]}${how}` });
+    }
+    if (row.eventFile) {
+      const eventVars = (row.fields.eventPath ? sourceNames(row.fields.eventPath) : []).join(', ');
+      for (const [field, path] of Object.entries(row.eventFile.fields) as Array<[CiField, readonly string[]]>) {
+        docs.push({ name: `${eventVars} (${path.join('.')})`, ci: row.name, use: `${CI_FIELDS[field]}, in ${row.eventFile.events.join(', ')} events` });
+      }
     }
     if (row.vcsFrom) docs.push({ name: row.vcsFrom.variable, ci: row.name, use: `which provider hosts the repository (${Object.entries(row.vcsFrom.values).map(([k, v]) => `${k}: ${v}`).join(', ')})` });
   }

@@ -12,7 +12,7 @@ import { isOpen, type GateIssue, type GateTally, type IssueInput } from './verdi
 import { fingerprintOf } from './fingerprint.js';
 import { DEFAULT_CUTOFFS, levelOf, type Cutoffs } from './levels.js';
 import { entryMatches, isExpired, type IgnoreEntry, type Policy } from './policy.js';
-import { commitOf, createdAtOf, sameCommit } from './since.js';
+import { commitOf, createdAtOf, sameCommit, scanIdOf } from './since.js';
 import { placeOf, type DiffFilter, type DiffScope } from './diff-match.js';
 
 interface Suppression {
@@ -57,6 +57,12 @@ export interface Sifted {
   /** Counted although --new-since / --commit could not judge them (no createdAt / no scan commit). */
   undated: number;
   uncommitted: number;
+  /**
+   * With --commit: the scans (`codeScan.id`) of the open issues found by scans of that commit, however
+   * the other filters judged them (evidence that the service has scanned it; the gate checks them),
+   * and how many such issues named no scan.
+   */
+  commitScans?: { ids: string[]; unnamed: number };
   /** With a baseline: the open issues found in it (not counted). */
   unchangedCount: number;
   unchanged: GateIssue[];
@@ -91,6 +97,8 @@ export function createSieve(tally: GateTally, o: SieveOptions): Sieve {
   if (o.diff) sifted.diff = { ...o.diff.about, inChange: 0, elsewhereCount: 0, unlocated: 0, unknownFile: 0 };
   if (o.baseline) sifted.baseline = { file: o.baseline.file, kind: o.baseline.kind, entries: o.baseline.entries.length };
   if (o.policy) sifted.policy = { file: o.policy.file, entries: o.policy.ignore.length };
+  const commitScans = new Set<string>();
+  if (o.commit !== undefined) sifted.commitScans = { ids: [], unnamed: 0 };
   let seen = 0;
 
   const kept = (issue: IssueInput): GateIssue => ({ ...(o.slim ? o.slim(issue) : issue), level: levelOf(issue.score, cutoffs), breaking: false });
@@ -107,13 +115,18 @@ export function createSieve(tally: GateTally, o: SieveOptions): Sieve {
         tally.add(input);
         return;
       }
+      const sha = o.commit !== undefined ? commitOf(input) : undefined;
+      if (sha !== undefined && sameCommit(sha, o.commit!)) {
+        const scan = scanIdOf(input);
+        if (scan === undefined) sifted.commitScans!.unnamed++;
+        else commitScans.add(scan);
+      }
       if (o.since !== undefined) {
         const created = createdAtOf(input);
         if (created === undefined) sifted.undated++;
         else if (created <= o.since) { sifted.outOfScope++; return; }
       }
       if (o.commit !== undefined) {
-        const sha = commitOf(input);
         if (sha === undefined) sifted.uncommitted++;
         else if (!sameCommit(sha, o.commit)) { sifted.outOfScope++; return; }
       }
@@ -159,6 +172,7 @@ export function createSieve(tally: GateTally, o: SieveOptions): Sieve {
           else tally.add(issue);
         }
       }
+      if (sifted.commitScans) sifted.commitScans.ids = [...commitScans].sort();
       return sifted;
     },
   };

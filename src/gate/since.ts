@@ -75,3 +75,12 @@ export function commitOf(issue: Record<string, unknown>): string | undefined {
   const v = sha.trim().toLowerCase();
   return /^[0-9a-f]{7,64}$/.test(v) ? v : undefined;
 }
+
+/** The id of the scan that found the issue (`codeScan.id`), or undefined when missing or empty. */
+export function scanIdOf(issue: Record<string, unknown>): string | undefined {
+  const scan = issue.codeScan;
+  if (scan === null || typeof scan !== 'object') return undefined;
+  const id = (scan as { id?: unknown }).id;
+  if (typeof id === 'number' && Number.isFinite(id)) return String(id);
+  return typeof id === 'string' && id.trim() !== '' ? id.trim() : undefined;
+}

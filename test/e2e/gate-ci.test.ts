@@ -24,6 +24,9 @@ async function sandbox(): Promise<GateSandbox> {
 const workDir = () => tempDir('svc-gate-ci-');
 
 const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+/** The commit of a finished scan of the repository that found an open issue (the sandbox's own state). */
+const scannedCommit = (sb: GateSandbox, repoId: string) => sb.state.scans.find((s) => s.repositoryId === repoId && s.status === 'completed'
+  && sb.state.issues.some((i) => i.scanId === s.scanId && i.status === 'open'))?.commitSha;
 const openIds = (sb: GateSandbox, repoId: string) => sb.state.issues.filter((i) => i.repositoryId === repoId && i.status === 'open').map((i) => i.id);
 
 describe('svc gate --baseline', () => {
@@ -191,13 +194,18 @@ describe("svc gate on host A's runner", () => {
 
   it.concurrent('--repository auto and --commit auto from the runner\'s own variables; an unknown one is exit 4', async () => {
     const sb = await sandbox();
-    const repo = sb.state.repos.find((r) => r.source === 'hosta' && r.organizationId === sb.organizationId)!;
+    const repo = sb.state.repos.find((r) => r.source === 'hosta' && r.organizationId === sb.organizationId && scannedCommit(sb, r.id))!;
     const [server, ...path] = repo.url.replace(/^(https?:\/\/[^/]+)\//, '$1 ').split(' ');
-    const env = { CI: 'true', GITHUB_ACTIONS: 'true', GITHUB_SERVER_URL: server, GITHUB_REPOSITORY: path.join('/'), GITHUB_SHA: 'a'.repeat(40) };
+    const env = { CI: 'true', GITHUB_ACTIONS: 'true', GITHUB_SERVER_URL: server, GITHUB_REPOSITORY: path.join('/'), GITHUB_SHA: scannedCommit(sb, repo.id)! };
     const r = await sb.run(['gate', '--repository', 'auto', '--commit', 'auto', '--fail-on', 'info', '-o', 'json'], { cwd: workDir(), env });
-    expect([0, 1]).toContain(r.code);
+    expect(r.code, r.stderr).toBe(1);
     expect(r.stderr).toContain(`is ${repo.id}`);
     expect(JSON.parse(r.stdout).scope.repositoryIds).toEqual([repo.id]);
+    expect(JSON.parse(r.stdout).verified.commit.sha).toBe(env.GITHUB_SHA);
+    // A commit no scan of the repository names: exit 4, never a pass on nothing.
+    const unscanned = await sb.run(['gate', '--repository', 'auto', '--commit', 'auto', '--fail-on', 'info'], { cwd: workDir(), env: { ...env, GITHUB_SHA: 'a'.repeat(40) } });
+    expect(unscanned.code, unscanned.stderr).toBe(4);
+    expect(unscanned.stdout).not.toContain('PASSED');
 
     const unknown = await sb.run(['gate', '--repository', 'auto', '--fail-on', 'info'], { cwd: workDir(), env: { ...env, GITHUB_REPOSITORY: 'nobody/nothing' } });
     expect(unknown.code, unknown.stderr).toBe(4);
@@ -251,14 +259,15 @@ describe("--repository auto on host B's CI and host C's pipelines", () => {
   for (const source of ['hostb', 'hostc'] as const) {
     it.concurrent(`${source}: the runner's variables resolve the repository and the commit`, async () => {
       const sb = await sandbox();
-      const repo = sb.state.repos.find((r) => r.source === source && r.organizationId === sb.organizationId)!;
-      const sha = 'b'.repeat(40);
+      const repo = sb.state.repos.find((r) => r.source === source && r.organizationId === sb.organizationId && scannedCommit(sb, r.id))!;
+      const sha = scannedCommit(sb, repo.id)!;
       const env = source === 'hostb'
         ? { CI: 'true', GITLAB_CI: 'true', CI_PROJECT_URL: repo.url, CI_SERVER_URL: new URL(repo.url).origin, CI_COMMIT_SHA: sha }
         : { CI: 'true', BITBUCKET_BUILD_NUMBER: '7', BITBUCKET_GIT_HTTP_ORIGIN: repo.url.replace(/^https:/, 'http:'), BITBUCKET_COMMIT: sha };
       const r = await sb.run(['gate', '--repository', 'auto', '--commit', 'auto', '--fail-on', 'info', '-o', 'json'], { cwd: workDir(), env });
-      expect([0, 1], r.stderr).toContain(r.code);
+      expect(r.code, r.stderr).toBe(1);
       expect(JSON.parse(r.stdout).scope.repositoryIds).toEqual([repo.id]);
+      expect(JSON.parse(r.stdout).verified.commit.sha).toBe(sha);
       const { [source === 'hostb' ? 'CI_PROJECT_URL' : 'BITBUCKET_GIT_HTTP_ORIGIN']: _gone, ...without } = env;
       const missing = await sb.run(['gate', '--repository', 'auto', '--fail-on', 'info'], { cwd: workDir(), env: without });
       expect(missing.code).toBe(2);

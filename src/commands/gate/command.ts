@@ -13,11 +13,12 @@ import { LEVELS } from '../../gate/levels.js';
 import { REPORT_KEYS, REPORT_KINDS } from './reports.js';
 
 const HELP = `
-Exit codes (fail closed: never 0 unless every id of the scope exists, its scan has finished, every
-open issue was fetched and every threshold held):
+Exit codes (fail closed: never 0 unless every id of the scope exists, its scan (and with --commit a
+scan of that commit) has finished, every open issue was fetched and every threshold held):
   0  passed                1  a threshold was broken, or the scan failed    2  bad flags (nothing sent)
-  3  not authenticated     4  an id of the scope does not exist             6  network, 5xx, 429: retry later
-  7  incomplete or unreadable listing          8  the scan is still queued or running (add --wait)
+  3  not authenticated     4  an id of the scope does not exist, or no scan of the --commit commit
+  6  network, 5xx, 429: retry later            7  incomplete or unreadable listing
+  8  the scan is still queued or running (--scan-id: add --wait; --commit: run again later)
   9  a report or stdout could not be written   130  interrupted
 
 What the gate does not trust (docs/security.md):
@@ -57,7 +58,11 @@ Gating on what a change adds:
                       (matched by id, else by rule + file + title); the summary says "N new, M already
                       in the baseline"; SARIF marks baselineState, JSON lists issues and unchanged.
   --new-since WHEN    only issues created after WHEN; --commit SHA only issues found by scans of SHA.
-                      An issue without a date or commit counts (fail closed).
+                      An issue without a date or commit counts (fail closed). --commit decides only
+                      when an issue of any status names a finished scan of SHA (the API shows a
+                      scan's commit only there): none is exit 4 (not scanned yet, or a wrong sha;
+                      a scan that found nothing cannot be shown: use --scan-id), exit 8 while that
+                      scan, or with none found a scan of the scope's repositories, is still running.
 
 Gating a pull request on the lines it touches:
   --diff BASE         only issues on lines the change adds or modifies: git diff of the merge base of
@@ -87,7 +92,9 @@ Policy file (.svc-policy.yml in the current directory, or --policy FILE; YAML or
 In CI (detected from its variables; --no-ci turns it off; svc help environment lists them):
   host A's runner: the markdown summary is appended to the job's step summary (earlier content
   kept), annotations are printed without --annotations, the list of breaking issues folds in a group.
-  --repository auto and --commit auto read the repository and commit the CI builds (any CI).
+  --repository auto and --commit auto read the repository and commit the CI builds (any CI); in a
+  pull request build whose commit is a merge the CI made, --commit auto is the pull request's head
+  (host A: the event file's head sha; host B's merged results pipelines: its head variable).
   host B's CI: the list folds in a collapsible section; --hostb-sast and --code-quality write the
   report formats its merge requests show. Any CI: a progress line every 5 seconds, no spinner.
 
@@ -125,7 +132,7 @@ export function gateCommand(run: Runner, cmd = new Command('gate')): Command {
   cmd.option('--baseline <file>', 'Count only issues not in this earlier report (the --sarif or --json-report file of a previous run)');
   cmd.option('--new-since <when>', 'Count only issues created after a date (2026-11-01), a date-time or a duration back from now (7d, 12h)');
   // Ids, like the scope flags: no control character (a `\r` from CRLF output would be sent).
-  cmd.addOption(new Option('--commit <sha>', "Count only issues found by scans of this commit (a sha or prefix; auto: the CI's commit)").argParser(stringParser('--commit')));
+  cmd.addOption(new Option('--commit <sha>', "Count only issues found by scans of this commit (a sha or prefix; auto: the commit the CI built for review, a pull request's head); no scan of it: exit 4").argParser(stringParser('--commit')));
   cmd.option('--diff <base>', "Count only issues on lines the change adds or modifies: git diff of the merge base of <base> and HEAD (auto: the pull request's base)");
   cmd.addOption(hint(new Option('--diff-scope <scope>', 'With --diff: lines (an issue meets a changed line; default) or files (its file changed)'), { kind: 'choice', values: ['lines', 'files'] }));
   cmd.option('--diff-work-tree', 'With --diff: the work tree too (uncommitted and untracked files)');

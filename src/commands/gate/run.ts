@@ -32,6 +32,7 @@ import { printDryRun } from '../../http/dry-run.js';
 import { searchOperation } from './flags.js';
 import { checkOutput } from '../../output/respond.js';
 import { verifyScope } from './scope.js';
+import { verifyCommitScanned } from './commit-scan.js';
 import { printVerdict } from './summary.js';
 import { REPORT_KEYS, kindOf, reportsKeep, writeErrorReports, writeReports, writeSarifReport, type ReportInputs, type ReportPaths } from './reports.js';
 import { sarifCapLine } from './sarif-cap.js';
@@ -221,7 +222,10 @@ async function decideAndReport(ctx: Context, opts: GateOptions, g: GateRun): Pro
     // repository found by its URL has that URL in its record (7).
     const { verified, repositoryNames } = await verifyScope(ctx, scope, { wait, ...(repository?.url !== undefined ? { resolvedUrl: repository.url } : {}) });
     // Fingerprints only where something shows them: reports that list every issue, -o json/ndjson/csv.
-    verdict = { ...await countIssues(ctx, scope, options, setup, { size, concurrency, keepAll, keepSifted: keep.siftedIssues || asData, fingerprints: keepAll || format !== 'table', store: g.store, repositoryNames }), verified, organization: organizationInUse(ctx, built) };
+    const counted = await countIssues(ctx, scope, options, setup, { size, concurrency, keepAll, keepSifted: keep.siftedIssues || asData, fingerprints: keepAll || format !== 'table', store: g.store, repositoryNames });
+    // --commit: no verdict unless the service shows a finished scan of that commit (4, 8, 1, 7).
+    if (setup.sieve.commit !== undefined) verified.commit = await verifyCommitScanned(ctx, scope, setup.sieve.commit, counted.sifted?.commitScans);
+    verdict = { ...counted, verified, organization: organizationInUse(ctx, built) };
   } catch (err) {
     const code = err instanceof CliError ? err.exitCode : EXIT.INTERNAL;
     const message = scrub(err instanceof Error ? err.message : String(err), ctx.secrets());

@@ -34,6 +34,7 @@ import type { Client } from '../../http/client.js';
 import { NotFoundError, ResponseError } from '../../http/errors.js';
 import { checkAnswer, itemScopeCheck } from '../../listing/answer-checks.js';
 import { escapeControls } from '../../request/values.js';
+import type { VerifiedCommit } from './commit-scan.js';
 import { recordUrls } from '../../repos/find.js';
 import { repositoryNames, type RepositoryNames } from './repository-names.js';
 import { matchByUrl, webUrl } from '../../ci/repo-url.js';
@@ -60,6 +61,8 @@ export interface VerifiedScope {
   project?: string;
   scan?: { id: string; status: string; repositoryId?: string };
   rule?: string;
+  /** --commit: the finished scans of that commit the issues name (commit-scan.ts). */
+  commit?: VerifiedCommit;
   /** Scope flags that filter but name nothing that can be looked up. */
   unverifiedFilters: string[];
 }

@@ -7,6 +7,7 @@ import { isUtf8 } from 'node:buffer';
 import { lstat, readFile, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { detectCi, missingText, type CiInfo } from '../../ci/detect.js';
+import { reviewCommit } from '../../ci/review-commit.js';
 import { ciVcsFor, resolveRepositoryUrl } from '../../repos/find.js';
 import type { Context } from '../../context.js';
 import { wallClock, type Env } from '../../host.js';
@@ -108,12 +109,19 @@ export async function gateSetup(ctx: Context, opts: SetupOpts): Promise<GateSetu
   if (ci) setup.ci = ci;
   if (opts.newSince !== undefined) setup.sieve.since = usage(() => parseSince(opts.newSince!, now));
   if (opts.commit !== undefined) {
-    let sha = opts.commit;
-    if (sha.trim() === 'auto') {
-      if (!ci?.commit) throw new UsageError(`--commit auto: ${missingText(ci, 'commit', ctx.env)}`, 'give the sha, e.g. --commit "$(git rev-parse HEAD)"');
-      sha = ci.commit;
+    if (opts.commit.trim() === 'auto') {
+      // The commit the CI built for review: a pull request's head, not the merge commit the CI made.
+      const auto = await reviewCommit(ci, ctx.env, ctx.cwd);
+      try {
+        setup.sieve.commit = parseCommit(auto.sha);
+      } catch (err) {
+        if (err instanceof GateUsageError) throw new UsageError(`--commit auto: ${auto.from} gives '${auto.sha}', which is not a commit sha (7 to 64 hex digits)`, 'give the sha, e.g. --commit "$(git rev-parse HEAD)"');
+        throw err;
+      }
+      ctx.note(`svc gate: --commit auto is ${setup.sieve.commit} (${auto.from})`);
+    } else {
+      setup.sieve.commit = usage(() => parseCommit(opts.commit!));
     }
-    setup.sieve.commit = usage(() => parseCommit(sha));
   }
   const issueUrl = opts.issueUrl ?? ctx.env.SVC_ISSUE_URL;
   if (issueUrl !== undefined && issueUrl.trim() !== '') {

@@ -1,0 +1,223 @@
+/**
+ * `--commit SHA`: the gate counts only the issues found by scans of one commit, so it decides only
+ * when the service shows that it has scanned that commit, and the scan has finished. Otherwise every
+ * open issue would be left out and "0 counted" would pass: a commit one digit off, the merge commit a
+ * CI makes for a pull request, or a commit the service has not scanned yet.
+ *
+ * The API shows a scan's commit only on the issues it found (`codeScan.scanTargetBranchCommitSha` and
+ * `codeScan.id`, the spec's Issue record); a `scans list` item names no commit (field notes). So:
+ *
+ * | what the service shows                                         | result                        |
+ * |----------------------------------------------------------------|-------------------------------|
+ * | an issue of the scope names the commit (open: from the gate's  | each scan it names is looked  |
+ * | own listing; else any other status, searched newest first)     | up in `scans list`            |
+ * |   - one of those scans is queued or running                    | exit 8 (no verdict yet)       |
+ * |   - every one failed                                           | exit 1, its message           |
+ * |   - `scans list` does not list it / the path is not offered    | exit 7 / exit 4               |
+ * |   - such an issue names no scan (`codeScan.id`)                | exit 7                        |
+ * | no issue of any status names it, and a scan of the scope's     | exit 8: it may be of this     |
+ * | repositories is queued or running                              | commit; run the gate later    |
+ * | no issue names it, no scan is running                          | exit 4: not scanned (yet), or |
+ * |                                                                | the wrong commit              |
+ *
+ * A scan of the commit that found no issue at all cannot be told from no scan (exit 4, said so): gate
+ * that scan with --scan-id instead.
+ */
+import type { Context } from '../../context.js';
+import { CliError } from '../../errors.js';
+import { EXIT } from '../../exit-codes.js';
+import type { Client } from '../../http/client.js';
+import { NotFoundError, ResponseError } from '../../http/errors.js';
+import { checkAnswer } from '../../listing/answer-checks.js';
+import { escapeControls } from '../../request/values.js';
+import { commitOf, sameCommit, scanIdOf } from '../../gate/since.js';
+import { LIST_PATH, findScan, scanState } from '../../scans/wait.js';
+
+const ISSUES_SEARCH = '/api/v1/issues/search';
+/**
+ * The statuses other than open that the spec's `categoryCounts` count (an answer's counts are checked
+ * against the `types` asked for). `notExploitable`, seen only in the field notes, is not searched: an
+ * issue of it shows nothing, which can only fail closed.
+ */
+const NOT_OPEN = ['patched', 'falsePositive', 'archived', 'processing', 'silenced', 'closed'];
+const PAGE_SIZE = 500;
+/** At most this many pages of other statuses are searched (500,000 issues), then: not found. */
+const MAX_PAGES = 1000;
+/** Recent scans looked at for one that is still running. */
+const RECENT_SCANS = 100;
+
+/** What was verified of --commit, for the summary and `-o json` `verified.commit`. */
+export interface VerifiedCommit {
+  sha: string;
+  scans: Array<{ id: string; status: string }>;
+}
+
+/** What the gate's listing found: the scans named by open issues of the commit (sieve.ts). */
+interface Evidence {
+  ids: string[];
+  unnamed: number;
+}
+
+const q = (id: string) => `'${escapeControls(id)}'`;
+const plural = (n: number, one: string, many: string) => (n === 1 ? one : many);
+
+interface Scope {
+  org?: string;
+  repoIds?: string[];
+  project?: string;
+  scanId?: string;
+}
+
+function scopeOf(scope: Record<string, unknown>): Scope {
+  const s: Scope = {};
+  if (typeof scope.organizationId === 'string') s.org = scope.organizationId;
+  if (Array.isArray(scope.repositoryIds)) s.repoIds = scope.repositoryIds.map(String);
+  if (typeof scope.projectId === 'string') s.project = scope.projectId;
+  if (typeof scope.scanId === 'string') s.scanId = scope.scanId;
+  return s;
+}
+
+/** "repository 'repo_1'", "project 'p'", "organization 'org_1'": where the commit was looked for. */
+function whereText(s: Scope): string {
+  const where = s.repoIds
+    ? `${plural(s.repoIds.length, 'repository', 'repositories')} ${s.repoIds.map(q).join(', ')}`
+    : s.project !== undefined ? `project ${q(s.project)}` : s.org !== undefined ? `organization ${q(s.org)}` : "the token's organization";
+  return s.scanId !== undefined ? `${where} (scan ${q(s.scanId)})` : where;
+}
+
+/** An issue of another status that names the commit, within the scope (an item outside it proves nothing). */
+function inScope(item: Record<string, unknown>, s: Scope): boolean {
+  if (s.repoIds && !s.repoIds.includes(String(item.repositoryId))) return false;
+  if (s.scanId !== undefined && scanIdOf(item) !== s.scanId) return false;
+  return true;
+}
+
+/** The scans named by issues of other statuses that name the commit, newest first; none: empty. */
+async function searchOtherStatuses(client: Client, s: Scope, sha: string): Promise<Evidence> {
+  const body: Record<string, unknown> = { types: NOT_OPEN, sortBy: 'createdAt', sortOrder: 'desc', pageSize: PAGE_SIZE };
+  if (s.org !== undefined) body.organizationId = s.org;
+  if (s.repoIds) body.repositoryIds = s.repoIds;
+  if (s.project !== undefined) body.projectId = s.project;
+  if (s.scanId !== undefined) body.scanId = s.scanId;
+  const found: Evidence = { ids: [], unnamed: 0 };
+  for (let page = 1; page <= MAX_PAGES; page++) {
+    const asked = { ...body, page };
+    const data = await client.call(ISSUES_SEARCH, asked, { safe: true }) as Record<string, unknown> | null;
+    // Its counts and each issue's scope checked as every listing's are (a filter ignored: exit 7).
+    checkAnswer(ISSUES_SEARCH, 'issues', data, asked, 'gate: --commit: issues search');
+    const items = data?.issues;
+    if (!Array.isArray(items)) throw new ResponseError('gate: the issue search did not answer with an issues list, so --commit cannot be verified', undefined, 'check the base URL; try again with --verbose');
+    const ids = new Set<string>();
+    for (const item of items) {
+      if (item === null || typeof item !== 'object') continue;
+      const rec = item as Record<string, unknown>;
+      const its = commitOf(rec);
+      if (its === undefined || !sameCommit(its, sha) || !inScope(rec, s)) continue;
+      const scan = scanIdOf(rec);
+      if (scan === undefined) found.unnamed++;
+      else ids.add(scan);
+    }
+    if (ids.size > 0 || found.unnamed > 0) return { ids: [...ids].sort(), unnamed: found.unnamed };
+    const total = typeof data?.totalCount === 'number' ? data.totalCount : undefined;
+    if (items.length < PAGE_SIZE || (total !== undefined && page * PAGE_SIZE >= total)) break;
+  }
+  return found;
+}
+
+/** The state of each scan the issues name: running -> 8, all failed -> 1, unknown -> 7 (or 4). */
+async function checkScans(client: Client, s: Scope, sha: string, ids: string[]): Promise<VerifiedCommit> {
+  const scans: VerifiedCommit['scans'] = [];
+  const failed: string[] = [];
+  for (const id of ids) {
+    const body: Record<string, unknown> = { scanId: id, page: 1, pageSize: 10 };
+    if (s.org !== undefined) body.organizationId = s.org;
+    let item: Record<string, unknown> | undefined;
+    try {
+      const data = await client.call(LIST_PATH, body, { safe: true });
+      checkAnswer(LIST_PATH, 'codeScans', data, body, 'gate: --commit: scans list');
+      item = findScan(data, id);
+    } catch (err) {
+      // scans/list is not in the spec (field notes): without it no scan can be shown to have finished.
+      if (err instanceof NotFoundError) throw new CliError(`gate: the scan ${q(id)} of commit ${sha} cannot be checked to have finished: ${err.message}`, EXIT.NOT_FOUND, 'the service may not offer scans/list; gate on --scan-id or without --commit');
+      throw err;
+    }
+    if (!item) {
+      throw new ResponseError(`gate: issues name scan ${q(id)} of commit ${sha}, which scans list does not know, so its state cannot be checked`, undefined, 'check the base URL; try again with --verbose');
+    }
+    const state = scanState(item);
+    const status = String(item.status ?? state);
+    if (state === 'running') {
+      throw new CliError(
+        `gate: the scan ${q(id)} of commit ${sha} has not finished (status ${escapeControls(status)}): its issues are not all known yet, so there is no verdict`,
+        EXIT.PENDING,
+        `run the gate again when \`svc scans list --scan-id ${id}\` says completed`,
+      );
+    }
+    if (state === 'failed') {
+      const why = typeof item.errorMessage === 'string' && item.errorMessage.trim() !== '' ? item.errorMessage.trim() : `status ${status}`;
+      failed.push(`${q(id)}: ${escapeControls(why)}`);
+    }
+    scans.push({ id, status });
+  }
+  if (failed.length === scans.length) {
+    throw new CliError(`gate: the ${plural(failed.length, 'scan', 'scans')} of commit ${sha} failed (${failed.join('; ')})`, EXIT.GATE_FAILED, 'a failed scan has no complete findings: fix the cause and scan again');
+  }
+  return { sha, scans };
+}
+
+/** Scans of the scope's repositories that are queued or running (among the most recent). */
+async function runningScans(client: Client, s: Scope): Promise<string[]> {
+  const body: Record<string, unknown> = { page: 1, pageSize: RECENT_SCANS, sortBy: 'createdAt', sortOrder: 'desc' };
+  if (s.org !== undefined) body.organizationId = s.org;
+  if (s.repoIds) body.repositoryIds = s.repoIds;
+  let data: unknown;
+  try {
+    data = await client.call(LIST_PATH, body, { safe: true });
+    checkAnswer(LIST_PATH, 'codeScans', data, body, 'gate: --commit: scans list');
+  } catch (err) {
+    // Without scans/list nothing is known to be running: the commit is simply not found.
+    if (err instanceof NotFoundError) return [];
+    throw err;
+  }
+  const list = (data as { codeScans?: unknown } | null)?.codeScans;
+  if (!Array.isArray(list)) throw new ResponseError("scans list: the response has no 'codeScans' list", undefined, 'check the base URL; try again with --verbose');
+  return list
+    .filter((x): x is Record<string, unknown> => x !== null && typeof x === 'object')
+    .filter((x) => !s.repoIds || s.repoIds.includes(String(x.repositoryId)))
+    .filter((x) => scanState(x) === 'running')
+    .map((x) => String(x.scanId ?? x.id ?? '?'));
+}
+
+/**
+ * Verifies that the service has scanned `sha` within the gate's scope and that the scan has finished
+ * (see the table above); throws the documented exit code when it cannot show it.
+ */
+export async function verifyCommitScanned(ctx: Context, searchScope: Record<string, unknown>, sha: string, listed: Evidence | undefined): Promise<VerifiedCommit> {
+  const client = await ctx.client();
+  const s = scopeOf(searchScope);
+  let evidence = listed ?? { ids: [], unnamed: 0 };
+  if (evidence.ids.length === 0 && evidence.unnamed === 0) evidence = await searchOtherStatuses(client, s, sha);
+  if (evidence.unnamed > 0) {
+    throw new ResponseError(
+      `gate: ${evidence.unnamed} ${plural(evidence.unnamed, 'issue names', 'issues name')} commit ${sha} but not the scan that found ${plural(evidence.unnamed, 'it', 'them')} (codeScan.id), so svc cannot check that the scan has finished`,
+      undefined,
+      'the service answered an issue without its scan id; try again with --verbose',
+    );
+  }
+  if (evidence.ids.length > 0) return checkScans(client, s, sha, evidence.ids);
+  const where = whereText(s);
+  const running = await runningScans(client, s);
+  if (running.length > 0) {
+    const shown = running.slice(0, 3).map(q).join(', ') + (running.length > 3 ? ', ...' : '');
+    throw new CliError(
+      `gate: no scan of commit ${sha} in ${where} yet, and ${running.length} ${plural(running.length, 'scan is', 'scans are')} queued or running there (${shown}): one may be of this commit, so there is no verdict yet`,
+      EXIT.PENDING,
+      `run the gate again when they have finished (\`svc scans list${s.repoIds ? ` --repository-ids ${s.repoIds.join(',')}` : ''}\`); a commit that no scan names then is exit 4`,
+    );
+  }
+  throw new CliError(
+    `gate: no scan of commit ${sha} in ${where} yet: no issue of any status names it, so the service has not scanned it, or --commit names the wrong commit`,
+    EXIT.NOT_FOUND,
+    'check the sha (git rev-parse HEAD), or run the gate again once the service has scanned it; the API shows a scan\'s commit only on the issues it found, so a scan that found none cannot be shown: gate that scan with --scan-id instead',
+  );
+}

@@ -1,0 +1,203 @@
+/**
+ * `svc gate --commit SHA` decides only when the service shows a finished scan of that commit
+ * (src/commands/gate/commit-scan.ts). It used to pass with exit 0 whenever no issue named the
+ * commit: a sha one hex digit off a real scan's, a merge commit no scan carries, a commit the
+ * service had not scanned yet ("N open issues were left out by --new-since/--commit").
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { startTestSandbox, type TestSandbox } from '../../../helpers/sandbox.js';
+import { useFakeServer } from '../../../helpers/fake-server.js';
+import { runCli } from '../../../helpers/host.js';
+import { tempDir } from '../../../helpers/temp.js';
+import { archive } from '../../../../src/sandbox/transitions.js';
+import type { ScanRec } from '../../../../src/sandbox/model.js';
+
+const sandboxes: TestSandbox[] = [];
+afterAll(async () => { await Promise.all(sandboxes.splice(0).map((s) => s.close())); });
+async function sandbox(): Promise<TestSandbox> {
+  const sb = await startTestSandbox();
+  sandboxes.push(sb);
+  return sb;
+}
+
+/** A completed scan of the token's organization with open issues, the most of them. */
+function scanWithOpenIssues(sb: TestSandbox): { scan: ScanRec; open: string[] } {
+  const org = sb.organizationId!;
+  const best = sb.state.scans
+    .filter((s) => s.status === 'completed' && sb.state.repo(s.repositoryId)?.organizationId === org)
+    .map((scan) => ({ scan, open: sb.state.issues.filter((i) => i.scanId === scan.scanId && i.status === 'open').map((i) => i.id) }))
+    .sort((a, b) => b.open.length - a.open.length || (a.scan.scanId < b.scan.scanId ? -1 : 1))[0];
+  expect(best.open.length, 'seed data: a scan with open issues').toBeGreaterThan(1);
+  return best;
+}
+
+/** The sha with its last hex digit changed: a typo of a real commit. */
+const offByOne = (sha: string) => sha.slice(0, -1) + (sha.endsWith('0') ? '1' : '0');
+
+describe('--commit names a commit no scan of the scope carries', () => {
+  it('one hex digit off a real scan\'s sha: exit 4 naming it, no verdict (it passed with exit 0)', async () => {
+    const sb = await sandbox();
+    const { scan } = scanWithOpenIssues(sb);
+    const dir = tempDir('svc-gate-commit-');
+    const typo = offByOne(scan.commitSha);
+    const r = await sb.run(['gate', '-R', scan.repositoryId, '--fail-on', 'info', '--commit', typo, '--json-report', join(dir, 'r.json'), '--markdown', join(dir, 'r.md')]);
+    expect(r.code, r.stderr).toBe(4);
+    expect(r.stdout).not.toContain('PASSED');
+    expect(r.stderr).toContain(`no scan of commit ${typo} in repository '${scan.repositoryId}' yet`);
+    expect(r.stderr).toContain('the service has not scanned it, or --commit names the wrong commit');
+    expect(JSON.parse(readFileSync(join(dir, 'r.json'), 'utf8'))).toMatchObject({ passed: false, decided: false, exitCode: 4 });
+    expect(readFileSync(join(dir, 'r.md'), 'utf8')).toContain('could not decide');
+
+    // The real sha decides: its open issues are counted, and the scan that found them is named.
+    const real = await sb.run(['gate', '-R', scan.repositoryId, '--fail-on', 'info', '--commit', scan.commitSha, '-o', 'json']);
+    expect(real.code, real.stderr).toBe(1);
+    const v = JSON.parse(real.stdout);
+    expect(v.counts.total).toBeGreaterThan(0);
+    expect(v.verified.commit).toEqual({ sha: scan.commitSha, scans: [{ id: scan.scanId, status: 'completed' }] });
+    // An abbreviation of it too.
+    const short = await sb.run(['gate', '-R', scan.repositoryId, '--fail-on', 'info', '--commit', scan.commitSha.slice(0, 7)]);
+    expect(short.code, short.stderr).toBe(1);
+    expect(short.stdout).toContain(`scanned by ${scan.scanId} (completed)`);
+  });
+
+  it('a commit whose issues are no longer open still shows it was scanned: passes, naming the scan', async () => {
+    const sb = await sandbox();
+    const { scan, open } = scanWithOpenIssues(sb);
+    // Every issue of the scan triaged away: none is open, so the gate's own listing names no scan of it.
+    for (const id of open) archive(sb.state, sb.state.issues.find((i) => i.id === id)!);
+    const r = await sb.run(['gate', '-R', scan.repositoryId, '--fail-on', 'info', '--commit', scan.commitSha, '-o', 'json']);
+    expect(r.code, r.stderr).toBe(0);
+    const v = JSON.parse(r.stdout);
+    expect(v.passed).toBe(true);
+    expect(v.counts.total).toBe(0);
+    expect(v.verified.commit).toEqual({ sha: scan.commitSha, scans: [{ id: scan.scanId, status: 'completed' }] });
+  });
+
+  it('the CI job runs before the service has scanned the commit: exit 8 while a scan runs, then a verdict', async () => {
+    const sb = await sandbox();
+    const repo = sb.state.repos.find((r) => r.organizationId === sb.organizationId)!;
+    const started = await sb.runJson<{ scanId: string }>(['scans', 'start', '--repository-ids', repo.id]);
+    const scan = sb.state.scans.find((s) => s.scanId === started.scanId)!;
+    const before = await sb.run(['gate', '-R', repo.id, '--fail-on', 'info', '--commit', scan.commitSha]);
+    expect(before.code, before.stderr).toBe(8);
+    expect(before.stdout).not.toContain('PASSED');
+    expect(before.stderr).toContain(`no scan of commit ${scan.commitSha} in repository '${repo.id}' yet, and 1 scan is queued or running there ('${scan.scanId}')`);
+
+    sb.advance(120_000);  // the scan finishes and adds its issues
+    const after = await sb.run(['gate', '-R', repo.id, '--fail-on', 'info', '--commit', scan.commitSha, '-o', 'json']);
+    expect(after.code, after.stderr).toBe(1);
+    const v = JSON.parse(after.stdout);
+    const added = sb.state.issues.filter((i) => i.scanId === scan.scanId && i.status === 'open').map((i) => i.id).sort();
+    expect(added.length).toBeGreaterThan(0);
+    expect(v.issues.map((i: { id: string }) => i.id).sort()).toEqual(added);
+    expect(v.verified.commit.scans).toEqual([{ id: scan.scanId, status: 'completed' }]);
+
+    // Nothing running any more: an unknown commit is exit 4, not 8.
+    const typo = await sb.run(['gate', '-R', repo.id, '--fail-on', 'info', '--commit', offByOne(scan.commitSha)]);
+    expect(typo.code, typo.stderr).toBe(4);
+  });
+});
+
+describe('the scan an issue of the commit names must have finished', () => {
+  const fake = useFakeServer();
+  const SHA = 'c0ffee0c0ffee0c0ffee0c0ffee0c0ffee0c0ffe';
+  const issue = (o: Record<string, unknown> = {}) => ({ id: 'iss_1', status: 'open', score: 20, repositoryId: 'repo_1', createdAt: '2026-11-01T00:00:00Z', codeScan: { id: 'scan_1', scanTargetBranchCommitSha: SHA }, ...o });
+  const listing = (issues: unknown[]) => ({ json: { issues, totalCount: issues.length, totalCountAllCategories: issues.length, currentPage: 1, pageSize: 500 } });
+  const scanItem = (o: Record<string, unknown>) => ({ json: { codeScans: [{ scanId: 'scan_1', repositoryId: 'repo_1', ...o }], totalCount: 1 } });
+  const gate = () => runCli(['gate', '--repository-ids', 'repo_1', '--fail-on', 'critical', '--commit', SHA], { env: fake.env });
+
+  function stub(issues: unknown[], scans?: unknown) {
+    fake.stub('/api/v1/repositories/list', { json: [{ id: 'repo_1' }] });
+    fake.stub('/api/v1/issues/search', listing(issues));
+    if (scans !== undefined) fake.stub('/api/v1/scans/list', scans as never);
+  }
+
+  it('queued or running: exit 8', async () => {
+    stub([issue()], scanItem({ status: 'running', finished: false }));
+    const r = await gate();
+    expect(r.code, r.stderr).toBe(8);
+    expect(r.stderr).toContain(`the scan 'scan_1' of commit ${SHA} has not finished (status running)`);
+    expect(fake.requests.find((q) => q.path === '/api/v1/scans/list')!.body).toMatchObject({ scanId: 'scan_1' });
+  });
+
+  it('failed: exit 1 with its message', async () => {
+    stub([issue()], scanItem({ status: 'failed', errorMessage: 'clone failed' }));
+    const r = await gate();
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stderr).toContain(`the scan of commit ${SHA} failed ('scan_1': clone failed)`);
+  });
+
+  it('completed: the verdict (passes below the threshold), naming the scan', async () => {
+    stub([issue()], scanItem({ status: 'completed', finished: true }));
+    const r = await gate();
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain(`commit ${SHA}, scanned by scan_1 (completed)`);
+  });
+
+  it('a scan scans list does not know, or an issue of the commit naming no scan: exit 7', async () => {
+    stub([issue()], { json: { codeScans: [], totalCount: 0 } });
+    const unknown = await gate();
+    expect(unknown.code, unknown.stderr).toBe(7);
+    expect(unknown.stderr).toContain("issues name scan 'scan_1'");
+
+    stub([issue({ codeScan: { scanTargetBranchCommitSha: SHA } })]);
+    const unnamed = await gate();
+    expect(unnamed.code, unnamed.stderr).toBe(7);
+    expect(unnamed.stderr).toContain(`1 issue names commit ${SHA} but not the scan that found it`);
+  });
+});
+
+describe('--commit auto in a pull request build judges the head the CI built, not its merge commit', () => {
+  /** A scan with open issues of a repository of `source`, and the repository. */
+  function scanOf(sb: TestSandbox, source: 'hosta' | 'hostb') {
+    const org = sb.organizationId!;
+    const repos = new Set(sb.state.repos.filter((r) => r.source === source && r.organizationId === org).map((r) => r.id));
+    const scan = sb.state.scans.find((s) => repos.has(s.repositoryId) && s.status === 'completed'
+      && sb.state.issues.some((i) => i.scanId === s.scanId && i.status === 'open'))!;
+    expect(scan, `seed data: a ${source} scan with open issues`).toBeDefined();
+    return { scan, repo: sb.state.repo(scan.repositoryId)! };
+  }
+  const MERGE = '9e7d0c4b2a1f8e6d5c4b3a291807f6e5d4c3b2a1';
+
+  it("host A pull_request: pull_request.head.sha of the event file (GITHUB_SHA, the merge commit, passed with exit 0)", async () => {
+    const sb = await sandbox();
+    const { scan, repo } = scanOf(sb, 'hosta');
+    const dir = tempDir('svc-gate-commit-auto-');
+    const event = join(dir, 'event.json');
+    writeFileSync(event, JSON.stringify({ action: 'synchronize', number: 12, pull_request: { number: 12, head: { sha: scan.commitSha, ref: 'feature' }, base: { ref: 'main' } } }));
+    const [server, path] = /^(https?:\/\/[^/]+)\/(.*)$/.exec(repo.url)!.slice(1);
+    const env = {
+      CI: 'true', GITHUB_ACTIONS: 'true', GITHUB_EVENT_NAME: 'pull_request', GITHUB_SHA: MERGE, GITHUB_REF: 'refs/pull/12/merge',
+      GITHUB_HEAD_REF: 'feature', GITHUB_BASE_REF: 'main', GITHUB_SERVER_URL: server, GITHUB_REPOSITORY: path.replace(/\.git$/, ''),
+      GITHUB_EVENT_PATH: event, GITHUB_STEP_SUMMARY: join(dir, 'summary.md'), GITHUB_OUTPUT: join(dir, 'output'),
+    };
+    const r = await sb.run(['gate', '--repository', 'auto', '--fail-on', 'info', '--commit', 'auto', '--no-annotations', '-o', 'json'], { env });
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stderr).toContain(`--commit auto is ${scan.commitSha} (pull_request.head.sha of the event file (GITHUB_EVENT_PATH))`);
+    expect(JSON.parse(r.stdout).verified.commit).toEqual({ sha: scan.commitSha, scans: [{ id: scan.scanId, status: 'completed' }] });
+
+    // The same job on a push of that commit: GITHUB_SHA.
+    const push = await sb.run(['gate', '--repository', 'auto', '--fail-on', 'info', '--commit', 'auto', '--no-annotations'], { env: { ...env, GITHUB_EVENT_NAME: 'push', GITHUB_REF: 'refs/heads/main', GITHUB_SHA: scan.commitSha } });
+    expect(push.code, push.stderr).toBe(1);
+    // A broken event file: exit 2 before anything is sent, never the merge commit.
+    writeFileSync(event, '{"pull_request": ');
+    const broken = await sb.run(['gate', '--repository', 'auto', '--fail-on', 'info', '--commit', 'auto'], { env });
+    expect(broken.code, broken.stderr).toBe(2);
+    expect(broken.stderr).toContain('is not JSON');
+    expect(broken.stdout).toBe('');
+  });
+
+  it('host B merged results pipeline: CI_MERGE_REQUEST_SOURCE_BRANCH_SHA (CI_COMMIT_SHA, the merge commit, passed with exit 0)', async () => {
+    const sb = await sandbox();
+    const { scan, repo } = scanOf(sb, 'hostb');
+    const env = {
+      CI: 'true', GITLAB_CI: 'true', CI_PIPELINE_SOURCE: 'merge_request_event', CI_PROJECT_URL: repo.url, CI_SERVER_URL: new URL(repo.url).origin,
+      CI_COMMIT_SHA: MERGE, CI_MERGE_REQUEST_SOURCE_BRANCH_SHA: scan.commitSha, CI_MERGE_REQUEST_IID: '7',
+    };
+    const r = await sb.run(['gate', '--repository', 'auto', '--fail-on', 'info', '--commit', 'auto', '-o', 'json'], { env });
+    expect(r.code, r.stderr).toBe(1);
+    expect(JSON.parse(r.stdout).verified.commit.sha).toBe(scan.commitSha);
+  });
+});
