@@ -23,7 +23,7 @@ export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 export const EXIT_CODE_TABLE: ReadonlyArray<{ code: ExitCode; meaning: string }> = [
   { code: EXIT.OK, meaning: 'Success (for `svc gate`: every threshold held)' },
   { code: EXIT.GATE_FAILED, meaning: 'Gate failed: a threshold was broken, or the scan it gates on (or waits for) failed (only `svc gate` and scan waits use it)' },
-  { code: EXIT.USAGE, meaning: 'Usage error or invalid input, found before any request was sent (for `svc gate` also: a policy file that is there but cannot be read, a report file that is one of its inputs, a CI event file `--commit auto` must read but cannot)' },
+  { code: EXIT.USAGE, meaning: 'Usage error or invalid input, found before any request was sent, or a config file svc cannot use (corrupt, not a regular file, not readable, writable or deletable) (for `svc gate` also: a policy file that is there but cannot be read, a report file that is one of its inputs, a CI event file `--commit auto` must read but cannot)' },
   { code: EXIT.AUTH, meaning: 'Not authenticated: no credentials, or the service answered 401/403' },
   { code: EXIT.NOT_FOUND, meaning: 'Not found: the service answered 404, or an id `svc gate` (or an empty `issues search`) is scoped to does not exist, or no issue of any status names a scan of the commit `svc gate --commit` names (not scanned yet, or a wrong sha), or the organization `svc auth status` checks is not one the token can see' },
   { code: EXIT.REJECTED, meaning: 'Rejected by the service as wrong: 400, 409, 422 or another 4xx (not 404 or 429); sending it again will not help' },

@@ -10,6 +10,7 @@
 import * as fs from 'node:fs';
 import { hostname } from 'node:os';
 import { UsageError } from '../errors.js';
+import { NotRegularFile, openRegularFile } from './regular-file.js';
 
 /** A lock that cannot be judged by its owner (empty, or of another host) and is this old was left behind. */
 const STALE_MS = 10_000;
@@ -46,8 +47,12 @@ interface Seen { ino: number; mtimeMs: number }
 async function staleLock(lockPath: string): Promise<Seen | undefined> {
   let handle: fs.promises.FileHandle;
   try {
-    handle = await fs.promises.open(lockPath, 'r');
-  } catch {
+    // Never a plain open: a FIFO there would block it for good.
+    handle = await openRegularFile(lockPath);
+  } catch (err) {
+    if (err instanceof NotRegularFile) {
+      throw new UsageError(`the lock file ${lockPath} of the config file is ${err.kind}, not a lock svc made; nothing was changed`, `delete ${lockPath} and try again`);
+    }
     return undefined;
   }
   try {

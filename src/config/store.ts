@@ -8,6 +8,7 @@
 import * as fs from 'node:fs';
 import { dirname, basename } from 'node:path';
 import { UsageError } from '../errors.js';
+import { NotRegularFile, readRegularFileSync } from './regular-file.js';
 
 export interface Profile {
   baseUrl?: string;
@@ -71,12 +72,19 @@ export class ConfigStore {
   private text(): string | undefined {
     if (this.raw !== undefined) return this.raw ?? undefined;
     try {
-      return (this.raw = fs.readFileSync(this.path, 'utf8'));
+      // Never a plain readFileSync: a FIFO there would block every command, beyond the reach of Ctrl-C.
+      return (this.raw = readRegularFileSync(this.path));
     } catch (err) {
+      if (err instanceof NotRegularFile) {
+        const fix = err.kind.endsWith('a directory')
+          ? `move that directory away ('svc config reset --yes' removes it only when it is empty), or point SVC_CONFIG_DIR elsewhere`
+          : `delete it with 'svc config reset --yes'${err.kind.startsWith('a symbolic link') ? ' (it removes the link, not what it points to)' : ''}, or point SVC_CONFIG_DIR elsewhere`;
+        throw new ConfigFileError(`cannot read the config file ${this.path}: it is ${err.kind}, not a regular file`, fix);
+      }
       const code = (err as NodeJS.ErrnoException).code;
       if (code === 'ENOENT' || code === 'ENOTDIR') { this.raw = null; return undefined; }
-      const why = code === 'EISDIR' ? 'it is a directory' : code === 'EACCES' || code === 'EPERM' ? 'permission denied' : (err as Error).message;
-      throw new UsageError(`cannot read the config file ${this.path}: ${why}`, `fix it, run 'svc config reset --yes', or point SVC_CONFIG_DIR elsewhere`);
+      const why = code === 'EACCES' || code === 'EPERM' ? 'permission denied' : code === 'ELOOP' ? 'too many symbolic links (a loop?)' : (err as Error).message;
+      throw new ConfigFileError(`cannot read the config file ${this.path}: ${why}`, `fix it, run 'svc config reset --yes', or point SVC_CONFIG_DIR elsewhere`);
     }
   }
 
@@ -102,9 +110,10 @@ export class ConfigStore {
     if (text === undefined) return (this.data = { profiles: {} });
     let parsed: unknown;
     try {
+      // An empty (or blank) file is an empty config, for reading and writing alike.
       parsed = text.trim() === '' ? {} : JSON.parse(text);
-    } catch {
-      throw corrupt(this.path, 'it is not valid JSON');
+    } catch (err) {
+      throw corrupt(this.path, `it is not valid JSON (${jsonWhere(err, text)})`);
     }
     if (!isObject(parsed)) throw corrupt(this.path, 'it is not a JSON object');
     const profiles = parsed.profiles ?? {};
@@ -158,12 +167,28 @@ export class ConfigStore {
   }
 
   /**
+   * Whether profile `name` holds a value at `field`, of whatever type: a value of the wrong type can
+   * always be removed (`svc config unset`), though profile() refuses to hand it out.
+   */
+  isSet(name: string, field: keyof Profile): boolean {
+    const { profiles } = this.read();
+    return Object.hasOwn(profiles, name) && (profiles[name] as Record<string, unknown>)[field] !== undefined;
+  }
+
+  /**
    * Apply a change to one profile and write the file atomically with mode 0600, under the lock and on
-   * the file as it is now (another svc may have changed it since this one read it). A field of the
-   * wrong type must be one the change sets, else the update fails naming it.
+   * the file as it is now (another svc may have changed it since this one read it). `change` gets the
+   * profile as the file holds it, values of the wrong type too: what it does not touch is written back
+   * as it was, so one key can be set or unset whatever the others hold.
    */
   async update(name: string, change: (p: Profile) => Profile | undefined): Promise<void> {
-    await fs.promises.mkdir(dirname(this.path), { recursive: true, mode: 0o700 }).catch(() => { /* reported by write() */ });
+    const dir = dirname(this.path);
+    try {
+      await fs.promises.mkdir(dir, { recursive: true, mode: 0o700 });
+    } catch (err) {
+      // A file where the folder should be is reported by the write, naming the config file.
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw folderError(this.path, dir, err);
+    }
     await loadProfileSchema();
     // Only writes lock: the lock module (and node:os, for the owner's host name) loads with the first.
     const { withLock } = await import('./lock.js');
@@ -171,11 +196,8 @@ export class ConfigStore {
       this.data = undefined;
       this.raw = undefined;
       const data = this.read();
-      const current = Object.hasOwn(data.profiles, name) ? (data.profiles[name] as Record<string, unknown>) : {};
-      const bad = this.invalid(name, current);
-      const valid = Object.fromEntries(Object.entries(current).filter(([k]) => !bad.has(k))) as Profile;
-      const next = change({ ...valid });
-      for (const [field, err] of bad) if (next !== undefined && !Object.hasOwn(next, field)) throw err;
+      const current = Object.hasOwn(data.profiles, name) ? data.profiles[name] : {};
+      const next = change({ ...current });
       const profiles = { ...data.profiles };
       if (next === undefined) delete profiles[name];
       else profiles[name] = stripUndefined(next);
@@ -190,7 +212,7 @@ export class ConfigStore {
    * Replace the whole file: conf writes a temp file (mode 0600) and renames it over the old one,
    * so a reader sees the old file or the new one, never a part.
    */
-  async write(data: ConfigData): Promise<void> {
+  private async write(data: ConfigData): Promise<void> {
     try {
       // fs.promises is read here: loading it costs ~1 ms, and only writes need it.
       await fs.promises.mkdir(dirname(this.path), { recursive: true, mode: 0o700 });
@@ -200,8 +222,10 @@ export class ConfigStore {
         cwd: dirname(this.path),
         configName: basename(this.path, '.json'),
         configFileMode: 0o600,
-        // Never: a file svc cannot read is reported (read() above), not silently replaced.
-        clearInvalidConfig: false,
+        // conf reads the file before writing it: update() has read and checked it under the lock just
+        // now (a corrupt file is reported there, never replaced), so what conf cannot parse here is an
+        // empty file, which is an empty config.
+        clearInvalidConfig: true,
       });
       conf.store = data as unknown as Record<string, unknown>;
       await fs.promises.chmod(this.path, 0o600);
@@ -214,10 +238,32 @@ export class ConfigStore {
   }
 }
 
-function writeError(path: string, err: unknown): UsageError {
+function writeError(path: string, err: unknown): Error {
   const code = (err as NodeJS.ErrnoException).code;
-  const why = code === 'EACCES' || code === 'EPERM' ? 'permission denied' : code === 'ENOTDIR' || code === 'EEXIST' ? 'a part of the path is not a directory' : code === 'EROFS' ? 'read-only file system' : code === 'ENOSPC' ? 'no space left' : (err as Error).message;
+  // Not a file-system error: a bug, not the directory's fault.
+  if (typeof code !== 'string') return err instanceof Error ? err : new Error(String(err));
+  const at = (err as NodeJS.ErrnoException).path;
+  const where = at && at !== path ? ` (${at})` : '';
+  const why = code === 'EACCES' || code === 'EPERM' ? `permission denied${where}` : code === 'ENOTDIR' || code === 'EEXIST' ? 'a part of the path is not a directory' : code === 'EROFS' ? 'read-only file system' : code === 'ENOSPC' ? 'no space left' : (err as Error).message;
   return new UsageError(`cannot write the config file ${path}: ${why}`, 'check the directory and its permissions, or point SVC_CONFIG_DIR elsewhere');
+}
+
+/** The config file's folder could not be made (its parent not writable, ...): the folder named, not the lock file. */
+function folderError(path: string, dir: string, err: unknown): Error {
+  const code = (err as NodeJS.ErrnoException).code;
+  if (typeof code !== 'string') return err instanceof Error ? err : new Error(String(err));
+  const at = (err as NodeJS.ErrnoException).path ?? dir;
+  const why = code === 'EACCES' || code === 'EPERM' ? `permission denied creating ${at}` : code === 'ENOTDIR' ? `a part of ${dir} is not a directory` : code === 'EROFS' ? `${at} is on a read-only file system` : `${(err as Error).message}`;
+  return new UsageError(`cannot write the config file ${path}: its folder ${dir} cannot be created (${why})`, `create that folder yourself, or point SVC_CONFIG_DIR at a folder you can write to`);
+}
+
+/** Where JSON.parse stopped, as line and column (never the text there: it may hold a secret). */
+function jsonWhere(err: unknown, text: string): string {
+  const m = /at position (\d+)/.exec((err as Error).message);
+  if (!m) return 'it ends before the JSON does: cut short?';
+  const pos = Number(m[1]);
+  const before = text.slice(0, pos);
+  return `line ${before.split('\n').length}, column ${pos - before.lastIndexOf('\n')}`;
 }
 
 function corrupt(path: string, why: string): UsageError {

@@ -130,7 +130,7 @@ describe('config', () => {
     writeFileSync(join(cfg, 'config.json'), '{ not json');
     const r = await runCli(['orgs', 'list'], { env: { SVC_CONFIG_DIR: cfg } });
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/config file .*config\.json is corrupt: it is not valid JSON; .*svc config reset/);
+    expect(r.stderr).toMatch(/config file .*config\.json is corrupt: it is not valid JSON \((line \d+, column \d+|it ends before the JSON does: cut short\?)\); .*svc config reset/);
     expect(readFileSync(join(cfg, 'config.json'), 'utf8')).toBe('{ not json');
     const reset = await runCli(['config', 'reset', '--yes'], { env: { SVC_CONFIG_DIR: cfg } });
     expect(reset.code).toBe(0);

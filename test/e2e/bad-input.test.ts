@@ -136,7 +136,7 @@ const CASES: Case[] = [
   { args: ['auth', 'login', '--token-id', 'x', '--with-secret-stdin'], input: '', code: 2, says: /stdin was empty/ },
   { args: ['auth', 'login', '--token-id', 'a b', '--with-secret-stdin'], input: 'typed-secret-55', code: 2, says: /white space/ },
   // The config file
-  { args: ['issues', 'search'], config: '{"profiles": {"default": {"tokenSecret": "cfg-secret-4d8a2c6e1b"', code: 2, says: /the config file .*config\.json is corrupt: it is not valid JSON; .*svc config reset/ },
+  { args: ['issues', 'search'], config: '{"profiles": {"default": {"tokenSecret": "cfg-secret-4d8a2c6e1b"', code: 2, says: /the config file .*config\.json is corrupt: it is not valid JSON \((line \d+, column \d+|it ends before the JSON does: cut short\?)\); .*svc config reset/ },
   { args: ['config', 'set', 'organization', 'o'], config: '[]', code: 2, says: /is corrupt: it is not a JSON object/ },
   { args: ['config', 'list'], config: '{"profiles": 5}', code: 2, says: /is corrupt/ },
   { args: ['issues', 'search'], config: 'dir', code: 2, says: /cannot read the config file .*: it is a directory/ },

@@ -268,8 +268,8 @@ async function token(ctx: Context, o: { showSecret?: boolean }): Promise<void> {
 }
 
 async function logout(ctx: Context): Promise<void> {
-  const p = ctx.profile();
-  if (!p?.tokenId && !p?.tokenSecret) {
+  // Asked of the file, not of profile(): a token of the wrong type is still one to remove.
+  if (!ctx.config.isSet(ctx.profileName, 'tokenId') && !ctx.config.isSet(ctx.profileName, 'tokenSecret')) {
     ctx.note(`Profile "${ctx.profileName}" holds no token; nothing to do.`);
   } else {
     await ctx.config.update(ctx.profileName, ({ tokenId: _i, tokenSecret: _s, ...rest }) => rest);

@@ -1,11 +1,11 @@
 /** `svc config get|set|unset|list|path|reset`: profile settings in the config file. */
-import { rm } from 'node:fs/promises';
 import { Argument, Command, InvalidArgumentError } from 'commander';
 import { editDistance } from '../../edit-distance.js';
 import type { ConfigContext, Context } from '../../context.js';
 import type { IoContext } from '../../output/io-context.js';
 import { UsageError } from '../../errors.js';
 import { CONFIG_KEYS, type ConfigKey } from '../../config/store.js';
+import { removeConfigFile } from '../../config/remove.js';
 import { baseString, normaliseBaseUrl } from '../../http/base-url.js';
 import { parseFormat } from '../../output/formats.js';
 import { confirm } from '../../terminal/prompt.js';
@@ -70,7 +70,8 @@ export function configCommand(run: Runner, config = new Command('config')): Comm
     .addHelpText('after', '\nExample:\n  $ svc config unset organization\n')
     .action((key: string) => run(async (ctx) => {
       const k = checkKey(key);
-      if (ctx.profile()?.[CONFIG_KEYS[k]] === undefined) { ctx.note(`'${k}' was not set.`); return; }
+      // Asked of the file, not of profile(): a value of the wrong type is set, and unsetting is its fix.
+      if (!ctx.config.isSet(ctx.profileName, CONFIG_KEYS[k])) { ctx.note(`'${k}' was not set.`); return; }
       await ctx.config.update(ctx.profileName, (p) => ({ ...p, [CONFIG_KEYS[k]]: undefined }));
       ctx.note(`Removed ${k} from profile "${ctx.profileName}".`);
     }));
@@ -87,8 +88,15 @@ export function configCommand(run: Runner, config = new Command('config')): Comm
         if (!ctx.io.stdinIsTTY) throw new UsageError('config reset deletes every profile and needs --yes when not on a terminal', 'add --yes');
         if (!(await confirm(ctx.io, `Delete ${ctx.config.path} with every profile and token?`))) throw new UsageError('cancelled: nothing was changed');
       }
-      await rm(ctx.config.path, { force: true });
-      ctx.note(`Deleted ${ctx.config.path}.`);
+      const path = ctx.config.path;
+      const gone = await removeConfigFile(path);
+      ctx.note(
+        gone.kind === 'absent' ? `Nothing to delete: there is no config file at ${path}.`
+          : gone.kind === 'link' ? `Deleted the symbolic link ${path} (what it pointed to was left as it was).`
+            : gone.kind === 'empty directory' ? `Deleted ${path}, an empty directory in place of the config file.`
+              : gone.kind === 'special' ? `Deleted ${path} (it was ${gone.what}, not a config file).`
+                : `Deleted ${path}.`,
+      );
     }));
   return config;
 }

@@ -5,10 +5,12 @@
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { withLock } from '../../../src/config/lock.js';
+import { UsageError } from '../../../src/errors.js';
 import { tempDir } from '../../helpers/temp.js';
 
 const lockPathIn = () => join(tempDir('svc-lock-'), 'config.json');
@@ -74,6 +76,26 @@ describe.concurrent('config lock: taking over a lock whose owner is gone', () =>
       await withLock(path, async () => { entered = true; }, 300);
       expect(entered).toBe(true);
       expect(existsSync(`${path}.lock`)).toBe(false);
+    }
+  });
+});
+
+describe('config lock: a lock path that is not a regular file', () => {
+  it('a socket there (as a FIFO would be) is a usage error at once, naming it, and is left alone', async () => {
+    const path = lockPathIn();
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(`${path}.lock`, resolve));
+    try {
+      let ran = false;
+      // Without the check it would be waited on as another svc's lock (the whole of waitMs) and then called locked.
+      const err = await withLock(path, async () => { ran = true; }, 3_000).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(UsageError);
+      expect((err as UsageError).message).toBe(`the lock file ${path}.lock of the config file is a socket, not a lock svc made; nothing was changed`);
+      expect((err as UsageError).hint).toBe(`delete ${path}.lock and try again`);
+      expect(ran).toBe(false);
+      expect(statSync(`${path}.lock`).isSocket()).toBe(true);
+    } finally {
+      await new Promise((r) => server.close(r));
     }
   });
 });

@@ -1,6 +1,8 @@
-import { chmodSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import * as fs from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, readdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ConfigStore, checkProfileName, loadProfileSchema } from '../../../src/config/store.js';
 import { UsageError } from '../../../src/errors.js';
 import { tempDir } from '../../helpers/temp.js';
@@ -63,14 +65,40 @@ describe('ConfigStore', () => {
     expect(readFileSync(path, 'utf8')).toBe(text);
   });
 
-  it('an empty file is an empty config', () => {
-    writeFileSync(path, '  \n');
+  it.each(['', '  \n', '\n'])('an empty file (%j) is an empty config, for reading and for writing', async (text) => {
+    writeFileSync(path, text);
     expect(new ConfigStore(path).read()).toEqual({ profiles: {} });
+    // It was read as {} but its write failed: conf found it not JSON ("Unexpected end of JSON input").
+    await new ConfigStore(path).update('default', (p) => ({ ...p, organization: 'org_1' }));
+    expect(JSON.parse(readFileSync(path, 'utf8'))).toEqual({ profiles: { default: { organization: 'org_1' } } });
+  });
+
+  it('a file that is not JSON is reported with where it breaks, never what is there', () => {
+    writeFileSync(path, '{\n  "profiles": {"a": {"tokenSecret": "s3cr3t-x"},}\n}');
+    expect(() => new ConfigStore(path).read()).toThrow(/is corrupt: it is not valid JSON \(line 2, column 49\)$/);
+    writeFileSync(path, '{"profiles": {"a": {"tokenSecret": "s3cr3t-x"');
+    expect(() => new ConfigStore(path).read()).toThrow(/is corrupt: it is not valid JSON \((line 1, column 46|it ends before the JSON does: cut short\?)\)$/);
+    expect(() => new ConfigStore(path).read()).not.toThrow(/s3cr3t/);
   });
 
   it('a directory where the file should be is a clear error', () => {
     mkdirSync(path);
     expect(() => new ConfigStore(path).read()).toThrow(/cannot read the config file .*: it is a directory/);
+  });
+
+  it('a config folder that cannot be made names the folder and why, not the lock file', async () => {
+    const nested = join(dir, 'a', 'b', 'config.json');
+    const denied = Object.assign(new Error(`EACCES: permission denied, mkdir '${join(dir, 'a')}'`), { code: 'EACCES', path: join(dir, 'a') });
+    const mkdir = vi.spyOn(fs.promises, 'mkdir').mockRejectedValue(denied);
+    try {
+      const err = await new ConfigStore(nested).update('default', () => ({ organization: 'o' })).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(UsageError);
+      expect((err as UsageError).message).toBe(`cannot write the config file ${nested}: its folder ${join(dir, 'a', 'b')} cannot be created (permission denied creating ${join(dir, 'a')})`);
+      expect((err as UsageError).hint).toMatch(/create that folder yourself, or point SVC_CONFIG_DIR/);
+    } finally {
+      mkdir.mockRestore();
+    }
+    expect(readdirSync(dir)).toEqual([]);
   });
 
   it('an unwritable place is a clear error, not a crash', async () => {
@@ -88,6 +116,49 @@ describe('ConfigStore', () => {
     expect(new ConfigStore(join(dir, 'none.json')).storedSecrets()).toEqual([]);
     mkdirSync(join(dir, 'd.json'));
     expect(new ConfigStore(join(dir, 'd.json')).storedSecrets()).toEqual([]);
+  });
+});
+
+describe('what is not a regular file at the config path', () => {
+  const servers: Array<ReturnType<typeof createServer>> = [];
+  afterEach(async () => { await Promise.all(servers.splice(0).map((s) => new Promise((r) => s.close(r)))); });
+  /** A unix socket at `at` (a FIFO would block a plain open, and so this test, when the fix is gone: see test/e2e/config-special-files.test.ts). */
+  const socketAt = (at: string) => new Promise<void>((resolve) => { const s = createServer(); servers.push(s); s.listen(at, resolve); });
+
+  it.each([
+    ['a socket', async () => socketAt(path), /: it is a socket, not a regular file; delete it with 'svc config reset --yes', or point SVC_CONFIG_DIR elsewhere$/],
+    ['a symbolic link to a device', async () => symlinkSync('/dev/null', path), /: it is a symbolic link to a character device, not a regular file; delete it with 'svc config reset --yes' \(it removes the link, not what it points to\)/],
+    ['a directory', async () => mkdirSync(path), /: it is a directory, not a regular file; move that directory away/],
+  ])('%s is a usage error naming the path and the way out, for reads and writes alike', async (_, make, says) => {
+    await make();
+    const err = (() => { try { new ConfigStore(path).read(); } catch (e) { return e; } })() as UsageError;
+    expect(err).toBeInstanceOf(UsageError);
+    expect(`${err.message}; ${err.hint}`).toMatch(says);
+    expect(err.message).toContain(`cannot read the config file ${path}`);
+    await expect(new ConfigStore(path).update('default', () => ({ organization: 'o' }))).rejects.toThrow(`cannot read the config file ${path}`);
+    expect(new ConfigStore(path).storedSecrets()).toEqual([]);
+  });
+});
+
+describe('values of the wrong type', () => {
+  const file = { future: [1, 'x'], profiles: { default: { baseUrl: 5, organization: ['a'], extra: { n: null } }, other: { output: false } } };
+
+  it('setting one key keeps every other as it was, wrong types too', async () => {
+    writeFileSync(path, JSON.stringify(file));
+    await new ConfigStore(path).update('default', (p) => ({ ...p, baseUrl: 'https://a.example' }));
+    expect(JSON.parse(readFileSync(path, 'utf8'))).toEqual({ ...file, profiles: { ...file.profiles, default: { ...file.profiles.default, baseUrl: 'https://a.example' } } });
+    await new ConfigStore(path).update('default', (p) => ({ ...p, organization: 'X' }));
+    expect(JSON.parse(readFileSync(path, 'utf8')).profiles.default).toEqual({ baseUrl: 'https://a.example', organization: 'X', extra: { n: null } });
+  });
+
+  it('a value of the wrong type can be unset, and counts as set', async () => {
+    writeFileSync(path, JSON.stringify(file));
+    const store = new ConfigStore(path);
+    expect(store.isSet('default', 'baseUrl')).toBe(true);
+    expect(store.isSet('default', 'devBaseUrl')).toBe(false);
+    expect(store.isSet('nope', 'baseUrl')).toBe(false);
+    await store.update('default', (p) => ({ ...p, baseUrl: undefined }));
+    expect(JSON.parse(readFileSync(path, 'utf8'))).toEqual({ ...file, profiles: { ...file.profiles, default: { organization: ['a'], extra: { n: null } } } });
   });
 });
 
