@@ -12,10 +12,12 @@ const only = args.length === 1 ? args[0] : undefined;
 const version = () => JSON.parse(readFileSync(join(__dirname, '..', 'package.json'), 'utf8')).version;
 if (only === '--version' || only === '-V') {
   process.stdout.write(`${version()}\n`);
-} else if ((only === '--help' || only === '-h') && !process.env.SVC_NO_FAST_HELP && (!process.stdout.isTTY || process.stdout.columns >= 80)) {
-  process.stdout.write(readFileSync(join(__dirname, '..', 'dist', 'help.txt'), 'utf8'));
 } else {
-  load(join(__dirname, '..', 'dist', 'svc.cjs')).runProcess(version());
+  // (A copy without its build has no help.txt either: the program then says what is missing.)
+  const help = (only === '--help' || only === '-h') && !process.env.SVC_NO_FAST_HELP && (!process.stdout.isTTY || process.stdout.columns >= 80)
+    && readOrNothing(join(__dirname, '..', 'dist', 'help.txt'));
+  if (help) process.stdout.write(help);
+  else load(join(__dirname, '..', 'dist', 'svc.cjs')).runProcess(version());
 }
 
 /**

@@ -62,7 +62,7 @@ _svc_match() {
   local w
   read -r -d '' -a list <<<"$1"
   for w in "\${list[@]}"; do
-    [[ -n $4 && ,$4, == *",$w,"* ]] && continue
+    [[ -n \${4-} && ,$4, == *",$w,"* ]] && continue
     [[ $w == "$2"* ]] && _svc_out+=("$3$w")
   done
   return 0

@@ -28,7 +28,7 @@ describe.skipIf(process.platform === 'win32')('installing the packed package', (
     const npmEnv = { ...process.env, npm_config_cache: join(dir, 'cache') };
     // The package as `npm pack` makes it: packed once in the run (test/helpers/pack.ts), shared with the examples' installs.
     const { tarball, files: paths } = await packedSvc();
-    expect(paths).toEqual(expect.arrayContaining(['bin/svc.js', 'dist/svc.cjs', 'dist/svc.cjs.cache', 'dist/help.txt', 'package.json']));
+    expect(paths).toEqual(expect.arrayContaining(['bin/svc.js', 'dist/svc.cjs', 'dist/svc.cjs.cache', 'dist/help.txt', 'package.json', 'LICENSE']));
     expect(paths.filter((p) => p.startsWith('src/') || p.startsWith('test/') || p.startsWith('node_modules/'))).toEqual([]);
     // The external packages, as the registry gave them: their installed folders, tarred as a
     // registry tarball holds a package (under package/), without an npm process each.
@@ -61,9 +61,12 @@ describe.skipIf(process.platform === 'win32')('installing the packed package', (
     mkdirSync(join(dir, 'bin'));
     cpSync(join(ROOT, 'bin'), join(dir, 'bin'), { recursive: true });
     cpSync(join(ROOT, 'package.json'), join(dir, 'package.json'));
-    const r = await run(process.execPath, [join(dir, 'bin', 'svc.js'), 'issues', 'search'], { env: cleanEnv() }).catch((e: { code: number; stderr: string }) => e);
-    expect((r as { code: number }).code).toBe(70);
-    expect((r as { stderr: string }).stderr).toMatch(/^svc: error: .*dist[\\/]svc\.cjs is missing: this copy of svc was not built\. Install a package made with `npm pack`/);
-    expect((r as { stderr: string }).stderr.trim().split('\n')).toHaveLength(1);
+    // --help and -h too: they are answered from dist/help.txt when it is there.
+    for (const args of [['issues', 'search'], ['--help'], ['-h']]) {
+      const r = await run(process.execPath, [join(dir, 'bin', 'svc.js'), ...args], { env: cleanEnv() }).catch((e: { code: number; stderr: string }) => e);
+      expect((r as { code: number }).code, args.join(' ')).toBe(70);
+      expect((r as { stderr: string }).stderr).toMatch(/^svc: error: .*dist[\\/]svc\.cjs is missing: this copy of svc was not built\. Install a package made with `npm pack`/);
+      expect((r as { stderr: string }).stderr.trim().split('\n')).toHaveLength(1);
+    }
   });
 });

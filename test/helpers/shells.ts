@@ -68,8 +68,10 @@ export function bashWords(line: string): string[] {
   return words;
 }
 
+// Under set -u, as a user's interactive shell may be: an unset variable in the script ends bash.
 const BASH_DRIVER = `
 source "$1"
+set -u
 COMP_LINE=$2
 COMP_POINT=\${#2}
 shift 2
