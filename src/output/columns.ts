@@ -10,7 +10,7 @@ import { editDistance } from '../edit-distance.js';
 import { cellText } from '../sanitize.js';
 import { DERIVED } from './paths.js';
 
-export type ColumnKind = 'key' | 'title' | 'text' | 'time' | 'score' | 'severity' | 'level' | 'status' | 'number' | 'flag';
+export type ColumnKind = 'key' | 'title' | 'path' | 'text' | 'time' | 'score' | 'severity' | 'level' | 'status' | 'number' | 'flag';
 
 export interface Column {
   path: string;
@@ -36,6 +36,15 @@ const HEADERS: Record<string, string> = {
 /** Fields that name a thing the user copies into the next command: never cut. */
 const KEYS = new Set(['id', 'name', 'scanId', 'repositoryId', 'repoId', 'issueId', 'patchId', 'organizationId', 'projectId', 'repositoryName', 'fullName', 'value', 'prAuthor']);
 const TITLES = new Set(['generatedTitle', 'title', 'prTitle', 'description', 'generatedDescription', 'errorMessage', 'searchQuery']);
+/** File paths: cut from the left (`…/handler.ts`), so the file's name stays. */
+const PATHS = new Set(['affectedFile', 'filePath', 'file', 'path']);
+/** Columns that mean nothing without another (a line without its file): its path. */
+const COMPANIONS: Record<string, string> = { startLine: 'affectedFile', endLine: 'affectedFile' };
+
+/** The column a column needs beside it to mean anything (`startLine` -> `affectedFile`), if any. */
+export function companionOf(path: string): string | undefined {
+  return COMPANIONS[path];
+}
 
 /** `isPrScanningEnabled` -> `PR SCANNING ENABLED`: camel case to words. */
 function words(segment: string): string {
@@ -58,6 +67,7 @@ export function kindOf(path: string): ColumnKind {
   const last = path.split('.').pop()!;
   if (KEYS.has(last) || /Id$/.test(last)) return 'key';
   if (TITLES.has(last)) return 'title';
+  if (PATHS.has(last)) return 'path';
   if (/At$/.test(last)) return 'time';
   if (last === 'score') return 'score';
   if (last === 'severity') return 'severity';

@@ -8,8 +8,8 @@
 import type { ChalkInstance } from 'chalk';
 import { getPath } from './paths.js';
 import { cellOf, painter, type Cell, type CellOptions } from './cells.js';
-import { columnsOf, nameOf, type Column } from './columns.js';
-import { clip, displayWidth } from './text-width.js';
+import { columnsOf, companionOf, nameOf, type Column } from './columns.js';
+import { clip, clipPath, displayWidth } from './text-width.js';
 
 export const GAP = 2;
 /** Narrowest a title column gets before other columns give way. */
@@ -37,7 +37,9 @@ const LEGIBLE = 10;
 
 /**
  * Widths that fit `total` columns of screen: titles shrink first (widest first, down to TITLE_MIN),
- * then other text (down to COLUMN_MIN or its header), then titles further; keys never.
+ * then other text (down to COLUMN_MIN or its header), then titles further, then, as a last resort,
+ * anything but keys down to one column: a table is never wider than the screen unless its keys
+ * (never cut) leave no room for a column each of the others.
  */
 export function fitWidths(natural: readonly number[], total: number, columns?: readonly Pick<Column, 'kind' | 'header'>[]): number[] {
   const widths = [...natural];
@@ -64,7 +66,16 @@ export function fitWidths(natural: readonly number[], total: number, columns?: r
   shrink((i) => kind(i) !== 'title' && kind(i) !== 'key', headerMin);
   shrink((i) => kind(i) === 'title', () => COLUMN_MIN);
   shrink((i) => kind(i) !== 'key', () => COLUMN_MIN);
+  // Below COLUMN_MIN only if that makes the table fit: where the keys alone are wider than the
+  // screen, columns of one `…` would show nothing and fit nothing.
+  const least = widths.reduce((sum, w, i) => sum + (kind(i) === 'key' ? w : 1), 0);
+  if (least <= budget) shrink((i) => kind(i) !== 'key', () => 1);
   return widths;
+}
+
+/** Whether columns of these widths, GAP apart, fit `total` columns of screen. */
+function fits(widths: readonly number[], total: number): boolean {
+  return widths.reduce((a, b) => a + b, 0) + GAP * (widths.length - 1) <= total;
 }
 
 export class TableLayout {
@@ -98,14 +109,17 @@ export class TableLayout {
     }
     const total = this.o.width ?? DEFAULT_WIDTH;
     let widths = fitWidths(natural, total, this.columns);
-    while (this.o.mayHide && !this.legible(widths, natural)) {
+    while (this.o.mayHide && !(this.legible(widths, natural) && fits(widths, total))) {
       let drop = -1;
       for (let i = this.columns.length - 1; i > 0 && drop < 0; i--) if (this.columns[i].kind !== 'key' && this.columns[i].kind !== 'title') drop = i;
       if (drop < 0) break;
-      this.hidden.unshift(this.columns[drop].header);
-      this.hiddenPaths.unshift(this.columns[drop].path);
-      this.columns = this.columns.filter((_, i) => i !== drop);
-      natural = natural.filter((_, i) => i !== drop);
+      // A file goes with its line: a line without its file means nothing.
+      const gone = new Set([this.columns[drop].path, ...this.columns.filter((c) => companionOf(c.path) === this.columns[drop].path).map((c) => c.path)]);
+      const order = this.paths.filter((p) => gone.has(p));
+      this.hidden = [...this.columns.filter((c) => gone.has(c.path)).map((c) => c.header), ...this.hidden];
+      this.hiddenPaths = [...order, ...this.hiddenPaths];
+      natural = natural.filter((_, i) => !gone.has(this.columns[i].path));
+      this.columns = this.columns.filter((c) => !gone.has(c.path));
       widths = fitWidths(natural, total, this.columns);
     }
     this.widths = widths;
@@ -122,7 +136,9 @@ export class TableLayout {
    */
   private narrower(): string[] {
     const keys = this.columns.filter((c) => c.kind === 'key' || c.kind === 'title').map((c) => c.path);
-    const kept = new Set([...(keys.length ? keys : [this.paths[0]]), ...this.hiddenPaths]);
+    // A line is named with its file (`file,line`), even where the file was still shown.
+    const companions = this.hiddenPaths.map(companionOf).filter((p): p is string => p !== undefined);
+    const kept = new Set([...(keys.length ? keys : [this.paths[0]]), ...this.hiddenPaths, ...companions]);
     return this.paths.filter((p) => kept.has(p)).map((p) => nameOf(p));
   }
 
@@ -138,9 +154,15 @@ export class TableLayout {
   /** A row's cells cut to the planned widths (keys are never cut) and painted. */
   fitted(cells: readonly Cell[]): string[] {
     return cells.map((cell, i) => {
-      const text = this.columns[i].kind === 'key' ? cell.text : clip(cell.text, this.widths[i]);
+      const text = this.cut(cell.text, i);
       return cell.paint ? cell.paint(text) : text;
     });
+  }
+
+  /** A cell's text cut to its column: keys never, paths from the left, anything else from the right. */
+  private cut(text: string, i: number): string {
+    const kind = this.columns[i].kind;
+    return kind === 'key' ? text : kind === 'path' ? clipPath(text, this.widths[i]) : clip(text, this.widths[i]);
   }
 
   headerLine(): string {
@@ -157,7 +179,7 @@ export class TableLayout {
     const last = cells.length - 1;
     for (let i = 0; i <= last; i++) {
       const c = cells[i];
-      const text = cut && this.columns[i].kind !== 'key' ? clip(c.text, this.widths[i]) : c.text;
+      const text = cut ? this.cut(c.text, i) : c.text;
       const shown = c.paint ? c.paint(text) : text;
       out += i === last ? shown : shown + ' '.repeat(Math.max(0, this.widths[i] - displayWidth(text)) + GAP);
     }

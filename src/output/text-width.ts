@@ -31,6 +31,28 @@ export function clip(text: string, max: number): string {
   return `${out}…`;
 }
 
+/**
+ * A file path cut to at most `max` columns from the left, keeping its end as gh and ls do:
+ * `app/handlers/import.js` -> `…/import.js` (whole directories go first), or `…ort.js` when the
+ * name alone is too long.
+ */
+export function clipPath(text: string, max: number): string {
+  if (displayWidth(text) <= max) return text;
+  if (max <= 0) return '';
+  const chars = [...graphemes(text)];
+  let tail = '';
+  let used = 0;
+  let atSlash = '';
+  for (let i = chars.length - 1; i >= 0; i--) {
+    const w = displayWidth(chars[i]);
+    if (used + w > max - 1) break;
+    tail = chars[i] + tail;
+    used += w;
+    if (chars[i] === '/') atSlash = tail;
+  }
+  return `…${atSlash || tail}`;
+}
+
 /** Text padded with spaces to `width` columns (left-aligned, or right-aligned). */
 export function pad(text: string, width: number, right = false): string {
   const gap = width - displayWidth(text);

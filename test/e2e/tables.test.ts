@@ -81,6 +81,18 @@ describe('the demo\'s next screens at 80 columns', () => {
   });
 });
 
+describe('no table is wider than the terminal (in-process, several commands and widths)', () => {
+  const COMMANDS = [['repos', 'list'], ['issues', 'search', '--page-size', '20'], ['scans', 'list'], ['orgs', 'list'], ['stats', 'issues-by-vuln-class'], ['stats', 'issues-by-repository']];
+  it.each([40, 50, 60, 80, 90, 100, 120])('at %i columns', async (width) => {
+    for (const argv of COMMANDS) {
+      const r = await sb.run(argv, { tty: { stdout: true }, columns: width, env: { NO_COLOR: '1' } });
+      expect(r.code, `${argv.join(' ')}: ${r.stderr}`).toBe(0);
+      const wide = screen(r.stdout).filter((l) => l.length > width);
+      expect(wide, `svc ${argv.join(' ')} at ${width} columns`).toEqual([]);
+    }
+  });
+});
+
 describe('--jq and --columns on JSON (in-process)', () => {
   it('issues search --jq prints raw ids, one per line', async () => {
     const found = await sb.runJson<{ issues: Array<{ id: string }> }>(['issues', 'search', '--page-size', '7']);
@@ -167,6 +179,12 @@ describe('the gate summary', () => {
     const ids: string[] = JSON.parse(breaking.stdout).breaking.slice(0, 50).map((i: { id: string }) => i.id);
     for (const id of ids) expect(lines.some((l) => l.includes(` ${id} `))).toBe(true);
     expect(lines.some((l) => l.includes('…'))).toBe(true);
+    // A location is cut from the left: its file name and line stay (`…/import.js:22`, not `app/handlers/impor…`).
+    const narrow = plainText((await runCli(args, { env: sb.env, tty: true, columns: 70 })).stdout).split('\n');
+    const locations = narrow.map((l) => /^ {2}(?:critical|high|medium) +\d+ +iss_\w+ +(\S+)/.exec(l)?.[1]).filter((x): x is string => x !== undefined);
+    expect(locations.length).toBeGreaterThan(5);
+    expect(locations.some((l) => l.startsWith('…'))).toBe(true);
+    for (const location of locations) expect(location).toMatch(/^(…\/|…)?[^…]*\.\w+:\d+$/);
     // In a CI log (not a terminal) nothing is cut.
     const log = await runCli(args, { env: sb.env });
     expect(log.stdout).not.toContain('…');

@@ -7,11 +7,12 @@ import type { Runner } from '../runner.js';
 import { parseNumberFlag } from '../../request/number-flag.js';
 import { FAULT_KINDS } from '../../sandbox/faults.js';
 import { startSandbox } from '../../sandbox/index.js';
+import { DEFAULTS } from '../../sandbox/options.js';
 
 
 interface SandboxFlags {
-  port: string;
-  host: string;
+  port?: string;
+  host?: string;
   seed?: string;
   repos?: string;
   issues?: string;
@@ -29,8 +30,10 @@ interface SandboxFlags {
 export function sandboxCommand(run: Runner, cmd = new Command('sandbox')): Command {
   return cmd
     .description('Run a local stand-in of the service with seeded data (no account or network needed)')
-    .option('--port <n>', 'Port to listen on; 0 picks a free one', '8787')
-    .option('--host <address>', 'Address to listen on (keep it on loopback: the token is well known)', '127.0.0.1')
+    // Defaults said in the description, as every other flag here says them ("(default 42)"):
+    // commander's own would read (default: "8787").
+    .option('--port <n>', `Port to listen on; 0 picks a free one (default ${DEFAULTS.port})`)
+    .option('--host <address>', `Address to listen on (keep it on loopback: the token is well known) (default ${DEFAULTS.host})`)
     .option('--seed <seed>', 'Seed of the generated data: same seed, same data (default 42)')
     .option('--repos <n>', 'Repositories to generate (default 12)')
     .option('--issues <n>', 'Issues to generate (default 400; 100000 works)')
@@ -64,7 +67,8 @@ function whole(v: string | undefined, flag: string, max: number): number | undef
   return v === undefined ? undefined : parseNumberFlag(v, { flag, whole: true, min: 0, max });
 }
 
-async function runSandbox(ctx: Context, o: SandboxFlags): Promise<void> {
+async function runSandbox(ctx: Context, flags: SandboxFlags): Promise<void> {
+  const o = { ...flags, host: flags.host ?? DEFAULTS.host, port: flags.port ?? String(DEFAULTS.port) };
   const failRate = o.failRate === undefined ? undefined : parseNumberFlag(o.failRate, { flag: '--fail-rate', min: 0, max: 1 });
   const options = {
     host: o.host,

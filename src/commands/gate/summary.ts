@@ -12,7 +12,7 @@ import { parseColumns } from '../../output/columns.js';
 import type { VerifiedScope } from './scope.js';
 import { cellText, terminalJson } from '../../sanitize.js';
 import { fitWidths } from '../../output/layout.js';
-import { clip, displayWidth, pad, wrap } from '../../output/text-width.js';
+import { clip, clipPath, displayWidth, pad, wrap } from '../../output/text-width.js';
 import { count } from '../../terminal/progress.js';
 import { printJson } from '../../output/print-json.js';
 import { rowFails, thresholdText } from '../../gate/reports/markdown.js';
@@ -177,13 +177,17 @@ function humanSummary(ctx: Context, v: GateVerdict, ci: CiInfo | undefined, omit
   }).join('\n') + '\n';
 }
 
-/** The listed issues fitted to a terminal: ids whole, titles then locations cut, two spaces apart. */
+/**
+ * The listed issues fitted to a terminal: ids whole, titles then locations cut (a location from the
+ * left, `…/import.js:22`, so its file and line stay), two spaces apart.
+ */
 function fitted(rows: string[][], width: number): string[] {
   const natural = rows[0].map((_, i) => Math.max(...rows.map((row) => displayWidth(row[i]))));
-  const kinds = [{ kind: 'text', header: 'level' }, { kind: 'number', header: 'score' }, { kind: 'key', header: 'id' }, { kind: 'text', header: 'location' }, { kind: 'title', header: 'title' }] as const;
+  const kinds = [{ kind: 'text', header: 'level' }, { kind: 'number', header: 'score' }, { kind: 'key', header: 'id' }, { kind: 'path', header: 'location' }, { kind: 'title', header: 'title' }] as const;
   const widths = fitWidths(natural, width, kinds);
   return rows.map((row) => '  ' + row.map((cell, i) => {
-    const text = kinds[i].kind === 'key' ? cell : clip(cell, widths[i]);
+    // The header row is words, not a path.
+    const text = kinds[i].kind === 'key' ? cell : kinds[i].kind === 'path' && row !== rows[0] ? clipPath(cell, widths[i]) : clip(cell, widths[i]);
     return i === row.length - 1 ? text : pad(text, widths[i], i === 1);
   }).join('  ').trimEnd());
 }

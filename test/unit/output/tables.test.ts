@@ -1,6 +1,6 @@
 /** Tables for people: whole keys, human unique headers, display widths, relative times, colour on a terminal only. */
 import { describe, expect, it } from 'vitest';
-import { clip, displayWidth } from '../../../src/output/text-width.js';
+import { clip, clipPath, displayWidth } from '../../../src/output/text-width.js';
 import { columnsOf, kindOf, nameOf, resolveColumns } from '../../../src/output/columns.js';
 import { relativeTime } from '../../../src/output/cells.js';
 import { SCREENFUL, TableStream, rowsTable } from '../../../src/output/table.js';
@@ -40,6 +40,20 @@ describe('display width', () => {
     expect(clip('👍🏽👍🏽👍🏽', 5)).toBe('👍🏽👍🏽…');
     expect(clip('abcdef', 4)).toBe('abc…');
     expect(clip('abc', 3)).toBe('abc');
+  });
+});
+
+describe('file paths', () => {
+  it('are cut from the left, keeping the file\'s name (whole directories go first), as gh and ls do', () => {
+    expect(clipPath('app/handlers/import.js', 22)).toBe('app/handlers/import.js');
+    expect(clipPath('app/handlers/import.js', 21)).toBe('…/handlers/import.js');
+    expect(clipPath('app/handlers/import.js', 19)).toBe('…/import.js');
+    expect(clipPath('app/handlers/import.js', 11)).toBe('…/import.js');
+    expect(clipPath('app/handlers/import.js', 8)).toBe('…port.js');
+    expect(clipPath('src/漢字/ファイル.ts', 13)).toBe('…/ファイル.ts');
+    expect(clipPath('src/漢字/ファイル.ts', 12)).toBe('…ファイル.ts');
+    expect(displayWidth(clipPath('src/漢字/ファイル.ts', 10))).toBeLessThanOrEqual(10);
+    expect(kindOf('affectedFile')).toBe('path');
   });
 });
 
@@ -129,6 +143,51 @@ describe('tables at 80 columns', () => {
     expect(rowsTable(issues, ['id', 'score', 'status'], o)).not.toContain(ESC);
     // Colour does not count towards widths.
     expect(lines(plain(colored))).toEqual(lines(rowsTable(issues, ['id', 'score', 'status'], o)));
+  });
+});
+
+describe('tables at any width', () => {
+  const o = { color: false, pretty: true, now: NOW };
+  const widest = (text: string) => Math.max(...lines(text).map(displayWidth));
+  // repos list at 40 columns printed rows 42 wide: BRANCH was neither shrunk nor left out.
+  const repos = [
+    { id: 'repo_58fcafba', name: 'data-pipeline', defaultScanTargetBranch: 'master', isPrScanningEnabled: true, issueCounts: { open: 12, patched: 3 } },
+    { id: 'repo_73870c2d', name: 'notification-worker', defaultScanTargetBranch: 'main', isPrScanningEnabled: false, issueCounts: { open: 1, patched: 0 } },
+  ];
+  const REPO_COLUMNS = ['id', 'name', 'defaultScanTargetBranch', 'isPrScanningEnabled', 'issueCounts.open', 'issueCounts.patched'];
+
+  it('is never wider than the terminal, defaults or chosen columns, whenever the keys fit', () => {
+    for (let width = 36; width <= 140; width += 1) {
+      // Chosen columns are never left out: from the width where each can have one column beside the keys.
+      for (const mayHide of width >= 52 ? [true, false] : [true]) {
+        expect(widest(rowsTable(repos, REPO_COLUMNS, { ...o, width, mayHide })), `repos at ${width}, mayHide ${mayHide}`).toBeLessThanOrEqual(width);
+        expect(widest(rowsTable(issues, COLUMNS, { ...o, width, mayHide })), `issues at ${width}, mayHide ${mayHide}`).toBeLessThanOrEqual(width);
+      }
+    }
+  });
+
+  it('at 40 columns, repos list leaves BRANCH out (and says so) rather than wrap', () => {
+    const notes: string[] = [];
+    const text = rowsTable(repos, REPO_COLUMNS, { ...o, width: 40, mayHide: true, note: (l) => notes.push(l) });
+    expect(lines(text)[0].split(/\s{2,}/)).toEqual(['ID', 'NAME']);
+    expect(text).toContain('repo_58fcafba  data-pipeline');
+    expect(notes[0]).toBe('Not shown at 40 columns: BRANCH, PR SCANS, OPEN, PATCHED.');
+  });
+
+  it('a file is cut from the left, so its name stays; a line is never offered without its file', () => {
+    const notes: string[] = [];
+    const text = rowsTable(issues, COLUMNS, { ...o, width: 100, mayHide: true, note: (l) => notes.push(l) });
+    const header = lines(text)[0].split(/\s{2,}/);
+    expect(header).toContain('FILE');
+    expect(text).toMatch(/ …\/file\.ts /);
+    expect(text).not.toMatch(/src\/handlers\/up[^ ]*…/);
+    for (let width = 40; width <= 140; width += 2) {
+      const said: string[] = [];
+      rowsTable(issues, COLUMNS, { ...o, width, mayHide: true, note: (l) => said.push(l) });
+      const hint = said.find((l) => l.startsWith('To see them:'));
+      if (hint?.includes('line')) expect(hint, `at ${width}`).toMatch(/,file,line,/);
+    }
+    expect(notes.filter((l) => l.startsWith('To see them:') && /\bline\b/.test(l) && !/\bfile\b/.test(l))).toEqual([]);
   });
 });
 

@@ -127,6 +127,20 @@ describe('help at 80 columns', () => {
     expect(bad).toEqual([]);
   }, 120_000);
 
+  it('a flag\'s default reads one way everywhere, "(default 8787)": never commander\'s quoted (default: "8787")', async () => {
+    const quoted: string[] = [];
+    for (const argv of await screens()) {
+      const r = await render(argv);
+      // A wrapped line may split "(default:" from its value: look at the words, not the lines.
+      const text = r.stdout.replace(/\s+/g, ' ');
+      for (const m of text.matchAll(/\(default: "[^"]*"\)/g)) quoted.push(`svc ${argv.join(' ')}: ${m[0]}`);
+    }
+    expect(quoted).toEqual([]);
+    const sandbox = (await render(['sandbox', '--help'])).stdout.replace(/\s+/g, ' ');
+    expect(sandbox).toContain('0 picks a free one (default 8787)');
+    expect(sandbox).toContain('(default 127.0.0.1)');
+  }, 120_000);
+
   it('on an 80-column terminal too', async () => {
     const bad: string[] = [];
     for (const argv of await screens()) {
