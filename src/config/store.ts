@@ -3,7 +3,8 @@
  * Reads are plain (fast, never write) and checked with zod: a value of the wrong type fails (exit 2,
  * naming the file and the key) only the command that needs it, so commands whose settings all come
  * from flags and the environment still run. Writes lock the file (lock.ts), read it afresh, and go
- * through conf (atomic, mode 0600): concurrent updates are never lost.
+ * through conf (atomic, mode 0600): concurrent updates are never lost. What a write does not change
+ * is kept as written (rewrite.ts).
  */
 import * as fs from 'node:fs';
 import { dirname, basename } from 'node:path';
@@ -198,6 +199,7 @@ export class ConfigStore {
     await loadProfileSchema();
     // Only writes lock: the lock module (and node:os, for the owner's host name) loads with the first.
     const { withLock } = await import('./lock.js');
+    const { rewrite } = await import('./rewrite.js');
     await withLock(this.path, async () => {
       this.data = undefined;
       this.raw = undefined;
@@ -207,7 +209,8 @@ export class ConfigStore {
       const profiles = { ...data.profiles };
       if (next === undefined) delete profiles[name];
       else profiles[name] = stripUndefined(next);
-      await this.write({ ...data, profiles });
+      const written = { ...data, profiles };
+      await this.write(written, rewrite(this.raw ?? undefined, data, written));
     }).catch((err: unknown) => {
       if (err instanceof UsageError) throw err;
       throw writeError(this.path, err);
@@ -218,7 +221,7 @@ export class ConfigStore {
    * Replace the whole file: conf writes a temp file (mode 0600) and renames it over the old one,
    * so a reader sees the old file or the new one, never a part.
    */
-  private async write(data: ConfigData): Promise<void> {
+  private async write(data: ConfigData, text: string): Promise<void> {
     try {
       // fs.promises is read here: loading it costs ~1 ms, and only writes need it.
       await fs.promises.mkdir(dirname(this.path), { recursive: true, mode: 0o700 });
@@ -232,6 +235,8 @@ export class ConfigStore {
         // now (a corrupt file is reported there, never replaced), so what conf cannot parse here is an
         // empty file, which is an empty config.
         clearInvalidConfig: true,
+        // The text rewrite() made: what the change did not touch, byte for byte as it was.
+        serialize: () => text,
       });
       conf.store = data as unknown as Record<string, unknown>;
       await fs.promises.chmod(this.path, 0o600);
