@@ -169,21 +169,29 @@ export async function runGate(ctx: Context, opts: GateOptions): Promise<void> {
   if (stepSummary !== undefined && paths.markdown === stepSummary) delete paths.markdown;
   // No output of the run is one of its inputs (file-clash.ts): checked before anything is sent or written.
   await checkOutputsSpareInputs(outputFiles(paths, opts.reports, stepSummary), inputFiles(ctx, opts, setup));
-  const op = searchOperation();
-  const built = await buildRequestBody(ctx, op, opts.scope.flags, opts.scope.values);
-  const scope: Record<string, unknown> = { ...built, types: ['open'] };
-  if (opts.repository !== undefined) {
-    if (built.repositoryIds !== undefined) throw new UsageError('give --repository or --repository-ids, not both');
-    // Resolved (a URL, or auto) in the try below; --dry-run sends nothing, so it only says so.
-    const v = opts.repository.trim();
-    const kind = checkRepositoryFlag(v, setup.ci, ctx.env);
-    const resolved = kind === 'auto' ? `<resolved from ${setup.ci!.repositoryUrl}>` : kind === 'url' ? `<resolved from ${v}>` : v;
-    scope.repositoryIds = ctx.globals.dryRun ? [resolved] : undefined;
+  // From here on the report paths are known to spare the inputs: a run that ends without a verdict
+  // (a usage error found now, exit 2, too) leaves no earlier run's report at them (undecided below).
+  let built: Record<string, unknown>;
+  const scope: Record<string, unknown> = { types: ['open'] };
+  try {
+    built = await buildRequestBody(ctx, searchOperation(), opts.scope.flags, opts.scope.values);
+    Object.assign(scope, built, { types: ['open'] });
+    if (opts.repository !== undefined) {
+      if (built.repositoryIds !== undefined) throw new UsageError('give --repository or --repository-ids, not both');
+      // Resolved (a URL, or auto) in the try below; --dry-run sends nothing, so it only says so.
+      const v = opts.repository.trim();
+      const kind = checkRepositoryFlag(v, setup.ci, ctx.env);
+      const resolved = kind === 'auto' ? `<resolved from ${setup.ci!.repositoryUrl}>` : kind === 'url' ? `<resolved from ${v}>` : v;
+      scope.repositoryIds = ctx.globals.dryRun ? [resolved] : undefined;
+    }
+    if (opts.wait && typeof scope.scanId !== 'string') throw new UsageError('--wait waits for the scan of --scan-id, and none is given', 'add --scan-id, or drop --wait');
+  } catch (err) {
+    // Nothing was sent, and nothing is: no comment (--dry-run writes nothing at all).
+    if (!ctx.globals.dryRun) await undecided(ctx, opts, { setup, stepSummary }, paths, err, false);
+    throw err;
   }
-  const wait = opts.wait;
-  if (wait && typeof scope.scanId !== 'string') throw new UsageError('--wait waits for the scan of --scan-id, and none is given', 'add --scan-id, or drop --wait');
   if (ctx.globals.dryRun) {
-    printDryRun(ctx, op.path, { ...scope, sortBy: 'createdAt', sortOrder: 'asc', page: 1, pageSize: size });
+    printDryRun(ctx, searchOperation().path, { ...scope, sortBy: 'createdAt', sortOrder: 'asc', page: 1, pageSize: size });
     return;
   }
 
@@ -302,14 +310,14 @@ async function decideAndReport(ctx: Context, opts: GateOptions, g: GateRun): Pro
  * report is removed where this run writes none (said in one line), the step summary and the comment
  * say it too.
  */
-async function undecided(ctx: Context, opts: GateOptions, g: GateRun, paths: ReportPaths, err: unknown): Promise<void> {
+async function undecided(ctx: Context, opts: GateOptions, g: Pick<GateRun, 'setup' | 'stepSummary'>, paths: ReportPaths, err: unknown, sent = true): Promise<void> {
   const code = err instanceof CliError ? err.exitCode : EXIT.INTERNAL;
   const message = scrub(err instanceof Error ? err.message : String(err), ctx.secrets());
   const removed = await writeErrorReports(paths, message, code, ctx.io.stdout).catch(() => [] /* the original error is the one to report */);
   const note = undecidedNote(removed);
   if (note !== undefined) ctx.warn(note);
   if (g.stepSummary !== undefined) await writeStepSummaryError(g.stepSummary, message, code).catch(() => { /* as above */ });
-  if (opts.comment && code !== EXIT.INTERRUPTED && code !== EXIT.TERMINATED) await postComment(ctx, toCommentError(message, code, g.setup.ci?.commit));
+  if (sent && opts.comment && code !== EXIT.INTERRUPTED && code !== EXIT.TERMINATED) await postComment(ctx, toCommentError(message, code, g.setup.ci?.commit));
 }
 
 /** The organization the gate sends and where it came from; none: the token's default. */

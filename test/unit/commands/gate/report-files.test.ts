@@ -65,6 +65,30 @@ describe('no verdict: an earlier run\'s SARIF, host B SAST and Code Quality repo
     expect(r.stderr).toContain('reports of an earlier run');
   });
 
+  it('a usage error found once the report paths are checked (exit 2, nothing sent): removed too; a report path that is an input is never touched', async () => {
+    const dir = tempDir('svc-stale-');
+    const old = earlierReports(dir);
+    const json = join(dir, 'v.json');
+    writeFileSync(json, '{"passed":true}');
+    const before = down.requests.length;
+    const r = await runCli(['gate', '--fail-on', 'high', '--wait', ...old.args, '--json-report', json], { env: down.env });
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toContain('--wait waits for the scan of --scan-id');
+    for (const f of [old.sarif, old.sast, old.cq]) expect(existsSync(f), f).toBe(false);
+    expect(JSON.parse(readFileSync(json, 'utf8'))).toMatchObject({ decided: false, exitCode: 2 });
+    // The same file as the baseline: exit 2 before anything, the baseline kept as it was.
+    const base = earlierReports(dir).sarif;
+    const text = readFileSync(base, 'utf8');
+    const clash = await runCli(['gate', '--fail-on', 'high', '--baseline', base, '--sarif', base], { env: down.env });
+    expect(clash.code).toBe(2);
+    expect(readFileSync(base, 'utf8')).toBe(text);
+    // --dry-run writes nothing and removes nothing.
+    const dry = await runCli(['gate', '--fail-on', 'high', '--dry-run', '--sarif', base], { env: down.env });
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(readFileSync(base, 'utf8')).toBe(text);
+    expect(down.requests).toHaveLength(before);
+  });
+
   it('a symbolic link keeps the link and loses its target; nothing there: nothing said', async () => {
     const dir = tempDir('svc-stale-');
     mkdirSync(join(dir, 'out'));
