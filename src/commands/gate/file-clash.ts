@@ -17,6 +17,8 @@ export interface NamedFile {
   given: string;
   /** Resolved against the current directory. */
   path: string;
+  /** What to do instead, when the usual hint (move a decided run's report over it) does not fit. */
+  hint?: string;
 }
 
 interface Identity {
@@ -46,7 +48,7 @@ export async function checkOutputsSpareInputs(outputs: NamedFile[], inputs: Name
     if (clash) {
       throw new UsageError(
         `${out.flag} '${out.given}' and ${clash.f.flag} '${clash.f.given}' are the same file: the run would overwrite what it reads (a failed run would leave an "undecided" report in its place)`,
-        `write ${out.flag} to another file (e.g. a new name, then move it over ${clash.f.given} after a decided run)`,
+        clash.f.hint ?? `write ${out.flag} to another file (e.g. a new name, then move it over ${clash.f.given} after a decided run)`,
       );
     }
   }

@@ -132,7 +132,7 @@ function outputFiles(paths: ReportPaths, given: ReportPaths, stepSummary: string
 /** The files the run reads: the baseline, the policy (given or the default one found), --input, -F name=@file, svc's config file. */
 function inputFiles(ctx: Context, opts: GateOptions, setup: GateSetup): NamedFile[] {
   // The config file (profiles, the stored token): a report over it would lose them.
-  const files: NamedFile[] = [{ flag: 'the config file', given: ctx.config.path, path: resolve(ctx.cwd, ctx.config.path) }];
+  const files: NamedFile[] = [{ flag: 'the config file', given: ctx.config.path, path: resolve(ctx.cwd, ctx.config.path), hint: 'write the report to another file: this one holds the profiles and the stored token' }];
   const add = (flag: string, given: string | undefined) => {
     if (given !== undefined && given !== '-' && given.trim() !== '') files.push({ flag, given, path: resolve(ctx.cwd, given) });
   };

@@ -174,6 +174,7 @@ describe("svc's config file is one of the gate's inputs", () => {
       const r = await runCli(['gate', '--fail-on', 'high', ...args], { env: { ...sb.env, SVC_CONFIG_DIR: dir } });
       expect(r.code, r.stderr).toBe(2);
       expect(r.stderr).toContain(`and the config file '${config}' are the same file`);
+      expect(r.stderr).toContain('this one holds the profiles and the stored token');
     }
     expect(readFileSync(config, 'utf8')).toBe(text);
     expect(lstatSync(config).mode & 0o777).toBe(0o600);
