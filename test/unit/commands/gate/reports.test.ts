@@ -1,5 +1,5 @@
 /** The registry of the gate's report formats: the options, the writing (decided or not) and what the tally keeps come from its rows. */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Command, Option } from 'commander';
 import { describe, expect, it } from 'vitest';
@@ -61,5 +61,21 @@ describe('REPORT_KINDS', () => {
     expect(REPORT_KEYS.filter((k) => kindOf(k).undecided === undefined)).toEqual(['sarif', 'hostbSast', 'codeQuality']);
     expect(JSON.parse(readFileSync(paths.jsonReport!, 'utf8'))).toEqual({ passed: false, decided: false, exitCode: 6, error: 'network down' });
     expect(readFileSync(paths.markdown!, 'utf8')).toContain('network down');
+  });
+
+  it('a report that fails while it is written (EIO) is returned, not thrown; its earlier file is removed and the others are written', async () => {
+    const dir = tempDir('svc-report-kinds-');
+    const paths: ReportPaths = { junit: join(dir, 'j.xml'), markdown: join(dir, 'm.md') };
+    writeFileSync(paths.junit!, '<testsuites tests="0"/>');
+    // The JUnit writer reads every issue; the disk fails as it does.
+    const failing: GateVerdict = { ...verdict, result: { ...verdict.result, get issues(): never { throw Object.assign(new Error('i/o error'), { code: 'EIO' }); } } };
+    const notes: string[] = [];
+    const failed = await writeReports(paths, failing, { version: '1', startedAt: 0, endedAt: 1, stdout: process.stdout, note: (l) => notes.push(l) });
+    expect(failed).toHaveLength(1);
+    expect(failed[0]).toMatchObject({ exitCode: 9, removed: true });
+    expect(failed[0].message).toBe(`cannot write the --junit report to ${paths.junit} (EIO); removed the earlier file there`);
+    expect(existsSync(paths.junit!)).toBe(false);
+    expect(readFileSync(paths.markdown!, 'utf8')).toContain('svc gate');
+    expect(notes).toEqual([`wrote the markdown summary ${paths.markdown}`]);
   });
 });
