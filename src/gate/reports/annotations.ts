@@ -64,7 +64,7 @@ function command(kind: 'error' | 'warning' | 'notice', issue: GateIssue): string
     if (span.startColumn !== undefined) props.push(`col=${span.startColumn}`);
     if (span.endColumn !== undefined) props.push(`endColumn=${span.endColumn}`);
   }
-  props.push(`title=${escapeProperty(`[${issue.level}] ${titleOf(issue)}`)}`);
+  props.push(`title=${escapeProperty(escapeLogCommands(`[${issue.level}] ${titleOf(issue)}`))}`);
   const description = descriptionOf(issue);
   const facts = `score ${scoreText(issue)}, ${issue.level}, issue ${idText(issue)}${issue.breaking ? ', breaks the gate' : ''}`;
   const message = description === undefined ? `${titleOf(issue)} (${facts})` : `${description}\n(${facts})`;

@@ -99,6 +99,8 @@ describe('svc on a runner that parses commands writes none from the service', ()
     expect(found.filter((c) => !/^::(group|endgroup|error|warning|notice)[ :]/.test(c))).toEqual([]);
     expect(found).toContain('::endgroup::');
     expect(found.filter((c) => c.startsWith('::error ')).length).toBe(HOSTILE.length);
+    // The service's text inside svc's own annotations is escaped too (title and message).
+    for (const line of r.stdout.split('\n').filter((l) => l.startsWith('::error '))) expect(line).not.toMatch(/##(vso)?\[/i);
   });
 
   it('gate on the logging-command CI: ##vso[ from titles is escaped; its own logissue lines and group stay', async () => {
