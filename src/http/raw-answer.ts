@@ -4,7 +4,7 @@
  * not load the HTTP client with it.
  */
 import { ResponseError } from './errors.js';
-import { checkKeysOnce, checkNoErrorKey, isCanonical } from './answer-checks.js';
+import { checkDepth, checkKeysOnce, checkNoErrorKey, isCanonical } from './answer-checks.js';
 
 /**
  * Reusable buffers for response bodies (buffer-pool.ts). A long listing reads ~1 MB a
@@ -51,7 +51,7 @@ export class RawAnswer {
   }
 }
 
-/** The answer parsed; a key given twice or the service's error key in it is a bad answer (answer-checks.ts). */
+/** The answer parsed; nested too deeply, a key given twice or the service's error key in it is a bad answer (answer-checks.ts). */
 export function parseAnswer(text: string, notJson: () => Error, what: string): unknown {
   let data: unknown;
   try {
@@ -60,6 +60,8 @@ export function parseAnswer(text: string, notJson: () => Error, what: string): u
     throw notJson();
   }
   if (data !== null && typeof data === 'object') {
+    // Before anything else walks it (JSON.stringify in isCanonical would overflow the stack first).
+    checkDepth(data, what);
     if (!isCanonical(text, data)) checkKeysOnce(text, what);
     checkNoErrorKey(data, what);
   }
