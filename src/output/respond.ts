@@ -10,7 +10,7 @@ import { leafPaths } from './paths.js';
 import { fieldPaths, rowSchema } from '../operations/fields.js';
 import { anyObject, issueText } from '../operations/fields.js';
 import { BadRequestError, ResponseError } from '../http/errors.js';
-import { stripControls } from '../sanitize.js';
+import { answerValue, stripControls } from '../sanitize.js';
 
 type ColumnsOf = Pick<Operation, 'columns' | 'response' | 'rows' | 'group' | 'name'>;
 
@@ -87,8 +87,11 @@ export function checkShape(ctx: Pick<IoContext, 'warn'>, op: Operation, data: un
     ctx.warn(`the response of ${op.group} ${op.name} is ${got}, not an object; showing it as received`);
     return;
   }
+  // A number beyond ±1.8e308 (1e400) reads as ±Infinity, which no number field takes: said as the gate says it (answerValue).
+  const value = issue.path.reduce<unknown>((v, k) => (v !== null && typeof v === 'object' ? (v as Record<PropertyKey, unknown>)[k as PropertyKey] : undefined), data);
+  const huge = typeof value === 'number' && !Number.isFinite(value) ? `, got ${answerValue(value)}` : '';
   throw new ResponseError(
-    `the response of ${op.group} ${op.name} does not have the documented shape: ${where} ${issueText(issue)}${issue.path.length ? '' : ` (got ${got})`}`,
+    `the response of ${op.group} ${op.name} does not have the documented shape: ${where} ${issueText(issue)}${huge}${issue.path.length ? '' : ` (got ${got})`}`,
     undefined,
     'check the base URL and the service version; --verbose shows the answer as received',
   );

@@ -89,3 +89,12 @@ describe('bulk actions: an id answered ok: false failed', () => {
     expect((JSON.parse(r.stdout) as Array<{ code: number }>).map((x) => x.code)).toEqual([7, 7]);
   });
 });
+
+describe('a number too large to read in an answer', () => {
+  it('issues search with score 1e400: exit 7 saying what the gate says of it ("a number too large to read")', async () => {
+    fake.stub('/api/v1/issues/search', { text: '{"issues":[{"id":"iss_1","status":"open","score":1e400}],"totalCount":1,"currentPage":1,"pageSize":10}', type: 'application/json' });
+    const r = await run(['issues', 'search', '-o', 'json']);
+    expect(r.code, r.stderr).toBe(7);
+    expect(r.stderr).toContain('issues.0.score expected a number, got a number too large to read');
+  });
+});
