@@ -251,8 +251,10 @@ export function createClient(o: ClientOptions): Client {
       );
     }
     const type = String(res.headers['content-type'] ?? 'no content type');
-    if (raw) return new RawAnswer(bytes, what, res.statusCode, type, (t) => scrub(t, [o.tokenSecret]), backing && pool && { buf: backing.buf, from: pool });
-    return parseAnswer(text(), () => notJsonError(what, res.statusCode, type, shown()), what);
+    const header = res.headers['content-encoding'];
+    const encoding = header === undefined ? undefined : String(header);
+    if (raw) return new RawAnswer(bytes, what, res.statusCode, type, (t) => scrub(t, [o.tokenSecret]), backing && pool && { buf: backing.buf, from: pool }, encoding);
+    return parseAnswer(text(), () => notJsonError(what, res.statusCode, type, shown(), encoding), what);
   }
 
   return {
