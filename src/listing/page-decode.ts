@@ -14,6 +14,7 @@ import { RawAnswer } from '../http/raw-answer.js';
 import { ResponseError } from '../http/errors.js';
 import { itemSpans, type Spans } from './item-spans.js';
 import { checkKeysOnce, checkNoErrorKey } from '../http/answer-checks.js';
+import { noteInexact, splitInexact } from '../http/exact-numbers.js';
 
 export interface PageSource {
   bytes: Buffer;
@@ -44,8 +45,13 @@ export function compactItems(spans: Spans): boolean {
   return true;
 }
 
-/** The answer parsed (a RawAnswer; anything else is already parsed and returned as it is). */
-export function decodePage(answer: unknown, key: string, slim?: Slim): unknown {
+/**
+ * The answer parsed (a RawAnswer; anything else is already parsed and returned as it is).
+ * `exact`: the items are written as JSON one by one (not copied from the bytes): an item whose text
+ * is not JSON.stringify of its parse has its numbers a double does not hold recorded
+ * (http/exact-numbers.ts), so that they are written as the service sent them.
+ */
+export function decodePage(answer: unknown, key: string, slim?: Slim, exact = false): unknown {
   if (!(answer instanceof RawAnswer)) return answer;
   const { bytes } = answer;
   // A nested list (a dotted key) is not copied from the bytes: parsed whole. Nor is an answer that
@@ -78,14 +84,17 @@ export function decodePage(answer: unknown, key: string, slim?: Slim): unknown {
       } else {
         for (let k = 0; k < items.length; k++) {
           const text = bytes.toString('utf8', b[2 * k], b[2 * k + 1]);
-          items[k] = JSON.parse(text);
+          const item = JSON.parse(text);
+          items[k] = item;
           if (!keysChecked) checkKeysOnce(text, answer.call, 2);
+          if (exact && JSON.stringify(item) !== text) noteInexact(text, item);
         }
       }
       page[key] = items;
       data = page;
     } else {
       data = answer.parse();
+      if (exact) splitInexact(data, key);
     }
     checkNoErrorKey(data, answer.call);
   } catch (err) {
