@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import type { GateIssue, GateResult } from '../verdict.js';
 import { fingerprintOf } from '../fingerprint.js';
 import type { Level } from '../levels.js';
-import { relativePath, scoreText, spanOf, titleOf } from './common.js';
+import { idText, relativePath, scoreText, spanOf, titleOf } from './common.js';
 import { ruleSlug } from './hostb-sast.js';
 
 type CodeQualitySeverity = 'info' | 'minor' | 'major' | 'critical' | 'blocker';
@@ -47,7 +47,7 @@ function entry(issue: GateIssue, used: Map<string, number>): CodeQualityEntry {
   const lines: CodeQualityEntry['location']['lines'] = { begin: span.startLine ?? 1 };
   if (span.endLine !== undefined && span.endLine > lines.begin) lines.end = span.endLine;
   return {
-    description: `[${issue.level}] ${titleOf(issue)} (score ${scoreText(issue)}, svc issue ${issue.id})`,
+    description: `[${issue.level}] ${titleOf(issue)} (score ${scoreText(issue)}, svc issue ${idText(issue)})`,
     check_name: ruleSlug(issue),
     fingerprint,
     severity: SEVERITY[issue.level],

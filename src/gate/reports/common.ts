@@ -62,6 +62,11 @@ export function idText(issue: GateIssue): string {
   return stripControls(String(issue.id));
 }
 
+/** The issue's vulnerability class as shown (one line, controls out), or undefined when it has none. */
+export function classText(issue: GateIssue): string | undefined {
+  return text(issue.vulnClass)?.replace(/\s+/g, ' ');
+}
+
 /** A one-line title: the generated title, else the vulnerability class, else the id. */
 export function titleOf(issue: GateIssue): string {
   const title = text(issue.generatedTitle) ?? text(issue.vulnClass) ?? `Issue ${idText(issue)}`;

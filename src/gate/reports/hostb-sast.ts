@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import type { GateIssue, GateResult } from '../verdict.js';
 import type { Level } from '../levels.js';
 import { slugOf } from './rule-help.js';
-import { cweNumbers, descriptionOf, relativePath, spanOf, titleOf } from './common.js';
+import { classText, cweNumbers, idText, descriptionOf, relativePath, spanOf, titleOf } from './common.js';
 
 const HOSTB_SAST_VERSION = '15.0.7';
 
@@ -51,9 +51,9 @@ const cut = (s: string, n: number) => (s.length <= n ? s : `${s.slice(0, n - 1)}
 function vulnerability(issue: GateIssue, o: HostBSastOptions): Record<string, unknown> {
   const rule = ruleSlug(issue);
   const identifiers: Array<Record<string, string>> = [
-    { type: 'svc_rule', name: `svc rule ${typeof issue.vulnClass === 'string' && issue.vulnClass.trim() !== '' ? issue.vulnClass.trim() : rule}`, value: rule },
+    { type: 'svc_rule', name: `svc rule ${classText(issue) ?? rule}`, value: rule },
     ...cweNumbers(issue).map((n) => ({ type: 'cwe', name: `CWE-${n}`, value: n, url: `https://cwe.mitre.org/data/definitions/${n}.html` })),
-    { type: 'svc_issue', name: `svc issue ${issue.id}`, value: String(issue.id) },
+    { type: 'svc_issue', name: `svc issue ${idText(issue)}`, value: String(issue.id) },
   ];
   const location: Record<string, unknown> = {};
   const file = relativePath(issue.affectedFile);
@@ -71,7 +71,7 @@ function vulnerability(issue: GateIssue, o: HostBSastOptions): Record<string, un
     identifiers,
     location,
   };
-  if (o.issueUrl) v.links = [{ name: `svc issue ${issue.id}`, url: o.issueUrl(String(issue.id)) }];
+  if (o.issueUrl) v.links = [{ name: `svc issue ${idText(issue)}`, url: o.issueUrl(String(issue.id)) }];
   return v;
 }
 

@@ -7,7 +7,8 @@
  * the level in the failure's `type`.
  */
 import type { GateIssue, GateResult } from '../verdict.js';
-import { cweNumbers, descriptionOf, locationText, relativePath, scoreText, spanOf, titleOf } from './common.js';
+import { classText, cweNumbers, descriptionOf, idText, locationText, relativePath, scoreText, spanOf, titleOf } from './common.js';
+import { stripControls } from '../../sanitize.js';
 
 /** Removes characters XML 1.0 does not allow (controls other than tab/LF/CR, lone surrogates, U+FFFE/F). */
 export function stripInvalidXml(value: string): string {
@@ -29,9 +30,13 @@ export function xmlAttr(value: string): string {
     .replace(/\r/g, '&#13;');
 }
 
+// Every text from the service (id, repository, class, title, description) is cleaned by the
+// sanitizer (stripControls via ./common.ts) before the XML escaping: stripInvalidXml alone keeps C1
+// controls (an 8-bit CSI or OSC) and bidi overrides, which a CI's test view or a terminal acts on.
+
 /** `<id>: <title>`: stable across runs. */
 function testcaseName(issue: GateIssue): string {
-  return `${issue.id}: ${titleOf(issue)}`;
+  return `${idText(issue)}: ${titleOf(issue)}`;
 }
 
 /** ` file="…" line="…"` where the issue names a file (and a valid line). */
@@ -43,17 +48,18 @@ function locationAttrs(issue: GateIssue): string {
 }
 
 function classnameOf(issue: GateIssue): string {
-  const repo = issue.repositoryName;
-  return typeof repo === 'string' && repo.trim() !== '' ? repo.trim() : 'svc';
+  const repo = typeof issue.repositoryName === 'string' ? stripControls(issue.repositoryName).replace(/\s+/g, ' ').trim() : '';
+  return repo !== '' ? repo : 'svc';
 }
 
 function details(issue: GateIssue): string {
   const lines = [
-    `id: ${issue.id}`,
+    `id: ${idText(issue)}`,
     `level: ${issue.level}`,
     `score: ${scoreText(issue)}`,
   ];
-  if (typeof issue.vulnClass === 'string' && issue.vulnClass !== '') lines.push(`class: ${issue.vulnClass}`);
+  const cls = classText(issue);
+  if (cls !== undefined) lines.push(`class: ${cls}`);
   const cwes = cweNumbers(issue);
   if (cwes.length > 0) lines.push(`cwes: ${cwes.map((n) => `CWE-${n}`).join(', ')}`);
   const where = locationText(issue);
@@ -115,7 +121,7 @@ export function toJunitError(message: string): string {
     `<testsuites name="svc" ${counts}>`,
     `  <testsuite name="svc gate" ${counts}>`,
     '    <testcase classname="svc" name="gate thresholds">',
-    `      <error message="${xmlAttr(`gate could not be decided: ${message}`)}" type="error">${xmlText(message)}</error>`,
+    `      <error message="${xmlAttr(`gate could not be decided: ${stripControls(message)}`)}" type="error">${xmlText(stripControls(message))}</error>`,
     '    </testcase>',
     '  </testsuite>',
     '</testsuites>',

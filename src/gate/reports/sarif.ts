@@ -20,7 +20,7 @@
  */
 import type { GateIssue, GateResult, IssueList } from '../verdict.js';
 import { LEVELS, numericScore, type Level } from '../levels.js';
-import { cweNumbers, descriptionOf, relativePath, spanOf, titleOf, type Span } from './common.js';
+import { classText, cweNumbers, descriptionOf, relativePath, spanOf, titleOf, type Span } from './common.js';
 import { classHelp, cweUrl, slugOf } from './rule-help.js';
 import { FINGERPRINT_SARIF_KEY } from '../baseline.js';
 
@@ -115,8 +115,8 @@ interface RuleClass {
 }
 
 function classOf(issue: GateIssue): RuleClass {
-  if (typeof issue.vulnClass === 'string') {
-    const display = issue.vulnClass.replace(/\s+/g, ' ').trim();
+  const display = classText(issue);
+  if (display !== undefined) {
     const slug = slugOf(display);
     if (slug !== '') return { slug, display };
   }

@@ -1,7 +1,7 @@
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { describe, expect, it } from 'vitest';
 import { evaluateGate } from '../../../../src/gate/verdict.js';
-import { stripInvalidXml, toJunit, xmlAttr } from '../../../../src/gate/reports/junit.js';
+import { stripInvalidXml, toJunit, toJunitError, xmlAttr } from '../../../../src/gate/reports/junit.js';
 import { ALL, hostile, lowOne, sqlInjection } from '../../../fixtures/reports/issues.js';
 
 interface Failure {
@@ -113,6 +113,28 @@ describe('toJunit', () => {
   it('escapes a lone hostile issue on its own', () => {
     const one = toJunit(evaluateGate([hostile], { failOn: 'info' }));
     expect(XMLValidator.validate(one)).toBe(true);
+  });
+
+  it('cleans the id, the repository and the class as it cleans the title (C1 sequences, bidi controls)', () => {
+    const issue = {
+      ...sqlInjection, id: 'iss_1\u001b[2J', repositoryName: 'web\u009b2J\u202eX',
+      vulnClass: 'SQLi\u009d52;c;ZXZpbA==\u0007', generatedTitle: undefined,
+    };
+    const xml = toJunit(evaluateGate([issue], { failOn: 'high' }));
+    // eslint-disable-next-line no-control-regex
+    expect(xml).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/);
+    const [tc] = parse(xml).testcase;
+    expect(tc['@_classname']).toBe('webX');
+    expect(tc['@_name']).toBe('iss_1: SQLi');
+    expect(tc.failure?.['#text']).toContain('id: iss_1\n');
+    expect(tc.failure?.['#text']).toContain('class: SQLi\n');
+  });
+
+  it('cleans the message of an undecided gate', () => {
+    const xml = toJunitError('orgs/list failed: HTTP 400: bad \u009d8;;http://x\u0007 \u202eY');
+    // eslint-disable-next-line no-control-regex
+    expect(xml).not.toMatch(/[\u007f-\u009f\u202a-\u202e]/);
+    expect(xml).toContain('HTTP 400: bad  Y');
   });
 });
 
