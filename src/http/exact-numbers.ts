@@ -27,6 +27,13 @@ export interface InexactNumber {
 const found = new WeakMap<object, InexactNumber[]>();
 /** For each object or list holding one: its key -> the service's text and the parsed double. */
 const holders = new WeakMap<object, Map<string, InexactNumber>>();
+/** Whether this process has recorded one (until then JSON output takes JSON.stringify's path). */
+let seen = false;
+
+/** Whether any answer or item of this run held a number a double does not hold. */
+export function sawInexact(): boolean {
+  return seen;
+}
 
 const DIGIT_0 = 0x30;
 const DIGIT_9 = 0x39;
@@ -141,7 +148,7 @@ export function noteInexact(text: string, data: unknown): InexactNumber[] {
     m.set(String(last), n);
     list.push(n);
   }
-  if (list.length) found.set(data, list);
+  if (list.length) { found.set(data, list); seen = true; }
   return list;
 }
 
@@ -173,6 +180,16 @@ export function splitInexact(page: unknown, key: string): void {
     const rest = n.path.slice(close + 1).replace(/^\./, '');
     const mine = found.get(item) ?? [];
     mine.push({ ...n, path: rest });
+    seen = true;
     found.set(item, mine);
   }
+}
+
+/** `copy` is a shallow copy of `data` (same values, same keys): its numbers are recorded for it too. */
+export function carryInexact(data: unknown, copy: unknown): void {
+  if (data === null || typeof data !== 'object' || copy === null || typeof copy !== 'object' || data === copy) return;
+  const list = found.get(data);
+  if (list) found.set(copy, list);
+  const own = holders.get(data);
+  if (own) holders.set(copy, own);
 }

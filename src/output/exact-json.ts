@@ -6,8 +6,8 @@
  * Where svc cannot write the service's text (--jq computes with doubles; --columns builds new rows),
  * one warning line per number names the field and the text sent.
  */
-import { inexactAt, inexactIn, type InexactNumber } from '../http/exact-numbers.js';
-import { stripControls } from '../sanitize.js';
+import { inexactAt, inexactIn, sawInexact, type InexactNumber } from '../http/exact-numbers.js';
+import { escapeControls } from '../sanitize.js';
 
 /**
  * A string no service text is (a random part per process, which the service never sees; node:crypto
@@ -21,7 +21,8 @@ const MARKED = new RegExp(`"${JSON.stringify(MARK).slice(1, -1).replace(/\\/g, '
  * item `value` is, or is inside of) written as the service sent them.
  */
 export function exactStringify(value: unknown, root: unknown = value, indent?: number): string {
-  if (inexactIn(root) === undefined) return JSON.stringify(value, null, indent);
+  // `root` for the common case; any recorded number (an answer's root may be a copy: local filters).
+  if (inexactIn(root) === undefined && !sawInexact()) return JSON.stringify(value, null, indent);
   const texts: string[] = [];
   const text = JSON.stringify(value, function (this: object, key: string, v: unknown) {
     if (typeof v !== 'number') return v;
@@ -40,10 +41,10 @@ function doubleText(n: InexactNumber): string {
 
 /**
  * One warning (without its `warning: `) per number of `root` that is not written as sent, `how`
- * saying what is written instead (`--jq sees`), or none. The path is the service's keys: cleaned.
+ * saying what is written instead (`--jq sees`), or none. The path is the service's keys: escaped (sanitize.ts).
  */
 export function inexactWarnings(root: unknown, how: string): string[] {
-  return (inexactIn(root) ?? []).map((n) => `${stripControls(n.path)}: the service sent the number ${n.text}, which a double does not hold; ${how} ${doubleText(n)}`);
+  return (inexactIn(root) ?? []).map((n) => `${escapeControls(n.path)}: the service sent the number ${n.text}, which a double does not hold; ${how} ${doubleText(n)}`);
 }
 
 /**
@@ -51,7 +52,7 @@ export function inexactWarnings(root: unknown, how: string): string[] {
  * copies of the objects above it; the data itself when it has none.
  */
 export function withServiceText(data: unknown, root: unknown = data): unknown {
-  if (inexactIn(root) === undefined) return data;
+  if (inexactIn(root) === undefined && !sawInexact()) return data;
   const copy = (v: unknown): unknown => {
     if (v === null || typeof v !== 'object') return v;
     if (Array.isArray(v)) {

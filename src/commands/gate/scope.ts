@@ -33,7 +33,7 @@ import { EXIT } from '../../exit-codes.js';
 import type { Client } from '../../http/client.js';
 import { NotFoundError, ResponseError } from '../../http/errors.js';
 import { checkAnswer, itemScopeCheck } from '../../listing/answer-checks.js';
-import { escapeControls } from '../../request/values.js';
+import { escapeControls } from '../../sanitize.js';
 import type { VerifiedCommit } from './commit-scan.js';
 import { recordUrls } from '../../repos/find.js';
 import { repositoryNames, type RepositoryNames } from './repository-names.js';

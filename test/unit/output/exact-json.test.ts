@@ -73,6 +73,16 @@ describe('a number a double does not hold is written as the service sent it', ()
     expect(q.stderr).toContain('warning: confidence: the service sent the number 1e-400, which a double does not hold; --jq computes with doubles and sees 0');
   });
 
+  it('a page filtered by svc (--min-score) keeps them, and --jq on it warns', async () => {
+    fake.stub('/api/v1/issues/search', issuesPage);
+    const j = await runCli(['issues', 'search', '--min-score', '10', '-o', 'json'], { env: fake.env });
+    expect(j.code, j.stderr).toBe(0);
+    expect(j.stdout).toContain('"confidence":12345678901234567890}');
+    const q = await runCli(['issues', 'search', '--min-score', '10', '--jq', '.issues[].confidence'], { env: fake.env });
+    expect(q.stdout).toBe('12345678901234567000\n0\n0.5\n');
+    expect(q.stderr).toContain('warning: issues[1].confidence: the service sent the number 1e-400');
+  });
+
   it('svc api issues/search: confidence as sent', async () => {
     fake.stub('/api/v1/issues/search', issuesPage);
     const r = await runCli(['api', 'issues/search', '-o', 'json'], { env: fake.env });
