@@ -66,6 +66,18 @@ export function changedByDouble(token: string, value = Number(token)): boolean {
   return decimal(token) !== decimal(String(value));
 }
 
+/**
+ * Whether a JSON text may hold a number a double changes: false when it surely holds none. Such a
+ * token has an exponent (a digit then e or E), 16 or more digits (a double keeps every number of 15
+ * significant digits), or is -0 (`-0`, `-0.00`). Strings may match too (a hash, a long id): then
+ * the exact check (canonical text, then inexactTokens) decides. One regular-expression pass, for
+ * items that are not already checked by the parse of a whole answer (page-decode.ts).
+ */
+const RISKY = /[0-9][eE]|[0-9.]{16}|-0(?:\.0+)?(?![0-9.eE])/;
+export function mayHoldInexact(text: string): boolean {
+  return RISKY.test(text);
+}
+
 type Key = string | number;
 
 function pathText(keys: readonly Key[]): string {

@@ -13,8 +13,8 @@ import { isUtf8 } from 'node:buffer';
 import { RawAnswer } from '../http/raw-answer.js';
 import { ResponseError } from '../http/errors.js';
 import { itemSpans, type Spans } from './item-spans.js';
-import { checkKeysOnce, checkNoErrorKey } from '../http/answer-checks.js';
-import { noteInexact, splitInexact } from '../http/exact-numbers.js';
+import { checkDepth, checkKeysOnce, checkNoErrorKey } from '../http/answer-checks.js';
+import { mayHoldInexact, noteInexact, splitInexact } from '../http/exact-numbers.js';
 
 export interface PageSource {
   bytes: Buffer;
@@ -64,6 +64,8 @@ export function decodePage(answer: unknown, key: string, slim?: Slim, exact = fa
   // (two bad bytes both read as U+FFFD).
   const keysChecked = spans !== undefined && spans.keysOnce && copyable;
   let data: unknown;
+  // With `exact`: the items whose text may hold such a number, as [index, text, ...].
+  let risky: Array<number | string> | undefined;
   try {
     if (spans) {
       // The answer with an empty list in the list's place (same keys, same order), then the items.
@@ -84,14 +86,22 @@ export function decodePage(answer: unknown, key: string, slim?: Slim, exact = fa
       } else {
         for (let k = 0; k < items.length; k++) {
           const text = bytes.toString('utf8', b[2 * k], b[2 * k + 1]);
-          const item = JSON.parse(text);
-          items[k] = item;
+          items[k] = JSON.parse(text);
           if (!keysChecked) checkKeysOnce(text, answer.call, 2);
-          if (exact && JSON.stringify(item) !== text) noteInexact(text, item);
+          if (exact && mayHoldInexact(text)) (risky ??= []).push(k, text);
         }
       }
       page[key] = items;
       data = page;
+      // As parseAnswer checks an answer parsed whole (answer-checks.ts): ~1% of the parse's time.
+      checkDepth(data, answer.call);
+      // After the depth check (JSON.stringify walks the item): an item whose text is not its
+      // stringified parse has its numbers a double changes recorded.
+      for (let r = 0; risky && r < risky.length; r += 2) {
+        const item = items[risky[r] as number];
+        const text = risky[r + 1] as string;
+        if (JSON.stringify(item) !== text) noteInexact(text, item);
+      }
     } else {
       data = answer.parse();
       if (exact) splitInexact(data, key);

@@ -1,6 +1,6 @@
 /** Which number tokens a JSON double changes, and where they are (http/exact-numbers.ts). */
 import { describe, expect, it } from 'vitest';
-import { changedByDouble, inexactIn, inexactTokens, noteInexact, splitInexact } from '../../../src/http/exact-numbers.js';
+import { mayHoldInexact, changedByDouble, inexactIn, inexactTokens, noteInexact, splitInexact } from '../../../src/http/exact-numbers.js';
 
 describe('changedByDouble: the value written back reads as another number', () => {
   it.each(['1e400', '-1e400', '1e-400', '-0', '-0.0', '12345678901234567890', '9007199254740993', '0.1000000000000000000001'])('%s is changed', (t) => {
@@ -8,6 +8,17 @@ describe('changedByDouble: the value written back reads as another number', () =
   });
   it.each(['0', '0.0', '0e5', '1', '1.0', '1E2', '100', '2.50', '9007199254740992', '0.30000000000000004', '1e21', '1e-7', '-3.25'])('%s is held', (t) => {
     expect(changedByDouble(t)).toBe(false);
+  });
+});
+
+describe('mayHoldInexact: never false for a text that holds such a number', () => {
+  it.each(['1e400', '-1e400', '1e-400', '-0', '-0.0', '-0.000', '12345678901234567890', '9007199254740993', '0.1000000000000000000001', '1234567890.123456789', '-0e0', '1E+400'])('[%s]', (t) => {
+    expect(changedByDouble(t)).toBe(true);
+    expect(mayHoldInexact(`{"a":"2026-01-05","x":[1,${t}]}`)).toBe(true);
+    expect(mayHoldInexact(`{"x":${t}}`)).toBe(true);
+  });
+  it('false for held numbers and dates', () => {
+    expect(mayHoldInexact('{"a":"2026-01-05T10:00:00Z","n":-0.5,"m":[-3,0,123456789012345,0.25,-10.01]}')).toBe(false);
   });
 });
 
