@@ -9,11 +9,12 @@ import { startTestSandbox, useSandbox } from '../helpers/sandbox.js';
 import { BIN, cleanEnv } from '../helpers/run-svc.js';
 import { Writable } from 'node:stream';
 import { runCli, testHost } from '../helpers/host.js';
+import { terminalScreen } from '../helpers/terminal-screen.js';
 
 const sb = useSandbox();
 
-// eslint-disable-next-line no-control-regex
-const screen = (text: string) => text.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '').replace(/\r/g, '').split('\n').map((l) => l.replace(/^.*[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] [^A-Z]*?(?=[A-Z]{2})/, ''));
+// The screen as the terminal shows it: a spinner line that svc erased (\r, ESC[K) is gone, as on screen.
+const screen = (text: string) => terminalScreen(text);
 
 describe.runIf(ptyAvailable())('the demo\'s first screens at 80 columns', () => {
   it('repos list: whole ids and names, unique human headers, nothing wider than 80', async () => {
