@@ -40,11 +40,48 @@ export function cellText(text: string): string {
   return stripControls(text).replace(/\s*[\r\n\t]+\s*/g, ' ');
 }
 
+// Characters a message must never carry as themselves: C0 (tab and line breaks too: a message is one
+// line), DEL, C1 (a lone 8-bit CSI or OSC introducer makes the line's sanitizer drop the rest of the
+// line), the bidi controls, the invisible format characters (zero-width space, joiners, word joiner,
+// BOM, soft hyphen, ...) that make two values that differ look the same, and the line separators.
+// eslint-disable-next-line no-control-regex
+const MESSAGE_UNSAFE = /[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff\ufff9-\ufffb]/g;
+const NAMED: Record<string, string> = { '\0': '\\0', '\b': '\\b', '\t': '\\t', '\n': '\\n', '\v': '\\v', '\f': '\\f', '\r': '\\r' };
+
+/** `\r`, `\x1b`, `\u009d`, `\u200b`: one unsafe character as a visible escape. */
+function visibleEscape(ch: string): string {
+  const code = ch.charCodeAt(0);
+  return NAMED[ch] ?? (code < 0x80 ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`);
+}
+
+/**
+ * THE way a value (from the service, a file or the command line) is put into a message: every
+ * character above written as a visible escape, backslashes doubled, so the message says exactly what
+ * was sent, two different values never look the same, and nothing in the value can act on the
+ * terminal or on the rest of the line. Clean the value with this BEFORE inserting it: the sanitizer
+ * that runs on the whole line afterwards would remove an unterminated sequence together with the
+ * message text after it.
+ */
+export function escapeControls(value: string): string {
+  return value.replace(/\\/g, '\\\\').replace(MESSAGE_UNSAFE, visibleEscape);
+}
+
+/** A string value as a message quotes it: `'value'`, escaped (escapeControls), cut at `max` characters. */
+export function quoted(value: string, max = 80): string {
+  return `'${escapeControls(value.length > max ? `${value.slice(0, max)}…` : value)}'`;
+}
+
+// JSON.stringify escapes C0 (its \u escapes keep the JSON valid); the rest of the unsafe characters as \u escapes too.
+// eslint-disable-next-line no-control-regex
+const JSON_UNSAFE = /[\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff\ufff9-\ufffb]/g;
+const jsonEscape = (c: string) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
+
 const TOO_LARGE = '<svc:number-too-large>';
 const tooLarge = (n: number): string => `${n < 0 ? 'a negative' : 'a'} number too large to read`;
 
 /**
- * A value of an answer as a message shows it: its JSON, except that a number JSON.parse read as
+ * A value of an answer as a message shows it: its JSON (strings in it escaped as escapeControls
+ * would, with JSON's \u escapes), except that a number JSON.parse read as
  * ±Infinity (one beyond ±1.8e308 in the text, such as 1e400), which JSON.stringify shows as `null`,
  * is said to be a number too large to read: the message says what the service sent.
  */
@@ -52,5 +89,5 @@ export function answerValue(v: unknown): string {
   if (typeof v === 'number' && !Number.isFinite(v)) return tooLarge(v);
   const text = JSON.stringify(v, (_k, x: unknown) => (typeof x === 'number' && !Number.isFinite(x) ? `${TOO_LARGE}${x < 0 ? '-' : '+'}` : x));
   if (text === undefined) return String(v);
-  return text.includes(TOO_LARGE) ? text.replace(/"<svc:number-too-large>([-+])"/g, (_m, s: string) => `(${tooLarge(s === '-' ? -1 : 1)})`) : text;
+  return (text.includes(TOO_LARGE) ? text.replace(/"<svc:number-too-large>([-+])"/g, (_m, s: string) => `(${tooLarge(s === '-' ? -1 : 1)})`) : text).replace(JSON_UNSAFE, jsonEscape);
 }

@@ -21,7 +21,7 @@ export class UntrustedValueError extends Error {
   override readonly name = 'UntrustedValueError';
 }
 
-const shown = (v: unknown): string => (typeof v === 'string' ? JSON.stringify(v.slice(0, 80)) : answerValue(v));
+const shown = (v: unknown): string => answerValue(typeof v === 'string' ? v.slice(0, 80) : v);
 
 function untrusted(issue: Record<string, unknown>, field: string, value: unknown, expected: string): UntrustedValueError {
   return new UntrustedValueError(`issue ${shown(String(issue.id))} has ${field} ${shown(value)}, not ${expected}`);

@@ -181,3 +181,40 @@ export function checkNoErrorKey(data: unknown, what: string): void {
   const shown = typeof e === 'string' ? e : JSON.stringify(e);
   throw new ResponseError(`${what}: the answer carries an error (${JSON.stringify(shown.slice(0, 120))}) with a success status, so its data cannot be trusted`, undefined, HINT);
 }
+
+/**
+ * How deep an answer may nest (lists and objects, the top level counting 1): far beyond any answer
+ * of the spec (an issue search is ~4 deep), and shallow enough for every renderer that walks the data
+ * (JSON, the table's and CSV's columns, --jq, which hands the data to its engine as one JSON text).
+ * A deeper answer is refused where it is parsed, once for every output format.
+ */
+export const MAX_ANSWER_DEPTH = 1000;
+
+/** Whether `v` nests more than `levels` lists and objects deep. Recursion at most `levels` deep. */
+function deeperThan(v: unknown, levels: number): boolean {
+  if (v === null || typeof v !== 'object') return false;
+  if (levels === 0) return true;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) {
+      const x = v[i];
+      if (x !== null && typeof x === 'object' && deeperThan(x, levels - 1)) return true;
+    }
+    return false;
+  }
+  for (const k in v) {
+    const x = (v as Record<string, unknown>)[k];
+    if (x !== null && typeof x === 'object' && deeperThan(x, levels - 1)) return true;
+  }
+  return false;
+}
+
+/** An answer nested deeper than MAX_ANSWER_DEPTH is no answer svc can process (exit 7), whatever the output format. */
+export function checkDepth(data: unknown, what: string): void {
+  if (deeperThan(data, MAX_ANSWER_DEPTH)) {
+    throw new ResponseError(
+      `${what}: the data is nested too deeply to process (more than ${MAX_ANSWER_DEPTH} levels of lists and objects)`,
+      undefined,
+      'check the response with --verbose',
+    );
+  }
+}

@@ -7,7 +7,7 @@ import { RawAnswer, notJsonError, parseAnswer, type BodyBuffers } from './raw-an
 import { InterruptedError } from '../errors.js';
 import type { Env } from '../host.js';
 import { ApiError, ResponseError, statusError } from './errors.js';
-import { isRetryable, parseRetryAfter, retryDelayMs } from './retry.js';
+import { MAX_RETRY_AFTER_MS, isRetryable, parseRetryAfter, retryDelayMs } from './retry.js';
 import { redactBody, redactHeaders, redactUrl, scrub, truncate } from './redact.js';
 import { proxyFor, proxySettings, type ProxySettings } from './proxy.js';
 import { connectTimeoutSec, networkError } from './network-error.js';
@@ -251,8 +251,10 @@ export function createClient(o: ClientOptions): Client {
       );
     }
     const type = String(res.headers['content-type'] ?? 'no content type');
-    if (raw) return new RawAnswer(bytes, what, res.statusCode, type, (t) => scrub(t, [o.tokenSecret]), backing && pool && { buf: backing.buf, from: pool });
-    return parseAnswer(text(), () => notJsonError(what, res.statusCode, type, shown()), what);
+    const header = res.headers['content-encoding'];
+    const encoding = header === undefined ? undefined : String(header);
+    if (raw) return new RawAnswer(bytes, what, res.statusCode, type, (t) => scrub(t, [o.tokenSecret]), backing && pool && { buf: backing.buf, from: pool }, encoding);
+    return parseAnswer(text(), () => notJsonError(what, res.statusCode, type, shown(), encoding), what);
   }
 
   return {
@@ -269,8 +271,11 @@ export function createClient(o: ClientOptions): Client {
             if (attempt > 0 && err instanceof ApiError) err.message += ` (gave up after ${attempt + 1} tries)`;
             throw err;
           }
-          const wait = retryDelayMs(attempt, o.random, (err as { retryAfterMs?: number }).retryAfterMs);
-          o.notice?.(`${(err as Error).message}; retrying in ${(wait / 1000).toFixed(1)} s (retry ${attempt + 1} of ${o.retries})`);
+          const asked = (err as { retryAfterMs?: number }).retryAfterMs;
+          const wait = retryDelayMs(attempt, o.random, asked);
+          // The wait svc keeps (Retry-After is capped at MAX_RETRY_AFTER_MS), never the longer one asked for.
+          const capped = asked !== undefined && asked > wait ? `; svc waits at most ${MAX_RETRY_AFTER_MS / 1000} s, whatever Retry-After says` : '';
+          o.notice?.(`${(err as Error).message}; retrying in ${(wait / 1000).toFixed(1)} s (retry ${attempt + 1} of ${o.retries}${capped})`);
           await o.sleep(wait, signal).catch(() => { throw interrupted(signal); });
         }
       }

@@ -62,9 +62,10 @@ export function errorMessage(text: string): string {
   return msg.length > 300 ? msg.slice(0, 297) + '...' : msg;
 }
 
-/** `30 s`, `2 min 5 s`: how long the service asked to wait. */
+/** `30 s`, `2 min 5 s`: how long the service asked to wait; beyond a day (`Retry-After: 99999999999999999999`) not spelled out. */
 function retryAfterText(ms: number): string {
   const sec = Math.max(0, Math.round(ms / 1000));
+  if (sec >= 86_400) return 'more than a day';
   return sec < 120 ? `${sec} s` : `${Math.floor(sec / 60)} min${sec % 60 ? ` ${sec % 60} s` : ''}`;
 }
 

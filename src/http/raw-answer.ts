@@ -4,7 +4,7 @@
  * not load the HTTP client with it.
  */
 import { ResponseError } from './errors.js';
-import { checkKeysOnce, checkNoErrorKey, isCanonical } from './answer-checks.js';
+import { checkDepth, checkKeysOnce, checkNoErrorKey, isCanonical } from './answer-checks.js';
 
 /**
  * Reusable buffers for response bodies (buffer-pool.ts). A long listing reads ~1 MB a
@@ -28,6 +28,8 @@ export class RawAnswer {
     private readonly contentType: string,
     private readonly scrub: (text: string) => string,
     private readonly backing?: { buf: Buffer; from: BodyBuffers },
+    /** The Content-Encoding header, when the service sent one. */
+    private readonly encoding?: string,
   ) {}
 
   /** The bytes are not used again: a pooled buffer goes back to its pool. */
@@ -47,11 +49,11 @@ export class RawAnswer {
 
   /** The error of an answer that is not JSON. */
   notJson(): ResponseError {
-    return notJsonError(this.what, this.status, this.contentType, this.scrub(this.bytes.toString('utf8')));
+    return notJsonError(this.what, this.status, this.contentType, this.scrub(this.bytes.toString('utf8')), this.encoding);
   }
 }
 
-/** The answer parsed; a key given twice or the service's error key in it is a bad answer (answer-checks.ts). */
+/** The answer parsed; nested too deeply, a key given twice or the service's error key in it is a bad answer (answer-checks.ts). */
 export function parseAnswer(text: string, notJson: () => Error, what: string): unknown {
   let data: unknown;
   try {
@@ -60,13 +62,28 @@ export function parseAnswer(text: string, notJson: () => Error, what: string): u
     throw notJson();
   }
   if (data !== null && typeof data === 'object') {
+    // Before anything else walks it (JSON.stringify in isCanonical would overflow the stack first).
+    checkDepth(data, what);
     if (!isCanonical(text, data)) checkKeysOnce(text, what);
     checkNoErrorKey(data, what);
   }
   return data;
 }
 
-export function notJsonError(what: string, status: number, type: string, shown: string): ResponseError {
+/**
+ * `encoding`: the Content-Encoding header. svc asks for no encoding and decodes none, so a body sent
+ * compressed anyway (gzip, br) is bytes that are not JSON: the message names the encoding rather
+ * than showing the compressed bytes.
+ */
+export function notJsonError(what: string, status: number, type: string, shown: string, encoding?: string): ResponseError {
+  const coded = encoding?.trim().toLowerCase();
+  if (coded && coded !== 'identity') {
+    return new ResponseError(
+      `${what}: the response is not valid JSON: it came with content-encoding: ${JSON.stringify(coded.slice(0, 40)).slice(1, -1)}, which svc did not ask for and does not decode (${type}, ${shown.length} characters)`,
+      status,
+      'the service (or a proxy in between) compressed an answer svc asked for uncompressed; check the base URL and any proxy; --verbose shows the headers',
+    );
+  }
   return new ResponseError(
     `${what}: the response is not valid JSON (${type}, ${shown.length} characters, starts ${JSON.stringify(shown.slice(0, 40))})`,
     status,

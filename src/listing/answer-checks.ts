@@ -19,7 +19,7 @@
  * it leaves out cannot disagree. Cheap per item: a few property reads.
  */
 import { ResponseError } from '../http/errors.js';
-import { answerValue } from '../sanitize.js';
+import { answerValue, quoted } from '../sanitize.js';
 
 type Json = Record<string, unknown>;
 type Body = Record<string, unknown>;
@@ -28,7 +28,7 @@ const HINT = 'the service (or a proxy) answered something other than what was as
 
 const isObject = (v: unknown): v is Json => v !== null && typeof v === 'object' && !Array.isArray(v);
 const wholeCount = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && v >= 0;
-const shown = (v: unknown): string => (typeof v === 'string' ? `'${v.slice(0, 80)}'` : answerValue(v));
+const shown = (v: unknown): string => (typeof v === 'string' ? quoted(v) : answerValue(v));
 
 function contradiction(what: string, message: string): ResponseError {
   return new ResponseError(`${what}: the answer contradicts ${message}`, undefined, HINT);
@@ -160,7 +160,7 @@ export function itemScopeCheck(path: string, body: Body, what: string): ItemScop
         if ((typeof v === 'string' || typeof v === 'number') && allowed.has(String(v))) break;
         const id = typeof item.id === 'string' || typeof item.id === 'number' ? `item ${shown(String(item.id))}` : 'an item';
         throw new ResponseError(
-          `${what}: page ${page} holds ${id} of ${rule.name} ${shown(v)}, outside the ${rule.name}${allowed.size === 1 ? '' : 's'} asked for (${[...allowed].map((a) => `'${a}'`).join(', ')}): the service ignored the ${rule.asked} filter`,
+          `${what}: page ${page} holds ${id} of ${rule.name} ${shown(v)}, outside the ${rule.name}${allowed.size === 1 ? '' : 's'} asked for (${[...allowed].map((a) => quoted(a)).join(', ')}): the service ignored the ${rule.asked} filter`,
           undefined, HINT,
         );
       }

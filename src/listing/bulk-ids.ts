@@ -10,7 +10,8 @@ import type { Context } from '../context.js';
 import type { Operation } from '../operations/types.js';
 import { loadGroup } from '../operations/index.js';
 import { UsageError } from '../errors.js';
-import { checkControls, escapeControls } from '../request/values.js';
+import { checkControls } from '../request/values.js';
+import { escapeControls } from '../sanitize.js';
 import { argName } from '../request/flags.js';
 import { confirmWhere, findWhere, parseWhere } from './bulk-where.js';
 

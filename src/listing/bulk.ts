@@ -21,6 +21,7 @@ import { BULK_FAILURE_ORDER, EXIT, type ExitCode } from '../exit-codes.js';
 import { ApiError } from '../http/errors.js';
 import { describeRequest } from '../http/dry-run.js';
 import { render } from '../output/render.js';
+import { checkShape } from '../output/respond.js';
 import { writeFileAtomic } from '../output/write-file.js';
 import { count } from '../terminal/progress.js';
 import { outputSink } from '../output/print-json.js';
@@ -102,6 +103,8 @@ export async function runBulk(ctx: Context, job: BulkJob): Promise<void> {
       const id = order[next++];
       try {
         const response = await client.call(op.path, job.bodyFor(id), { safe: op.safe, signal: inFlight.signal });
+        // As one id's call would be checked: a wrong shape is 7, `ok: false` is 5 (output/respond.ts).
+        checkShape(ctx, op, response);
         records.set(id, { id, outcome: 'done', code: 0, response });
       } catch (err) {
         const code = err instanceof CliError ? err.exitCode : EXIT.INTERNAL;

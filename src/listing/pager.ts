@@ -39,6 +39,11 @@ export interface PagerOptions {
   concurrency: number;
   /** Fail when the service does not report a total (the gate needs one); else read until a short page. */
   requireTotal: boolean;
+  /**
+   * Fail when a listing of more than one page reports none of `pagination.counts` on page 1 (the gate:
+   * without them a change while it is read that keeps the total cannot be seen).
+   */
+  requireCounts?: boolean;
   call(body: Record<string, unknown>): Promise<unknown>;
   /**
    * The operation's path: each page's counts and each item's scope are checked against the request
@@ -104,6 +109,12 @@ export class Pager {
       }
     }
     const last = Math.ceil(total / size);
+    if (o.requireCounts && last > 1 && (o.pagination.counts ?? []).length > 0 && this.firstCounts.every((v) => v === undefined || v === null)) {
+      throw new ResponseError(
+        `${o.what}: the service reported no ${o.pagination.counts!.join(' nor ')} beside ${o.pagination.total} (asked for with getCounts), so a change while the ${last} pages are read could not be seen`,
+        undefined, `svc fails closed without them (a listing of one page needs none); check the base URL and the service version`,
+      );
+    }
     this.account(first);
 
     const inflight = new Map<number, Promise<unknown>>();

@@ -6,6 +6,7 @@
 import { CliError, UsageError } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
 import { stripControls } from '../sanitize.js';
+import { ResponseError } from '../http/errors.js';
 
 interface JqHandle {
   json(data: unknown, filter: string, flags?: string[]): unknown[];
@@ -111,6 +112,11 @@ export async function jqValues(data: unknown, expr: string, mode: JqMode = {}): 
   try {
     return jq.json(data, expr);
   } catch (err) {
+    // jq-wasm hands the data over as JSON.stringify's text: data nested too deeply for that is the
+    // data's fault, not the expression's (exit 7, as -o json says it; an answer is refused before).
+    if (/not JSON-serializable \(Maximum call stack size exceeded/.test((err as JqFailure).message ?? '')) {
+      throw new ResponseError('the data is nested too deeply to process', undefined, 'check the response with --verbose');
+    }
     if (engineStopped(err)) {
       throw new CliError(
         `--jq '${expr}': jq stopped without a result (it ran out of memory or stack on ${jsonSize(data)}), so the output is missing`,

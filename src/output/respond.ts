@@ -9,7 +9,8 @@ import { parseColumns, resolveColumns } from './columns.js';
 import { leafPaths } from './paths.js';
 import { fieldPaths, rowSchema } from '../operations/fields.js';
 import { anyObject, issueText } from '../operations/fields.js';
-import { ResponseError } from '../http/errors.js';
+import { BadRequestError, ResponseError } from '../http/errors.js';
+import { answerValue, stripControls } from '../sanitize.js';
 
 type ColumnsOf = Pick<Operation, 'columns' | 'response' | 'rows' | 'group' | 'name'>;
 
@@ -73,9 +74,12 @@ function renderOptions(ctx: IoContext, op: Pick<Operation, 'rows' | 'columns'> &
  * exit 7, whatever the command (a single call, `--all`, a follow-up). Where the spec shows no fields
  * (`anyObject`), any JSON is taken, with a warning when it is not even an object.
  */
-export function checkShape(ctx: IoContext, op: Operation, data: unknown): void {
+export function checkShape(ctx: Pick<IoContext, 'warn'>, op: Operation, data: unknown): void {
   const result = op.response.safeParse(data);
-  if (result.success) return;
+  if (result.success) {
+    checkDone(data, `${op.group} ${op.name}`);
+    return;
+  }
   const issue = result.error.issues[0];
   const where = issue.path.length ? issue.path.join('.') : 'the body';
   const got = data === null ? 'null (or an empty body)' : Array.isArray(data) ? 'a list' : typeof data;
@@ -83,16 +87,38 @@ export function checkShape(ctx: IoContext, op: Operation, data: unknown): void {
     ctx.warn(`the response of ${op.group} ${op.name} is ${got}, not an object; showing it as received`);
     return;
   }
+  // A number beyond ±1.8e308 (1e400) reads as ±Infinity, which no number field takes: said as the gate says it (answerValue).
+  const value = issue.path.reduce<unknown>((v, k) => (v !== null && typeof v === 'object' ? (v as Record<PropertyKey, unknown>)[k as PropertyKey] : undefined), data);
+  const huge = typeof value === 'number' && !Number.isFinite(value) ? `, got ${answerValue(value)}` : '';
   throw new ResponseError(
-    `the response of ${op.group} ${op.name} does not have the documented shape: ${where} ${issueText(issue)}${issue.path.length ? '' : ` (got ${got})`}`,
+    `the response of ${op.group} ${op.name} does not have the documented shape: ${where} ${issueText(issue)}${huge}${issue.path.length ? '' : ` (got ${got})`}`,
     undefined,
     'check the base URL and the service version; --verbose shows the answer as received',
+  );
+}
+
+/**
+ * An answer saying `ok: false` (OkResponse, spec "Conventions": `ok` is true on success) is the
+ * service saying it did not do what was asked: never a success. Exit 5 (the service refused it, its
+ * state is known), not 7 (an answer that cannot be trusted): see README "Exit codes". Any answer
+ * object with `ok` exactly false, so that `svc api` and the rows whose answer the spec does not show
+ * say it too; `ok` missing or not a boolean where the row's schema wants one is checkShape's exit 7.
+ */
+export function checkDone(data: unknown, what: string): void {
+  if (data === null || typeof data !== 'object' || Array.isArray(data) || (data as { ok?: unknown }).ok !== false) return;
+  const said = (data as { message?: unknown }).message;
+  const words = typeof said === 'string' ? stripControls(said).replace(/\s+/g, ' ').trim().slice(0, 200) : '';
+  throw new BadRequestError(
+    `${what}: the service answered "ok": false, so it did not do this${words ? ` (${JSON.stringify(words)})` : ''}`,
+    200,
+    'nothing says it was done: check the current state before trying again; --verbose shows the answer as received',
   );
 }
 
 /** `what`: how an error names the command when there is no row (`svc api issues/search`). */
 export async function renderResponse(ctx: IoContext, op: Pick<Operation, 'rows' | 'columns'> & Partial<Operation>, data: unknown, request?: Record<string, unknown>, what?: string): Promise<void> {
   if (op.response && op.group) checkShape(ctx, op as Operation, data);
+  else checkDone(data, what ?? 'the call');
   await render(data, renderOptions(ctx, op, data, request, what), outputSink(ctx));
 }
 

@@ -20,6 +20,10 @@ import { CliError, UsageError } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
 import { matchByUrl, webUrl } from '../ci/repo-url.js';
 import { editDistance } from '../edit-distance.js';
+import { escapeControls } from '../sanitize.js';
+
+/** `name (id)` of a repository or organization the service named, escaped for a message. */
+const repoText = (r: { name: string; id: string }): string => `${escapeControls(String(r.name))} (${escapeControls(String(r.id))})`;
 
 interface Repo {
   id: string;
@@ -116,17 +120,17 @@ async function resolveOne(ctx: Context, value: string, what: string, organizatio
   const found = matches(value, repos);
   if (found.length === 1) return found[0].id;
   if (found.length > 1) {
-    throw new UsageError(`${what} '${value}' names ${found.length} repositories: ${found.map((r) => `${r.name} (${r.id})`).join(', ')}`, 'give the one you mean by id, owner/name or URL');
+    throw new UsageError(`${what} '${value}' names ${found.length} repositories: ${found.map(repoText).join(', ')}`, 'give the one you mean by id, owner/name or URL');
   }
   const elsewhere = await otherOrganization(ctx, value, organizationId);
   if (elsewhere) {
-    throw new CliError(`${what} '${value}' is a repository of organization ${elsewhere.name} (${elsewhere.id}), not of the organization in use${organizationId ? ` (${organizationId})` : ''}`, EXIT.NOT_FOUND, orgFlag === '--org' ? `add --org ${elsewhere.id}` : `use ${orgFlag} ${elsewhere.id}`);
+    throw new CliError(`${what} '${value}' is a repository of organization ${repoText(elsewhere)}, not of the organization in use${organizationId ? ` (${organizationId})` : ''}`, EXIT.NOT_FOUND, orgFlag === '--org' ? `add --org ${escapeControls(elsewhere.id)}` : `use ${orgFlag} ${escapeControls(elsewhere.id)}`);
   }
   const near = closest(value, repos);
   throw new CliError(
     `${what} '${value}' not found: no repository of the organization${organizationId ? ` ${organizationId}` : ''} has this id, name, owner/name or URL`,
     EXIT.NOT_FOUND,
-    near.length ? `closest: ${near.map((r) => `${r.name} (${r.id})`).join(', ')}; \`svc repos list\` shows them all` : 'the organization has no repositories: `svc repos list`',
+    near.length ? `closest: ${near.map(repoText).join(', ')}; \`svc repos list\` shows them all` : 'the organization has no repositories: `svc repos list`',
   );
 }
 

@@ -12,25 +12,14 @@
  * The offending character is shown escaped (`\r`, `\x1b`, `\u0085`), never as itself.
  */
 import { UsageError } from '../errors.js';
+import { escapeControls } from '../sanitize.js';
 
 const NAMES: Record<string, string> = {
-  '\0': '\\0 (NUL)', '\b': '\\b (backspace)', '\t': '\\t (tab)', '\n': '\\n (line feed)', '\v': '\\v (vertical tab)',
-  '\f': '\\f (form feed)', '\r': '\\r (carriage return)', '\u001b': '\\x1b (ESC)', '\u007f': '\\x7f (DEL)',
+  '\0': '(NUL)', '\b': '(backspace)', '\t': '(tab)', '\n': '(line feed)', '\v': '(vertical tab)',
+  '\f': '(form feed)', '\r': '(carriage return)', '\u001b': '(ESC)', '\u007f': '(DEL)',
 };
 
-/** `\r`, `\x1b`, `\u0085`: a control character as an escape. */
-function escapeChar(ch: string): string {
-  const named = NAMES[ch];
-  if (named) return named.split(' ')[0];
-  const code = ch.codePointAt(0)!;
-  return code < 0x100 ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
-}
-
-/** The value with every control character escaped (and backslashes doubled), fit for an error line. */
-export function escapeControls(value: string): string {
-  // eslint-disable-next-line no-control-regex
-  return value.replace(/\\/g, '\\\\').replace(/[\u0000-\u001f\u007f-\u009f]/g, escapeChar);
-}
+export { escapeControls };
 
 // eslint-disable-next-line no-control-regex
 const ANY_CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
@@ -47,7 +36,7 @@ function forbiddenControl(value: string, text: boolean): string | undefined {
 export function checkControls(what: string, value: string, text = false): void {
   const ch = forbiddenControl(value, text);
   if (ch === undefined) return;
-  const name = NAMES[ch] ?? escapeChar(ch);
+  const name = NAMES[ch] ? `${escapeControls(ch)} ${NAMES[ch]}` : escapeControls(ch);
   const kind = text ? 'text here may hold tabs and line breaks, no other control character' : 'an id holds no control character';
   const hint = ch === '\r' ? 'a value taken from CRLF output (Windows line ends) ends with \\r: strip it, e.g. with `tr -d \'\\r\'`' : 'check where the value comes from';
   throw new UsageError(`${what}: '${escapeControls(value)}' holds the control character ${name}; ${kind}`, hint);

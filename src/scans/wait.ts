@@ -22,6 +22,7 @@ import { parseColumns } from '../output/columns.js';
 import { askedFormat } from '../output/data-format.js';
 import { numberFlag } from '../request/number-flag.js';
 import { duration } from '../terminal/progress.js';
+import { answerValue, escapeControls, quoted } from '../sanitize.js';
 
 export const LIST_PATH = '/api/v1/scans/list';
 const DEFAULT_POLL_SEC = 10;
@@ -99,7 +100,9 @@ export function startedScanId(response: unknown): string {
 }
 
 /**
- * The scan's item in a `scans list` response, if listed. A scan listed twice is exit 7: two records
+ * The scan's item in a `scans list` response (to a request for that one scan id), if listed. An
+ * answer whose totalCount exceeds the records it holds, or is more than 1, is exit 7 (the rest of it
+ * is unread, or one id names several scans). A scan listed twice is exit 7: two records
  * of one scan contradict each other (or may: which one is the scan cannot be told), so neither is
  * taken, whichever comes first.
  */
@@ -109,9 +112,19 @@ export function findScan(data: unknown, scanId: string): ScanItem | undefined {
   const items = list.filter((x): x is ScanItem => x !== null && typeof x === 'object');
   const matches = items.filter((x) => String(x.scanId ?? x.id ?? '') === scanId);
   if (matches.length > 1) {
-    const said = matches.map((x) => (typeof x.status === 'string' ? `'${x.status.slice(0, 40)}'` : JSON.stringify(x.status) ?? 'no status')).join(', ');
+    const said = matches.map((x) => (typeof x.status === 'string' ? quoted(x.status, 40) : x.status === undefined ? 'no status' : answerValue(x.status))).join(', ');
     throw new ResponseError(
       `scans list: the answer contradicts itself: scan '${scanId}' is listed ${matches.length} times (status ${said}), so which record is the scan cannot be told`,
+      undefined, 'the service (or a proxy) answered something svc cannot trust; check the base URL and the service version; --verbose shows the answer',
+    );
+  }
+  // The answer to a request for one scan id: its totalCount says how many scans match. More than the
+  // records it holds (page 2 would hold the rest: another record of the scan, say running), or more
+  // than one (one id, one scan), and the records read are not the whole answer: neither is trusted.
+  const total = (data as { totalCount?: unknown }).totalCount;
+  if (typeof total === 'number' && (total > list.length || total > 1)) {
+    throw new ResponseError(
+      `scans list: the answer ${total > list.length ? 'is incomplete' : 'contradicts itself'}: it gives totalCount ${total} for scan '${scanId}' but holds ${list.length} record${list.length === 1 ? '' : 's'}${total > list.length ? '' : ', and one scan id names one scan'}, so the scan's state cannot be told`,
       undefined, 'the service (or a proxy) answered something svc cannot trust; check the base URL and the service version; --verbose shows the answer',
     );
   }
@@ -155,7 +168,8 @@ export async function waitForScan(ctx: Context, scanId: string, organizationId: 
       const now = ctx.now();
       if (polled) {
         const state = item ? scanState(item) : 'running';
-        const next = item ? String(item.status ?? (state === 'running' ? 'running' : state)) : 'not listed yet';
+        // The service's status, escaped before it goes into a line (escapeControls: nothing in it can act on the line).
+        const next = item ? escapeControls(String(item.status ?? (state === 'running' ? 'running' : state))) : 'not listed yet';
         if (next !== status || lastLineAt === started) {
           status = next;
           // On a terminal the one status line (the spinner) says it; elsewhere a line per change.

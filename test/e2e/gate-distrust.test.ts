@@ -203,6 +203,7 @@ describe('class 3: the scope was not honoured', () => {
 
   it('an issue of another organization', async () => {
     fake.stub(ORGS, { json: [{ id: 'org-1' }, { id: 'org-2' }] });
+    fake.stub(REPOS, { json: [{ id: 'repo-1' }] });
     fake.stub(SEARCH, { json: answer([issue({ organizationId: 'org-2' })]) });
     const r = await gate([], { SVC_ORGANIZATION_ID: 'org-1' });
     expect(r.code, r.stdout).toBe(7);
@@ -210,6 +211,7 @@ describe('class 3: the scope was not honoured', () => {
   });
 
   it('an issue of another scan than --scan-id', async () => {
+    fake.stub(REPOS, { json: [{ id: 'repo-1' }] });
     fake.stub(SCANS, { json: { codeScans: [{ scanId: 'scan-1', status: 'completed', finished: true }], totalCount: 1 } });
     fake.stub(SEARCH, { json: answer([issue({ codeScan: { id: 'scan-7' } })]) });
     const r = await gate(['--scan-id', 'scan-1']);
@@ -218,6 +220,7 @@ describe('class 3: the scope was not honoured', () => {
   });
 
   it('a scan record without an id is never "the" scan', async () => {
+    fake.stub(REPOS, { json: [{ id: 'repo-1' }] });
     fake.stub(SCANS, { json: { codeScans: [{ status: 'completed', finished: true }], totalCount: 1 } });
     const r = await gate(['--scan-id', 'scan-1']);
     expect(r.code, r.stdout).toBe(7);
@@ -231,6 +234,7 @@ describe('class 3: the scope was not honoured', () => {
     { status: 'completed', finished: true, codeScanFinished: false },
   ]) {
     it(`a scan whose status and flags disagree is pending: ${JSON.stringify(scan)}`, async () => {
+      fake.stub(REPOS, { json: [{ id: 'repo-1' }] });
       fake.stub(SCANS, { json: { codeScans: [{ scanId: 'scan-1', ...scan }], totalCount: 1 } });
       const r = await gate(['--scan-id', 'scan-1']);
       expect(r.code, r.stdout).toBe(8);

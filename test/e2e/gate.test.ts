@@ -129,7 +129,7 @@ describe('svc gate: usage', () => {
     expect(s.requests.map((q) => q.path.replace('/api/v1/', ''))).toEqual(['orgs/list', 'repositories/list', 'issues/search', 'scans/list', 'issues/search']);
     expect(s.searches().at(-1)!.body).toEqual({
       organizationId: 'org-1', repositoryIds: ['repo-1', 'repo-2'], scanId: 'scan-1', projectId: 'proj-1', codeScanTypes: ['FullScan'],
-      vulnerabilityClasses: ['XSS'], languages: ['go'], ruleId: 'r1', searchQuery: 'q', types: ['open'],
+      vulnerabilityClasses: ['XSS'], languages: ['go'], ruleId: 'r1', searchQuery: 'q', types: ['open'], getCounts: true,
       sortBy: 'createdAt', sortOrder: 'asc', page: 1, pageSize: 500,
     });
   });

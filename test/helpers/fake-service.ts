@@ -28,6 +28,8 @@ export interface Faults {
   shortPage?: number;
   /** No totalCount in search responses. */
   noTotal?: boolean;
+  /** No totalCountAllCategories nor categoryCounts, even when getCounts asks for them. */
+  noCounts?: boolean;
   /** Page N repeats the first item of page N-1 instead of its own first (order shifted). */
   shiftAtPage?: number;
   /** Pages larger than this are cut to it, and the response says pageSize: cap. */
@@ -139,6 +141,12 @@ export async function startFakeService(o: { mock?: boolean } = {}): Promise<Fake
     if (faults.totalChangesAtPage !== undefined && page >= faults.totalChangesAtPage) reported += 1;
     const json: Record<string, unknown> = { issues: slice, currentPage: page, pageSize: served };
     if (!faults.noTotal) json.totalCount = reported;
+    // Asked for (the gate asks): the counts of the listing, every issue open, as reported.
+    if (body.getCounts === true && !faults.noCounts) {
+      const zero = { open: 0, patched: 0, falsePositive: 0, archived: 0, processing: 0, silenced: 0, closed: 0 };
+      json.totalCountAllCategories = reported;
+      json.categoryCounts = { ...zero, open: reported };
+    }
     if (faults.pageText) return { status: 200, text: faults.pageText(page, JSON.stringify(json)), type: 'application/json' };
     return { status: 200, json };
   }

@@ -29,7 +29,7 @@ import { EXIT } from '../../exit-codes.js';
 import type { Client } from '../../http/client.js';
 import { NotFoundError, ResponseError } from '../../http/errors.js';
 import { checkAnswer } from '../../listing/answer-checks.js';
-import { escapeControls } from '../../request/values.js';
+import { escapeControls } from '../../sanitize.js';
 import { commitOf, sameCommit, scanIdOf } from '../../gate/since.js';
 import { LIST_PATH, findScan, scanState } from '../../scans/wait.js';
 

@@ -40,6 +40,7 @@ import { REPORT_KEYS, ReportWriteError, kindOf, reportsKeep, undecidedNote, writ
 import { sarifCapLine } from './sarif-cap.js';
 import { checkRepositoryFlag, gateSetup, resolveRepository, type GateSetup } from './setup.js';
 import { checkRepositoryName, type RepositoryNames } from './repository-names.js';
+import { checkIssueRepository, type ScopeRepositories } from './scope-repositories.js';
 import { createSieve } from '../../gate/sieve.js';
 import { fingerprintOf } from '../../gate/fingerprint.js';
 import { repositoriesOf, repositoryOf, writeStepSummary, writeStepSummaryError } from './ci-reports.js';
@@ -147,6 +148,11 @@ function inputFiles(ctx: Context, opts: GateOptions, setup: GateSetup): NamedFil
   return files;
 }
 
+/** The body of every page of the gate's listing: the scope, its counts asked for, oldest first. */
+function gateSearchBody(scope: Record<string, unknown>): Record<string, unknown> {
+  return { ...scope, getCounts: true, sortBy: 'createdAt', sortOrder: 'asc' };
+}
+
 /** The run step of `svc gate`, on options parsed by parseGateOptions (options.ts). */
 export async function runGate(ctx: Context, opts: GateOptions): Promise<void> {
   // Everything the user can get wrong is checked before the first request.
@@ -191,7 +197,7 @@ export async function runGate(ctx: Context, opts: GateOptions): Promise<void> {
     throw err;
   }
   if (ctx.globals.dryRun) {
-    printDryRun(ctx, searchOperation().path, { ...scope, sortBy: 'createdAt', sortOrder: 'asc', page: 1, pageSize: size });
+    printDryRun(ctx, searchOperation().path, { ...gateSearchBody(scope), page: 1, pageSize: size });
     return;
   }
 
@@ -237,9 +243,9 @@ async function decideAndReport(ctx: Context, opts: GateOptions, g: GateRun): Pro
     if (repository) scope.repositoryIds = [repository.id];
     // Every id of the scope exists and its scan has finished, or there is no verdict (4, 8, 1); a
     // repository found by its URL has that URL in its record (7).
-    const { verified, repositoryNames } = await verifyScope(ctx, scope, { wait, ...(repository?.url !== undefined ? { resolvedUrl: repository.url } : {}) });
+    const { verified, repositoryNames, repositories } = await verifyScope(ctx, scope, { wait, ...(repository?.url !== undefined ? { resolvedUrl: repository.url } : {}) });
     // Fingerprints only where something shows them: reports that list every issue, -o json/ndjson/csv.
-    const counted = await countIssues(ctx, scope, options, setup, { size, concurrency, keepAll, keepSifted: keep.siftedIssues || asData, fingerprints: keepAll || format !== 'table', store: g.store, repositoryNames });
+    const counted = await countIssues(ctx, scope, options, setup, { size, concurrency, keepAll, keepSifted: keep.siftedIssues || asData, fingerprints: keepAll || format !== 'table', store: g.store, repositoryNames, repositories });
     // --commit: no verdict unless the service shows a finished scan of that commit (4, 8, 1, 7).
     if (setup.sieve.commit !== undefined) verified.commit = await verifyCommitScanned(ctx, scope, setup.sieve.commit, counted.sifted?.commitScans);
     verdict = { ...counted, verified, organization: organizationInUse(ctx, built) };
@@ -340,7 +346,7 @@ async function countIssues(
   scope: Record<string, unknown>,
   options: Thresholds,
   setup: GateSetup,
-  o: { size: number; concurrency: number; keepAll: boolean; keepSifted: boolean; fingerprints: boolean; store: SpillStore; repositoryNames?: RepositoryNames },
+  o: { size: number; concurrency: number; keepAll: boolean; keepSifted: boolean; fingerprints: boolean; store: SpillStore; repositoryNames?: RepositoryNames; repositories?: ScopeRepositories },
 ): Promise<Omit<GateVerdict, 'verified'>> {
   const op = searchOperation();
   const client = await ctx.client();
@@ -355,10 +361,15 @@ async function countIssues(
   const pager = new Pager({
     what: 'gate',
     pagination: op.pagination!,
-    body: { ...scope, sortBy: 'createdAt', sortOrder: 'asc' },
+    // getCounts: the spec's search answers carry categoryCounts only when asked (the sandbox too):
+    // without them a change while reading that keeps totalCount and totalCountAllCategories (an open
+    // issue patched, a processing one opened) is not seen (page-counts.ts).
+    body: gateSearchBody(scope),
     pageSize: o.size,
     concurrency: o.concurrency,
     requireTotal: true,
+    // More than one page and no counts beside the total on page 1: a change while reading could not be seen (exit 7).
+    requireCounts: true,
     // Each page's counts and each issue's scope checked against what was asked (listing/answer-checks.ts).
     path: op.path,
     // Pages read into reused buffers and parsed when their turn comes (src/listing/page-decode.ts).
@@ -372,7 +383,7 @@ async function countIssues(
   try {
     for await (const page of pager.pages()) {
       releasePage(page.data);
-      for (const item of page.items) sieve.add(asIssue(item, page.page, dates, o.repositoryNames));
+      for (const item of page.items) sieve.add(asIssue(item, page.page, dates, o.repositoryNames, o.repositories));
       progress.update(`gate: fetched ${count(pager.fetched)} of ${count(pager.total ?? 0)} open issues`);
     }
   } finally {
@@ -389,7 +400,7 @@ async function countIssues(
 }
 
 /** An item of the listing as an issue; anything that is not an object cannot be counted. */
-function asIssue(item: unknown, page: number, dates: boolean, names: RepositoryNames | undefined): IssueInput {
+function asIssue(item: unknown, page: number, dates: boolean, names: RepositoryNames | undefined, repositories: ScopeRepositories | undefined): IssueInput {
   if (item === null || typeof item !== 'object' || Array.isArray(item)) {
     throw new ResponseError(`gate: page ${page} holds an item that is not an issue record`, undefined, 'check the base URL; try again with --verbose');
   }
@@ -406,5 +417,6 @@ function asIssue(item: unknown, page: number, dates: boolean, names: RepositoryN
     throw err;
   }
   if (names) checkRepositoryName(names, issue as Record<string, unknown>, page);
+  if (repositories) checkIssueRepository(repositories, issue as Record<string, unknown>, page);
   return issue;
 }

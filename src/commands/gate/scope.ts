@@ -19,6 +19,9 @@
  * | --rule-id        | `issues search --rule-id` of any status: the   | exit 4: an unused rule cannot be    |
  * |                  | rule has found an issue (the spec has no rule  |  told from a typo                   |
  * |                  | lookup)                                        |                                     |
+ * | organization or  | `repositories list` (once per gate): the scan's| exit 7: a scan or an issue of a     |
+ * |  project (any    | and each counted issue's repositoryId is one of|  repository outside the scope (they |
+ * |  named scope)    | the organization's (the project's) repositories|  carry no organizationId to compare)|
  *
  * An organization that is not named anywhere (no --organization-id, --org, SVC_ORGANIZATION_ID or
  * profile) is the token's default one, which the service picks: there is no id to check. The other
@@ -33,10 +36,11 @@ import { EXIT } from '../../exit-codes.js';
 import type { Client } from '../../http/client.js';
 import { NotFoundError, ResponseError } from '../../http/errors.js';
 import { checkAnswer, itemScopeCheck } from '../../listing/answer-checks.js';
-import { escapeControls } from '../../request/values.js';
+import { escapeControls } from '../../sanitize.js';
 import type { VerifiedCommit } from './commit-scan.js';
 import { recordUrls } from '../../repos/find.js';
 import { repositoryNames, type RepositoryNames } from './repository-names.js';
+import { checkScanRepository, type ScopeRepositories } from './scope-repositories.js';
 import { matchByUrl, webUrl } from '../../ci/repo-url.js';
 import { LIST_PATH, WaitTimeoutError, findScan, scanState, waitForScan } from '../../scans/wait.js';
 
@@ -105,7 +109,7 @@ async function verifyOrganization(client: Client, org: string): Promise<void> {
   }
 }
 
-async function verifyRepositories(client: Client, org: string | undefined, repoIds: string[] | undefined, project: string | undefined, resolvedUrl?: string): Promise<RepositoryNames | undefined> {
+async function verifyRepositories(client: Client, org: string | undefined, repoIds: string[] | undefined, project: string | undefined, resolvedUrl?: string): Promise<{ names?: RepositoryNames; repositories: ScopeRepositories }> {
   const body: Record<string, unknown> = { getCounts: false };
   if (org !== undefined) body.organizationId = org;
   const repos = listOf(await client.call(REPOS_LIST, body, { safe: true }), 'repositories list');
@@ -136,7 +140,12 @@ async function verifyRepositories(client: Client, org: string | undefined, repoI
       throw new ScopeNotFoundError(`gate: repositor${outside.length === 1 ? 'y' : 'ies'} ${outside.map(q).join(', ')} not in project ${q(project)}, so the scope holds nothing of ${outside.length === 1 ? 'it' : 'them'}`, 'drop --project-id or the repositories outside it');
     }
   }
-  return repoIds ? repositoryNames(repos, repoIds) : undefined;
+  // The repositories an issue or the scan of the scope may be of (scope-repositories.ts).
+  const repositories: ScopeRepositories = project !== undefined
+    ? { ids: new Set(repos.filter((r) => r.projectId === project).map((r) => idOf(r)!)), where: `project ${q(project)}` }
+    : { ids: new Set(byId.keys()), where };
+  const names = repoIds ? repositoryNames(repos, repoIds) : undefined;
+  return { ...(names ? { names } : {}), repositories };
 }
 
 /**
@@ -170,7 +179,7 @@ async function verifyRule(client: Client, org: string | undefined, rule: string)
   }
 }
 
-async function verifyScan(ctx: Context, client: Client, org: string | undefined, scanId: string, repoIds: string[] | undefined, o: WaitOptions): Promise<{ id: string; status: string; repositoryId?: string }> {
+async function verifyScan(ctx: Context, client: Client, org: string | undefined, scanId: string, repoIds: string[] | undefined, o: WaitOptions, repositories: ScopeRepositories | undefined): Promise<{ id: string; status: string; repositoryId?: string }> {
   const body: Record<string, unknown> = { scanId, page: 1, pageSize: 10 };
   if (org !== undefined) body.organizationId = org;
   let item: Record<string, unknown> | undefined;
@@ -193,6 +202,8 @@ async function verifyScan(ctx: Context, client: Client, org: string | undefined,
   if (repoIds && repo !== undefined && !repoIds.includes(repo)) {
     throw new ScopeNotFoundError(`gate: scan ${q(scanId)} is of repository ${q(repo)}, which --repository-ids does not name, so the scope holds nothing`, 'drop --repository-ids, or name the scan\'s repository');
   }
+  // A scan record carries no organizationId (field notes): its repository is checked against the scope's.
+  if (repositories) checkScanRepository(repositories, scanId, item);
   let state = scanState(item);
   if (state === 'running') {
     const status = String(item.status ?? 'running');
@@ -210,6 +221,7 @@ async function verifyScan(ctx: Context, client: Client, org: string | undefined,
     }
     // The record the wait ended on, checked as the first one was.
     inScope?.(item, 1);
+    if (repositories) checkScanRepository(repositories, scanId, item);
     state = scanState(item);
   }
   if (state === 'failed') {
@@ -224,6 +236,8 @@ interface CheckedScope {
   verified: VerifiedScope;
   /** With --repository-ids: the organization's repository names (repository-names.ts). */
   repositoryNames?: RepositoryNames;
+  /** The repositories of the scope (the organization's or the project's): each issue's is one of them. */
+  repositories?: ScopeRepositories;
 }
 
 /** Verifies every id of the scope (the issue search body the gate will send); throws when one fails. */
@@ -244,9 +258,17 @@ export async function verifyScope(ctx: Context, scope: Record<string, unknown>, 
   // reported in this order, the organization's first: the other lookups are answered within it.
   const lookups: Array<Promise<() => void>> = [];
   if (org !== undefined) lookups.push(verifyOrganization(client, org).then(() => () => { verified.organization = org; }));
-  if (repoIds !== undefined || project !== undefined) {
-    lookups.push(verifyRepositories(client, org, repoIds, project, o.resolvedUrl).then((names) => () => {
+  // The repositories list is read once when the scope names anything (an organization, repositories,
+  // a project, a scan): issues and scans carry no organizationId, so their repositoryId is what shows
+  // the organization and project filters were honoured (scope-repositories.ts). With repositories or
+  // a project it is one of the lookups; otherwise it follows them (an unknown organization is said
+  // alone, never with a list request of it still in flight).
+  const listRepositories = () => verifyRepositories(client, org, repoIds, project, o.resolvedUrl);
+  const reposFirst = repoIds !== undefined || project !== undefined;
+  if (reposFirst) {
+    lookups.push(listRepositories().then(({ names, repositories }) => () => {
       if (names) checked.repositoryNames = names;
+      checked.repositories = repositories;
       if (repoIds !== undefined) verified.repositories = repoIds;
       if (project !== undefined) verified.project = project;
     }));
@@ -255,7 +277,8 @@ export async function verifyScope(ctx: Context, scope: Record<string, unknown>, 
   // A later lookup's failure is not reported when an earlier one fails (nor left unhandled).
   for (const l of lookups) l.catch(() => {});
   for (const l of lookups) (await l)();
+  if (!reposFirst && (org !== undefined || scanId !== undefined)) checked.repositories = (await listRepositories()).repositories;
   // The scan last: with --wait it may wait minutes, which only an existing scope deserves.
-  if (scanId !== undefined) verified.scan = await verifyScan(ctx, client, org, scanId, repoIds, o);
+  if (scanId !== undefined) verified.scan = await verifyScan(ctx, client, org, scanId, repoIds, o, checked.repositories);
   return checked;
 }

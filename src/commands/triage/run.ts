@@ -9,6 +9,7 @@ import type { Context } from '../../context.js';
 import { CliError, InterruptedError, UsageError } from '../../errors.js';
 import { EXIT } from '../../exit-codes.js';
 import { detailScreen, issueScreen, type TriageIssue } from './screen.js';
+import { checkDone } from '../../output/respond.js';
 
 interface TriageOptions {
   repositoryIds?: string[];
@@ -45,7 +46,9 @@ export async function runTriage(ctx: Context, o: TriageOptions, resolveRepos: (b
   if ((answer.totalCount ?? 0) > issues.length) ctx.warn(`triaging the first ${issues.length} of ${answer.totalCount} open issues, highest score first`);
 
   const call = (name: string, extra: Record<string, unknown> = {}) => (id: string) =>
-    client.call(`/api/v1/issues/${name}`, { issueId: id, ...(org ? { organizationId: org } : {}), ...extra }, { safe: false });
+    client.call(`/api/v1/issues/${name}`, { issueId: id, ...(org ? { organizationId: org } : {}), ...extra }, { safe: false })
+      // `ok: false` is the service saying it did not do it: a failure of this issue (exit 5), never "done".
+      .then((answer) => { checkDone(answer, `issues ${name}`); return answer; });
   const done: Done[] = [];
   const failures: string[] = [];
   let worst: number = EXIT.OK;

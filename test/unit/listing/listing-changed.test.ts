@@ -71,10 +71,59 @@ describe('a listing that changed while it was read is not complete (exit 7)', ()
     expect(read()).toEqual([1, 2, 3]);
   });
 
-  it('a known limit: the same race where the service reports no counts beside the total is not seen (docs/security.md)', async () => {
+  it('a gate listing of several pages whose answers carry no counts beside the total cannot see the race: exit 7 after page 1, no verdict', async () => {
     fake.stub('/api/v1/issues/search', racing({ counts: false }));
     const r = await runCli(['gate', '--fail-on', 'high', '--page-size', '3', '--concurrency', '1'], { env: fake.env });
-    // Nothing in any answer shows the change: this pins the limit docs/security.md states.
+    expect(r.code, r.stderr).toBe(7);
+    expect(r.stdout).not.toMatch(/PASSED/);
+    expect(r.stderr).toMatch(/gate: the service reported no totalCountAllCategories nor categoryCounts beside totalCount \(asked for with getCounts\), so a change while the 3 pages are read could not be seen/);
+    expect(read()).toEqual([1]);
+  });
+
+  it('one page needs no counts: nothing can move past a page boundary', async () => {
+    fake.stub('/api/v1/issues/search', racing({ counts: false, change: false }));
+    const r = await runCli(['gate', '--fail-on', 'critical', '--page-size', '10'], { env: fake.env });
+    expect(r.code, r.stderr).toBe(1); // decided: iss_3 (score 95) is critical
+    expect(r.stdout).toMatch(/iss_3/);
+  });
+
+  it('issues search --all is not the gate: without counts it reads on (the limit docs/security.md states)', async () => {
+    fake.stub('/api/v1/issues/search', racing({ counts: false }));
+    const r = await runCli(['issues', 'search', '--all', '--page-size', '3', '--concurrency', '1', '-o', 'ndjson'], { env: fake.env });
     expect(r.code, r.stderr).toBe(0);
+  });
+});
+
+/**
+ * The second round (rt2 #1): the spec's search answer carries `categoryCounts` only when `getCounts`
+ * asks for them (as the sandbox does). After page 1, iss_1 goes open -> patched and a processing issue
+ * becomes open: totalCount stays 7 and totalCountAllCategories 8; only categoryCounts moves.
+ */
+describe('the gate asks for the counts it compares (getCounts: true)', () => {
+  function swapping(req: FakeRequest) {
+    const body = req.body as { page: number; pageSize: number; getCounts?: boolean };
+    const all = [...Array.from({ length: N }, (_, i) => issue(i)), issue(50, { id: 'iss_proc', status: 'processing', createdAt: '2026-11-26T00:00:00Z' })];
+    const changed = body.page > 1;
+    const now = changed ? all.map((x) => (x.id === 'iss_1' ? { ...x, status: 'patched' } : x.id === 'iss_proc' ? { ...x, status: 'open' } : x)) : all;
+    const open = now.filter((x) => x.status === 'open');
+    const cc: Record<string, number> = { open: 0, patched: 0, falsePositive: 0, archived: 0, processing: 0, silenced: 0, closed: 0 };
+    for (const x of now) cc[String(x.status)]++;
+    const items = open.slice((body.page - 1) * body.pageSize, body.page * body.pageSize);
+    return { json: { issues: items, totalCount: open.length, totalCountAllCategories: now.length, ...(body.getCounts === true ? { categoryCounts: cc } : {}), currentPage: body.page, pageSize: body.pageSize } };
+  }
+
+  it('gate --fail-on high --page-size 3: every page asks getCounts, and the status swap is exit 7 (it passed: only categoryCounts moves)', async () => {
+    fake.stub('/api/v1/issues/search', swapping);
+    const r = await runCli(['gate', '--fail-on', 'high', '--page-size', '3', '--concurrency', '1'], { env: fake.env });
+    expect(r.code, r.stderr).toBe(7);
+    expect(r.stdout).not.toMatch(/PASSED/);
+    expect(r.stderr).toMatch(/categoryCounts.open was 7 on page 1|categoryCounts.patched was 0 on page 1/);
+    expect(fake.to('/api/v1/issues/search').map((x) => x.body.getCounts)).toEqual([true, true]);
+  });
+
+  it('--dry-run shows getCounts in the body the gate sends', async () => {
+    const r = await runCli(['gate', '--fail-on', 'high', '--dry-run'], { env: fake.env });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout + r.stderr).toMatch(/"getCounts": true/);
   });
 });

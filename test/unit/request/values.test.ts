@@ -106,7 +106,7 @@ describe('ids with control characters are exit 2 naming the flag, the character 
 
 describe('values.ts', () => {
   it('escapes controls and backslashes', () => {
-    expect(escapeControls('a\r\n\t\u0000\u001b\u0085\\')).toBe('a\\r\\n\\t\\0\\x1b\\x85\\\\');
+    expect(escapeControls('a\r\n\t\u0000\u001b\u0085\\')).toBe('a\\r\\n\\t\\0\\x1b\\u0085\\\\');
     expect(() => checkControls('--x', 'fine id')).not.toThrow();
     expect(listParser('--ids')('a, b', ['z'])).toEqual(['z', 'a', 'b']);
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { answerValue, cellText, stripControls, terminalJson } from '../../../src/sanitize.js';
+import { answerValue, cellText, escapeControls, quoted, stripControls, terminalJson } from '../../../src/sanitize.js';
 import { render } from '../../../src/output/render.js';
 import { rowsTable, recordTable } from '../../../src/output/table.js';
 
@@ -126,5 +126,30 @@ describe('hostile text in rendered output', () => {
     }
     const nd = await capture('ndjson', false);
     expect(nd.out).toBe(JSON.stringify(hostile) + '\n');
+  });
+});
+
+describe('escapeControls and quoted: a value put into a message', () => {
+  it('writes every control, bidi and invisible character as a visible escape, backslashes doubled', () => {
+    expect(escapeControls('archived\u009d')).toBe('archived\\u009d');
+    expect(escapeControls('open\u009b')).toBe('open\\u009b');
+    expect(escapeControls('open\u200b\u202e\ufeff\u2028\u00ad')).toBe('open\\u200b\\u202e\\ufeff\\u2028\\u00ad');
+    expect(escapeControls('a\r\n\u001b[2J\u007f\\')).toBe('a\\r\\n\\x1b[2J\\x7f\\\\');
+    expect(escapeControls('plain é ü 😀')).toBe('plain é ü 😀');
+  });
+
+  it('quotes and cuts', () => {
+    expect(quoted('open\u200b')).toBe("'open\\u200b'");
+    expect(quoted('x'.repeat(100), 10)).toBe(`'${'x'.repeat(10)}…'`);
+  });
+
+  it('a message holding an escaped value keeps its end through the line sanitizer', () => {
+    const line = `status ${quoted('archived\u009d')}, outside the status asked for`;
+    expect(stripControls(line)).toBe(line);
+  });
+
+  it('answerValue escapes the same characters inside JSON strings (still JSON)', () => {
+    expect(answerValue('open\u009b\u200b')).toBe('"open\\u009b\\u200b"');
+    expect(JSON.parse(answerValue({ s: 'a\u009db' }))).toEqual({ s: 'a\u009db' });
   });
 });

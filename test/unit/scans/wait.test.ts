@@ -93,6 +93,11 @@ describe('scan wait helpers', () => {
       expect(() => findScan({ codeScans }, 's1')).toThrow(/scan 's1' is listed 2 times/);
     }
     expect(() => findScan({}, 's1')).toThrow(/no 'codeScans' list/);
+    // An answer for one scan id whose totalCount says more scans match than it holds, or more than one.
+    expect(() => findScan({ codeScans: [done], totalCount: 2 }, 's1')).toThrow(/the answer is incomplete: it gives totalCount 2/);
+    expect(() => findScan({ codeScans: [done, { scanId: 'x' }], totalCount: 2 }, 's1')).toThrow(/contradicts itself: it gives totalCount 2/);
+    expect(() => findScan({ codeScans: [], totalCount: 1 }, 's1')).toThrow(/incomplete/);
+    expect(findScan({ codeScans: [done], totalCount: 1 }, 's1')).toEqual(done);
   });
 
   it('checks the wait flags before anything is sent', () => {

@@ -136,6 +136,13 @@ describe('the scan an issue of the commit names must have finished', () => {
     expect(r.stdout).toContain(`commit ${SHA}, scanned by scan_1 (completed)`);
   });
 
+  it('a scans list answer whose totalCount exceeds the records it holds is exit 7 (page 2 could hold the scan running: it passed)', async () => {
+    stub([issue()], { json: { codeScans: [{ scanId: 'scan_1', repositoryId: 'repo_1', status: 'completed', finished: true }], totalCount: 2 } });
+    const r = await gate();
+    expect([r.code, r.stdout], r.stderr).toEqual([7, '']);
+    expect(r.stderr).toContain("scans list: the answer is incomplete: it gives totalCount 2 for scan 'scan_1' but holds 1 record");
+  });
+
   it('a scan scans list does not know, or an issue of the commit naming no scan: exit 7', async () => {
     stub([issue()], { json: { codeScans: [], totalCount: 0 } });
     const unknown = await gate();

@@ -166,6 +166,29 @@ describe('ids are checked by listing them, not by a 404 from the search', () => 
     }
   });
 
+  it('a scans list answer for one scan id whose totalCount exceeds the records read (or is over 1) is exit 7 (page 2 could hold the scan running: it passed)', async () => {
+    const done = { scanId: 'scan_1', repositoryId: 'repo_1', status: 'completed', finished: true };
+    try {
+      server.stub('/api/v1/scans/list', { json: { codeScans: [done], totalCount: 2 } });
+      noVerdict(await gate(['--org', 'org_1', '--scan-id', 'scan_1', '--fail-on', 'high'], env), 7, /scans list: the answer is incomplete: it gives totalCount 2 for scan 'scan_1' but holds 1 record, so the scan's state cannot be told/);
+      server.stub('/api/v1/scans/list', { json: { codeScans: [done], totalCount: 40 } });
+      noVerdict(await gate(['--org', 'org_1', '--scan-id', 'scan_1', '--fail-on', 'high'], env), 7, /it gives totalCount 40 for scan 'scan_1' but holds 1 record/);
+      // --wait: a poll whose answer is incomplete ends the wait with exit 7, never the record it holds.
+      server.stub('/api/v1/scans/list', [
+        { json: { codeScans: [{ ...done, status: 'running', finished: false }], totalCount: 1 } },
+        { json: { codeScans: [done], totalCount: 2 } },
+      ]);
+      const waited = await runCli(['gate', '--org', 'org_1', '--scan-id', 'scan_1', '--fail-on', 'high', '--wait', '--poll-interval', '1'], { host: testHost({ env, clock: 'fake' }) });
+      expect([waited.code, waited.stdout], waited.stderr).toEqual([7, '']);
+      expect(waited.stderr).toMatch(/the answer is incomplete: it gives totalCount 2 for scan 'scan_1'/);
+      // totalCount 1, or none: decided as before.
+      server.stub('/api/v1/scans/list', { json: { codeScans: [done] } });
+      expect((await gate(['--org', 'org_1', '--scan-id', 'scan_1', '--fail-on', 'high'], env)).code).toBe(0);
+    } finally {
+      stubLenient();
+    }
+  });
+
   it('a scan of another organization (or another scan id) in the answer is exit 7, as in `svc scans list`', async () => {
     try {
       server.stub('/api/v1/scans/list', { json: { codeScans: [{ scanId: 'scan_1', status: 'completed', finished: true, organizationId: 'org_b', repositoryId: 'repo_zz' }], totalCount: 1 } });
@@ -226,6 +249,65 @@ describe('ids are checked by listing them, not by a 404 from the search', () => 
     const r = await gate(['--org', 'org_1', '--vulnerability-classes', 'SQL Injektion', '--fail-on', 'info'], env);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('Note: --vulnerability-classes filter the scope and cannot be verified');
+  });
+});
+
+/**
+ * The second round (rt2 #3): scans and issues carry no organizationId (the spec's Issue record, the
+ * field notes' scan item), so the scope check of that field never fired. Their repositoryId is
+ * checked against the organization's (or the project's) repositories, listed once per gate.
+ */
+describe('a scan or an issue of a repository outside the scope is exit 7 (it passed: no organizationId to compare)', () => {
+  let server: FakeServer;
+  beforeAll(async () => { server = await startFakeServer({ fallback: { status: 500, json: { error: 'not expected' } } }); });
+  afterAll(async () => { await server.close(); });
+  const issue = (id: string, repositoryId: string, score = 95) => ({ id, repositoryId, status: 'open', score, createdAt: '2026-11-20T10:00:00Z', codeScan: { id: 'scan_x' } });
+  const listing = (issues: unknown[]) => ({ json: { issues, totalCount: issues.length, totalCountAllCategories: issues.length, currentPage: 1, pageSize: 500 } });
+  const lists = () => server.requests.filter((r) => r.path === '/api/v1/repositories/list').length;
+  function stub(scanRepo: string, issues: unknown[]): void {
+    server.stub('/api/v1/orgs/list', { json: [{ id: 'org_a', name: 'A' }, { id: 'org_b', name: 'B' }] });
+    server.stub('/api/v1/repositories/list', { json: [{ id: 'repo_a', name: 'a', projectId: 'prj_a' }, { id: 'repo_b', name: 'b', projectId: 'prj_b' }] });
+    server.stub('/api/v1/scans/list', { json: { codeScans: [{ scanId: 'scan_x', repositoryId: scanRepo, status: 'completed', finished: true }], totalCount: 1 } });
+    server.stub('/api/v1/issues/search', listing(issues));
+  }
+
+  it('--organization-id org_a --scan-id scan_x: a scan of repo_zzz, which org_a does not list: exit 7 before any issue is read', async () => {
+    stub('repo_zzz', [issue('iss_1', 'repo_zzz', 20)]);
+    server.requests.length = 0;
+    noVerdict(await gate(['--organization-id', 'org_a', '--scan-id', 'scan_x', '--fail-on', 'high'], server.env), 7,
+      /gate: scans list gives scan 'scan_x' of repository 'repo_zzz', which is not a repository of organization 'org_a' \(repositories list gives 2\), so the gate would judge a scan outside its scope/);
+    expect(server.requests.map((r) => r.path.replace('/api/v1/', ''))).toEqual(['orgs/list', 'repositories/list', 'scans/list']);
+  });
+
+  it('org-wide: an issue of repo_zzz (no organizationId) is exit 7; of org_a\'s repositories it decides, with one repositories list per gate', async () => {
+    stub('repo_a', [issue('iss_1', 'repo_a', 20), issue('iss_2', 'repo_zzz', 20)]);
+    noVerdict(await gate(['--organization-id', 'org_a', '--fail-on', 'high'], server.env), 7,
+      /gate: page 1 holds issue 'iss_2' of repository 'repo_zzz', which is not a repository of organization 'org_a' \(repositories list gives 2\): the service ignored the scope asked for/);
+    // --scan-id of org_a's repository, the issues of another: the same.
+    noVerdict(await gate(['--organization-id', 'org_a', '--scan-id', 'scan_x', '--fail-on', 'high'], server.env), 7, /issue 'iss_2' of repository 'repo_zzz'/);
+    // Every issue of a listed repository: decided (the issues are below high), over several pages with one list call.
+    stub('repo_a', [issue('iss_1', 'repo_a', 20), issue('iss_3', 'repo_b', 20)]);
+    server.stub('/api/v1/issues/search', (req) => {
+      const page = (req.body as { page: number }).page;
+      const all = [issue('iss_1', 'repo_a', 20), issue('iss_3', 'repo_b', 20)];
+      return { json: { issues: all.slice(page - 1, page), totalCount: 2, totalCountAllCategories: 2, categoryCounts: { open: 2, patched: 0, falsePositive: 0, archived: 0, processing: 0, silenced: 0, closed: 0 }, currentPage: page, pageSize: 1 } };
+    });
+    server.requests.length = 0;
+    const ok = await gate(['--organization-id', 'org_a', '--fail-on', 'high', '--page-size', '1'], server.env);
+    expect(ok.code, ok.stderr).toBe(0);
+    expect(lists()).toBe(1);
+  });
+
+  it('--project-id prj_a (the list shows prj_a = {repo_a}): an issue of repo_zzz, or of org_a\'s repo_b, is exit 7', async () => {
+    for (const other of ['repo_zzz', 'repo_b']) {
+      stub('repo_a', [issue('iss_1', 'repo_a', 20), issue('iss_2', other, 20)]);
+      noVerdict(await gate(['--organization-id', 'org_a', '--project-id', 'prj_a', '--fail-on', 'high'], server.env), 7,
+        new RegExp(`page 1 holds issue 'iss_2' of repository '${other}', which is not a repository of project 'prj_a' \\(repositories list gives 1\\)`));
+    }
+    stub('repo_b', [issue('iss_1', 'repo_a', 20)]);
+    noVerdict(await gate(['--organization-id', 'org_a', '--project-id', 'prj_a', '--scan-id', 'scan_x', '--fail-on', 'high'], server.env), 7, /scan 'scan_x' of repository 'repo_b', which is not a repository of project 'prj_a'/);
+    stub('repo_a', [issue('iss_1', 'repo_a', 20)]);
+    expect((await gate(['--organization-id', 'org_a', '--project-id', 'prj_a', '--scan-id', 'scan_x', '--fail-on', 'high'], server.env)).code).toBe(0);
   });
 });
 

@@ -1,0 +1,100 @@
+/**
+ * The shared tail of every API command (src/output/respond.ts): an answer saying `ok: false` is the
+ * service saying it did not do it (exit 5, on stderr, nothing on stdout), in single calls, bulk
+ * actions and `svc api`; `ok` missing or not a boolean where the schema wants one is exit 7.
+ */
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../../helpers/host.js';
+import { useFakeServer } from '../../helpers/fake-server.js';
+
+const fake = useFakeServer({ mock: true });
+const run = (argv: string[]) => runCli(argv, { env: { ...fake.env, SVC_ORGANIZATION_ID: 'org_a' }, dispatcher: fake.dispatcher });
+
+describe('an answer of ok: false is never a success', () => {
+  for (const format of ['table', 'json']) {
+    it(`issues archive ID -o ${format}: exit 5, the message on stderr, nothing on stdout`, async () => {
+      fake.stub('/api/v1/issues/archive', { json: { ok: false } });
+      const r = await run(['issues', 'archive', 'iss_1', '--yes', '-o', format]);
+      expect(r.code, r.stderr).toBe(5);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toMatch(/^svc: error: issues archive: the service answered "ok": false, so it did not do this; /);
+    });
+  }
+
+  it("orgs delete: exit 5 (not a table saying 'ok false'), the service's message named", async () => {
+    fake.stub('/api/v1/orgs/delete', { json: { ok: false, message: 'org has\u001b[31m repositories' } });
+    const r = await run(['orgs', 'delete', 'org_a', '--yes', '-o', 'table']);
+    expect(r.code, r.stderr).toBe(5);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain('orgs delete: the service answered "ok": false, so it did not do this ("org has repositories")');
+  });
+
+  it('svc api on an operation answering ok: false: exit 5', async () => {
+    fake.stub('/api/v1/orgs/delete', { json: { ok: false } });
+    const r = await run(['api', 'orgs/delete', '-F', 'organizationId=org_a', '-o', 'json']);
+    expect(r.code, r.stderr).toBe(5);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain('svc api orgs/delete: the service answered "ok": false');
+  });
+
+  it('ok: true is still a success (exit 0), and approve-patch without ok too', async () => {
+    fake.stub('/api/v1/issues/archive', { json: { ok: true } });
+    expect((await run(['issues', 'archive', 'iss_1', '--yes', '-o', 'json'])).code).toBe(0);
+    fake.stub('/api/v1/issues/approve-patch', { json: { patchId: 'p1' } });
+    expect((await run(['issues', 'approve-patch', 'iss_1', '--yes', '-o', 'json'])).code).toBe(0);
+  });
+
+  it('approve-patch answering ok: false (its ok is optional): exit 5', async () => {
+    fake.stub('/api/v1/issues/approve-patch', { json: { ok: false, patchId: 'p1' } });
+    const r = await run(['issues', 'approve-patch', 'iss_1', '--yes', '-o', 'json']);
+    expect(r.code, r.stderr).toBe(5);
+  });
+
+  for (const [what, answer] of [['missing', {}], ['a string', { ok: 'yes' }], ['null', { ok: null }]] as const) {
+    it(`ok ${what} in an OkResponse: exit 7, the answer does not have the documented shape`, async () => {
+      fake.stub('/api/v1/issues/archive', { json: answer });
+      const r = await run(['issues', 'archive', 'iss_1', '--yes', '-o', 'json']);
+      expect(r.code, r.stderr).toBe(7);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toContain('does not have the documented shape: ok expected a boolean');
+    });
+  }
+});
+
+describe('bulk actions: an id answered ok: false failed', () => {
+  const cases = [['archive', 'archived'], ['mark-true-positive', 'marked true positive'], ['generate-patch', 'patches requested']] as const;
+  for (const [action, done] of cases) {
+    it(`issues ${action} iss_1 iss_2: both failed (code 5), exit 5, not "2 ${done}"`, async () => {
+      fake.stub(`/api/v1/issues/${action}`, { json: { ok: false } });
+      const r = await run(['issues', action, 'iss_1', 'iss_2', '--yes', '-o', 'json']);
+      expect(r.code, r.stderr).toBe(5);
+      const records = JSON.parse(r.stdout) as Array<{ id: string; outcome: string; code: number; error: string }>;
+      expect(records.map((x) => [x.id, x.outcome, x.code])).toEqual([['iss_1', 'failed', 5], ['iss_2', 'failed', 5]]);
+      expect(records[0].error).toContain('"ok": false');
+      expect(r.stderr).toContain(`0 ${done}, 2 failed`);
+    });
+  }
+
+  it('-o table: the summary counts them failed; one done and one refused gives exit 5', async () => {
+    fake.stub('/api/v1/issues/archive', (req) => ({ json: { ok: req.body.issueId === 'iss_1' } }));
+    const r = await run(['issues', 'archive', 'iss_1', 'iss_2', '--yes', '-o', 'table']);
+    expect(r.code, r.stderr).toBe(5);
+    expect(r.stderr).toContain('1 archived, 1 failed: iss_2 (rejected: ');
+  });
+
+  it('an answer without ok (the wrong shape): that id failed with 7', async () => {
+    fake.stub('/api/v1/issues/archive', { json: { done: true } });
+    const r = await run(['issues', 'archive', 'iss_1', 'iss_2', '--yes', '-o', 'json']);
+    expect(r.code, r.stderr).toBe(7);
+    expect((JSON.parse(r.stdout) as Array<{ code: number }>).map((x) => x.code)).toEqual([7, 7]);
+  });
+});
+
+describe('a number too large to read in an answer', () => {
+  it('issues search with score 1e400: exit 7 saying what the gate says of it ("a number too large to read")', async () => {
+    fake.stub('/api/v1/issues/search', { text: '{"issues":[{"id":"iss_1","status":"open","score":1e400}],"totalCount":1,"currentPage":1,"pageSize":10}', type: 'application/json' });
+    const r = await run(['issues', 'search', '-o', 'json']);
+    expect(r.code, r.stderr).toBe(7);
+    expect(r.stderr).toContain('issues.0.score expected a number, got a number too large to read');
+  });
+});
