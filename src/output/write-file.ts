@@ -196,7 +196,7 @@ function pause(ms: number, signal?: AbortSignal): Promise<void> {
  * on a timer, which a signal ends (InterruptedError: 130/143). Waiting for a reader is kept (a report
  * FIFO's reader may start after svc); only the wait is now on the event loop.
  */
-export async function openFifo(path: string, signal?: AbortSignal): Promise<number> {
+async function openFifo(path: string, signal?: AbortSignal): Promise<number> {
   for (;;) {
     if (signal?.aborted) throw interrupted(signal);
     try {
