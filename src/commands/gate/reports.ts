@@ -270,7 +270,8 @@ export async function writeErrorReports(paths: ReportPaths, message: string, exi
 }
 
 /** The one stderr line of the reports an undecided run removed; none: nothing was removed. */
-export function undecidedNote(removed: readonly string[]): string | undefined {
+export function undecidedNote(removed: readonly string[], unpassed = false): string | undefined {
   if (removed.length === 0) return undefined;
+  if (unpassed) return `removed ${removed.join(', ')}: written as a pass before another report failed, and the run does not pass`;
   return `removed ${removed.join(', ')}: ${removed.length === 1 ? 'a report' : 'reports'} of an earlier run, which this run could not replace (it has no verdict)`;
 }

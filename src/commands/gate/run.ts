@@ -7,7 +7,8 @@
  * changing listing -> 7, Ctrl-C -> 130) ends with that code; JUnit, markdown and JSON reports then say
  * the gate could not decide, and no SARIF or host B report is written (an empty one would read as "no
  * issues"): one an earlier run left at the path is removed. A report that cannot be written does not
- * change a failing verdict's code (1); a passing verdict is then not a pass (9, or 2 for a path).
+ * change a failing verdict's code (1); a passing verdict is then not a pass (9, or 2 for a path), and
+ * the reports it wrote and the step summary are rewritten (or removed) as those of a run without a verdict.
  *
  * Memory: issues are counted as pages arrive. Only the issues a report or the verdict lists are
  * kept, without their heaviest fields (code segment, patch, rule-violation text): with --sarif,
@@ -258,6 +259,7 @@ async function decideAndReport(ctx: Context, opts: GateOptions, g: GateRun): Pro
   // code (1), a passing one ends with the write's (9, or 2 for a path) and no summary (below).
   const failed: ReportWriteError[] = [];
   const written: ReportKey[] = [];
+  let sarifFailed = false;
   const said = (err: ReportWriteError) => { failed.push(err); ctx.warn(`${err.message}; ${err.hint}`); };
   try {
     // Within host A's code-scanning limits: the most severe results, the rest said (gate/caps.ts); the
@@ -269,6 +271,7 @@ async function decideAndReport(ctx: Context, opts: GateOptions, g: GateRun): Pro
       } catch (err) {
         if (!(err instanceof ReportWriteError)) throw err;
         said(err);
+        sarifFailed = true;
         rest = { ...paths, sarif: undefined };
       }
       written.push('sarif');
@@ -282,6 +285,17 @@ async function decideAndReport(ctx: Context, opts: GateOptions, g: GateRun): Pro
     await undecided(ctx, opts, g, rest, err);
     throw err;
   }
+  // A pass whose reports are not all written is not a pass: nothing this run wrote may say "passed".
+  // The reports written before (or after) the failing one are rewritten as undecided (JUnit, markdown,
+  // JSON), or removed (SARIF, host B's: an empty one would read as "no issues"), and the step summary
+  // says the gate could not decide, as for any run without a verdict. A report already on stdout
+  // (`-`) cannot be taken back: the exit code says it.
+  if (verdict.result.passed && failed.length > 0) {
+    const err = new CliError(`gate passed, but ${failed.length === 1 ? 'a report' : `${failed.length} reports`} could not be written (above), so it does not pass`, failed[0].exitCode, failed[0].hint);
+    const rewrite = Object.fromEntries(written.filter((k) => !(k === 'sarif' && sarifFailed) && paths[k] !== '-').map((k) => [k, paths[k]])) as ReportPaths;
+    await undecided(ctx, opts, g, rewrite, err, true, true);
+    throw err;
+  }
   const omitted = sarifCapLine(inputs.sarif);
   if (stepSummary !== undefined) await writeStepSummary(ctx, stepSummary, verdict, inputs);
   if (paths.sarif) {
@@ -289,10 +303,6 @@ async function decideAndReport(ctx: Context, opts: GateOptions, g: GateRun): Pro
     if (repos.length > 1) {
       ctx.warn(`the SARIF report holds issues of ${repos.length} repositories (${repos.slice(0, 3).join(', ')}${repos.length > 3 ? ', ...' : ''}); an upload to one repository would point at the wrong code: scope the gate to one repository (--repository auto, --repository-ids)`);
     }
-  }
-  // A pass whose reports are not all written is not a pass (no summary that says PASSED).
-  if (verdict.result.passed && failed.length > 0) {
-    throw new CliError(`gate passed, but ${failed.length === 1 ? 'a report' : `${failed.length} reports`} could not be written (above), so it does not pass`, failed[0].exitCode, failed[0].hint);
   }
   // Decided: a reader that closes stdout while the verdict is printed (`| head -1`) cannot change it.
   ctx.settle?.(verdict.result.passed ? EXIT.OK : EXIT.GATE_FAILED);
@@ -316,11 +326,11 @@ async function decideAndReport(ctx: Context, opts: GateOptions, g: GateRun): Pro
  * report is removed where this run writes none (said in one line), the step summary and the comment
  * say it too.
  */
-async function undecided(ctx: Context, opts: GateOptions, g: Pick<GateRun, 'setup' | 'stepSummary'>, paths: ReportPaths, err: unknown, sent = true): Promise<void> {
+async function undecided(ctx: Context, opts: GateOptions, g: Pick<GateRun, 'setup' | 'stepSummary'>, paths: ReportPaths, err: unknown, sent = true, unpassed = false): Promise<void> {
   const code = err instanceof CliError ? err.exitCode : EXIT.INTERNAL;
   const message = scrub(err instanceof Error ? err.message : String(err), ctx.secrets());
   const removed = await writeErrorReports(paths, message, code, ctx.io.stdout).catch(() => [] /* the original error is the one to report */);
-  const note = undecidedNote(removed);
+  const note = undecidedNote(removed, unpassed);
   if (note !== undefined) ctx.warn(note);
   if (g.stepSummary !== undefined) await writeStepSummaryError(g.stepSummary, message, code).catch(() => { /* as above */ });
   if (sent && opts.comment && code !== EXIT.INTERRUPTED && code !== EXIT.TERMINATED) await postComment(ctx, toCommentError(message, code, g.setup.ci?.commit));

@@ -163,6 +163,37 @@ describe.skipIf(!hasFull)('a report that cannot be written (/dev/full: ENOSPC; s
   });
 });
 
+describe.skipIf(!hasFull)('a pass that a failed report write turns into exit 9 says "passed" nowhere (rt2 #4; skipped without /dev/full)', () => {
+  it('in host A: the step summary, the JSON and markdown reports say undecided; the SARIF and host B SAST reports it wrote are removed', async () => {
+    const dir = tempDir('svc-unpassed-');
+    const f = (name: string) => join(dir, name);
+    const summary = f('ss.md');
+    writeFileSync(summary, '## an earlier step\n');
+    const env = { ...sb.env, CI: 'true', GITHUB_ACTIONS: 'true', GITHUB_EVENT_NAME: 'push', GITHUB_STEP_SUMMARY: summary, RUNNER_TEMP: dir };
+    // Written before the failing --junit (SARIF, first), and after it (markdown, JSON, host B SAST).
+    const r = await runCli(['gate', '--max-total', '100000', '--no-annotations', '--sarif', f('r.sarif'), '--junit', '/dev/full', '--markdown', f('r.md'), '--json-report', f('jr.json'), '--hostb-sast', f('sast.json')], { env });
+    expect([r.code, r.stdout], r.stderr).toEqual([9, '']);
+    expect(r.stderr).toContain('cannot write the --junit report to /dev/full (ENOSPC)');
+    expect(r.stderr).toContain(`removed ${f('r.sarif')}, ${f('sast.json')}: written as a pass before another report failed, and the run does not pass`);
+    expect(r.stderr).toMatch(/gate passed, but a report could not be written \(above\), so it does not pass/);
+    const ss = readFileSync(summary, 'utf8');
+    expect(ss.startsWith('## an earlier step\n')).toBe(true);
+    expect(ss).not.toMatch(/svc gate passed|✅/);
+    expect(ss).toContain('could not decide');
+    expect(JSON.parse(readFileSync(f('jr.json'), 'utf8'))).toMatchObject({ passed: false, decided: false, exitCode: 9 });
+    const md = readFileSync(f('r.md'), 'utf8');
+    expect(md).toContain('could not decide');
+    expect(md).not.toMatch(/svc gate passed|✅/);
+    expect(existsSync(f('r.sarif'))).toBe(false);
+    expect(existsSync(f('sast.json'))).toBe(false);
+    // The same run with a disk that takes every report: a pass, said everywhere.
+    const ok = await runCli(['gate', '--max-total', '100000', '--no-annotations', '--sarif', f('r.sarif'), '--junit', f('j.xml'), '--markdown', f('r.md'), '--json-report', f('jr.json')], { env });
+    expect(ok.code, ok.stderr).toBe(0);
+    expect(JSON.parse(readFileSync(f('jr.json'), 'utf8'))).toMatchObject({ passed: true, decided: true });
+    expect(readFileSync(summary, 'utf8').slice(ss.length)).toMatch(/svc gate passed/);
+  });
+});
+
 describe("svc's config file is one of the gate's inputs", () => {
   it('a report at its path (directly or through a link) is exit 2 before anything is sent; the file is kept as it was', async () => {
     const dir = tempDir('svc-cfg-');
