@@ -32,6 +32,7 @@ import { checkAnswer } from '../../listing/answer-checks.js';
 import { escapeControls } from '../../sanitize.js';
 import { commitOf, sameCommit, scanIdOf } from '../../gate/since.js';
 import { LIST_PATH, findScan, scanState } from '../../scans/wait.js';
+import { checkScanRepository, type ScopeRepositories } from './scope-repositories.js';
 
 const ISSUES_SEARCH = '/api/v1/issues/search';
 /**
@@ -66,6 +67,8 @@ interface Scope {
   repoIds?: string[];
   project?: string;
   scanId?: string;
+  /** The scope's repositories as `repositories list` gave them (scope.ts), when the gate read it. */
+  repositories?: ScopeRepositories;
 }
 
 function scopeOf(scope: Record<string, unknown>): Scope {
@@ -88,6 +91,7 @@ function whereText(s: Scope): string {
 /** An issue of another status that names the commit, within the scope (an item outside it proves nothing). */
 function inScope(item: Record<string, unknown>, s: Scope): boolean {
   if (s.repoIds && !s.repoIds.includes(String(item.repositoryId))) return false;
+  if (s.repositories && item.repositoryId !== undefined && item.repositoryId !== null && !s.repositories.ids.has(String(item.repositoryId))) return false;
   if (s.scanId !== undefined && scanIdOf(item) !== s.scanId) return false;
   return true;
 }
@@ -144,6 +148,8 @@ async function checkScans(client: Client, s: Scope, sha: string, ids: string[]):
     if (!item) {
       throw new ResponseError(`gate: issues name scan ${q(id)} of commit ${sha}, which scans list does not know, so its state cannot be checked`, undefined, 'check the base URL; try again with --verbose');
     }
+    // A scan record carries no organizationId: its repository is checked against the scope's (exit 7).
+    if (s.repositories) checkScanRepository(s.repositories, id, item);
     const state = scanState(item);
     const status = String(item.status ?? state);
     if (state === 'running') {
@@ -192,9 +198,10 @@ async function runningScans(client: Client, s: Scope): Promise<string[]> {
  * Verifies that the service has scanned `sha` within the gate's scope and that the scan has finished
  * (see the table above); throws the documented exit code when it cannot show it.
  */
-export async function verifyCommitScanned(ctx: Context, searchScope: Record<string, unknown>, sha: string, listed: Evidence | undefined): Promise<VerifiedCommit> {
+export async function verifyCommitScanned(ctx: Context, searchScope: Record<string, unknown>, sha: string, listed: Evidence | undefined, repositories?: ScopeRepositories): Promise<VerifiedCommit> {
   const client = await ctx.client();
   const s = scopeOf(searchScope);
+  if (repositories) s.repositories = repositories;
   let evidence = listed ?? { ids: [], unnamed: 0 };
   if (evidence.ids.length === 0 && evidence.unnamed === 0) evidence = await searchOtherStatuses(client, s, sha);
   if (evidence.unnamed > 0) {

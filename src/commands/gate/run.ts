@@ -248,7 +248,7 @@ async function decideAndReport(ctx: Context, opts: GateOptions, g: GateRun): Pro
     // Fingerprints only where something shows them: reports that list every issue, -o json/ndjson/csv.
     const counted = await countIssues(ctx, scope, options, setup, { size, concurrency, keepAll, keepSifted: keep.siftedIssues || asData, fingerprints: keepAll || format !== 'table', store: g.store, repositoryNames, repositories });
     // --commit: no verdict unless the service shows a finished scan of that commit (4, 8, 1, 7).
-    if (setup.sieve.commit !== undefined) verified.commit = await verifyCommitScanned(ctx, scope, setup.sieve.commit, counted.sifted?.commitScans);
+    if (setup.sieve.commit !== undefined) verified.commit = await verifyCommitScanned(ctx, scope, setup.sieve.commit, counted.sifted?.commitScans, repositories);
     verdict = { ...counted, verified, organization: organizationInUse(ctx, built) };
   } catch (err) {
     await undecided(ctx, opts, g, paths, err);

@@ -143,6 +143,13 @@ describe('the scan an issue of the commit names must have finished', () => {
     expect(r.stderr).toContain("scans list: the answer is incomplete: it gives totalCount 2 for scan 'scan_1' but holds 1 record");
   });
 
+  it('the scan of the commit is of a repository outside the organization\'s list (it carries no organizationId): exit 7', async () => {
+    stub([issue()], scanItem({ status: 'completed', finished: true, repositoryId: 'repo_zzz' }));
+    const r = await gate();
+    expect([r.code, r.stdout], r.stderr).toEqual([7, '']);
+    expect(r.stderr).toContain("scans list gives scan 'scan_1' of repository 'repo_zzz', which is not a repository of the token's organization");
+  });
+
   it('a scan scans list does not know, or an issue of the commit naming no scan: exit 7', async () => {
     stub([issue()], { json: { codeScans: [], totalCount: 0 } });
     const unknown = await gate();
