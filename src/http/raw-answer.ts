@@ -5,6 +5,7 @@
  */
 import { ResponseError } from './errors.js';
 import { checkDepth, checkKeysOnce, checkNoErrorKey, isCanonical } from './answer-checks.js';
+import { noteInexact } from './exact-numbers.js';
 
 /**
  * Reusable buffers for response bodies (buffer-pool.ts). A long listing reads ~1 MB a
@@ -64,7 +65,11 @@ export function parseAnswer(text: string, notJson: () => Error, what: string): u
   if (data !== null && typeof data === 'object') {
     // Before anything else walks it (JSON.stringify in isCanonical would overflow the stack first).
     checkDepth(data, what);
-    if (!isCanonical(text, data)) checkKeysOnce(text, what);
+    // Only a text that is not JSON.stringify of its parse can hold a number a double changes.
+    if (!isCanonical(text, data)) {
+      checkKeysOnce(text, what);
+      noteInexact(text, data);
+    }
     checkNoErrorKey(data, what);
   }
   return data;

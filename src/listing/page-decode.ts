@@ -14,6 +14,7 @@ import { RawAnswer } from '../http/raw-answer.js';
 import { ResponseError } from '../http/errors.js';
 import { itemSpans, type Spans } from './item-spans.js';
 import { checkDepth, checkKeysOnce, checkNoErrorKey } from '../http/answer-checks.js';
+import { mayHoldInexact, noteInexact, splitInexact } from '../http/exact-numbers.js';
 
 export interface PageSource {
   bytes: Buffer;
@@ -44,8 +45,13 @@ export function compactItems(spans: Spans): boolean {
   return true;
 }
 
-/** The answer parsed (a RawAnswer; anything else is already parsed and returned as it is). */
-export function decodePage(answer: unknown, key: string, slim?: Slim): unknown {
+/**
+ * The answer parsed (a RawAnswer; anything else is already parsed and returned as it is).
+ * `exact`: the items are written as JSON one by one (not copied from the bytes): an item whose text
+ * is not JSON.stringify of its parse has its numbers a double does not hold recorded
+ * (http/exact-numbers.ts), so that they are written as the service sent them.
+ */
+export function decodePage(answer: unknown, key: string, slim?: Slim, exact = false): unknown {
   if (!(answer instanceof RawAnswer)) return answer;
   const { bytes } = answer;
   // A nested list (a dotted key) is not copied from the bytes: parsed whole. Nor is an answer that
@@ -58,6 +64,8 @@ export function decodePage(answer: unknown, key: string, slim?: Slim): unknown {
   // (two bad bytes both read as U+FFFD).
   const keysChecked = spans !== undefined && spans.keysOnce && copyable;
   let data: unknown;
+  // With `exact`: the items whose text may hold such a number, as [index, text, ...].
+  let risky: Array<number | string> | undefined;
   try {
     if (spans) {
       // The answer with an empty list in the list's place (same keys, same order), then the items.
@@ -80,14 +88,23 @@ export function decodePage(answer: unknown, key: string, slim?: Slim): unknown {
           const text = bytes.toString('utf8', b[2 * k], b[2 * k + 1]);
           items[k] = JSON.parse(text);
           if (!keysChecked) checkKeysOnce(text, answer.call, 2);
+          if (exact && mayHoldInexact(text)) (risky ??= []).push(k, text);
         }
       }
       page[key] = items;
       data = page;
       // As parseAnswer checks an answer parsed whole (answer-checks.ts): ~1% of the parse's time.
       checkDepth(data, answer.call);
+      // After the depth check (JSON.stringify walks the item): an item whose text is not its
+      // stringified parse has its numbers a double changes recorded.
+      for (let r = 0; risky && r < risky.length; r += 2) {
+        const item = items[risky[r] as number];
+        const text = risky[r + 1] as string;
+        if (JSON.stringify(item) !== text) noteInexact(text, item);
+      }
     } else {
       data = answer.parse();
+      if (exact) splitInexact(data, key);
     }
     checkNoErrorKey(data, answer.call);
   } catch (err) {

@@ -59,7 +59,8 @@ export async function runAllPages(ctx: Context, op: Operation, body: Record<stri
     path: op.path,
     call: (b) => client.call(op.path, b, { safe: op.safe, raw: buffers }),
     // NDJSON copied from the bytes needs of each item only its id (page 1 is checked whole: checkShape).
-    decode: (answer, page) => decodePage(answer, op.pagination!.items, slim && page > 1 ? { id: op.pagination!.id } : undefined),
+    // Items written one by one as JSON keep the numbers a double does not hold (not needed when copied).
+    decode: (answer, page) => decodePage(answer, op.pagination!.items, slim && page > 1 ? { id: op.pagination!.id } : undefined, !slim),
     warn: (l) => ctx.warn(l),
   });
   const writer = itemWriter({
@@ -72,7 +73,7 @@ export async function runAllPages(ctx: Context, op: Operation, body: Record<stri
     jqMode: jqPerItem(op.pagination!),
     copyBytes: slim,
     render: { pretty: ctx.io.stdoutIsTTY, color: ctx.color, width: layoutWidth(ctx) },
-    sink: { out: ctx.out, note: ctx.note },
+    sink: { out: ctx.out, note: ctx.note, warn: ctx.warn },
     signal: ctx.signal,
     // Rows and the spinner share the terminal: the spinner is taken down while rows are written.
     around: ctx.io.stdoutIsTTY ? (fn) => progress.around(fn) : undefined,

@@ -9,7 +9,8 @@ import { write, writeOut } from '../output/write.js';
 import type { Format } from '../output/formats.js';
 import { csvHeader, csvRow } from '../output/csv.js';
 import { itemSpans } from './item-spans.js';
-import { autoColumns, tableRenderers, type RenderOptions, type Sink } from '../output/render.js';
+import { autoColumns, tableRenderers, warnInexact, type RenderOptions, type Sink } from '../output/render.js';
+import { exactStringify, withServiceText } from '../output/exact-json.js';
 import { jqText, jqValues, type JqMode } from '../output/jq.js';
 import { projectRow } from '../output/paths.js';
 import type { TableStream } from '../output/table.js';
@@ -123,6 +124,9 @@ export function itemWriter(o: WriterOptions): ItemWriter {
   const filtered = async (data: unknown) => {
     return jqText(await jqValues(data, o.jq!, o.jqMode), o.pretty);
   };
+  // A number a double does not hold (http/exact-numbers.ts): JSON writes the service's text; --jq
+  // and --columns cannot, and say so; a table and CSV show the text.
+  const warned = (item: unknown) => { warnInexact(item, o, o.sink); return item; };
   switch (o.format) {
     case 'ndjson': {
       const out = new PieceWriter(o.stdout, o.signal);
@@ -136,8 +140,11 @@ export function itemWriter(o: WriterOptions): ItemWriter {
             await writeOut(o.stdout, copied, o.signal);
             return;
           }
-          const text = (item: unknown) => (o.pretty ? terminalJson(JSON.stringify(item)) : JSON.stringify(item));
-          for (const item of items) await out.add(o.jq ? await filtered(shape(item)) : text(shape(item)) + '\n');
+          const text = (item: unknown) => {
+            const json = exactStringify(shape(warned(item)), item);
+            return o.pretty ? terminalJson(json) : json;
+          };
+          for (const item of items) await out.add(o.jq ? await filtered(shape(warned(item))) : text(item) + '\n');
           await out.flush();
         },
         end: async () => {},
@@ -149,7 +156,7 @@ export function itemWriter(o: WriterOptions): ItemWriter {
           // Each item on its own (as jq -c over NDJSON): `--all --jq .id` prints every id.
           page: async (items) => {
             let text = '';
-            for (const item of items) text += await filtered(shape(item));
+            for (const item of items) text += await filtered(shape(warned(item)));
             if (text) await write(o.stdout, text, o.signal);
           },
           end: async () => {},
@@ -164,8 +171,8 @@ export function itemWriter(o: WriterOptions): ItemWriter {
         page: async (items) => {
           await open();
           for (const raw of items) {
-            const item = shape(raw);
-            const json = o.pretty ? terminalJson(JSON.stringify(item, null, 2).replace(/\n/g, '\n  ')) : JSON.stringify(item);
+            const item = shape(warned(raw));
+            const json = o.pretty ? terminalJson(exactStringify(item, raw, 2).replace(/\n/g, '\n  ')) : exactStringify(item, raw);
             await out.add((any ? ',\n' : '\n') + (o.pretty ? '  ' : '') + json);
             any = true;
           }
@@ -187,7 +194,7 @@ export function itemWriter(o: WriterOptions): ItemWriter {
           columns ??= autoColumns(items);
           if (!headed) await out.add(csvHeader(columns));
           headed = true;
-          for (const item of items) await out.add(csvRow(asRow(item), columns!));
+          for (const item of items) await out.add(csvRow(asRow(withServiceText(item)), columns!));
           await out.flush();
         },
         end: async () => {
@@ -207,7 +214,7 @@ export function itemWriter(o: WriterOptions): ItemWriter {
             const { TableStream } = await tableRenderers();
             table = new TableStream(o.columns.length ? o.columns : autoColumns(items), { ...o.render, mayHide: !o.project, note: (l) => o.sink.note(l) }, sink);
           }
-          await table.rows(items.map(asRow));
+          await table.rows(items.map((i) => asRow(withServiceText(i))));
         },
         end: async () => { if (!table) o.sink.note('No results.'); },
       };

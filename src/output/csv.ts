@@ -12,10 +12,13 @@ function formulaLike(text: string): boolean {
   return /^[\s\u00a0]*[=+\-@]/.test(text) || /^[\t\r]/.test(text);
 }
 
+/** A JSON number's text (the service's text of a number a double does not hold: output/exact-json.ts). */
+const NUMBER_TEXT = /^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$/;
+
 function csvCell(v: unknown): string {
   const raw = scalarText(v);
-  // A number is data, never a formula: -5 stays -5.
-  if (typeof v === 'number') return raw;
+  // A number is data, never a formula: -5 stays -5; so is a number's text alone (-1e400: digits, no call).
+  if (typeof v === 'number' || (typeof v === 'string' && NUMBER_TEXT.test(v))) return raw;
   // Every control out (a tab too: a spreadsheet may split on it); line breaks stay, quoted.
   let s = stripControls(raw).replace(/\t/g, ' ');
   if (formulaLike(raw) || formulaLike(s)) s = `'${s}`;

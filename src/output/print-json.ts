@@ -5,7 +5,7 @@ import { write } from './write.js';
 
 /** stdout for renderers: long tables are written in chunks that wait for a slow reader and stop on Ctrl-C. */
 export function outputSink(ctx: IoContext): Sink {
-  return { out: ctx.out, note: ctx.note, write: (t) => write(ctx.io.stdout, t, ctx.signal), signal: ctx.signal };
+  return { out: ctx.out, note: ctx.note, warn: ctx.warn, write: (t) => write(ctx.io.stdout, t, ctx.signal), signal: ctx.signal };
 }
 
 /** JSON data that is not an API response (a verdict, settings) on stdout, filtered by --jq when given. */

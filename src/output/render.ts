@@ -5,6 +5,7 @@ import { getPath, leafPaths, projectRow } from './paths.js';
 import type { DetailView } from './detail.js';
 import { stripControls, terminalJson } from '../sanitize.js';
 import { jqText, jqValues } from './jq.js';
+import { exactStringify, inexactWarnings, withServiceText } from './exact-json.js';
 
 export interface RenderOptions {
   format: Format;
@@ -34,6 +35,23 @@ export interface Sink {
   write?(text: string): Promise<void>;
   /** Aborted on Ctrl-C: a long table stops between two chunks. */
   signal?: AbortSignal;
+  /** A warning line (stderr, after `warning: `); else note() with the prefix. */
+  warn?(text: string): void;
+}
+
+/** A warning through the sink. */
+function warnTo(sink: Pick<Sink, 'note' | 'warn'>, line: string): void {
+  if (sink.warn) sink.warn(line);
+  else sink.note(`warning: ${line}`);
+}
+
+/**
+ * JSON and NDJSON write a number a double does not hold as the service sent it; --jq (doubles) and
+ * --columns (new rows) cannot, and say so, one line per number (output/exact-json.ts).
+ */
+export function warnInexact(data: unknown, o: { jq?: string; project?: boolean }, sink: Pick<Sink, 'note' | 'warn'>): void {
+  const how = o.jq ? '--jq computes with doubles and sees' : o.project ? 'with --columns it is written' : undefined;
+  if (how) for (const line of inexactWarnings(data, how)) warnTo(sink, line);
 }
 
 /** The list a table shows: the response itself when it is an array, else the field `rowsPath`. */
@@ -60,21 +78,28 @@ export function autoColumns(rows: unknown[]): string[] {
   return leafPaths(first).filter((p) => !Array.isArray(getPath(first, p)) || p.split('.').length === 1).slice(0, 8);
 }
 
-export async function render(data: unknown, o: RenderOptions, sink: Sink): Promise<void> {
+export async function render(answer: unknown, o: RenderOptions, sink: Sink): Promise<void> {
+  // A table and CSV show the service's text of a number a double does not hold (a string cell).
+  const data = o.format === 'csv' || o.format === 'table' ? withServiceText(answer) : answer;
   const rows = rowsOf(data, o.rowsPath);
   switch (o.format) {
     case 'json': {
+      warnInexact(data, o, sink);
       const shown = o.project ? projectData(data, o) : data;
       if (o.jq) { await jqOut(shown, o, sink); return; }
-      const text = JSON.stringify(shown, null, o.pretty ? 2 : undefined);
+      const text = exactStringify(shown, data, o.pretty ? 2 : undefined);
       sink.out((o.pretty ? terminalJson(text) : text) + '\n');
       return;
     }
     case 'ndjson':
+      warnInexact(data, o, sink);
       for (const item of rows ?? [data]) {
         const shown = o.project ? projectRow(item, o.columns) : item;
         if (o.jq) await jqOut(shown, o, sink);
-        else sink.out((o.pretty ? terminalJson(JSON.stringify(shown)) : JSON.stringify(shown)) + '\n');
+        else {
+          const text = exactStringify(shown, data);
+          sink.out((o.pretty ? terminalJson(text) : text) + '\n');
+        }
       }
       return;
     case 'csv': {

@@ -13,6 +13,7 @@ import { confirmDestructive } from '../../terminal/confirm.js';
 import { checkEmptyScope } from '../../listing/empty-scope.js';
 import { checkAnswer } from '../../listing/answer-checks.js';
 import { getPath } from '../../output/paths.js';
+import { carryInexact } from '../../http/exact-numbers.js';
 
 const isEmptyList = (v: unknown): boolean => Array.isArray(v) && v.length === 0;
 /** Commander's attribute of a flag: `--min-score <n>` -> `minScore`. */
@@ -86,6 +87,8 @@ export async function runOperation(ctx: Context, op: Operation, flags: Operation
   if (filter && local && op.pagination) {
     checkShape(ctx, op, data);
     const page = local.filterPage(data, op.pagination.items, filter);
+    // The copy keeps the answer's numbers a double does not hold (http/exact-numbers.ts).
+    carryInexact(data, page.data);
     data = page.data;
     const n = typeof body[op.pagination.page] === 'number' ? body[op.pagination.page] : 1;
     ctx.note(fitNote(ctx, `note: ${filter.text} is applied by svc, not the service (${filter.why}): ${page.after} of the ${page.before} issues of page ${String(n)} match, so a page may hold fewer than its size; the service's totals count unfiltered issues and are left out (--all reads every page)`));
