@@ -35,7 +35,7 @@ function contradiction(what: string, message: string): ResponseError {
 }
 
 /** How an answer's counts are checked. */
-export interface CountCheckOptions {
+interface CountCheckOptions {
   /**
    * A status asked for that `categoryCounts` leaves out is not a contradiction (the counts it gives
    * must still be whole numbers; the sum is then not checked). Only for a lookup where a miss fails
