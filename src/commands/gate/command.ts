@@ -24,8 +24,9 @@ scan of that commit) has finished, every open issue was fetched and every thresh
 What the gate does not trust (docs/security.md):
   7  an answer that contradicts itself or the spec (a 2xx other than 200, an
      error key with data, a key given twice, counts that disagree); an issue
-     outside the scope asked for; a status other than exactly open, a score
-     outside 0-100, a createdAt that is no date-time (with --new-since)
+     or a scan outside the scope asked for (by its repository too); several
+     pages without counts; a status other than exactly open, a score outside
+     0-100, a createdAt that is no date-time (with --new-since)
   8  a scan whose status and finished-flags disagree
   2  a policy that is there but cannot be read; a policy rule or fingerprint
      that names no one thing; --commit under 7 hex digits; a report file that
