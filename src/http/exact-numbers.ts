@@ -205,3 +205,19 @@ export function carryInexact(data: unknown, copy: unknown): void {
   const own = holders.get(data);
   if (own) holders.set(copy, own);
 }
+
+/** An answer that is itself such a number (possible only through `svc api`): its text, for the output. */
+let bare: InexactNumber | undefined;
+
+/** Records an answer that is a bare number, when a double changes it. */
+export function noteBareNumber(text: string, value: number): void {
+  const token = text.trim();
+  if (!changedByDouble(token, value)) return;
+  bare = { path: '(the answer)', text: token, value };
+  seen = true;
+}
+
+/** The bare-number answer that `value` is, if one was recorded. */
+export function bareInexact(value: unknown): InexactNumber | undefined {
+  return typeof value === 'number' && bare && Object.is(bare.value, value) ? bare : undefined;
+}

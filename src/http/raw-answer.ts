@@ -5,7 +5,7 @@
  */
 import { ResponseError } from './errors.js';
 import { checkDepth, checkKeysOnce, checkNoErrorKey, isCanonical } from './answer-checks.js';
-import { noteInexact } from './exact-numbers.js';
+import { noteBareNumber, noteInexact } from './exact-numbers.js';
 
 /**
  * Reusable buffers for response bodies (buffer-pool.ts). A long listing reads ~1 MB a
@@ -71,6 +71,8 @@ export function parseAnswer(text: string, notJson: () => Error, what: string): u
       noteInexact(text, data);
     }
     checkNoErrorKey(data, what);
+  } else if (typeof data === 'number') {
+    noteBareNumber(text, data);
   }
   return data;
 }

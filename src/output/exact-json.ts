@@ -6,7 +6,7 @@
  * Where svc cannot write the service's text (--jq computes with doubles; --columns builds new rows),
  * one warning line per number names the field and the text sent.
  */
-import { inexactAt, inexactIn, sawInexact, type InexactNumber } from '../http/exact-numbers.js';
+import { bareInexact, inexactAt, inexactIn, sawInexact, type InexactNumber } from '../http/exact-numbers.js';
 import { escapeControls } from '../sanitize.js';
 
 /**
@@ -23,6 +23,8 @@ const MARKED = new RegExp(`"${JSON.stringify(MARK).slice(1, -1).replace(/\\/g, '
 export function exactStringify(value: unknown, root: unknown = value, indent?: number): string {
   // `root` for the common case; any recorded number (an answer's root may be a copy: local filters).
   if (inexactIn(root) === undefined && !sawInexact()) return JSON.stringify(value, null, indent);
+  const whole = bareInexact(value);
+  if (whole) return whole.text;
   const texts: string[] = [];
   const text = JSON.stringify(value, function (this: object, key: string, v: unknown) {
     if (typeof v !== 'number') return v;
@@ -44,7 +46,8 @@ function doubleText(n: InexactNumber): string {
  * saying what is written instead (`--jq sees`), or none. The path is the service's keys: escaped (sanitize.ts).
  */
 export function inexactWarnings(root: unknown, how: string): string[] {
-  return (inexactIn(root) ?? []).map((n) => `${escapeControls(n.path)}: the service sent the number ${n.text}, which a double does not hold; ${how} ${doubleText(n)}`);
+  const whole = bareInexact(root);
+  return (whole ? [whole] : inexactIn(root) ?? []).map((n) => `${escapeControls(n.path)}: the service sent the number ${n.text}, which a double does not hold; ${how} ${doubleText(n)}`);
 }
 
 /**
@@ -53,6 +56,8 @@ export function inexactWarnings(root: unknown, how: string): string[] {
  */
 export function withServiceText(data: unknown, root: unknown = data): unknown {
   if (inexactIn(root) === undefined && !sawInexact()) return data;
+  const whole = bareInexact(data);
+  if (whole) return whole.text;
   const copy = (v: unknown): unknown => {
     if (v === null || typeof v !== 'object') return v;
     if (Array.isArray(v)) {

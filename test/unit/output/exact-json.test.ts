@@ -91,6 +91,16 @@ describe('a number a double does not hold is written as the service sent it', ()
     expect(r.stdout).toContain('"confidence":1e-400}');
   });
 
+  it('svc api: an answer that is itself such a number is written as sent; --jq warns', async () => {
+    fake.stub('/api/v1/stats/timeSaved', json('12345678901234567890'));
+    const r = await runCli(['api', 'stats/timeSaved', '-o', 'json'], { env: fake.env });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toBe('12345678901234567890\n');
+    const q = await runCli(['api', 'stats/timeSaved', '--jq', '.'], { env: fake.env });
+    expect(q.stdout).toBe('12345678901234567000\n');
+    expect(q.stderr).toContain('warning: (the answer): the service sent the number 12345678901234567890, which a double does not hold; --jq computes with doubles and sees 12345678901234567000');
+  });
+
   it('a table and CSV show the service\'s text (CSV with no formula guard on a number)', async () => {
     fake.stub('/api/v1/stats/timeSaved', json(ODD));
     const c = await runCli(['stats', 'time-saved', '-o', 'csv'], { env: fake.env });
