@@ -221,3 +221,11 @@ export function noteBareNumber(text: string, value: number): void {
 export function bareInexact(value: unknown): InexactNumber | undefined {
   return typeof value === 'number' && bare && Object.is(bare.value, value) ? bare : undefined;
 }
+
+/** `holder[key]` (a copy svc made, e.g. a row cut down by --columns) holds the recorded number `n`. */
+export function markInexact(holder: object, key: string, n: InexactNumber): void {
+  let m = holders.get(holder);
+  if (!m) holders.set(holder, (m = new Map()));
+  m.set(key, n);
+  seen = true;
+}

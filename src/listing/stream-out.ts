@@ -10,9 +10,8 @@ import type { Format } from '../output/formats.js';
 import { csvHeader, csvRow } from '../output/csv.js';
 import { itemSpans } from './item-spans.js';
 import { autoColumns, tableRenderers, warnInexact, type RenderOptions, type Sink } from '../output/render.js';
-import { exactStringify, withServiceText } from '../output/exact-json.js';
+import { exactStringify, projectRowExact, withServiceText } from '../output/exact-json.js';
 import { jqText, jqValues, type JqMode } from '../output/jq.js';
-import { projectRow } from '../output/paths.js';
 import type { TableStream } from '../output/table.js';
 import { compactItems, type PageSource } from './page-decode.js';
 import { terminalJson } from '../sanitize.js';
@@ -120,12 +119,12 @@ export function ndjsonFromSource(items: unknown[], source: PageSource): Buffer |
 const asRow = (row: unknown) => (row !== null && typeof row === 'object' ? row : { value: row });
 
 export function itemWriter(o: WriterOptions): ItemWriter {
-  const shape = (item: unknown) => (o.project ? projectRow(item, o.columns) : item);
+  const shape = (item: unknown) => (o.project ? projectRowExact(item, o.columns) : item);
   const filtered = async (data: unknown) => {
     return jqText(await jqValues(data, o.jq!, o.jqMode), o.pretty);
   };
   // A number a double does not hold (http/exact-numbers.ts): JSON writes the service's text; --jq
-  // and --columns cannot, and say so; a table and CSV show the text.
+  // cannot, and says so; a table and CSV show the text.
   const warned = (item: unknown) => { warnInexact(item, o, o.sink); return item; };
   switch (o.format) {
     case 'ndjson': {

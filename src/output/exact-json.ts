@@ -6,8 +6,9 @@
  * Where svc cannot write the service's text (--jq computes with doubles; --columns builds new rows),
  * one warning line per number names the field and the text sent.
  */
-import { bareInexact, inexactAt, inexactIn, sawInexact, type InexactNumber } from '../http/exact-numbers.js';
+import { bareInexact, inexactAt, inexactIn, markInexact, sawInexact, type InexactNumber } from '../http/exact-numbers.js';
 import { escapeControls } from '../sanitize.js';
+import { projectRow } from './paths.js';
 
 /**
  * A string no service text is (a random part per process, which the service never sees; node:crypto
@@ -78,4 +79,29 @@ export function withServiceText(data: unknown, root: unknown = data): unknown {
     return out ?? v;
   };
   return copy(data);
+}
+
+/** The parent object of a dotted path's last key, or undefined. */
+function parentOf(value: unknown, keys: readonly string[]): object | undefined {
+  let cur: unknown = value;
+  for (const k of keys.slice(0, -1)) {
+    if (cur === null || typeof cur !== 'object') return undefined;
+    cur = (cur as Record<string, unknown>)[k];
+  }
+  return cur !== null && typeof cur === 'object' ? cur : undefined;
+}
+
+/** projectRow (--columns), the row's recorded numbers kept for the copy, so JSON writes them as sent. */
+export function projectRowExact(row: unknown, columns: readonly string[]): unknown {
+  const out = projectRow(row, columns);
+  if (!sawInexact() || out === row) return out;
+  for (const path of columns) {
+    const keys = path.split('.');
+    const from = parentOf(row, keys);
+    const last = keys[keys.length - 1];
+    const n = from && inexactAt(from, last, (from as Record<string, unknown>)[last]);
+    const to = n && parentOf(out, keys);
+    if (n && to) markInexact(to, last, n);
+  }
+  return out;
 }

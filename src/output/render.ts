@@ -1,11 +1,11 @@
 /** Render a response in the chosen format: data to stdout, notes (counts, hints) to stderr. */
 import type { Format } from './formats.js';
 import { csvHeader, csvRow } from './csv.js';
-import { getPath, leafPaths, projectRow } from './paths.js';
+import { getPath, leafPaths } from './paths.js';
 import type { DetailView } from './detail.js';
 import { stripControls, terminalJson } from '../sanitize.js';
 import { jqText, jqValues } from './jq.js';
-import { exactStringify, inexactWarnings, withServiceText } from './exact-json.js';
+import { exactStringify, inexactWarnings, projectRowExact, withServiceText } from './exact-json.js';
 
 export interface RenderOptions {
   format: Format;
@@ -46,12 +46,11 @@ function warnTo(sink: Pick<Sink, 'note' | 'warn'>, line: string): void {
 }
 
 /**
- * JSON and NDJSON write a number a double does not hold as the service sent it; --jq (doubles) and
- * --columns (new rows) cannot, and say so, one line per number (output/exact-json.ts).
+ * JSON and NDJSON write a number a double does not hold as the service sent it (with --columns too);
+ * --jq computes with doubles and cannot: it says so, one line per number (output/exact-json.ts).
  */
-export function warnInexact(data: unknown, o: { jq?: string; project?: boolean }, sink: Pick<Sink, 'note' | 'warn'>): void {
-  const how = o.jq ? '--jq computes with doubles and sees' : o.project ? 'with --columns it is written' : undefined;
-  if (how) for (const line of inexactWarnings(data, how)) warnTo(sink, line);
+export function warnInexact(data: unknown, o: { jq?: string }, sink: Pick<Sink, 'note' | 'warn'>): void {
+  if (o.jq) for (const line of inexactWarnings(data, '--jq computes with doubles and sees')) warnTo(sink, line);
 }
 
 /** The list a table shows: the response itself when it is an array, else the field `rowsPath`. */
@@ -94,7 +93,7 @@ export async function render(answer: unknown, o: RenderOptions, sink: Sink): Pro
     case 'ndjson':
       warnInexact(data, o, sink);
       for (const item of rows ?? [data]) {
-        const shown = o.project ? projectRow(item, o.columns) : item;
+        const shown = o.project ? projectRowExact(item, o.columns) : item;
         if (o.jq) await jqOut(shown, o, sink);
         else {
           const text = exactStringify(shown, data);
@@ -172,10 +171,10 @@ async function jqOut(data: unknown, o: RenderOptions, sink: Sink): Promise<void>
 
 /** The data with its rows (or, for a record, itself) cut down to the chosen columns. */
 export function projectData(data: unknown, o: Pick<RenderOptions, 'rowsPath' | 'columns'>): unknown {
-  if (Array.isArray(data)) return data.map((r) => projectRow(r, o.columns));
+  if (Array.isArray(data)) return data.map((r) => projectRowExact(r, o.columns));
   const rows = o.rowsPath ? getPath(data, o.rowsPath) : undefined;
-  if (Array.isArray(rows) && isRecord(data)) return setIn(data, o.rowsPath!.split('.'), rows.map((r) => projectRow(r, o.columns)));
-  return projectRow(data, o.columns);
+  if (Array.isArray(rows) && isRecord(data)) return setIn(data, o.rowsPath!.split('.'), rows.map((r) => projectRowExact(r, o.columns)));
+  return projectRowExact(data, o.columns);
 }
 
 function setIn(obj: Record<string, unknown>, keys: string[], value: unknown): Record<string, unknown> {
