@@ -13,8 +13,11 @@ import { configPath } from './config/paths.js';
 import { scrub } from './http/redact.js';
 import { stripControls } from './sanitize.js';
 import { fitText } from './commands/help-layout.js';
+import { guardHost } from './ci/log-guard.js';
 
-export async function main(argv: string[], host: Host): Promise<number> {
+export async function main(argv: string[], given: Host): Promise<number> {
+  // On a CI whose log acts on commands, nothing written can form one (help, data, errors alike).
+  const host = guardHost(given);
   let ctx: Context | undefined;
   let program: Command | undefined;
   let commanderMessage: string | undefined;

@@ -7,7 +7,8 @@ import { sleep } from './host.js';
 import { knownSecrets, main } from './cli.js';
 import { EXIT } from './exit-codes.js';
 import { scrub } from './http/redact.js';
-import { stripControls } from './sanitize.js';
+import { escapeLogCommands, stripControls } from './sanitize.js';
+import { logParsesCommands } from './ci/log-guard.js';
 import { eraseSpinners } from './terminal/spinners.js';
 import { stdoutFailureText } from './output/write.js';
 
@@ -24,7 +25,10 @@ export async function runProcess(version: string): Promise<void> {
     const e = err instanceof Error ? err : new Error(String(err));
     const debug = process.argv.includes('--debug');
     const text = `svc: internal error: ${e.message || e.name} (this is a bug; run again with --debug for the stack trace)${debug && e.stack ? `\n${e.stack}` : ''}`;
-    try { process.stderr.write(scrub(stripControls(text), knownSecrets({ env, platform: process.platform })) + '\n'); } catch { /* stderr gone */ }
+    // Outside main()'s guarded streams: on a CI whose log acts on commands, escaped here (ci/log-guard.ts).
+    const clean = stripControls(text);
+    const line = logParsesCommands(env) ? escapeLogCommands(clean) : clean;
+    try { process.stderr.write(scrub(line, knownSecrets({ env, platform: process.platform })) + '\n'); } catch { /* stderr gone */ }
     process.exit(EXIT.INTERNAL);
   };
   process.on('uncaughtException', die);

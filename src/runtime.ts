@@ -13,6 +13,7 @@ import { startProgress } from './terminal/progress.js';
 import { stripControls } from './sanitize.js';
 import { scrub } from './http/redact.js';
 import { checkControls } from './request/values.js';
+import { guardHost, writeCommand } from './ci/log-guard.js';
 
 const DEFAULT_TIMEOUT_SEC = 30;
 const DEFAULT_RETRIES = 2;
@@ -27,7 +28,9 @@ export async function loadClient(): Promise<{ createClient: typeof CreateClient;
   const { createClient, DEFAULT_MAX_RESPONSE_MB } = await import('./http/client.js');
   return { createClient, DEFAULT_MAX_RESPONSE_MB };
 }
-export function createContext(host: Host, globals: GlobalOptions): Context {
+export function createContext(given: Host, globals: GlobalOptions): Context {
+  // main() guarded the streams already; a run step called on its own (tests) gets the same.
+  const host = guardHost(given);
   // --org "" and SVC_ORGANIZATION_ID="" alike (and the profile, the config directory): exit 2, never a fallback.
   checkEnvironment(host.env);
   const profileName = checkProfileName(globals.profile ?? host.env.SVC_PROFILE ?? DEFAULT_PROFILE, globals.profile !== undefined ? '--profile' : 'SVC_PROFILE');
@@ -59,6 +62,7 @@ export function createContext(host: Host, globals: GlobalOptions): Context {
     color: useColor({ flag: globals.color, env: host.env, isTTY: host.io.stdoutIsTTY }),
     profile: () => config.profile(profileName),
     out: (text) => { host.io.stdout.write(text); },
+    command: (text) => { writeCommand(host.io.stdout, text); },
     note: (line) => toStderr('', line),
     // The colour is added after the line is cleaned (cleaning would remove it).
     warn: (line) => toStderr(errColor ? '\u001b[33mwarning:\u001b[39m ' : 'warning: ', line),

@@ -91,3 +91,13 @@ export function answerValue(v: unknown): string {
   if (text === undefined) return String(v);
   return (text.includes(TOO_LARGE) ? text.replace(/"<svc:number-too-large>([-+])"/g, (_m, s: string) => `(${tooLarge(s === '-' ? -1 : 1)})`) : text).replace(JSON_UNSAFE, jsonEscape);
 }
+
+/**
+ * Text with no CI runner command in it: the `[` of `##[` and `##vso[` (any case) written as `\u005b`,
+ * the second `:` of a `::` that starts a line (after blanks) as `\u003a`. For service text inside
+ * svc's own commands (an annotation's message); everything else svc writes on such a CI passes the
+ * stream guard (ci/log-guard.ts), which does the same across writes.
+ */
+export function escapeLogCommands(text: string): string {
+  return text.replace(/##(?:vso)?\[/gi, (m) => `${m.slice(0, -1)}\\u005b`).replace(/(^|[\r\n])([\t\v\f \u0080-\uffff]*:):/g, '$1$2\\u003a');
+}

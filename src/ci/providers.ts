@@ -75,6 +75,11 @@ interface CiRow {
   vcsFrom?: { variable: string; values: Readonly<Record<string, Vcs>> };
   groups: GroupStyle;
   annotations?: AnnotationStyle;
+  /**
+   * The log acts on commands in any line a step prints (`##[` and `##vso[` anywhere, `::` at a line's
+   * start): svc writes no service text that could form one (log-guard.ts).
+   */
+  logCommands?: true;
 }
 
 /** The CIs svc recognises, in the order they are tried. */
@@ -111,7 +116,7 @@ export const CI_ROWS: readonly CiRow[] = [
       events: ['pull_request', 'pull_request_target', 'pull_request_review', 'pull_request_review_comment'],
       fields: { headCommit: ['pull_request', 'head', 'sha'] },
     },
-    groups: 'workflow', annotations: 'workflow',
+    groups: 'workflow', annotations: 'workflow', logCommands: true,
   },
   {
     name: "host B's CI", kind: 'hostb',
@@ -178,7 +183,7 @@ export const CI_ROWS: readonly CiRow[] = [
       workingDirectory: 'BUILD_SOURCESDIRECTORY',
     },
     vcsFrom: { variable: 'BUILD_REPOSITORY_PROVIDER', values: { GitHub: 'hosta', GitHubEnterprise: 'hosta', Bitbucket: 'hostc', TfsGit: 'generic', Git: 'generic' } },
-    groups: 'logging', annotations: 'logissue',
+    groups: 'logging', annotations: 'logissue', logCommands: true,
   },
   {
     name: 'Jenkins', kind: 'generic',

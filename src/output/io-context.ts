@@ -7,6 +7,11 @@ export interface IoContext extends Host {
   globals: GlobalOptions;
   /** Data to stdout. */
   out(text: string): void;
+  /**
+   * svc's own CI runner commands (annotations, group markers) to stdout, as they are: on a CI whose
+   * log acts on commands, `out` and every other writer neutralise them (ci/log-guard.ts).
+   */
+  command(text: string): void;
   /** A line of chatter to stderr (controls stripped, secrets scrubbed). */
   note(line: string): void;
   warn(line: string): void;

@@ -91,9 +91,12 @@ export async function printVerdict(ctx: Context, format: Format, v: GateVerdict,
     }
     case 'table':
       {
-        const summary = humanSummary(ctx, v, ci, notes.omitted ?? []);
-        // The logging-command CI's agent (the providers table) acts on `##vso[` anywhere in a line: a title from the service must not be a command.
-        ctx.out(ci?.annotations === 'logissue' ? summary.replace(/##vso\[/gi, '##vso [') : summary);
+        // svc's own group markers go out as commands; the rest (titles from the service) through the
+        // log guard, which keeps a title from forming a runner command (ci/log-guard.ts).
+        for (const part of humanSummary(ctx, v, ci, notes.omitted ?? [])) {
+          if (part.command) ctx.command(part.text);
+          else ctx.out(part.text);
+        }
       }
       if (annotations) await printAnnotations(ctx, r, ci, notes.fullList);
   }
@@ -107,7 +110,8 @@ export async function printVerdict(ctx: Context, format: Format, v: GateVerdict,
 async function printAnnotations(ctx: Context, r: GateResult, ci: CiInfo | undefined, fullList: string | undefined): Promise<void> {
   const used = await annotationsUsed(ci);
   const { text, printed } = annotationLines(r, fullList, { syntax: ci?.annotations ?? 'workflow', used });
-  ctx.out(text);
+  // svc's own commands: written past the log guard (their service text is escaped for them).
+  ctx.command(text);
   await recordAnnotations(ci, printed);
 }
 
@@ -121,13 +125,16 @@ export function aligned(rows: string[][], right: ReadonlySet<number> = new Set()
   }).join('  ').trimEnd());
 }
 
-function humanSummary(ctx: Context, v: GateVerdict, ci: CiInfo | undefined, omitted: readonly string[]): string {
+/** The summary's text, in parts: the CI's group markers (`command`) apart from the rest. */
+function humanSummary(ctx: Context, v: GateVerdict, ci: CiInfo | undefined, omitted: readonly string[]): Array<{ text: string; command: boolean }> {
   const chalk = new Chalk({ level: ctx.color ? 1 : 0 });
   const r = v.result;
   // On a terminal every line fits its width (ids stay whole; titles and locations give way, prose
   // wraps); in a CI log nothing is cut.
   const width = terminalWidth(ctx);
   const out: string[] = [];
+  // The lines that are the CI's group markers (svc's own commands).
+  const own = new Set<number>();
   out.push(r.passed ? `${chalk.green.bold('svc gate: PASSED')} (every threshold held)` : chalk.red.bold('svc gate: FAILED'));
   for (const violation of r.violations) out.push(`  - ${violation}`);
   const notCounted = v.sifted ? v.sifted.unchangedCount + v.sifted.suppressedCount + v.sifted.outOfScope + (v.sifted.diff?.elsewhereCount ?? 0) : 0;
@@ -159,22 +166,36 @@ function humanSummary(ctx: Context, v: GateVerdict, ci: CiInfo | undefined, omit
     const title = `Issues that break the gate (${r.breaking.length}${r.breaking.length > MAX_LISTED ? `, first ${MAX_LISTED} shown` : ''}):`;
     // In a CI log the list folds away under its title (host A's groups, host B's sections).
     const group = groupLines(ci, 'svc_gate_breaking', title, wallClock(ctx));
-    out.push('', group.start === '' ? title : group.start.replace(/\n$/, ''));
+    out.push('');
+    if (group.start !== '') own.add(out.length);
+    out.push(group.start === '' ? title : group.start.replace(/\n$/, ''));
     const rows = [['level', 'score', 'id', 'location', 'title']];
     for (const i of shown) rows.push([i.level, scoreText(i), cellText(i.id), cellText(locationText(i)) || '-', cellText(titleOf(i))]);
     const lines = width ? fitted(rows, width - 2) : aligned(rows, new Set([1]));
     out.push(chalk.bold(lines[0]), ...lines.slice(1));
     if (r.breaking.length > MAX_LISTED) out.push(`  ...and ${r.breaking.length - MAX_LISTED} more (all of them: -o json, --sarif or --junit).`);
-    if (group.end !== '') out.push(group.end.replace(/\n$/, ''));
+    if (group.end !== '') {
+      own.add(out.length);
+      out.push(group.end.replace(/\n$/, ''));
+    }
   }
-  if (!width) return out.join('\n') + '\n';
-  // Prose longer than the terminal wraps, its continuation lines indented under the first.
-  return out.flatMap((line) => {
-    if (displayWidth(line.replace(/\u001b\[[0-9;]*m/g, '')) <= width) return [line];
+  // Prose longer than a terminal wraps, its continuation lines indented under the first.
+  const fit = (line: string): string[] => {
+    if (!width || displayWidth(line.replace(/\u001b\[[0-9;]*m/g, '')) <= width) return [line];
     const indent = /^\s*(- )?/.exec(line)![0].length;
     const [first, ...rest] = wrap(line.trimStart(), width - indent);
     return [' '.repeat(indent - (line.trimStart().startsWith('- ') ? 2 : 0)) + first, ...rest.map((l) => ' '.repeat(indent) + l)];
-  }).join('\n') + '\n';
+  };
+  const parts: Array<{ text: string; command: boolean }> = [];
+  let text = '';
+  out.forEach((line, i) => {
+    if (!own.has(i)) { text += fit(line).map((l) => `${l}\n`).join(''); return; }
+    if (text !== '') parts.push({ text, command: false });
+    parts.push({ text: `${line}\n`, command: true });
+    text = '';
+  });
+  if (text !== '') parts.push({ text, command: false });
+  return parts;
 }
 
 /**

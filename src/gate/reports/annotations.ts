@@ -11,7 +11,7 @@ import type { GateIssue, GateResult } from '../verdict.js';
 import { levelAtLeast } from '../levels.js';
 import { mostSevere, type AnnotationKind } from '../caps.js';
 import { descriptionOf, idText, relativePath, scoreText, spanOf, titleOf } from './common.js';
-import { stripControls } from '../../sanitize.js';
+import { escapeLogCommands, stripControls } from '../../sanitize.js';
 
 /** Host A's workflow commands, or the logging commands `##vso[task.logissue]`. */
 export type AnnotationSyntax = 'workflow' | 'logissue';
@@ -26,8 +26,8 @@ export function escapeLogissue(value: string, property: boolean): string {
 }
 
 function logissue(kind: 'error' | 'warning', issue: GateIssue): string {
-  // No control characters, and no `##vso[` (the agent looks for it anywhere in a line) in text from the service.
-  const clean = (v: string) => stripControls(v).replace(/##vso\[/gi, '##vso [');
+  // No control characters, and no `##vso[` or `##[` (the agent looks for them anywhere in a line) in text from the service.
+  const clean = (v: string) => escapeLogCommands(stripControls(v));
   const props = [`type=${kind}`];
   const file = relativePath(issue.affectedFile);
   if (file !== undefined) {
@@ -64,11 +64,12 @@ function command(kind: 'error' | 'warning' | 'notice', issue: GateIssue): string
     if (span.startColumn !== undefined) props.push(`col=${span.startColumn}`);
     if (span.endColumn !== undefined) props.push(`endColumn=${span.endColumn}`);
   }
-  props.push(`title=${escapeProperty(`[${issue.level}] ${titleOf(issue)}`)}`);
+  props.push(`title=${escapeProperty(escapeLogCommands(`[${issue.level}] ${titleOf(issue)}`))}`);
   const description = descriptionOf(issue);
   const facts = `score ${scoreText(issue)}, ${issue.level}, issue ${idText(issue)}${issue.breaking ? ', breaks the gate' : ''}`;
   const message = description === undefined ? `${titleOf(issue)} (${facts})` : `${description}\n(${facts})`;
-  return `::${kind} ${props.join(',')}::${escapeData(message)}`;
+  // The runner reads the line as this command, never the service's `##[` in it; escaped anyway, as everywhere.
+  return `::${kind} ${props.join(',')}::${escapeData(escapeLogCommands(message))}`;
 }
 
 /** The issues each kind of annotation would show: every breaking issue, then the others by level. */

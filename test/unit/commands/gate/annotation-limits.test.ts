@@ -129,7 +129,7 @@ describe('Azure Pipelines: ##vso[task.logissue]', () => {
       target.generatedTitle = 'x ##vso[task.setvariable variable=SVC_OWNED]1 ]; %';
       const r = await runCli(['gate', '--fail-on', 'critical'], { env: { ...own.env, ...azure }, cwd: tempDir() });
       expect(r.code, r.stderr).toBe(1);
-      expect(r.stdout).toContain('x ##vso [task.setvariable');
+      expect(r.stdout).toContain('x ##vso\\u005btask.setvariable');
       for (const line of r.stdout.split('\n')) expect(line.slice(1)).not.toContain('##vso[');
     } finally {
       await own.close();

@@ -106,7 +106,7 @@ describe('annotationText in logging-command syntax (##vso[task.logissue])', () =
     expect(Object.keys(cmd.props)).toEqual(['type', 'sourcepath', 'linenumber', 'columnnumber', 'code']);
     expect(cmd.props.type).toBe('error');
     expect(cmd.props.sourcepath).toBe('a;b]c%d\ne.ts');
-    expect(cmd.props.code).toBe('x;type=error]##vso [task.setvariable variable=A]1');
+    expect(cmd.props.code).toBe('x;type=error]##vso\\u005btask.setvariable variable=A]1');
     expect(line.slice(1)).not.toContain('##vso[');
     expect(cmd.message).toContain('T]x;y%z');
     expect(escapeLogissue('50% ;]\r\n', true)).toBe('50%AZP25 %3B%5D%0D%0A');
