@@ -70,6 +70,34 @@ export function matchByUrl<T extends UrlCandidate>(url: string, candidates: read
   return candidates.filter((c) => keys(c).some((k) => k.toLowerCase() === lower));
 }
 
+/** Host (lower case, no port) and path segments (lower case) of a URL; undefined when it is no URL. */
+function hostAndPath(url: string): { host: string; path: string[] } | undefined {
+  const web = webUrl(url);
+  if (web === undefined) return undefined;
+  const parsed = new URL(web);
+  return { host: parsed.hostname.replace(/^www\./, ''), path: parsed.pathname.split('/').filter(Boolean).map((p) => p.toLowerCase()) };
+}
+
+/**
+ * Whether a repository known by `urls` may be the one at `url` where a plain comparison (matchByUrl)
+ * cannot tell: an SSH URL (`git@host:group/proj.git`, `ssh://`, `git://`) carries neither the web
+ * port nor, on a server under a relative root (`https://host/scm/group/proj`), always the root.
+ * So an SSH URL of the same host (the port ignored) whose path is the web path, or ends it at a
+ * segment boundary (or the other way round), case ignored, is no disagreement. Web URLs are
+ * compared only as matchByUrl compares them.
+ */
+export function mayNameSameRepository(url: string, urls: readonly string[]): boolean {
+  if (matchByUrl(url, [{ urls }]).length > 0) return true;
+  const given = hostAndPath(url);
+  if (given === undefined) return false;
+  const endsWith = (a: string[], b: string[]) => b.length > 0 && b.length <= a.length && b.every((seg, i) => a[a.length - b.length + i] === seg);
+  return urls.some((u) => {
+    if (/^https?:\/\//i.test(u.trim())) return false;
+    const other = hostAndPath(u);
+    return other !== undefined && other.host === given.host && (endsWith(given.path, other.path) || endsWith(other.path, given.path));
+  });
+}
+
 /** The `n` candidates whose URL is closest to `url` (for "did you mean"), nearest first. */
 export function closestByUrl<T extends UrlCandidate>(url: string, candidates: readonly T[], n = 3): T[] {
   const key = (repoUrlKey(url) ?? url).toLowerCase();

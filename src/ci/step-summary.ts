@@ -3,13 +3,15 @@
  * write to the same file: svc adds its part after theirs and never replaces it. The text goes in one
  * append (O_APPEND), so it lands whole after whatever is there, even with another writer.
  */
-import { open } from 'node:fs/promises';
+import { open, stat } from 'node:fs/promises';
 import { appendWhole } from '../output/write-file.js';
 
 /** Appends `text`, starting it on a line of its own (and a blank line apart) after earlier content. */
 export async function appendSummary(path: string, text: string): Promise<void> {
   let last = '';
   try {
+    // A FIFO (or device) there is not read back: opening one to read would wait for a writer.
+    if (!(await stat(path)).isFile()) return await appendWhole(path, text);
     const handle = await open(path, 'r');
     try {
       const { size } = await handle.stat();

@@ -176,10 +176,24 @@ export function checkKeysOnce(text: string, what: string, maxDepth = ANSWER_KEY_
  */
 export function checkNoErrorKey(data: unknown, what: string): void {
   if (data === null || typeof data !== 'object' || Array.isArray(data)) return;
-  const e = (data as Record<string, unknown>).error;
-  if (e === undefined || e === null || e === false) return;
-  const shown = typeof e === 'string' ? e : JSON.stringify(e);
-  throw new ResponseError(`${what}: the answer carries an error (${JSON.stringify(shown.slice(0, 120))}) with a success status, so its data cannot be trusted`, undefined, HINT);
+  const record = data as Record<string, unknown>;
+  const e = record.error;
+  const refuse = (said: unknown, how: string) => {
+    const shown = typeof said === 'string' ? said : JSON.stringify(said);
+    throw new ResponseError(`${what}: the answer ${how} (${JSON.stringify(shown.slice(0, 120))}) with a success status, so its data cannot be trusted`, undefined, HINT);
+  };
+  if (e !== undefined && e !== null && e !== false) refuse(e, 'carries an error');
+  // No record of the spec has `errors` or `success` (its answers are the records, or OkResponse's
+  // `ok`): a non-empty `errors` list (or object, or text) or `success: false` beside the data is an
+  // error-shaped answer from something between svc and the service ("partial results, shard down"),
+  // and the data beside it may be partial. An empty `errors` ([] or {}) says there is none.
+  const list = record.errors;
+  const listed = typeof list === 'string' ? list !== ''
+    : Array.isArray(list) ? list.length > 0
+      : list !== null && typeof list === 'object' ? Object.keys(list).length > 0
+        : list === true;
+  if (listed) refuse(Array.isArray(list) ? list[0] : list, 'carries errors');
+  if (record.success === false) refuse(typeof record.message === 'string' ? record.message : 'success: false', "says success: false");
 }
 
 /**

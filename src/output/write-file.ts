@@ -4,8 +4,9 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Stats } from 'node:fs';
-import { unlinkSync } from 'node:fs';
+import { close as closeFd, constants, open as openFd, unlinkSync } from 'node:fs';
 import { appendFile, lstat, open, readlink, realpath, rename, stat, unlink } from 'node:fs/promises';
+import { Socket } from 'node:net';
 import { basename, dirname, join, resolve as resolvePath } from 'node:path';
 import type { Writable } from 'node:stream';
 import { InterruptedError } from '../errors.js';
@@ -160,6 +161,7 @@ export async function writeReport(path: string, data: string | Iterable<string>,
     return;
   }
   if (mode === 'atomic') return writeFileAtomic(target, chunks, undefined, signal);
+  if ((await stat(target)).isFIFO()) return writeFifo(target, chunks, signal);
   const handle = await open(target, 'a');
   try {
     await writeChunks((text) => handle.writeFile(text), chunks, signal);
@@ -168,11 +170,89 @@ export async function writeReport(path: string, data: string | Iterable<string>,
   }
 }
 
+// O_NONBLOCK and O_NOCTTY do not exist on Windows (0 there: no FIFOs of this kind).
+const { O_WRONLY, O_NONBLOCK = 0, O_NOCTTY = 0 } = constants;
+
+/** How often a FIFO with no reader is tried again. */
+const FIFO_RETRY_MS = 100;
+
+const interrupted = (signal: AbortSignal) => new InterruptedError(signal.reason === 'SIGTERM' ? 'SIGTERM' : 'SIGINT');
+
+/** Waits `ms`, or until `signal` aborts (then throws InterruptedError). */
+function pause(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(interrupted(signal));
+    const onAbort = () => { clearTimeout(timer); reject(interrupted(signal!)); };
+    const timer = setTimeout(() => { signal?.removeEventListener('abort', onAbort); resolve(); }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/**
+ * A FIFO opened for writing, without ever blocking a thread. A plain open() of a FIFO waits in the
+ * kernel until a reader comes; in node that wait holds a thread of libuv's pool, and process.exit
+ * joins that pool, so not even Ctrl-C or SIGTERM could end svc (only SIGKILL). So the FIFO is opened
+ * with O_NONBLOCK: with no reader that fails at once (ENXIO) and is tried again every FIFO_RETRY_MS
+ * on a timer, which a signal ends (InterruptedError: 130/143). Waiting for a reader is kept (a report
+ * FIFO's reader may start after svc); only the wait is now on the event loop.
+ */
+async function openFifo(path: string, signal?: AbortSignal): Promise<number> {
+  for (;;) {
+    if (signal?.aborted) throw interrupted(signal);
+    try {
+      return await new Promise<number>((resolve, reject) => openFd(path, O_WRONLY | O_NONBLOCK | O_NOCTTY, (err, fd) => (err ? reject(err) : resolve(fd))));
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENXIO') throw err;
+    }
+    await pause(FIFO_RETRY_MS, signal);
+  }
+}
+
+/**
+ * Writes the pieces to a FIFO through a pipe stream on the event loop (libuv keeps the descriptor
+ * non-blocking and waits for a slow reader with epoll): a signal ends the wait for the reader, and for
+ * a reader that stopped reading, at once. A reader that goes away is EPIPE, as for any write.
+ */
+async function writeFifo(path: string, chunks: Iterable<string>, signal?: AbortSignal): Promise<void> {
+  const fd = await openFifo(path, signal);
+  let pipe: Socket;
+  try {
+    pipe = new Socket({ fd, readable: false, writable: true });
+  } catch (err) {
+    closeFd(fd, () => undefined);
+    throw err;
+  }
+  let failure: Error | undefined;
+  pipe.on('error', (err) => { failure ??= err; });
+  const settle = (start: (done: (err?: Error | null) => void) => void) => new Promise<void>((resolve, reject) => {
+    const onAbort = () => reject(interrupted(signal!));
+    const onError = (err: Error) => reject(err);
+    if (signal?.aborted) return onAbort();
+    if (failure) return reject(failure);
+    signal?.addEventListener('abort', onAbort, { once: true });
+    pipe.once('error', onError);
+    start((err) => {
+      signal?.removeEventListener('abort', onAbort);
+      pipe.off('error', onError);
+      if (err) reject(err); else resolve();
+    });
+  });
+  try {
+    await writeChunks((text) => settle((done) => pipe.write(text, done)), chunks, signal);
+    await settle((done) => pipe.end(() => done()));
+  } finally {
+    pipe.destroy();
+  }
+}
+
 /**
  * Appends `data` in one write with O_APPEND: for files other programs write to as well (a CI's
  * step summary), where replacing the file would lose their part. The data lands whole after
  * whatever is there when the write happens.
  */
-export async function appendWhole(path: string, data: string): Promise<void> {
+export async function appendWhole(path: string, data: string, signal?: AbortSignal): Promise<void> {
+  // A FIFO there (never a runner's own file) is written like a report FIFO: a signal still ends svc.
+  const info = await stat(path).catch(() => undefined);
+  if (info?.isFIFO()) return writeFifo(path, [data], signal);
   await appendFile(path, data);
 }

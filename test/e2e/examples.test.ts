@@ -12,11 +12,13 @@
  *   bash, the install line for real (npm installs the packed svc into a prefix of the test's own; the
  *   merge request's pipeline after it runs script with that install).
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 import { createRequire } from 'node:module';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { parse, parseAllDocuments } from 'yaml';
 import { cleanEnv, runProgram } from '../helpers/run-svc.js';
 import { startGateSandbox, type GateSandbox } from '../helpers/sandbox-scope.js';
@@ -305,6 +307,25 @@ function component(given: Record<string, string>): { inputs: Record<string, { de
   return { inputs, job: parse(text) };
 }
 
+/**
+ * Host B's job artifacts API, as much as the examples read ("download a single artifact file from a
+ * branch"): svc-baseline.json of job svc-gate on main, for the job token given; anything else 404.
+ */
+async function artifactsApi(jobToken: string): Promise<{ url: string; baseline?: string; asked: string[]; close(): Promise<void> }> {
+  const api: { url: string; baseline?: string; asked: string[]; close(): Promise<void> } = { url: '', asked: [], close: async () => {} };
+  const server = createServer((req, res) => {
+    api.asked.push(req.url ?? '');
+    const ok = req.method === 'GET' && req.url === '/api/v4/projects/42/jobs/artifacts/main/raw/svc-baseline.json?job=svc-gate'
+      && req.headers['job-token'] === jobToken && api.baseline !== undefined;
+    res.writeHead(ok ? 200 : 404, { 'content-type': ok ? 'application/octet-stream' : 'application/json' });
+    res.end(ok ? api.baseline : '{"message":"404 Not found"}');
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  api.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  api.close = () => new Promise((r) => server.close(() => r()));
+  return api;
+}
+
 describe('examples/hostb-ci.yml and templates/svc-gate.yml', () => {
   let tarball = '';
   beforeAll(async () => {
@@ -325,8 +346,10 @@ describe('examples/hostb-ci.yml and templates/svc-gate.yml', () => {
   });
 
   for (const file of files) {
-    it.concurrent(`${file.name}: default branch, then a merge request: npm installs svc, the SAST and Code Quality reports validate and hold what the scan added`, async () => {
+    it.concurrent(`${file.name}: default branch, then a merge request: npm installs svc, the baseline comes from the job artifacts API (no cache), the SAST and Code Quality reports validate and hold what the scan added; no baseline: a warning and every issue counts`, async () => {
       const sb = await sandbox();
+      const api = await artifactsApi('job-token-0042');
+      onTestFinished(() => api.close());
       const repo = repoOf(sb, 'hostb');
       const job = file.job();
       const dir = tempDir('svc-example-');
@@ -346,7 +369,8 @@ describe('examples/hostb-ci.yml and templates/svc-gate.yml', () => {
         PATH: [join(prefix, 'bin'), dirname(process.execPath), process.env.PATH].join(':'), HOME: dir,
         // What host B's runner sets.
         CI: 'true', GITLAB_CI: 'true', CI_SERVER: 'yes', CI_PROJECT_URL: repo.url.replace(/\/+$/, ''), CI_SERVER_URL: server,
-        CI_API_V4_URL: `${server}/api/v4`, CI_PROJECT_DIR: dir, CI_PROJECT_ID: '42', CI_PROJECT_PATH: repo.url.slice(server.length + 1),
+        // The job artifacts API (the baseline): a stand-in of host B's on 127.0.0.1.
+        CI_API_V4_URL: `${api.url}/api/v4`, CI_JOB_TOKEN: 'job-token-0042', CI_PROJECT_DIR: dir, CI_PROJECT_ID: '42', CI_PROJECT_PATH: repo.url.slice(server.length + 1),
         CI_COMMIT_SHA: 'b'.repeat(40), CI_DEFAULT_BRANCH: 'main', CI_JOB_NAME: 'svc-gate', CI_PIPELINE_ID: '1',
         ...(mr
           ? { CI_PIPELINE_SOURCE: 'merge_request_event', CI_MERGE_REQUEST_IID: '7', CI_MERGE_REQUEST_TARGET_BRANCH_NAME: 'main', CI_MERGE_REQUEST_DIFF_BASE_SHA: base, CI_COMMIT_REF_NAME: 'feature' }
@@ -362,8 +386,16 @@ describe('examples/hostb-ci.yml and templates/svc-gate.yml', () => {
       expect(main.code, main.stderr).toBe(0);
       expect(existsSync(join(prefix, 'bin', 'svc'))).toBe(true);
       expect(existsSync(join(dir, 'svc-baseline.json'))).toBe(true);
+      // Kept as the default branch job's artifact; the merge request's job starts without it (no cache).
+      api.baseline = readFileSync(join(dir, 'svc-baseline.json'), 'utf8');
+      rmSync(join(dir, 'svc-baseline.json'));
+      expect(yamlFile('examples/hostb-ci.yml')['svc-gate']).not.toHaveProperty('cache');
+      expect(job).not.toHaveProperty('cache');
       const added = await scanAdds(sb, repo.id, before);
       const mr = await run(true);
+      expect(api.asked).toEqual(['/api/v4/projects/42/jobs/artifacts/main/raw/svc-baseline.json?job=svc-gate']);
+      expect(mr.stderr).not.toContain('WARNING');
+      expect(JSON.parse(readFileSync(join(dir, 'svc-report.json'), 'utf8')).baseline).toMatchObject({ new: added.length, unchanged: before.length });
       expect(mr.code, mr.stderr).toBe(highOrAbove(sb, added) > 0 ? 1 : 0);
       if (file.name === 'examples/hostb-ci.yml') {
         // --diff auto on the merge request's base commit; --comment without SVC_HOSTB_TOKEN: a warning, the verdict stands.
@@ -378,6 +410,16 @@ describe('examples/hostb-ci.yml and templates/svc-gate.yml', () => {
       expect(quality).toHaveLength(added.length);
       expect(mr.stdout).toMatch(/section_start:\d+:svc_gate_breaking|svc gate: PASSED/);
       expect(mr.stdout).not.toContain('::error');
+
+      // No baseline to read (expired, never recorded, a token that may not read it): said loudly, and
+      // every open issue in scope counts.
+      api.baseline = undefined;
+      const bare = await run(true);
+      const all = openIds(sb, repo.id);
+      expect(bare.stderr).toContain('svc-gate: WARNING: no baseline: could not read svc-baseline.json of job svc-gate on main');
+      expect(bare.code, bare.stderr).toBe(highOrAbove(sb, all) > 0 ? 1 : 0);
+      expect(existsSync(join(dir, 'svc-baseline.json'))).toBe(false);
+      expect(JSON.parse(readFileSync(join(dir, 'svc-sast.json'), 'utf8')).vulnerabilities).toHaveLength(all.length);
     }, 240_000);
   }
 });

@@ -63,6 +63,25 @@ describe('class 1: answers that contradict themselves or the spec (exit 7, never
     expect(r.stderr).toContain('shard 3 down');
   });
 
+  // No record of the spec has `errors` or `success`: an error-shaped 200 from something between svc
+  // and the service (a gateway, a search proxy) beside data that may be partial.
+  it.each([
+    ['success: false with a message', { success: false, message: 'partial results, shard down' }, 'partial results, shard down'],
+    ['a non-empty errors list', { errors: [{ message: 'shard 2 timed out', code: 'PARTIAL' }] }, 'shard 2 timed out'],
+  ])('an error-shaped answer beside the data (%s): exit 7, naming it', async (_, extra, said) => {
+    fake.stub(SEARCH, { json: { ...answer([issue()]), ...extra } });
+    const r = await gate();
+    expect(r.code, r.stderr).toBe(7);
+    expect(r.stderr).toContain(said);
+    expect(r.stdout).not.toContain('PASSED');
+  });
+
+  it('an empty errors list and success: true are no error: the gate decides', async () => {
+    fake.stub(SEARCH, { json: { ...answer([issue()]), errors: [], success: true } });
+    const r = await gate();
+    expect(r.code, r.stderr).toBe(0);
+  });
+
   it('totalCount against categoryCounts of the statuses asked for', async () => {
     fake.stub(SEARCH, { json: answer([issue()], { categoryCounts: { open: 40, patched: 0 }, totalCountAllCategories: 40 }) });
     const r = await gate();

@@ -41,7 +41,7 @@ import type { VerifiedCommit } from './commit-scan.js';
 import { recordUrls } from '../../repos/find.js';
 import { repositoryNames, type RepositoryNames } from './repository-names.js';
 import { checkScanRepository, type ScopeRepositories } from './scope-repositories.js';
-import { matchByUrl, webUrl } from '../../ci/repo-url.js';
+import { mayNameSameRepository, webUrl } from '../../ci/repo-url.js';
 import { LIST_PATH, WaitTimeoutError, findScan, scanState, waitForScan } from '../../scans/wait.js';
 
 const ORGS_LIST = '/api/v1/orgs/list';
@@ -150,12 +150,14 @@ async function verifyRepositories(client: Client, org: string | undefined, repoI
 
 /**
  * The repository resolve-by-url gave for `url` is listed with that URL (compared as repo-url.ts
- * compares URLs: host case, `.git`, trailing `/`, then the path's case), or with none (nothing to
- * compare). Listed with only other URLs: exit 7.
+ * compares URLs: host case, `.git`, trailing `/`, then the path's case; an SSH URL of the same host
+ * whose path is the web path or ends it, mayNameSameRepository), or with none (nothing to compare).
+ * Listed with only other URLs: exit 7.
  */
 function sameUrl(url: string, id: string, record: Record<string, unknown>): void {
   const urls = recordUrls(record);
-  if (urls.length === 0 || matchByUrl(url, [{ urls }]).length > 0) return;
+  // An SSH URL there is compared loosely: it carries no web port, nor always a relative root.
+  if (urls.length === 0 || mayNameSameRepository(url, urls)) return;
   throw new ResponseError(
     `gate: the service's answers contradict each other: resolve-by-url gives ${q(id)} for ${url}, but repositories list gives ${q(id)} the URL ${[...new Set(urls.map((u) => webUrl(u) ?? u))].map(q).join(', ')}, so the gate would judge another repository`,
     undefined, 'give the repository id with --repository-ids (`svc repos list` shows each one\'s URL); check the base URL and the service version',

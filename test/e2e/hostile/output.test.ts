@@ -152,6 +152,35 @@ describe('class 6: reports are written atomically only to regular files and new 
     expect(JSON.parse(text).version).toBe('2.1.0');
   });
 
+  // A FIFO nobody reads: svc waits for a reader, as before, but on a timer of the event loop. A plain
+  // open() there held a thread of libuv's pool, which process.exit joins: SIGTERM and Ctrl-C were
+  // caught and then hung (only SIGKILL ended a cancelled CI job). A hang is killed at 10 s and fails.
+  it.skipIf(!hasMkfifo).each([['SIGTERM', 143], ['SIGINT', 130]] as const)('a FIFO with no reader: %s ends svc with %i, the FIFO kept (skipped without mkfifo)', async (signal, code) => {
+    const fifo = join(tempDir(), 'report.fifo');
+    execFileSync('mkfifo', [fifo]);
+    const asked = svc.requests.length;
+    const child = spawn(process.execPath, [BIN, 'gate', '--fail-on', 'critical', '--sarif', fifo], { env: cleanEnv(svc.env), stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr!.setEncoding('utf8').on('data', (d: string) => { stderr += d; });
+    child.stdout!.resume();
+    const killer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    const ended = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('close', (c, s) => resolve({ code: c, signal: s })));
+    try {
+      // The issues are read; then svc is at the report (a second for it to get there, on a busy machine too).
+      for (let i = 0; i < 200 && !svc.requests.slice(asked).some((r) => r.path.includes('/issues/search')); i++) await new Promise((r) => setTimeout(r, 50));
+      await new Promise((r) => setTimeout(r, 1000));
+      child.kill(signal);
+      const r = await ended;
+      expect(r.signal, stderr).toBeNull();
+      expect(r.code, stderr).toBe(code);
+      expect(stderr).toContain(`interrupted by ${signal}`);
+      expect(lstatSync(fifo).isFIFO()).toBe(true);
+    } finally {
+      clearTimeout(killer);
+      child.kill('SIGKILL');
+    }
+  });
+
   it('a character device is written in place, never replaced', async () => {
     // Checked first, so that a broken writer can never replace the machine's /dev/null (as root it could).
     expect((await writeModeFor('/dev/null')).mode).toBe('direct');

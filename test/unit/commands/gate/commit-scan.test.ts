@@ -150,6 +150,29 @@ describe('the scan an issue of the commit names must have finished', () => {
     expect(r.stderr).toContain("scans list gives scan 'scan_1' of repository 'repo_zzz', which is not a repository of the token's organization");
   });
 
+  it('no open issue names the commit; the other statuses\' answer gives the 5-key categoryCounts (no silenced, no closed): the archived issue\'s scan decides (it was exit 7)', async () => {
+    const fiveKeys = { open: 0, patched: 0, falsePositive: 0, archived: 1, processing: 0 };
+    fake.stub('/api/v1/repositories/list', { json: [{ id: 'repo_1' }] });
+    fake.stub('/api/v1/issues/search', [
+      listing([]),
+      { json: { issues: [issue({ status: 'archived' })], totalCount: 1, totalCountAllCategories: 1, categoryCounts: fiveKeys, currentPage: 1, pageSize: 500 } },
+    ]);
+    fake.stub('/api/v1/scans/list', scanItem({ status: 'completed', finished: true }));
+    const r = await gate();
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain(`commit ${SHA}, scanned by scan_1 (completed)`);
+    expect(fake.to('/api/v1/issues/search')[1].body.types).toEqual(expect.arrayContaining(['silenced', 'closed']));
+
+    // A count it does give must still be a whole number, and the other listings stay strict.
+    fake.stub('/api/v1/issues/search', [
+      listing([]),
+      { json: { issues: [issue({ status: 'archived' })], totalCount: 1, totalCountAllCategories: 1, categoryCounts: { ...fiveKeys, archived: -1 }, currentPage: 1, pageSize: 500 } },
+    ]);
+    const bad = await gate();
+    expect(bad.code, bad.stderr).toBe(7);
+    expect(bad.stderr).toContain('categoryCounts.archived is -1');
+  });
+
   it('a scan scans list does not know, or an issue of the commit naming no scan: exit 7', async () => {
     stub([issue()], { json: { codeScans: [], totalCount: 0 } });
     const unknown = await gate();

@@ -245,6 +245,31 @@ describe('ids are checked by listing them, not by a 404 from the search', () => 
     }
   });
 
+  it('a record listed only by an SSH URL, the URL given with a port and a relative root: no contradiction (it was exit 7); another project\'s SSH URL still is', async () => {
+    const given = 'https://gitlab.corp.example:8443/gitlab/Group/Sub/Proj';
+    // Host B's runner on a self-managed server under a relative root, on port 8443.
+    const runner = { ...env, GITLAB_CI: 'true', CI_SERVER_URL: 'https://gitlab.corp.example:8443/gitlab', CI_PROJECT_URL: given };
+    const listed = (url: string) => server.stub('/api/v1/repositories/list', { json: [{ id: 'repo_b', name: 'proj', url }] });
+    server.stub('/api/v1/repositories/resolve-by-url', { json: { repositoryId: 'repo_b' } });
+    try {
+      // The SSH URL with the root in its path, and without it (a relative root the SSH path leaves out).
+      for (const url of ['git@gitlab.corp.example:gitlab/group/sub/proj.git', 'ssh://git@gitlab.corp.example:2222/group/sub/proj.git']) {
+        listed(url);
+        const ok = await gate(['--repository', 'auto', '--fail-on', 'high', '--no-annotations'], runner);
+        expect(ok.code, `${url}: ${ok.stderr}`).toBe(0);
+        expect(ok.stdout).toContain('Verified to exist: repository repo_b');
+      }
+      for (const url of ['git@gitlab.corp.example:gitlab/group/sub/other.git', 'git@elsewhere.example:gitlab/group/sub/proj.git']) {
+        listed(url);
+        const bad = await gate(['--repository', 'auto', '--fail-on', 'high', '--no-annotations'], runner);
+        expect([bad.code, bad.stdout], `${url}: ${bad.stderr}`).toEqual([7, '']);
+        expect(bad.stderr).toContain('contradict each other');
+      }
+    } finally {
+      stubLenient();
+    }
+  });
+
   it('filters that name nothing to look up are said to be unverified when they leave nothing', async () => {
     const r = await gate(['--org', 'org_1', '--vulnerability-classes', 'SQL Injektion', '--fail-on', 'info'], env);
     expect(r.code).toBe(0);
