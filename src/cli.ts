@@ -1,17 +1,17 @@
 /** main(argv, host) -> exit code: parse, run, and turn every failure into one line and a documented code. */
 import { CommanderError, type Command } from 'commander';
 import type { Context } from './context.js';
-import type { GlobalOptions } from './global-options.js';
-import { terminalWidth, type Host } from './host.js';
-import { CliError } from './errors.js';
-import { EXIT } from './exit-codes.js';
+import type { GlobalOptions } from './core/global-options.js';
+import { terminalWidth, type Host } from './core/host.js';
+import { CliError } from './core/errors.js';
+import { EXIT } from './core/exit-codes.js';
 import { buildProgram } from './commands/program.js';
 import type { Runner } from './commands/runner.js';
 import { createContext } from './runtime.js';
 import { ConfigStore } from './config/store.js';
 import { configPath } from './config/paths.js';
 import { scrub } from './http/redact.js';
-import { stripControls } from './sanitize.js';
+import { stripControls } from './core/sanitize.js';
 import { fitText } from './commands/help-layout.js';
 import { guardHost } from './ci/log-guard.js';
 

@@ -2,12 +2,12 @@
 import { setMaxListeners } from 'node:events';
 import { fstatSync } from 'node:fs';
 import { isatty } from 'node:tty';
-import type { Host } from './host.js';
-import { sleep } from './host.js';
+import type { Host } from './core/host.js';
+import { sleep } from './core/host.js';
 import { knownSecrets, main } from './cli.js';
-import { EXIT } from './exit-codes.js';
+import { EXIT } from './core/exit-codes.js';
 import { scrub } from './http/redact.js';
-import { escapeLogCommands, stripControls } from './sanitize.js';
+import { escapeLogCommands, stripControls } from './core/sanitize.js';
 import { logParsesCommands } from './ci/log-guard.js';
 import { eraseSpinners } from './terminal/spinners.js';
 import { stdoutFailureText } from './output/write.js';

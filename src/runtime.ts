@@ -1,16 +1,16 @@
 /** Builds the run-time Context from the host and the parsed global options. */
 import type { Context } from './context.js';
-import type { GlobalOptions } from './global-options.js';
-import type { Host } from './host.js';
+import type { GlobalOptions } from './core/global-options.js';
+import type { Host } from './core/host.js';
 import { ConfigStore, DEFAULT_PROFILE, checkProfileName } from './config/store.js';
 import { configPath } from './config/paths.js';
 import { checkEnvironment, credentialHint, resolveCredentials, resolveOrganization, resolveTarget, type Credentials, type Target } from './config/resolve.js';
 import type { Client, createClient as CreateClient } from './http/client.js';
-import { InterruptedError, UsageError } from './errors.js';
+import { InterruptedError, UsageError } from './core/errors.js';
 import { chooseFormat, useColor } from './output/formats.js';
 import { numberFlag } from './request/number-flag.js';
 import { startProgress } from './terminal/progress.js';
-import { stripControls } from './sanitize.js';
+import { stripControls } from './core/sanitize.js';
 import { scrub } from './http/redact.js';
 import { checkControls } from './request/values.js';
 import { guardHost, writeCommand } from './ci/log-guard.js';

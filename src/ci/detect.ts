@@ -6,7 +6,7 @@
  *
  * Off when `--no-ci` is given, SVC_NO_CI is set (not "0"), or CI is "false"/"0" ("CI=false is not CI").
  */
-import type { Env } from '../host.js';
+import type { Env } from '../core/host.js';
 import { webUrl, publicHostVcs } from './repo-url.js';
 import {
   CI_FIELDS, CI_ROWS, GENERIC_CI_VARIABLES, groupMarkers, sourceNames,

@@ -19,7 +19,7 @@
  * nor `::` (nearly every page of a listing) pass as they are, after two indexOf scans.
  */
 import type { Writable } from 'node:stream';
-import type { Env, Host } from '../host.js';
+import type { Env, Host } from '../core/host.js';
 import { CI_ROWS } from './providers.js';
 
 const isSet = (v: string | undefined): v is string => v !== undefined && v.trim() !== '';

@@ -13,7 +13,7 @@
  * - host C: `<api>/repositories/<repositoryPath>/pullrequests/<pullRequest>/comments`, <api>
  *   SVC_HOSTC_API_URL or the table's public API; token SVC_HOSTC_TOKEN, else the CI's.
  */
-import type { Env } from '../host.js';
+import type { Env } from '../core/host.js';
 import { missingText, type CiInfo } from './detect.js';
 
 export type PullRequestHost = 'hosta' | 'hostb' | 'hostc';

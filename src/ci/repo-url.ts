@@ -4,7 +4,7 @@
  * up by URL (the gate's --repository, src/repos/find.ts, ...).
  */
 import { PUBLIC_HOSTS, type Vcs } from './providers.js';
-import { editDistance } from '../edit-distance.js';
+import { editDistance } from '../core/edit-distance.js';
 
 /**
  * A repository URL as a web URL: `https://host/path` with the host lower case, no credentials, an

@@ -13,8 +13,8 @@
  */
 import { readFile, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import type { Env } from '../host.js';
-import { UsageError } from '../errors.js';
+import type { Env } from '../core/host.js';
+import { UsageError } from '../core/errors.js';
 import { missingText, type CiInfo } from './detect.js';
 
 interface ReviewCommit {

@@ -20,7 +20,7 @@
  */
 import { Agent, envHttpProxyAgent, request, type Dispatcher } from '../http/undici.js';
 import { proxyFor, proxySettings } from '../http/proxy.js';
-import type { Env } from '../host.js';
+import type { Env } from '../core/host.js';
 import type { CommentTarget, PullRequestHost } from './pull-request.js';
 
 export class CommentError extends Error {

@@ -1,5 +1,5 @@
 /** `svc help <topic>`: exit codes, environment, output, global flags. */
-import { formatExitCodes } from '../exit-codes.js';
+import { formatExitCodes } from '../core/exit-codes.js';
 import { ciVariableDocs } from '../ci/providers.js';
 import { GLOBAL_OPTIONS } from './globals.js';
 

@@ -6,7 +6,7 @@
 import type { EventEmitter } from 'node:events';
 import { Argument, Command, Option } from 'commander';
 import { hint } from '../completion/hints.js';
-import { terminalWidth, type Env, type IO } from '../host.js';
+import { terminalWidth, type Env, type IO } from '../core/host.js';
 import { GROUPS, commandName, loadGroup, type Group, type Operation } from '../operations/index.js';
 import { GLOBAL_OPTIONS } from './globals.js';
 import { HELP_TOPICS } from './help-topics.js';

@@ -6,7 +6,7 @@
  */
 import type { Command } from 'commander';
 import { GROUPS } from '../operations/groups.js';
-import { editDistance } from '../edit-distance.js';
+import { editDistance } from '../core/edit-distance.js';
 
 /** Commands whose next word is an operation: the API groups, auth and config. */
 const HAS_OPERATIONS = new Set([...GROUPS.map((g) => g.name), 'auth', 'config']);

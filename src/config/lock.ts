@@ -9,7 +9,7 @@
  */
 import * as fs from 'node:fs';
 import { hostname } from 'node:os';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../core/errors.js';
 import { NotRegularFile, openRegularFile } from './regular-file.js';
 
 /** A lock that cannot be judged by its owner (empty, or of another host) and is this old was left behind. */

@@ -1,7 +1,7 @@
 /** Where the config file lives: SVC_CONFIG_DIR, else the OS's config directory (as conf/env-paths place it). */
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import type { Env } from '../host.js';
+import type { Env } from '../core/host.js';
 
 function configDir(env: Env, platform: NodeJS.Platform = process.platform, home = homedir()): string {
   if (env.SVC_CONFIG_DIR) return env.SVC_CONFIG_DIR;

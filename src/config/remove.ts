@@ -7,7 +7,7 @@
  */
 import * as fs from 'node:fs';
 import { dirname } from 'node:path';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../core/errors.js';
 import { describeSpecial } from './regular-file.js';
 
 /** What was at the path and is gone now: 'absent' when there was nothing to delete. */

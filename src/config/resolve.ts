@@ -3,8 +3,8 @@
  * Precedence: flags, then environment, then the profile. A profile's tokens go only to that
  * profile's own base URL (or its development URL).
  */
-import { AuthError, UsageError } from '../errors.js';
-import type { Env } from '../host.js';
+import { AuthError, UsageError } from '../core/errors.js';
+import type { Env } from '../core/host.js';
 import { assertSafeTransport, baseString, normaliseBaseUrl } from '../http/base-url.js';
 import { proxyFor, proxySettings } from '../http/proxy.js';
 import { checkHeaderValue } from '../http/headers.js';

@@ -8,7 +8,7 @@
  */
 import * as fs from 'node:fs';
 import { dirname, basename } from 'node:path';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../core/errors.js';
 import { NotRegularFile, readRegularFileSync } from './regular-file.js';
 
 export interface Profile {

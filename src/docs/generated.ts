@@ -5,7 +5,7 @@
  */
 import { Readable, Writable } from 'node:stream';
 import type { Command } from 'commander';
-import type { IO } from '../host.js';
+import type { IO } from '../core/host.js';
 import { buildProgram, loadEverything } from '../commands/program.js';
 import { SHELLS } from '../completion/shells.js';
 import { HELP_TOPICS } from '../commands/help-topics.js';

@@ -1,5 +1,5 @@
 /** Markdown for the README sections that must match the code (checked by a test). */
-import { BULK_EXIT_NOTE, EXIT_CODE_TABLE } from '../exit-codes.js';
+import { BULK_EXIT_NOTE, EXIT_CODE_TABLE } from '../core/exit-codes.js';
 import { ENVIRONMENT } from '../commands/help-topics.js';
 
 export function exitCodesMarkdown(): string {

@@ -14,7 +14,7 @@
  *   one counts as new (sieve.ts).
  * Pure: no I/O.
  */
-import { answerValue } from '../sanitize.js';
+import { answerValue } from '../core/sanitize.js';
 
 /** An issue value outside the spec: the message names the issue, the field and the value. */
 export class UntrustedValueError extends Error {

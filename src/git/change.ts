@@ -7,9 +7,9 @@
  * stops before it), no merge base, or git failing in any way is a CliError with exit 2 and the fix.
  * Never "no changes".
  */
-import { CliError } from '../errors.js';
-import { EXIT } from '../exit-codes.js';
-import type { Env } from '../host.js';
+import { CliError } from '../core/errors.js';
+import { EXIT } from '../core/exit-codes.js';
+import type { Env } from '../core/host.js';
 import { runGit, type GitResult } from './run.js';
 
 interface GitChange {

@@ -11,7 +11,7 @@
  * safe.directory settings still apply).
  */
 import { execFile } from 'node:child_process';
-import type { Env } from '../host.js';
+import type { Env } from '../core/host.js';
 
 /** How long one git command may take. */
 const GIT_TIMEOUT_MS = 60_000;

@@ -1,5 +1,5 @@
 /** Checks on a base URL before any token is sent to it. */
-import { UsageError } from '../errors.js';
+import { UsageError } from '../core/errors.js';
 import { redactUrl } from './redact.js';
 import { isLocalName, isLoopbackAddress } from './loopback.js';
 

@@ -4,8 +4,8 @@
  */
 import { Agent, envHttpProxyAgent, request, type Dispatcher } from './undici.js';
 import { RawAnswer, notJsonError, parseAnswer, type BodyBuffers } from './raw-answer.js';
-import { InterruptedError } from '../errors.js';
-import type { Env } from '../host.js';
+import { InterruptedError } from '../core/errors.js';
+import type { Env } from '../core/host.js';
 import { ApiError, ResponseError, statusError } from './errors.js';
 import { MAX_RETRY_AFTER_MS, isRetryable, parseRetryAfter, retryDelayMs } from './retry.js';
 import { redactBody, redactHeaders, redactUrl, scrub, truncate } from './redact.js';
@@ -13,7 +13,7 @@ import { proxyFor, proxySettings, type ProxySettings } from './proxy.js';
 import { connectTimeoutSec, networkError } from './network-error.js';
 import { connector } from './connect.js';
 import { NOT_LOOPBACK } from './loopback.js';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../core/errors.js';
 
 import { TOKEN_ID_HEADER, TOKEN_SECRET_HEADER, checkHeaderValue } from './headers.js';
 

@@ -1,5 +1,5 @@
 /** `--dry-run`: the request as it would be sent, printed instead of sent (every command that calls the API). */
-import { UsageError } from '../errors.js';
+import { UsageError } from '../core/errors.js';
 import { REDACTED, redactBody } from './redact.js';
 import { TOKEN_ID_HEADER, TOKEN_SECRET_HEADER } from './headers.js';
 

@@ -1,7 +1,7 @@
 /** One error class per kind of HTTP failure, each with its exit code. */
-import { CliError } from '../errors.js';
-import { EXIT, type ExitCode } from '../exit-codes.js';
-import { stripControls } from '../sanitize.js';
+import { CliError } from '../core/errors.js';
+import { EXIT, type ExitCode } from '../core/exit-codes.js';
+import { stripControls } from '../core/sanitize.js';
 
 export class ApiError extends CliError {
   constructor(message: string, exitCode: ExitCode, readonly status?: number, hint?: string, readonly retryAfterMs?: number) {

@@ -1,5 +1,5 @@
 /** The two token headers every request carries (spec: Authentication). */
-import { AuthError } from '../errors.js';
+import { AuthError } from '../core/errors.js';
 export const TOKEN_ID_HEADER = 'X-Service-API-Token-Id';
 export const TOKEN_SECRET_HEADER = 'X-Service-API-Token-Secret';
 

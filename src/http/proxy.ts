@@ -5,8 +5,8 @@
  * sub-domains match), optionally with a port, or "*". Used to check the settings before any
  * request, to refuse sending tokens in clear text to a proxy, and to name the proxy in messages.
  */
-import { UsageError } from '../errors.js';
-import type { Env } from '../host.js';
+import { UsageError } from '../core/errors.js';
+import type { Env } from '../core/host.js';
 import { redactUrl } from './redact.js';
 
 export interface ProxySettings {

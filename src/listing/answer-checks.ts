@@ -19,7 +19,7 @@
  * it leaves out cannot disagree. Cheap per item: a few property reads.
  */
 import { ResponseError } from '../http/errors.js';
-import { answerValue, quoted } from '../sanitize.js';
+import { answerValue, quoted } from '../core/sanitize.js';
 
 type Json = Record<string, unknown>;
 type Body = Record<string, unknown>;

@@ -9,9 +9,9 @@ import { resolve } from 'node:path';
 import type { Context } from '../context.js';
 import type { Operation } from '../operations/types.js';
 import { loadGroup } from '../operations/index.js';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../core/errors.js';
 import { checkControls } from '../request/values.js';
-import { escapeControls } from '../sanitize.js';
+import { escapeControls } from '../core/sanitize.js';
 import { argName } from '../request/flags.js';
 import { confirmWhere, findWhere, parseWhere } from './bulk-where.js';
 

@@ -7,7 +7,7 @@
  */
 import type { Context } from '../context.js';
 import type { Operation } from '../operations/types.js';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../core/errors.js';
 import { flagSpecs, type FlagSpec } from '../request/flags.js';
 import { flagValue, setPath, validateTyped } from '../request/body.js';
 import { listParser, stringParser } from '../request/values.js';

@@ -11,13 +11,13 @@
  * - Progress: a bar on a terminal (done/failed/left, rate, ETA); in CI a line every few seconds.
  * - Result: one record per id (`-o json|ndjson|csv`), a summary line on stderr, `--failed-to FILE`
  *   with the ids that failed or were not sent, and the exit code of the most serious failure
- *   (BULK_FAILURE_ORDER in src/exit-codes.ts); 0 only when every id succeeded.
+ *   (BULK_FAILURE_ORDER in src/core/exit-codes.ts); 0 only when every id succeeded.
  */
-import { terminalWidth } from '../host.js';
+import { terminalWidth } from '../core/host.js';
 import type { Context } from '../context.js';
 import type { Operation } from '../operations/types.js';
-import { CliError, InterruptedError } from '../errors.js';
-import { BULK_FAILURE_ORDER, EXIT, type ExitCode } from '../exit-codes.js';
+import { CliError, InterruptedError } from '../core/errors.js';
+import { BULK_FAILURE_ORDER, EXIT, type ExitCode } from '../core/exit-codes.js';
 import { ApiError } from '../http/errors.js';
 import { describeRequest } from '../http/dry-run.js';
 import { render } from '../output/render.js';

@@ -4,8 +4,8 @@
  * the `repositoryIds` it was scoped to are looked up in `repositories list` of the same organization:
  * one the service does not know is exit 4 naming it (issue search, `--all` or not).
  */
-import { CliError } from '../errors.js';
-import { EXIT } from '../exit-codes.js';
+import { CliError } from '../core/errors.js';
+import { EXIT } from '../core/exit-codes.js';
 import { ResponseError } from '../http/errors.js';
 
 const REPOS_LIST = '/api/v1/repositories/list';

@@ -11,7 +11,7 @@ import { isoInstant } from '../gate/trust.js';
 import { parseSince } from '../gate/since.js';
 import { parseNumberFlag } from '../request/number-flag.js';
 import { getPath } from '../output/paths.js';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../core/errors.js';
 
 export interface ItemFilter {
   /** The flags as given, e.g. `--level high --created-after 7d`. */

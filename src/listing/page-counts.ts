@@ -8,7 +8,7 @@
  * Cheap per page: a few property reads (categoryCounts has one key per status), no copy kept but
  * page 1's values.
  */
-import { answerValue } from '../sanitize.js';
+import { answerValue } from '../core/sanitize.js';
 
 type Json = Record<string, unknown>;
 

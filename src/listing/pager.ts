@@ -22,7 +22,7 @@
 import { setMaxListeners } from 'node:events';
 import type { Pagination } from '../operations/types.js';
 import { ResponseError } from '../http/errors.js';
-import { answerValue } from '../sanitize.js';
+import { answerValue } from '../core/sanitize.js';
 import { getPath } from '../output/paths.js';
 import { numberFlag } from '../request/number-flag.js';
 import { IdSet } from './id-set.js';

@@ -7,7 +7,7 @@
  * total check notices them. The service's default (score, descending) has ties whose order may differ
  * from one request to the next, which would skip some items and repeat others.
  */
-import { layoutWidth } from '../host.js';
+import { layoutWidth } from '../core/host.js';
 import type { Context } from '../context.js';
 import type { Operation } from '../operations/types.js';
 import { checkEmptyScope } from './empty-scope.js';

@@ -14,7 +14,7 @@ import { exactStringify, projectRowExact, withServiceText } from '../output/exac
 import { jqText, jqValues, type JqMode } from '../output/jq.js';
 import type { TableStream } from '../output/table.js';
 import { compactItems, type PageSource } from './page-decode.js';
-import { terminalJson } from '../sanitize.js';
+import { terminalJson } from '../core/sanitize.js';
 
 interface ItemWriter {
   /** `source`: the bytes the page was parsed from and the key of its item list (NDJSON copies items from them). */

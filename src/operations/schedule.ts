@@ -5,7 +5,7 @@
  */
 import { Cron } from 'croner';
 import * as z from './zod.js';
-import { editDistance } from '../edit-distance.js';
+import { editDistance } from '../core/edit-distance.js';
 
 /** What is wrong with a 5-field crontab expression, or undefined. */
 function crontabProblem(expr: string): string | undefined {

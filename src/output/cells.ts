@@ -7,7 +7,7 @@
 import { Chalk, type ChalkInstance } from 'chalk';
 import { isLevel, levelOf, numericScore, type Level } from '../operations/levels.js';
 import { scalarText } from './paths.js';
-import { cellText } from '../sanitize.js';
+import { cellText } from '../core/sanitize.js';
 import type { ColumnKind } from './columns.js';
 
 export interface CellOptions {

@@ -5,9 +5,9 @@
  *
  * The one `--columns` parser lives here too (parseColumns), used by every command that takes it.
  */
-import { UsageError } from '../errors.js';
-import { editDistance } from '../edit-distance.js';
-import { cellText } from '../sanitize.js';
+import { UsageError } from '../core/errors.js';
+import { editDistance } from '../core/edit-distance.js';
+import { cellText } from '../core/sanitize.js';
 import { DERIVED } from './paths.js';
 
 export type ColumnKind = 'key' | 'title' | 'path' | 'text' | 'time' | 'score' | 'severity' | 'level' | 'status' | 'number' | 'flag';

@@ -5,7 +5,7 @@
  * with `=`, `+`, `-`, `@`, a tab or a CR, the OWASP list) gets a leading `'` so it shows as text.
  */
 import { getPath, scalarText } from './paths.js';
-import { stripControls } from '../sanitize.js';
+import { stripControls } from '../core/sanitize.js';
 
 /** Would start a formula in a spreadsheet (also after leading spaces, which some of them skip). */
 function formulaLike(text: string): boolean {

@@ -9,7 +9,7 @@ import { cellOf, levelPaint, painter, statusPaint, type CellOptions } from './ce
 import { kindOf } from './columns.js';
 import { DEFAULT_WIDTH } from './layout.js';
 import { getPath, scalarText } from './paths.js';
-import { cellText, stripControls } from '../sanitize.js';
+import { cellText, stripControls } from '../core/sanitize.js';
 import { commandLines, displayWidth, wrap } from './text-width.js';
 import { rowsTable } from './table.js';
 import type { DetailField, DetailView } from '../operations/detail-view.js';

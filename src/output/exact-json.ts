@@ -7,7 +7,7 @@
  * one warning line per number names the field and the text sent.
  */
 import { bareInexact, inexactAt, inexactIn, markInexact, sawInexact, type InexactNumber } from '../http/exact-numbers.js';
-import { escapeControls } from '../sanitize.js';
+import { escapeControls } from '../core/sanitize.js';
 import { projectRow } from './paths.js';
 
 /**

@@ -1,5 +1,5 @@
 /** Output formats and how the default is chosen. */
-import { UsageError } from '../errors.js';
+import { UsageError } from '../core/errors.js';
 
 const FORMATS = ['table', 'json', 'ndjson', 'csv'] as const;
 export type Format = (typeof FORMATS)[number];

@@ -1,6 +1,6 @@
 /** What printing uses of a run step's Context: the host's streams, the global flags, the format, stdout and stderr lines. */
-import type { Host } from '../host.js';
-import type { GlobalOptions } from '../global-options.js';
+import type { Host } from '../core/host.js';
+import type { GlobalOptions } from '../core/global-options.js';
 import type { Format } from './formats.js';
 
 export interface IoContext extends Host {

@@ -3,9 +3,9 @@
  * itself compiled to WebAssembly (the `jq-wasm` package: no native binary, nothing downloaded),
  * loaded only when the flag is given. Each result is a line: strings raw, other values as JSON.
  */
-import { CliError, UsageError } from '../errors.js';
-import { EXIT } from '../exit-codes.js';
-import { stripControls } from '../sanitize.js';
+import { CliError, UsageError } from '../core/errors.js';
+import { EXIT } from '../core/exit-codes.js';
+import { stripControls } from '../core/sanitize.js';
 import { ResponseError } from '../http/errors.js';
 
 interface JqHandle {

@@ -3,7 +3,7 @@ import type { Format } from './formats.js';
 import { csvHeader, csvRow } from './csv.js';
 import { getPath, leafPaths } from './paths.js';
 import type { DetailView } from './detail.js';
-import { stripControls, terminalJson } from '../sanitize.js';
+import { stripControls, terminalJson } from '../core/sanitize.js';
 import { jqText, jqValues } from './jq.js';
 import { exactStringify, inexactWarnings, projectRowExact, withServiceText } from './exact-json.js';
 

@@ -1,5 +1,5 @@
 /** Shared tail of every API command: check the response shape leniently and render it. */
-import { layoutWidth } from '../host.js';
+import { layoutWidth } from '../core/host.js';
 import type { IoContext } from './io-context.js';
 import type { Operation } from '../operations/types.js';
 import { render, rowsOf, type RenderOptions } from './render.js';
@@ -10,7 +10,7 @@ import { leafPaths } from './paths.js';
 import { fieldPaths, rowSchema } from '../operations/fields.js';
 import { anyObject, issueText } from '../operations/fields.js';
 import { BadRequestError, ResponseError } from '../http/errors.js';
-import { answerValue, stripControls } from '../sanitize.js';
+import { answerValue, stripControls } from '../core/sanitize.js';
 
 type ColumnsOf = Pick<Operation, 'columns' | 'response' | 'rows' | 'group' | 'name'>;
 

@@ -5,12 +5,12 @@
  * against every other, which is quadratic in rows (1,000 rows took a second, 38,000 froze svc).
  */
 import Table from 'cli-table3';
-import { InterruptedError } from '../errors.js';
+import { InterruptedError } from '../core/errors.js';
 import { cellOf, painter } from './cells.js';
 import { kindOf } from './columns.js';
 import { GAP, TableLayout, DEFAULT_WIDTH, type LayoutOptions } from './layout.js';
 import { getPath, leafPaths } from './paths.js';
-import { cellText } from '../sanitize.js';
+import { cellText } from '../core/sanitize.js';
 import { displayWidth, clip } from './text-width.js';
 
 type TableOptions = Partial<LayoutOptions> & { color: boolean };

@@ -5,7 +5,7 @@
  * are cleaned first); colour is added after a cell is clipped and padded.
  */
 import stringWidth from 'string-width';
-import { terminalWidth, type Host } from '../host.js';
+import { terminalWidth, type Host } from '../core/host.js';
 
 // Printable ASCII only: one column a character.
 // eslint-disable-next-line no-control-regex

@@ -9,7 +9,7 @@ import { appendFile, lstat, open, readlink, realpath, rename, stat, unlink } fro
 import { Socket } from 'node:net';
 import { basename, dirname, join, resolve as resolvePath } from 'node:path';
 import type { Writable } from 'node:stream';
-import { InterruptedError } from '../errors.js';
+import { InterruptedError } from '../core/errors.js';
 
 /** Name of a temp file next to `path` (same directory, so the rename stays on one file system). */
 export function tempPathFor(path: string): string {

@@ -1,8 +1,8 @@
 /** Writing to a stream that may be slow (a pipe): wait for it to drain, and stop waiting on Ctrl-C. */
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
-import { CliError, InterruptedError } from '../errors.js';
-import { EXIT } from '../exit-codes.js';
+import { CliError, InterruptedError } from '../core/errors.js';
+import { EXIT } from '../core/exit-codes.js';
 
 /** One line for a failed write to stdout. */
 export function stdoutFailureText(err: NodeJS.ErrnoException): string {

@@ -6,8 +6,8 @@
  * --repository and `repos resolve-by-url` without --vcs.
  */
 import type { ApiContext } from '../context.js';
-import { CliError, UsageError } from '../errors.js';
-import { EXIT } from '../exit-codes.js';
+import { CliError, UsageError } from '../core/errors.js';
+import { EXIT } from '../core/exit-codes.js';
 import type { Vcs } from '../ci/providers.js';
 import { closestByUrl, matchByUrl, publicHostVcs, webUrl } from '../ci/repo-url.js';
 import type { CiInfo } from '../ci/detect.js';

@@ -5,8 +5,8 @@
  */
 import type { Context } from '../context.js';
 import type { Operation } from '../operations/types.js';
-import { CliError } from '../errors.js';
-import { EXIT } from '../exit-codes.js';
+import { CliError } from '../core/errors.js';
+import { EXIT } from '../core/exit-codes.js';
 import { detectCi } from '../ci/detect.js';
 import type { Vcs } from '../ci/providers.js';
 import { inferVcs, notLinkedError } from './find.js';

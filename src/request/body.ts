@@ -6,7 +6,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { issueText, type Schema } from '../operations/fields.js';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../core/errors.js';
 import type { FlagSpec } from './flags.js';
 import { DECIMAL, exactNumber, inexactNumbers, inexactReason } from './exact-number.js';
 

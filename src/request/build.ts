@@ -2,7 +2,7 @@
 import type { Context } from '../context.js';
 import type { Operation, Source } from '../operations/types.js';
 import { fieldMeta, type Schema } from '../operations/fields.js';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../core/errors.js';
 import { escapeHatchBody, flagValue, readSource, setPath, validateTyped, type Body } from './body.js';
 import { argName, fromFileAttribute, type OperationFlags, type OperationOptions } from './flags.js';
 import { checkControls } from './values.js';

@@ -3,7 +3,7 @@
  * a request field's `--severities-min 2.5`) or in an environment variable (`SVC_TIMEOUT`): a plain
  * decimal number (no `0x10`, no empty value), whole when asked, within the flag's range.
  */
-import { UsageError } from '../errors.js';
+import { UsageError } from '../core/errors.js';
 
 interface NumberRule {
   /** Where the value came from, as the user wrote it: `--timeout`, `SVC_TIMEOUT`. */

@@ -16,11 +16,11 @@
  * gate's scope check); a name like `api-v2` is written as `owner/api-v2` or its URL instead.
  */
 import type { Context } from '../context.js';
-import { CliError, UsageError } from '../errors.js';
-import { EXIT } from '../exit-codes.js';
+import { CliError, UsageError } from '../core/errors.js';
+import { EXIT } from '../core/exit-codes.js';
 import { matchByUrl, webUrl } from '../ci/repo-url.js';
-import { editDistance } from '../edit-distance.js';
-import { escapeControls } from '../sanitize.js';
+import { editDistance } from '../core/edit-distance.js';
+import { escapeControls } from '../core/sanitize.js';
 
 /** `name (id)` of a repository or organization the service named, escaped for a message. */
 const repoText = (r: { name: string; id: string }): string => `${escapeControls(String(r.name))} (${escapeControls(String(r.id))})`;

@@ -11,8 +11,8 @@
  *
  * The offending character is shown escaped (`\r`, `\x1b`, `\u0085`), never as itself.
  */
-import { UsageError } from '../errors.js';
-import { escapeControls } from '../sanitize.js';
+import { UsageError } from '../core/errors.js';
+import { escapeControls } from '../core/sanitize.js';
 
 const NAMES: Record<string, string> = {
   '\0': '(NUL)', '\b': '(backspace)', '\t': '(tab)', '\n': '(line feed)', '\v': '(vertical tab)',

@@ -11,18 +11,18 @@
  * finish on the service); 130 on Ctrl-C; a poll that fails ends like any call (3, 6, 7...), except
  * that up to 3 network/5xx failures in a row (each after the client's own retries) are waited out.
  */
-import { layoutWidth } from '../host.js';
+import { layoutWidth } from '../core/host.js';
 import type { Context } from '../context.js';
 import type { FollowUpStep } from '../request/follow-up.js';
-import { CliError, InterruptedError, UsageError } from '../errors.js';
-import { EXIT } from '../exit-codes.js';
+import { CliError, InterruptedError, UsageError } from '../core/errors.js';
+import { EXIT } from '../core/exit-codes.js';
 import { ApiError, ResponseError } from '../http/errors.js';
 import { render } from '../output/render.js';
 import { parseColumns } from '../output/columns.js';
 import { askedFormat } from '../output/data-format.js';
 import { numberFlag } from '../request/number-flag.js';
 import { duration } from '../terminal/progress.js';
-import { answerValue, escapeControls, quoted } from '../sanitize.js';
+import { answerValue, escapeControls, quoted } from '../core/sanitize.js';
 
 export const LIST_PATH = '/api/v1/scans/list';
 const DEFAULT_POLL_SEC = 10;

@@ -1,6 +1,6 @@
 /** Destructive operations ask on a terminal and need --yes elsewhere. */
 import type { IoContext } from '../output/io-context.js';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../core/errors.js';
 import type { Operation } from '../operations/types.js';
 
 export async function confirmDestructive(ctx: Pick<IoContext, 'io' | 'globals'>, op: Operation, body: Record<string, unknown>, yes: boolean): Promise<void> {

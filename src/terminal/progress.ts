@@ -6,7 +6,7 @@
  * (`ctx.progress`, `ctx.spin`).
  */
 import { detectCi } from '../ci/detect.js';
-import { givenWidth, type Env, type IO } from '../host.js';
+import { givenWidth, type Env, type IO } from '../core/host.js';
 import { tracked } from './spinners.js';
 import { useColor } from '../output/formats.js';
 

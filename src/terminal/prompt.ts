@@ -1,8 +1,8 @@
 /** Terminal prompts: a line, a hidden secret, a yes/no confirmation. Only used when stdin is a terminal. */
 import { createInterface } from 'node:readline';
 import { Writable } from 'node:stream';
-import type { IO } from '../host.js';
-import { InterruptedError } from '../errors.js';
+import type { IO } from '../core/host.js';
+import { InterruptedError } from '../core/errors.js';
 
 export function promptLine(io: IO, question: string, hidden = false): Promise<string> {
   let muted = false;

@@ -15,7 +15,7 @@
 import { readFileSync } from 'node:fs';
 import { PassThrough, Readable, Writable } from 'node:stream';
 import { main } from '../../src/cli.js';
-import { sleep as realSleep, type Host } from '../../src/host.js';
+import { sleep as realSleep, type Host } from '../../src/core/host.js';
 import type { Dispatcher } from 'undici';
 import { tempDir } from './temp.js';
 

@@ -2,7 +2,7 @@
 import { Readable, Writable } from 'node:stream';
 import { CommanderError, type Command } from 'commander';
 import { buildProgram } from '../../src/commands/program.js';
-import type { IO } from '../../src/host.js';
+import type { IO } from '../../src/core/host.js';
 
 export interface Built {
   program: Command;

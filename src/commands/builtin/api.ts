@@ -1,7 +1,7 @@
 /** `svc api <path>`: call any operation, including the groups the spec does not show. */
 import { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { UsageError } from '../../errors.js';
+import { UsageError } from '../../core/errors.js';
 import { escapeHatchBody } from '../../request/body.js';
 import { checkOutput, renderResponse } from '../../output/respond.js';
 import { printDryRun } from '../../http/dry-run.js';

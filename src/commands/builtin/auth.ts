@@ -1,9 +1,9 @@
 /** `svc auth login|status|token|logout`: the token lives in the profile; the secret is never printed unless asked for on a terminal. */
-import { terminalWidth } from '../../host.js';
+import { terminalWidth } from '../../core/host.js';
 import { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { AuthError, CliError, UsageError } from '../../errors.js';
-import { EXIT } from '../../exit-codes.js';
+import { AuthError, CliError, UsageError } from '../../core/errors.js';
+import { EXIT } from '../../core/exit-codes.js';
 import { assertSafeTransport, normaliseBaseUrl, baseString } from '../../http/base-url.js';
 import { loadClient } from '../../runtime.js';
 import { proxyFor, proxySettings } from '../../http/proxy.js';

@@ -1,9 +1,9 @@
 /** `svc config get|set|unset|list|path|reset`: profile settings in the config file. */
 import { Argument, Command, InvalidArgumentError } from 'commander';
-import { editDistance } from '../../edit-distance.js';
+import { editDistance } from '../../core/edit-distance.js';
 import type { ConfigContext, Context } from '../../context.js';
 import type { IoContext } from '../../output/io-context.js';
-import { UsageError } from '../../errors.js';
+import { UsageError } from '../../core/errors.js';
 import { CONFIG_KEYS, type ConfigKey } from '../../config/store.js';
 import { removeConfigFile } from '../../config/remove.js';
 import { baseString, normaliseBaseUrl } from '../../http/base-url.js';

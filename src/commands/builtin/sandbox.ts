@@ -1,7 +1,7 @@
 /** `svc sandbox`: run the local stand-in of the service in the foreground until Ctrl-C / SIGTERM. */
 import { Command, Option } from 'commander';
 import type { Context } from '../../context.js';
-import { UsageError } from '../../errors.js';
+import { UsageError } from '../../core/errors.js';
 import { isLoopback } from '../../http/base-url.js';
 import type { Runner } from '../runner.js';
 import { parseNumberFlag } from '../../request/number-flag.js';

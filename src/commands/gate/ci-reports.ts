@@ -4,8 +4,8 @@
  * decide, what they say then; and the check that a SARIF upload holds one repository.
  */
 import type { Context } from '../../context.js';
-import { CliError } from '../../errors.js';
-import { EXIT } from '../../exit-codes.js';
+import { CliError } from '../../core/errors.js';
+import { EXIT } from '../../core/exit-codes.js';
 import type { GateVerdict } from './decision.js';
 import type { IssueInput } from '../../gate/verdict.js';
 import { REPORT_KEYS, kindOf, type ReportInputs, type ReportKind } from './reports.js';

@@ -24,12 +24,12 @@
  * that scan with --scan-id instead.
  */
 import type { Context } from '../../context.js';
-import { CliError } from '../../errors.js';
-import { EXIT } from '../../exit-codes.js';
+import { CliError } from '../../core/errors.js';
+import { EXIT } from '../../core/exit-codes.js';
 import type { Client } from '../../http/client.js';
 import { NotFoundError, ResponseError } from '../../http/errors.js';
 import { checkAnswer } from '../../listing/answer-checks.js';
-import { escapeControls } from '../../sanitize.js';
+import { escapeControls } from '../../core/sanitize.js';
 import { commitOf, sameCommit, scanIdOf } from '../../gate/since.js';
 import { LIST_PATH, findScan, scanState } from '../../scans/wait.js';
 import { checkScanRepository, type ScopeRepositories } from './scope-repositories.js';

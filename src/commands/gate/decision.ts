@@ -2,7 +2,7 @@
 import type { GateResult } from '../../gate/verdict.js';
 import type { Sifted } from '../../gate/sieve.js';
 import type { VerifiedScope } from './scope.js';
-import { cellText } from '../../sanitize.js';
+import { cellText } from '../../core/sanitize.js';
 
 export interface GateVerdict {
   result: GateResult;

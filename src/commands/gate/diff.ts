@@ -8,7 +8,7 @@
  * counts, and a note says so. Outside a CI, `auto` is exit 2 (give the base).
  */
 import type { Context } from '../../context.js';
-import { UsageError } from '../../errors.js';
+import { UsageError } from '../../core/errors.js';
 import { pullRequestOf } from '../../ci/pull-request.js';
 import { detectCi } from '../../ci/detect.js';
 import { readChange } from '../../git/change.js';

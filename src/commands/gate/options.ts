@@ -4,7 +4,7 @@
  * directly. Values that need the world (files, the clock, the CI's variables, the policy file's
  * settings) are checked by the run step and `setup.ts`; everything else is checked here.
  */
-import { UsageError } from '../../errors.js';
+import { UsageError } from '../../core/errors.js';
 import type { OperationOptions } from '../../request/flags.js';
 import { numberFlag, parseNumberFlag } from '../../request/number-flag.js';
 import { parseConcurrency } from '../../listing/pager.js';

@@ -7,8 +7,8 @@
  * writer in src/gate/reports/.
  */
 import type { Writable } from 'node:stream';
-import { CliError } from '../../errors.js';
-import { EXIT, type ExitCode } from '../../exit-codes.js';
+import { CliError } from '../../core/errors.js';
+import { EXIT, type ExitCode } from '../../core/exit-codes.js';
 import { removeStaleReport, tempPathFor, writeFileAtomic, writeModeFor, writeReport } from '../../output/write-file.js';
 import { rename, unlink } from 'node:fs/promises';
 import { organizationText, type GateVerdict } from './decision.js';

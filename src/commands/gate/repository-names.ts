@@ -12,7 +12,7 @@
  * two set look-ups when the id is missing.
  */
 import { ResponseError } from '../../http/errors.js';
-import { escapeControls } from '../../sanitize.js';
+import { escapeControls } from '../../core/sanitize.js';
 
 export interface RepositoryNames {
   /** Names of the repositories asked for. */

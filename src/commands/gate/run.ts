@@ -18,9 +18,9 @@
 import { access, constants, stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import type { Context } from '../../context.js';
-import { wallClock } from '../../host.js';
-import { CliError, UsageError } from '../../errors.js';
-import { EXIT } from '../../exit-codes.js';
+import { wallClock } from '../../core/host.js';
+import { CliError, UsageError } from '../../core/errors.js';
+import { EXIT } from '../../core/exit-codes.js';
 import { createTally, type IssueInput, type Thresholds } from '../../gate/verdict.js';
 import type { GateVerdict } from './decision.js';
 import { scrub } from '../../http/redact.js';

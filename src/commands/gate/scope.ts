@@ -31,12 +31,12 @@
  * (3, 6, 7...); a lookup whose answer cannot be read is exit 7: it never counts as "found".
  */
 import type { Context } from '../../context.js';
-import { CliError } from '../../errors.js';
-import { EXIT } from '../../exit-codes.js';
+import { CliError } from '../../core/errors.js';
+import { EXIT } from '../../core/exit-codes.js';
 import type { Client } from '../../http/client.js';
 import { NotFoundError, ResponseError } from '../../http/errors.js';
 import { checkAnswer, itemScopeCheck } from '../../listing/answer-checks.js';
-import { escapeControls } from '../../sanitize.js';
+import { escapeControls } from '../../core/sanitize.js';
 import type { VerifiedCommit } from './commit-scan.js';
 import { recordUrls } from '../../repos/find.js';
 import { repositoryNames, type RepositoryNames } from './repository-names.js';

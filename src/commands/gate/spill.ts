@@ -22,8 +22,8 @@
 import { closeSync, mkdtempSync, openSync, readSync, rmdirSync, unlinkSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CliError } from '../../errors.js';
-import { EXIT } from '../../exit-codes.js';
+import { CliError } from '../../core/errors.js';
+import { EXIT } from '../../core/exit-codes.js';
 import { LazyList } from '../../output/json-stream.js';
 import { LEVELS, levelRank, type Level } from '../../gate/levels.js';
 import { arrayStore, type GateIssue, type IssueList, type IssueStore } from '../../gate/verdict.js';

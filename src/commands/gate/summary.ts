@@ -1,5 +1,5 @@
 /** What `svc gate` prints: the verdict on stdout (the report files are reports.ts). */
-import { terminalWidth, wallClock } from '../../host.js';
+import { terminalWidth, wallClock } from '../../core/host.js';
 import type { Context } from '../../context.js';
 import { firstOf, type CountKey, type GateResult } from '../../gate/verdict.js';
 import { organizationText, type GateVerdict } from './decision.js';
@@ -10,7 +10,7 @@ import type { Format } from '../../output/formats.js';
 import { csvHeader, csvRow } from '../../output/csv.js';
 import { parseColumns } from '../../output/columns.js';
 import type { VerifiedScope } from './scope.js';
-import { cellText, terminalJson } from '../../sanitize.js';
+import { cellText, terminalJson } from '../../core/sanitize.js';
 import { fitWidths } from '../../output/layout.js';
 import { clip, clipPath, displayWidth, pad, wrap } from '../../output/text-width.js';
 import { count } from '../../terminal/progress.js';

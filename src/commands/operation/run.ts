@@ -5,7 +5,7 @@ import { buildRequestBody } from '../../request/build.js';
 import type { FollowUpStep } from '../../request/follow-up.js';
 import type { OperationFlags, OperationOptions } from '../../request/flags.js';
 import { checkOutput, checkShape, renderResponse } from '../../output/respond.js';
-import { wallClock } from '../../host.js';
+import { wallClock } from '../../core/host.js';
 import { repositoryName } from '../../request/repository-names.js';
 import { fitNote } from '../../output/text-width.js';
 import { printDryRun } from '../../http/dry-run.js';
@@ -18,7 +18,7 @@ import { carryInexact } from '../../http/exact-numbers.js';
 const isEmptyList = (v: unknown): boolean => Array.isArray(v) && v.length === 0;
 /** Commander's attribute of a flag: `--min-score <n>` -> `minScore`. */
 const filterKey = (flags: string) => flags.split(' ')[0].slice(2).replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
-import { UsageError } from '../../errors.js';
+import { UsageError } from '../../core/errors.js';
 
 /** The code of each follow-up step a row can name, loaded only when one of its flags is given. */
 const FOLLOW_UPS: Record<FollowUp['step'], () => Promise<FollowUpStep>> = {

@@ -4,10 +4,10 @@
  * field notes), a summary at the end. On a terminal only. The terminal is put back as it was on
  * every way out: q, the end, Ctrl-C (raw mode delivers it as a key: exit 130), a signal, an error.
  */
-import { terminalWidth, UNKNOWN_TERMINAL_WIDTH } from '../../host.js';
+import { terminalWidth, UNKNOWN_TERMINAL_WIDTH } from '../../core/host.js';
 import type { Context } from '../../context.js';
-import { CliError, InterruptedError, UsageError } from '../../errors.js';
-import { EXIT } from '../../exit-codes.js';
+import { CliError, InterruptedError, UsageError } from '../../core/errors.js';
+import { EXIT } from '../../core/exit-codes.js';
 import { detailScreen, issueScreen, type TriageIssue } from './screen.js';
 import { checkDone } from '../../output/respond.js';
 

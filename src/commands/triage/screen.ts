@@ -3,7 +3,7 @@
  * title, level, status, file:line, code segment and validation assessment, the keys, and the last
  * action's outcome. Pure: the loop (run.ts) draws it.
  */
-import { stripControls } from '../../sanitize.js';
+import { stripControls } from '../../core/sanitize.js';
 
 export interface TriageIssue {
   id: string;

@@ -11,7 +11,7 @@ import type { GateIssue, GateResult } from '../verdict.js';
 import { levelAtLeast } from '../levels.js';
 import { mostSevere, type AnnotationKind } from '../caps.js';
 import { descriptionOf, idText, relativePath, scoreText, spanOf, titleOf } from './common.js';
-import { escapeLogCommands, stripControls } from '../../sanitize.js';
+import { escapeLogCommands, stripControls } from '../../core/sanitize.js';
 
 /** Host A's workflow commands, or the logging commands `##vso[task.logissue]`. */
 export type AnnotationSyntax = 'workflow' | 'logissue';

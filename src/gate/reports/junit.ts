@@ -8,7 +8,7 @@
  */
 import type { GateIssue, GateResult } from '../verdict.js';
 import { classText, cweNumbers, descriptionOf, idText, locationText, relativePath, scoreText, spanOf, titleOf } from './common.js';
-import { stripControls } from '../../sanitize.js';
+import { stripControls } from '../../core/sanitize.js';
 
 /** Removes characters XML 1.0 does not allow (controls other than tab/LF/CR, lone surrogates, U+FFFE/F). */
 export function stripInvalidXml(value: string): string {

@@ -2,7 +2,7 @@
 import { firstOf, type CountKey, type GateIssue, type GateResult } from '../verdict.js';
 import { LEVELS, levelAtLeast } from '../levels.js';
 import { locationText, scoreText, titleOf } from './common.js';
-import { stripControls } from '../../sanitize.js';
+import { stripControls } from '../../core/sanitize.js';
 
 /** Most breaking issues listed in the table; the rest are summed up as "and N more". */
 export const MAX_ROWS = 50;

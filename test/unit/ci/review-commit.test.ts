@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { detectCi } from '../../../src/ci/detect.js';
 import { reviewCommit } from '../../../src/ci/review-commit.js';
-import { UsageError } from '../../../src/errors.js';
+import { UsageError } from '../../../src/core/errors.js';
 import { tempDir } from '../../helpers/temp.js';
 
 const HEAD = '0123456789abcdef0123456789abcdef01234567';

@@ -2,7 +2,7 @@
 import { PassThrough, Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../../src/cli.js';
-import type { Host } from '../../../src/host.js';
+import type { Host } from '../../../src/core/host.js';
 import { tempConfigDir } from '../../helpers/run-svc.js';
 
 const SECRET = 'internal-path-secret-0123456789';

@@ -10,7 +10,7 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { withLock } from '../../../src/config/lock.js';
-import { UsageError } from '../../../src/errors.js';
+import { UsageError } from '../../../src/core/errors.js';
 import { tempDir } from '../../helpers/temp.js';
 
 const lockPathIn = () => join(tempDir('svc-lock-'), 'config.json');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { checkEnvironment, resolveCredentials, resolveOrganization, resolveTarget } from '../../../src/config/resolve.js';
-import { AuthError, UsageError } from '../../../src/errors.js';
+import { AuthError, UsageError } from '../../../src/core/errors.js';
 import type { Profile } from '../../../src/config/store.js';
 
 const prod: Profile = { baseUrl: 'https://api.example.com', devBaseUrl: 'https://dev.example.com', tokenId: 'pid', tokenSecret: 'psecret', organization: 'org_p' };

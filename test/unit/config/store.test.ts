@@ -4,7 +4,7 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ConfigStore, checkProfileName, loadProfileSchema } from '../../../src/config/store.js';
-import { UsageError } from '../../../src/errors.js';
+import { UsageError } from '../../../src/core/errors.js';
 import { tempDir } from '../../helpers/temp.js';
 
 // What the CLI's runner does before any command: load the schema that checks the file.

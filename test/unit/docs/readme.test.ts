@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { environmentMarkdown, exitCodesMarkdown, fillMarkers } from '../../../src/docs/readme.js';
-import { formatExitCodes, EXIT_CODE_TABLE } from '../../../src/exit-codes.js';
+import { formatExitCodes, EXIT_CODE_TABLE } from '../../../src/core/exit-codes.js';
 import { environmentHelp } from '../../../src/commands/help-topics.js';
 
 const readme = readFileSync(resolve(__dirname, '../../../README.md'), 'utf8');

@@ -8,7 +8,7 @@ import { runCli } from '../../helpers/host.js';
 import { useFakeServer } from '../../helpers/fake-server.js';
 import { MAX_ANSWER_DEPTH } from '../../../src/http/answer-checks.js';
 import { jqValues } from '../../../src/output/jq.js';
-import { CliError } from '../../../src/errors.js';
+import { CliError } from '../../../src/core/errors.js';
 
 const fake = useFakeServer({ mock: true });
 const run = (argv: string[]) => runCli(argv, { env: { ...fake.env, SVC_ORGANIZATION_ID: 'org_a' }, dispatcher: fake.dispatcher });

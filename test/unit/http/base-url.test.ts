@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { assertSafeTransport, baseString, isLoopback, parseBaseUrl } from '../../../src/http/base-url.js';
-import { UsageError } from '../../../src/errors.js';
+import { UsageError } from '../../../src/core/errors.js';
 
 describe('parseBaseUrl', () => {
   it('accepts https and http URLs with an optional path prefix', () => {

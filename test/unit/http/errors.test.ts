@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { BadRequestError, NotFoundError, RateLimitedError, ServerError, UnauthorizedError, errorMessage, statusError } from '../../../src/http/errors.js';
-import { EXIT } from '../../../src/exit-codes.js';
+import { EXIT } from '../../../src/core/exit-codes.js';
 
 describe('statusError', () => {
   it.each([

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request } from 'undici';
 import { proxyFor, proxySettings } from '../../../src/http/proxy.js';
 import { createDispatcher } from '../../../src/http/client.js';
-import { UsageError } from '../../../src/errors.js';
+import { UsageError } from '../../../src/core/errors.js';
 
 describe('proxySettings', () => {
   it('prefers lower-case names, trims, ignores empty values', () => {

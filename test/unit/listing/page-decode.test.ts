@@ -10,7 +10,7 @@ import { BufferPool } from '../../../src/http/buffer-pool.js';
 import { decodePage, pageSource, releasePage } from '../../../src/listing/page-decode.js';
 import { ndjsonFromSource } from '../../../src/listing/stream-out.js';
 import { writeOut } from '../../../src/output/write.js';
-import { InterruptedError } from '../../../src/errors.js';
+import { InterruptedError } from '../../../src/core/errors.js';
 import { itemSpans } from '../../../src/listing/item-spans.js';
 import { checkKeysOnce } from '../../../src/http/answer-checks.js';
 

@@ -9,7 +9,7 @@ import { issues } from '../../../src/operations/issues.js';
 import { repositories } from '../../../src/operations/repositories.js';
 import { stats } from '../../../src/operations/stats.js';
 import { scans } from '../../../src/operations/scans.js';
-import { UsageError } from '../../../src/errors.js';
+import { UsageError } from '../../../src/core/errors.js';
 
 const NOW = Date.parse('2026-06-01T12:00:00Z');
 const ESC = '\u001b';

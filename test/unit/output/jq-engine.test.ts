@@ -5,8 +5,8 @@
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { jqValues } from '../../../src/output/jq.js';
-import { CliError } from '../../../src/errors.js';
-import { EXIT } from '../../../src/exit-codes.js';
+import { CliError } from '../../../src/core/errors.js';
+import { EXIT } from '../../../src/core/exit-codes.js';
 
 // Recurses without end: jq-wasm aborts (out of stack) in about a second, on any input.
 const STOPS = 'def f: 1 + f; f';

@@ -5,7 +5,7 @@ import { bool, id, int, isoDate, list, loose, maybe, num, oneOf, record, str } f
 import { escapeHatchBody, flagValue, splitField, typedValue, validateTyped } from '../../../src/request/body.js';
 import { listParser } from '../../../src/request/values.js';
 import { flagSpecs } from '../../../src/request/flags.js';
-import { UsageError } from '../../../src/errors.js';
+import { UsageError } from '../../../src/core/errors.js';
 import { tempDir } from '../../helpers/temp.js';
 
 const dir = tempDir('svc-body-');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { numberFlag, parseNumberFlag } from '../../../src/request/number-flag.js';
-import { UsageError } from '../../../src/errors.js';
+import { UsageError } from '../../../src/core/errors.js';
 
 const message = (raw: unknown, rule: Parameters<typeof parseNumberFlag>[1]) => {
   try { parseNumberFlag(raw, rule); } catch (e) { expect(e).toBeInstanceOf(UsageError); return (e as Error).message; }

@@ -5,7 +5,7 @@ import {
   HEARTBEAT_MS, ScanFailedError, WaitTimeoutError, findScan, prepareWait, scanState, startedScanId, waitForScan,
 } from '../../../src/scans/wait.js';
 import { ServerError, UnauthorizedError } from '../../../src/http/errors.js';
-import { InterruptedError, UsageError } from '../../../src/errors.js';
+import { InterruptedError, UsageError } from '../../../src/core/errors.js';
 import { startProgress } from '../../../src/terminal/progress.js';
 
 /** A Context with a fake clock: sleep() moves time on at once. Polls answer from `answers` in turn. */

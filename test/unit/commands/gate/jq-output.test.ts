@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { useSandbox } from '../../../helpers/sandbox.js';
 import { runCli } from '../../../helpers/host.js';
-import { EXIT } from '../../../../src/exit-codes.js';
+import { EXIT } from '../../../../src/core/exit-codes.js';
 
 const sb = useSandbox();
 const STOPS = 'def f: 1 + f; f';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { parseGateOptions, thresholds, type GateCommandOptions } from '../../../../src/commands/gate/options.js';
 import { scopeSpecs } from '../../../../src/commands/gate/flags.js';
 import { aligned, annotationLines, scopeText } from '../../../../src/commands/gate/summary.js';
-import { UsageError } from '../../../../src/errors.js';
+import { UsageError } from '../../../../src/core/errors.js';
 import { evaluateGate } from '../../../../src/gate/verdict.js';
 
 /** The thresholds of the options commander would have read: parsed once, then merged (no policy here). */

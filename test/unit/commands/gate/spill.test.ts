@@ -6,8 +6,8 @@
  */
 import { ftruncateSync, mkdirSync, readFileSync, readdirSync, readlinkSync } from 'node:fs';
 import { PassThrough } from 'node:stream';
-import { CliError } from '../../../../src/errors.js';
-import { EXIT } from '../../../../src/exit-codes.js';
+import { CliError } from '../../../../src/core/errors.js';
+import { EXIT } from '../../../../src/core/exit-codes.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -23,7 +23,7 @@ import { createContext } from '../../../../src/runtime.js';
 import { runGate } from '../../../../src/commands/gate/run.js';
 import { parseGateOptions, type GateCommandOptions } from '../../../../src/commands/gate/options.js';
 import { scopeSpecs } from '../../../../src/commands/gate/flags.js';
-import type { GlobalOptions } from '../../../../src/global-options.js';
+import type { GlobalOptions } from '../../../../src/core/global-options.js';
 
 /** Issues with what JSON can make hard: escapes, non-ASCII, lone surrogates, equal and missing scores, odd numbers, nesting. */
 function issues(n: number): IssueInput[] {

@@ -1,7 +1,7 @@
 /** "Did you mean": flags by their words and synonyms, operations within their group. */
 import { describe, expect, it } from 'vitest';
 import { suggestCommands, suggestFlags } from '../../../../src/commands/suggest.js';
-import { editDistance } from '../../../../src/edit-distance.js';
+import { editDistance } from '../../../../src/core/edit-distance.js';
 
 const SEARCH = ['--organization-id', '--page', '--page-size', '--search-query', '--severities-min', '--severities-max', '--sort-by', '--sort-order',
   '--languages', '--vulnerability-classes', '--repository-ids', '--project-id', '--scan-id', '--code-scan-types', '--types', '--get-counts',

@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { HELP_TOPICS, environmentHelp, globalFlagsHelp, OUTPUT_HELP } from '../../../../src/commands/help-topics.js';
 import { GLOBAL_OPTIONS } from '../../../../src/commands/globals.js';
-import { EXIT } from '../../../../src/exit-codes.js';
+import { EXIT } from '../../../../src/core/exit-codes.js';
 
 const SRC = resolve(__dirname, '../../../../src');
 

@@ -1,5 +1,5 @@
 /**
- * The width svc lays text out for (src/host.ts): a terminal that reports 0 columns (docker exec -t,
+ * The width svc lays text out for (src/core/host.ts): a terminal that reports 0 columns (docker exec -t,
  * some CI pseudo-terminals, serial consoles) is a terminal of unknown width, never one 0 wide;
  * COLUMNS counts where the terminal says nothing, and for tables off a terminal. Every place that
  * reads a width goes through host.ts.
@@ -7,7 +7,7 @@
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { givenWidth, layoutWidth, terminalWidth } from '../../../src/host.js';
+import { givenWidth, layoutWidth, terminalWidth } from '../../../src/core/host.js';
 import { testHost } from '../../helpers/host.js';
 import { useSandbox } from '../../helpers/sandbox.js';
 
@@ -78,14 +78,14 @@ describe('a terminal that reports 0 columns (in-process: stdout and stderr termi
   });
 });
 
-describe('every width svc reads goes through src/host.ts', () => {
+describe('every width svc reads goes through src/core/host.ts', () => {
   const SRC = resolve(__dirname, '../../../src');
   const files = (dir: string): string[] => readdirSync(dir).flatMap((n) => {
     const p = join(dir, n);
     return statSync(p).isDirectory() ? files(p) : /\.ts$/.test(n) ? [p] : [];
   });
   // The process's own stream (entry.ts builds the Host from it) and host.ts itself read it.
-  const ALLOWED = new Set(['host.ts', 'entry.ts']);
+  const ALLOWED = new Set(['core/host.ts', 'entry.ts']);
 
   it('no other file reads a stream\'s or the Host\'s columns, or COLUMNS', () => {
     const readers = files(SRC).filter((f) => !ALLOWED.has(relative(SRC, f)))
@@ -94,7 +94,7 @@ describe('every width svc reads goes through src/host.ts', () => {
       // A width checked for being a width at all (a spinner needs one) goes through givenWidth.
       .filter(({ line }) => !/givenWidth\(/.test(line))
       .map(({ f, line, i }) => `${relative(SRC, f)}:${i + 1}: ${line.trim()}`);
-    expect(readers, 'use terminalWidth/layoutWidth (or givenWidth) from src/host.ts').toEqual([]);
+    expect(readers, 'use terminalWidth/layoutWidth (or givenWidth) from src/core/host.ts').toEqual([]);
   });
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { answerValue, cellText, escapeControls, quoted, stripControls, terminalJson } from '../../../src/sanitize.js';
+import { answerValue, cellText, escapeControls, quoted, stripControls, terminalJson } from '../../../src/core/sanitize.js';
 import { render } from '../../../src/output/render.js';
 import { rowsTable, recordTable } from '../../../src/output/table.js';
 
