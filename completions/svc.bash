@@ -157,7 +157,7 @@ _svc_flags() {
     'issues search') REPLY='--organization-id --page --page-size --search-query --severities-min --severities-max --sort-by --sort-order --languages --vulnerability-classes -R --repository-ids --project-id --scan-id --code-scan-types --types --get-counts --no-get-counts --return-all --no-return-all --rule-id -F --field -f --raw-field --input --all --concurrency --min-score --level --created-after -h --help' ;;
     'issues get') REPLY='--issue-id --organization-id -F --field -f --raw-field --input -h --help' ;;
     'issues archive') REPLY='--issue-id --organization-id --reason --reason-from -F --field -f --raw-field --input --ids-from --where --concurrency --failed-to -y --yes -h --help' ;;
-    'issues unarchive') REPLY='--issue-id --organization-id -F --field -f --raw-field --input -h --help' ;;
+    'issues unarchive') REPLY='--issue-id --organization-id -F --field -f --raw-field --input --ids-from --where --concurrency --failed-to -y --yes -h --help' ;;
     'issues mark-true-positive') REPLY='--issue-id --organization-id -F --field -f --raw-field --input --ids-from --where --concurrency --failed-to -y --yes -h --help' ;;
     'issues mark-false-positive') REPLY='--issue-id --organization-id --reason --reason-from -F --field -f --raw-field --input --ids-from --where --concurrency --failed-to -y --yes -h --help' ;;
     'issues generate-patch') REPLY='--issue-id --organization-id -F --field -f --raw-field --input --ids-from --where --concurrency --failed-to -y --yes -h --help' ;;

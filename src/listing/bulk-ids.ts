@@ -20,9 +20,30 @@ const ID = /^[A-Za-z0-9][A-Za-z0-9_.:-]*$/;
 
 const HINT = 'give one id a line, or the NDJSON/JSON that `svc issues search -o ndjson|json` prints';
 
-export function parseIdList(text: string, source: string): string[] {
+/** What a bulk run's record held besides the ids it takes (see parseIdList). */
+interface RecordInfo {
+  /** The actions of its records (`issues archive`); empty for a record without them. */
+  actions: string[];
+  /** How many of its ids were not done, by outcome (`failed`, `not-sent`): left out. */
+  left: Map<string, number>;
+}
+
+interface IdList {
+  ids: string[];
+  /** Set when the input is the `-o json|ndjson` record of a bulk run: only its done ids are taken. */
+  record?: RecordInfo;
+}
+
+/**
+ * The ids of `--ids-from`: one id a line; the NDJSON/JSON of `svc issues search` (its `id` fields);
+ * or the record a bulk run prints with `-o json|ndjson` (objects with `id` and `outcome`), of which
+ * only the ids whose outcome is `done` are taken: fed to the action that undoes the run, it undoes
+ * what was done and nothing else. A file that mixes records with other lines is refused.
+ */
+export function parseIdList(text: string, source: string): IdList {
   const body = text.replace(/^\uFEFF/, '');
   const start = body.trimStart()[0];
+  const entries: Array<{ item: unknown; where: string }> = [];
   // A whole JSON document (`-o json`): an array, or an object with the issues.
   if (start === '[' || (start === '{' && !isNdjson(body))) {
     let doc: unknown;
@@ -33,27 +54,46 @@ export function parseIdList(text: string, source: string): string[] {
     }
     const items = Array.isArray(doc) ? doc : isObject(doc) && Array.isArray(doc.issues) ? doc.issues : isObject(doc) ? [doc] : undefined;
     if (!items) throw new UsageError(`${source}: JSON that is neither a list nor an object`, HINT);
-    return items.map((item, i) => idOf(item, `${source}: item ${i + 1}`));
+    items.forEach((item, i) => entries.push({ item, where: `${source}: item ${i + 1}` }));
+  } else {
+    const lines = body.split('\n');
+    for (let i = 0; i < lines.length; i++) {
+      const line = lines[i].replace(/\r$/, '').trim();
+      if (line === '') continue;
+      const where = `${source}: line ${i + 1}`;
+      if (line.startsWith('{')) {
+        try {
+          entries.push({ item: JSON.parse(line), where });
+        } catch {
+          throw new UsageError(`${where}: not valid JSON: '${clip(line)}'`, HINT);
+        }
+        continue;
+      }
+      entries.push({ item: checkId(line.replace(/^"(.*)"$/, '$1'), where), where });
+    }
+  }
+  const records = entries.filter((e) => isRecord(e.item));
+  if (records.length === 0) return { ids: entries.map((e) => idOf(e.item, e.where)) };
+  if (records.length < entries.length) {
+    const other = entries.find((e) => !isRecord(e.item))!;
+    throw new UsageError(`${other.where}: not a record of a bulk run (no 'outcome'), while ${records[0].where.slice(source.length + 2)} is one`, 'give a bulk run\'s -o json|ndjson record as it was printed, or ids alone');
   }
   const ids: string[] = [];
-  const lines = body.split('\n');
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i].replace(/\r$/, '').trim();
-    if (line === '') continue;
-    const where = `${source}: line ${i + 1}`;
-    if (line.startsWith('{')) {
-      let rec: unknown;
-      try {
-        rec = JSON.parse(line);
-      } catch {
-        throw new UsageError(`${where}: not valid JSON: '${clip(line)}'`, HINT);
-      }
-      ids.push(idOf(rec, where));
-      continue;
-    }
-    ids.push(checkId(line.replace(/^"(.*)"$/, '$1'), where));
+  const actions = new Set<string>();
+  const left = new Map<string, number>();
+  for (const { item, where } of records) {
+    const rec = item as Record<string, unknown>;
+    const id = idOf(rec, where);
+    if (typeof rec.action === 'string') actions.add(rec.action);
+    if (rec.outcome === 'done') ids.push(id);
+    else left.set(String(rec.outcome), (left.get(String(rec.outcome)) ?? 0) + 1);
   }
-  return ids;
+  return { ids, record: { actions: [...actions], left } };
+}
+
+/** One record of a bulk run (`{ id, action, outcome, code, ... }`), not an issue. */
+function isRecord(item: unknown): boolean {
+  return isObject(item) && typeof item.outcome === 'string';
 }
 
 /** NDJSON: more than one line, each a JSON object on its own. */
@@ -109,10 +149,16 @@ export async function collectIds(ctx: Context, op: Operation, src: IdSources, or
   });
   if (src.idsFrom !== undefined) {
     const from = src.idsFrom;
+    const name = `--ids-from ${from === '-' ? '(stdin)' : from}`;
     const text = from === '-' ? await ctx.readStdin() : await readIdFile(ctx, from);
-    const read = parseIdList(text, `--ids-from ${from === '-' ? '(stdin)' : from}`);
-    if (read.length === 0) throw new UsageError(`--ids-from ${from === '-' ? '(stdin)' : from} holds no id`, 'give one id a line, or the output of `svc issues search -o ndjson`');
-    ids.push(...read);
+    const read = parseIdList(text, name);
+    if (read.record) {
+      await sayRecord(ctx, op, name, read.ids.length, read.record);
+      if (read.ids.length === 0 && ids.length === 0 && src.where === undefined) return [];
+    } else if (read.ids.length === 0) {
+      throw new UsageError(`${name} holds no id`, 'give one id a line, or the output of `svc issues search -o ndjson`');
+    }
+    ids.push(...read.ids);
   }
   if (src.where !== undefined) {
     const search = (await loadGroup('issues')).find((o) => o.name === 'search')!;
@@ -127,6 +173,31 @@ export async function collectIds(ctx: Context, op: Operation, src: IdSources, or
   }
   if (ids.length === 0) throw new UsageError(`no ${op.positional} given`, `give ids as arguments, --ids-from FILE|-, or --where FILTER=VALUE; see 'svc ${op.group} ${op.name} --help'`);
   return ids;
+}
+
+/**
+ * What was taken of a bulk run's record, on stderr: the done ids, what was left out, and whether
+ * this action is the one that undoes the record's (a warning when it is not: a record is usually
+ * fed to its undo).
+ */
+async function sayRecord(ctx: Context, op: Operation, name: string, taken: number, record: RecordInfo): Promise<void> {
+  const left = [...record.left].map(([outcome, n]) => `${n} ${outcome}`).join(', ');
+  const leftText = left ? `; left out: ${left} (not done by that run)` : '';
+  const command = `svc ${op.group} ${op.name}`;
+  const of = record.actions.map((a) => `svc ${a}`).join(', ');
+  if (taken === 0) {
+    ctx.note(`${name} is the record of a bulk run${of ? ` (${of})` : ''} with no id done${leftText}: nothing to do`);
+    return;
+  }
+  const rows = await loadGroup(op.group);
+  const undone = record.actions.map((a) => rows.find((r) => `${r.group} ${r.name}` === a));
+  const undoes = undone.length > 0 && undone.every((r) => r?.bulk && 'by' in r.bulk.undo && r.bulk.undo.by === op.name);
+  if (undoes) {
+    ctx.note(`${name}: undoing ${of}: the ${taken} id${taken === 1 ? '' : 's'} it did${leftText}`);
+    return;
+  }
+  const inverse = undone.length === 1 && undone[0]?.bulk && 'by' in undone[0].bulk.undo ? `, which svc ${op.group} ${undone[0].bulk.undo.by} undoes` : '';
+  ctx.warn(`${name} is the record of ${of || 'a bulk run'}${inverse}: ${command} takes its ${taken} done id${taken === 1 ? '' : 's'}${leftText}`);
 }
 
 async function readIdFile(ctx: Context, path: string): Promise<string> {

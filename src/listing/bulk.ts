@@ -45,6 +45,11 @@ type Outcome = 'done' | 'failed' | 'not-sent';
 
 interface BulkRecord {
   id: string;
+  /**
+   * The action, `issues archive`: a record fed to `--ids-from` of the action that undoes it is known
+   * as such (bulk-ids.ts).
+   */
+  action: string;
   outcome: Outcome;
   /** The exit code this id alone would have given (0 when done). */
   code: number;
@@ -82,6 +87,7 @@ export async function runBulk(ctx: Context, job: BulkJob): Promise<void> {
     ctx.note(`dry run: ${plural(order.length, 'request')} to ${op.path}, none sent`);
     return;
   }
+  const action = `${op.group} ${op.name}`;
   const client = await ctx.client();
   const concurrency = Math.min(job.concurrency, order.length);
   allowListeners(ctx.signal, concurrency);
@@ -115,7 +121,7 @@ export async function runBulk(ctx: Context, job: BulkJob): Promise<void> {
   async function sendAll(): Promise<void> {
     const started = ctx.now();
     let next = 0;
-    const what = `${op.group} ${op.name}`;
+    const what = action;
     const progress = await ctx.progress(`${what}: 0 of ${count(order.length)}`);
     const tick = () => progress.update(progressText(what, records.size, failed, order.length, ctx.now() - started, progress.live ? terminalWidth(ctx, 'stderr') : undefined));
     const worker = async () => {
@@ -129,12 +135,12 @@ export async function runBulk(ctx: Context, job: BulkJob): Promise<void> {
           const response = await client.call(op.path, job.bodyFor(id), { safe: op.safe, signal: inFlight.signal, waitSignal: ctx.signal });
           // As one id's call would be checked: a wrong shape is 7, `ok: false` is 5 (output/respond.ts).
           checkShape(ctx, op, response);
-          records.set(id, { id, outcome: 'done', code: 0, response });
+          records.set(id, { id, action, outcome: 'done', code: 0, response });
         } catch (err) {
           const code = err instanceof CliError ? err.exitCode : EXIT.INTERNAL;
           if (err instanceof InterruptedError) {
             records.set(id, {
-              id, outcome: 'not-sent', code,
+              id, action, outcome: 'not-sent', code,
               error: err.waitingToRetry
                 ? 'interrupted while waiting to send it again: the service had not taken it'
                 : 'interrupted while in flight: it may or may not have been applied',
@@ -142,7 +148,7 @@ export async function runBulk(ctx: Context, job: BulkJob): Promise<void> {
             stopped ??= 'interrupted';
           } else {
             records.set(id, {
-              id, outcome: 'failed', code,
+              id, action, outcome: 'failed', code,
               ...(err instanceof ApiError && err.status !== undefined ? { status: err.status } : {}),
               error: err instanceof Error ? err.message : String(err),
             });
@@ -170,13 +176,13 @@ export async function runBulk(ctx: Context, job: BulkJob): Promise<void> {
   async function report(): Promise<void> {
     const why = stopped === 'auth' ? 'not sent: an earlier call was refused as not authorized' : 'not sent: interrupted';
     const all = order.map((id): BulkRecord => {
-      const rec = records.get(id) ?? { id, outcome: 'not-sent', code: stopped === 'auth' ? EXIT.AUTH : EXIT.INTERRUPTED, error: why };
+      const rec = records.get(id) ?? { id, action, outcome: 'not-sent', code: stopped === 'auth' ? EXIT.AUTH : EXIT.INTERRUPTED, error: why };
       const n = times.get(id)!;
       return n > 1 ? { ...rec, given: n } : rec;
     });
     const format = ctx.format();
     if (format !== 'table') {
-      await render(all, { format, columns: ['id', 'outcome', 'code', 'status', 'error', 'given'], pretty: ctx.io.stdoutIsTTY, color: ctx.color, jq: ctx.globals.jq }, { ...outputSink(ctx), write: (t) => write(ctx.io.stdout, t), signal: undefined });
+      await render(all, { format, columns: ['id', 'action', 'outcome', 'code', 'status', 'error', 'given'], pretty: ctx.io.stdoutIsTTY, color: ctx.color, jq: ctx.globals.jq }, { ...outputSink(ctx), write: (t) => write(ctx.io.stdout, t), signal: undefined });
     }
     if (job.failedTo !== undefined) {
       const ids = all.filter((r) => r.outcome !== 'done').map((r) => r.id);

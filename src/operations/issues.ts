@@ -56,6 +56,13 @@ const ISSUE_ACTION: Pick<RowSpec, 'positional' | 'required' | 'request' | 'respo
  */
 const reason = (what: string) => field(str(), `Why it is ${what}: sent as falsePositiveReason, the Issue record's reason field (the name is inferred from the record; the spec shows no request fields here)`, 'inferred', 'text', { flag: 'reason', fromFile: true });
 
+/**
+ * What the spec does not state about the actions that undo others (it shows no transitions): what
+ * public clients use them for, and what the sandbox does (docs/sandbox.md). Help says it as inferred.
+ */
+const UNARCHIVE_STATUS = 'the status an issue comes back to is not stated (public clients show it open again, as the sandbox does, also one archived from another status)';
+const TRUE_POSITIVE_EFFECT = 'The spec states no transitions: public clients use mark-true-positive to reopen a false positive (the sandbox: open, its reason cleared); what it does to an archived, patched or closed issue is not stated (the sandbox records the confirmation, validated CONFIRMED, and leaves the status as it is)';
+
 /** What a person reads when an action on one issue worked: the heading, the issue, where to look next. */
 const done = (heading: string): DetailView => ({
   heading, fields: [{ label: 'Issue', path: 'issueId' }], next: [{ text: 'See the issue:', cmd: 'svc issues get {issueId}' }],
@@ -128,32 +135,46 @@ export const issues: Operation[] = [
   }),
   row('issues', 'archive', {
     ...ISSUE_ACTION,
-    effect: 'change', bulk: { done: 'archived' },
+    effect: 'change',
+    bulk: { done: 'archived', undoes: 'unarchive', undo: { by: 'unarchive', inferred: UNARCHIVE_STATUS } },
     summary: 'Archive an issue',
     request: body({ issueId: issueId(), organizationId: orgId('notes'), falsePositiveReason: reason('archived') }),
     examples: [
       { cmd: 'svc issues archive iss_123', desc: 'Archive an issue' },
       { cmd: 'svc issues archive iss_123 iss_456 --reason "Vendored code we do not ship"', desc: 'Archive two issues, saying why' },
+      { cmd: 'svc issues archive --where types=open --where search-query=fixtures --yes -o ndjson > archived.ndjson', desc: 'Archive what a search finds, keeping the record of what was done (undo: svc issues unarchive --ids-from archived.ndjson)' },
     ],
     detail: done('Issue archived.'),
   }),
   row('issues', 'unarchive', {
     ...ISSUE_ACTION,
     effect: 'change', source: 'notes',
+    bulk: { done: 'brought back', undoes: 'archive', undo: { by: 'archive', inferred: 'the reason the first archive was given is not sent again' } },
     summary: 'Bring an archived issue back (beyond the spec: seen in public clients)',
-    examples: [{ cmd: 'svc issues unarchive iss_123', desc: 'Bring an archived issue back (beyond the spec: seen in public clients)' }],
+    description: `Not in the spec: public clients send { issueId, organizationId } to issues/unarchive. ${UNARCHIVE_STATUS[0].toUpperCase()}${UNARCHIVE_STATUS.slice(1)}.`,
+    examples: [
+      { cmd: 'svc issues unarchive iss_123', desc: 'Bring an archived issue back (beyond the spec: seen in public clients)' },
+      { cmd: 'svc issues unarchive --ids-from archived.ndjson', desc: 'Undo a bulk archive: its -o ndjson record, only the ids it archived' },
+      { cmd: 'svc issues unarchive --where types=archived --where repository-ids=payments-api --yes', desc: 'Bring back every archived issue of a repository' },
+    ],
     detail: done('Issue brought back from the archive.'),
   }),
   row('issues', 'mark-true-positive', {
     ...ISSUE_ACTION,
-    effect: 'change', bulk: { done: 'marked true positive' },
+    effect: 'change',
+    bulk: { done: 'marked true positive', undoes: 'mark-false-positive', undo: { none: 'the API has no call that takes a confirmation back (an issue it reopened from false positive is set aside again with mark-false-positive --reason)' } },
     summary: 'Confirm an issue as a true positive',
-    examples: [{ cmd: 'svc issues mark-true-positive iss_123', desc: 'Confirm an issue as a true positive' }],
+    description: `${TRUE_POSITIVE_EFFECT}.`,
+    examples: [
+      { cmd: 'svc issues mark-true-positive iss_123', desc: 'Confirm an issue as a true positive' },
+      { cmd: 'svc issues mark-true-positive --ids-from marked.ndjson', desc: 'Undo a bulk mark-false-positive: its -o ndjson record, only the ids it marked' },
+    ],
     detail: done('Issue confirmed as a true positive.'),
   }),
   row('issues', 'mark-false-positive', {
     ...ISSUE_ACTION,
-    effect: 'change', bulk: { done: 'marked false positive' },
+    effect: 'change',
+    bulk: { done: 'marked false positive', undo: { by: 'mark-true-positive', inferred: 'that it reopens a false positive (the spec states no transitions; public clients use it so, and the sandbox does)' } },
     summary: 'Mark an issue as a false positive',
     request: body({ issueId: issueId(), organizationId: orgId('notes'), falsePositiveReason: reason('a false positive') }),
     examples: [
@@ -164,7 +185,7 @@ export const issues: Operation[] = [
   }),
   row('issues', 'generate-patch', {
     ...ISSUE_ACTION,
-    effect: 'change', bulk: { done: 'patches requested' },
+    effect: 'change', bulk: { done: 'patches requested', undo: { none: 'the API has no call that withdraws a patch request' } },
     summary: 'Ask for a patch; it appears on the issue when ready',
     description: 'Patch generation is asynchronous (field notes): the patch shows up on `svc issues get` later.',
     examples: [{ cmd: 'svc issues generate-patch iss_123', desc: 'Ask for a patch; it appears on the issue when ready' }],
@@ -176,7 +197,7 @@ export const issues: Operation[] = [
   }),
   row('issues', 'approve-patch', {
     ...ISSUE_ACTION,
-    effect: 'change', bulk: { done: 'patches approved' },
+    effect: 'change', bulk: { done: 'patches approved', undo: { none: "the API has no call that withdraws an approval: close the pull request on the git host" } },
     summary: 'Approve the generated patch of an issue',
     response: record({ ok: optional(bool()), patchId: optional(str()), pullRequestStatus: optional(str()), prLink: optional(str()) }),
     description: 'The spec shows neither request nor response; { issueId, organizationId } is what public clients send, and { ok, patchId, pullRequestStatus, prLink } what they receive.',
@@ -197,7 +218,7 @@ export const issues: Operation[] = [
     },
   }),
   row('issues', 'update-severity', {
-    effect: 'change', bulk: { done: 'updated' },
+    effect: 'change', bulk: { done: 'updated', undo: { none: 'the record does not keep the severity before (svc issues get shows it): set it back with --severity' } },
     summary: 'Change the severity of an issue',
     description: "svc's levels (critical, high, medium, low, info: in tables, issues get and svc gate) come from the issue's 0-100 score, not from severity: this changes the severity field (0-10 in public clients), and the level svc shows stays what the score says. Search by severity with --severities-min/--severities-max.",
     positional: 'issueId', required: ['issueId', 'severity'],

@@ -106,6 +106,14 @@ export interface Inferred {
 interface Bulk {
   /** What the summary says of the ids that worked: `48 archived`. */
   done: string;
+  /**
+   * How a run of it is undone, said in its help: `by` the action (a bulk row of the same group) that
+   * undoes it when given this run's `-o json|ndjson` record as `--ids-from` (only the ids it did are
+   * taken), with what of that the spec does not state (`inferred`); or `none`, why nothing can.
+   */
+  undo: { by: string; inferred?: string } | { none: string };
+  /** The action whose runs this one undoes (its `undo.by` names this row; the table test checks both sides). */
+  undoes?: string;
 }
 
 export interface Operation {

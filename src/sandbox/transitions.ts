@@ -43,12 +43,16 @@ export function markFalsePositive(store: Store, issue: IssueRec, reason?: string
   settle(store, issue, 'falsePositive');
 }
 
-/** mark-true-positive: validated CONFIRMED; a false positive (or not-exploitable) issue is open again. */
+/**
+ * mark-true-positive: validated CONFIRMED; a false positive (or not-exploitable) issue is open again,
+ * its reason cleared. The spec states no transitions: an archived, patched, processing or closed
+ * issue keeps its status (and an archive's reason), the plausible reading of "confirm".
+ */
 export function markTruePositive(store: Store, issue: IssueRec): void {
   issue.validated = 'CONFIRMED';
-  issue.falsePositiveReason = null;
-  const status = issue.status === 'falsePositive' || issue.status === 'notExploitable' ? 'open' : issue.status;
-  settle(store, issue, status);
+  const reopened = issue.status === 'falsePositive' || issue.status === 'notExploitable';
+  if (reopened) issue.falsePositiveReason = null;
+  settle(store, issue, reopened ? 'open' : issue.status);
 }
 
 const NO_PATCH = new Set(['falsePositive', 'archived', 'closed', 'notExploitable']);

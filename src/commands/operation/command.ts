@@ -132,7 +132,7 @@ export function completeOperationCommand(cmd: Command, op: Operation, run: Runne
     cmd.addOption(opt);
   }
   if (op.bulk) {
-    cmd.option('--ids-from <file|->', 'Read the ids from a file or stdin: one a line, or the NDJSON/JSON of `svc issues search` (its id fields)');
+    cmd.option('--ids-from <file|->', 'Read the ids from a file or stdin: one a line, the NDJSON/JSON of `svc issues search` (its id fields), or the -o json|ndjson record of a bulk run (only its ids with outcome done: how a run is undone)');
     cmd.option('--where <filter=value>', 'Act on the issues `svc issues search` finds with this filter (repeatable): types=open, repository-ids=..., severities-min=7, min-score=70, ...', collect);
     cmd.option('--concurrency <n>', 'Calls at once for several ids, 1 to 16 (default 4)');
     cmd.option('--failed-to <file>', 'Write the ids that failed (or were not sent) to this file, one a line, for --ids-from');
@@ -150,6 +150,20 @@ export function completeOperationCommand(cmd: Command, op: Operation, run: Runne
   return cmd;
 }
 
+/**
+ * What undoes a run of a bulk action, and what it undoes: its inverse fed this run's record, what of
+ * that the spec does not state (inferred), or why nothing can.
+ */
+function undoLines(op: Operation, width: number): string[] {
+  const b = op.bulk!;
+  const cmd = (name: string) => `svc ${op.group} ${name}`;
+  const lines = ['by' in b.undo
+    ? wrap(`Undo: ${cmd(b.undo.by)} --ids-from RECORD (RECORD: what a run printed with -o json|ndjson; only the ids it did are taken).${b.undo.inferred ? ` Inferred: ${b.undo.inferred}.` : ''}`, width)
+    : wrap(`Undo: none: ${b.undo.none}.`, width)];
+  if (b.undoes) lines.push(wrap(`Undoes ${cmd(b.undoes)}: give it that run's record as --ids-from RECORD.`, width));
+  return lines;
+}
+
 function operationHelpFooter(op: Operation, specs: FlagSpec[] = flagSpecs(op.request.shape), width = 100): string {
   const lines = ['', `API: POST ${op.path}${op.source === 'notes' ? '  (beyond the spec: seen in public clients, see the field notes)' : ''}`];
   lines.push(`Retried on failure: ${op.safe ? 'yes (read-only)' : 'only if the request never reached the server, or on 429'}`);
@@ -160,6 +174,7 @@ function operationHelpFooter(op: Operation, specs: FlagSpec[] = flagSpecs(op.req
     if (guessed.length) lines.push(wrap(`Inferred names (${guessed.join(', ')}) are not required when your own -F/-f/--input body names fields svc has no flag for: that body is sent as given, with a warning.`, width));
   }
   if (op.destructive) lines.push('Destructive: asks for confirmation on a terminal; needs --yes elsewhere');
+  if (op.bulk) lines.push(...undoLines(op, width));
   if (op.description) lines.push('', wrap(op.description, width));
   const sources = new Set(specs.map((s) => s.source));
   if (sources.has('notes') || sources.has('inferred')) {

@@ -1,5 +1,5 @@
 /** Bulk actions: several ids in one process (src/listing/bulk.ts, bulk-ids.ts, bulk-where.ts). */
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useSandbox } from '../../helpers/sandbox.js';
@@ -98,6 +98,62 @@ describe('bulk actions against the sandbox', () => {
     expect(left.issues).toEqual([]);
   });
 
+  it('undo a bulk archive by --where: its -o ndjson record fed to unarchive brings back only the ids it archived (issue 36.2)', async () => {
+    const dir = tempDir('bulk-undo');
+    const record = join(dir, 'archived.ndjson');
+    const repo = (await sb.runJson(['issues', 'search', '--types', 'open', '--page-size', '1'])).issues[0].repositoryId;
+    const found = (await sb.runJson(['issues', 'search', '--types', 'open', '--repository-ids', repo, '--all'])).map((i: { id: string }) => i.id);
+    // An issue archived before, by another run: the undo must leave it archived.
+    const [other] = await openIds(1, ['--repository-ids', repo]);
+    expect((await sb.run(['issues', 'archive', other])).code).toBe(0);
+    // An id that fails (404) is in the record too: not done, so not undone (unarchive would exit 4 on it).
+    const archived = await sb.run(['issues', 'archive', 'iss_nope', '--where', 'types=open', '--where', `repository-ids=${repo}`, '--yes', '-o', 'ndjson']);
+    expect(archived.code, archived.stderr).toBe(4);
+    writeFileSync(record, archived.stdout);
+    const lines = archived.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    expect(lines[0]).toMatchObject({ id: 'iss_nope', action: 'issues archive', outcome: 'failed', code: 4 });
+    const done = found.filter((id: string) => id !== other);
+    for (const id of done) expect(await status(id)).toBe('archived');
+
+    const undo = await sb.run(['issues', 'unarchive', '--ids-from', record, '-o', 'ndjson']);
+    expect(undo.code, undo.stderr).toBe(0);
+    expect(undo.stderr).toContain(`--ids-from ${record}: undoing svc issues archive: the ${done.length} ids it did; left out: 1 failed (not done by that run)`);
+    expect(undo.stderr).toContain(`${done.length} brought back`);
+    expect(undo.stdout.trim().split('\n').map((l) => JSON.parse(l).id)).toEqual(done);
+    for (const id of done) expect(await status(id)).toBe('open');
+    expect(await status(other)).toBe('archived');
+  });
+
+  it('undo a bulk mark-false-positive: its -o json record fed to mark-true-positive reopens them', async () => {
+    const ids = await openIds(3);
+    const marked = await sb.run(['issues', 'mark-false-positive', ...ids, '--reason', 'test fixtures', '-o', 'json']);
+    expect(marked.code, marked.stderr).toBe(0);
+    for (const id of ids) expect(await status(id)).toBe('falsePositive');
+    const undo = await sb.run(['issues', 'mark-true-positive', '--ids-from', '-', '-o', 'json'], { stdin: marked.stdout });
+    expect(undo.code, undo.stderr).toBe(0);
+    expect(undo.stderr).toContain('--ids-from (stdin): undoing svc issues mark-false-positive: the 3 ids it did');
+    for (const id of ids) expect(await sb.runJson(['issues', 'get', id])).toMatchObject({ status: 'open', validated: 'CONFIRMED' });
+  });
+
+  it('a record fed to an action that does not undo it: taken, with a warning naming the one that does', async () => {
+    const ids = await openIds(2);
+    const archived = await sb.run(['issues', 'archive', ...ids, '-o', 'ndjson']);
+    const r = await sb.run(['issues', 'mark-true-positive', '--ids-from', '-', '-o', 'json'], { stdin: archived.stdout });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain('warning: --ids-from (stdin) is the record of svc issues archive, which svc issues unarchive undoes: svc issues mark-true-positive takes its 2 done ids');
+    // Confirming an archived issue does not bring it back (the sandbox's reading; the spec is silent).
+    for (const id of ids) expect(await status(id)).toBe('archived');
+  });
+
+  it('unarchive takes --where like archive', async () => {
+    const ids = await openIds(2, ['--search-query', 'sql']);
+    await sb.run(['issues', 'archive', ...ids]);
+    const r = await sb.run(['issues', 'unarchive', '--where', 'types=archived', '--where', 'search-query=sql', '--yes', '-o', 'json']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout).map((x: { id: string }) => x.id)).toEqual(expect.arrayContaining(ids));
+    for (const id of ids) expect(await status(id)).toBe('open');
+  });
+
   it('--where refuses an unknown filter with exit 2', async () => {
     const r = await sb.run(['issues', 'archive', '--where', 'colour=red', '--yes']);
     expect(r.code).toBe(2);
@@ -159,15 +215,32 @@ describe('bulk actions: Ctrl-C', () => {
 
 describe('parseIdList', () => {
   it('takes one id a line, trimming spaces and CR, skipping blank lines', () => {
-    expect(parseIdList(' iss_1 \r\n\r\niss_2\n', 'f')).toEqual(['iss_1', 'iss_2']);
+    expect(parseIdList(' iss_1 \r\n\r\niss_2\n', 'f')).toEqual({ ids: ['iss_1', 'iss_2'] });
   });
   it('takes the id fields of NDJSON, a JSON array, and a search answer', () => {
-    expect(parseIdList('{"id":"a"}\n{"id":"b"}\n', 'f')).toEqual(['a', 'b']);
-    expect(parseIdList('[{"id":"a"},{"id":"b"}]', 'f')).toEqual(['a', 'b']);
-    expect(parseIdList('{"issues":[{"id":"a"}],"totalCount":1}', 'f')).toEqual(['a']);
+    expect(parseIdList('{"id":"a"}\n{"id":"b"}\n', 'f').ids).toEqual(['a', 'b']);
+    expect(parseIdList('[{"id":"a"},{"id":"b"}]', 'f').ids).toEqual(['a', 'b']);
+    expect(parseIdList('{"issues":[{"id":"a"}],"totalCount":1}', 'f').ids).toEqual(['a']);
   });
   it('names the line of a record without an id', () => {
     expect(() => parseIdList('{"id":"a"}\n{"name":"b"}\n', 'f')).toThrow("f: line 2: no 'id' field");
+  });
+  it("a bulk run's record (NDJSON or JSON): only the ids done, with what was left out and the action", () => {
+    const lines = [
+      { id: 'a', action: 'issues archive', outcome: 'done', code: 0 },
+      { id: 'b', action: 'issues archive', outcome: 'failed', code: 4, status: 404 },
+      { id: 'c', action: 'issues archive', outcome: 'done', code: 0 },
+      { id: 'd', action: 'issues archive', outcome: 'not-sent', code: 130 },
+    ];
+    for (const text of [lines.map((l) => JSON.stringify(l)).join('\n') + '\n', JSON.stringify(lines, null, 2)]) {
+      const r = parseIdList(text, 'f');
+      expect(r.ids).toEqual(['a', 'c']);
+      expect(r.record?.actions).toEqual(['issues archive']);
+      expect([...r.record!.left]).toEqual([['failed', 1], ['not-sent', 1]]);
+    }
+  });
+  it('refuses a file that mixes records of a bulk run with other lines, naming the line', () => {
+    expect(() => parseIdList('{"id":"a","outcome":"done"}\niss_2\n', 'f')).toThrow("f: line 2: not a record of a bulk run (no 'outcome'), while line 1 is one");
   });
 });
 

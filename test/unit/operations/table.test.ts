@@ -32,6 +32,25 @@ describe('the operation table', () => {
     }
   });
 
+  it('gives every bulk action its undo: an action of its group that is bulk too and says it undoes it, or why there is none', () => {
+    const bulk = ops.filter((o) => o.bulk);
+    expect(bulk.map((o) => o.name)).toEqual(expect.arrayContaining(['archive', 'unarchive', 'mark-false-positive', 'mark-true-positive']));
+    for (const op of bulk) {
+      const undo = op.bulk!.undo;
+      if ('by' in undo) {
+        const by = ops.find((o) => o.group === op.group && o.name === undo.by);
+        expect(by?.bulk, `${op.group} ${op.name}: undone by ${undo.by}, a bulk row of its group`).toBeDefined();
+        expect(by!.bulk!.undoes, `${op.group} ${undo.by}: undoes ${op.name}`).toBe(op.name);
+      } else {
+        expect(undo.none.length, `${op.group} ${op.name}: why there is no undo`).toBeGreaterThan(10);
+      }
+      if (op.bulk!.undoes) {
+        const of = ops.find((o) => o.group === op.group && o.name === op.bulk!.undoes);
+        expect(of?.bulk && 'by' in of.bulk.undo && of.bulk.undo.by, `${op.group} ${op.bulk!.undoes}: undone by ${op.name}`).toBe(op.name);
+      }
+    }
+  });
+
   it('builds each path from the group API segment and the operation name', () => {
     for (const op of ops) {
       const g = GROUPS.find((x) => x.name === op.group)!;

@@ -36,6 +36,11 @@ describe('issue transitions', () => {
     const patched = find((x) => x.status === 'patched');
     T.markTruePositive(store, patched);
     expect(patched).toMatchObject({ status: 'patched', validated: 'CONFIRMED' });
+    // An archived issue stays archived, its archive's reason kept: the confirmation is recorded.
+    const archived = find((x) => x.status === 'open' && x !== i);
+    T.archive(store, archived, 'vendored');
+    T.markTruePositive(store, archived);
+    expect(archived).toMatchObject({ status: 'archived', validated: 'CONFIRMED', falsePositiveReason: 'vendored' });
   });
 
   it('generate-patch: processing until the delay is over, then patched with a DRAFT patch; approve opens it', () => {

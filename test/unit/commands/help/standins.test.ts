@@ -21,7 +21,7 @@ describe('operations of the named group', () => {
     const named = await built(['issues', 'search']);
     const all = await built(['completion']);
     expect(named.helpOf(named.find('issues'))).toBe(all.helpOf(all.find('issues')));
-    expect(all.helpOf(all.find('issues'))).toContain('archive [ISSUE_ID]');
+    expect(all.helpOf(all.find('issues'))).toContain('archive [ISSUE_ID...]');
   });
 
   it("an operation's help, by any route, is its full help; a group's help builds no operation's flags", async () => {
