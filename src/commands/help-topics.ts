@@ -15,6 +15,7 @@ export const ENVIRONMENT: ReadonlyArray<[string, string]> = [
   ['SVC_OUTPUT', 'Default output format: table, json, ndjson or csv'],
   ['SVC_TIMEOUT', 'Default --timeout in seconds'],
   ['SVC_MAX_RESPONSE_MB', 'Default --max-response-mb: most MiB one response may hold (default 64; more is exit 7)'],
+  ['SVC_PAGER, PAGER', "Pager of svc issues triage's o (SVC_PAGER first; neither set: less when installed); empty, or cat: svc's own"],
   ['NO_COLOR', 'Any non-empty value turns colours off'],
   ['FORCE_COLOR', 'Turns colours on even when not on a terminal (0 turns them off)'],
   ['COLUMNS', 'Width of a table written to a pipe or file (default 120), and of a terminal that reports 0 columns (default 80)'],

@@ -13,6 +13,9 @@ const ISSUE_VIEW: DetailView = {
     { label: 'ID', path: 'id' },
     { label: 'Level', path: 'score', show: 'level' },
     { label: 'Status', path: 'status', show: 'status' },
+    // The service's own verdict on the finding (CONFIRMED, DISCONFIRMED, UNKNOWN in public clients):
+    // what a triager weighs first, with its assessment as the first section.
+    { label: 'Validated', path: 'validated', show: 'status' },
     { label: 'Repository', show: 'repository' },
     { label: 'Location', show: 'location' },
     { label: 'Class', path: 'vulnClass' },
@@ -27,6 +30,7 @@ const ISSUE_VIEW: DetailView = {
     { label: 'PR', path: 'patch.prLink' },
   ],
   sections: [
+    { label: 'Validation assessment', path: 'validationSecurityAssessment', show: 'text' },
     { label: 'Description', path: 'generatedDescription', show: 'text' },
     { label: 'Scenario', path: 'businessLogicScenario', show: 'text' },
     { label: 'Code', path: 'sastCodeSegment', show: 'code' },

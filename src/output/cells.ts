@@ -46,6 +46,8 @@ const STATUS_COLOURS: Record<string, 'green' | 'yellow' | 'red' | 'cyan' | 'dim'
   processing: 'cyan', running: 'cyan', queued: 'cyan', pending: 'cyan', draft: 'cyan',
   failed: 'red', error: 'red', errored: 'red',
   falsepositive: 'dim', archived: 'dim', closed: 'dim', silenced: 'dim', notexploitable: 'dim', cancelled: 'dim',
+  // An issue's (or a patch's) validation: confirmed real, or not.
+  confirmed: 'red', disconfirmed: 'dim',
 };
 
 export function statusPaint(chalk: ChalkInstance, status: string): Paint | undefined {

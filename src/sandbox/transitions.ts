@@ -29,10 +29,14 @@ export function archive(store: Store, issue: IssueRec, reason?: string): void {
   settle(store, issue, 'archived');
 }
 
-/** unarchive: archived -> open; other statuses are left alone (idempotent). */
+/**
+ * unarchive: archived -> open, the archive's reason cleared (an open issue is not set aside); other
+ * statuses are left alone (idempotent).
+ */
 export function unarchive(store: Store, issue: IssueRec): void {
   if (issue.status !== 'archived') return;
   issue.archivedAt = null;
+  issue.falsePositiveReason = null;
   settle(store, issue, 'open');
 }
 

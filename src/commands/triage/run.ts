@@ -1,25 +1,34 @@
 /**
  * `svc issues triage`: the open issues of a scope in score order, one screen each, single keys
- * that act at once (each action is the row's own call), undo of an archive (`issues/unarchive`,
- * field notes), a summary at the end. On a terminal only. The terminal is put back as it was on
- * every way out: q, the end, Ctrl-C (raw mode delivers it as a key: exit 130), a signal, an error.
+ * that act at once (each action is the row's own call), `u` that undoes the last action of any kind
+ * (a stack, as deep as the walk), `o` the issue as `svc issues get` shows it in a pager, a summary at
+ * the end. On a terminal only. The terminal is put back as it was on every way out: q, the end,
+ * Ctrl-C (raw mode delivers it as a key: exit 130), a signal, an error.
  */
-import { terminalWidth, UNKNOWN_TERMINAL_WIDTH } from '../../core/host.js';
+import { terminalWidth, UNKNOWN_TERMINAL_WIDTH, wallClock } from '../../core/host.js';
 import type { Context } from '../../context.js';
 import { CliError, InterruptedError, UsageError } from '../../core/errors.js';
 import { EXIT } from '../../core/exit-codes.js';
-import { detailScreen, issueScreen, type TriageIssue } from './screen.js';
+import { issueScreen, type TriageIssue } from './screen.js';
 import { checkDone } from '../../output/respond.js';
+import { loadGroup } from '../../operations/index.js';
+import type { Operation } from '../../operations/types.js';
+import { tableRenderers } from '../../output/render.js';
+import { choosePager, pageLines, pagerMove, pagerScreen, runPager } from '../../terminal/pager.js';
+import { undoPlan, type Action } from './undo.js';
 
 interface TriageOptions {
   repositoryIds?: string[];
   searchQuery?: string;
 }
 
-/** What was done to an issue, for undo and the summary. */
-interface Done {
+/** One action of the walk, as the undo stack keeps it: what was done, where, and the issue before. */
+interface Step {
   id: string;
-  action: 'false positive' | 'true positive' | 'archived' | 'patch requested' | 'skipped' | 'failed' | 'unarchived';
+  /** The issue's place in the walk. */
+  at: number;
+  action: Action;
+  before: { status?: string; validated?: string };
 }
 
 const ENTER_ALT = '\x1b[?1049h\x1b[?25l';
@@ -44,77 +53,169 @@ export async function runTriage(ctx: Context, o: TriageOptions, resolveRepos: (b
     return;
   }
   if ((answer.totalCount ?? 0) > issues.length) ctx.warn(`triaging the first ${issues.length} of ${answer.totalCount} open issues, highest score first`);
+  const rows = await loadGroup('issues');
+  const getRow = rows.find((r) => r.name === 'get') as Operation;
 
   const call = (name: string, extra: Record<string, unknown> = {}) => (id: string) =>
     client.call(`/api/v1/issues/${name}`, { issueId: id, ...(org ? { organizationId: org } : {}), ...extra }, { safe: false })
       // `ok: false` is the service saying it did not do it: a failure of this issue (exit 5), never "done".
       .then((answer) => { checkDone(answer, `issues ${name}`); return answer; });
-  const done: Done[] = [];
+  /** The issue as the service has it now (after an undo, for `o`); the walk's copy when that fails. */
+  const fetch = async (at: number): Promise<TriageIssue> => {
+    try {
+      const fresh = await client.call(getRow.path, { issueId: issues[at].id, ...(org ? { organizationId: org } : {}) }, { safe: true }) as TriageIssue;
+      if (fresh && typeof fresh === 'object' && fresh.id === issues[at].id) issues[at] = fresh;
+    } catch (err) {
+      if (err instanceof InterruptedError) throw err;
+    }
+    return issues[at];
+  };
+
+  const stack: Step[] = [];
+  /** What the walk did, for the summary: actions still in effect, and those undone. */
+  const tally = new Map<Action, number>();
+  const undone = new Map<Action, number>();
+  const bump = (m: Map<Action, number>, a: Action, n: number) => m.set(a, (m.get(a) ?? 0) + n);
   const failures: string[] = [];
   let worst: number = EXIT.OK;
   let index = 0;
+  let furthest = 0;
   let status = 'ready';
-  let mode: 'issue' | 'detail' | 'reason' = 'issue';
+  let mode: 'issue' | 'reason' | 'detail' = 'issue';
   let reason = '';
+  /** Enter was pressed on an empty reason of a false positive. */
+  let reasonMissing = false;
   let pendingReason: 'f' | 'a' | undefined;
+  let page: { lines: string[]; top: number } | undefined;
   let busy = false;
   let ended = false;
-  let undone = 0;
 
   const size = () => ({ w: terminalWidth(ctx) ?? UNKNOWN_TERMINAL_WIDTH, h: stdout.rows || 24 });
   const draw = () => {
     const { w, h } = size();
     let lines: string[];
-    if (mode === 'detail') lines = detailScreen(issues[index], w, h);
+    if (mode === 'detail' && page) lines = pagerScreen(page.lines, page.top, w, h);
     else {
-      const shown = mode === 'reason' ? `Reason (${pendingReason === 'f' ? 'false positive' : 'archive'}), Enter to send, Esc to cancel: ${reason}` : status;
+      const shown = mode === 'reason' ? reasonPrompt(pendingReason === 'f', reason, w, reasonMissing) : status;
       lines = issueScreen(issues[index], { index, total: issues.length }, w, h, shown);
     }
     stdout.write(`\x1b[H\x1b[2J${lines.join('\r\n')}`);
   };
 
-  const act = async (label: Done['action'], send: (id: string) => Promise<unknown>, advance = true) => {
-    const id = issues[index].id;
+  const failed = (id: string, what: string, err: unknown) => {
+    const code = err instanceof CliError ? err.exitCode : EXIT.INTERNAL;
+    if (code === EXIT.INTERRUPTED || code === EXIT.TERMINATED) throw err;
+    worst = Math.max(worst, code);
+    const text = err instanceof Error ? err.message : String(err);
+    failures.push(`${id} (${what}: ${text})`);
+    status = `${id}: ${what} FAILED: ${text}`;
+  };
+
+  const act = async (action: Action, send?: (id: string) => Promise<unknown>) => {
+    const issue = issues[index];
     busy = true;
-    status = `${id}: sending...`;
-    draw();
     try {
-      await send(id);
-      done.push({ id, action: label });
-      status = `${id}: ${label} (done)`;
-      if (advance) index++;
+      if (send) {
+        status = `${issue.id}: sending...`;
+        draw();
+        await send(issue.id);
+      }
+      stack.push({ id: issue.id, at: index, action, before: { status: issue.status, validated: issue.validated as string | undefined } });
+      bump(tally, action, 1);
+      status = `${issue.id}: ${action}${send ? ' (done)' : ''}`;
+      index++;
+      furthest = Math.max(furthest, index);
     } catch (err) {
-      const code = err instanceof CliError ? err.exitCode : EXIT.INTERNAL;
-      if (code === EXIT.INTERRUPTED || code === EXIT.TERMINATED) throw err;
-      worst = Math.max(worst, code);
-      failures.push(`${id} (${label}: ${err instanceof Error ? err.message : String(err)})`);
-      status = `${id}: ${label} FAILED: ${err instanceof Error ? err.message : String(err)}`;
+      failed(issue.id, action, err);
     } finally {
       busy = false;
     }
   };
 
+  /** `u`: the last step of the stack undone, by its inverse where the API has one; back at its issue. */
   const undo = async () => {
-    const last = done[done.length - 1];
+    const last = stack[stack.length - 1];
     if (!last) { status = 'nothing to undo'; return; }
-    if (last.action !== 'archived') { status = `${last.id}: '${last.action}' cannot be undone through the API (only an archive: issues/unarchive)`; return; }
-    const at = issues.findIndex((i) => i.id === last.id);
-    if (at >= 0) index = at;
-    await act('unarchived', call('unarchive'), false);
-    // Undone: neither the archive nor its undo is an outcome of the walk.
-    if (done[done.length - 1]?.action === 'unarchived') { done.splice(done.length - 2, 2); undone++; }
+    const how = undoPlan(last.action, rows, last.before);
+    index = last.at;
+    if (how.call) {
+      busy = true;
+      status = `${last.id}: undoing ${last.action} (${how.call})...`;
+      draw();
+      try {
+        await call(how.call)(last.id);
+      } catch (err) {
+        failed(last.id, `undo ${last.action}`, err);
+        return;
+      } finally {
+        busy = false;
+      }
+      stack.pop();
+      bump(tally, last.action, -1);
+      bump(undone, last.action, 1);
+      // What the service says now: the spec states no transitions, so svc does not assume them.
+      const now = await fetch(last.at);
+      status = `${last.id}: ${last.action} undone (${how.call}): now ${now.status ?? 'of unknown status'}`;
+      return;
+    }
+    // Nothing to send: a skip is taken back; what the API cannot take back stays, and is said.
+    stack.pop();
+    if (last.action === 'skipped') {
+      bump(tally, last.action, -1);
+      status = `${last.id}: back to it (it was skipped)`;
+      return;
+    }
+    status = `${last.id}: back to it; ${how.stays}`;
+  };
+
+  /** `o`: the issue as `svc issues get` shows it, in the user's pager or svc's own. */
+  const detail = async () => {
+    busy = true;
+    const before = status;
+    status = `${issues[index].id}: reading it...`;
+    draw();
+    let text: string;
+    try {
+      const record = await fetch(index);
+      const { detailView } = await tableRenderers();
+      text = await detailView(record, getRow.detail!, { width: size().w, color: ctx.color, pretty: true, now: wallClock(ctx) });
+    } finally {
+      busy = false;
+    }
+    const pager = choosePager(ctx.env, ctx.platform);
+    if (pager.kind === 'command') {
+      // The pager owns the terminal until it ends: raw mode off, svc's reading paused, then both back.
+      stdin.off('data', onKey);
+      stdin.setRawMode(false);
+      stdin.pause();
+      stdout.write('\x1b[H\x1b[2J\x1b[?25h');
+      const why = await runPager(pager.command, text, ctx.env);
+      stdout.write(ENTER_ALT);
+      stdin.setRawMode(true);
+      stdin.resume();
+      stdin.on('data', onKey);
+      if (!why) { status = before; return; }
+      status = `${pager.from}: '${pager.command}' failed (${why}); svc's pager instead`;
+    }
+    else status = before;
+    page = { lines: pageLines(text, size().w), top: 0 };
+    mode = 'detail';
   };
 
   stdin.setRawMode(true);
   stdin.resume();
   stdout.write(ENTER_ALT);
-  const onResize = () => draw();
+  const onResize = () => {
+    // The detail is laid out for the width: again at the new one, from the same place.
+    if (page) page.lines = pageLines(page.lines.join('\n'), size().w);
+    draw();
+  };
   stdout.on('resize', onResize);
   let finish!: (err?: unknown) => void;
   const finished = new Promise<void>((resolve, reject) => { finish = (err) => { ended = true; if (err) reject(err); else resolve(); }; });
   const onAbort = () => finish(new InterruptedError(ctx.signal.reason === 'SIGTERM' ? 'SIGTERM' : 'SIGINT'));
   ctx.signal.addEventListener('abort', onAbort, { once: true });
-  const onKey = (data: Buffer) => {
+  function onKey(data: Buffer) {
     const key = data.toString('utf8');
     if (key === '\x03') return finish(new InterruptedError('SIGINT'));
     if (busy || ended) return;
@@ -123,15 +224,22 @@ export async function runTriage(ctx: Context, o: TriageOptions, resolveRepos: (b
       if (index >= issues.length) return finish();
       draw();
     }, finish);
-  };
+  }
   const handle = async (key: string) => {
-    if (mode === 'detail') { mode = 'issue'; return; }
+    if (mode === 'detail' && page) {
+      const { h } = size();
+      const to = pagerMove(key, page.top, page.lines.length, h);
+      if (to === 'back') { mode = 'issue'; page = undefined; } else if (to !== undefined) page.top = to;
+      return;
+    }
     if (mode === 'reason') {
       // Typed (or pasted) a character at a time: Enter sends, Esc cancels, Backspace erases.
       for (const ch of key) {
         if (ch === '\r' || ch === '\n') {
-          mode = 'issue';
           const text = reason.trim();
+          // A false positive says why: the reason is what a later reader (and an audit) goes by.
+          if (pendingReason === 'f' && !text) { reasonMissing = true; return; }
+          mode = 'issue';
           const extra = text ? { falsePositiveReason: text } : {};
           if (pendingReason === 'f') await act('false positive', call('mark-false-positive', extra));
           else await act('archived', call('archive', extra));
@@ -145,11 +253,11 @@ export async function runTriage(ctx: Context, o: TriageOptions, resolveRepos: (b
       return;
     }
     switch (key) {
-      case 'f': case 'a': mode = 'reason'; reason = ''; pendingReason = key; return;
+      case 'f': case 'a': mode = 'reason'; reason = ''; reasonMissing = false; pendingReason = key; return;
       case 't': return act('true positive', call('mark-true-positive'));
       case 'p': return act('patch requested', call('generate-patch'));
-      case 's': done.push({ id: issues[index].id, action: 'skipped' }); status = `${issues[index].id}: skipped`; index++; return;
-      case 'o': mode = 'detail'; return;
+      case 's': return act('skipped');
+      case 'o': return detail();
       case 'u': return undo();
       case 'q': return finish();
       default: status = `unknown key '${key.replace(/[^\x20-\x7e]/g, '?')}'`;
@@ -166,17 +274,24 @@ export async function runTriage(ctx: Context, o: TriageOptions, resolveRepos: (b
     stdin.setRawMode(false);
     stdin.pause();
     stdout.write(LEAVE_ALT);
-    ctx.note(summary(done, failures, undone, issues.length - index));
+    ctx.note(summary(tally, undone, failures, issues.length - furthest));
   }
   if (failures.length) throw new CliError(`${failures.length} action${failures.length === 1 ? '' : 's'} failed: ${failures.slice(0, 5).join(', ')}`, worst as never);
 }
 
-function summary(done: Done[], failures: string[], undone: number, left: number): string {
-  const counts = new Map<string, number>();
-  for (const d of done) counts.set(d.action, (counts.get(d.action) ?? 0) + 1);
-  const parts = [...counts].map(([a, n]) => `${n} ${a}`);
+/** The reason prompt, its end in view when the reason is longer than the line. */
+function reasonPrompt(falsePositive: boolean, reason: string, width: number, missing: boolean): string {
+  const prompt = missing
+    ? 'A false positive needs a reason (Esc cancels): '
+    : `Reason (${falsePositive ? 'false positive, required' : 'archive, optional'}), Enter sends, Esc cancels: `;
+  const room = width - prompt.length - 1;
+  return reason.length > room && room > 1 ? `${prompt}…${reason.slice(reason.length - room + 1)}` : `${prompt}${reason}`;
+}
+
+/** `triage: 2 false positive, 1 skipped; undone: 1 archived; 37 not reached`. */
+function summary(tally: Map<Action, number>, undone: Map<Action, number>, failures: string[], left: number): string {
+  const parts = [...tally].filter(([, n]) => n > 0).map(([a, n]) => `${n} ${a}`);
   if (failures.length) parts.push(`${failures.length} failed`);
-  if (undone) parts.push(`${undone} archive${undone === 1 ? '' : 's'} undone`);
-  parts.push(`${left} not reached`);
-  return `triage: ${parts.join(', ')}`;
+  const back = [...undone].filter(([, n]) => n > 0).map(([a, n]) => `${n} ${a}`);
+  return `triage: ${parts.join(', ') || 'nothing done'}${back.length ? `; undone: ${back.join(', ')}` : ''}; ${left} not reached`;
 }

@@ -66,14 +66,3 @@ export function issueScreen(issue: TriageIssue, at: { index: number; total: numb
   if (assessment.length && room - body.length > 1) body.push('', ...assessment.slice(0, room - body.length - 1));
   return [...head, ...body.slice(0, room), ...Array(Math.max(0, room - body.length)).fill(''), ...foot].slice(0, height);
 }
-
-/** The full record (`o`), as `key: value` lines that fit, for as many rows as there are. */
-export function detailScreen(issue: TriageIssue, width: number, height: number): string[] {
-  const lines: string[] = [];
-  for (const [k, v] of Object.entries(issue)) {
-    if (v === null || v === undefined || v === '') continue;
-    const text = typeof v === 'object' ? JSON.stringify(v) : String(v);
-    lines.push(...wrap(`${k}: ${text}`, width));
-  }
-  return [...lines.slice(0, Math.max(0, height - 1)), fit('any key: back', width)];
-}

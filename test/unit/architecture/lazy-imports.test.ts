@@ -24,6 +24,7 @@ const EDGES = new Map<string, string>([
   ['src/operations/index.ts', "one module per group: its zod schemas are built only when a command of the group runs"],
   ['src/commands/operation/run.ts', 'the --all engine, the --wait step and the local filters (with the gate levels and dates), only when their flags are given'],
   ['src/commands/gate/command.ts', "the gate's run (yaml policies, baseline, reports), not for `svc gate --help`"],
+  ['src/commands/triage/command.ts', "the triage loop with its pager (node:child_process), only when svc issues triage runs (every issues command lists its stand-in)"],
   ['src/runtime.ts', 'undici and the HTTP client, on the first request (not for help, --dry-run, config)'],
   ['src/http/connect.ts', 'node:dns, only for a plain-http host name such as localhost'],
   ['src/config/store.ts', 'conf (with ajv) and zod/mini, only when a config file is read or written'],

@@ -42,6 +42,21 @@ describe('reasons', () => {
     expect(shown.stdout).toContain(`svc issues unarchive ${ids[1]}`);
   });
 
+  it("issues get shows the service's validation verdict and its assessment first, before the description (issue 36.4)", async () => {
+    const [id] = await openIds(1);
+    const issue = await sb.runJson(['issues', 'get', id]);
+    expect(issue.validated).toMatch(/^(CONFIRMED|UNKNOWN)$/);
+    expect(issue.validationSecurityAssessment).toBeTruthy();
+    const shown = (await sb.run(['issues', 'get', id, '-o', 'table'], { tty: true, env: { NO_COLOR: '1' } })).stdout;
+    expect(shown).toMatch(new RegExp(`Validated\\s+${issue.validated}`));
+    expect(shown).toContain('Validation assessment');
+    expect(shown).toContain(issue.validationSecurityAssessment.split(' ').slice(0, 4).join(' '));
+    expect(shown.indexOf('Validation assessment')).toBeLessThan(shown.indexOf('Description'));
+    // A false positive reads DISCONFIRMED with its assessment.
+    await sb.run(['issues', 'mark-false-positive', id, '--reason', 'test code']);
+    expect((await sb.run(['issues', 'get', id, '-o', 'table'], { tty: true, env: { NO_COLOR: '1' } })).stdout).toMatch(/Validated\s+DISCONFIRMED/);
+  });
+
   it('an open issue gets the patch hint; --reason and --reason-from together are refused', async () => {
     const [id] = await openIds(1);
     const shown = await sb.run(['issues', 'get', id, '-o', 'table'], { tty: true, env: { NO_COLOR: '1' } });

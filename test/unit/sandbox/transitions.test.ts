@@ -23,6 +23,10 @@ describe('issue transitions', () => {
     expect(store.version).toBe(v);
     T.unarchive(store, i);
     expect(i).toMatchObject({ status: 'open', archivedAt: null });
+    // An archive's reason goes with it.
+    T.archive(store, i, 'vendored');
+    T.unarchive(store, i);
+    expect(i).toMatchObject({ status: 'open', falsePositiveReason: null });
     T.unarchive(store, i);
     expect(i.status).toBe('open');
   });
