@@ -39,9 +39,10 @@ export async function runProcess(version: string): Promise<void> {
   const holds = new Set<AbortController>();
   let graceOver = false;
   let mainReturned = false;
+  const signalCode = () => (controller.signal.reason === 'SIGTERM' ? EXIT.TERMINATED : EXIT.INTERRUPTED);
   const leave = () => {
     eraseSpinners();
-    process.exit(controller.signal.reason === 'SIGTERM' ? EXIT.TERMINATED : EXIT.INTERRUPTED);
+    process.exit(signalCode());
   };
   const onSignal = (signal: 'SIGINT' | 'SIGTERM') => {
     if (controller.signal.aborted) {
@@ -81,7 +82,7 @@ export async function runProcess(version: string): Promise<void> {
     // code the work decided (a failed gate stays 1), or 0 for a read whose reader has had enough.
     if (err.code === 'EPIPE') {
       eraseSpinners();
-      process.exit(settled ?? 0);
+      process.exit(settled ?? (controller.signal.aborted ? signalCode() : 0));
     }
     outputFailure ??= err;
     drop(process.stdout);

@@ -5,8 +5,8 @@
  *
  * - Duplicates are sent once; the summary and the id's record say how often it was given.
  * - Ctrl-C stops sending: the calls in flight finish (their outcomes are known), a wait to retry
- *   (429) ends at once, the rest are recorded as not sent; every record is written, then
- *   --failed-to and the summary, and the exit code is 130. SIGTERM, or a second Ctrl-C, ends the
+ *   (429) ends at once, the rest are recorded as not sent; --failed-to is written, then every
+ *   record and the summary, and the exit code is 130. SIGTERM, or a second Ctrl-C, ends the
  *   calls in flight too (recorded as "may or may not have been applied"; 143 for SIGTERM). The run
  *   holds the process's exit until it has reported (Host.hold, src/entry.ts).
  * - A 401/403 stops sending as well: every later call would fail the same way.
@@ -169,9 +169,10 @@ export async function runBulk(ctx: Context, job: BulkJob): Promise<void> {
   }
 
   /**
-   * One record per id (in the order given), then --failed-to, then the summary. Written whatever
-   * happened, also after a signal: the records go to stdout without the interrupt's hold on writes
-   * (the process's exit waits for them to reach the reader, src/entry.ts).
+   * --failed-to (a file: it does not depend on a reader), then one record per id (in the order given),
+   * then the summary. Written whatever happened, also after a signal: the records go to stdout without
+   * the interrupt's hold on writes (the process's exit waits for them to reach the reader,
+   * src/entry.ts), and the exit code is settled first, so a reader that goes away does not turn it into 0.
    */
   async function report(): Promise<void> {
     const why = stopped === 'auth' ? 'not sent: an earlier call was refused as not authorized' : 'not sent: interrupted';
@@ -180,30 +181,33 @@ export async function runBulk(ctx: Context, job: BulkJob): Promise<void> {
       const n = times.get(id)!;
       return n > 1 ? { ...rec, given: n } : rec;
     });
-    const format = ctx.format();
-    if (format !== 'table') {
-      await render(all, { format, columns: ['id', 'action', 'outcome', 'code', 'status', 'error', 'given'], pretty: ctx.io.stdoutIsTTY, color: ctx.color, jq: ctx.globals.jq }, { ...outputSink(ctx), write: (t) => write(ctx.io.stdout, t), signal: undefined });
-    }
     if (job.failedTo !== undefined) {
       const ids = all.filter((r) => r.outcome !== 'done').map((r) => r.id);
       await writeFileAtomic(job.failedTo, ids.length ? ids.join('\n') + '\n' : '').catch((err: NodeJS.ErrnoException) => {
         ctx.warn(`could not write --failed-to ${job.failedTo}: ${err.code ?? err.message}`);
       });
     }
-    finish(all);
+    const outcome = verdict(all);
+    ctx.settle?.(outcome.code);
+    const format = ctx.format();
+    if (format !== 'table') {
+      await render(all, { format, columns: ['id', 'action', 'outcome', 'code', 'status', 'error', 'given'], pretty: ctx.io.stdoutIsTTY, color: ctx.color, jq: ctx.globals.jq }, { ...outputSink(ctx), write: (t) => write(ctx.io.stdout, t), signal: undefined });
+    }
+    if (outcome.code === EXIT.OK) {
+      ctx.note(outcome.line);
+      return;
+    }
+    throw new CliError(outcome.line, outcome.code, rerunHint(job));
   }
 
-  function finish(all: BulkRecord[]): void {
+  /** The summary line and the exit code of the run. */
+  function verdict(all: BulkRecord[]): { line: string; code: ExitCode } {
     const done = all.filter((r) => r.outcome === 'done').length;
     const line = summary(op, all, done, dupes.length);
     if (stopped === 'interrupted' || ctx.signal.aborted) {
-      throw new CliError(/\(interrupted\)/.test(line) ? line : `${line} (interrupted)`, ctx.signal.reason === 'SIGTERM' ? EXIT.TERMINATED : EXIT.INTERRUPTED, rerunHint(job));
+      return { line: /\(interrupted\)/.test(line) ? line : `${line} (interrupted)`, code: ctx.signal.reason === 'SIGTERM' ? EXIT.TERMINATED : EXIT.INTERRUPTED };
     }
-    if (done === all.length) {
-      ctx.note(line);
-      return;
-    }
-    throw new CliError(line, worstCode(all), rerunHint(job));
+    return { line, code: done === all.length ? EXIT.OK : worstCode(all) };
   }
 }
 

@@ -119,7 +119,7 @@ describe('signals', () => {
  */
 interface BulkRun extends Ended { records: Array<{ id: string; outcome: string; error?: string }>; failedTo: string[] }
 
-function bulkRun(ids: string[], extra: string[], steps: Array<(r: { stderr: () => string }) => Promise<NodeJS.Signals>>, opts: { slowReader?: boolean } = {}): Promise<BulkRun> {
+function bulkRun(ids: string[], extra: string[], steps: Array<(r: { stderr: () => string }) => Promise<NodeJS.Signals>>, opts: { slowReader?: boolean; closeStdout?: boolean } = {}): Promise<BulkRun> {
   const dir = tempDir('svc-bulk-signal-');
   writeFileSync(join(dir, 'ids.txt'), ids.join('\n') + '\n');
   const child = spawn(process.execPath, [BIN, 'issues', 'archive', '--ids-from', join(dir, 'ids.txt'), '--org', 'o', '-o', 'ndjson', '--failed-to', join(dir, 'failed.txt'), ...extra], {
@@ -128,6 +128,8 @@ function bulkRun(ids: string[], extra: string[], steps: Array<(r: { stderr: () =
   });
   let stdout = '';
   let stderr = '';
+  // A reader that has gone away: svc's first write to stdout fails with EPIPE.
+  if (opts.closeStdout) child.stdout.destroy();
   child.stdout.setEncoding('utf8').on('data', (d: string) => {
     stdout += d;
     // Alive, but slow: a pause after every chunk, so svc's writes queue up behind the pipe.
@@ -197,6 +199,13 @@ describe('signals in the middle of a bulk run (issue 36.8)', () => {
       expect(last).toMatch(new RegExp(`^svc: error: ${done.length} archived; .*not sent \\(interrupted\\).*--ids-from `));
     }, 30_000);
   }
+
+  it('a reader gone before the records: --failed-to is written and the exit code is the run\'s, not 0', async () => {
+    server.stub('/api/v1/issues/archive', (req: FakeRequest) => (idOf(req) === 'iss_0007' ? { status: 404, json: { error: 'no such issue' } } : { json: { ok: true } }));
+    const r = await bulkRun(ids(50), [], [], { closeStdout: true });
+    expect(r.code, r.stderr).toBe(4);
+    expect(r.failedTo).toEqual(['iss_0007']);
+  }, 30_000);
 
   it('SIGINT while the calls in flight take longer than the grace period: they finish and are recorded', async () => {
     server.stub('/api/v1/issues/archive', { json: { ok: true }, delayMs: 1800 });
