@@ -60,15 +60,15 @@ export async function runTriage(ctx: Context, o: TriageOptions, resolveRepos: (b
     client.call(`/api/v1/issues/${name}`, { issueId: id, ...(org ? { organizationId: org } : {}), ...extra }, { safe: false })
       // `ok: false` is the service saying it did not do it: a failure of this issue (exit 5), never "done".
       .then((answer) => { checkDone(answer, `issues ${name}`); return answer; });
-  /** The issue as the service has it now (after an undo, for `o`); the walk's copy when that fails. */
-  const fetch = async (at: number): Promise<TriageIssue> => {
+  /** The issue as the service has it now (after an undo, for `o`), kept for the walk; undefined when that fails. */
+  const fetch = async (at: number): Promise<TriageIssue | undefined> => {
     try {
       const fresh = await client.call(getRow.path, { issueId: issues[at].id, ...(org ? { organizationId: org } : {}) }, { safe: true }) as TriageIssue;
-      if (fresh && typeof fresh === 'object' && fresh.id === issues[at].id) issues[at] = fresh;
+      if (fresh && typeof fresh === 'object' && fresh.id === issues[at].id) return (issues[at] = fresh);
     } catch (err) {
       if (err instanceof InterruptedError) throw err;
     }
-    return issues[at];
+    return undefined;
   };
 
   const stack: Step[] = [];
@@ -155,7 +155,7 @@ export async function runTriage(ctx: Context, o: TriageOptions, resolveRepos: (b
       bump(undone, last.action, 1);
       // What the service says now: the spec states no transitions, so svc does not assume them.
       const now = await fetch(last.at);
-      status = `${last.id}: ${last.action} undone (${how.call}): now ${now.status ?? 'of unknown status'}`;
+      status = `${last.id}: ${last.action} undone (${how.call}): ${now ? `now ${now.status ?? 'without a status'}` : 'its status now is unknown (issues get failed)'}`;
       return;
     }
     // Nothing to send: a skip is taken back; what the API cannot take back stays, and is said.
@@ -176,7 +176,8 @@ export async function runTriage(ctx: Context, o: TriageOptions, resolveRepos: (b
     draw();
     let text: string;
     try {
-      const record = await fetch(index);
+      // The walk's copy (the search's record) when the service cannot be asked again.
+      const record = (await fetch(index)) ?? issues[index];
       const { detailView } = await tableRenderers();
       text = await detailView(record, getRow.detail!, { width: size().w, color: ctx.color, pretty: true, now: wallClock(ctx) });
     } finally {
