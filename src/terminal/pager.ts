@@ -44,17 +44,20 @@ function pagerEnv(env: Env): Env {
  * Runs the pager command (through the shell, as git and gh do: `PAGER="less -S"`) with `text` on its
  * stdin and the terminal as its stdout, and resolves when it ends: undefined when it went well,
  * else why not (the caller then shows the text itself). The caller gives the terminal up first
- * (raw mode off, its own reading paused) and takes it back after.
+ * (raw mode off, its own reading paused) and takes it back after; it waits for the pager also
+ * after a Ctrl-C, which the pager gets too (the same process group) and may use itself.
  */
-export function runPager(command: string, text: string, env: Env): Promise<string | undefined> {
+export function runPager(command: string, text: string, env: Env, stop?: AbortSignal): Promise<string | undefined> {
   return new Promise((resolve) => {
     let child;
     try {
-      child = spawn(command, { shell: true, stdio: ['pipe', 'inherit', 'inherit'], env: pagerEnv(env) });
+      // `stop` (SIGTERM to svc, or a second signal) ends the pager: a Ctrl-C reaches it on its own.
+      child = spawn(command, { shell: true, stdio: ['pipe', 'inherit', 'inherit'], env: pagerEnv(env), ...(stop ? { signal: stop, killSignal: 'SIGTERM' as const } : {}) });
     } catch (err) {
       resolve((err as Error).message);
       return;
     }
+    if (stop) child.on('error', (err) => { if (err.name === 'AbortError') resolve(undefined); });
     child.on('error', (err) => resolve(err.message));
     // A pager that quits before reading it all closes the pipe: nothing to report.
     child.stdin!.on('error', () => {});

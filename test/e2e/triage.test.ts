@@ -106,6 +106,21 @@ describe.runIf(ptyAvailable())('svc issues triage on a terminal', () => {
     expect(r.output).toMatch(/triage: nothing done; \d+ not reached/);
   }, 40_000);
 
+  it('Ctrl-C while the pager runs: the pager gets it too; the walk ends (130) only once the pager has, the terminal put back', async () => {
+    // A pager that ignores SIGINT (as less does) and takes its time.
+    const pager = `trap "" INT; cat > /dev/null; echo PAGER-UP; sleep 2; echo PAGER-DONE`;
+    const r = await runOnPty(['issues', 'triage'], [
+      ['1/', 'o'],
+      ['PAGER-UP', '\x03'],
+    ], { env: { ...sb.env, SVC_PAGER: pager }, cols: 80, rows: 24, timeoutMs: 30_000 });
+    expect(r.unanswered, JSON.stringify(r.output.slice(-1500))).toEqual([]);
+    expect(r.code, r.output.slice(-600)).toBe(130);
+    // Not cut short by the grace period after the signal, nor leaving the pager behind: the summary comes after it.
+    expect(r.output.indexOf('PAGER-DONE')).toBeGreaterThan(-1);
+    expect(r.output.indexOf('triage: nothing done')).toBeGreaterThan(r.output.indexOf('PAGER-DONE'));
+    expect(r.output.lastIndexOf('\x1b[?1049l')).toBeGreaterThan(r.output.lastIndexOf('\x1b[?1049h'));
+  }, 40_000);
+
   it('a pager that cannot run: svc says so and shows the issue in its own', async () => {
     const r = await runOnPty(['issues', 'triage'], [
       ['1/', 'o'],

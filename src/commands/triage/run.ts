@@ -89,6 +89,8 @@ export async function runTriage(ctx: Context, o: TriageOptions, resolveRepos: (b
   let page: { lines: string[]; top: number } | undefined;
   let busy = false;
   let ended = false;
+  /** Set while the user's pager runs: aborting it ends the pager. */
+  let pagerStop: AbortController | undefined;
 
   const size = () => ({ w: terminalWidth(ctx) ?? UNKNOWN_TERMINAL_WIDTH, h: stdout.rows || 24 });
   const draw = () => {
@@ -190,11 +192,25 @@ export async function runTriage(ctx: Context, o: TriageOptions, resolveRepos: (b
       stdin.setRawMode(false);
       stdin.pause();
       stdout.write('\x1b[H\x1b[2J\x1b[?25h');
-      const why = await runPager(pager.command, text, ctx.env);
+      // A Ctrl-C meanwhile reaches the pager too (less takes it as its own): the walk ends once the
+      // pager has, and holds the exit until then; SIGTERM or a second signal ends the pager.
+      const held = ctx.hold?.();
+      pagerStop = new AbortController();
+      const stopPager = () => pagerStop?.abort();
+      held?.stop.addEventListener('abort', stopPager, { once: true });
+      let why: string | undefined;
+      try {
+        why = await runPager(pager.command, text, ctx.env, pagerStop.signal);
+      } finally {
+        held?.stop.removeEventListener('abort', stopPager);
+        pagerStop = undefined;
+        held?.release();
+      }
       stdout.write(ENTER_ALT);
       stdin.setRawMode(true);
       stdin.resume();
       stdin.on('data', onKey);
+      if (ctx.signal.aborted) throw new InterruptedError(ctx.signal.reason === 'SIGTERM' ? 'SIGTERM' : 'SIGINT');
       if (!why) { status = before; return; }
       status = `${pager.from}: '${pager.command}' failed (${why}); svc's pager instead`;
     }
@@ -214,7 +230,11 @@ export async function runTriage(ctx: Context, o: TriageOptions, resolveRepos: (b
   stdout.on('resize', onResize);
   let finish!: (err?: unknown) => void;
   const finished = new Promise<void>((resolve, reject) => { finish = (err) => { ended = true; if (err) reject(err); else resolve(); }; });
-  const onAbort = () => finish(new InterruptedError(ctx.signal.reason === 'SIGTERM' ? 'SIGTERM' : 'SIGINT'));
+  const onAbort = () => {
+    // With a pager running the walk ends when the pager has (detail() throws then); SIGTERM ends it now.
+    if (pagerStop) { if (ctx.signal.reason === 'SIGTERM') pagerStop.abort(); return; }
+    finish(new InterruptedError(ctx.signal.reason === 'SIGTERM' ? 'SIGTERM' : 'SIGINT'));
+  };
   ctx.signal.addEventListener('abort', onAbort, { once: true });
   function onKey(data: Buffer) {
     const key = data.toString('utf8');
