@@ -12,7 +12,7 @@
  *   service's path does not match the checkout (another root, a prefix), so nothing can be said.
  */
 import { fileKeyOf } from './fingerprint.js';
-import type { ChangeSet } from './diff.js';
+import type { ChangeSet } from './diff-parse.js';
 import { GateUsageError } from './levels.js';
 
 export type DiffScope = 'lines' | 'files';

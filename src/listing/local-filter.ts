@@ -10,7 +10,7 @@ import { GateUsageError, levelAtLeast, levelOf, numericScore, parseLevel } from 
 import { isoInstant } from '../gate/trust.js';
 import { parseSince } from '../gate/since.js';
 import { parseNumberFlag } from '../request/number-flag.js';
-import { getPath } from '../output/paths.js';
+import { getPath } from '../output/field-paths.js';
 import { UsageError } from '../core/errors.js';
 
 export interface ItemFilter {

@@ -7,7 +7,7 @@ import { scans } from '../../operations/scans.js';
 import { addFlagOptions } from '../operation/command.js';
 import { stringParser } from '../../request/values.js';
 import type { Runner } from '../runner.js';
-import { MAX_FLAGS, scopeSpecs } from './flags.js';
+import { MAX_FLAGS, scopeSpecs } from './scope-flags.js';
 import { hint } from '../../completion/hints.js';
 import { LEVELS } from '../../gate/levels.js';
 import { REPORT_KEYS, REPORT_KINDS } from './reports.js';

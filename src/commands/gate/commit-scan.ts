@@ -27,7 +27,7 @@ import type { Context } from '../../context.js';
 import { CliError } from '../../core/errors.js';
 import { EXIT } from '../../core/exit-codes.js';
 import type { Client } from '../../http/client.js';
-import { NotFoundError, ResponseError } from '../../http/errors.js';
+import { NotFoundError, ResponseError } from '../../http/api-errors.js';
 import { checkAnswer } from '../../listing/answer-checks.js';
 import { escapeControls } from '../../core/sanitize.js';
 import { commitOf, sameCommit, scanIdOf } from '../../gate/since.js';

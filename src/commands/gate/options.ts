@@ -12,12 +12,12 @@ import { prepareWait, type WaitSettings } from '../../scans/wait.js';
 import { GateUsageError, parseLevel, parseLevels, type Level } from '../../gate/levels.js';
 import type { MaxThresholds, Thresholds } from '../../gate/verdict.js';
 import type { Policy } from '../../gate/policy.js';
-import type { GateFlags } from './flags.js';
+import type { GateFlags } from './scope-flags.js';
 import { REPORT_KEYS, type ReportKey, type ReportPaths } from './reports.js';
 import { parseDiffScope, type DiffScope } from '../../gate/diff-match.js';
 
 export interface GateOptions {
-  /** The scope flags (the issue search's own, see flags.ts) and the values commander read for them. */
+  /** The scope flags (the issue search's own, see scope-flags.ts) and the values commander read for them. */
   scope: { flags: GateFlags; values: OperationOptions };
   failOn?: Level;
   /** --max-critical ... --max-total. */
@@ -34,7 +34,7 @@ export interface GateOptions {
   commit?: string;
   repository?: string;
   issueUrl?: string;
-  /** --diff BASE|auto, as given (read from git by diff.ts). */
+  /** --diff BASE|auto, as given (read from git by diff-setup.ts). */
   diff?: string;
   /** --diff-scope (default lines); --diff-work-tree. */
   diffScope: DiffScope;

@@ -11,7 +11,7 @@
  * a name is. An issue with a `repositoryId` is judged by it. Cheap per issue: a property read and
  * two set look-ups when the id is missing.
  */
-import { ResponseError } from '../../http/errors.js';
+import { ResponseError } from '../../http/api-errors.js';
 import { escapeControls } from '../../core/sanitize.js';
 
 export interface RepositoryNames {

@@ -8,7 +8,7 @@
  * names check, repository-names.ts, covers --repository-ids). Cheap per issue: a property read and a
  * Set look-up.
  */
-import { ResponseError } from '../../http/errors.js';
+import { ResponseError } from '../../http/api-errors.js';
 import { escapeControls } from '../../request/values.js';
 
 export interface ScopeRepositories {

@@ -19,7 +19,7 @@ import { entryLabel } from '../../gate/sifted-text.js';
 import { parseCommit, parseSince } from '../../gate/since.js';
 import type { SieveOptions } from '../../gate/sieve.js';
 import type { GateOptions } from './options.js';
-import { diffSetup } from './diff.js';
+import { diffSetup } from './diff-setup.js';
 
 type SetupOpts = Pick<GateOptions, 'policy' | 'baseline' | 'newSince' | 'commit' | 'issueUrl' | 'diff' | 'diffScope' | 'diffWorkTree'>;
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseGateOptions, thresholds, type GateCommandOptions } from '../../../../src/commands/gate/options.js';
-import { scopeSpecs } from '../../../../src/commands/gate/flags.js';
+import { scopeSpecs } from '../../../../src/commands/gate/scope-flags.js';
 import { aligned, annotationLines, scopeText } from '../../../../src/commands/gate/summary.js';
 import { UsageError } from '../../../../src/core/errors.js';
 import { evaluateGate } from '../../../../src/gate/verdict.js';

@@ -22,7 +22,7 @@ import { tempDir } from '../../../helpers/temp.js';
 import { createContext } from '../../../../src/runtime.js';
 import { runGate } from '../../../../src/commands/gate/run.js';
 import { parseGateOptions, type GateCommandOptions } from '../../../../src/commands/gate/options.js';
-import { scopeSpecs } from '../../../../src/commands/gate/flags.js';
+import { scopeSpecs } from '../../../../src/commands/gate/scope-flags.js';
 import type { GlobalOptions } from '../../../../src/core/global-options.js';
 
 /** Issues with what JSON can make hard: escapes, non-ASCII, lone surrogates, equal and missing scores, odd numbers, nesting. */
