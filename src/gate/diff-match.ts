@@ -13,7 +13,7 @@
  */
 import { fileKeyOf } from './fingerprint.js';
 import type { ChangeSet } from './diff-parse.js';
-import { GateUsageError } from './levels.js';
+import { GateUsageError } from './policy.js';
 
 export type DiffScope = 'lines' | 'files';
 type DiffPlace = 'change' | 'elsewhere' | 'unlocated' | 'unknown';

@@ -9,8 +9,8 @@ import { stringParser } from '../../request/values.js';
 import type { Runner } from '../runner.js';
 import { MAX_FLAGS, scopeSpecs } from './scope-flags.js';
 import { hint } from '../../completion/hints.js';
-import { LEVELS } from '../../gate/levels.js';
-import { REPORT_KEYS, REPORT_KINDS } from './reports.js';
+import { REPORT_KEYS, REPORT_KINDS } from '../../gate/reports/registry.js';
+import { LEVELS } from '../../operations/levels.js';
 
 const HELP = `
 Exit codes (fail closed: never 0 unless every id of the scope exists, its scan (and with --commit a
@@ -124,7 +124,7 @@ export function gateCommand(run: Runner, cmd = new Command('gate')): Command {
     .helpCommand(false);
   const specs = scopeSpecs();
   const attribute = addFlagOptions(cmd, specs);
-  // Completed as a choice; parsed by run.ts (case-insensitive, with its own message).
+  // Completed as a choice; parsed by options.ts (gate/policy.ts parseLevel) (case-insensitive, with its own message).
   cmd.addOption(hint(new Option('--fail-on <level>', `Fail when any open issue is at this level or above: ${LEVELS.join(', ')}`), { kind: 'choice', values: LEVELS }));
   for (const key of MAX_FLAGS) {
     cmd.addOption(new Option(`--max-${key} <n>`, key === 'total' ? 'Fail when there are more than n open issues in all' : `Fail when there are more than n open ${key} issues`));
