@@ -44,14 +44,14 @@ const DEAD_OWNER_MS = 1_000;
 interface Seen { ino: number; mtimeMs: number }
 
 /** The lock as read, when it is stale: read and stat'ed through one handle, so both are of one file. */
-async function staleLock(lockPath: string): Promise<Seen | undefined> {
+async function staleLock(lockPath: string, what: string): Promise<Seen | undefined> {
   let handle: fs.promises.FileHandle;
   try {
     // Never a plain open: a FIFO there would block it for good.
     handle = await openRegularFile(lockPath);
   } catch (err) {
     if (err instanceof NotRegularFile) {
-      throw new UsageError(`the lock file ${lockPath} is ${err.kind}, not a lock svc made; nothing was changed`, `delete ${lockPath} and try again`);
+      throw new UsageError(`the lock file ${lockPath} of ${what} is ${err.kind}, not a lock svc made; nothing was changed`, `delete ${lockPath} and try again`);
     }
     return undefined;
   }
@@ -92,7 +92,7 @@ export async function withLock<T>(path: string, fn: () => Promise<T>, waitMs = W
       break;
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-      const stale = await staleLock(lockPath);
+      const stale = await staleLock(lockPath, what);
       if (stale) {
         await removeStale(lockPath, stale);
         continue;
