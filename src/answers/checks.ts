@@ -292,7 +292,8 @@ export const CHECKS = {
     basis: 'request',
     why: 'the request\'s `types` (or `type`): the service ignored or widened the filter',
     on: { read: 'warn', all: 'warn', gate: 'count', bulk: 'skip' },
-    plausible: '`--types open` answered an issue in `processing` (being re-validated), `top-issues --type patched` an issue still `open` (patch not merged): shown, with a warning; the gate counts it (a `processing` issue of score 95 is a FAIL) and names it; `issues archive --where types=open` does not archive it',
+    plausible: '`--types open` answered an issue in `processing` (being re-validated), `top-issues --type patched` an issue still `open` (patch not merged): shown, with a warning; the gate counts it (a `processing` issue of score 95 is a FAIL) and names it',
+    lie: 'a service that ignores `types`: `issues archive --where types=open --yes` gets a `patched` issue back, and never archives it (skipped, listed, exit 10)',
   },
   'item-status-unknown': {
     doubt: 'an issue whose status is a word svc does not know (`Open`, `reopened`, a look-alike letter) or not a string',

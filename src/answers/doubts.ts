@@ -30,6 +30,8 @@ export type Report = (id: CheckId, what: string, detail: string, hint?: string) 
 export interface Kind {
   id: CheckId;
   action: Action;
+  /** The use it was found in. */
+  use: Use;
   /** What was being read when it was first found ("issues search", "gate"). */
   what: string;
   details: string[];
@@ -53,14 +55,19 @@ export const readOnly: Report = (id, what, detail, hint) => {
   if (actionOf(id, 'read') === 'refuse') throw refusal(id, what, detail, hint);
 };
 
-/** What the one line of a kind says it did, per action. */
-const DONE: Record<Action, string> = {
+/** What the one line of a kind says svc did, per action (a warning: per use). */
+const DONE: Record<Exclude<Action, 'warn'>, string> = {
   refuse: 'refused',
-  warn: 'shown as it came',
   stop: 'no PASS on it',
   count: 'counted, fail closed',
   pending: 'taken as not finished',
   skip: 'not acted on',
+};
+const WARNED: Record<Use, string> = {
+  read: 'shown as it came',
+  all: 'shown as it came',
+  gate: 'it hides no breaking issue: decided',
+  bulk: 'used as it came',
 };
 
 export class Doubts {
@@ -81,7 +88,7 @@ export class Doubts {
     if (action === 'refuse') throw refusal(id, what, detail, hint);
     let kind = this.kinds.get(id);
     if (!kind) {
-      kind = { id, action, what, details: [], times: 0 };
+      kind = { id, action, use: this.use, what, details: [], times: 0 };
       this.kinds.set(id, kind);
     }
     kind.times++;
@@ -128,19 +135,23 @@ export class Doubts {
   }
 }
 
-/** The one line of a kind: what was read, the doubt, the first items found, the basis and what svc did. */
+/**
+ * The one line of a kind: what was read, the first items found, and in brackets the check (its row of
+ * the table, docs/security.md), its basis and what svc did.
+ */
 export function kindLine(kind: Kind): string {
   const row = checkOf(kind.id);
   const shown = kind.details.slice(0, DETAILS_SAID).join('; ');
   const more = kind.times - Math.min(kind.details.length, DETAILS_SAID);
-  return `${kind.what}: ${row.doubt}: ${shown}${more > 0 ? ` (and ${more} more)` : ''} [${BASES[row.basis]}; ${DONE[kind.action]}; --verbose says more]`;
+  const done = kind.action === 'warn' ? WARNED[kind.use] : DONE[kind.action];
+  return `${kind.what}: ${shown}${more > 0 ? ` (and ${more} more)` : ''} [${kind.id}, ${BASES[row.basis]}; ${done}; --verbose says more]`;
 }
 
-/** What --verbose adds below a kind's line: every kept item, and why svc doubts it. */
+/** What --verbose adds below a kind's line: the doubt, every kept item, and why svc doubts it. */
 function kindDetails(kind: Kind): string[] {
   const row = checkOf(kind.id);
-  const lines = kind.details.map((d) => `  - ${d}`);
+  const lines = [`  ${kind.id}: ${row.doubt}`, ...kind.details.map((d) => `  - ${d}`)];
   if (kind.times > kind.details.length) lines.push(`  - and ${kind.times - kind.details.length} more`);
-  lines.push(`  why: ${row.why} (check '${kind.id}', docs/security.md)`);
+  lines.push(`  why: ${row.why} (docs/security.md)`);
   return lines;
 }

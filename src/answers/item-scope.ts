@@ -200,6 +200,6 @@ export function itemsOf(data: unknown, key: string, what: string, report: Report
     report('items-key', what, `no '${key}' list; its one list, '${lists[0][0]}', is read as the items`);
     return lists[0][1] as unknown[];
   }
-  report('top-level', what, `no '${key}' list${lists.length > 1 ? ` (and ${lists.length} other lists: ${lists.map(([k]) => quoted(k)).join(', ')}, none of them known to be the items)` : ''}`, 'check the base URL; try again with --verbose');
+  report('top-level', what, `the response does not have the documented shape: no '${key}' list${lists.length > 1 ? ` (and ${lists.length} other lists: ${lists.map(([k]) => quoted(k)).join(', ')}, none of them known to be the items)` : ''}`, 'check the base URL; try again with --verbose');
   throw new Error('unreachable: top-level is refused in every use');
 }

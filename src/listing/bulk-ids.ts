@@ -125,7 +125,7 @@ export async function collectIds(ctx: Context, op: Operation, src: IdSources, or
       ctx.note(`no issue matches --where ${where.text}: nothing to do`);
       return { ids: [], skipped };
     }
-    await confirmWhere(ctx, op, where, found, src.yes === true);
+    await confirmWhere(ctx, op, where, found, src.yes === true, skipped);
     ids.push(...found.map((f) => f.id));
   }
   if (ids.length === 0) throw new UsageError(`no ${op.positional} given`, `give ids as arguments, --ids-from FILE|-, or --where FILTER=VALUE; see 'svc ${op.group} ${op.name} --help'`);

@@ -160,7 +160,7 @@ const listed = (v: unknown): string => (Array.isArray(v) ? v.map((x) => quoted(S
  * Before a change to what --where found: on a terminal a preview and a question; elsewhere --yes
  * (exit 2 without it). --dry-run asks nothing (nothing is sent).
  */
-export async function confirmWhere(ctx: Context, op: Operation, where: Where, found: Found[], yes: boolean): Promise<void> {
+export async function confirmWhere(ctx: Context, op: Operation, where: Where, found: Found[], yes: boolean, skipped: readonly Skipped[] = []): Promise<void> {
   if (yes || ctx.globals.dryRun) return;
   const what = `svc ${op.group} ${op.name} --where ${where.text}`;
   if (!ctx.io.stdinIsTTY || !ctx.io.stderrIsTTY) {
@@ -170,6 +170,7 @@ export async function confirmWhere(ctx: Context, op: Operation, where: Where, fo
   ctx.note(`${found.length} issue${found.length === 1 ? '' : 's'} match --where ${where.text}:`);
   for (const f of shown) ctx.note(`  ${f.id}  ${f.score ?? ''}  ${f.status ?? ''}  ${f.title ?? ''}`.trimEnd());
   if (found.length > shown.length) ctx.note(`  ... and ${found.length - shown.length} more`);
+  if (skipped.length > 0) ctx.note(`${skipped.length} more the service answered outside --where ${where.text} will not be changed (skipped): ${skipped.slice(0, 5).map((x) => `${x.id} (${x.why})`).join(', ')}${skipped.length > 5 ? ', ...' : ''}`);
   const ok = await askYesNo(ctx, `${op.summary.replace(/ an issue$/, '')}: ${found.length} issue${found.length === 1 ? '' : 's'}. Continue?`);
   if (!ok) throw new UsageError('cancelled: nothing was changed');
 }

@@ -7,6 +7,7 @@ import { checkJq, type JqMode } from './jq.js';
 import { outputSink } from './print-json.js';
 import { parseColumns, resolveColumns } from './columns.js';
 import { getPath, leafPaths } from './field-paths.js';
+import { itemsOf } from '../answers/item-scope.js';
 import { fieldPaths, rowSchema } from '../operations/fields.js';
 import { anyObject, issueText, okResponse } from '../operations/fields.js';
 import { BadRequestError } from '../http/api-errors.js';
@@ -99,13 +100,12 @@ export function checkShape(ctx: Pick<IoContext, 'warn' | 'doubts'>, op: Operatio
     ctx.doubts.add('ok-unreadable', what, `the answer's ok is ${ok === undefined ? 'missing' : answerValue(ok)}, so whether it was done is unknown`, 'check the current state before trying again; --verbose shows the answer as received');
   }
   const items = op.pagination?.items;
+  // A listing without its list has nothing to show (refused: "No results." would mislead); its one
+  // list under another key is read as the items, said once (answers/item-scope.ts itemsOf).
+  if (items !== undefined && !Array.isArray(getPath(data, items))) itemsOf(data, items, what, ctx.doubts.report);
   let said = 0;
   for (const issue of issues) {
-    // A listing's items under another key are said once, as that (the listing's own row).
-    if (items !== undefined && issue.path.length === 1 && issue.path[0] === items && getPath(data, items) === undefined) {
-      ctx.doubts.add('items-key', what, `no '${items}' list; shown as it came`);
-      continue;
-    }
+    if (items !== undefined && issue.path[0] === items && !Array.isArray(getPath(data, items))) continue;
     if (said++ >= 20) break;
     // A number beyond ±1.8e308 (1e400) reads as ±Infinity, which no number field takes: said as the gate says it (answerValue).
     const value = issue.path.reduce<unknown>((v, k) => (v !== null && typeof v === 'object' ? (v as Record<PropertyKey, unknown>)[k as PropertyKey] : undefined), data);

@@ -11,7 +11,7 @@
 import type { Context } from '../../context.js';
 import { ApiError } from '../../http/api-errors.js';
 import { CliError } from '../../core/errors.js';
-import { answerValue } from '../../core/sanitize.js';
+import { answerValue, quoted } from '../../core/sanitize.js';
 import type { CheckId } from '../../answers/checks.js';
 import { AnswerRefusedError, type Doubts } from '../../answers/doubts.js';
 import { askedCategorySum } from '../../answers/search-counts.js';
@@ -191,7 +191,7 @@ interface ItemChecks {
 function counted(item: unknown, page: number, doubted: readonly CheckId[] | undefined, c: ItemChecks): IssueInput | undefined {
   if (doubted?.includes('item-not-record') || doubted?.includes('item-foreign')) return undefined;
   const issue = item as IssueInput;
-  const at = `page ${page}: issue ${shown(issue.id)}`;
+  const at = `page ${page}: issue ${quoted(String(issue.id), 80)}`;
   if (c.names && !sameRepositoryName(c.names, issue as Record<string, unknown>, page, c.doubts)) return undefined;
   if (c.repositories && !inScopeRepository(c.repositories, issue as Record<string, unknown>, page, c.doubts)) return undefined;
   if (issue.status === undefined || issue.status === null || issue.status === '') c.doubts.add('item-status-absent', 'gate', `${at} has no status: counted as open`);

@@ -71,7 +71,7 @@ export async function runTriage(ctx: Context, o: TriageOptions, resolveRepos: (b
   const failures: string[] = [];
   let worst: number = EXIT.OK;
   let index = 0;
-  let status = 'ready';
+  let status = skipped.length > 0 ? `ready (${skipped.length} issue${skipped.length === 1 ? '' : 's'} the search answered outside its filter skipped: listed at the end)` : 'ready';
   let mode: 'issue' | 'detail' | 'reason' = 'issue';
   let reason = '';
   let pendingReason: 'f' | 'a' | undefined;

@@ -23,7 +23,7 @@ describe('a status outside the one asked for is quoted escaped in the warning (t
       expect(JSON.parse(r.stdout).issues[0].status).toBe(status);
       expect(r.stderr).toContain(`page 1 holds item 'iss_1' of status ${shown}, not the one asked for ('open'): the service ignored the types filter`);
       // What follows the value is there too.
-      expect(r.stderr).toMatch(/\[the spec; shown as it came; --verbose says more\]$/m);
+      expect(r.stderr).toMatch(/\[item-status-unknown, the spec; shown as it came; --verbose says more\]$/m);
       // eslint-disable-next-line no-control-regex
       expect(r.stderr).not.toMatch(/[\u0080-\u009f\u200b]/);
     });

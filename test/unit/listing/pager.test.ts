@@ -146,7 +146,7 @@ describe('Pager', () => {
 
   it('fails with exit 7 on a page without an item list; a total that is not a whole number is read as none (a warning)', async () => {
     const noList = listing(30, (page, res) => { if (page === 2) (res as Record<string, unknown>).issues = 'x'; });
-    expect((await failure(pager(noList.call))).message).toMatch(/page 2: no 'issues' list/);
+    expect((await failure(pager(noList.call))).message).toMatch(/page 2: the response does not have the documented shape: no 'issues' list/);
     const doubts = new Doubts('all');
     const badTotal = listing(30, (_page, res) => { (res as Record<string, unknown>).totalCount = '30'; });
     expect((await drain(pager(badTotal.call, { report: doubts.report }))).ids).toHaveLength(30);
