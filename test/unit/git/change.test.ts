@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CliError } from '../../../src/core/errors.js';
 import { EXIT } from '../../../src/core/exit-codes.js';
-import { parseDiff } from '../../../src/gate/diff.js';
+import { parseDiff } from '../../../src/gate/diff-parse.js';
 import { readChange } from '../../../src/git/change.js';
 import { gitRepo, type GitRepo } from '../../helpers/git-repo.js';
 import { tempDir } from '../../helpers/temp.js';
