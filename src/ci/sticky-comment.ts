@@ -3,32 +3,34 @@
  * find the one that starts with the marker and was written by that same identity, edit it; create
  * one only when there is none. The three hosts' comment APIs:
  *
- * GitHub:    GET/POST {api}/repos/{owner}/{name}/issues/{n}/comments?per_page=100 (next page: the
- *            `Link: <...>; rel="next"` header), PATCH {api}/repos/{owner}/{name}/issues/comments/{id};
- *            body {body}; `Authorization: Bearer <token>`.
- * GitLab:    GET/POST {api}/projects/{id}/merge_requests/{iid}/notes?per_page=100&sort=asc (next page:
- *            the `X-Next-Page` header, else `Link`), PUT .../notes/{note_id}; body {body};
- *            `PRIVATE-TOKEN: <token>`. System notes are skipped.
- * Bitbucket: GET/POST {api}/repositories/{workspace}/{slug}/pullrequests/{id}/comments?pagelen=100
- *            (next page: the `next` URL of the page), PUT .../comments/{comment_id};
- *            body {content: {raw}}; `Authorization: Bearer <token>`. Deleted comments are skipped.
+ * host A:  GET/POST {api}/repos/{owner}/{name}/issues/{n}/comments?per_page=100 (next page: the
+ *          `Link: <...>; rel="next"` header), PATCH {api}/repos/{owner}/{name}/issues/comments/{id};
+ *          body {body}; `Authorization: Bearer <token>`.
+ * host B:  GET/POST {api}/projects/{id}/merge_requests/{iid}/notes?per_page=100&sort=asc (next page:
+ *          the `X-Next-Page` header, else `Link`), PUT .../notes/{note_id}; body {body};
+ *          `PRIVATE-TOKEN: <token>`. System notes are skipped.
+ * host C:  GET/POST {api}/repositories/{workspace}/{slug}/pullrequests/{id}/comments?pagelen=100
+ *          (next page: the `next` URL of the page), PUT .../comments/{comment_id};
+ *          body {content: {raw}}; `Authorization: Bearer <token>`. Deleted comments are skipped.
  *
  * Only svc's own comment is edited. A marker proves nothing (anyone can type it), and a token that
- * may write may edit other people's comments: on GitHub anyone with write access to the repository, on
- * GitLab a Maintainer or Owner (`admin_note`). So the token's identity is asked first and a marked
+ * may write may edit other people's comments: on host A anyone with write access to the repository,
+ * on host B a Maintainer or Owner (`admin_note`). So the token's identity is asked first and a marked
  * comment by anyone else is passed over:
- * - GitHub: the GraphQL `viewer { login }` ({api}/graphql; {host}/api/graphql for an {host}/api/v3
- *   API root), which answers for a personal access token (the user) and for an app's installation
- *   token alike: the GITHUB_TOKEN of an Actions run is `github-actions[bot]`, an app's `<slug>[bot]`.
- *   REST `GET /user` does not do: it is 403 "Resource not accessible by integration" for installation
- *   tokens. Compared with the REST comment's `user.login`, ignoring case (GitHub logins are).
- *   Inferred, not stated by GitHub's reference: that `viewer.login` of an installation token is the
- *   same `<slug>[bot]` as the `user.login` of the comments it writes (public clients rely on it:
- *   marocchino/sticky-pull-request-comment compares the two).
- * - GitLab: `GET {api}/user` (the token's user; a project or group access token's bot user), its `id`
- *   compared with the note's `author.id`. CI_JOB_TOKEN cannot write notes, so it is never used here.
- * - Bitbucket: none. Its access tokens cannot call `GET /2.0/user` ("Token is invalid or not supported
- *   for this endpoint", Atlassian's BCLOUD-23528); an edit Bitbucket refuses is passed over below.
+ * - host A: the GraphQL `viewer { login }` ({api}/graphql; {host}/api/graphql for an {host}/api/v3
+ *   API root, its self-hosted server's), which answers for a personal access token (the user) and for
+ *   an app's installation token alike: the token the host's CI gives a job is the installation token
+ *   of the CI's app, `<app-slug>[bot]`. REST `GET /user` does not do: it is 403 "Resource not
+ *   accessible by integration" for installation tokens. Compared with the REST comment's
+ *   `user.login`, ignoring case (host A's logins are). Inferred, not stated by host A's reference:
+ *   that `viewer.login` of an installation token is the same `<app-slug>[bot]` as the `user.login` of
+ *   the comments it writes (public clients rely on it: marocchino/sticky-pull-request-comment
+ *   compares the two).
+ * - host B: `GET {api}/user` (the token's user; a project or group access token's bot user), its
+ *   `id` compared with the note's `author.id`. The CI's job token cannot write notes, so it is never
+ *   used here.
+ * - host C: none. Its access tokens cannot call `GET /2.0/user` ("Token is invalid or not supported
+ *   for this endpoint", its tracker's BCLOUD-23528); an edit host C refuses is passed over below.
  * A failed identity lookup posts nothing (svc cannot tell which comment is its own).
  *
  * The token goes only to the API root the CI names (pull-request.ts): a next-page link to another
@@ -60,7 +62,7 @@ const TIMEOUT_MS = 30_000;
 interface Found {
   id: string;
   body: string;
-  /** Who wrote it, as `identity.read` gives the token's own (GitHub: the login in lower case; GitLab: the user id). */
+  /** Who wrote it, as `identity.read` gives the token's own (host A: the login in lower case; host B: the user id). */
   author?: string;
 }
 
@@ -76,7 +78,7 @@ interface Provider {
   updateUrl(id: string): string;
   updateMethod: 'PATCH' | 'PUT';
   auth(token: string): Record<string, string>;
-  /** How to ask whose token this is (none on Bitbucket: see above). */
+  /** How to ask whose token this is (none on host C: see above). */
   identity?: { method: 'GET' | 'POST'; url: string; payload?: unknown; what: string; read(json: unknown): string | undefined };
 }
 
@@ -108,7 +110,7 @@ function idOf(value: unknown): string | undefined {
   return typeof value === 'number' || (typeof value === 'string' && value !== '') ? String(value) : undefined;
 }
 
-/** GitHub's GraphQL endpoint beside its REST root: {host}/api/graphql for GitHub Enterprise Server's {host}/api/v3. */
+/** Host A's GraphQL endpoint beside its REST root: {host}/api/graphql for its self-hosted server's {host}/api/v3. */
 export function graphqlUrl(api: string): string {
   return /\/api\/v3$/i.test(api) ? api.replace(/\/v3$/i, '/graphql') : `${api}/graphql`;
 }
