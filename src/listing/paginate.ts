@@ -13,6 +13,7 @@ import type { Operation } from '../operations/types.js';
 import { checkEmptyScope } from './empty-scope.js';
 import { Pager, allowListeners, parseConcurrency } from './pager.js';
 import { checkShape, columnsFor, jqPerItem } from '../output/respond.js';
+import { parseColumns } from '../output/columns.js';
 import { itemWriter } from './stream-out.js';
 import { decodePage, pageSource, releasePage } from './page-decode.js';
 import { BufferPool } from '../http/buffer-pool.js';
@@ -69,6 +70,7 @@ export async function runAllPages(ctx: Context, op: Operation, body: Record<stri
     columns: columnsFor(ctx, op),
     pretty: ctx.io.stdoutIsTTY,
     project: ctx.globals.columns !== undefined,
+    names: ctx.globals.columns !== undefined ? parseColumns(ctx.globals.columns) : undefined,
     jq: ctx.globals.jq,
     jqMode: jqPerItem(op.pagination!),
     copyBytes: slim,

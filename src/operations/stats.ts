@@ -99,7 +99,7 @@ export const stats: Operation[] = [
       id: str(), title: optional(str()), vulnClass: optional(str()), score: optional(num()),
       cwes: optional(list(str())), status: optional(str()),
     })),
-    columns: ['id', 'score', 'status', 'vulnClass', 'title'],
+    columns: ['id', 'level', 'score', 'status', 'vulnClass', 'title'],
     examples: [{ cmd: 'svc stats top-issues --type open --severities critical,high', desc: 'The top open critical and high issues' }],
   }),
   row('stats', 'summary', {

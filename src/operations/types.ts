@@ -137,6 +137,11 @@ export interface Operation {
   rows?: string;
   /** Default table columns (dot paths into a row). */
   columns: string[];
+  /**
+   * Default CSV columns where a spreadsheet wants more than a screen holds (the CWE, the dates);
+   * default: `columns`.
+   */
+  csvColumns?: string[];
   /** How one record is shown to a person (a response record, or a list of one row). */
   detail?: DetailView;
   pagination?: Pagination;

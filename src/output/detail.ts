@@ -66,7 +66,8 @@ export async function detailView(record: unknown, view: DetailView, o: DetailOpt
     if (!present(value)) continue;
     if (s.show === 'table') {
       if (!Array.isArray(value)) continue;
-      const table = rowsTable(value, s.columns ?? [], { ...o, width: width - 2, mayHide: true });
+      // A section's table keeps its columns when they read the same (a breakdown by level is a matrix).
+      const table = rowsTable(value, s.columns ?? [], { ...o, width: width - 2, mayHide: true, dropUniform: false });
       out.push('', chalk.bold(s.label), ...table.trimEnd().split('\n').map((l) => `  ${l}`));
       continue;
     }

@@ -12,16 +12,16 @@ import { anyObject, issueText } from '../operations/fields.js';
 import { BadRequestError, ResponseError } from '../http/errors.js';
 import { answerValue, stripControls } from '../core/sanitize.js';
 
-type ColumnsOf = Pick<Operation, 'columns' | 'response' | 'rows' | 'group' | 'name'>;
+type ColumnsOf = Pick<Operation, 'columns' | 'response' | 'rows' | 'group' | 'name'> & Partial<Pick<Operation, 'csvColumns'>>;
 
 /**
  * The columns to show: --columns (the one parser; field paths or table headers in any case, as the
- * paths they mean), else the row's defaults. `data`: the answer, for a shape the spec does not show,
- * whose fields are known only once it arrived.
+ * paths they mean), else the row's defaults (its CSV ones for -o csv). `data`: the answer, for a
+ * shape the spec does not show, whose fields are known only once it arrived.
  */
 export function columnsFor(ctx: IoContext, op: ColumnsOf, data?: unknown): string[] {
   const chosen = ctx.globals.columns;
-  if (chosen === undefined) return op.columns;
+  if (chosen === undefined) return op.csvColumns && ctx.format() === 'csv' ? op.csvColumns : op.columns;
   const what = columnsWhat(op);
   const declared = fieldPaths(rowSchema(op.response, op.rows));
   return resolveColumns(parseColumns(chosen), declared ?? (data === undefined ? undefined : seenPaths(data, op.rows)), what, op.columns);
@@ -59,6 +59,7 @@ function renderOptions(ctx: IoContext, op: Pick<Operation, 'rows' | 'columns'> &
       // No row (svc api): the names are checked against what the answer has, not taken blindly.
       : ctx.globals.columns !== undefined ? resolveColumns(parseColumns(ctx.globals.columns), seenPaths(data), what ?? 'this answer') : op.columns,
     project: ctx.globals.columns !== undefined,
+    names: ctx.globals.columns !== undefined ? parseColumns(ctx.globals.columns) : undefined,
     rowsPath: op.rows,
     pretty: ctx.io.stdoutIsTTY,
     color: ctx.color,

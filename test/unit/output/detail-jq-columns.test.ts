@@ -153,7 +153,7 @@ describe('--columns', () => {
     expect(err!.exitCode).toBe(2);
     expect(err!.message).toBe("unknown column 'scroe' for issues search (did you mean 'score'?)");
     // Short enough to read at 80 columns: the default columns by the names people type first.
-    expect(err!.hint).toMatch(/^columns: id, score, status, class, repository, file, line, title, level, .*\(any field of -o json, nested with dots\)$/);
+    expect(err!.hint).toMatch(/^columns: id, level, score, status, class, repository, file, line, title, .*\(any field of -o json, nested with dots\)$/);
     expect(err!.hint!.length).toBeLessThan(240);
     // A list response (repos list) and its nested counts.
     const repos = op(repositories as typeof issues, 'list');
