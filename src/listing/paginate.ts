@@ -21,7 +21,7 @@ import { favourSmallHeap } from './heap.js';
 import { count } from '../terminal/progress.js';
 import type { OperationOptions } from '../request/flags.js';
 import type { ItemFilter } from './local-filter.js';
-import { fitNote } from '../output/text-width.js';
+import { fitNote } from '../output/fit-text.js';
 
 /** The body `--all` sends: the row's stable order unless the user chose a sort. */
 function withStableOrder(op: Operation, body: Record<string, unknown>): Record<string, unknown> {

@@ -28,8 +28,7 @@ export function apiCommand(run: Runner, cmd = new Command('api')): Command {
     .option('--input <file|->', 'Read the JSON body from a file or stdin')
     .option('--safe', 'The call is read-only: retry it like a read on network errors and 5xx')
     .addHelpText('after', [
-      '', 'The organization is added from --org / SVC_ORGANIZATION_ID / the profile when the body has none.',
-      'Without --safe the call is retried only when it provably never reached the server.', '',
+      '', 'The organization is added from --org / SVC_ORGANIZATION_ID / the profile when the body has none. Without --safe the call is retried only when it provably never reached the server.', '',
       'Examples:',
       '  # Search SCA vulnerabilities (an operation the spec does not show)',
       '  $ svc api sca/vulnerabilities/search -F page=1 -F pageSize=50',

@@ -7,7 +7,7 @@ import type { OperationFlags, OperationOptions } from '../../request/flags.js';
 import { checkOutput, checkShape, renderResponse } from '../../output/respond.js';
 import { wallClock } from '../../core/host.js';
 import { repositoryName } from '../../request/repository-names.js';
-import { fitNote } from '../../output/text-width.js';
+import { fitNote } from '../../output/fit-text.js';
 import { printDryRun } from '../../http/dry-run.js';
 import { confirmDestructive } from '../../terminal/confirm.js';
 import { checkEmptyScope } from '../../listing/empty-scope.js';
