@@ -52,6 +52,9 @@ export interface LayoutOptions extends CellOptions {
  * title. Never keys (ids and names name the row, to copy), titles, or a level or score (the rank a
  * triager reads down the page: a page of criticals still says so on each row, in its colour).
  */
+/** How the note of the columns left out for reading the same on every row begins. */
+export const SAME_ON_EVERY_ROW = 'Same on every row, not shown:';
+
 const UNIFORM_KINDS: ReadonlySet<string> = new Set(['status', 'text', 'path', 'number', 'flag', 'time']);
 
 /** A column that may shrink is still legible at this width (or its natural width, if less). */
@@ -60,7 +63,7 @@ const LEGIBLE = 10;
 const PATH_LEGIBLE = 20;
 
 /** The width a title keeps while other columns give way (see TITLE_SHARE). */
-export function titleTarget(total: number): number {
+function titleTarget(total: number): number {
   return Math.max(TITLE_MIN, Math.floor(total * TITLE_SHARE));
 }
 
@@ -182,7 +185,7 @@ export class TableLayout {
     const gone = new Set(same.map((s) => s.path));
     if (this.columns.every((c) => c.kind === 'key' || gone.has(c.path))) return;
     if (same.length === 0) return;
-    this.o.note?.(`Same on every row, not shown: ${same.map((s) => `${this.columns.find((c) => c.path === s.path)!.header} ${s.text === '' ? '(empty)' : s.text}`).join(', ')}.`);
+    this.o.note?.(`${SAME_ON_EVERY_ROW} ${same.map((s) => `${this.columns.find((c) => c.path === s.path)!.header} ${s.text === '' ? '(empty)' : s.text}`).join(', ')}.`);
     this.columns = this.columns.filter((c) => !gone.has(c.path));
   }
 

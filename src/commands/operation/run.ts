@@ -13,6 +13,7 @@ import { confirmDestructive } from '../../terminal/confirm.js';
 import { checkEmptyScope } from '../../listing/empty-scope.js';
 import { checkAnswer } from '../../listing/answer-checks.js';
 import { getPath } from '../../output/paths.js';
+import { loadGroup } from '../../operations/index.js';
 import { carryInexact } from '../../http/exact-numbers.js';
 
 const isEmptyList = (v: unknown): boolean => Array.isArray(v) && v.length === 0;
@@ -122,9 +123,15 @@ async function runBulkOperation(ctx: Context, op: Operation, flags: OperationFla
   // The body every id shares, checked before any id is looked for (its id is set per call).
   const base = await buildRequestBody(ctx, op, flags, opts, positionals[0] ?? 'id');
   const org = typeof base.organizationId === 'string' ? base.organizationId : undefined;
-  const ids = await collectIds(ctx, op, { positionals, idsFrom: opts.idsFrom as string | undefined, where: opts.where as string[] | undefined, yes: opts.yes, concurrency }, org);
+  // What --where found, kept for --dry-run's table on a terminal.
+  const found = new Map<string, Record<string, unknown>>();
+  const ids = await collectIds(ctx, op, {
+    positionals, idsFrom: opts.idsFrom as string | undefined, where: opts.where as string[] | undefined, yes: opts.yes, concurrency,
+    onFound: (list) => { for (const f of list) found.set(f.id, f); },
+  }, org);
   if (ids.length === 0) return;
-  await runBulk(ctx, { op, ids, bodyFor: (id) => ({ ...base, [op.positional!]: id }), concurrency, failedTo: opts.failedTo as string | undefined });
+  const search = found.size ? (await loadGroup('issues')).find((o) => o.name === 'search') : undefined;
+  await runBulk(ctx, { op, ids, bodyFor: (id) => ({ ...base, [op.positional!]: id }), concurrency, failedTo: opts.failedTo as string | undefined, found, search });
 }
 
 /**
