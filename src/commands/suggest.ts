@@ -15,7 +15,9 @@ const HAS_OPERATIONS = new Set([...GROUPS.map((g) => g.name), 'auth', 'config'])
 const FLAG_SYNONYMS: Record<string, string[]> = {
   status: ['types'], state: ['types'], statuses: ['types'], type: ['types'],
   sort: ['sort-by'], order: ['sort-order'], 'order-by': ['sort-by'],
-  severity: ['severities-min', 'fail-on'], 'min-severity': ['severities-min', 'fail-on'], 'max-severity': ['severities-max'],
+  // `--severity high` is a level (critical, high, ...): --level; the 0-10 severity is --severities-min.
+  severity: ['level', 'severities-min', 'fail-on'], 'min-severity': ['level', 'severities-min', 'fail-on'], 'max-severity': ['severities-max'],
+  levels: ['level', 'fail-on'],
   level: ['fail-on', 'severities-min'], threshold: ['fail-on'],
   repo: ['repository-ids', 'repository-id'], repos: ['repository-ids'], repository: ['repository-ids', 'repository-id'], repositories: ['repository-ids'],
   organization: ['org', 'organization-id'], organisation: ['org', 'organization-id'], 'org-id': ['org', 'organization-id'],

@@ -16,7 +16,7 @@ import type { TableStream } from '../output/table.js';
 import { compactItems, type PageSource } from './page-decode.js';
 import { terminalJson } from '../core/sanitize.js';
 
-interface ItemWriter {
+export interface ItemWriter {
   /** `source`: the bytes the page was parsed from and the key of its item list (NDJSON copies items from them). */
   page(items: unknown[], source?: PageSource): Promise<void>;
   end(): Promise<void>;

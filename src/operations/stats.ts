@@ -100,7 +100,11 @@ export const stats: Operation[] = [
       cwes: optional(list(str())), status: optional(str()),
     })),
     columns: ['id', 'level', 'score', 'status', 'vulnClass', 'title'],
-    examples: [{ cmd: 'svc stats top-issues --type open --severities critical,high', desc: 'The top open critical and high issues' }],
+    localLimit: { orderBy: 'score' },
+    examples: [
+      { cmd: 'svc stats top-issues --type open --severities critical,high', desc: 'The top open critical and high issues' },
+      { cmd: 'svc stats top-issues --limit 3', desc: 'The three highest-scoring open issues' },
+    ],
   }),
   row('stats', 'summary', {
     effect: 'read',

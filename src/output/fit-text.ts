@@ -3,13 +3,6 @@
  * terminal. It is fed paragraphs: each line of the text is one paragraph, one row or one example,
  * never wrapped by hand (a text wrapped by hand and fitted again breaks into ragged, run-on lines).
  */
-import { terminalWidth, type Host } from '../core/host.js';
-
-/** A note for stderr: fitted on a terminal, one line in a pipe (logs, grep). */
-export function fitNote(host: Pick<Host, 'io' | 'env'>, text: string): string {
-  const width = terminalWidth(host, 'stderr');
-  return width ? fitText(text, width) : text;
-}
 
 /**
  * A line wider than `width` is broken between words, never inside one. Continuation lines hang

@@ -24,18 +24,24 @@ export function columnsFor(ctx: IoContext, op: ColumnsOf, data?: unknown): strin
   if (chosen === undefined) return op.csvColumns && ctx.format() === 'csv' ? op.csvColumns : op.columns;
   const what = columnsWhat(op);
   const declared = fieldPaths(rowSchema(op.response, op.rows));
-  return resolveColumns(parseColumns(chosen), declared ?? (data === undefined ? undefined : seenPaths(data, op.rows)), what, op.columns);
+  // Any field the answer has, declared or not (records are loose: the service may send more).
+  // Before the answer (--all's writer is made before page 1), a name not declared waits for it.
+  const seen = data === undefined ? undefined : seenPaths(data, op.rows);
+  const valid = declared || seen ? [...new Set([...(declared ?? []), ...(seen ?? [])])] : undefined;
+  return resolveColumns(parseColumns(chosen), valid, what, op.columns, data === undefined || (seen === undefined && declared !== undefined));
 }
 
 /**
  * Output settings checked before anything is sent: the format, --columns against the fields the
  * row's schema declares, and the --jq expression compiled (both exit 2 when wrong).
  */
-export async function checkOutput(ctx: IoContext, op?: Pick<Operation, 'response' | 'rows' | 'group' | 'name'> & Partial<Pick<Operation, 'columns' | 'pagination'>>, all = false): Promise<void> {
+export async function checkOutput(ctx: IoContext, op?: Pick<Operation, 'response' | 'rows' | 'group' | 'name'> & Partial<Pick<Operation, 'columns' | 'pagination' | 'safe'>>, all = false): Promise<void> {
   ctx.format();
   if (ctx.globals.columns !== undefined) {
     const columns = parseColumns(ctx.globals.columns);
-    if (op) resolveColumns(columns, fieldPaths(rowSchema(op.response, op.rows)), columnsWhat(op), op.columns ?? []);
+    // A read takes any field of its answer, checked when it comes (exit 2 then, nothing changed);
+    // a change's answer is not known before it is made, so its names are checked against the schema now.
+    if (op) resolveColumns(columns, fieldPaths(rowSchema(op.response, op.rows)), columnsWhat(op), op.columns ?? [], op.safe === true);
   }
   if (ctx.globals.jq !== undefined) await checkJq(ctx.globals.jq, all && op?.pagination ? jqPerItem(op.pagination) : jqPage(op));
 }

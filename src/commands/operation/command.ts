@@ -124,6 +124,7 @@ export function completeOperationCommand(cmd: Command, op: Operation, run: Runne
     if (f.test === 'level') hint(opt, { kind: 'choice', values: [...LEVELS] });
     cmd.addOption(opt);
   }
+  if (op.localLimit) cmd.option('--limit <n>', `Show the first n, highest ${op.localLimit.orderBy} first (applied by svc: the request has no limit field, the service decides how many it sends)`);
   const followUp: string[] = [];
   for (const extra of op.followUp?.options ?? []) {
     const opt = new Option(extra.flags, extra.description);
@@ -161,6 +162,10 @@ function operationHelpFooter(op: Operation, specs: FlagSpec[] = flagSpecs(op.req
   }
   if (op.destructive) lines.push('Destructive: asks for confirmation on a terminal; needs --yes elsewhere');
   if (op.description) lines.push('', op.description);
+  if (op.localFilters) {
+    const flags = op.localFilters.filters.map((f) => f.flags.split(' ')[0]);
+    lines.push('', `${flags.join(', ')}: filtered by svc, not the service (${op.localFilters.why}); a page may hold fewer issues than its size, the service's totals (which count unfiltered issues) are left out, and --all reads every page. A note on stderr says how many matched.`);
+  }
   const sources = new Set(specs.map((s) => s.source));
   if (sources.has('notes') || sources.has('inferred')) {
     lines.push('', 'Flags come from the API spec unless marked {field notes} (what public clients send) or {inferred} (our reading).');
