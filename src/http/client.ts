@@ -6,7 +6,7 @@ import { Agent, envHttpProxyAgent, request, type Dispatcher } from './undici.js'
 import { RawAnswer, notJsonError, parseAnswer, type BodyBuffers } from './raw-answer.js';
 import { InterruptedError } from '../core/errors.js';
 import type { Env } from '../core/host.js';
-import { ApiError, ResponseError, statusError } from './errors.js';
+import { ApiError, ResponseError, statusError } from './api-errors.js';
 import { MAX_RETRY_AFTER_MS, isRetryable, parseRetryAfter, retryDelayMs } from './retry.js';
 import { redactBody, redactHeaders, redactUrl, scrub, truncate } from './redact.js';
 import { proxyFor, proxySettings, type ProxySettings } from './proxy.js';

@@ -20,7 +20,7 @@ import type { Context } from '../context.js';
 import type { Operation } from '../operations/types.js';
 import { CliError, InterruptedError } from '../core/errors.js';
 import { BULK_FAILURE_ORDER, EXIT, type ExitCode } from '../core/exit-codes.js';
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../http/api-errors.js';
 import { describeRequest } from '../http/dry-run.js';
 import { render } from '../output/render.js';
 import { checkShape } from '../output/respond.js';

@@ -51,9 +51,12 @@ function fitLine(line: string, width: number): string {
 
 /**
  * Prose words with each command it names (`svc scans list --scan-id X`, up to a word that ends with
- * `;` `,` `)` or a quote) made one unit when it fits `room`: a command broken over two lines by a
- * hard wrap is copied as two commands.
+ * `;` `,` `)` or a quote, within COMMAND_WORDS words) made one unit when it fits `room`: a command
+ * broken over two lines by a hard wrap is copied as two commands. A longer run is prose that starts
+ * with svc (`svc gate leaves the issue out of ...`), broken as prose.
  */
+const COMMAND_WORDS = 8;
+
 function commandsWhole(words: string[], room: number): string[] {
   const out: string[] = [];
   for (let i = 0; i < words.length; i++) {
@@ -61,7 +64,7 @@ function commandsWhole(words: string[], room: number): string[] {
     let end = i;
     while (end + 1 < words.length && !/[;,)'`"][.:;,)]?$/.test(words[end])) end++;
     const unit = words.slice(i, end + 1).join(' ');
-    if (unit.length <= room) { out.push(unit); i = end; } else out.push(words[i]);
+    if (unit.length <= room && end - i < COMMAND_WORDS) { out.push(unit); i = end; } else out.push(words[i]);
   }
   return out;
 }

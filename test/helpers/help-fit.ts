@@ -34,7 +34,7 @@ export function underfilled(text: string, width: number): string[] {
       let end = 0;
       while (end + 1 < words.length && !/[;,)'`"][.:;,)]?$/.test(words[end])) end++;
       const unit = words.slice(0, end + 1).join(' ');
-      if (unit.length <= room - indent(b)) first = unit;
+      if (unit.length <= room - indent(b) && end < 8) first = unit;
     }
     if (used + 1 + first.length <= room) bad.push(`${a}\n${b}`);
   }

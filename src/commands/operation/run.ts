@@ -11,7 +11,7 @@ import { printDryRun } from '../../http/dry-run.js';
 import { confirmDestructive } from '../../terminal/confirm.js';
 import { checkEmptyScope } from '../../listing/empty-scope.js';
 import { checkAnswer } from '../../listing/answer-checks.js';
-import { getPath } from '../../output/paths.js';
+import { getPath } from '../../output/field-paths.js';
 import { count } from '../../terminal/progress.js';
 import { parseNumberFlag } from '../../request/number-flag.js';
 import { loadGroup } from '../../operations/index.js';
