@@ -59,7 +59,8 @@ describe.runIf(ptyAvailable())('titles that can be read (the real bin on an 80x2
   };
 
   it('at 80 columns: LEVEL shown, STATUS said once, the title takes the spare width', async () => {
-    const found = await sb.runJson<{ issues: Array<{ id: string; generatedTitle: string }> }>(SEARCH);
+    const found = await sb.runJson<{ issues: Array<{ id: string; score: number }> }>(SEARCH);
+    const level = (s: number) => (s >= 90 ? 'critical' : s >= 70 ? 'high' : s >= 40 ? 'medium' : s >= 10 ? 'low' : 'info');
     const r = await runOnPty(SEARCH, [], { env: sb.env, cols: 80, rows: 24 });
     expect(r.code).toBe(0);
     const lines = screen(r.output);
@@ -68,7 +69,8 @@ describe.runIf(ptyAvailable())('titles that can be read (the real bin on an 80x2
     expect(header).not.toContain('STATUS');
     expect(header.at(-1)).toBe('TITLE');
     expect(lines).toContain('Same on every row, not shown: STATUS open.');
-    for (const issue of found.issues) expect(lines.some((l) => l.startsWith(`${issue.id}  critical  `) || /^iss_\w+  (high|medium|low|info)  /.test(l))).toBe(true);
+    // Every issue of the page on its row, with its level beside its id.
+    for (const issue of found.issues) expect(lines.some((l) => new RegExp(`^${issue.id} +${level(issue.score)}  `).test(l)), issue.id).toBe(true);
     expect(lines.filter((l) => l.length > 80)).toEqual([]);
     // 32 columns at 80 (the title's share), where it had 16.
     expect(titleWidth(lines)).toBeGreaterThanOrEqual(32);
