@@ -46,6 +46,7 @@ interface DryRun {
  * the id. Nothing is sent.
  */
 export async function printDryRunPreview(ctx: Context, d: DryRun): Promise<void> {
+  if (d.order.length === 0) { ctx.note('Dry run: no request would be sent.'); return; }
   const field = d.op.positional ?? 'id';
   const rows = d.order.map((id) => d.found?.get(id) ?? { id });
   const noun = d.op.group === 'issues' ? 'issue' : 'id';

@@ -10,7 +10,7 @@ import { repositoryName } from '../../request/repository-names.js';
 import { printDryRun } from '../../http/dry-run.js';
 import { confirmDestructive } from '../../terminal/confirm.js';
 import { checkEmptyScope } from '../../listing/empty-scope.js';
-import { checkAnswer } from '../../listing/answer-checks.js';
+import { checkAnswer } from '../../answers/item-scope.js';
 import { getPath } from '../../output/field-paths.js';
 import { count } from '../../terminal/progress.js';
 import { parseNumberFlag } from '../../request/number-flag.js';
@@ -43,6 +43,8 @@ const INFERS: Record<Inferred['step'], () => Promise<InferStep>> = {
 
 export async function runOperation(ctx: Context, op: Operation, flags: OperationFlags, opts: OperationOptions, given?: string | string[]): Promise<void> {
   const ids = given === undefined ? [] : Array.isArray(given) ? given : [given];
+  // Where this run's answers are used (answers/checks.ts): a read shows, --all promises every item, a change acts.
+  ctx.doubts.use = !op.safe ? 'bulk' : opts.all && op.pagination ? 'all' : 'read';
   if (op.bulk && (ids.length > 1 || opts.idsFrom !== undefined || opts.where !== undefined || opts.failedTo !== undefined)) {
     await runBulkOperation(ctx, op, flags, opts, ids);
     return;
@@ -84,9 +86,9 @@ export async function runOperation(ctx: Context, op: Operation, flags: Operation
   } catch (err) {
     throw infer?.failed ? await infer.failed(ctx, op, body, err) : err;
   }
-  // The answer agrees with itself and the request (listing/answer-checks.ts); an empty one scoped to
-  // repositories is checked to name only repositories that exist (listing/empty-scope.ts).
-  checkAnswer(op.path, op.pagination?.items, data, body, `${op.group} ${op.name}`);
+  // The answer against itself and the request (answers/: what is found is shown with a warning); an
+  // empty one scoped to repositories is checked to name only repositories that exist (listing/empty-scope.ts).
+  checkAnswer(op.path, op.pagination?.items, data, body, `${op.group} ${op.name}`, ctx.doubts.report, { id: op.pagination?.id });
   if (op.pagination && isEmptyList(getPath(data, op.pagination.items))) await checkEmptyScope(client, op.path, body, `${op.group} ${op.name}`);
   if (filter && local && op.pagination) {
     checkShape(ctx, op, data);
@@ -156,13 +158,13 @@ async function runBulkOperation(ctx: Context, op: Operation, flags: OperationFla
   const org = typeof base.organizationId === 'string' ? base.organizationId : undefined;
   // What --where found, kept for --dry-run's table on a terminal.
   const found = new Map<string, Record<string, unknown>>();
-  const ids = await collectIds(ctx, op, {
+  const { ids, skipped } = await collectIds(ctx, op, {
     positionals, idsFrom: opts.idsFrom as string | undefined, where: opts.where as string[] | undefined, yes: opts.yes, concurrency,
     onFound: (list) => { for (const f of list) found.set(f.id, f); },
   }, org);
-  if (ids.length === 0) return;
+  if (ids.length === 0 && skipped.length === 0) return;
   const search = found.size ? (await loadGroup('issues')).find((o) => o.name === 'search') : undefined;
-  await runBulk(ctx, { op, ids, bodyFor: (id) => ({ ...base, [op.positional!]: id }), concurrency, failedTo: opts.failedTo as string | undefined, found, search });
+  await runBulk(ctx, { op, ids, skipped, bodyFor: (id) => ({ ...base, [op.positional!]: id }), concurrency, failedTo: opts.failedTo as string | undefined, found, search });
 }
 
 /**
