@@ -20,6 +20,7 @@
  */
 import { ResponseError } from '../http/api-errors.js';
 import { answerValue, quoted } from '../core/sanitize.js';
+import { apiPath } from '../operations/row.js';
 
 type Json = Record<string, unknown>;
 type Body = Record<string, unknown>;
@@ -99,8 +100,8 @@ function checkSeverityTotal(data: Json, _body: Body, what: string): void {
 }
 
 const COUNT_CHECKS: Record<string, (data: Json, body: Body, what: string, o?: CountCheckOptions) => void> = {
-  '/api/v1/issues/search': checkSearchCounts,
-  '/api/v1/stats/issuesBySeverity': checkSeverityTotal,
+  [apiPath('issues', 'search')]: checkSearchCounts,
+  [apiPath('stats', 'issuesBySeverity')]: checkSeverityTotal,
 };
 
 /** Checks the counts of an answer of the operation at `path` (object answers of the operations above). */
@@ -134,10 +135,10 @@ const SCAN_SCOPE: readonly ScopeRule[] = [
 ];
 
 const SCOPES: Record<string, readonly ScopeRule[]> = {
-  '/api/v1/issues/search': ISSUE_SCOPE,
-  '/api/v1/scans/list': SCAN_SCOPE,
+  [apiPath('issues', 'search')]: ISSUE_SCOPE,
+  [apiPath('scans', 'list')]: SCAN_SCOPE,
   // topIssues answers a list of issues of the status `type` asked for (spec: enum open, patched).
-  '/api/v1/stats/topIssues': [{ asked: 'type', said: [['status']], name: 'status' }],
+  [apiPath('stats', 'topIssues')]: [{ asked: 'type', said: [['status']], name: 'status' }],
 };
 
 function said(item: Json, path: readonly string[]): unknown {

@@ -16,6 +16,7 @@ import { Pager } from './pager.js';
 import { resolveRepositoryFields } from '../request/repository-names.js';
 import { kebab } from '../operations/index.js';
 import { askYesNo } from '../terminal/confirm.js';
+import { sendRow } from '../http/row-call.js';
 
 /** Search fields that are not filters: the listing sets them itself. */
 const NOT_FILTERS = new Set(['page', 'page-size', 'sort-by', 'sort-order', 'return-all', 'get-counts', 'organization-id']);
@@ -93,7 +94,7 @@ export async function findWhere(ctx: Context, search: Operation, where: Where, o
     pageSize: p.maxPageSize,
     concurrency,
     requireTotal: false,
-    call: (b) => client.call(search.path, b, { safe: true }),
+    call: (b) => sendRow(client, search, b),
     warn: (l) => ctx.warn(l),
   });
   const found: Found[] = [];

@@ -29,6 +29,7 @@ import { count } from '../terminal/progress.js';
 import { outputSink } from '../output/print-json.js';
 import { write } from '../output/write.js';
 import { allowListeners } from './pager.js';
+import { sendRow } from '../http/row-call.js';
 
 interface BulkJob {
   op: Operation;
@@ -126,7 +127,7 @@ export async function runBulk(ctx: Context, job: BulkJob): Promise<void> {
         active++;
         try {
           // A wait to retry (429) is not a call in flight: Ctrl-C ends it at once (waitSignal).
-          const response = await client.call(op.path, job.bodyFor(id), { safe: op.safe, signal: inFlight.signal, waitSignal: ctx.signal });
+          const response = await sendRow(client, op, job.bodyFor(id), { signal: inFlight.signal, waitSignal: ctx.signal });
           // As one id's call would be checked: a wrong shape is 7, `ok: false` is 5 (output/respond.ts).
           checkShape(ctx, op, response);
           records.set(id, { id, outcome: 'done', code: 0, response });

@@ -23,8 +23,9 @@ import { askedFormat } from '../output/data-format.js';
 import { numberFlag } from '../request/number-flag.js';
 import { duration } from '../terminal/progress.js';
 import { answerValue, escapeControls, quoted } from '../core/sanitize.js';
+import { callRow } from '../http/row-call.js';
+import { rowOf } from '../operations/index.js';
 
-export const LIST_PATH = '/api/v1/scans/list';
 const DEFAULT_POLL_SEC = 10;
 const DEFAULT_WAIT_TIMEOUT_SEC = 3600;
 /** Longest silence in a CI log while waiting. */
@@ -143,6 +144,7 @@ function transient(err: unknown): boolean {
 
 export async function waitForScan(ctx: Context, scanId: string, organizationId: unknown, s: WaitSettings): Promise<ScanItem> {
   const client = await ctx.client();
+  const list = await rowOf('scans', 'list');
   const body: Record<string, unknown> = { scanId, page: 1, pageSize: 10 };
   if (typeof organizationId === 'string') body.organizationId = organizationId;
   const started = ctx.now();
@@ -157,7 +159,7 @@ export async function waitForScan(ctx: Context, scanId: string, organizationId: 
       let item: ScanItem | undefined;
       let polled = false;
       try {
-        item = findScan(await client.call(LIST_PATH, body, { safe: true }), scanId);
+        item = findScan(await callRow(client, list, body, { what: `scan ${scanId}: scans list` }), scanId);
         polled = true;
         failures = 0;
       } catch (err) {

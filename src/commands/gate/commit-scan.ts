@@ -31,11 +31,12 @@ import { NotFoundError, ResponseError } from '../../http/api-errors.js';
 import { checkAnswer } from '../../listing/answer-checks.js';
 import { escapeControls } from '../../core/sanitize.js';
 import { commitOf, sameCommit, scanIdOf } from '../../gate/since.js';
-import { LIST_PATH, findScan, scanState } from '../../scans/wait.js';
+import { findScan, scanState } from '../../scans/wait.js';
+import { callRow } from '../../http/row-call.js';
+import { rowOf } from '../../operations/index.js';
 import { checkScanRepository, type ScopeRepositories } from './scope-repositories.js';
 import type { VerifiedCommit } from '../../gate/verdict.js';
 
-const ISSUES_SEARCH = '/api/v1/issues/search';
 /**
  * The statuses other than open that the spec's `categoryCounts` count (an answer's counts are checked
  * against the `types` asked for). `notExploitable`, seen only in the field notes, is not searched: an
@@ -100,14 +101,15 @@ async function searchOtherStatuses(client: Client, s: Scope, sha: string): Promi
   if (s.project !== undefined) body.projectId = s.project;
   if (s.scanId !== undefined) body.scanId = s.scanId;
   const found: Evidence = { ids: [], unnamed: 0 };
+  const search = await rowOf('issues', 'search');
   for (let page = 1; page <= MAX_PAGES; page++) {
     const asked = { ...body, page };
-    const data = await client.call(ISSUES_SEARCH, asked, { safe: true }) as Record<string, unknown> | null;
+    const data = await callRow(client, search, asked, { what: 'gate: --commit: issues search' }) as Record<string, unknown>;
     // Its counts and each issue's scope checked as every listing's are (a filter ignored: exit 7).
     // A status asked for that categoryCounts leaves out (the field notes' 5-key issueCounts has no
     // silenced or closed) is no contradiction here: a miss on this lookup fails closed (exit 4) anyway.
-    checkAnswer(ISSUES_SEARCH, 'issues', data, asked, 'gate: --commit: issues search', { omittedCategories: true });
-    const items = data?.issues;
+    checkAnswer(search.path, 'issues', data, asked, 'gate: --commit: issues search', { omittedCategories: true });
+    const items = data.issues;
     if (!Array.isArray(items)) throw new ResponseError('gate: the issue search did not answer with an issues list, so --commit cannot be verified', undefined, 'check the base URL; try again with --verbose');
     const ids = new Set<string>();
     for (const item of items) {
@@ -120,7 +122,7 @@ async function searchOtherStatuses(client: Client, s: Scope, sha: string): Promi
       else ids.add(scan);
     }
     if (ids.size > 0 || found.unnamed > 0) return { ids: [...ids].sort(), unnamed: found.unnamed };
-    const total = typeof data?.totalCount === 'number' ? data.totalCount : undefined;
+    const total = typeof data.totalCount === 'number' ? data.totalCount : undefined;
     if (items.length < PAGE_SIZE || (total !== undefined && page * PAGE_SIZE >= total)) break;
   }
   return found;
@@ -130,13 +132,14 @@ async function searchOtherStatuses(client: Client, s: Scope, sha: string): Promi
 async function checkScans(client: Client, s: Scope, sha: string, ids: string[]): Promise<VerifiedCommit> {
   const scans: VerifiedCommit['scans'] = [];
   const failed: string[] = [];
+  const list = await rowOf('scans', 'list');
   for (const id of ids) {
     const body: Record<string, unknown> = { scanId: id, page: 1, pageSize: 10 };
     if (s.org !== undefined) body.organizationId = s.org;
     let item: Record<string, unknown> | undefined;
     try {
-      const data = await client.call(LIST_PATH, body, { safe: true });
-      checkAnswer(LIST_PATH, 'codeScans', data, body, 'gate: --commit: scans list');
+      const data = await callRow(client, list, body, { what: 'gate: --commit: scans list' });
+      checkAnswer(list.path, 'codeScans', data, body, 'gate: --commit: scans list');
       item = findScan(data, id);
     } catch (err) {
       // scans/list is not in the spec (field notes): without it no scan can be shown to have finished.
@@ -175,15 +178,16 @@ async function runningScans(client: Client, s: Scope): Promise<string[]> {
   if (s.org !== undefined) body.organizationId = s.org;
   if (s.repoIds) body.repositoryIds = s.repoIds;
   let data: unknown;
+  const op = await rowOf('scans', 'list');
   try {
-    data = await client.call(LIST_PATH, body, { safe: true });
-    checkAnswer(LIST_PATH, 'codeScans', data, body, 'gate: --commit: scans list');
+    data = await callRow(client, op, body, { what: 'gate: --commit: scans list' });
+    checkAnswer(op.path, 'codeScans', data, body, 'gate: --commit: scans list');
   } catch (err) {
     // Without scans/list nothing is known to be running: the commit is simply not found.
     if (err instanceof NotFoundError) return [];
     throw err;
   }
-  const list = (data as { codeScans?: unknown } | null)?.codeScans;
+  const list = (data as { codeScans?: unknown }).codeScans;
   if (!Array.isArray(list)) throw new ResponseError("scans list: the response has no 'codeScans' list", undefined, 'check the base URL; try again with --verbose');
   return list
     .filter((x): x is Record<string, unknown> => x !== null && typeof x === 'object')

@@ -24,6 +24,7 @@ import { searchOperation } from './scope-flags.js';
 import type { GateSetup } from './setup.js';
 import { checkIssueRepository, checkRepositoryName, type RepositoryNames, type ScopeRepositories } from './scope-repositories.js';
 import type { SpillStore } from './spill.js';
+import { sendRow } from '../../http/row-call.js';
 
 /** Fields dropped from the issues the gate keeps: large, and in no report. */
 const HEAVY_FIELDS = ['sastCodeSegment', 'businessLogicScenario', 'validationSecurityAssessment', 'patch', 'naturalLanguageRuleViolation'];
@@ -95,7 +96,7 @@ export async function countIssues(
     // Each page's counts and each issue's scope checked against what was asked (listing/answer-checks.ts).
     path: op.path,
     // Pages read into reused buffers and parsed when their turn comes (src/listing/page-decode.ts).
-    call: (b) => client.call(op.path, b, { safe: true, raw: buffers }),
+    call: (b) => sendRow(client, op, b, { raw: buffers }),
     decode: (answer) => decodePage(answer, op.pagination!.items),
     warn: (l) => ctx.warn(l),
   });

@@ -41,11 +41,9 @@ import type { VerifiedScope } from '../../gate/verdict.js';
 import { recordUrls } from '../../repos/find.js';
 import { checkScanRepository, type ScopeRepositories, repositoryNames, type RepositoryNames } from './scope-repositories.js';
 import { mayNameSameRepository, webUrl } from '../../ci/repo-url.js';
-import { LIST_PATH, WaitTimeoutError, findScan, scanState, waitForScan } from '../../scans/wait.js';
-
-const ORGS_LIST = '/api/v1/orgs/list';
-const REPOS_LIST = '/api/v1/repositories/list';
-const ISSUES_SEARCH = '/api/v1/issues/search';
+import { WaitTimeoutError, findScan, scanState, waitForScan } from '../../scans/wait.js';
+import { callRow } from '../../http/row-call.js';
+import { rowOf } from '../../operations/index.js';
 
 /** An id of the scope that does not exist (exit 4). */
 class ScopeNotFoundError extends CliError {
@@ -75,9 +73,9 @@ const FILTERS: Record<string, string> = {
 
 const q = (id: string) => `'${escapeControls(id)}'`;
 
-function listOf(data: unknown, what: string): Array<Record<string, unknown>> {
-  if (!Array.isArray(data)) throw new ResponseError(`gate: ${what} did not answer with a list, so the scope cannot be verified`, undefined, 'check the base URL; try again with --verbose');
-  return data.filter((x): x is Record<string, unknown> => x !== null && typeof x === 'object');
+/** The records of a list answer (callRow has checked it is a list, as the row documents). */
+function listOf(data: unknown): Array<Record<string, unknown>> {
+  return (data as unknown[]).filter((x): x is Record<string, unknown> => x !== null && typeof x === 'object');
 }
 
 function idOf(rec: Record<string, unknown>): string | undefined {
@@ -86,7 +84,7 @@ function idOf(rec: Record<string, unknown>): string | undefined {
 }
 
 async function verifyOrganization(client: Client, org: string): Promise<void> {
-  const orgs = listOf(await client.call(ORGS_LIST, {}, { safe: true }), 'orgs list');
+  const orgs = listOf(await callRow(client, await rowOf('orgs', 'list'), {}, { what: 'gate: orgs list' }));
   const ids = orgs.map(idOf);
   if (ids.some((x) => x === undefined) && !ids.includes(org)) {
     throw new ResponseError(`gate: orgs list gives organizations without an id, so organization ${q(org)} cannot be verified`, undefined, 'check the base URL; try again with --verbose');
@@ -99,7 +97,7 @@ async function verifyOrganization(client: Client, org: string): Promise<void> {
 async function verifyRepositories(client: Client, org: string | undefined, repoIds: string[] | undefined, project: string | undefined, resolvedUrl?: string): Promise<{ names?: RepositoryNames; repositories: ScopeRepositories }> {
   const body: Record<string, unknown> = { getCounts: false };
   if (org !== undefined) body.organizationId = org;
-  const repos = listOf(await client.call(REPOS_LIST, body, { safe: true }), 'repositories list');
+  const repos = listOf(await callRow(client, await rowOf('repos', 'list'), body, { what: 'gate: repositories list' }));
   const where = org === undefined ? 'the token\'s organization' : `organization ${q(org)}`;
   const byId = new Map<string, Record<string, unknown>>();
   for (const r of repos) {
@@ -154,9 +152,9 @@ function sameUrl(url: string, id: string, record: Record<string, unknown>): void
 async function verifyRule(client: Client, org: string | undefined, rule: string): Promise<void> {
   const body: Record<string, unknown> = { ruleId: rule, page: 1, pageSize: 1 };
   if (org !== undefined) body.organizationId = org;
-  const data = await client.call(ISSUES_SEARCH, body, { safe: true }) as Record<string, unknown> | null;
-  const counts = [data?.totalCountAllCategories, data?.totalCount].filter((n): n is number => typeof n === 'number');
-  const listed = Array.isArray(data?.issues) ? data.issues.length : undefined;
+  const data = await callRow(client, await rowOf('issues', 'search'), body, { what: 'gate: --rule-id: issues search' }) as Record<string, unknown>;
+  const counts = [data.totalCountAllCategories, data.totalCount].filter((n): n is number => typeof n === 'number');
+  const listed = Array.isArray(data.issues) ? data.issues.length : undefined;
   if (counts.length === 0 && listed === undefined) {
     throw new ResponseError('gate: the issue search gave no count, so --rule-id cannot be verified', undefined, 'check the base URL; try again with --verbose');
   }
@@ -174,10 +172,11 @@ async function verifyScan(ctx: Context, client: Client, org: string | undefined,
   let item: Record<string, unknown> | undefined;
   // The answer's scans checked against the request (listing/answer-checks.ts), as `svc scans list`
   // checks them: a scan of another organization (or scan id) shows the filter was ignored (exit 7).
-  const inScope = itemScopeCheck(LIST_PATH, body, 'gate: scans list');
+  const op = await rowOf('scans', 'list');
+  const inScope = itemScopeCheck(op.path, body, 'gate: scans list');
   try {
-    const data = await client.call(LIST_PATH, body, { safe: true });
-    checkAnswer(LIST_PATH, 'codeScans', data, body, 'gate: scans list');
+    const data = await callRow(client, op, body, { what: 'gate: scans list' });
+    checkAnswer(op.path, 'codeScans', data, body, 'gate: scans list');
     item = findScan(data, scanId);
   } catch (err) {
     // scans/list is not in the spec (field notes): a 404 for the path itself cannot tell the scan exists.

@@ -10,6 +10,8 @@ import { CliError, InterruptedError, UsageError } from '../../core/errors.js';
 import { EXIT } from '../../core/exit-codes.js';
 import { detailScreen, issueScreen, type TriageIssue } from './screen.js';
 import { checkDone } from '../../output/respond.js';
+import { callRow } from '../../http/row-call.js';
+import { rowOf } from '../../operations/index.js';
 
 interface TriageOptions {
   repositoryIds?: string[];
@@ -21,6 +23,9 @@ interface Done {
   id: string;
   action: 'false positive' | 'true positive' | 'archived' | 'patch requested' | 'skipped' | 'failed' | 'unarchived';
 }
+
+/** The rows triage's keys call. */
+type TriageAction = 'archive' | 'unarchive' | 'mark-false-positive' | 'mark-true-positive' | 'generate-patch';
 
 const ENTER_ALT = '\x1b[?1049h\x1b[?25l';
 const LEAVE_ALT = '\x1b[?25h\x1b[?1049l';
@@ -37,16 +42,19 @@ export async function runTriage(ctx: Context, o: TriageOptions, resolveRepos: (b
   if (o.repositoryIds) body.repositoryIds = o.repositoryIds;
   if (o.searchQuery) body.searchQuery = o.searchQuery;
   await resolveRepos(body);
-  const answer = await ctx.spin('issues search (open, by score)', () => client.call('/api/v1/issues/search', body, { safe: true })) as { issues?: TriageIssue[]; totalCount?: number };
-  const issues = Array.isArray(answer?.issues) ? answer.issues.filter((i) => i && typeof i.id === 'string') : [];
+  const search = await rowOf('issues', 'search');
+  const answer = await ctx.spin('issues search (open, by score)', () => callRow(client, search, body)) as { issues?: TriageIssue[]; totalCount?: number };
+  // An issue without an id (or with an empty one) cannot be acted on: it is not shown.
+  const issues = Array.isArray(answer.issues) ? answer.issues.filter((i) => i && typeof i.id === 'string' && i.id !== '') : [];
   if (issues.length === 0) {
     ctx.note('no open issues in this scope: nothing to triage');
     return;
   }
   if ((answer.totalCount ?? 0) > issues.length) ctx.warn(`triaging the first ${issues.length} of ${answer.totalCount} open issues, highest score first`);
 
-  const call = (name: string, extra: Record<string, unknown> = {}) => (id: string) =>
-    client.call(`/api/v1/issues/${name}`, { issueId: id, ...(org ? { organizationId: org } : {}), ...extra }, { safe: false })
+  // Each key's action is its row's call (issues archive, mark-false-positive...).
+  const call = (name: TriageAction, extra: Record<string, unknown> = {}) => async (id: string) =>
+    callRow(client, await rowOf('issues', name), { issueId: id, ...(org ? { organizationId: org } : {}), ...extra })
       // `ok: false` is the service saying it did not do it: a failure of this issue (exit 5), never "done".
       .then((answer) => { checkDone(answer, `issues ${name}`); return answer; });
   const done: Done[] = [];
