@@ -92,7 +92,8 @@ Policy file (.svc-policy.yml in the current directory, or --policy FILE; YAML or
       expires: 2027-03-01                    # required; applies through that day (UTC)
   A flag replaces only its own setting of the file. Ignored issues are not counted and are listed as
   suppressed (SARIF suppressions with the reason); an expired entry is reported and counts again.
-  A mistake in the file is exit 2 naming the line.
+  A mistake in the file is exit 2 naming the line. svc policy ignore|unignore|list|prune edits the
+  ignore list from the command line (its other lines and comments kept).
 
 In CI (detected from its variables; --no-ci turns it off; svc help environment lists them):
   host A's runner: the markdown summary is appended to the job's step summary (earlier content
