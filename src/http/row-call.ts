@@ -34,6 +34,8 @@ interface SendOptions {
 interface CallOptions extends SendOptions {
   /** How messages name the call (`gate: orgs list`); default the command (`orgs list`). */
   what?: string;
+  /** What the user can do when the answer is of another type (default: check the base URL). */
+  hint?: string;
 }
 
 /** The command of a row as typed: `stats issues-by-severity`. */
@@ -59,7 +61,7 @@ export async function callRow(client: Pick<Client, 'call'>, op: Operation, body:
     const field = issue.path.map(String).join('.') || 'the body';
     throw new CliError(`${what}: svc built a request its operation table refuses (${field} ${issueText(issue)}); nothing was sent`, EXIT.INTERNAL, 'this is a fault of svc: please report it with the command line (--debug shows where)');
   }
-  const { what: _what, ...send } = o;
+  const { what: _what, hint, ...send } = o;
   const data = await sendRow(client, op, body, send);
   if (o.raw) return data;
   const want = topType(op.response);
@@ -69,7 +71,7 @@ export async function callRow(client: Pick<Client, 'call'>, op: Operation, body:
     throw new ResponseError(
       `${what}: the answer is ${said}, not the ${want} ${op.source === 'spec' ? 'the spec documents' : 'the field notes document'} for ${rowCommand(op)}`,
       undefined,
-      'check the base URL and the service version; --verbose shows the answer as received',
+      hint ?? 'check the base URL and the service version; --verbose shows the answer as received',
     );
   }
   return data;
