@@ -16,7 +16,7 @@
  */
 import type { Client } from './client.js';
 import type { BodyBuffers } from './raw-answer.js';
-import { ResponseError } from './api-errors.js';
+import { refusal } from '../answers/doubts.js';
 import { CliError } from '../core/errors.js';
 import { EXIT } from '../core/exit-codes.js';
 import { issueText, topType } from '../operations/fields.js';
@@ -68,11 +68,9 @@ export async function callRow(client: Pick<Client, 'call'>, op: Operation, body:
   const got = data === null ? 'null' : Array.isArray(data) ? 'list' : typeof data;
   if (want !== undefined && got !== want) {
     const said = got === 'null' ? 'nothing (null or an empty body)' : got === 'list' ? 'a list' : got === 'object' ? 'an object' : `a ${got}`;
-    throw new ResponseError(
-      `${what}: the answer is ${said}, not the ${want} ${op.source === 'spec' ? 'the spec documents' : 'the field notes document'} for ${rowCommand(op)}`,
-      undefined,
-      hint ?? 'check the base URL and the service version; --verbose shows the answer as received',
-    );
+    // `top-level` of the one table of checks (answers/checks.ts): refused in every use.
+    throw refusal('top-level', what, `the answer is ${said}, not the ${want} ${op.source === 'spec' ? 'the spec documents' : 'the field notes document'} for ${rowCommand(op)}`,
+      hint ?? 'check the base URL and the service version; --verbose shows the answer as received');
   }
   return data;
 }
