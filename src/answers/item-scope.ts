@@ -13,12 +13,14 @@ import { quoted } from '../core/sanitize.js';
 import type { CheckId } from './checks.js';
 import type { Report } from './doubts.js';
 import { ISSUES_SEARCH, checkAnswerCounts, type CountOptions } from './search-counts.js';
+import { apiPath } from '../operations/row.js';
 
 type Json = Record<string, unknown>;
 type Body = Record<string, unknown>;
 
-const SCANS_LIST = '/api/v1/scans/list';
-const TOP_ISSUES = '/api/v1/stats/topIssues';
+/** The listings whose items are checked against the request, by their rows' paths (operations/row.ts). */
+const SCANS_LIST = apiPath('scans', 'list');
+const TOP_ISSUES = apiPath('stats', 'topIssues');
 
 /**
  * The issue statuses svc knows: the spec's seven (the keys of `categoryCounts`) and the field notes'

@@ -31,6 +31,7 @@ import { searchOperation } from './scope-flags.js';
 import type { GateSetup } from './setup.js';
 import { inScopeRepository, sameRepositoryName, type RepositoryNames, type ScopeRepositories } from './scope-repositories.js';
 import type { SpillStore } from './spill.js';
+import { sendRow } from '../../http/row-call.js';
 
 /** Fields dropped from the issues the gate keeps: large, and in no report. */
 const HEAVY_FIELDS = ['sastCodeSegment', 'businessLogicScenario', 'validationSecurityAssessment', 'patch', 'naturalLanguageRuleViolation'];
@@ -130,7 +131,7 @@ export async function countIssues(
     report: ctx.doubts.report,
     ...(o.countsWide ? { counts: { wide: true } } : {}),
     // Pages read into reused buffers and parsed when their turn comes (src/listing/page-decode.ts).
-    call: (b) => client.call(op.path, b, { safe: true, raw: buffers }),
+    call: (b) => sendRow(client, op, b, { raw: buffers }),
     decode: (answer) => decodePage(answer, op.pagination!.items),
   });
   // --new-since reads createdAt: then an issue without a date-time is counted as new, and named (date-time.ts).
