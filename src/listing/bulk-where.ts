@@ -18,6 +18,7 @@ import { kebab } from '../operations/index.js';
 import { askYesNo } from '../terminal/confirm.js';
 import { actionOf, type CheckId } from '../answers/checks.js';
 import { quoted } from '../core/sanitize.js';
+import { sendRow } from '../http/row-call.js';
 import { issueTable } from './bulk-preview.js';
 
 /** Search fields that are not filters: the listing sets them itself. */
@@ -109,7 +110,7 @@ export async function findWhere(ctx: Context, search: Operation, where: Where, o
     path: search.path,
     // Each item's doubts (item-scope.ts), in the run's use (bulk): an item they `skip` is never acted on.
     report: ctx.doubts.report,
-    call: (b) => client.call(search.path, b, { safe: true }),
+    call: (b) => sendRow(client, search, b),
   });
   const found: Found[] = [];
   const skipped: Skipped[] = [];

@@ -31,6 +31,7 @@ import { write } from '../output/write.js';
 import { allowListeners } from './pager.js';
 import { printDryRunPreview } from './bulk-preview.js';
 import type { Skipped } from './bulk-where.js';
+import { sendRow } from '../http/row-call.js';
 
 interface BulkJob {
   op: Operation;
@@ -148,7 +149,7 @@ export async function runBulk(ctx: Context, job: BulkJob): Promise<void> {
         active++;
         try {
           // A wait to retry (429) is not a call in flight: Ctrl-C ends it at once (waitSignal).
-          const response = await client.call(op.path, job.bodyFor(id), { safe: op.safe, signal: inFlight.signal, waitSignal: ctx.signal });
+          const response = await sendRow(client, op, job.bodyFor(id), { signal: inFlight.signal, waitSignal: ctx.signal });
           // As one id's call would be checked: a wrong shape is 7, `ok: false` is 5 (output/respond.ts).
           checkShape(ctx, op, response);
           records.set(id, { id, action, outcome: 'done', code: 0, response });
@@ -217,7 +218,7 @@ export async function runBulk(ctx: Context, job: BulkJob): Promise<void> {
       ctx.note(outcome.line);
       return;
     }
-    throw new CliError(outcome.line, outcome.code, rerunHint(job));
+    throw new CliError(outcome.line, outcome.code, rerunHint(job, all));
   }
 
   /** The summary line and the exit code of the run. */
@@ -237,7 +238,11 @@ function worstCode(records: BulkRecord[]): ExitCode {
   return BULK_FAILURE_ORDER.find((c) => codes.has(c)) ?? EXIT.INTERNAL;
 }
 
-function rerunHint(job: BulkJob): string {
+function rerunHint(job: BulkJob, all: readonly BulkRecord[] = []): string {
+  // Only issues skipped: nothing to run again (they are outside the filter).
+  if (all.length > 0 && all.every((r) => r.outcome === 'done' || r.outcome === 'skipped')) {
+    return 'the skipped issues are outside the filter that found them: look at them (svc issues get ID) before acting on one by its id';
+  }
   return job.failedTo !== undefined
     ? `the ids that failed or were not sent are in ${job.failedTo}: run the same command with --ids-from ${job.failedTo}`
     : 'add --failed-to FILE to keep the ids that failed, then run again with --ids-from FILE';

@@ -21,6 +21,7 @@ import { favourSmallHeap } from './heap.js';
 import { count } from '../terminal/progress.js';
 import type { OperationOptions } from '../request/flags.js';
 import type { ItemFilter } from './local-filter.js';
+import { sendRow } from '../http/row-call.js';
 
 /** The body `--all` sends: the row's stable order unless the user chose a sort. */
 function withStableOrder(op: Operation, body: Record<string, unknown>): Record<string, unknown> {
@@ -58,7 +59,7 @@ export async function runAllPages(ctx: Context, op: Operation, body: Record<stri
     path: op.path,
     // The checks report to the run's doubts (its use: --all): what --all cannot promise is refused, the rest warned.
     report: ctx.doubts.report,
-    call: (b) => client.call(op.path, b, { safe: op.safe, raw: buffers }),
+    call: (b) => sendRow(client, op, b, { raw: buffers }),
     // NDJSON copied from the bytes needs of each item only its id (page 1 is checked whole: checkShape).
     // Items written one by one as JSON keep the numbers a double does not hold (not needed when copied).
     decode: (answer, page) => decodePage(answer, op.pagination!.items, slim && page > 1 ? { id: op.pagination!.id } : undefined, !slim),

@@ -15,6 +15,8 @@ import { promptLine } from '../../terminal/prompt.js';
 import type { Runner } from '../runner.js';
 import { fitText } from '../../output/fit-text.js';
 import { headerValueProblem } from '../../http/headers.js';
+import { sendRow } from '../../http/row-call.js';
+import { rowOf } from '../../operations/index.js';
 
 export function authCommand(run: Runner, auth = new Command('auth')): Command {
   auth.description('Log in, check and log out (token stored in the config file, mode 0600)').helpCommand(false);
@@ -88,7 +90,7 @@ async function login(ctx: Context, o: { tokenId?: string; withSecretStdin?: bool
       timeoutSec: ctx.timeoutSec(), retries: 1, env: ctx.env, signal: ctx.signal, now: ctx.now, random: ctx.random, sleep: ctx.sleep,
     });
     try {
-      await ctx.spin('Checking the token', () => client.call('/api/v1/orgs/list', {}, { safe: true }));
+      await ctx.spin('Checking the token', async () => sendRow(client, await rowOf('orgs', 'list'), {}));
     } catch (err) {
       if (err instanceof AuthError || (err as { exitCode?: number }).exitCode === 3) {
         throw new AuthError(`the service refused this token (${(err as Error).message}); nothing was saved`, 'check the id and secret, or create a new token in the dashboard');
@@ -175,7 +177,7 @@ async function status(ctx: Context, o: { offline?: boolean }): Promise<void> {
   else if (!o.offline) {
     try {
       const client = await ctx.client();
-      const orgs = await ctx.spin('Checking the token', () => client.call('/api/v1/orgs/list', {}, { safe: true }));
+      const orgs = await ctx.spin('Checking the token', async () => sendRow(client, await rowOf('orgs', 'list'), {}));
       view.verified = true;
       const seen = Array.isArray(orgs) ? orgs.filter((x): x is { id: string; name?: unknown } => !!x && typeof x === 'object' && typeof (x as { id?: unknown }).id === 'string') : [];
       const named = seen.find((x) => x.id === org.id);

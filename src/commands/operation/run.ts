@@ -21,6 +21,7 @@ const isEmptyList = (v: unknown): boolean => Array.isArray(v) && v.length === 0;
 /** Commander's attribute of a flag: `--min-score <n>` -> `minScore`. */
 const filterKey = (flags: string) => flags.split(' ')[0].slice(2).replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
 import { UsageError } from '../../core/errors.js';
+import { rowCommand, sendRow } from '../../http/row-call.js';
 
 /** The code of each follow-up step a row can name, loaded only when one of its flags is given. */
 const FOLLOW_UPS: Record<FollowUp['step'], () => Promise<FollowUpStep>> = {
@@ -81,8 +82,7 @@ export async function runOperation(ctx: Context, op: Operation, flags: Operation
   let data: unknown;
   try {
     // The command as typed (`stats security-posture`), not the API's spelling (`securityPosture`).
-    const typed = `${op.group} ${op.name.replace(/([a-z0-9])([A-Z])/g, '$1-$2').toLowerCase()}`;
-    data = await ctx.spin(typed, () => client.call(op.path, body, { safe: op.safe }));
+    data = await ctx.spin(rowCommand(op), () => sendRow(client, op, body));
   } catch (err) {
     throw infer?.failed ? await infer.failed(ctx, op, body, err) : err;
   }

@@ -20,6 +20,8 @@ import { actionOf } from '../../answers/checks.js';
 import { itemScopeCheck } from '../../answers/item-scope.js';
 import { checkAnswerCounts } from '../../answers/search-counts.js';
 import { quoted } from '../../core/sanitize.js';
+import { callRow } from '../../http/row-call.js';
+import { rowOf } from '../../operations/index.js';
 
 interface TriageOptions {
   repositoryIds?: string[];
@@ -52,12 +54,14 @@ export async function runTriage(ctx: Context, o: TriageOptions, resolveRepos: (b
   if (o.repositoryIds) body.repositoryIds = o.repositoryIds;
   if (o.searchQuery) body.searchQuery = o.searchQuery;
   await resolveRepos(body);
-  const answer = await ctx.spin('issues search (open, by score)', () => client.call('/api/v1/issues/search', body, { safe: true })) as { issues?: TriageIssue[]; totalCount?: number };
-  checkAnswerCounts('/api/v1/issues/search', answer, body, 'issues triage', ctx.doubts.report);
-  const inScope = itemScopeCheck('/api/v1/issues/search', body, 'issues triage', ctx.doubts.report);
+  const search = await rowOf('issues', 'search');
+  const answer = await ctx.spin('issues search (open, by score)', () => callRow(client, search, body, { what: 'issues triage' })) as { issues?: TriageIssue[]; totalCount?: number };
+  checkAnswerCounts(search.path, answer, body, 'issues triage', ctx.doubts.report);
+  const inScope = itemScopeCheck(search.path, body, 'issues triage', ctx.doubts.report);
   // An issue outside the search's filter (another status, another repository) is skipped and listed, never shown to act on.
   const skipped: string[] = [];
-  const listed = Array.isArray(answer?.issues) ? answer.issues.filter((i) => i && typeof i.id === 'string') : [];
+  // An issue without an id (or with an empty one) cannot be acted on: it is not shown.
+  const listed = Array.isArray(answer.issues) ? answer.issues.filter((i) => i && typeof i.id === 'string' && i.id !== '') : [];
   const issues = listed.filter((i) => {
     const doubted = inScope?.(i, 1) ?? [];
     if (!doubted.some((c) => actionOf(c, 'bulk') === 'skip')) return true;
@@ -74,14 +78,16 @@ export async function runTriage(ctx: Context, o: TriageOptions, resolveRepos: (b
   const rows = await loadGroup('issues');
   const getRow = rows.find((r) => r.name === 'get') as Operation;
 
-  const call = (name: string, extra: Record<string, unknown> = {}) => (id: string) =>
-    client.call(`/api/v1/issues/${name}`, { issueId: id, ...(org ? { organizationId: org } : {}), ...extra }, { safe: false })
+  // Each key's action is its row's call (issues archive, mark-false-positive...); an undo is the row
+  // its action's row names (undo.ts).
+  const call = (name: string, extra: Record<string, unknown> = {}) => async (id: string) =>
+    callRow(client, await rowOf('issues', name), { issueId: id, ...(org ? { organizationId: org } : {}), ...extra })
       // `ok: false` is the service saying it did not do it: a failure of this issue (exit 5), never "done".
       .then((answer) => { checkDone(answer, `issues ${name}`); return answer; });
   /** The issue as the service has it now (after an undo, for `o`), kept for the walk; undefined when that fails. */
   const fetch = async (at: number): Promise<TriageIssue | undefined> => {
     try {
-      const fresh = await client.call(getRow.path, { issueId: issues[at].id, ...(org ? { organizationId: org } : {}) }, { safe: true }) as TriageIssue;
+      const fresh = await callRow(client, getRow, { issueId: issues[at].id, ...(org ? { organizationId: org } : {}) }, { what: 'issues triage' }) as TriageIssue;
       if (fresh && typeof fresh === 'object' && fresh.id === issues[at].id) return (issues[at] = fresh);
     } catch (err) {
       if (err instanceof InterruptedError) throw err;
