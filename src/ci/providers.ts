@@ -225,6 +225,13 @@ export const PUBLIC_HOSTS: Readonly<Record<string, Exclude<Vcs, 'generic'>>> = {
   'bitbucket.org': 'hostc',
 };
 
+/**
+ * The action (action.yml, run by the runner of `kind` with its own Node): the runner hands each input
+ * over as the variable `inputPrefix` + the input's name in upper case (spaces as `_`, hyphens kept),
+ * and reads the step's outputs from the file named by `outputFile`.
+ */
+export const ACTION_RUNNER = { kind: 'hosta', inputPrefix: 'INPUT_', outputFile: 'GITHUB_OUTPUT' } as const;
+
 /** The real names of the neutral providers, for the one place a user must recognise them (README, help). */
 export const PROVIDER_NAMES: Readonly<Record<Exclude<Vcs, 'generic'>, string>> = { hosta: 'GitHub', hostb: 'GitLab', hostc: 'Bitbucket' };
 

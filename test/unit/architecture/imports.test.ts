@@ -57,7 +57,7 @@ export function circles(graph: Map<string, string[]>): string[] {
  * every printer, the error classes, the exit codes; it imports nothing of svc). The gate's command is part of commands/. A new folder needs its line here (the test says so) and in docs/development.md.
  */
 export const LAYERS: readonly (readonly string[])[] = [
-  ['entry.ts'], //                              the process: builds the Host, calls main()
+  ['entry.ts', 'action/'], //                   the processes: svc's (builds the Host, calls main()); the CI action's (runs bin/svc.js)
   ['cli.ts', 'docs/'], //                       main(argv, host); build-time generation of docs and completions
   ['commands/'], //                             commander wiring, operation commands, built-ins, the gate command
   ['runtime.ts'], //                            createContext: the Context a run step gets
