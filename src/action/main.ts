@@ -9,11 +9,12 @@
  * exit 2 before svc runs, said as an error annotation.
  */
 import { spawn } from 'node:child_process';
-import { appendFileSync, existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ACTION_RUNNER } from '../ci/providers.js';
 import { EXIT } from '../core/exit-codes.js';
 import { escapeData, escapeProperty } from '../gate/reports/annotations.js';
+import { appendWhole } from '../output/write-file.js';
 import { ArgsError } from './args.js';
 import { outputFileText, outputsOf } from './outputs.js';
 import { planOf, type Plan } from './plan.js';
@@ -60,12 +61,13 @@ async function main(): Promise<number> {
   } catch (err) {
     if (!(err instanceof ArgsError)) throw err;
     process.stdout.write(command('error', 'svc action: input refused', err.message));
-    appendFileSync(outputFile, outputFileText({ 'exit-code': String(EXIT.USAGE), verdict: 'undecided' }));
+    await appendWhole(outputFile, outputFileText({ 'exit-code': String(EXIT.USAGE), verdict: 'undecided' }));
     return EXIT.USAGE;
   }
   if (plan.warning) process.stdout.write(command('warning', plan.warning.title, plan.warning.message));
   const code = await runSvc(join(__dirname, '..', 'bin', 'svc.js'), plan.argv);
-  appendFileSync(outputFile, outputFileText(outputsOf(plan, code, readOrUndefined)));
+  // Appended in one write, as the runner's other writers of the file do.
+  await appendWhole(outputFile, outputFileText(outputsOf(plan, code, readOrUndefined)));
   return code === EXIT.GATE_FAILED && !plan.failJob ? EXIT.OK : code;
 }
 
