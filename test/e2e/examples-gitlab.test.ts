@@ -196,9 +196,9 @@ for (const source of ['examples/gitlab-ci.yml', 'templates/svc-gate.yml']) {
       expect(mr.stderr).not.toContain('WARNING');
       expect(JSON.parse(readFileSync(join(w.project, 'svc-report.json'), 'utf8')).baseline).toMatchObject({ new: added.length, unchanged: before.length });
       expect(mr.code, mr.stderr).toBe(highOrAbove(sb, added) > 0 ? 1 : 0);
-      // --diff auto on the merge request's base commit; --comment without SVC_HOSTB_TOKEN: a warning, the verdict stands.
+      // --diff auto on the merge request's base commit; --comment without SVC_GITLAB_TOKEN: a warning, the verdict stands.
       expect(mr.stderr).toMatch(/svc gate: --diff [0-9a-f]{40}: 1 file changed since/);
-      expect(mr.stderr).toMatch(/--comment: could not post the comment .*no token: set SVC_HOSTB_TOKEN/);
+      expect(mr.stderr).toMatch(/--comment: could not post the comment .*no token: set SVC_GITLAB_TOKEN/);
       for (const p of [...jobs()['svc-gate'].artifacts.paths, ...Object.values(jobs()['svc-gate'].artifacts.reports)]) expect(existsSync(join(w.project, p)), p).toBe(true);
       const sast = JSON.parse(readFileSync(join(w.project, 'svc-sast.json'), 'utf8'));
       const quality = JSON.parse(readFileSync(join(w.project, 'svc-code-quality.json'), 'utf8'));

@@ -9,8 +9,19 @@ import { stringParser } from '../../request/values.js';
 import type { Runner } from '../runner.js';
 import { MAX_FLAGS, scopeSpecs } from './scope-flags.js';
 import { hint } from '../../completion/hints.js';
-import { REPORT_KEYS, REPORT_KINDS } from '../../gate/reports/registry.js';
+import { REPORT_KEYS, REPORT_KINDS, oldFlagAttribute, type ReportKind } from '../../gate/reports/registry.js';
 import { LEVELS } from '../../operations/levels.js';
+import { CI_ROWS, OUTSIDE_FORMATS, PROVIDERS } from '../../ci/providers.js';
+
+/** The CIs and providers as their users know them (the providers table). */
+const ciName = (kind: 'hosta' | 'hostb') => CI_ROWS.find((r) => r.kind === kind)!.name;
+const SAST = OUTSIDE_FORMATS.sast.flag;
+
+/** An option whose value is stored under `attribute` (a report row's key), whatever its flag's words. */
+function stored(option: Option, attribute: string): Option {
+  option.attributeName = () => attribute;
+  return option;
+}
 
 const HELP = `
 Exit codes (fail closed: never 0 unless every id of the scope exists, its scan (and with --commit a
@@ -53,7 +64,7 @@ full list is.
 either, the most severe results, the number left out and why said on stderr, in the summary and in
 the run's properties.svc. Reports are written whole or not at all;
 when the gate cannot be decided, JUnit, markdown and --json-report files say so ({"passed": false,
-"decided": false, "exitCode", "error"}) and no SARIF, --hostb-sast or --code-quality file is written:
+"decided": false, "exitCode", "error"}) and no SARIF, ${SAST} or --code-quality file is written:
 one an earlier run left at that path is removed (said in one line). A report that cannot be written
 (a full disk) is said on stderr, the others are still written, and a failing verdict keeps exit 1
 with its summary; a passing one is exit 9 (2 for a wrong path), without a PASSED summary.
@@ -77,8 +88,9 @@ Gating a pull request on the lines it touches:
                       JSON lists issues and elsewhere; SARIF leaves the others out. An issue without a
                       file or line counts; a base git cannot resolve (shallow clone) or no repository is
                       exit 2 with the fix (fetch-depth: 0, git fetch origin <branch>).
-  --comment           the summary as one comment on the pull request, edited on every later run;
-                      tokens: SVC_HOSTA_TOKEN (or the runner's token), SVC_HOSTB_TOKEN, SVC_HOSTC_TOKEN.
+  --comment           the summary as one comment on the pull (or merge) request, edited on every later
+                      run; tokens: ${PROVIDERS.hosta.tokenVariable} (or the runner's token), ${PROVIDERS.hostb.tokenVariable},
+                      ${PROVIDERS.hostc.tokenVariable}.
                       A comment that cannot be posted is a warning; the exit code is the verdict's.
 
 Policy file (.svc-policy.yml in the current directory, or --policy FILE; YAML or JSON):
@@ -96,12 +108,12 @@ Policy file (.svc-policy.yml in the current directory, or --policy FILE; YAML or
   ignore list from the command line (its other lines and comments kept).
 
 In CI (detected from its variables; --no-ci turns it off; svc help environment lists them):
-  host A's runner: the markdown summary is appended to the job's step summary (earlier content
+  ${ciName('hosta')}: the markdown summary is appended to the job's step summary (earlier content
   kept), annotations are printed without --annotations, the list of breaking issues folds in a group.
   --repository auto and --commit auto read the repository and commit the CI builds (any CI); in a
   pull request build whose commit is a merge the CI made, --commit auto is the pull request's head
-  (host A: the event file's head sha; host B's merged results pipelines: its head variable).
-  host B's CI: the list folds in a collapsible section; --hostb-sast and --code-quality write the
+  (${PROVIDERS.hosta.name}: the event file's head sha; ${PROVIDERS.hostb.name}'s merged results pipelines: its head variable).
+  ${ciName('hostb')}: the list folds in a collapsible section; ${SAST} and --code-quality write the
   report formats its merge requests show. Any CI: a progress line every 5 seconds, no spinner.
 
 Examples:
@@ -109,8 +121,8 @@ Examples:
   $ svc gate --repository auto --fail-on high --diff auto --comment
   # A pull request on what it adds: gate on issues not in the main branch's last report
   $ svc gate --repository auto --fail-on high --baseline main.sarif --sarif svc.sarif
-  # Host B's merge request widgets
-  $ svc gate --repository auto --fail-on high --hostb-sast sast-report.json --code-quality code-quality-report.json
+  # ${PROVIDERS.hostb.name}'s merge request widgets
+  $ svc gate --repository auto --fail-on high ${SAST} sast-report.json --code-quality code-quality-report.json
   # Fail when any open issue is high or critical; a SARIF report for the code-scanning view
   $ svc gate --fail-on high --sarif svc.sarif
   # The issues of one scan: at most 0 critical and 5 high
@@ -131,10 +143,15 @@ export function gateCommand(run: Runner, cmd = new Command('gate')): Command {
     cmd.addOption(new Option(`--max-${key} <n>`, key === 'total' ? 'Fail when there are more than n open issues in all' : `Fail when there are more than n open ${key} issues`));
   }
   cmd.option('--levels <cutoffs>', 'Score cut-offs, e.g. critical=90,high=70,medium=40,low=10 (default: those)');
-  for (const key of REPORT_KEYS) cmd.option(`${REPORT_KINDS[key].flag} <file>`, REPORT_KINDS[key].description);
-  cmd.option('--annotations', "Print annotations (::error file=...,line=...::, or ##vso[task.logissue] with logging commands) on stdout, the most severe within the runner's limits (default on host A's runner and with logging commands)");
+  for (const key of REPORT_KEYS) {
+    const kind = REPORT_KINDS[key] as ReportKind;
+    cmd.addOption(stored(new Option(`${kind.flag} <file>`, kind.description), key));
+    // A flag's earlier spelling: still read, for one release, and not shown (options.ts says it is renamed).
+    if (kind.oldFlag !== undefined) cmd.addOption(stored(new Option(`${kind.oldFlag} <file>`).hideHelp(), oldFlagAttribute(key)));
+  }
+  cmd.option('--annotations', `Print annotations (::error file=...,line=...::, or ##vso[task.logissue] with logging commands) on stdout, the most severe within the runner's limits (default on ${ciName('hosta')} and with logging commands)`);
   cmd.option('--comment', "Post the summary as one comment on the CI's pull request, edited on every run (never changes the exit code)");
-  cmd.option('--no-annotations', "No annotations, also on host A's runner");
+  cmd.option('--no-annotations', `No annotations, also on ${ciName('hosta')}`);
   cmd.option('--baseline <file>', 'Count only issues not in this earlier report (the --sarif or --json-report file of a previous run)');
   cmd.option('--new-since <when>', 'Count only issues created after a date (2026-11-01), a date-time or a duration back from now (7d, 12h)');
   // Ids, like the scope flags: no control character (a `\r` from CRLF output would be sent).

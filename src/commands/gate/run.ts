@@ -45,6 +45,7 @@ import { undecided } from './undecided.js';
 export async function runGate(ctx: Context, opts: GateOptions): Promise<void> {
   // Everything the user can get wrong is checked before the first request.
   const startedAt = wallClock(ctx);
+  for (const note of opts.renamed ?? []) ctx.warn(note);
   const setup = await gateSetup(ctx, opts);
   const options = resolveThresholds(opts, setup.policy);
   const format = askedFormat(ctx);

@@ -163,9 +163,12 @@ describe('import structure of src/', () => {
     expect(out).toEqual([]);
   });
 
-  it("the gate's domain (src/gate/) imports only itself, the operation table and the ground floor (core/)", () => {
+  it("the gate's domain (src/gate/) imports only itself, the operation table, the ground floor (core/) and the table of outside names", () => {
+    // ci/providers.ts is data that imports nothing: the names of the formats and limits the reports
+    // are written for (a GitLab SAST report, GitHub's code scanning), which live there alone.
+    expect(graph.get('ci/providers.ts')).toEqual([]);
     const out = [...graph].filter(([f]) => f.startsWith('gate/'))
-      .flatMap(([f, ts]) => ts.filter((t) => !t.startsWith('gate/') && !t.startsWith('operations/') && !t.startsWith('core/')).map((t) => `${f} -> ${t}`));
+      .flatMap(([f, ts]) => ts.filter((t) => !t.startsWith('gate/') && !t.startsWith('operations/') && !t.startsWith('core/') && t !== 'ci/providers.ts').map((t) => `${f} -> ${t}`));
     expect(out).toEqual([]);
   });
 

@@ -36,7 +36,7 @@ describe('README CI section', () => {
       expect(section).toContain(`](${file})`);
       expect(existsSync(resolve(__dirname, '../../..', file)), file).toBe(true);
     }
-    for (const flag of ['--baseline', '--new-since', '--commit', '--repository auto', '.svc-policy.yml', '--hostb-sast', '--code-quality', '--no-ci']) expect(section).toContain(flag);
+    for (const flag of ['--baseline', '--new-since', '--commit', '--repository auto', '.svc-policy.yml', '--gitlab-sast', '--code-quality', '--no-ci']) expect(section).toContain(flag);
     // The CI platforms by the names their users search for.
     for (const name of ['GitHub Actions', 'GitLab CI/CD', 'Bitbucket', 'Azure Pipelines', 'merge request', 'pull request']) expect(readme).toContain(name);
   });
