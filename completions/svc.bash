@@ -189,7 +189,7 @@ _svc_flags() {
     'config reset') REPLY='-y --yes -h --help' ;;
     'api') REPLY='-F --field -f --raw-field --input --safe -h --help' ;;
     'completion') REPLY='-h --help' ;;
-    'gate') REPLY='--organization-id -R --repository-ids --scan-id --project-id --code-scan-types --vulnerability-classes --languages --rule-id --search-query --fail-on --max-critical --max-high --max-medium --max-low --max-info --max-total --levels --sarif --junit --markdown --json-report --gitlab-sast --code-quality --annotations --comment --no-annotations --baseline --new-since --commit --diff --diff-scope --diff-work-tree --policy --repository --issue-url --wait --poll-interval --wait-timeout --page-size --concurrency -h --help' ;;
+    'gate') REPLY='--organization-id -R --repository-ids --scan-id --project-id --code-scan-types --vulnerability-classes --languages --rule-id --search-query --fail-on --max-critical --max-high --max-medium --max-low --max-info --max-total --levels --sarif --junit --markdown --json-report --gitlab-sast --code-quality --annotations --comment --no-annotations --baseline --new-since --commit --diff --diff-scope --diff-work-tree --policy --repository --issue-url --wait --poll-interval --wait-timeout --counts --page-size --concurrency -h --help' ;;
     'policy') REPLY='-h --help' ;;
     'policy ignore') REPLY='--reason --expires --fingerprint --no-verify --policy -h --help' ;;
     'policy unignore') REPLY='--policy -h --help' ;;
@@ -229,6 +229,7 @@ _svc_flag_value() {
     *'/--level'|*'/--fail-on') REPLY='choice:critical high medium low info' ;;
     *'/--scan-type') REPLY='choice:FullScan PrScan SCAScan' ;;
     *'/--diff-scope') REPLY='choice:lines files' ;;
+    *'/--counts') REPLY='choice:narrow wide' ;;
     *'/--fault') REPLY='choice:reset truncated invalid-json slow-body 500 502 503 429' ;;
     *) return 1 ;;
   esac
