@@ -15,10 +15,10 @@ import { dirname, join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse, parseAllDocuments } from 'yaml';
 import { runProgram } from '../helpers/run-svc.js';
-import { startGateSandbox, type GateSandbox } from '../helpers/sandbox-scope.js';
+import { highOrAboveOf as highOrAbove, mostOpenRepo as repoOf, openIssueIds as openIds, startGateSandbox, type GateSandbox } from '../helpers/sandbox-scope.js';
 import { tempDir } from '../helpers/temp.js';
 import { codeQualityErrors, sastErrors } from '../unit/gate/reports/hostb-schemas.js';
-import { openRepo } from '../helpers/git-repo.js';
+import { pullRequestCheckout } from '../helpers/git-repo.js';
 import { releaseTree } from '../helpers/release-tree.js';
 import { recorders } from '../helpers/github-runner.js';
 import { SCHEMAS, schemaCheck } from '../helpers/schemas.js';
@@ -113,27 +113,16 @@ async function servers(archive: string, jobToken: string) {
 const sandboxes: GateSandbox[] = [];
 afterAll(async () => { await Promise.all(sandboxes.splice(0).map((s) => s.close())); });
 
-const openIds = (sb: GateSandbox, repoId: string) => sb.state.issues.filter((i) => i.repositoryId === repoId && i.status === 'open').map((i) => i.id).sort();
-const highOrAbove = (sb: GateSandbox, ids: string[]) => sb.state.issues.filter((i) => ids.includes(i.id) && (i.score ?? 100) >= 70).length;
 
 /** A project's world: the merge request's checkout, the runner's variables, a job runner. */
 async function world(sb: GateSandbox, jobs: Record<string, Job>, o: { onClose: (f: () => Promise<void>) => void }) {
-  const open = (id: string) => sb.state.issues.filter((i) => i.repositoryId === id && i.status === 'open').length;
-  const repo = sb.state.repos.filter((r) => r.source === 'hostb' && r.organizationId === sb.organizationId).sort((a, b) => open(b.id) - open(a.id))[0];
+  const repo = repoOf(sb, 'hostb');
   const release = await releaseTree();
   const net = await servers(release.archive, 'job-token-0042');
   o.onClose(net.close);
   const dir = tempDir('svc-gitlab-');
   const project = join(dir, 'builds', 'group', 'project');
-  mkdirSync(project, { recursive: true });
-  const git = openRepo(project, dir);
-  git.git('init', '-q', '-b', 'main');
-  git.write('README.md', 'base\n');
-  const base = git.commit('base');
-  git.git('update-ref', 'refs/remotes/origin/main', base);
-  git.git('checkout', '-q', '-b', 'feature');
-  git.write('src/feature.ts', 'export const feature = 1;\n');
-  git.commit('feature');
+  const { base } = pullRequestCheckout(project, dir);
   // The image's node is svc's: only package managers are recorded.
   const rec = recorders(join(dir, 'recorders'), { node: false });
   const server = new URL(repo.url).origin;

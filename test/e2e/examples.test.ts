@@ -22,10 +22,10 @@ import { join, resolve } from 'node:path';
 import { createRequire } from 'node:module';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { startGateSandbox, type GateSandbox } from '../helpers/sandbox-scope.js';
+import { highOrAboveOf as highOrAbove, mostOpenRepo as repoOf, openIssueIds as openIds, startGateSandbox, type GateSandbox } from '../helpers/sandbox-scope.js';
 import { tempDir } from '../helpers/temp.js';
 import { schemaErrors } from '../unit/gate/reports/sarif-schema.js';
-import { openRepo } from '../helpers/git-repo.js';
+import { pullRequestCheckout } from '../helpers/git-repo.js';
 import { releaseTree } from '../helpers/release-tree.js';
 import { recorders, runJob, stepSummaryOf, type RunnerOptions, type Step } from '../helpers/github-runner.js';
 import { runProgram } from '../helpers/run-svc.js';
@@ -114,16 +114,7 @@ async function githubApi(): Promise<{ url: string; asked: string[]; close(): Pro
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, asked, close: () => new Promise((r) => server.close(() => r())) };
 }
 
-/** The repository of a provider in the token's organization with the most open issues. */
-function repoOf(sb: GateSandbox, source: string) {
-  const open = (id: string) => sb.state.issues.filter((i) => i.repositoryId === id && i.status === 'open').length;
-  const repos = sb.state.repos.filter((r) => r.source === source && r.organizationId === sb.organizationId).sort((a, b) => open(b.id) - open(a.id));
-  expect(repos.length, `seed data: a ${source} repository`).toBeGreaterThan(0);
-  return repos[0];
-}
 const repoPath = (url: string) => new URL(url).pathname.replace(/^\/+|\/+$/g, '');
-const openIds = (sb: GateSandbox, repoId: string) => sb.state.issues.filter((i) => i.repositoryId === repoId && i.status === 'open').map((i) => i.id).sort();
-const highOrAbove = (sb: GateSandbox, ids: string[]) => sb.state.issues.filter((i) => ids.includes(i.id) && (i.score ?? 100) >= 70).length;
 
 /**
  * A job's world: the pull request's checkout (branch feature one commit past main, origin/main as
@@ -133,15 +124,7 @@ const highOrAbove = (sb: GateSandbox, ids: string[]) => sb.state.issues.filter((
 async function world(sb: GateSandbox, repo: { url: string; id: string }, apiUrl: string) {
   const home = tempDir('svc-runner-');
   const workspace = join(home, 'work', 'repo');
-  mkdirSync(workspace, { recursive: true });
-  const git = openRepo(workspace, home);
-  git.git('init', '-q', '-b', 'main');
-  git.write('README.md', 'base\n');
-  const base = git.commit('base');
-  git.git('update-ref', 'refs/remotes/origin/main', base);
-  git.git('checkout', '-q', '-b', 'feature');
-  git.write('src/feature.ts', 'export const feature = 1;\n');
-  const head = git.commit('feature');
+  const { base, head } = pullRequestCheckout(workspace, home);
   const runnerTemp = join(home, 'work', '_temp');
   mkdirSync(runnerTemp, { recursive: true });
   const rec = recorders(join(home, 'recorders'));

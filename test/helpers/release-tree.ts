@@ -1,7 +1,6 @@
 /**
  * svc's release tree (scripts/release.mjs --tree, from the run's build) and its download, made once
- * per test run and shared by the files that run the CI files from it (as test/helpers/pack.ts shares
- * the packed package): the first caller writes into the run's shared folder, the others wait.
+ * per test run (once-per-run.ts) for the files that run the CI files from it.
  *
  * - `tree`: the files a release tag holds (action.yml, bin/, dist/, node_modules/jq-wasm, ...);
  * - `archive`: those files as the release's download, svc-<version>.tar.gz with everything under
@@ -9,10 +8,11 @@
  */
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { tempDir } from './temp.js';
+import { oncePerRun } from './once-per-run.js';
 
 const ROOT = resolve(__dirname, '../..');
 const run = promisify(execFile);
@@ -41,33 +41,6 @@ export function releaseTree(): Promise<ReleaseTree> {
   return mine;
 }
 
-async function shared(): Promise<ReleaseTree> {
-  const root = process.env.SVC_TEST_SHARED;
-  if (!root) return make(tempDir('svc-release-'));
-  const dir = join(root, 'release');
-  const result = join(root, 'release.json');
-  let first = true;
-  try {
-    mkdirSync(dir);
-  } catch {
-    first = false;
-  }
-  if (first) {
-    let made: ReleaseTree | { error: string };
-    try {
-      made = await make(dir);
-    } catch (e) {
-      made = { error: e instanceof Error ? e.message : String(e) };
-    }
-    writeFileSync(`${result}.part`, JSON.stringify(made));
-    renameSync(`${result}.part`, result);
-  }
-  const end = Date.now() + 120_000;
-  while (!existsSync(result)) {
-    if (Date.now() > end) throw new Error(`release tree: no result in ${result} after 120 s`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  const got = JSON.parse(readFileSync(result, 'utf8')) as ReleaseTree | { error: string };
-  if ('error' in got) throw new Error(`the release tree could not be made: ${got.error}`);
-  return got;
+function shared(): Promise<ReleaseTree> {
+  return oncePerRun('release', make, () => tempDir('svc-release-'));
 }
