@@ -20,12 +20,14 @@
  */
 import { answerValue, quoted } from '../core/sanitize.js';
 import type { Report } from './doubts.js';
+import { apiPath } from '../operations/row.js';
 
 type Json = Record<string, unknown>;
 type Body = Record<string, unknown>;
 
-export const ISSUES_SEARCH = '/api/v1/issues/search';
-const ISSUES_BY_SEVERITY = '/api/v1/stats/issuesBySeverity';
+/** The operations whose answers carry counts, by their rows' paths (operations/row.ts). */
+export const ISSUES_SEARCH = apiPath('issues', 'search');
+const ISSUES_BY_SEVERITY = apiPath('stats', 'issuesBySeverity');
 
 const isObject = (v: unknown): v is Json => v !== null && typeof v === 'object' && !Array.isArray(v);
 const wholeCount = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && v >= 0;

@@ -29,7 +29,9 @@ import { count } from '../terminal/progress.js';
 import { outputSink } from '../output/print-json.js';
 import { write } from '../output/write.js';
 import { allowListeners } from './pager.js';
+import { printDryRunPreview } from './bulk-preview.js';
 import type { Skipped } from './bulk-where.js';
+import { sendRow } from '../http/row-call.js';
 
 interface BulkJob {
   op: Operation;
@@ -45,6 +47,9 @@ interface BulkJob {
   concurrency: number;
   /** `--failed-to FILE`. */
   failedTo?: string;
+  /** For --dry-run's table on a terminal: the issues --where found (by id), and the search that draws them. */
+  found?: ReadonlyMap<string, Record<string, unknown>>;
+  search?: Operation;
 }
 
 type Outcome = 'done' | 'failed' | 'not-sent' | 'skipped';
@@ -82,6 +87,11 @@ export async function runBulk(ctx: Context, job: BulkJob): Promise<void> {
   const { order, times } = unique(job.ids);
   const dupes = order.filter((id) => times.get(id)! > 1);
   if (dupes.length) ctx.warn(`${plural(dupes.length, 'id')} given more than once, sent once: ${list(dupes.map((id) => `${id} (x${times.get(id)})`))}`);
+  if (ctx.globals.dryRun && ctx.format() === 'table') {
+    // On a terminal: the issues as a table and one request as the example of all (bulk-preview.ts).
+    await printDryRunPreview(ctx, { op, order, request: (id) => describeRequest(ctx, op.path, job.bodyFor(id)), found: job.found, search: job.search });
+    return;
+  }
   if (ctx.globals.dryRun) {
     // What would be sent, one request per id (JSON: a list; NDJSON: one a line).
     const requests = order.map((id) => describeRequest(ctx, op.path, job.bodyFor(id)));
@@ -133,7 +143,7 @@ export async function runBulk(ctx: Context, job: BulkJob): Promise<void> {
         active++;
         try {
           // A wait to retry (429) is not a call in flight: Ctrl-C ends it at once (waitSignal).
-          const response = await client.call(op.path, job.bodyFor(id), { safe: op.safe, signal: inFlight.signal, waitSignal: ctx.signal });
+          const response = await sendRow(client, op, job.bodyFor(id), { signal: inFlight.signal, waitSignal: ctx.signal });
           // As one id's call would be checked: a wrong shape is 7, `ok: false` is 5 (output/respond.ts).
           checkShape(ctx, op, response);
           records.set(id, { id, outcome: 'done', code: 0, response });
@@ -208,7 +218,7 @@ export async function runBulk(ctx: Context, job: BulkJob): Promise<void> {
       ctx.note(line);
       return;
     }
-    throw new CliError(line, worstCode(all), rerunHint(job));
+    throw new CliError(line, worstCode(all), rerunHint(job, all));
   }
 }
 
@@ -218,7 +228,11 @@ function worstCode(records: BulkRecord[]): ExitCode {
   return BULK_FAILURE_ORDER.find((c) => codes.has(c)) ?? EXIT.INTERNAL;
 }
 
-function rerunHint(job: BulkJob): string {
+function rerunHint(job: BulkJob, all: readonly BulkRecord[] = []): string {
+  // Only issues skipped: nothing to run again (they are outside the filter).
+  if (all.length > 0 && all.every((r) => r.outcome === 'done' || r.outcome === 'skipped')) {
+    return 'the skipped issues are outside the filter that found them: look at them (svc issues get ID) before acting on one by its id';
+  }
   return job.failedTo !== undefined
     ? `the ids that failed or were not sent are in ${job.failedTo}: run the same command with --ids-from ${job.failedTo}`
     : 'add --failed-to FILE to keep the ids that failed, then run again with --ids-from FILE';

@@ -33,8 +33,9 @@ import { answerValue, escapeControls, quoted } from '../core/sanitize.js';
 import type { CheckId } from '../answers/checks.js';
 import { Doubts, refusal, type Report } from '../answers/doubts.js';
 import { itemsOf } from '../answers/item-scope.js';
+import { callRow } from '../http/row-call.js';
+import { rowOf } from '../operations/index.js';
 
-export const LIST_PATH = '/api/v1/scans/list';
 const DEFAULT_POLL_SEC = 10;
 const DEFAULT_WAIT_TIMEOUT_SEC = 3600;
 /** Longest silence in a CI log while waiting. */
@@ -183,6 +184,7 @@ function transient(err: unknown): boolean {
 
 export async function waitForScan(ctx: Context, scanId: string, organizationId: unknown, s: WaitSettings): Promise<ScanItem> {
   const client = await ctx.client();
+  const list = await rowOf('scans', 'list');
   const body: Record<string, unknown> = { scanId, page: 1, pageSize: 10 };
   if (typeof organizationId === 'string') body.organizationId = organizationId;
   const started = ctx.now();
@@ -197,7 +199,7 @@ export async function waitForScan(ctx: Context, scanId: string, organizationId: 
       let item: ScanItem | undefined;
       let polled = false;
       try {
-        item = findScan(await client.call(LIST_PATH, body, { safe: true }), scanId, ctx.doubts.report, `scans list --scan-id ${scanId}`);
+        item = findScan(await callRow(client, list, body, { what: `scans list --scan-id ${scanId}` }), scanId, ctx.doubts.report, `scans list --scan-id ${scanId}`);
         polled = true;
         failures = 0;
       } catch (err) {

@@ -32,11 +32,12 @@ import { checkAnswer, itemsOf } from '../../answers/item-scope.js';
 import { refusal, type Report } from '../../answers/doubts.js';
 import { escapeControls } from '../../core/sanitize.js';
 import { commitOf, sameCommit, scanIdOf } from '../../gate/since.js';
-import { LIST_PATH, findScan, reportScan, scanState } from '../../scans/wait.js';
+import { findScan, reportScan, scanState } from '../../scans/wait.js';
+import { callRow } from '../../http/row-call.js';
+import { rowOf } from '../../operations/index.js';
 import { inScopeScan, type ScopeRepositories } from './scope-repositories.js';
 import type { VerifiedCommit } from '../../gate/verdict.js';
 
-const ISSUES_SEARCH = '/api/v1/issues/search';
 /**
  * The statuses other than open that the spec's `categoryCounts` count (an answer's counts are checked
  * against the `types` asked for). `notExploitable`, seen only in the field notes, is not searched: an
@@ -101,13 +102,14 @@ async function searchOtherStatuses(client: Client, s: Scope, sha: string, report
   if (s.project !== undefined) body.projectId = s.project;
   if (s.scanId !== undefined) body.scanId = s.scanId;
   const found: Evidence = { ids: [], unnamed: 0 };
+  const search = await rowOf('issues', 'search');
   for (let page = 1; page <= MAX_PAGES; page++) {
     const asked = { ...body, page };
-    const data = await client.call(ISSUES_SEARCH, asked, { safe: true }) as Record<string, unknown> | null;
+    const data = await callRow(client, search, asked, { what: 'gate: --commit: issues search' }) as Record<string, unknown>;
     // Its counts and each issue's scope checked as every listing's are (a filter ignored: exit 7).
     // A status asked for that categoryCounts leaves out (the field notes' 5-key issueCounts has no
     // silenced or closed) is no contradiction here: a miss on this lookup fails closed (exit 4) anyway.
-    checkAnswer(ISSUES_SEARCH, 'issues', data, asked, 'gate: --commit: issues search', report, { omittedCategories: true });
+    checkAnswer(search.path, 'issues', data, asked, 'gate: --commit: issues search', report, { omittedCategories: true });
     const items = itemsOf(data, 'issues', 'gate: --commit: issues search', report);
     const ids = new Set<string>();
     for (const item of items) {
@@ -120,7 +122,7 @@ async function searchOtherStatuses(client: Client, s: Scope, sha: string, report
       else ids.add(scan);
     }
     if (ids.size > 0 || found.unnamed > 0) return { ids: [...ids].sort(), unnamed: found.unnamed };
-    const total = typeof data?.totalCount === 'number' ? data.totalCount : undefined;
+    const total = typeof data.totalCount === 'number' ? data.totalCount : undefined;
     if (items.length < PAGE_SIZE || (total !== undefined && page * PAGE_SIZE >= total)) break;
   }
   return found;
@@ -130,12 +132,13 @@ async function searchOtherStatuses(client: Client, s: Scope, sha: string, report
 async function checkScans(client: Client, s: Scope, sha: string, ids: string[], report: Report, doubts: Context['doubts']): Promise<VerifiedCommit> {
   const scans: VerifiedCommit['scans'] = [];
   const failed: string[] = [];
+  const list = await rowOf('scans', 'list');
   for (const id of ids) {
     const body: Record<string, unknown> = { scanId: id, page: 1, pageSize: 10 };
     if (s.org !== undefined) body.organizationId = s.org;
     let item: Record<string, unknown> | undefined;
     try {
-      const data = await client.call(LIST_PATH, body, { safe: true });
+      const data = await callRow(client, list, body, { what: 'gate: --commit: scans list' });
       item = findScan(data, id, report, 'gate: --commit: scans list');
     } catch (err) {
       // scans/list is not in the spec (field notes): without it no scan can be shown to have finished.
@@ -174,8 +177,9 @@ async function runningScans(client: Client, s: Scope, report: Report): Promise<s
   if (s.org !== undefined) body.organizationId = s.org;
   if (s.repoIds) body.repositoryIds = s.repoIds;
   let data: unknown;
+  const op = await rowOf('scans', 'list');
   try {
-    data = await client.call(LIST_PATH, body, { safe: true });
+    data = await callRow(client, op, body, { what: 'gate: --commit: scans list' });
   } catch (err) {
     // Without scans/list nothing is known to be running: the commit is simply not found.
     if (err instanceof NotFoundError) return [];

@@ -1,7 +1,9 @@
 /**
  * The gate's count: every open issue of the scope read (all pages, checked against totalCount and the
- * counts beside it, listing/pager.ts), each checked (an id, values it can decide on, a repository of
- * the scope) and given to the sieve (baseline, policy, --diff, --new-since, --commit) and the tally.
+ * counts beside it, listing/pager.ts), each checked (answers/checks.ts: a record with an id, of the
+ * scope, with values the gate can decide on: what it cannot is counted fail closed and named, or not
+ * counted and no PASS) and given to the sieve (baseline, policy, --diff, --new-since, --commit) and
+ * the tally.
  *
  * Memory: issues are counted as pages arrive. Only the issues a report or the verdict lists are
  * kept, without their heaviest fields (code segment, patch, rule-violation text): with --sarif,
@@ -29,6 +31,7 @@ import { searchOperation } from './scope-flags.js';
 import type { GateSetup } from './setup.js';
 import { inScopeRepository, sameRepositoryName, type RepositoryNames, type ScopeRepositories } from './scope-repositories.js';
 import type { SpillStore } from './spill.js';
+import { sendRow } from '../../http/row-call.js';
 
 /** Fields dropped from the issues the gate keeps: large, and in no report. */
 const HEAVY_FIELDS = ['sastCodeSegment', 'businessLogicScenario', 'validationSecurityAssessment', 'patch', 'naturalLanguageRuleViolation'];
@@ -128,10 +131,10 @@ export async function countIssues(
     report: ctx.doubts.report,
     ...(o.countsWide ? { counts: { wide: true } } : {}),
     // Pages read into reused buffers and parsed when their turn comes (src/listing/page-decode.ts).
-    call: (b) => client.call(op.path, b, { safe: true, raw: buffers }),
+    call: (b) => sendRow(client, op, b, { raw: buffers }),
     decode: (answer) => decodePage(answer, op.pagination!.items),
   });
-  // --new-since reads createdAt: then it must be a date-time (trust.ts).
+  // --new-since reads createdAt: then an issue without a date-time is counted as new, and named (date-time.ts).
   const dates = setup.sieve.since !== undefined;
   const check = { dates, names: o.repositoryNames, repositories: o.repositories, doubts: ctx.doubts };
   let notCounted = 0;

@@ -12,23 +12,29 @@
  * |                  | is known only through its repositories)        |                                     |
  * | --scan-id        | `scans list --scan-id` (field notes)           | exit 4 unknown; 8 queued or running |
  * |                  |                                                | (or --wait); 1 failed, its message; |
- * |                  |                                                | 7 listed twice, or a scan of another|
- * |                  |                                                | organization or id in the answer    |
+ * |                  |                                                | 7 listed twice, a status word svc   |
+ * |                  |                                                | does not know without flags, only   |
+ * |                  |                                                | other scans; no PASS: a scan of     |
+ * |                  |                                                | another organization                |
  * | --repository     | `repositories list`: the record of the id      | exit 7 when it gives only other     |
  * |  URL or auto     | resolve-by-url gave has that URL (or none)     | URLs (the answers contradict)       |
  * | --rule-id        | `issues search --rule-id` of any status: the   | exit 4: an unused rule cannot be    |
  * |                  | rule has found an issue (the spec has no rule  |  told from a typo                   |
  * |                  | lookup)                                        |                                     |
- * | organization or  | `repositories list` (once per gate): the scan's| exit 7: a scan or an issue of a     |
- * |  project (any    | and each counted issue's repositoryId is one of|  repository outside the scope (they |
- * |  named scope)    | the organization's (the project's) repositories|  carry no organizationId to compare)|
+ * | organization or  | `repositories list` (once per gate): the scan's| no PASS (exit 7 unless a FAIL is    |
+ * |  project (any    | and each counted issue's repositoryId is one of|  proven): a scan or an issue of a   |
+ * |  named scope)    | the organization's (the project's) repositories|  repository outside the scope (not  |
+ * |                  |                                                |  counted; no organizationId to      |
+ * |                  |                                                |  compare)                           |
  *
  * An organization that is not named anywhere (no --organization-id, --org, SVC_ORGANIZATION_ID or
  * profile) is the token's default one, which the service picks: there is no id to check. The other
  * scope flags (--vulnerability-classes, --languages, --code-scan-types, --search-query) are filters,
  * not ids, and the spec lists no allowed values for them: they are not checked, and the summary says
  * how many open issues they left. A lookup that fails for another reason ends as any call does
- * (3, 6, 7...); a lookup whose answer cannot be read is exit 7: it never counts as "found".
+ * (3, 6, 7...); a lookup whose answer cannot be read is exit 7: it never counts as "found". An
+ * organization record without `id` is read by its `organizationId` (inference, a warning); one with no
+ * id at all cannot show the organization exists: no PASS, and no exit 4 (answers/checks.ts).
  */
 import type { Context } from '../../context.js';
 import { CliError } from '../../core/errors.js';
@@ -42,11 +48,9 @@ import type { VerifiedScope } from '../../gate/verdict.js';
 import { recordUrls } from '../../repos/find.js';
 import { inScopeScan, type ScopeRepositories, repositoryNames, type RepositoryNames } from './scope-repositories.js';
 import { mayNameSameRepository, webUrl } from '../../ci/repo-url.js';
-import { LIST_PATH, WaitTimeoutError, findScan, reportScan, waitForScan } from '../../scans/wait.js';
-
-const ORGS_LIST = '/api/v1/orgs/list';
-const REPOS_LIST = '/api/v1/repositories/list';
-const ISSUES_SEARCH = '/api/v1/issues/search';
+import { WaitTimeoutError, findScan, reportScan, waitForScan } from '../../scans/wait.js';
+import { callRow } from '../../http/row-call.js';
+import { rowOf } from '../../operations/index.js';
 
 /** An id of the scope that does not exist (exit 4). */
 class ScopeNotFoundError extends CliError {
@@ -76,9 +80,9 @@ const FILTERS: Record<string, string> = {
 
 const q = (id: string) => `'${escapeControls(id)}'`;
 
-function listOf(data: unknown, what: string): Array<Record<string, unknown>> {
-  if (!Array.isArray(data)) throw refusal('top-level', `gate: ${what}`, 'it did not answer with a list, so the scope cannot be verified', 'check the base URL; try again with --verbose');
-  return data.filter((x): x is Record<string, unknown> => x !== null && typeof x === 'object');
+/** The records of a list answer (callRow has checked it is a list, as the row documents: `top-level`). */
+function listOf(data: unknown): Array<Record<string, unknown>> {
+  return (data as unknown[]).filter((x): x is Record<string, unknown> => x !== null && typeof x === 'object');
 }
 
 function idOf(rec: Record<string, unknown>, field = 'id'): string | undefined {
@@ -104,7 +108,7 @@ function orgIdOf(rec: Record<string, unknown>, doubts: Doubts): string | undefin
 }
 
 async function verifyOrganization(client: Client, org: string, doubts: Doubts): Promise<boolean> {
-  const orgs = listOf(await client.call(ORGS_LIST, {}, { safe: true }), 'orgs list');
+  const orgs = listOf(await callRow(client, await rowOf('orgs', 'list'), {}, { what: 'gate: orgs list' }));
   const ids = orgs.map((o) => orgIdOf(o, doubts));
   if (ids.some((x) => x === undefined) && !ids.includes(org)) {
     // Not stated as missing (an organization without an id may be it): no PASS, and no exit 4.
@@ -120,7 +124,7 @@ async function verifyOrganization(client: Client, org: string, doubts: Doubts): 
 async function verifyRepositories(client: Client, org: string | undefined, repoIds: string[] | undefined, project: string | undefined, doubts: Doubts, resolvedUrl?: string): Promise<{ names?: RepositoryNames; repositories: ScopeRepositories }> {
   const body: Record<string, unknown> = { getCounts: false };
   if (org !== undefined) body.organizationId = org;
-  const all = listOf(await client.call(REPOS_LIST, body, { safe: true }), 'repositories list');
+  const all = listOf(await callRow(client, await rowOf('repos', 'list'), body, { what: 'gate: repositories list' }));
   const where = org === undefined ? 'the token\'s organization' : `organization ${q(org)}`;
   const byId = new Map<string, Record<string, unknown>>();
   // A repository without an id cannot be shown to be (or not to be) one of the scope: no PASS.
@@ -175,9 +179,9 @@ function sameUrl(url: string, id: string, record: Record<string, unknown>): void
 async function verifyRule(client: Client, org: string | undefined, rule: string): Promise<void> {
   const body: Record<string, unknown> = { ruleId: rule, page: 1, pageSize: 1 };
   if (org !== undefined) body.organizationId = org;
-  const data = await client.call(ISSUES_SEARCH, body, { safe: true }) as Record<string, unknown> | null;
-  const counts = [data?.totalCountAllCategories, data?.totalCount].filter((n): n is number => typeof n === 'number');
-  const listed = Array.isArray(data?.issues) ? data.issues.length : undefined;
+  const data = await callRow(client, await rowOf('issues', 'search'), body, { what: 'gate: --rule-id: issues search' }) as Record<string, unknown>;
+  const counts = [data.totalCountAllCategories, data.totalCount].filter((n): n is number => typeof n === 'number');
+  const listed = Array.isArray(data.issues) ? data.issues.length : undefined;
   if (counts.length === 0 && listed === undefined) {
     throw refusal('rule-no-count', 'gate: --rule-id', 'the issue search gave no count and no list, so the rule cannot be verified', 'check the base URL; try again with --verbose');
   }
@@ -196,10 +200,11 @@ async function verifyScan(ctx: Context, client: Client, org: string | undefined,
   let item: Record<string, unknown> | undefined;
   // The scan's record checked against the request (answers/item-scope.ts), as `svc scans list` checks
   // it: a scan of another organization shows the filter was ignored (no PASS).
-  const inScope = itemScopeCheck(LIST_PATH, { organizationId: org }, what, ctx.doubts.report);
+  const op = await rowOf('scans', 'list');
+  const inScope = itemScopeCheck(op.path, { organizationId: org }, what, ctx.doubts.report);
   let others = 0;
   try {
-    const data = await client.call(LIST_PATH, body, { safe: true });
+    const data = await callRow(client, op, body, { what });
     item = findScan(data, scanId, ctx.doubts.report, what);
     const list = (data as { codeScans?: unknown } | null)?.codeScans;
     if (Array.isArray(list)) others = list.filter((x) => x !== null && typeof x === 'object' && String((x as Record<string, unknown>).scanId ?? (x as Record<string, unknown>).id) !== scanId).length;

@@ -14,6 +14,8 @@ import { actionOf } from '../../answers/checks.js';
 import { itemScopeCheck } from '../../answers/item-scope.js';
 import { checkAnswerCounts } from '../../answers/search-counts.js';
 import { quoted } from '../../core/sanitize.js';
+import { callRow } from '../../http/row-call.js';
+import { rowOf } from '../../operations/index.js';
 
 interface TriageOptions {
   repositoryIds?: string[];
@@ -25,6 +27,9 @@ interface Done {
   id: string;
   action: 'false positive' | 'true positive' | 'archived' | 'patch requested' | 'skipped' | 'failed' | 'unarchived';
 }
+
+/** The rows triage's keys call. */
+type TriageAction = 'archive' | 'unarchive' | 'mark-false-positive' | 'mark-true-positive' | 'generate-patch';
 
 const ENTER_ALT = '\x1b[?1049h\x1b[?25l';
 const LEAVE_ALT = '\x1b[?25h\x1b[?1049l';
@@ -43,12 +48,14 @@ export async function runTriage(ctx: Context, o: TriageOptions, resolveRepos: (b
   if (o.repositoryIds) body.repositoryIds = o.repositoryIds;
   if (o.searchQuery) body.searchQuery = o.searchQuery;
   await resolveRepos(body);
-  const answer = await ctx.spin('issues search (open, by score)', () => client.call('/api/v1/issues/search', body, { safe: true })) as { issues?: TriageIssue[]; totalCount?: number };
-  checkAnswerCounts('/api/v1/issues/search', answer, body, 'issues triage', ctx.doubts.report);
-  const inScope = itemScopeCheck('/api/v1/issues/search', body, 'issues triage', ctx.doubts.report);
+  const search = await rowOf('issues', 'search');
+  const answer = await ctx.spin('issues search (open, by score)', () => callRow(client, search, body, { what: 'issues triage' })) as { issues?: TriageIssue[]; totalCount?: number };
+  checkAnswerCounts(search.path, answer, body, 'issues triage', ctx.doubts.report);
+  const inScope = itemScopeCheck(search.path, body, 'issues triage', ctx.doubts.report);
   // An issue outside the search's filter (another status, another repository) is skipped and listed, never shown to act on.
   const skipped: string[] = [];
-  const listed = Array.isArray(answer?.issues) ? answer.issues.filter((i) => i && typeof i.id === 'string') : [];
+  // An issue without an id (or with an empty one) cannot be acted on: it is not shown.
+  const listed = Array.isArray(answer.issues) ? answer.issues.filter((i) => i && typeof i.id === 'string' && i.id !== '') : [];
   const issues = listed.filter((i) => {
     const doubted = inScope?.(i, 1) ?? [];
     if (!doubted.some((c) => actionOf(c, 'bulk') === 'skip')) return true;
@@ -63,8 +70,9 @@ export async function runTriage(ctx: Context, o: TriageOptions, resolveRepos: (b
   }
   if ((answer.totalCount ?? 0) > issues.length) ctx.warn(`triaging the first ${issues.length} of ${answer.totalCount} open issues, highest score first`);
 
-  const call = (name: string, extra: Record<string, unknown> = {}) => (id: string) =>
-    client.call(`/api/v1/issues/${name}`, { issueId: id, ...(org ? { organizationId: org } : {}), ...extra }, { safe: false })
+  // Each key's action is its row's call (issues archive, mark-false-positive...).
+  const call = (name: TriageAction, extra: Record<string, unknown> = {}) => async (id: string) =>
+    callRow(client, await rowOf('issues', name), { issueId: id, ...(org ? { organizationId: org } : {}), ...extra })
       // `ok: false` is the service saying it did not do it: a failure of this issue (exit 5), never "done".
       .then((answer) => { checkDone(answer, `issues ${name}`); return answer; });
   const done: Done[] = [];

@@ -128,7 +128,7 @@ describe('ids are checked by listing them, not by a 404 from the search', () => 
   it('an organization list it cannot read is exit 7, never "found"', async () => {
     server.stub('/api/v1/orgs/list', { json: { organizations: 'nope' } });
     try {
-      noVerdict(await gate(['--org', 'org_1', '--fail-on', 'info'], env), 7, /gate: orgs list: it did not answer with a list/);
+      noVerdict(await gate(['--org', 'org_1', '--fail-on', 'info'], env), 7, /gate: orgs list: the answer is an object, not the list the spec documents for orgs list/);
     } finally {
       stubLenient();
     }
