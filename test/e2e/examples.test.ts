@@ -97,7 +97,7 @@ describe('the GitHub files pass their linters', () => {
   });
 });
 
-/** A GitHub API stand-in for --comment: lists no comment, creates one; records what it was asked. */
+/** A GitHub API stand-in for --comment: says whose the token is, lists no comment, creates one; records what it was asked. */
 async function githubApi(): Promise<{ url: string; asked: string[]; close(): Promise<void> }> {
   const asked: string[] = [];
   const server = createServer((req: IncomingMessage, res) => {
@@ -105,6 +105,8 @@ async function githubApi(): Promise<{ url: string; asked: string[]; close(): Pro
     req.on('data', (d) => (body += d));
     req.on('end', () => {
       asked.push(`${req.method} ${req.url}`);
+      // Whose token it is (GraphQL viewer): the runner's token is the Actions bot's.
+      if (req.method === 'POST' && req.url === '/graphql') return res.writeHead(200, { 'content-type': 'application/json' }).end('{"data":{"viewer":{"login":"github-actions[bot]"}}}');
       if (req.method === 'GET' && /\/issues\/\d+\/comments/.test(req.url ?? '')) return res.writeHead(200, { 'content-type': 'application/json' }).end('[]');
       if (req.method === 'POST' && /\/issues\/\d+\/comments$/.test(req.url ?? '')) return res.writeHead(201, { 'content-type': 'application/json' }).end(JSON.stringify({ id: 501, body: JSON.parse(body).body }));
       return res.writeHead(404, { 'content-type': 'application/json' }).end('{"message":"Not Found"}');
@@ -198,7 +200,7 @@ describe('examples/github-workflow.yml, its action from the release tree', () =>
     // Both lines of `args: |` took effect: --diff auto on the pull request's base, and --comment.
     expect(clean.stderr).toContain('svc gate: --diff origin/main: 1 file changed since');
     expect(clean.stderr, JSON.stringify(api.asked)).toMatch(/svc gate: created the comment 501 on/);
-    expect(api.asked.filter((a) => a.startsWith('POST '))).toEqual([`POST /repos/${repoPath(repo.url)}/issues/7/comments`, `POST /repos/${repoPath(repo.url)}/issues/7/comments`]);
+    expect(api.asked.filter((a) => a.startsWith('POST /repos'))).toEqual([`POST /repos/${repoPath(repo.url)}/issues/7/comments`, `POST /repos/${repoPath(repo.url)}/issues/7/comments`]);
 
     // A scan adds issues: the pull request counts those, and only those; annotations without flags.
     const r = await sb.run(['scans', 'start', '--repository-ids', repo.id, '--wait', '--poll-interval', '0.1']);
