@@ -19,7 +19,8 @@ import { stripControls } from '../../core/sanitize.js';
 import { withLock } from '../../config/lock.js';
 import { writeFileAtomic } from '../../output/write-file.js';
 import { renderResponse } from '../../output/respond.js';
-import { loadGroup } from '../../operations/index.js';
+import { rowOf } from '../../operations/index.js';
+import { callRow } from '../../http/row-call.js';
 import { DEFAULT_POLICY_FILE, PolicyError, isExpired, parsePolicy, utcDay, type IgnoreEntry } from '../../gate/policy-file.js';
 import { PolicyEditError, addIgnores, parseExpiry, removeIgnores, type NewEntry } from '../../gate/policy-edit.js';
 import { fingerprintOf } from '../../gate/fingerprint.js';
@@ -86,13 +87,13 @@ async function editPolicy<T>(path: string, shown: string, edit: (text: string | 
 
 /** Each issue as the service has it (issues get, through its row), for its title and fingerprint. */
 async function fetchIssues(ctx: Context, ids: string[]): Promise<Map<string, IssueInput>> {
-  const op = (await loadGroup('issues')).find((o) => o.name === 'get')!;
+  const op = await rowOf('issues', 'get');
   const client = await ctx.client();
   const org = ctx.organization().id;
   const out = new Map<string, IssueInput>();
   for (const id of ids) {
-    const issue = await ctx.spin(`issues get ${id}`, () => client.call(op.path, { issueId: id, ...(org ? { organizationId: org } : {}) }, { safe: true }));
-    if (issue === null || typeof issue !== 'object' || Array.isArray(issue)) throw new CliError(`issues get ${id}: the answer is not an issue record`, EXIT.BAD_RESPONSE, 'give --no-verify to write the entry without looking it up');
+    // The answer's type is the row's (an object), else exit 7 (row-call.ts).
+    const issue = await ctx.spin(`issues get ${id}`, () => callRow(client, op, { issueId: id, ...(org ? { organizationId: org } : {}) }, { what: `svc policy ignore: issues get ${id}` }));
     out.set(id, issue as IssueInput);
   }
   return out;
