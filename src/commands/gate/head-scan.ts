@@ -31,12 +31,12 @@ import { escapeControls } from '../../core/sanitize.js';
 import type { CiInfo } from '../../ci/detect.js';
 import { callRow } from '../../http/row-call.js';
 import { rowOf } from '../../operations/index.js';
-import { checkAnswer } from '../../listing/answer-checks.js';
+import { itemsOf } from '../../answers/item-scope.js';
 import { sameCommit } from '../../gate/since.js';
-import { WaitTimeoutError, scanState, waitForScan, type WaitSettings } from '../../scans/wait.js';
+import { WaitTimeoutError, reportScan, scanState, waitForScan, type WaitSettings } from '../../scans/wait.js';
 import { duration } from '../../terminal/progress.js';
 import type { VerifiedCommit } from '../../gate/verdict.js';
-import { checkScanRepository, type ScopeRepositories } from './scope-repositories.js';
+import { inScopeScan, type ScopeRepositories } from './scope-repositories.js';
 
 /** Fields of a scans list item that svc reads as the scan's commit (an inference: see above). */
 const COMMIT_FIELDS = ['scanTargetBranchCommitSha', 'commitSha'] as const;
@@ -71,14 +71,14 @@ async function look(ctx: Context, scope: Record<string, unknown>, sha: string, r
   const body: Record<string, unknown> = { page: 1, pageSize: RECENT, sortBy: 'createdAt', sortOrder: 'desc' };
   if (typeof scope.organizationId === 'string') body.organizationId = scope.organizationId;
   if (Array.isArray(scope.repositoryIds)) body.repositoryIds = scope.repositoryIds;
-  const data = await callRow(await ctx.client(), list, body, { what: 'gate: --commit: scans list' });
-  checkAnswer(list.path, 'codeScans', data, body, 'gate: --commit: scans list');
-  const items = ((data as { codeScans?: unknown[] }).codeScans ?? []).filter((x): x is Item => x !== null && typeof x === 'object' && !Array.isArray(x));
+  const what = 'gate: --commit: scans list';
+  const data = await callRow(await ctx.client(), list, body, { what });
+  // Items of other repositories (a filter ignored) are left out below: they prove nothing of this commit.
+  const items = itemsOf(data, 'codeScans', what, ctx.doubts.report).filter((x): x is Item => x !== null && typeof x === 'object' && !Array.isArray(x));
   const wanted = Array.isArray(scope.repositoryIds) ? new Set(scope.repositoryIds.map(String)) : undefined;
   const inScope = items.filter((x) => !wanted || wanted.has(String(x.repositoryId)));
-  const ofCommit = inScope.filter((x) => { const c = scanCommitOf(x); return c !== undefined && sameCommit(c, sha); });
-  // A scan of the commit outside the scope's repositories: the service ignored the filter (exit 7).
-  if (repositories) for (const x of ofCommit) checkScanRepository(repositories, idOf(x), x);
+  // A scan of the commit of a repository outside the scope's list is reported (no PASS) and not judged.
+  const ofCommit = inScope.filter((x) => { const c = scanCommitOf(x); return c !== undefined && sameCommit(c, sha) && (!repositories || inScopeScan(repositories, idOf(x), x, ctx.doubts)); });
   return { ofCommit, anyCommit: items.some((x) => scanCommitOf(x) !== undefined), running: inScope.filter((x) => scanState(x) === 'running').length };
 }
 
@@ -111,7 +111,7 @@ export async function findCommitScan(ctx: Context, scope: Record<string, unknown
   let said = false;
   for (;;) {
     const found = await look(ctx, scope, sha, o.repositories);
-    const done = found.ofCommit.filter((x) => scanState(x) === 'done');
+    const done = found.ofCommit.filter((x) => reportScan(x, `gate: scan ${q(idOf(x))}`, ctx.doubts.report) === 'done');
     if (done.length > 0) {
       const scan = done[0];
       ctx.note(`svc gate: --commit ${sha.slice(0, 12)}: judging scan ${idOf(scan)} (${escapeControls(String(scan.codeScanType ?? 'scan'))} of that commit, ${escapeControls(String(scan.status ?? 'finished'))})`);
