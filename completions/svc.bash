@@ -184,7 +184,7 @@ _svc_flags() {
     'api') REPLY='-F --field -f --raw-field --input --safe -h --help' ;;
     'completion') REPLY='-h --help' ;;
     'gate') REPLY='--organization-id -R --repository-ids --scan-id --project-id --code-scan-types --vulnerability-classes --languages --rule-id --search-query --fail-on --max-critical --max-high --max-medium --max-low --max-info --max-total --levels --sarif --junit --markdown --json-report --hostb-sast --code-quality --annotations --comment --no-annotations --baseline --new-since --commit --diff --diff-scope --diff-work-tree --policy --repository --issue-url --wait --poll-interval --wait-timeout --page-size --concurrency -h --help' ;;
-    'sandbox') REPLY='--port --host --seed --repos --issues --state --token-id --token-secret --scan-duration --patch-delay --latency --fail-rate --fault --quiet -h --help' ;;
+    'sandbox') REPLY='--port --host --seed --repos --issues --state --token-id --token-secret --scan-duration --patch-delay --latency --fail-rate --fault --dialect --quiet -h --help' ;;
     'help') REPLY='-h --help' ;;
     *) REPLY='' ;;
   esac
@@ -219,6 +219,7 @@ _svc_flag_value() {
     *'/--scan-type') REPLY='choice:FullScan PrScan SCAScan' ;;
     *'/--diff-scope') REPLY='choice:lines files' ;;
     *'/--fault') REPLY='choice:reset truncated invalid-json slow-body 500 502 503 429' ;;
+    *'/--dialect') REPLY='list:wide-counts redetect sparse-counts status-words no-counts' ;;
     *) return 1 ;;
   esac
 }
