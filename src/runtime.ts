@@ -14,6 +14,7 @@ import { stripControls } from './core/sanitize.js';
 import { scrub } from './http/redact.js';
 import { checkControls } from './request/values.js';
 import { guardHost, writeCommand } from './ci/log-guard.js';
+import { Doubts } from './answers/doubts.js';
 
 const DEFAULT_TIMEOUT_SEC = 30;
 const DEFAULT_RETRIES = 2;
@@ -60,6 +61,7 @@ export function createContext(given: Host, globals: GlobalOptions): Context {
     profileName,
     config,
     color: useColor({ flag: globals.color, env: host.env, isTTY: host.io.stdoutIsTTY }),
+    doubts: new Doubts('read'),
     profile: () => config.profile(profileName),
     out: (text) => { host.io.stdout.write(text); },
     command: (text) => { writeCommand(host.io.stdout, text); },
@@ -105,6 +107,7 @@ export function createContext(given: Host, globals: GlobalOptions): Context {
         sleep: host.sleep,
         verbose: globals.verbose ? (line) => ctx.note(line) : undefined,
         notice: (line) => ctx.warn(line),
+        report: ctx.doubts.report,
         authHint: credentialHint(c, profileName, config.path),
         dispatcher: host.dispatcher,
       });

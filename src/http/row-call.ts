@@ -16,7 +16,7 @@
  */
 import type { Client } from './client.js';
 import type { BodyBuffers } from './raw-answer.js';
-import { ResponseError } from './api-errors.js';
+import { refusal } from '../answers/doubts.js';
 import { CliError } from '../core/errors.js';
 import { EXIT } from '../core/exit-codes.js';
 import { issueText, topType } from '../operations/fields.js';
@@ -34,6 +34,8 @@ interface SendOptions {
 interface CallOptions extends SendOptions {
   /** How messages name the call (`gate: orgs list`); default the command (`orgs list`). */
   what?: string;
+  /** What the user can do when the answer is of another type (default: check the base URL). */
+  hint?: string;
 }
 
 /** The command of a row as typed: `stats issues-by-severity`. */
@@ -59,18 +61,16 @@ export async function callRow(client: Pick<Client, 'call'>, op: Operation, body:
     const field = issue.path.map(String).join('.') || 'the body';
     throw new CliError(`${what}: svc built a request its operation table refuses (${field} ${issueText(issue)}); nothing was sent`, EXIT.INTERNAL, 'this is a fault of svc: please report it with the command line (--debug shows where)');
   }
-  const { what: _what, ...send } = o;
+  const { what: _what, hint, ...send } = o;
   const data = await sendRow(client, op, body, send);
   if (o.raw) return data;
   const want = topType(op.response);
   const got = data === null ? 'null' : Array.isArray(data) ? 'list' : typeof data;
   if (want !== undefined && got !== want) {
     const said = got === 'null' ? 'nothing (null or an empty body)' : got === 'list' ? 'a list' : got === 'object' ? 'an object' : `a ${got}`;
-    throw new ResponseError(
-      `${what}: the answer is ${said}, not the ${want} ${op.source === 'spec' ? 'the spec documents' : 'the field notes document'} for ${rowCommand(op)}`,
-      undefined,
-      'check the base URL and the service version; --verbose shows the answer as received',
-    );
+    // `top-level` of the one table of checks (answers/checks.ts): refused in every use.
+    throw refusal('top-level', what, `the answer is ${said}, not the ${want} ${op.source === 'spec' ? 'the spec documents' : 'the field notes document'} for ${rowCommand(op)}`,
+      hint ?? 'check the base URL and the service version; --verbose shows the answer as received');
   }
   return data;
 }

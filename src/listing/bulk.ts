@@ -29,12 +29,18 @@ import { count } from '../terminal/progress.js';
 import { outputSink } from '../output/print-json.js';
 import { write } from '../output/write.js';
 import { allowListeners } from './pager.js';
+import type { Skipped } from './bulk-where.js';
 import { sendRow } from '../http/row-call.js';
 
 interface BulkJob {
   op: Operation;
   /** The ids as given, in order (duplicates included). */
   ids: string[];
+  /**
+   * Issues `--where`'s search answered outside its filter (bulk-where.ts): never sent, each recorded as
+   * skipped (code 10, and the run's code when nothing worse happened), never in --failed-to.
+   */
+  skipped?: Skipped[];
   /** The request body of one id. */
   bodyFor(id: string): Record<string, unknown>;
   concurrency: number;
@@ -42,7 +48,7 @@ interface BulkJob {
   failedTo?: string;
 }
 
-type Outcome = 'done' | 'failed' | 'not-sent';
+type Outcome = 'done' | 'failed' | 'not-sent' | 'skipped';
 
 interface BulkRecord {
   id: string;
@@ -62,6 +68,7 @@ interface BulkRecord {
 const CLASS: Partial<Record<number, string>> = {
   [EXIT.AUTH]: 'not authorized', [EXIT.NOT_FOUND]: 'not found', [EXIT.REJECTED]: 'rejected',
   [EXIT.NETWORK]: 'may work later', [EXIT.BAD_RESPONSE]: 'answer not understood', [EXIT.INTERNAL]: 'internal error',
+  [EXIT.PARTIAL]: 'skipped',
 };
 
 /** Ids in order, each once, with how often each was given. */
@@ -175,12 +182,16 @@ export async function runBulk(ctx: Context, job: BulkJob): Promise<void> {
       const n = times.get(id)!;
       return n > 1 ? { ...rec, given: n } : rec;
     });
+    for (const s of job.skipped ?? []) {
+      all.push({ id: s.id, outcome: 'skipped', code: EXIT.PARTIAL, error: `not acted on: the search answered it outside --where (${s.why})` });
+    }
     const format = ctx.format();
     if (format !== 'table') {
       await render(all, { format, columns: ['id', 'outcome', 'code', 'status', 'error', 'given'], pretty: ctx.io.stdoutIsTTY, color: ctx.color, jq: ctx.globals.jq }, { ...outputSink(ctx), write: (t) => write(ctx.io.stdout, t), signal: undefined });
     }
     if (job.failedTo !== undefined) {
-      const ids = all.filter((r) => r.outcome !== 'done').map((r) => r.id);
+      // A skipped issue is not one to try again: it is outside the filter.
+      const ids = all.filter((r) => r.outcome !== 'done' && r.outcome !== 'skipped').map((r) => r.id);
       await writeFileAtomic(job.failedTo, ids.length ? ids.join('\n') + '\n' : '').catch((err: NodeJS.ErrnoException) => {
         ctx.warn(`could not write --failed-to ${job.failedTo}: ${err.code ?? err.message}`);
       });
@@ -218,8 +229,10 @@ function rerunHint(job: BulkJob): string {
 function summary(op: Operation, records: BulkRecord[], done: number, dupes: number): string {
   const failed = records.filter((r) => r.outcome === 'failed');
   const notSent = records.filter((r) => r.outcome === 'not-sent');
+  const skipped = records.filter((r) => r.outcome === 'skipped');
   const parts = [`${count(done)} ${op.bulk?.done ?? 'done'}`];
   if (failed.length) parts.push(`${count(failed.length)} failed: ${list(failed.map((r) => `${r.id} (${failureText(r)})`))}`);
+  if (skipped.length) parts.push(`${count(skipped.length)} skipped, outside --where (the service answered ${skipped.length === 1 ? 'it' : 'them'} outside the filter): ${list(skipped.map((r) => `${r.id} (${r.error?.replace(/^.*outside --where \((.*)\)$/, '$1')})`))}`);
   let line = parts.join(', ');
   // A call cut off in flight is told apart: the service may have applied it.
   const unknown = notSent.filter((r) => r.error?.startsWith('interrupted while in flight'));

@@ -7,7 +7,7 @@
  */
 import type { LocalFilters } from '../operations/types.js';
 import { GateUsageError, parseLevel } from '../gate/policy.js';
-import { isoInstant } from '../gate/trust.js';
+import { isoInstant } from '../gate/date-time.js';
 import { parseSince } from '../gate/since.js';
 import { parseNumberFlag } from '../request/number-flag.js';
 import { getPath } from '../output/field-paths.js';

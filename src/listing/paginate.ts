@@ -56,13 +56,13 @@ export async function runAllPages(ctx: Context, op: Operation, body: Record<stri
     body: withStableOrder(op, body),
     pageSize: pageSizeFor(op, body),
     concurrency,
-    requireTotal: false,
     path: op.path,
+    // The checks report to the run's doubts (its use: --all): what --all cannot promise is refused, the rest warned.
+    report: ctx.doubts.report,
     call: (b) => sendRow(client, op, b, { raw: buffers }),
     // NDJSON copied from the bytes needs of each item only its id (page 1 is checked whole: checkShape).
     // Items written one by one as JSON keep the numbers a double does not hold (not needed when copied).
     decode: (answer, page) => decodePage(answer, op.pagination!.items, slim && page > 1 ? { id: op.pagination!.id } : undefined, !slim),
-    warn: (l) => ctx.warn(l),
   });
   const writer = itemWriter({
     format,

@@ -14,20 +14,30 @@ import { LEVELS } from '../../operations/levels.js';
 
 const HELP = `
 Exit codes (fail closed: never 0 unless every id of the scope exists, its scan (and with --commit a
-scan of that commit) has finished, every open issue was fetched and every threshold held):
+scan of that commit) has finished, every open issue was fetched, no answer left a doubt that could
+hide a breaking issue, and every threshold held):
   0  passed                1  a threshold was broken, or the scan failed    2  bad flags (nothing sent)
   3  not authenticated     4  an id of the scope does not exist, or no scan of the --commit commit
-  6  network, 5xx, 429: retry later            7  incomplete or unreadable listing
+  6  network, 5xx, 429: retry later            7  incomplete or unreadable listing, or no PASS (below)
   8  the scan is still queued or running (--scan-id: add --wait; --commit: run again later)
   9  a report or stdout could not be written   130  interrupted
 
-What the gate does not trust (docs/security.md):
-  7  an answer that contradicts itself or the spec (a 2xx other than 200, an
-     error key with data, a key given twice, counts that disagree); an issue
-     or a scan outside the scope asked for (by its repository too); several
-     pages without counts; a status other than exactly open, a score outside
-     0-100, a createdAt that is no date-time (with --new-since)
-  8  a scan whose status and finished-flags disagree
+What the gate does not trust (docs/security.md, the table of checks): a doubt blocks only what it
+could make wrong. A breaking issue read in scope FAILs (exit 1), even when a later page could not be
+read (the summary says the listing was incomplete).
+  7  no PASS: a doubt that could hide a breaking issue: counts above the
+     listing (categoryCounts of open > totalCount; --counts wide, or counts:
+     wide in the policy file, when the service counts a wider scope), an
+     issue or a scan outside the scope asked for (by its repository too: not
+     counted), a status word svc does not know, several pages without counts,
+     no totalCount, an error beside the data; and no verdict at all on an
+     answer svc cannot read (a 2xx other than 200, not JSON, a key given
+     twice with two values) or a listing that changed while it was read
+  -  counted, fail closed, and named: an issue of another status than open
+     (or none), a score that is missing or not 0-100 (as critical), a
+     createdAt that is no date-time (with --new-since: as new)
+  8  a scan whose status and finished-flags disagree (a status word svc does
+     not know is done when its flags say so; with none it is exit 7)
   2  a policy that is there but cannot be read; a policy rule or fingerprint
      that names no one thing; --commit under 7 hex digits; a report file that
      is one of the inputs (--baseline, --policy, the config file): before
@@ -40,11 +50,12 @@ have found an issue of some status: the API has no rule lookup). Filters (--vuln
 
 Levels come from each issue's score (0-100): critical >= 90, high >= 70, medium >= 40, low >= 10,
 info below (the service dashboard's cut-offs; change them with --levels). An issue without a score
-counts as critical.
+(or with one that is not a number from 0 to 100) counts as critical, and is named.
 
 Output: a summary on stdout (counts per level, thresholds, verdict, the issues that break the gate),
 also in CI logs; -o json gives the verdict as data: {passed, counts, thresholds, violations, breaking,
-scope, fetched, totalCount, issues, with a baseline unchanged, with a policy suppressed}. -o csv lists the breaking issues. --annotations adds workflow-command lines
+scope, fetched, totalCount, categoryCounts (what they are taken to count), doubts, issues, with a baseline
+unchanged, with a policy suppressed}. -o csv lists the breaking issues. --annotations adds workflow-command lines
 (::error file=...,line=...::; ##vso[task.logissue ...] where the CI uses logging commands) after the
 summary: the most severe within the runner's limits (10 errors, 10 warnings and 10 notices per step,
 50 per job, counted across the job's steps), then one note of how many are left out and where the
@@ -86,13 +97,15 @@ Policy file (.svc-policy.yml in the current directory, or --policy FILE; YAML or
   fail-on: high                              # as --fail-on
   max: { critical: 0, high: 5, total: 100 }  # as --max-*
   levels: { critical: 90, high: 70, medium: 40, low: 10 }
+  counts: wide                               # as --counts: this service's categoryCounts count a wider scope
   ignore:
     - id: iss_123                            # or fingerprint: svcfp1:..., or rule: CLASS and/or path: GLOB
       reason: "accepted risk, see SEC-42"    # required
       expires: 2027-03-01                    # required; applies through that day (UTC)
   A flag replaces only its own setting of the file. Ignored issues are not counted and are listed as
   suppressed (SARIF suppressions with the reason); an expired entry is reported and counts again.
-  A mistake in the file is exit 2 naming the line.
+  A mistake in the file is exit 2 naming the line. svc policy ignore|unignore|list|prune edits the
+  ignore list from the command line (its other lines and comments kept).
 
 In CI (detected from its variables; --no-ci turns it off; svc help environment lists them):
   host A's runner: the markdown summary is appended to the job's step summary (earlier content
@@ -149,6 +162,7 @@ export function gateCommand(run: Runner, cmd = new Command('gate')): Command {
     const description = extra.flags === '--wait' ? 'With --scan-id: wait until the scan finishes instead of exit 8 while it is queued or running; exit 1 if it fails' : extra.description.replace(/, exit 6/, ', exit 8');
     cmd.addOption(new Option(extra.flags, description));
   }
+  cmd.addOption(hint(new Option('--counts <scope>', "What the service's categoryCounts count: narrow (the search's scope, svc's inference; default) or wide (a wider scope, e.g. the organization's: then counts above totalCount are no sign of a listing that left issues out); policy file: counts: wide"), { kind: 'choice', values: ['narrow', 'wide'] }));
   cmd.option('--page-size <n>', 'Issues per request, 1 to 5000 (default 500)');
   cmd.option('--concurrency <n>', 'Requests in flight, 1 to 16 (default 4)');
   cmd.addHelpText('after', HELP);

@@ -38,7 +38,7 @@ export interface GateSetup {
  * cannot be read, one that is not UTF-8 is exit 2 naming it (a gate never runs looser because an
  * input could not be read; the parser then refuses an empty one).
  */
-async function readText(flag: string, path: string, shown: string): Promise<string> {
+export async function readText(flag: string, path: string, shown: string): Promise<string> {
   const hint = flag === '--baseline' ? 'give the --sarif or --json-report file of an earlier svc gate run' : 'check the path';
   let bytes: Buffer;
   try {

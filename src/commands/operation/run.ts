@@ -11,7 +11,7 @@ import { fitNote } from '../../output/text-width.js';
 import { printDryRun } from '../../http/dry-run.js';
 import { confirmDestructive } from '../../terminal/confirm.js';
 import { checkEmptyScope } from '../../listing/empty-scope.js';
-import { checkAnswer } from '../../listing/answer-checks.js';
+import { checkAnswer } from '../../answers/item-scope.js';
 import { getPath } from '../../output/field-paths.js';
 import { carryInexact } from '../../http/exact-numbers.js';
 
@@ -42,6 +42,8 @@ const INFERS: Record<Inferred['step'], () => Promise<InferStep>> = {
 
 export async function runOperation(ctx: Context, op: Operation, flags: OperationFlags, opts: OperationOptions, given?: string | string[]): Promise<void> {
   const ids = given === undefined ? [] : Array.isArray(given) ? given : [given];
+  // Where this run's answers are used (answers/checks.ts): a read shows, --all promises every item, a change acts.
+  ctx.doubts.use = !op.safe ? 'bulk' : opts.all && op.pagination ? 'all' : 'read';
   if (op.bulk && (ids.length > 1 || opts.idsFrom !== undefined || opts.where !== undefined || opts.failedTo !== undefined)) {
     await runBulkOperation(ctx, op, flags, opts, ids);
     return;
@@ -80,9 +82,9 @@ export async function runOperation(ctx: Context, op: Operation, flags: Operation
   } catch (err) {
     throw infer?.failed ? await infer.failed(ctx, op, body, err) : err;
   }
-  // The answer agrees with itself and the request (listing/answer-checks.ts); an empty one scoped to
-  // repositories is checked to name only repositories that exist (listing/empty-scope.ts).
-  checkAnswer(op.path, op.pagination?.items, data, body, `${op.group} ${op.name}`);
+  // The answer against itself and the request (answers/: what is found is shown with a warning); an
+  // empty one scoped to repositories is checked to name only repositories that exist (listing/empty-scope.ts).
+  checkAnswer(op.path, op.pagination?.items, data, body, `${op.group} ${op.name}`, ctx.doubts.report, { id: op.pagination?.id });
   if (op.pagination && isEmptyList(getPath(data, op.pagination.items))) await checkEmptyScope(client, op.path, body, `${op.group} ${op.name}`);
   if (filter && local && op.pagination) {
     checkShape(ctx, op, data);
@@ -122,9 +124,9 @@ async function runBulkOperation(ctx: Context, op: Operation, flags: OperationFla
   // The body every id shares, checked before any id is looked for (its id is set per call).
   const base = await buildRequestBody(ctx, op, flags, opts, positionals[0] ?? 'id');
   const org = typeof base.organizationId === 'string' ? base.organizationId : undefined;
-  const ids = await collectIds(ctx, op, { positionals, idsFrom: opts.idsFrom as string | undefined, where: opts.where as string[] | undefined, yes: opts.yes, concurrency }, org);
-  if (ids.length === 0) return;
-  await runBulk(ctx, { op, ids, bodyFor: (id) => ({ ...base, [op.positional!]: id }), concurrency, failedTo: opts.failedTo as string | undefined });
+  const { ids, skipped } = await collectIds(ctx, op, { positionals, idsFrom: opts.idsFrom as string | undefined, where: opts.where as string[] | undefined, yes: opts.yes, concurrency }, org);
+  if (ids.length === 0 && skipped.length === 0) return;
+  await runBulk(ctx, { op, ids, skipped, bodyFor: (id) => ({ ...base, [op.positional!]: id }), concurrency, failedTo: opts.failedTo as string | undefined });
 }
 
 /**

@@ -10,6 +10,10 @@ import { CliError, InterruptedError, UsageError } from '../../core/errors.js';
 import { EXIT } from '../../core/exit-codes.js';
 import { detailScreen, issueScreen, type TriageIssue } from './screen.js';
 import { checkDone } from '../../output/respond.js';
+import { actionOf } from '../../answers/checks.js';
+import { itemScopeCheck } from '../../answers/item-scope.js';
+import { checkAnswerCounts } from '../../answers/search-counts.js';
+import { quoted } from '../../core/sanitize.js';
 import { callRow } from '../../http/row-call.js';
 import { rowOf } from '../../operations/index.js';
 
@@ -36,6 +40,8 @@ export async function runTriage(ctx: Context, o: TriageOptions, resolveRepos: (b
   if (!ctx.io.stdinIsTTY || !ctx.io.stdoutIsTTY || typeof stdin.setRawMode !== 'function') {
     throw new UsageError('svc issues triage works on a terminal only', 'in scripts use the bulk commands: svc issues mark-false-positive|archive|mark-true-positive --ids-from FILE|- (or --where FILTER=VALUE --yes)');
   }
+  // Acting on data (answers/checks.ts): an issue the search answered outside its filter is never acted on.
+  ctx.doubts.use = 'bulk';
   const client = await ctx.client();
   const org = ctx.organization().id;
   const body: Record<string, unknown> = { types: ['open'], sortBy: 'score', sortOrder: 'desc', page: 1, pageSize: 500, ...(org ? { organizationId: org } : {}) };
@@ -43,11 +49,23 @@ export async function runTriage(ctx: Context, o: TriageOptions, resolveRepos: (b
   if (o.searchQuery) body.searchQuery = o.searchQuery;
   await resolveRepos(body);
   const search = await rowOf('issues', 'search');
-  const answer = await ctx.spin('issues search (open, by score)', () => callRow(client, search, body)) as { issues?: TriageIssue[]; totalCount?: number };
+  const answer = await ctx.spin('issues search (open, by score)', () => callRow(client, search, body, { what: 'issues triage' })) as { issues?: TriageIssue[]; totalCount?: number };
+  checkAnswerCounts(search.path, answer, body, 'issues triage', ctx.doubts.report);
+  const inScope = itemScopeCheck(search.path, body, 'issues triage', ctx.doubts.report);
+  // An issue outside the search's filter (another status, another repository) is skipped and listed, never shown to act on.
+  const skipped: string[] = [];
   // An issue without an id (or with an empty one) cannot be acted on: it is not shown.
-  const issues = Array.isArray(answer.issues) ? answer.issues.filter((i) => i && typeof i.id === 'string' && i.id !== '') : [];
+  const listed = Array.isArray(answer.issues) ? answer.issues.filter((i) => i && typeof i.id === 'string' && i.id !== '') : [];
+  const issues = listed.filter((i) => {
+    const doubted = inScope?.(i, 1) ?? [];
+    if (!doubted.some((c) => actionOf(c, 'bulk') === 'skip')) return true;
+    skipped.push(`${i.id} (status ${quoted(String(i.status))}${typeof i.repositoryId === 'string' ? `, repository ${quoted(i.repositoryId)}` : ''})`);
+    return false;
+  });
+  const skippedLine = skipped.length > 0 ? `${skipped.length} issue${skipped.length === 1 ? '' : 's'} the search answered outside its filter (open${o.repositoryIds ? ', the repositories asked for' : ''}) skipped, not acted on: ${skipped.slice(0, 10).join(', ')}${skipped.length > 10 ? ` and ${skipped.length - 10} more` : ''}` : undefined;
   if (issues.length === 0) {
     ctx.note('no open issues in this scope: nothing to triage');
+    if (skippedLine) throw new CliError(`triage: ${skippedLine}`, EXIT.PARTIAL, 'the service may ignore the types or repositoryIds filter; nothing was changed');
     return;
   }
   if ((answer.totalCount ?? 0) > issues.length) ctx.warn(`triaging the first ${issues.length} of ${answer.totalCount} open issues, highest score first`);
@@ -61,7 +79,7 @@ export async function runTriage(ctx: Context, o: TriageOptions, resolveRepos: (b
   const failures: string[] = [];
   let worst: number = EXIT.OK;
   let index = 0;
-  let status = 'ready';
+  let status = skipped.length > 0 ? `ready (${skipped.length} issue${skipped.length === 1 ? '' : 's'} the search answered outside its filter skipped: listed at the end)` : 'ready';
   let mode: 'issue' | 'detail' | 'reason' = 'issue';
   let reason = '';
   let pendingReason: 'f' | 'a' | undefined;
@@ -176,7 +194,8 @@ export async function runTriage(ctx: Context, o: TriageOptions, resolveRepos: (b
     stdout.write(LEAVE_ALT);
     ctx.note(summary(done, failures, undone, issues.length - index));
   }
-  if (failures.length) throw new CliError(`${failures.length} action${failures.length === 1 ? '' : 's'} failed: ${failures.slice(0, 5).join(', ')}`, worst as never);
+  if (failures.length) throw new CliError(`${failures.length} action${failures.length === 1 ? '' : 's'} failed: ${failures.slice(0, 5).join(', ')}${skippedLine ? `; ${skippedLine}` : ''}`, worst as never);
+  if (skippedLine) throw new CliError(`triage: ${skippedLine}`, EXIT.PARTIAL, 'the service may ignore the types or repositoryIds filter');
 }
 
 function summary(done: Done[], failures: string[], undone: number, left: number): string {

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../../helpers/host.js';
 import { useFakeServer } from '../../helpers/fake-server.js';
-import { MAX_ANSWER_DEPTH } from '../../../src/http/answer-checks.js';
+import { MAX_ANSWER_DEPTH } from '../../../src/answers/json-text.js';
 import { jqValues } from '../../../src/output/jq.js';
 import { CliError } from '../../../src/core/errors.js';
 

@@ -50,6 +50,11 @@ describe('callRow', () => {
     await expect(callRow(fakeClient([]), scans, {})).rejects.toMatchObject({ message: expect.stringMatching(/not the object the field notes document for scans list/) });
   });
 
+  it('says what the caller knows the user can do instead', async () => {
+    await expect(callRow(fakeClient([]), await rowOf('issues', 'get'), { issueId: 'i1' }, { what: 'issues get i1', hint: 'give --no-verify' }))
+      .rejects.toMatchObject({ message: 'issues get i1: the answer is a list, not the object the spec documents for issues get', hint: 'give --no-verify' });
+  });
+
   it("takes any JSON where the row shows no fields (the spec does not show the answer)", async () => {
     const create = await rowOf('orgs', 'create');
     expect(await callRow(fakeClient('made'), create, { name: 'x' })).toBe('made');
