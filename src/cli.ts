@@ -12,7 +12,7 @@ import { ConfigStore } from './config/store.js';
 import { configPath } from './config/paths.js';
 import { scrub } from './http/redact.js';
 import { stripControls } from './core/sanitize.js';
-import { fitText } from './commands/help-layout.js';
+import { fitText } from './output/fit-text.js';
 import { guardHost } from './ci/log-guard.js';
 
 export async function main(argv: string[], given: Host): Promise<number> {

@@ -13,7 +13,7 @@ import { UsageError } from '../core/errors.js';
 import { checkControls } from '../request/values.js';
 import { escapeControls } from '../core/sanitize.js';
 import { argName } from '../request/flags.js';
-import { confirmWhere, findWhere, parseWhere, type Skipped } from './bulk-where.js';
+import { confirmWhere, findWhere, parseWhere, type Found, type Skipped } from './bulk-where.js';
 
 /** What an id may look like: what the service's ids hold (letters, digits, `_ - . :`). */
 const ID = /^[A-Za-z0-9][A-Za-z0-9_.:-]*$/;
@@ -96,6 +96,8 @@ interface IdSources {
   where?: string[];
   yes?: boolean;
   concurrency: number;
+  /** Told the issues --where found (their search fields), for the --dry-run preview. */
+  onFound?: (found: Found[]) => void;
 }
 
 /**
@@ -125,7 +127,8 @@ export async function collectIds(ctx: Context, op: Operation, src: IdSources, or
       ctx.note(`no issue matches --where ${where.text}: nothing to do`);
       return { ids: [], skipped };
     }
-    await confirmWhere(ctx, op, where, found, src.yes === true, skipped);
+    await confirmWhere(ctx, op, search, where, found, src.yes === true, skipped);
+    src.onFound?.(found);
     ids.push(...found.map((f) => f.id));
   }
   if (ids.length === 0) throw new UsageError(`no ${op.positional} given`, `give ids as arguments, --ids-from FILE|-, or --where FILTER=VALUE; see 'svc ${op.group} ${op.name} --help'`);

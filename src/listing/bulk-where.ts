@@ -19,6 +19,7 @@ import { askYesNo } from '../terminal/confirm.js';
 import { actionOf, type CheckId } from '../answers/checks.js';
 import { quoted } from '../core/sanitize.js';
 import { sendRow } from '../http/row-call.js';
+import { issueTable } from './bulk-preview.js';
 
 /** Search fields that are not filters: the listing sets them itself. */
 const NOT_FILTERS = new Set(['page', 'page-size', 'sort-by', 'sort-order', 'return-all', 'get-counts', 'organization-id']);
@@ -30,13 +31,11 @@ export interface Skipped {
   why: string;
 }
 
-/** One issue as the preview shows it. */
-interface Found {
-  id: string;
-  score?: number;
-  status?: string;
-  title?: string;
-}
+/**
+ * One issue as the previews show it: the fields of the search's default table (its row's
+ * `columns`), so that the confirmation and --dry-run draw it as `svc issues search` does.
+ */
+export type Found = Record<string, unknown> & { id: string };
 
 interface Where {
   body: Record<string, unknown>;
@@ -130,7 +129,9 @@ export async function findWhere(ctx: Context, search: Operation, where: Where, o
         const score = typeof it.score === 'number' ? it.score : undefined;
         if (where.minScore !== undefined && (score === undefined || score < where.minScore)) return;
         if (where.maxScore !== undefined && (score === undefined || score > where.maxScore)) return;
-        found.push({ id, score, status: typeof it.status === 'string' ? it.status : undefined, title: typeof it.generatedTitle === 'string' ? it.generatedTitle : undefined });
+        const kept: Found = { id };
+        for (const path of search.columns) if (path in it) kept[path] = it[path];
+        found.push(kept);
       });
       progress.update(`finding the issues of --where: ${found.length} so far`);
     }
@@ -161,17 +162,23 @@ const listed = (v: unknown): string => (Array.isArray(v) ? v.map((x) => quoted(S
  * Before a change to what --where found: on a terminal a preview and a question; elsewhere --yes
  * (exit 2 without it). --dry-run asks nothing (nothing is sent).
  */
-export async function confirmWhere(ctx: Context, op: Operation, where: Where, found: Found[], yes: boolean, skipped: readonly Skipped[] = []): Promise<void> {
+export async function confirmWhere(ctx: Context, op: Operation, search: Operation, where: Where, found: Found[], yes: boolean, skipped: readonly Skipped[] = []): Promise<void> {
   if (yes || ctx.globals.dryRun) return;
   const what = `svc ${op.group} ${op.name} --where ${where.text}`;
   if (!ctx.io.stdinIsTTY || !ctx.io.stderrIsTTY) {
     throw new UsageError(`'${what}' would change ${found.length} issue${found.length === 1 ? '' : 's'}: it needs --yes when not run on a terminal`, 'add --yes to confirm, or --dry-run to see the requests');
   }
-  const shown = found.slice(0, 10);
-  ctx.note(`${found.length} issue${found.length === 1 ? '' : 's'} match --where ${where.text}:`);
-  for (const f of shown) ctx.note(`  ${f.id}  ${f.score ?? ''}  ${f.status ?? ''}  ${f.title ?? ''}`.trimEnd());
-  if (found.length > shown.length) ctx.note(`  ... and ${found.length - shown.length} more`);
+  // The highest-scoring first, as a search lists them; a screenful, then how many more.
+  const shown = [...found].sort((a, b) => score(b) - score(a)).slice(0, PREVIEW_ROWS);
+  ctx.note(`${found.length} issue${found.length === 1 ? '' : 's'} match --where ${where.text}${found.length > shown.length ? `; the ${shown.length} highest-scoring` : ''}:`);
+  ctx.note((await issueTable(ctx, search, shown, 'stderr')).trimEnd());
+  if (found.length > shown.length) ctx.note(`... and ${found.length - shown.length} more (--dry-run lists them all)`);
   if (skipped.length > 0) ctx.note(`${skipped.length} more the service answered outside --where ${where.text} will not be changed (skipped): ${skipped.slice(0, 5).map((x) => `${x.id} (${x.why})`).join(', ')}${skipped.length > 5 ? ', ...' : ''}`);
   const ok = await askYesNo(ctx, `${op.summary.replace(/ an issue$/, '')}: ${found.length} issue${found.length === 1 ? '' : 's'}. Continue?`);
   if (!ok) throw new UsageError('cancelled: nothing was changed');
 }
+
+/** Rows of the confirmation: with the question under them, it fits a 24-line terminal. */
+const PREVIEW_ROWS = 10;
+
+const score = (f: Found) => (typeof f.score === 'number' ? f.score : -1);

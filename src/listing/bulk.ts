@@ -29,6 +29,7 @@ import { count } from '../terminal/progress.js';
 import { outputSink } from '../output/print-json.js';
 import { write } from '../output/write.js';
 import { allowListeners } from './pager.js';
+import { printDryRunPreview } from './bulk-preview.js';
 import type { Skipped } from './bulk-where.js';
 import { sendRow } from '../http/row-call.js';
 
@@ -46,6 +47,9 @@ interface BulkJob {
   concurrency: number;
   /** `--failed-to FILE`. */
   failedTo?: string;
+  /** For --dry-run's table on a terminal: the issues --where found (by id), and the search that draws them. */
+  found?: ReadonlyMap<string, Record<string, unknown>>;
+  search?: Operation;
 }
 
 type Outcome = 'done' | 'failed' | 'not-sent' | 'skipped';
@@ -83,6 +87,11 @@ export async function runBulk(ctx: Context, job: BulkJob): Promise<void> {
   const { order, times } = unique(job.ids);
   const dupes = order.filter((id) => times.get(id)! > 1);
   if (dupes.length) ctx.warn(`${plural(dupes.length, 'id')} given more than once, sent once: ${list(dupes.map((id) => `${id} (x${times.get(id)})`))}`);
+  if (ctx.globals.dryRun && ctx.format() === 'table') {
+    // On a terminal: the issues as a table and one request as the example of all (bulk-preview.ts).
+    await printDryRunPreview(ctx, { op, order, request: (id) => describeRequest(ctx, op.path, job.bodyFor(id)), found: job.found, search: job.search });
+    return;
+  }
   if (ctx.globals.dryRun) {
     // What would be sent, one request per id (JSON: a list; NDJSON: one a line).
     const requests = order.map((id) => describeRequest(ctx, op.path, job.bodyFor(id)));

@@ -13,30 +13,36 @@ import { anyObject, issueText, okResponse } from '../operations/fields.js';
 import { BadRequestError } from '../http/api-errors.js';
 import { answerValue, stripControls } from '../core/sanitize.js';
 
-type ColumnsOf = Pick<Operation, 'columns' | 'response' | 'rows' | 'group' | 'name'>;
+type ColumnsOf = Pick<Operation, 'columns' | 'response' | 'rows' | 'group' | 'name'> & Partial<Pick<Operation, 'csvColumns'>>;
 
 /**
  * The columns to show: --columns (the one parser; field paths or table headers in any case, as the
- * paths they mean), else the row's defaults. `data`: the answer, for a shape the spec does not show,
- * whose fields are known only once it arrived.
+ * paths they mean), else the row's defaults (its CSV ones for -o csv). `data`: the answer, for a
+ * shape the spec does not show, whose fields are known only once it arrived.
  */
 export function columnsFor(ctx: IoContext, op: ColumnsOf, data?: unknown): string[] {
   const chosen = ctx.globals.columns;
-  if (chosen === undefined) return op.columns;
+  if (chosen === undefined) return op.csvColumns && ctx.format() === 'csv' ? op.csvColumns : op.columns;
   const what = columnsWhat(op);
   const declared = fieldPaths(rowSchema(op.response, op.rows));
-  return resolveColumns(parseColumns(chosen), declared ?? (data === undefined ? undefined : seenPaths(data, op.rows)), what, op.columns);
+  // Any field the answer has, declared or not (records are loose: the service may send more).
+  // Before the answer (--all's writer is made before page 1), a name not declared waits for it.
+  const seen = data === undefined ? undefined : seenPaths(data, op.rows);
+  const valid = declared || seen ? [...new Set([...(declared ?? []), ...(seen ?? [])])] : undefined;
+  return resolveColumns(parseColumns(chosen), valid, what, op.columns, data === undefined || (seen === undefined && declared !== undefined));
 }
 
 /**
  * Output settings checked before anything is sent: the format, --columns against the fields the
  * row's schema declares, and the --jq expression compiled (both exit 2 when wrong).
  */
-export async function checkOutput(ctx: IoContext, op?: Pick<Operation, 'response' | 'rows' | 'group' | 'name'> & Partial<Pick<Operation, 'columns' | 'pagination'>>, all = false): Promise<void> {
+export async function checkOutput(ctx: IoContext, op?: Pick<Operation, 'response' | 'rows' | 'group' | 'name'> & Partial<Pick<Operation, 'columns' | 'pagination' | 'safe'>>, all = false): Promise<void> {
   ctx.format();
   if (ctx.globals.columns !== undefined) {
     const columns = parseColumns(ctx.globals.columns);
-    if (op) resolveColumns(columns, fieldPaths(rowSchema(op.response, op.rows)), columnsWhat(op), op.columns ?? []);
+    // A read takes any field of its answer, checked when it comes (exit 2 then, nothing changed);
+    // a change's answer is not known before it is made, so its names are checked against the schema now.
+    if (op) resolveColumns(columns, fieldPaths(rowSchema(op.response, op.rows)), columnsWhat(op), op.columns ?? [], op.safe === true);
   }
   if (ctx.globals.jq !== undefined) await checkJq(ctx.globals.jq, all && op?.pagination ? jqPerItem(op.pagination) : jqPage(op));
 }
@@ -60,6 +66,7 @@ function renderOptions(ctx: IoContext, op: Pick<Operation, 'rows' | 'columns'> &
       // No row (svc api): the names are checked against what the answer has, not taken blindly.
       : ctx.globals.columns !== undefined ? resolveColumns(parseColumns(ctx.globals.columns), seenPaths(data), what ?? 'this answer') : op.columns,
     project: ctx.globals.columns !== undefined,
+    names: ctx.globals.columns !== undefined ? parseColumns(ctx.globals.columns) : undefined,
     rowsPath: op.rows,
     pretty: ctx.io.stdoutIsTTY,
     color: ctx.color,

@@ -13,7 +13,7 @@ import { refuseColumns } from '../../output/columns.js';
 import { baseUrlSource } from '../../config/resolve.js';
 import { promptLine } from '../../terminal/prompt.js';
 import type { Runner } from '../runner.js';
-import { fitText } from '../help-layout.js';
+import { fitText } from '../../output/fit-text.js';
 import { headerValueProblem } from '../../http/headers.js';
 import { sendRow } from '../../http/row-call.js';
 import { rowOf } from '../../operations/index.js';
@@ -32,12 +32,15 @@ export function authCommand(run: Runner, auth = new Command('auth')): Command {
     .description('Show which credentials and base URL are used and from where, and check the token with the service')
     .option('--offline', 'Do not call the service: only show the settings and where they come from')
     .addHelpText('after', [
-      '', 'Checks the token with one read (the list of organizations). Exit codes: 0 the token works',
-      '(or --offline and credentials were found), 3 no credentials or the service refused them (401/403),',
-      '4 the token works but the organization in use is not one it can see, 2 no base URL, 6 the service',
-      'could not be reached.',
-      '-o json gives {profile, configFile, baseUrl, tokenId, organization, verified}: each setting as',
-      '{value, source} (with "problem" when it could not be resolved); verified is true, false, or null (not checked).',
+      '', 'Checks the token with one read (the list of organizations).', '',
+      'Exit codes:',
+      '  0  the token works (or --offline and credentials were found)',
+      '  2  no base URL',
+      '  3  no credentials, or the service refused them (401/403)',
+      '  4  the token works, but the organization in use is not one it can see',
+      '  6  the service could not be reached',
+      '',
+      '-o json gives {profile, configFile, baseUrl, tokenId, organization, verified}: each setting as {value, source} (with "problem" when it could not be resolved); verified is true, false, or null (not checked).',
       '', 'Examples:', '  $ svc auth status', '  # Only where the settings come from, no request', '  $ svc auth status --offline -o json', '',
     ].join('\n'))
     .action((o: { offline?: boolean }) => run((ctx) => status(ctx, o)));

@@ -181,9 +181,8 @@ export function policyCommand(run: Runner, cmd = new Command('policy')): Command
   const file = () => new Option('--policy <file>', `The policy file (default: ${DEFAULT_POLICY_FILE} in the current directory, as svc gate reads it)`);
   cmd.description('Accept risks in the policy file: issues svc gate does not count until a date').helpCommand(false);
   cmd.addHelpText('after', [
-    '', `The entries go to ${DEFAULT_POLICY_FILE} (commit it: the accepted risks are reviewed with the code). Each has a`,
-    'reason and an expiry day; svc gate leaves the issue out of its count up to and including that day (UTC),',
-    'then counts it again and says the entry expired. The file\'s other lines and comments are kept as they are.',
+    // One paragraph, fitted to the terminal by the one fitter (output/fit-text.ts): never wrapped by hand.
+    '', `The entries go to ${DEFAULT_POLICY_FILE} (commit it: the accepted risks are reviewed with the code). Each has a reason and an expiry day; svc gate leaves the issue out of its count up to and including that day (UTC), then counts it again and says the entry expired. The file's other lines and comments are kept as they are.`,
     '', 'Examples:',
     '  $ svc policy ignore iss_123 --reason "test fixture, never deployed (SEC-42)" --expires 90d',
     '  $ svc policy list',

@@ -11,7 +11,13 @@ import { DEFAULTS } from '../../sandbox/options.js';
 import { DIALECTS, DIALECT_NAMES, parseDialects } from '../../sandbox/dialects.js';
 import { escapeControls } from '../../core/sanitize.js';
 import { hint } from '../../completion/hints.js';
+import { terminalWidth } from '../../core/host.js';
+import { fitText } from '../../output/fit-text.js';
+import { commandLines } from '../../output/text-width.js';
 
+
+/** The dialects' names in help: a column two spaces wider than the longest. */
+const NAME_WIDTH = Math.max(...DIALECT_NAMES.map((n) => n.length)) + 2;
 
 interface SandboxFlags {
   port?: string;
@@ -55,12 +61,11 @@ export function sandboxCommand(run: Runner, cmd = new Command('sandbox')): Comma
     .option('--quiet', 'Do not log each request on stderr')
     .addHelpText('after', [
       '',
-      'Prints the base URL and an `export SVC_BASE_URL=... SVC_API_TOKEN_ID=... SVC_API_TOKEN_SECRET=...` line',
-      '(as one JSON object with -o json). The token is a fixed, sandbox-only test value.',
+      'Prints the base URL and an `export SVC_BASE_URL=... SVC_API_TOKEN_ID=... SVC_API_TOKEN_SECRET=...` line to paste into another shell (as one JSON object with -o json). The token is a fixed, sandbox-only test value.',
       'Faults and latency can also be changed while it runs: POST /__sandbox/faults {"fault":"500"} (loopback only).',
       '',
       'Dialects (--dialect): the same data, told as another real service might (docs/sandbox.md):',
-      ...DIALECTS.map((d) => `  ${d.name.padEnd(13)} ${d.summary}`),
+      ...DIALECTS.map((d) => `  ${d.name.padEnd(NAME_WIDTH)}${d.summary}`),
       '',
       'Examples:',
       '  # A sandbox on port 8787; paste the export line into another shell',
@@ -132,13 +137,18 @@ async function runSandbox(ctx: Context, flags: SandboxFlags): Promise<void> {
     }) + '\n');
   } else {
     const where = o.state ? `state file ${o.state}${sb.loadedFrom === 'state' ? ' (loaded; --seed, --repos and --issues are ignored)' : ''}` : 'in memory';
-    ctx.out([
+    const comments = [
       `# svc sandbox on ${sb.url}: seed ${store.params.seed}, ${data}, ${where}${sb.dialects.length ? `; dialect ${sb.dialects.join(', ')}` : ''}`,
       "# The token below is the sandbox's own test token: it opens this sandbox and nothing else.",
-      `export SVC_BASE_URL=${sb.url} SVC_API_TOKEN_ID=${sb.tokenId} SVC_API_TOKEN_SECRET=${sb.tokenSecret}`,
-      '',
-    ].join('\n'));
-    ctx.note(`Ready in ${((ctx.now() - started) / 1000).toFixed(1)} s. Try: svc issues search --types open   (Ctrl-C stops the sandbox)`);
+    ].join('\n');
+    const exports = `export SVC_BASE_URL=${sb.url} SVC_API_TOKEN_ID=${sb.tokenId} SVC_API_TOKEN_SECRET=${sb.tokenSecret}`;
+    // On a terminal the block is fitted to its width and still pastes into a shell: comments go on as
+    // comments, the export line continues with ` \`. In a pipe each stays one line (scripts read it).
+    const width = terminalWidth(ctx);
+    ctx.out(width
+      ? `${fitText(comments, width)}\n${commandLines(exports, width, '').join('\n')}\n`
+      : `${comments}\n${exports}\n`);
+    ctx.note(`Ready in ${((ctx.now() - started) / 1000).toFixed(1)} s; Ctrl-C stops the sandbox. Try: svc issues search --types open`);
   }
 
   await new Promise<void>((resolve) => {
