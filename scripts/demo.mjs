@@ -169,6 +169,7 @@ function startSandbox(dialects) {
     if (err.code === 2) process.stderr.write(`${err.said}\n`);
     else process.stderr.write(`demo: error: ${err.message}\n`);
     child.kill('SIGTERM');
+    rmSync(configDir, { recursive: true, force: true });
     process.exit(err.code === 2 ? 2 : 1);
   });
 }
