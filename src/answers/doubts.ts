@@ -91,6 +91,8 @@ export class Doubts {
       kind = { id, action, use: this.use, what, details: [], times: 0 };
       this.kinds.set(id, kind);
     }
+    // One answer checked twice (page 1 of --all: as a page, and as the listing's shape) is one doubt.
+    if (kind.details.includes(detail)) return action;
     kind.times++;
     if (kind.details.length < DETAILS_KEPT) kind.details.push(detail);
     return action;

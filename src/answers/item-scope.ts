@@ -32,6 +32,8 @@ const KNOWN_STATUSES: ReadonlySet<string> = new Set(['open', 'patched', 'falsePo
 
 const isObject = (v: unknown): v is Json => v !== null && typeof v === 'object' && !Array.isArray(v);
 const text = (v: unknown): string => (typeof v === 'string' ? quoted(v) : quoted(JSON.stringify(v) ?? String(v)));
+/** A word svc does not know, every character outside printable ASCII written as \u: a look-alike letter shows. */
+const spelled = (v: unknown): string => (typeof v === 'string' ? quoted(v).replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`) : text(v));
 
 /** A request field and the item field that must agree with it. */
 interface Rule {
@@ -153,7 +155,8 @@ export function itemScopeCheck(path: string, body: Body, what: string, report: R
         const id = disagreement(a, v);
         if (id !== undefined) {
           const name = typeof item.id === 'string' || typeof item.id === 'number' ? `item ${quoted(String(item.id))}` : 'an item';
-          const what2 = a.rule.match === 'range' ? `${a.rule.name} ${text(v)}, outside ${a.shown}` : `${a.rule.name} ${text(v)}, not ${a.values.size === 1 ? 'the one' : 'one'} asked for (${a.shown})`;
+          const value = id === 'item-status-unknown' ? spelled(v) : text(v);
+          const what2 = a.rule.match === 'range' ? `${a.rule.name} ${value}, outside ${a.shown}` : `${a.rule.name} ${value}, not ${a.values.size === 1 ? 'the one' : 'one'} asked for (${a.shown})`;
           report(id, what, `page ${page} holds ${name} of ${what2}: the service ignored the ${a.rule.asked} filter`);
           (found ??= []).push(id);
         }

@@ -218,7 +218,7 @@ export async function runBulk(ctx: Context, job: BulkJob): Promise<void> {
       ctx.note(line);
       return;
     }
-    throw new CliError(line, worstCode(all), rerunHint(job));
+    throw new CliError(line, worstCode(all), rerunHint(job, all));
   }
 }
 
@@ -228,7 +228,11 @@ function worstCode(records: BulkRecord[]): ExitCode {
   return BULK_FAILURE_ORDER.find((c) => codes.has(c)) ?? EXIT.INTERNAL;
 }
 
-function rerunHint(job: BulkJob): string {
+function rerunHint(job: BulkJob, all: readonly BulkRecord[] = []): string {
+  // Only issues skipped: nothing to run again (they are outside the filter).
+  if (all.length > 0 && all.every((r) => r.outcome === 'done' || r.outcome === 'skipped')) {
+    return 'the skipped issues are outside the filter that found them: look at them (svc issues get ID) before acting on one by its id';
+  }
   return job.failedTo !== undefined
     ? `the ids that failed or were not sent are in ${job.failedTo}: run the same command with --ids-from ${job.failedTo}`
     : 'add --failed-to FILE to keep the ids that failed, then run again with --ids-from FILE';

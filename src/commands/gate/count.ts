@@ -1,7 +1,9 @@
 /**
  * The gate's count: every open issue of the scope read (all pages, checked against totalCount and the
- * counts beside it, listing/pager.ts), each checked (an id, values it can decide on, a repository of
- * the scope) and given to the sieve (baseline, policy, --diff, --new-since, --commit) and the tally.
+ * counts beside it, listing/pager.ts), each checked (answers/checks.ts: a record with an id, of the
+ * scope, with values the gate can decide on: what it cannot is counted fail closed and named, or not
+ * counted and no PASS) and given to the sieve (baseline, policy, --diff, --new-since, --commit) and
+ * the tally.
  *
  * Memory: issues are counted as pages arrive. Only the issues a report or the verdict lists are
  * kept, without their heaviest fields (code segment, patch, rule-violation text): with --sarif,
@@ -132,7 +134,7 @@ export async function countIssues(
     call: (b) => sendRow(client, op, b, { raw: buffers }),
     decode: (answer) => decodePage(answer, op.pagination!.items),
   });
-  // --new-since reads createdAt: then it must be a date-time (trust.ts).
+  // --new-since reads createdAt: then an issue without a date-time is counted as new, and named (date-time.ts).
   const dates = setup.sieve.since !== undefined;
   const check = { dates, names: o.repositoryNames, repositories: o.repositories, doubts: ctx.doubts };
   let notCounted = 0;

@@ -137,11 +137,12 @@ function noPass(ctx: Context, stops: readonly Kind[], counts: { scope: CountsSco
   ctx.doubts.markSaid(first.id);
   const said = `${first.details[0]}${first.times > 1 ? ` (and ${first.times - 1} more)` : ''}`;
   const more = others.length > 0 ? `; and ${others.length} more kind${others.length === 1 ? '' : 's'} of doubt (above: ${others.map((k) => k.id).join(', ')})` : '';
-  const why = `${checkOf(first.id).doubt} could hide a breaking issue`;
   const hint = first.id === 'counts-above-total'
-    ? `${why}: svc infers that categoryCounts count the search's scope (the spec does not say), so counts above the listing mean issues it left out; if this service counts categories over a wider scope (the organization's), say so with --counts wide, or counts: wide in .svc-policy.yml (now: ${counts.scope}, from ${counts.from}); it is recorded in the summary and in -o json`
-    : `${why}; no issue read breaks a threshold, but the answers cannot show that every issue of the scope was read (--verbose says more; docs/security.md)`;
-  return new CliError(`gate: no PASS: ${said}${more}`, EXIT.BAD_RESPONSE, hint);
+    ? `counts say more issues exist than were listed: svc infers that categoryCounts count the search's scope (the spec does not say); if this service counts them over a wider scope (the organization's), say so with --counts wide, or counts: wide in .svc-policy.yml (now: ${counts.scope}, from ${counts.from}); the setting is recorded in the summary and in -o json`
+    : `no issue read breaks a threshold, but this doubt could hide one (${first.id}: ${checkOf(first.id).doubt}; docs/security.md; --verbose says more)`;
+  // The setting is named in the message itself, which the CI step summary and the reports carry too.
+  const setting = first.id === 'counts-above-total' ? ' (counts say more issues exist than were listed; a service whose categoryCounts count a wider scope: --counts wide)' : '';
+  return new CliError(`gate: no PASS: ${said}${setting}${more}`, EXIT.BAD_RESPONSE, hint);
 }
 
 /** Verifies the scope, counts, decides, writes the reports and prints the verdict (runGate's second half). */

@@ -45,7 +45,7 @@ export function inScopeScan(scope: ScopeRepositories, scanId: string, scan: Reco
 
 /**
  * By name: an issue that carries no `repositoryId` cannot disagree with `--repository-ids` by id (the listing's
- * scope check reads the fields an item carries: listing/answer-checks.ts). Its `repositoryName` can,
+ * scope check reads the fields an item carries: answers/item-scope.ts). Its `repositoryName` can,
  * where it is known to differ: the gate has listed the organization's repositories (scope.ts), and
  * a name that is another repository's (`name` of its record) and none of the ones asked for names
  * an issue outside the scope: the service ignored the filter (exit 7).

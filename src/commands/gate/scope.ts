@@ -12,23 +12,29 @@
  * |                  | is known only through its repositories)        |                                     |
  * | --scan-id        | `scans list --scan-id` (field notes)           | exit 4 unknown; 8 queued or running |
  * |                  |                                                | (or --wait); 1 failed, its message; |
- * |                  |                                                | 7 listed twice, or a scan of another|
- * |                  |                                                | organization or id in the answer    |
+ * |                  |                                                | 7 listed twice, a status word svc   |
+ * |                  |                                                | does not know without flags, only   |
+ * |                  |                                                | other scans; no PASS: a scan of     |
+ * |                  |                                                | another organization                |
  * | --repository     | `repositories list`: the record of the id      | exit 7 when it gives only other     |
  * |  URL or auto     | resolve-by-url gave has that URL (or none)     | URLs (the answers contradict)       |
  * | --rule-id        | `issues search --rule-id` of any status: the   | exit 4: an unused rule cannot be    |
  * |                  | rule has found an issue (the spec has no rule  |  told from a typo                   |
  * |                  | lookup)                                        |                                     |
- * | organization or  | `repositories list` (once per gate): the scan's| exit 7: a scan or an issue of a     |
- * |  project (any    | and each counted issue's repositoryId is one of|  repository outside the scope (they |
- * |  named scope)    | the organization's (the project's) repositories|  carry no organizationId to compare)|
+ * | organization or  | `repositories list` (once per gate): the scan's| no PASS (exit 7 unless a FAIL is    |
+ * |  project (any    | and each counted issue's repositoryId is one of|  proven): a scan or an issue of a   |
+ * |  named scope)    | the organization's (the project's) repositories|  repository outside the scope (not  |
+ * |                  |                                                |  counted; no organizationId to      |
+ * |                  |                                                |  compare)                           |
  *
  * An organization that is not named anywhere (no --organization-id, --org, SVC_ORGANIZATION_ID or
  * profile) is the token's default one, which the service picks: there is no id to check. The other
  * scope flags (--vulnerability-classes, --languages, --code-scan-types, --search-query) are filters,
  * not ids, and the spec lists no allowed values for them: they are not checked, and the summary says
  * how many open issues they left. A lookup that fails for another reason ends as any call does
- * (3, 6, 7...); a lookup whose answer cannot be read is exit 7: it never counts as "found".
+ * (3, 6, 7...); a lookup whose answer cannot be read is exit 7: it never counts as "found". An
+ * organization record without `id` is read by its `organizationId` (inference, a warning); one with no
+ * id at all cannot show the organization exists: no PASS, and no exit 4 (answers/checks.ts).
  */
 import type { Context } from '../../context.js';
 import { CliError } from '../../core/errors.js';

@@ -1,5 +1,5 @@
 /**
- * An answer nested deeper than any renderer can walk (src/http/answer-checks.ts checkDepth, called
+ * An answer nested deeper than any renderer can walk (src/answers/json-text.ts checkDepth, called
  * where answers are parsed): exit 7 "nested too deeply", whatever the output format or --jq, never
  * an empty table with exit 0 nor a --jq usage error (exit 2 says nothing was sent).
  */
