@@ -363,7 +363,7 @@ function __svc_flags
         case 'policy prune'
             printf '%s\t%s\n' '--policy' 'The policy file (default: .svc-policy.yml in the current directory, as svc gate reads it)' '-h' 'Show help' '--help' 'Show help'
         case 'sandbox'
-            printf '%s\t%s\n' '--port' 'Port to listen on; 0 picks a free one (default 8787)' '--host' 'Address to listen on (keep it on loopback: the token is well known) (default 127.0.0.1)' '--seed' 'Seed of the generated data: same seed, same data (default 42)' '--repos' 'Repositories to generate (default 12)' '--issues' 'Issues to generate (default 400; 100000 works)' '--state' 'Keep the data in this JSON file across restarts (default: in memory)' '--token-id' 'Token id to accept (default: the sandbox\'s own test token)' '--token-secret' 'Token secret to accept (default: the sandbox\'s own test secret)' '--scan-duration' 'How long a started scan runs before it completes (default 1500)' '--patch-delay' 'How long generate-patch takes before the patch appears (default 1000)' '--latency' 'Delay every API answer by this many milliseconds' '--fail-rate' 'Fail this share (0-1) of API requests with a random 500/502/503 or 429 (seeded)' '--fault' 'Fail every API request the same way' '--quiet' 'Do not log each request on stderr' '-h' 'Show help' '--help' 'Show help'
+            printf '%s\t%s\n' '--port' 'Port to listen on; 0 picks a free one (default 8787)' '--host' 'Address to listen on (keep it on loopback: the token is well known) (default 127.0.0.1)' '--seed' 'Seed of the generated data: same seed, same data (default 42)' '--repos' 'Repositories to generate (default 12)' '--issues' 'Issues to generate (default 400; 100000 works)' '--state' 'Keep the data in this JSON file across restarts (default: in memory)' '--token-id' 'Token id to accept (default: the sandbox\'s own test token)' '--token-secret' 'Token secret to accept (default: the sandbox\'s own test secret)' '--scan-duration' 'How long a started scan runs before it completes (default 1500)' '--patch-delay' 'How long generate-patch takes before the patch appears (default 1000)' '--latency' 'Delay every API answer by this many milliseconds' '--fail-rate' 'Fail this share (0-1) of API requests with a random 500/502/503 or 429 (seeded)' '--fault' 'Fail every API request the same way' '--dialect' 'Answer as a plausible real service might where the spec leaves room: wide-counts, redetect, sparse-counts, status-words, no-counts (comma-separated, or the flag again; below)' '--quiet' 'Do not log each request on stderr' '-h' 'Show help' '--help' 'Show help'
         case 'help'
             printf '%s\t%s\n' '-h' 'Show help' '--help' 'Show help'
         case '*'
@@ -422,6 +422,8 @@ function __svc_flag_value
             echo 'choice:narrow wide'
         case '*/--fault'
             echo 'choice:reset truncated invalid-json slow-body 500 502 503 429'
+        case '*/--dialect'
+            echo 'list:wide-counts redetect sparse-counts status-words no-counts'
         case '*'
             return 1
     end

@@ -12,6 +12,7 @@ import { makeIssue, makePatch } from './data/issue.js';
 import { iso } from './data/time.js';
 import { hex, mix, mulberry32 } from './prng.js';
 import { LANGUAGES } from './data/vocab.js';
+import type { Dialect } from './dialects.js';
 
 type Counts = Record<(typeof REPO_COUNT_KEYS)[number], number>;
 
@@ -28,6 +29,8 @@ export class Store {
   schedules: ScheduleRec[];
   issues: IssueRec[];
   counters: Record<IdKind, number>;
+  /** How the answers are told (dialects.ts): a setting of the run, not data (never persisted). */
+  dialects: ReadonlySet<Dialect> = new Set();
   /** Bumped on every change; caches keyed on it. */
   version = 0;
   /** Bumped when issues are added or removed or a sort key changes (severity, score). */
