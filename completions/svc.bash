@@ -195,7 +195,7 @@ _svc_flags() {
     'policy unignore') REPLY='--policy -h --help' ;;
     'policy list') REPLY='--expired --policy -h --help' ;;
     'policy prune') REPLY='--policy -h --help' ;;
-    'sandbox') REPLY='--port --host --seed --repos --issues --state --token-id --token-secret --scan-duration --patch-delay --latency --fail-rate --fault --quiet -h --help' ;;
+    'sandbox') REPLY='--port --host --seed --repos --issues --state --token-id --token-secret --scan-duration --patch-delay --latency --fail-rate --fault --dialect --quiet -h --help' ;;
     'help') REPLY='-h --help' ;;
     *) REPLY='' ;;
   esac
@@ -231,6 +231,7 @@ _svc_flag_value() {
     *'/--diff-scope') REPLY='choice:lines files' ;;
     *'/--counts') REPLY='choice:narrow wide' ;;
     *'/--fault') REPLY='choice:reset truncated invalid-json slow-body 500 502 503 429' ;;
+    *'/--dialect') REPLY='list:wide-counts redetect sparse-counts status-words no-counts' ;;
     *) return 1 ;;
   esac
 }

@@ -36,7 +36,7 @@ Exit codes (fail closed: never 0 unless every id of the scope exists, its scan (
     4  an id of the scope does not exist, or no scan of the --commit commit
     6  network, 5xx, 429: retry later
     7  incomplete or unreadable listing, or no PASS (below)
-    8  the scan is still queued or running (--scan-id: add --wait; --commit: run again later)
+    8  the scan is still queued or running, or none of the --commit commit yet (add --wait)
     9  a report or stdout could not be written
   130  interrupted
 
@@ -56,7 +56,8 @@ Output: a summary on stdout (counts per level, thresholds, verdict, the issues t
 
 Gating on what a change adds:
   --baseline FILE     issues present in an earlier run's --sarif or --json-report file do not count (matched by id, else by rule + file + title); the summary says "N new, M already in the baseline"; SARIF marks baselineState, JSON lists issues and unchanged.
-  --new-since WHEN    only issues created after WHEN; --commit SHA only issues found by scans of SHA. An issue without a date or commit counts (fail closed). --commit decides only when an issue of any status names a finished scan of SHA (the API shows a scan's commit only there): none is exit 4 (not scanned yet, or a wrong sha; a scan that found nothing cannot be shown: use --scan-id), exit 8 while that scan, or with none found a scan of the scope's repositories, is still running.
+  --new-since WHEN    only issues created after WHEN (an issue without a date counts: fail closed).
+  --commit SHA|auto   what the service's scan of SHA found (auto: the commit the CI built; in a pull request build its head, so the pull request's own scan is judged). The scan is the finished one scans list gives with that commit (its commit field is an inference: scanTargetBranchCommitSha or commitSha); the gate counts its open issues, so a clean scan of the head passes. --wait waits for it (a pull request's scan starts when the head is pushed), up to --wait-timeout: exit 8 after. Without --wait: exit 8 while it runs, exit 4 when there is none yet. PR scanning off for the repository (isPrScanningEnabled false): exit 4, naming svc repos set-pr-scanning. A service whose scans name no commit: the issues that name SHA (codeScan.scanTargetBranchCommitSha) and their scans decide instead.
 
 Gating a pull request on the lines it touches:
   --diff BASE         only issues on lines the change adds or modifies: git diff of the merge base of BASE and HEAD (--diff-work-tree: and the work tree); auto: the pull request's base (origin/<base branch>, or the CI's base commit). --diff-scope files: the whole of every changed file. The summary says "N in this change, M elsewhere (not counted)"; JSON lists issues and elsewhere; SARIF leaves the others out. An issue without a file or line counts; a base git cannot resolve (shallow clone) or no repository is exit 2 with the fix (fetch-depth: 0, git fetch origin <branch>).
@@ -118,7 +119,7 @@ export function gateCommand(run: Runner, cmd = new Command('gate')): Command {
   cmd.option('--baseline <file>', 'Count only issues not in this earlier report (the --sarif or --json-report file of a previous run)');
   cmd.option('--new-since <when>', 'Count only issues created after a date (2026-11-01), a date-time or a duration back from now (7d, 12h)');
   // Ids, like the scope flags: no control character (a `\r` from CRLF output would be sent).
-  cmd.addOption(new Option('--commit <sha>', "Count only issues found by scans of this commit (a sha or prefix; auto: the commit the CI built for review, a pull request's head); no scan of it: exit 4").argParser(stringParser('--commit')));
+  cmd.addOption(new Option('--commit <sha>', "Judge the service's scan of this commit (a sha or prefix; auto: the commit the CI built for review, a pull request's head); with --wait, wait for it; none yet: exit 4").argParser(stringParser('--commit')));
   cmd.option('--diff <base>', "Count only issues on lines the change adds or modifies: git diff of the merge base of <base> and HEAD (auto: the pull request's base)");
   cmd.addOption(hint(new Option('--diff-scope <scope>', 'With --diff: lines (an issue meets a changed line; default) or files (its file changed)'), { kind: 'choice', values: ['lines', 'files'] }));
   cmd.option('--diff-work-tree', 'With --diff: the work tree too (uncommitted and untracked files)');
@@ -127,7 +128,7 @@ export function gateCommand(run: Runner, cmd = new Command('gate')): Command {
   cmd.option('--issue-url <template>', 'Link of an issue in reports, {id} replaced by its id (default: SVC_ISSUE_URL)');
   // --wait, --poll-interval, --wait-timeout: the very options of `scans start --wait` (its row).
   for (const extra of scans.find((op) => op.name === 'start')!.followUp!.options) {
-    const description = extra.flags === '--wait' ? 'With --scan-id: wait until the scan finishes instead of exit 8 while it is queued or running; exit 1 if it fails' : extra.description.replace(/, exit 6/, ', exit 8');
+    const description = extra.flags === '--wait' ? 'With --scan-id or --commit: wait until the scan (of that commit: once it appears) finishes instead of exit 8; exit 1 if it fails' : extra.description.replace(/, exit 6/, ', exit 8');
     cmd.addOption(new Option(extra.flags, description));
   }
   cmd.addOption(hint(new Option('--counts <scope>', "What the service's categoryCounts count: narrow (the search's scope, svc's inference; default) or wide (a wider scope, e.g. the organization's: then counts above totalCount are no sign of a listing that left issues out); policy file: counts: wide"), { kind: 'choice', values: ['narrow', 'wide'] }));
