@@ -150,7 +150,7 @@ export const CHECKS = {
     basis: 'absent',
     why: 'the spec gives `issues`, the field notes `codeScans`; inference: an answer whose only list is under another key holds the items there',
     on: { read: 'warn', all: 'warn', gate: 'warn', bulk: 'warn' },
-    plausible: '`scans list` answered `{ "scans": [...], "totalCount": 3 }`: shown; --all and the gate read `scans`, with a warning',
+    plausible: '`scans list` answered `{ "scans": [...], "totalCount": 3 }`: shown (a table\'s or CSV\'s rows are its `scans`); --all and the gate read `scans`, with a warning',
     lie: 'an answer with no list at all, or two: --all, the gate and bulk refuse it (there is no item to read)',
   },
   'no-total': {
