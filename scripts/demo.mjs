@@ -2,6 +2,10 @@
 // `npm run demo`: a short tour of svc against the local sandbox. No account, no network, no
 // configuration: it starts `svc sandbox --port 0`, runs the real bin against it (each command
 // printed before its output), and stops the sandbox again.
+// `npm run demo -- --dialect NAME[,NAME]`: the same tour against a sandbox that answers in those
+// dialects (docs/sandbox.md: how a plausible real service may answer where the spec leaves room),
+// and then the places where a dialect shows: a search with its counts, the gate on the scan just
+// run, the gate on an organization without issues.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,6 +19,7 @@ const bold = (s) => (tty ? `\u001b[1m${s}\u001b[22m` : s);
 const dim = (s) => (tty ? `\u001b[2m${s}\u001b[22m` : s);
 const say = (s = '') => process.stdout.write(s + '\n');
 
+const dialects = dialectArg(process.argv.slice(2));
 ensureBuilt((line) => say(dim(line)));
 
 const configDir = mkdtempSync(join(tmpdir(), 'svc-demo-'));
@@ -22,7 +27,7 @@ const configDir = mkdtempSync(join(tmpdir(), 'svc-demo-'));
 const baseEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('SVC_')));
 baseEnv.SVC_CONFIG_DIR = configDir;
 
-const sandbox = await startSandbox();
+const sandbox = await startSandbox(dialects);
 let failed = false;
 try {
   await tour(sandbox.info);
@@ -40,6 +45,10 @@ async function tour(info) {
   say(bold('svc demo: a tour against the local sandbox'));
   say(dim(`The sandbox runs on ${info.baseUrl} with seeded data (${info.repositories} repositories, ${info.issues} issues)`));
   say(dim("and its own sandbox-only test token. Nothing leaves this machine."));
+  if (dialects.length) say(dim(`It answers in the dialect ${dialects.join(', ')}: the same data, told as another real service might (docs/sandbox.md).`));
+  // A service that counts categories over the organization: the gate is told so (the setting its message names).
+  const counts = dialects.includes('wide-counts') ? ['--counts', 'wide'] : [];
+  if (counts.length) say(dim('This service counts categoryCounts over the organization: each gate below says so with --counts wide (or counts: wide in .svc-policy.yml).'));
 
   await step('Repositories of the organization, with their issue counts', ['repos', 'list', '-o', 'table'], env);
   await step('The five highest-scoring open issues', ['issues', 'search', '--types', 'open', '--sort-by', 'score', '--page-size', '5', '-o', 'table'], env);
@@ -60,7 +69,7 @@ async function tour(info) {
   const repo = (await api(info, 'repositories/list', { getCounts: false }))[0];
   const baseline = join(configDir, 'baseline.json');
   await step(`The CI gate on ${repo.name}: fail on any open issue at level high or above (exit 1 = failed), keeping the verdict as a baseline`,
-    ['gate', '--repository-ids', repo.id, '--fail-on', 'high', '--json-report', baseline], env, { expect: [0, 1] });
+    ['gate', '--repository-ids', repo.id, '--fail-on', 'high', '--json-report', baseline, ...counts], env, { expect: [0, 1] });
   const started = await step(`Start a scan of ${repo.name}`, ['scans', 'start', '--repository-ids', repo.id, '-o', 'json'], env, { capture: true });
   const { scanId } = JSON.parse(started);
   say(dim('(waiting for the scan to complete...)'));
@@ -71,7 +80,19 @@ async function tour(info) {
   }
   await step('The scan has completed, with the issues it found', ['scans', 'list', '--scan-id', scanId, '--columns', 'scanId,repositoryId,status,finished,issueCounts.open', '-o', 'table'], env);
   await step('The gate a pull request wants: only what is new since the baseline counts',
-    ['gate', '--repository-ids', repo.id, '--fail-on', 'high', '--baseline', baseline], env, { expect: [0, 1] });
+    ['gate', '--repository-ids', repo.id, '--fail-on', 'high', '--baseline', baseline, ...counts], env, { expect: [0, 1] });
+
+  if (dialects.length) {
+    say();
+    say(bold(`Where the dialect ${dialects.join(', ')} shows`));
+    await step('A search with its counts: totalCount, categoryCounts and the scan each issue names (codeScan.id)',
+      ['issues', 'search', '--types', 'open', '--repository-ids', repo.id, '--get-counts', '--page-size', '3', '-o', 'json', '--jq', '{totalCount, categoryCounts, scans: [.issues[].codeScan.id]}'], env);
+    await step('The gate on exactly the scan just run', ['gate', '--scan-id', scanId, '--fail-on', 'high', ...counts], env, { expect: [0, 1] });
+    const orgs = await api(info, 'orgs/list', {});
+    const bare = [];
+    for (const o of orgs) if ((await api(info, 'repositories/list', { organizationId: o.id, getCounts: false })).length === 0) bare.push(o);
+    if (bare[0]) await step(`The gate on ${bare[0].name}, an organization without repositories: nothing to fail on`, ['gate', '--org', bare[0].id, '--fail-on', 'high', ...counts], env);
+  }
 
   say();
   say(bold('That was the real svc against a local stand-in of the service.'));
@@ -110,9 +131,24 @@ async function api(info, path, body) {
   return res.json();
 }
 
+/** `--dialect NAME[,NAME]` (or `--dialect=...`, repeated); the sandbox checks the names. Anything else: exit 2. */
+function dialectArg(args) {
+  const out = [];
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    const value = a === '--dialect' ? args[++i] : a.startsWith('--dialect=') ? a.slice('--dialect='.length) : undefined;
+    if (value === undefined) {
+      process.stderr.write(`demo: error: ${a === '--dialect' ? '--dialect needs a name' : `unknown argument '${a}'`}; usage: npm run demo [-- --dialect NAME[,NAME]] (the dialects: svc sandbox --help)\n`);
+      process.exit(2);
+    }
+    out.push(...value.split(','));
+  }
+  return out;
+}
+
 /** `svc sandbox --port 0 -o json` in the background; resolves with its ready line. */
-function startSandbox() {
-  const child = spawn(process.execPath, [BIN, 'sandbox', '--port', '0', '-o', 'json', '--quiet', '--scan-duration', '800'], {
+function startSandbox(dialects) {
+  const child = spawn(process.execPath, [BIN, 'sandbox', '--port', '0', '-o', 'json', '--quiet', '--scan-duration', '800', ...(dialects.length ? ['--dialect', dialects.join(',')] : [])], {
     env: baseEnv, stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stderr = '';
@@ -127,10 +163,13 @@ function startSandbox() {
         reject(new Error(`the sandbox printed something unexpected: ${line}`));
       }
     });
-    exited.then((code) => reject(new Error(`the sandbox exited (${code}) before it was ready: ${stderr.trim()}`)));
+    exited.then((code) => reject(Object.assign(new Error(`the sandbox exited (${code}) before it was ready: ${stderr.trim()}`), { code, said: stderr.trim() })));
   }).catch((err) => {
-    process.stderr.write(`demo: error: ${err.message}\n`);
+    // A usage error of the sandbox (an unknown --dialect) is the demo's own: its line and exit 2.
+    if (err.code === 2) process.stderr.write(`${err.said}\n`);
+    else process.stderr.write(`demo: error: ${err.message}\n`);
     child.kill('SIGTERM');
-    process.exit(1);
+    rmSync(configDir, { recursive: true, force: true });
+    process.exit(err.code === 2 ? 2 : 1);
   });
 }

@@ -10,6 +10,7 @@ import { seedWorld, type SeedParams } from './data/seed.js';
 import { Store } from './state.js';
 import { Persister, readStateFile, restore } from './persist.js';
 import { buildRoutes } from './router.js';
+import { parseDialects, type Dialect } from './dialects.js';
 import { sortedIssues } from './search.js';
 import { warmIssueJson } from './handlers/issues.js';
 import { createSandboxServer, type RequestCount } from './server.js';
@@ -32,6 +33,8 @@ export interface Sandbox {
   setFaults(f: Partial<Faults>): void;
   /** API requests so far, per operation path (a copy); also `GET /__sandbox/requests`. */
   requests(): Record<string, RequestCount>;
+  /** The dialects it answers in (dialects.ts), in the order given. */
+  dialects: Dialect[];
   /** Where the data came from: freshly seeded, or loaded from the state file. */
   loadedFrom: 'seed' | 'state';
   /** Write the state file now (no-op without one). */
@@ -57,6 +60,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 
   const saved = o.statePath ? readStateFile(o.statePath) : undefined;
   const store = saved ? restore(saved, o.clock) : new Store(seedWorld(params), o.clock);
+  store.dialects = new Set(parseDialects(o.dialects ?? []));
   let started = false;
   const why = (err: Error) => (err as NodeJS.ErrnoException).code ?? err.message;
   const persister = o.statePath
@@ -79,7 +83,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const { server, timers } = createSandboxServer({
     routes, requests, store, tokenId, tokenSecret, faults, faultRng: mulberry32(mix(params.seed, 0xfa17)),
     warmed: () => warm?.done ?? false,
-    maxBodyBytes: o.maxBodyBytes, slowBodyMs: o.slowBodyMs, log: o.log,
+    maxBodyBytes: o.maxBodyBytes, slowBodyMs: o.slowBodyMs, log: o.log, scanDurationMs: o.scanDurationMs,
   });
   server.keepAliveTimeout = 5_000;
   await new Promise<void>((resolve, reject) => {
@@ -103,6 +107,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     faults,
     setFaults(f) { Object.assign(faults, checkFaults(f)); },
     requests: () => Object.fromEntries([...requests].map(([path, c]) => [path, { ...c }])),
+    dialects: [...store.dialects],
     loadedFrom: saved ? 'state' : 'seed',
     save: async () => { await persister?.flush(); },
     close() {

@@ -1,5 +1,6 @@
 /** Options of the sandbox, their defaults, and its well-known test token (a sandbox-only value). */
 import type { FaultKind } from './faults.js';
+import type { Dialect } from './dialects.js';
 
 /** The sandbox's fixed test token. Not a secret: it only opens the local sandbox. */
 export const SANDBOX_TOKEN_ID = '5a4db0c5-0000-4000-8000-000000000001';
@@ -42,6 +43,8 @@ export interface SandboxOptions {
   maxBodyBytes?: number;
   slowBodyMs?: number;
   saveDebounceMs?: number;
+  /** Answer as a plausible real service might where the spec leaves room (dialects.ts); default none. */
+  dialects?: readonly Dialect[];
   /** One line per request (method, path, status, time). */
   log?: (line: string) => void;
   /** Clock for state changes (ms since epoch); default Date.now. */

@@ -149,17 +149,25 @@ function matches(store: Store, repos: Map<string, RepoRec>, req: SearchRequest):
   return value;
 }
 
-/** `repos` are the repositories of the caller's organization: issues of other organizations never match. */
+/**
+ * `repos` are the repositories of the caller's organization: issues of other organizations never match.
+ * The counts as the store's dialects tell them (dialects.ts): over the organization (`wide-counts`),
+ * without the zero ones (`sparse-counts`), or none (`no-counts`).
+ */
 export function searchIssues(store: Store, repos: Map<string, RepoRec>, req: SearchRequest): SearchResult {
   const page = req.page ?? 1;
   const pageSize = req.pageSize ?? DEFAULT_PAGE_SIZE;
   const m = matches(store, repos, req);
   const issues = req.returnAll ? m.issues.slice() : m.issues.slice(Math.max(0, (page - 1) * pageSize), Math.max(0, page * pageSize));
+  const d = store.dialects;
+  // wide-counts: every issue of the organization, whatever the filters (the one cached match of no filter).
+  const counted = d.has('wide-counts') ? matches(store, repos, {}) : m;
+  const counts = d.has('sparse-counts') ? Object.fromEntries(Object.entries(counted.counts).filter(([, n]) => n > 0)) : { ...counted.counts };
   return {
     issues,
     totalCount: m.issues.length,
-    totalCountAllCategories: m.all,
-    ...(req.getCounts ? { categoryCounts: { ...m.counts } } : {}),
+    totalCountAllCategories: counted.all,
+    ...(req.getCounts && !d.has('no-counts') ? { categoryCounts: counts } : {}),
     currentPage: req.returnAll ? 1 : page,
     pageSize: req.returnAll ? issues.length : pageSize,
   };

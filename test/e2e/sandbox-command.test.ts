@@ -11,6 +11,7 @@ import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
 import { BIN, cleanEnv } from '../helpers/run-svc.js';
 import { runCli } from '../helpers/host.js';
 import { tempDir } from '../helpers/temp.js';
+import { DIALECTS } from '../../src/sandbox/dialects.js';
 
 interface Running { child: ChildProcessWithoutNullStreams; first: string; stdout: () => string; stderr: () => string; exit: Promise<number | null> }
 const running: Running[] = [];
@@ -103,6 +104,26 @@ describe('svc sandbox', () => {
     expect(unwritable.code).toBe(2);
     expect(unwritable.stderr).toMatch(/^svc: error: cannot write the state file .*\(ENOENT\)/);
     expect(unwritable.stderr.trim().split('\n')).toHaveLength(1);
+    const dialect = await runCli(['sandbox', '--port', '0', '--dialect', 'wide,redetect']);
+    expect(dialect.code).toBe(2);
+    expect(dialect.stderr).toMatch(/^svc: error: --dialect: unknown dialect 'wide': the dialects are wide-counts, redetect, sparse-counts, status-words, no-counts; /);
+    expect(dialect.stderr.trim().split('\n')).toHaveLength(1);
+  });
+
+  it('--dialect: the ready line names them and the sandbox answers in them; --help says what each does', async () => {
+    const sb = await sandbox(['--port', '0', '-o', 'json', '--quiet', '--repos', '4', '--issues', '60', '--dialect', 'status-words', '--dialect', 'no-counts']);
+    const info = JSON.parse(sb.first);
+    expect(info.dialects).toEqual(['status-words', 'no-counts']);
+    const scans = JSON.parse((await runCli(['scans', 'list', '--all', '-o', 'json'], { env: envOf(info) })).stdout) as Array<{ status: string }>;
+    expect(scans.some((x) => x.status === 'done' || x.status === 'succeeded')).toBe(true);
+    expect(scans.some((x) => x.status === 'completed')).toBe(false);
+    const search = await runCli(['issues', 'search', '--get-counts', '-o', 'json'], { env: envOf(info) });
+    expect(JSON.parse(search.stdout).categoryCounts).toBeUndefined();
+    sb.child.kill('SIGTERM');
+    expect(await sb.exit).toBe(0);
+    // Wrapped at the terminal's width: compared word by word.
+    const help = (await runCli(['sandbox', '--help'])).stdout.replace(/\s+/g, ' ');
+    for (const d of DIALECTS) expect(help).toContain(`${d.name} ${d.summary}`.replace(/\s+/g, ' '));
   });
 });
 

@@ -8,10 +8,16 @@ import { parseNumberFlag } from '../../request/number-flag.js';
 import { FAULT_KINDS } from '../../sandbox/faults.js';
 import { startSandbox } from '../../sandbox/index.js';
 import { DEFAULTS } from '../../sandbox/options.js';
+import { DIALECTS, DIALECT_NAMES, parseDialects } from '../../sandbox/dialects.js';
+import { escapeControls } from '../../core/sanitize.js';
+import { hint } from '../../completion/hints.js';
 import { terminalWidth } from '../../core/host.js';
 import { fitText } from '../../output/fit-text.js';
 import { commandLines } from '../../output/text-width.js';
 
+
+/** The dialects' names in help: a column two spaces wider than the longest. */
+const NAME_WIDTH = Math.max(...DIALECT_NAMES.map((n) => n.length)) + 2;
 
 interface SandboxFlags {
   port?: string;
@@ -27,6 +33,7 @@ interface SandboxFlags {
   latency?: string;
   failRate?: string;
   fault?: string;
+  dialect?: string[];
   quiet?: boolean;
 }
 
@@ -48,11 +55,17 @@ export function sandboxCommand(run: Runner, cmd = new Command('sandbox')): Comma
     .option('--latency <ms>', 'Delay every API answer by this many milliseconds')
     .option('--fail-rate <p>', 'Fail this share (0-1) of API requests with a random 500/502/503 or 429 (seeded)')
     .addOption(new Option('--fault <kind>', 'Fail every API request the same way').choices(FAULT_KINDS))
+    // Completion offers the names, a comma-separated list of them.
+    .addOption(hint(new Option('--dialect <names>', `Answer as a plausible real service might where the spec leaves room: ${DIALECT_NAMES.join(', ')} (comma-separated, or the flag again; below)`)
+      .argParser((v: string, prev: string[] = []) => [...prev, v]), { kind: 'choice', values: DIALECT_NAMES, list: true }))
     .option('--quiet', 'Do not log each request on stderr')
     .addHelpText('after', [
       '',
       'Prints the base URL and an `export SVC_BASE_URL=... SVC_API_TOKEN_ID=... SVC_API_TOKEN_SECRET=...` line to paste into another shell (as one JSON object with -o json). The token is a fixed, sandbox-only test value.',
       'Faults and latency can also be changed while it runs: POST /__sandbox/faults {"fault":"500"} (loopback only).',
+      '',
+      'Dialects (--dialect): the same data, told as another real service might (docs/sandbox.md):',
+      ...DIALECTS.map((d) => `  ${d.name.padEnd(NAME_WIDTH)}${d.summary}`),
       '',
       'Examples:',
       '  # A sandbox on port 8787; paste the export line into another shell',
@@ -61,8 +74,20 @@ export function sandboxCommand(run: Runner, cmd = new Command('sandbox')): Comma
       '  $ svc sandbox --port 0 --issues 100000 --state sandbox.json',
       '  # Test a script against a flaky service',
       '  $ svc sandbox --fail-rate 0.2 --latency 300',
+      '  # Test a pipeline against a service that counts categories widely',
+      '  $ svc sandbox --dialect wide-counts',
     ].join('\n') + '\n')
     .action((o: SandboxFlags) => run((ctx) => runSandbox(ctx, o)));
+}
+
+/** --dialect's names, checked before anything starts: an unknown one is exit 2 naming the dialects. */
+function dialectsOf(given: string[] | undefined) {
+  if (given === undefined) return undefined;
+  try {
+    return parseDialects(given);
+  } catch (err) {
+    throw new UsageError(`--dialect: ${escapeControls((err as Error).message)}`, '`svc sandbox --help` says what each does');
+  }
 }
 
 function whole(v: string | undefined, flag: string, max: number): number | undefined {
@@ -86,6 +111,7 @@ async function runSandbox(ctx: Context, flags: SandboxFlags): Promise<void> {
     latencyMs: whole(o.latency, '--latency', 600_000),
     failRate,
     fault: o.fault as never,
+    dialects: dialectsOf(o.dialect),
     log: o.quiet ? undefined : (line: string) => ctx.note(line),
   };
   if (o.tokenId === '' || o.tokenSecret === '') throw new UsageError('--token-id and --token-secret must not be empty');
@@ -107,12 +133,12 @@ async function runSandbox(ctx: Context, flags: SandboxFlags): Promise<void> {
     ctx.out(JSON.stringify({
       baseUrl: sb.url, tokenId: sb.tokenId, tokenSecret: sb.tokenSecret, organizationId: sb.organizationId ?? null,
       port: sb.port, seed: store.params.seed, repositories: store.repos.length, issues: store.issues.length,
-      state: o.state ?? null, loadedFrom: sb.loadedFrom,
+      state: o.state ?? null, loadedFrom: sb.loadedFrom, dialects: sb.dialects,
     }) + '\n');
   } else {
     const where = o.state ? `state file ${o.state}${sb.loadedFrom === 'state' ? ' (loaded; --seed, --repos and --issues are ignored)' : ''}` : 'in memory';
     const comments = [
-      `# svc sandbox on ${sb.url}: seed ${store.params.seed}, ${data}, ${where}`,
+      `# svc sandbox on ${sb.url}: seed ${store.params.seed}, ${data}, ${where}${sb.dialects.length ? `; dialect ${sb.dialects.join(', ')}` : ''}`,
       "# The token below is the sandbox's own test token: it opens this sandbox and nothing else.",
     ].join('\n');
     const exports = `export SVC_BASE_URL=${sb.url} SVC_API_TOKEN_ID=${sb.tokenId} SVC_API_TOKEN_SECRET=${sb.tokenSecret}`;

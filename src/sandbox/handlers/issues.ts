@@ -11,7 +11,31 @@ import { RawJson } from '../raw-json.js';
 const P = '/api/v1/issues/';
 
 function issueView(store: Store, issue: IssueRec): Record<string, unknown> {
-  return expandIssue(store.seed, issue, store.repo(issue.repositoryId), store.scan(issue.scanId));
+  const view = expandIssue(store.seed, issue, store.repo(issue.repositoryId), store.scan(issue.scanId));
+  const first = store.dialects.has('redetect') ? firstDetection(store, issue) : undefined;
+  if (first !== undefined) view.codeScan = { ...(view.codeScan as object), id: first };
+  return view;
+}
+
+/**
+ * The `redetect` dialect (../dialects.ts): half of the issues a full scan found (even `n`) were found
+ * before by the first finished full scan of their repository, and keep its id in `codeScan.id` (the
+ * commit stays the one of the scan that found them now). A search by `scanId` still matches the
+ * scan that found them, so `issues search --scan-id B` lists issues that name scan A.
+ */
+function firstDetection(store: Store, issue: IssueRec): string | undefined {
+  if (issue.n % 2 !== 0 || issue.codeScanType !== 'FullScan') return undefined;
+  const scan = store.scan(issue.scanId);
+  const first = store.cached('redetect:firstFullScan', () => {
+    const byRepo = new Map<string, { scanId: string; createdAt: string }>();
+    for (const s of store.scans) {
+      if (s.codeScanType !== 'FullScan' || s.status !== 'completed') continue;
+      const had = byRepo.get(s.repositoryId);
+      if (!had || s.createdAt < had.createdAt) byRepo.set(s.repositoryId, s);
+    }
+    return byRepo;
+  }).get(issue.repositoryId);
+  return scan && first && first.createdAt < scan.createdAt ? first.scanId : undefined;
 }
 
 /**

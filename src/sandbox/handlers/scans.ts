@@ -5,6 +5,7 @@ import type { ScanRec } from '../model.js';
 import { badRequest, notFound } from '../http-error.js';
 import { startScan } from '../transitions.js';
 import { zeroCounts } from '../state.js';
+import { hashString } from '../prng.js';
 
 const P = '/api/v1/scans/';
 const DEFAULT_SCAN_PAGE_SIZE = 10;
@@ -13,6 +14,8 @@ function scanView(c: HandlerContext, scan: ScanRec): Record<string, unknown> {
   const view = publicView(scan);
   delete view.organizationId;
   view.issueCounts = c.store.scanCounts().get(scan.scanId) ?? zeroCounts();
+  // The `status-words` dialect (../dialects.ts): a finished scan is `succeeded` or `done` (by its id), beside finished: true.
+  if (c.store.dialects.has('status-words') && scan.status === 'completed') view.status = hashString(scan.scanId) % 2 === 0 ? 'succeeded' : 'done';
   return view;
 }
 
