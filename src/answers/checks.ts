@@ -150,7 +150,7 @@ export const CHECKS = {
     basis: 'absent',
     why: 'the spec gives `issues`, the field notes `codeScans`; inference: an answer whose only list is under another key holds the items there',
     on: { read: 'warn', all: 'warn', gate: 'warn', bulk: 'warn' },
-    plausible: '`scans list` answered `{ "scans": [...], "totalCount": 3 }`: shown; --all and the gate read `scans`, with a warning',
+    plausible: '`scans list` answered `{ "scans": [...], "totalCount": 3 }`: shown (a table\'s or CSV\'s rows are its `scans`); --all and the gate read `scans`, with a warning',
     lie: 'an answer with no list at all, or two: --all, the gate and bulk refuse it (there is no item to read)',
   },
   'no-total': {
@@ -381,8 +381,8 @@ export const CHECKS = {
     doubt: 'an organization record with another id field than `id` (`organizationId`)',
     basis: 'inferred',
     why: 'the spec: the record\'s fields are "not shown"; the field notes: `{ id, name, role? }`. Inference: a record without `id` and with `organizationId` names itself there',
-    on: { read: 'warn', gate: 'warn' },
-    plausible: '`orgs list` answered `[{ "organizationId": "org_1", "name": "A" }]`: shown; the gate verifies org_1 by it, with a warning',
+    on: { gate: 'warn' },
+    plausible: '`orgs list` answered `[{ "organizationId": "org_1", "name": "A" }]`: `svc orgs list` shows it (the missing `id` is its `shape` warning); the gate verifies org_1 by it, with a warning',
   },
   'record-no-id': {
     doubt: 'an organization or repository record without any id, where the gate verifies its scope',

@@ -136,6 +136,9 @@ const CASES: Record<CheckId, Case> = {
     async plausible() {
       fake.stub(SCANS, { json: { scans: [{ scanId: 'scan-1', status: 'completed' }], totalCount: 1 } });
       shownWithWarning(await svc(['scans', 'list', '-o', 'json']), 'items-key', "no 'codeScans' list");
+      // A table or CSV, whose rows are the items, shows them (JSON shows the answer as it came).
+      const csv = await svc(['scans', 'list', '-o', 'csv']);
+      expect(csv.stdout.split('\n')[1]).toMatch(/^scan-1,/);
       const all = await svc(['scans', 'list', '--all', '-o', 'ndjson']);
       expect(all.code, all.stderr).toBe(0);
       expect(JSON.parse(all.stdout.trim()).scanId).toBe('scan-1');

@@ -140,7 +140,7 @@ function noPass(ctx: Context, stops: readonly Kind[], counts: { scope: CountsSco
   const said = `${first.details[0]}${first.times > 1 ? ` (and ${first.times - 1} more)` : ''}`;
   const more = others.length > 0 ? `; and ${others.length} more kind${others.length === 1 ? '' : 's'} of doubt (above: ${others.map((k) => k.id).join(', ')})` : '';
   const hint = first.id === 'counts-above-total'
-    ? `counts say more issues exist than were listed: svc infers that categoryCounts count the search's scope (the spec does not say); if this service counts them over a wider scope (the organization's), say so with --counts wide, or counts: wide in .svc-policy.yml (now: ${counts.scope}, from ${counts.from}); the setting is recorded in the summary and in -o json`
+    ? `svc infers that categoryCounts count the search's scope (the spec does not say); if this service counts them over a wider scope (the organization's), say so with --counts wide, or counts: wide in .svc-policy.yml (now: ${counts.scope}, from ${counts.from}); the setting is recorded in the summary and in -o json`
     : `no issue read breaks a threshold, but this doubt could hide one (${first.id}: ${checkOf(first.id).doubt}; docs/security.md; --verbose says more)`;
   // The setting is named in the message itself, which the CI step summary and the reports carry too.
   const setting = first.id === 'counts-above-total' ? ' (counts say more issues exist than were listed; a service whose categoryCounts count a wider scope: --counts wide)' : '';
