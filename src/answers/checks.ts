@@ -325,6 +325,13 @@ export const CHECKS = {
     on: { gate: 'stop' },
     lie: 'issues of another organization\'s repository: not counted, no PASS',
   },
+  'item-filter-unshown': {
+    doubt: 'an item that does not show a field a filter of the request asked about (`status` under `types`, `repositoryId` under `repositoryIds`, `codeScan.id` under `scanId`...): absent, or `null`',
+    basis: 'absent',
+    why: 'the spec\'s Issue record lists the field; without it whether the service applied the filter cannot be shown, so acting on the item could act on one the filter did not find (a read shows it, and the gate counts it as it is: it hides nothing there)',
+    on: { bulk: 'skip' },
+    lie: 'a service that ignores `types` and leaves `status` out (or null): `issues archive --where types=open --yes` never archives those issues (skipped, listed, exit 10)',
+  },
   'item-other-scan': {
     doubt: 'an issue that names another scan than the `scanId` asked for',
     basis: 'request',

@@ -46,19 +46,25 @@ interface Rule {
   check: CheckId;
   /** How the item's value matches what was asked: exactly (the default), ignoring case, or a range. */
   match?: 'case' | 'range' | 'status';
+  /**
+   * The spec's Issue record lists the field: an item without it (or with null) does not show that the
+   * filter was applied (`item-filter-unshown`: a bulk action skips it). Not set for fields no record of
+   * the spec carries (an issue has no organizationId or projectId).
+   */
+  listed?: boolean;
 }
 
 const ISSUE_RULES: readonly Rule[] = [
-  { asked: 'repositoryIds', said: [['repositoryId']], name: 'repository', check: 'item-foreign' },
+  { asked: 'repositoryIds', said: [['repositoryId']], name: 'repository', check: 'item-foreign', listed: true },
   { asked: 'organizationId', said: [['organizationId']], name: 'organization', check: 'item-foreign' },
   { asked: 'projectId', said: [['projectId']], name: 'project', check: 'item-foreign' },
-  { asked: 'scanId', said: [['codeScan', 'id'], ['scanId']], name: 'scan', check: 'item-other-scan' },
-  { asked: 'ruleId', said: [['naturalLanguageRuleViolation', 'ruleId'], ['ruleId']], name: 'rule', check: 'item-other-rule' },
-  { asked: 'types', said: [['status']], name: 'status', check: 'item-status-other', match: 'status' },
-  { asked: 'severities', said: [['severity']], name: 'severity', check: 'item-other-filter', match: 'range' },
+  { asked: 'scanId', said: [['codeScan', 'id'], ['scanId']], name: 'scan', check: 'item-other-scan', listed: true },
+  { asked: 'ruleId', said: [['naturalLanguageRuleViolation', 'ruleId'], ['ruleId']], name: 'rule', check: 'item-other-rule', listed: true },
+  { asked: 'types', said: [['status']], name: 'status', check: 'item-status-other', match: 'status', listed: true },
+  { asked: 'severities', said: [['severity']], name: 'severity', check: 'item-other-filter', match: 'range', listed: true },
   // Inference: a language or class written in another case is the one asked for (the spec lists no values).
-  { asked: 'languages', said: [['language']], name: 'language', check: 'item-other-filter', match: 'case' },
-  { asked: 'vulnerabilityClasses', said: [['vulnClass']], name: 'vulnerability class', check: 'item-other-filter', match: 'case' },
+  { asked: 'languages', said: [['language']], name: 'language', check: 'item-other-filter', match: 'case', listed: true },
+  { asked: 'vulnerabilityClasses', said: [['vulnClass']], name: 'vulnerability class', check: 'item-other-filter', match: 'case', listed: true },
 ];
 
 const SCAN_RULES: readonly Rule[] = [
@@ -148,19 +154,26 @@ export function itemScopeCheck(path: string, body: Body, what: string, report: R
   return (item, page) => {
     if (!isObject(item)) return NONE;
     let found: CheckId[] | undefined;
+    const name = () => (typeof item.id === 'string' || typeof item.id === 'number' ? `item ${quoted(String(item.id))}` : 'an item');
     for (const a of asked) {
+      let shown = false;
       for (const p of a.rule.said) {
         const v = said(item, p);
         if (v === undefined || v === null) continue;
+        shown = true;
         const id = disagreement(a, v);
         if (id !== undefined) {
-          const name = typeof item.id === 'string' || typeof item.id === 'number' ? `item ${quoted(String(item.id))}` : 'an item';
           const value = id === 'item-status-unknown' ? spelled(v) : text(v);
           const what2 = a.rule.match === 'range' ? `${a.rule.name} ${value}, outside ${a.shown}` : `${a.rule.name} ${value}, not ${a.values.size === 1 ? 'the one' : 'one'} asked for (${a.shown})`;
-          report(id, what, `page ${page} holds ${name} of ${what2}: the service ignored the ${a.rule.asked} filter`);
+          report(id, what, `page ${page} holds ${name()} of ${what2}: the service ignored the ${a.rule.asked} filter`);
           (found ??= []).push(id);
         }
         break;
+      }
+      if (!shown && a.rule.listed) {
+        // Checked on fields the item carries: one it leaves out cannot disagree, nor show it agrees.
+        report('item-filter-unshown', what, `page ${page} holds ${name()} without its ${a.rule.said[0].join('.')} (asked: ${a.rule.asked} ${a.shown}), so whether it is one the filter found cannot be shown`);
+        (found ??= []).push('item-filter-unshown');
       }
     }
     return found ?? NONE;

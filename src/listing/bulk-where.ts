@@ -150,6 +150,7 @@ function whyOf(item: Record<string, unknown>, body: Record<string, unknown>, dou
     else if (c === 'item-other-scan') parts.push('names another scan than scan-id');
     else if (c === 'item-other-rule') parts.push('of another rule than rule-id');
     else if (c === 'item-other-filter') parts.push('outside severities, languages or vulnerability-classes');
+    else if (c === 'item-filter-unshown') parts.push('does not show a field --where asked about (its status, repository, scan...)');
     else if (c === 'item-no-id') parts.push('no id');
     else if (c === 'item-not-record') parts.push('not an issue record');
   }

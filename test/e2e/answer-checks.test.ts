@@ -342,6 +342,28 @@ const CASES: Record<CheckId, Case> = {
       expect(r.stderr).toMatch(/1 archived, 1 skipped, outside --where .*: iss-2 \(status 'patched', not 'open'\)/);
     },
   },
+  'item-filter-unshown': {
+    async plausible() {
+      // A read shows it (no doubt of this row), and the gate counts it as it is: a null status as open.
+      fake.stub(SEARCH, { json: answer([issue({ status: null, score: 95 })]) });
+      const read = await svc(['issues', 'search', '--types', 'open', '-o', 'json']);
+      expect(read.code, read.stderr).toBe(0);
+      expect(read.stderr).not.toContain('item-filter-unshown');
+      expect((await gate()).code).toBe(1);
+    },
+    async lie() {
+      // A service that ignores `types` and leaves `status` null (or out), or drops `repositoryId`:
+      // `--where` cannot show those issues are ones it found, so it never acts on them.
+      const { repositoryId: _dropped, ...noRepository } = issue({ id: 'iss-4' });
+      fake.stub(SEARCH, { json: answer([issue(), issue({ id: 'iss-2', status: null }), issue({ id: 'iss-3', status: undefined }), noRepository]) });
+      fake.stub('/api/v1/issues/archive', { json: { ok: true } });
+      const r = await svc(['issues', 'archive', '--where', 'types=open', '--where', 'repository-ids=repo-1', '--yes', '-o', 'json']);
+      expect(r.code, r.stderr).toBe(10);
+      expect(fake.to('/api/v1/issues/archive').map((q) => q.body.issueId)).toEqual(['iss-1']);
+      expect((JSON.parse(r.stdout) as Json[]).map((x) => [x.id, x.outcome])).toEqual([['iss-1', 'done'], ['iss-2', 'skipped'], ['iss-3', 'skipped'], ['iss-4', 'skipped']]);
+      expect(r.stderr).toMatch(/iss-2 \(does not show a field --where asked about/);
+    },
+  },
   'item-status-unknown': {
     async plausible() {
       fake.stub(SEARCH, { json: answer([issue({ status: 'reopened', score: 95 })]) });
@@ -415,7 +437,7 @@ const CASES: Record<CheckId, Case> = {
     },
     async lie() {
       // Never acted on by --where.
-      fake.stub(SEARCH, { json: answer([issue(), issue({ id: 'iss-2', severity: 3 })]) });
+      fake.stub(SEARCH, { json: answer([issue({ severity: 8 }), issue({ id: 'iss-2', severity: 3 })]) });
       fake.stub('/api/v1/issues/archive', { json: { ok: true } });
       const r = await svc(['issues', 'archive', '--where', 'severities-min=7', '--yes', '-o', 'json']);
       expect(r.code, r.stderr).toBe(10);
