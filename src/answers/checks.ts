@@ -287,6 +287,13 @@ export const CHECKS = {
     plausible: 'shown as it came, with a warning; the gate counts it',
     lie: 'an issue the gate cannot tell from another: no PASS (it is counted, so a FAIL stands)',
   },
+  'item-id-field': {
+    doubt: 'an item without `id` that names itself in another field (`issueId` in an issue search)',
+    basis: 'inferred',
+    why: 'the spec gives an issue `id`; the field notes name an issue `issueId` in the bodies that act on one. Inference: an item without `id` that gives `issueId` names itself there (as an organization record with `organizationId`)',
+    on: { read: 'warn', all: 'warn', gate: 'warn', bulk: 'warn' },
+    plausible: 'issues search items `{ "issueId": "iss_1", ... }`: shown as they came; --all, the gate and --where read the id there (a doubled listing is still caught; the gate decides and names the issues by it), with a warning',
+  },
   'item-status-other': {
     doubt: 'an issue of a status the search did not ask for (`types`; top issues: `type`), a status the spec knows',
     basis: 'request',

@@ -185,7 +185,7 @@ export function itemScopeCheck(path: string, body: Body, what: string, report: R
  * lookups): its counts (search-counts.ts) and each item of its list `items` (a listing's items under
  * its key; an answer that is itself a list, stats topIssues, holds them).
  */
-export function checkAnswer(path: string, items: string | undefined, data: unknown, body: Body, what: string, report: Report, o: CountOptions & { id?: string } = {}): void {
+export function checkAnswer(path: string, items: string | undefined, data: unknown, body: Body, what: string, report: Report, o: CountOptions & { id?: string; idAliases?: readonly string[] } = {}): void {
   checkAnswerCounts(path, data, body, what, report, o);
   const list = Array.isArray(data) ? data : items !== undefined && isObject(data) ? data[items] : undefined;
   if (!Array.isArray(list)) return;
@@ -197,8 +197,12 @@ export function checkAnswer(path: string, items: string | undefined, data: unkno
       continue;
     }
     if (o.id !== undefined) {
-      const id = item[o.id];
-      if (!((typeof id === 'string' && id.trim() !== '') || typeof id === 'number')) report('item-no-id', what, `page ${page} holds an item without a usable ${o.id}`);
+      const usable = (v: unknown) => (typeof v === 'string' && v.trim() !== '') || typeof v === 'number';
+      if (!usable(item[o.id])) {
+        const alias = (o.idAliases ?? []).find((a) => usable(item[a]));
+        if (alias !== undefined) report('item-id-field', what, `page ${page} holds an item without '${o.id}' that gives '${alias}' ${quoted(String(item[alias]))}: read as its id`);
+        else report('item-no-id', what, `page ${page} holds an item without a usable ${o.id}`);
+      }
     }
     inScope?.(item, page);
   }

@@ -110,6 +110,8 @@ export async function findWhere(ctx: Context, search: Operation, where: Where, o
     path: search.path,
     // Each item's doubts (item-scope.ts), in the run's use (bulk): an item they `skip` is never acted on.
     report: ctx.doubts.report,
+    // An issue named by `issueId` (item-id-field) is acted on by it.
+    adoptId: true,
     call: (b) => sendRow(client, search, b),
   });
   const found: Found[] = [];

@@ -107,7 +107,7 @@ export const issues: Operation[] = [
     columns: COLUMNS,
     csvColumns: CSV_COLUMNS,
     pagination: { page: 'page', pageSize: 'pageSize', items: 'issues', total: 'totalCount', maxPageSize: 500,
-      id: 'id', stableOrder: { sortBy: 'createdAt', sortOrder: 'asc' },
+      id: 'id', idAliases: ['issueId'], stableOrder: { sortBy: 'createdAt', sortOrder: 'asc' },
       counts: ['totalCountAllCategories', 'categoryCounts'],
       pageFields: ['totalCountAllCategories', 'categoryCounts', 'currentPage', 'pageSize'] },
     localFilters: {

@@ -30,6 +30,11 @@ export interface Pagination {
   /** Field that identifies an item: an id seen twice across pages means the order shifted and `--all` fails. */
   id?: string;
   /**
+   * Other fields an item without `id` may name itself by (inference, answers/checks.ts `item-id-field`:
+   * `issueId`, the name the field notes give an issue in request bodies).
+   */
+  idAliases?: string[];
+  /**
    * Body fields of the order `--all` asks for when the user names none: one in which items do not move
    * between pages while they are read (oldest first: new items land on the last page).
    */

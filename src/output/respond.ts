@@ -113,6 +113,8 @@ export function checkShape(ctx: Pick<IoContext, 'warn' | 'doubts'>, op: Operatio
   let said = 0;
   for (const issue of issues) {
     if (items !== undefined && issue.path[0] === items && !Array.isArray(getPath(data, items))) continue;
+    // An item named by an alias of its id is its own row's doubt (item-id-field), said once there.
+    if (items !== undefined && issue.path.length === 3 && issue.path[0] === items && issue.path[2] === op.pagination?.id && aliasNamed(getPath(data, items), issue.path[1], op.pagination?.idAliases)) continue;
     if (said++ >= 20) break;
     // A number beyond ±1.8e308 (1e400) reads as ±Infinity, which no number field takes: said as the gate says it (answerValue).
     const value = issue.path.reduce<unknown>((v, k) => (v !== null && typeof v === 'object' ? (v as Record<PropertyKey, unknown>)[k as PropertyKey] : undefined), data);
@@ -120,6 +122,13 @@ export function checkShape(ctx: Pick<IoContext, 'warn' | 'doubts'>, op: Operatio
     ctx.doubts.add('shape', what, `${issue.path.join('.')} ${issueText(issue)}${huge}`);
   }
   checkDone(data, what);
+}
+
+/** Whether item `index` of `list` names itself by one of `aliases` (pagination.idAliases). */
+function aliasNamed(list: unknown, index: PropertyKey, aliases: readonly string[] | undefined): boolean {
+  const item = Array.isArray(list) && typeof index === 'number' ? list[index] : undefined;
+  if (!aliases || item === null || typeof item !== 'object') return false;
+  return aliases.some((a) => { const v = (item as Record<string, unknown>)[a]; return (typeof v === 'string' && v.trim() !== '') || typeof v === 'number'; });
 }
 
 /**

@@ -313,6 +313,32 @@ const CASES: Record<CheckId, Case> = {
       refused(await gate(), /no PASS: page 1 holds an item without a usable id/);
     },
   },
+  'item-id-field': {
+    async plausible() {
+      // A service naming its issues by `issueId` (the field notes' name in request bodies), not `id`.
+      const named = (over: Json = {}) => { const { id, ...rest } = issue(over); return { issueId: id, ...rest }; };
+      fake.stub(SEARCH, { json: answer([named(), named({ id: 'iss-2' })]) });
+      const read = await svc(['issues', 'search', '-o', 'json']);
+      shownWithWarning(read, 'item-id-field', "gives 'issueId' 'iss-1': read as its id");
+      expect(warnings(read.stderr), read.stderr).toHaveLength(1);
+      expect(JSON.parse(read.stdout).issues[0]).not.toHaveProperty('id');
+      // The gate decides (it was exit 7: "an item without an id") and names the issues by it.
+      const pass = await gate(['-o', 'json']);
+      expect(pass.code, pass.stderr).toBe(0);
+      fake.stub(SEARCH, { json: answer([named({ score: 95 }), named({ id: 'iss-2' })]) });
+      const fail = await gate(['-o', 'json']);
+      expect(fail.code, fail.stderr).toBe(1);
+      expect((JSON.parse(fail.stdout) as { breaking: Json[] }).breaking.map((b) => b.id)).toEqual(['iss-1']);
+      // --where acts on it by that id.
+      fake.stub('/api/v1/issues/archive', { json: { ok: true } });
+      const bulk = await svc(['issues', 'archive', '--where', 'types=open', '--yes', '-o', 'json']);
+      expect(bulk.code, bulk.stderr).toBe(0);
+      expect(fake.to('/api/v1/issues/archive').map((q) => q.body.issueId).sort()).toEqual(['iss-1', 'iss-2']);
+      // Doubled across pages under its alias: still caught (id-twice).
+      fake.stub(SEARCH, { json: { issues: [named()], totalCount: 2 } });
+      allRefused(await svc(['issues', 'search', '--all', '--page-size', '1', '-o', 'json']), "item 'iss-1' came twice");
+    },
+  },
   'item-status-other': {
     async plausible() {
       fake.stub(SEARCH, { json: answer([issue({ status: 'processing' })]) });
