@@ -157,7 +157,20 @@ export function checkDone(data: unknown, what: string): void {
 export async function renderResponse(ctx: IoContext, op: Pick<Operation, 'rows' | 'columns'> & Partial<Operation>, data: unknown, request?: Record<string, unknown>, what?: string): Promise<void> {
   if (op.response && op.group) checkShape(ctx, op as Operation, data);
   else checkDone(data, what ?? 'the call');
-  await render(data, renderOptions(ctx, op, data, request, what), outputSink(ctx));
+  await render(data, renderOptions(ctx, { ...op, rows: rowsKey(op, data) }, data, request, what), outputSink(ctx));
+}
+
+/**
+ * Where a listing's rows are: its row's key, or (items-key, said by checkShape) the answer's one list
+ * under another key (`scans` for `codeScans`), which --all and the gate read as the items too: the
+ * table and CSV show them, not the answer as one record.
+ */
+function rowsKey(op: Pick<Operation, 'rows'> & Partial<Operation>, data: unknown): string | undefined {
+  const items = op.pagination?.items;
+  if (op.rows === undefined || op.rows !== items || items.includes('.') || Array.isArray(getPath(data, items))) return op.rows;
+  if (data === null || typeof data !== 'object' || Array.isArray(data)) return op.rows;
+  const lists = Object.entries(data).filter(([, v]) => Array.isArray(v));
+  return getPath(data, items) === undefined && lists.length === 1 ? lists[0][0] : op.rows;
 }
 
 /** The command as typed; for a shape the spec does not show, which list of the answer its rows are. */

@@ -136,6 +136,11 @@ const CASES: Record<CheckId, Case> = {
     async plausible() {
       fake.stub(SCANS, { json: { scans: [{ scanId: 'scan-1', status: 'completed' }], totalCount: 1 } });
       shownWithWarning(await svc(['scans', 'list', '-o', 'json']), 'items-key', "no 'codeScans' list");
+      // The table and CSV show the scans read there (the table was the answer as one record of headers).
+      const csv = await svc(['scans', 'list', '-o', 'csv', '--columns', 'scanId,status']);
+      expect(csv.stdout.trim().split('\n')).toEqual(['scanId,status', 'scan-1,completed']);
+      const table = await svc(['scans', 'list', '-o', 'table']);
+      expect(table.stdout).toMatch(/^SCAN .*STATUS.*\nscan-1 +.*completed/);
       const all = await svc(['scans', 'list', '--all', '-o', 'ndjson']);
       expect(all.code, all.stderr).toBe(0);
       expect(JSON.parse(all.stdout.trim()).scanId).toBe('scan-1');
