@@ -21,6 +21,7 @@ type Body = Record<string, unknown>;
 /** The listings whose items are checked against the request, by their rows' paths (operations/row.ts). */
 const SCANS_LIST = apiPath('scans', 'list');
 const TOP_ISSUES = apiPath('stats', 'topIssues');
+const ORGS_LIST = apiPath('orgs', 'list');
 
 /**
  * The issue statuses svc knows: the spec's seven (the keys of `categoryCounts`) and the field notes'
@@ -200,7 +201,7 @@ export function checkAnswer(path: string, items: string | undefined, data: unkno
       const usable = (v: unknown) => (typeof v === 'string' && v.trim() !== '') || typeof v === 'number';
       if (!usable(item[o.id])) {
         const alias = (o.idAliases ?? []).find((a) => usable(item[a]));
-        if (alias !== undefined) report('item-id-field', what, `page ${page} holds an item without '${o.id}' that gives '${alias}' ${quoted(String(item[alias]))}: read as its id`);
+        if (alias !== undefined) report(path === ORGS_LIST ? 'org-id-field' : 'item-id-field', what, `page ${page} holds an item without '${o.id}' that gives '${alias}' ${quoted(String(item[alias]))}: read as its id`);
         else report('item-no-id', what, `page ${page} holds an item without a usable ${o.id}`);
       }
     }

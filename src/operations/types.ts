@@ -143,6 +143,11 @@ export interface Operation {
   /** Default table columns (dot paths into a row). */
   columns: string[];
   /**
+   * Fields a row without `id` names itself by (inference, answers/checks.ts `org-id-field`,
+   * `item-id-field`): a table and CSV show it in the ID column, with a warning; JSON shows the row as it came.
+   */
+  idAliases?: string[];
+  /**
    * Default CSV columns where a spreadsheet wants more than a screen holds (the CWE, the dates);
    * default: `columns`.
    */

@@ -512,10 +512,16 @@ const CASES: Record<CheckId, Case> = {
   'org-id-field': {
     async plausible() {
       fake.stub(ORGS, { json: [{ organizationId: 'org-1', name: 'A' }] });
-      // orgs list shows it (the record's `id` missing is its shape's warning).
+      // orgs list shows it as it came, with this row's one warning (not a generic shape warning).
       const list = await svc(['orgs', 'list', '-o', 'json']);
-      expect(list.code, list.stderr).toBe(0);
+      shownWithWarning(list, 'org-id-field', "gives 'organizationId' 'org-1': read as its id");
+      expect(warnings(list.stderr), list.stderr).toHaveLength(1);
       expect(JSON.parse(list.stdout)).toEqual([{ organizationId: 'org-1', name: 'A' }]);
+      // A table and CSV show the id in the ID column (it was empty).
+      const table = await svc(['orgs', 'list', '-o', 'table']);
+      expect(table.stdout).toMatch(/^ID +NAME +ROLE\s*\norg-1 +A\s*$/);
+      const csv = await svc(['orgs', 'list', '-o', 'csv']);
+      expect(csv.stdout.split('\n')[1]).toBe('org-1,A,');
       fake.stub(REPOS, { json: [{ id: 'repo-1' }] });
       fake.stub(SEARCH, { json: answer([issue()]) });
       const r = await gate([], { SVC_ORGANIZATION_ID: 'org-1' });

@@ -88,7 +88,7 @@ export async function runOperation(ctx: Context, op: Operation, flags: Operation
   }
   // The answer against itself and the request (answers/: what is found is shown with a warning); an
   // empty one scoped to repositories is checked to name only repositories that exist (listing/empty-scope.ts).
-  checkAnswer(op.path, op.pagination?.items, data, body, `${op.group} ${op.name}`, ctx.doubts.report, { id: op.pagination?.id, idAliases: op.pagination?.idAliases });
+  checkAnswer(op.path, op.pagination?.items, data, body, `${op.group} ${op.name}`, ctx.doubts.report, { id: op.pagination?.id ?? (op.idAliases ? 'id' : undefined), idAliases: op.pagination?.idAliases ?? op.idAliases });
   if (op.pagination && isEmptyList(getPath(data, op.pagination.items))) await checkEmptyScope(client, op.path, body, `${op.group} ${op.name}`);
   if (filter && local && op.pagination) {
     checkShape(ctx, op, data);
