@@ -251,3 +251,21 @@ describe('svc policy: what a careful user relies on (red team)', () => {
     expect(statSync(path).mode & 0o777).toBe(0o444);
   });
 });
+
+describe('svc policy list on an 80-column terminal', () => {
+  it('keeps every id and fingerprint whole (copied into unignore); the reason gives way', async () => {
+    const dir = tempDir('svc-policy-');
+    const long = 'iss_0123456789abcdef0123456789abcdef';
+    const fp = 'svcfp1:0123456789abcdef0123456789abcdef';
+    writeFileSync(join(dir, '.svc-policy.yml'), `version: 1\nignore:\n  - id: ${long}\n    reason: "${'a reason that explains at length why this risk is accepted '.repeat(2)}"\n    expires: 2027-01-31\n  - fingerprint: ${fp}\n    reason: short\n    expires: 2027-01-31\n`);
+    const host = testHost({ env: sb.env, cwd: dir, tty: { stdout: true }, columns: 80 });
+    host.wallNow = () => NOW;
+    const r = await sb.run(['policy', 'list', '--no-color'], { host });
+    expect(r.code, r.stderr).toBe(0);
+    const lines = r.stdout.trimEnd().split('\n');
+    for (const line of lines) expect(line.length, line).toBeLessThanOrEqual(80);
+    expect(lines[1]).toContain(`id ${long}`);
+    expect(lines[2]).toContain(`fingerprint ${fp}`);
+    expect(lines[1]).toMatch(/a reason that .*…/);
+  });
+});
