@@ -9,7 +9,7 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  * everything else runs in-process (`unit`: test/unit and the helpers' own tests; `e2e`: the whole
  * program through main()). Classified from the files, so a new test lands in the right project.
  */
-const SPAWNS = /helpers\/(run-svc|pty|shells|sarif-multitool|git-repo|pack)\.js['"]|['"]node:child_process['"]/;
+const SPAWNS = /helpers\/(run-svc|pty|shells|sarif-multitool|git-repo|pack|release-tree|github-runner)\.js['"]|['"]node:child_process['"]/;
 function testFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((n) => {
     const p = join(dir, n);

@@ -532,7 +532,7 @@ for (const size of SIZES) {
       // Peak RSS of the gate with its reports (written to a temporary directory, checked non-empty).
       const reportsDir = mkdtempSync(join(tmpdir(), 'svc-bench-reports-'));
       try {
-        const REPORTS = { sarif: '--sarif', jsonReport: '--json-report', junit: '--junit', markdown: '--markdown', hostbSast: '--hostb-sast', codeQuality: '--code-quality' };
+        const REPORTS = { sarif: '--sarif', jsonReport: '--json-report', junit: '--junit', markdown: '--markdown', sast: '--gitlab-sast', codeQuality: '--code-quality' };
         const gateRss = async (kinds, limitMb) => {
           const what = kinds.map((k) => REPORTS[k]).join(' ');
           say(`bench: gate ${what}, ${size} issues, ${LISTING_RUNS} run(s)...`);

@@ -43,6 +43,20 @@ if (sizes) {
   process.stdout.write(`dist/svc.cjs: ${kb(out.bytes).trim()}\n${[...by].sort((a, b) => b[1] - a[1]).map(([k, n]) => `${kb(n)}  ${k}`).join('\n')}\n`);
 }
 
+// The action's entry (action.yml, `runs.using: node24`): a plain script the runner runs with its own
+// Node; it runs bin/svc.js beside it (src/action/main.ts).
+await build({
+  entryPoints: ['src/action/main.ts'],
+  outfile: 'dist/action.cjs',
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20',
+  minify: !process.env.SVC_BUILD_NO_MINIFY,
+  legalComments: 'none',
+  logLevel: 'warning',
+});
+
 // bin/svc.js reads the script as latin1, which equals utf8 for ASCII (esbuild's default charset).
 if (!process.env.SVC_BUILD_NO_MINIFY && /[^\x00-\x7f]/.test(readFileSync('dist/svc.cjs', 'latin1'))) throw new Error('dist/svc.cjs is not ASCII-only: bin/svc.js reads it as latin1');
 

@@ -1,10 +1,12 @@
 /**
- * THE table of outside names. svc's own vocabulary is neutral (host A, host B, host C); where it
- * meets a CI runner or a provider's web host on that system's terms it must use the names that
- * system really defines. They are all here, mapped onto the neutral words, and nowhere else in src/
- * (test/unit/ci/providers-only.test.ts greps for them).
+ * THE table of outside names. The service's own API vocabulary is neutral (its providers are host A,
+ * host B, host C: `hosta`... in its paths, fields and the flags generated from them), and so is svc's
+ * code; the systems a user works in are named as their users know them wherever the user reads:
+ * messages, help, svc's own flags and variables. The mapping between the two is here, and real names
+ * appear nowhere else in src/ (test/unit/ci/providers-only.test.ts greps for them): code that words a
+ * message takes the name from here.
  *
- * - host A = GitHub (Actions runner, github.com, Enterprise Server under GITHUB_SERVER_URL)
+ * - host A = GitHub (GitHub Actions, github.com, Enterprise Server under GITHUB_SERVER_URL)
  * - host B = GitLab (GitLab CI/CD, gitlab.com, self-managed under CI_SERVER_URL)
  * - host C = Bitbucket (Bitbucket Pipelines, bitbucket.org)
  * - other CIs (Azure Pipelines, Jenkins, CircleCI, Buildkite, any CI=true) are "generic" CI with
@@ -57,7 +59,7 @@ export type CiField = keyof typeof CI_FIELDS;
 export type Source = string | { anyOf: readonly string[] } | { join: readonly string[] };
 
 interface CiRow {
-  /** For messages: "host A's runner", "Jenkins". */
+  /** For messages: "GitHub Actions", "Jenkins". */
   name: string;
   kind: CiKind;
   /** The variable that marks this CI, and the value it must have (any non-empty value when absent). */
@@ -85,8 +87,8 @@ interface CiRow {
 /** The CIs svc recognises, in the order they are tried. */
 export const CI_ROWS: readonly CiRow[] = [
   {
-    name: "host A's runner", kind: 'hosta',
-    marker: { variable: 'GITHUB_ACTIONS', value: /^true$/, doc: '"true": a host A Actions job: step summary, annotations, ::group:: folding' },
+    name: 'GitHub Actions', kind: 'hosta',
+    marker: { variable: 'GITHUB_ACTIONS', value: /^true$/, doc: '"true": a GitHub Actions job: step summary, annotations, ::group:: folding' },
     fields: {
       repositoryUrl: { join: ['GITHUB_SERVER_URL', 'GITHUB_REPOSITORY'] },
       commit: 'GITHUB_SHA',
@@ -119,8 +121,8 @@ export const CI_ROWS: readonly CiRow[] = [
     groups: 'workflow', annotations: 'workflow', logCommands: true,
   },
   {
-    name: "host B's CI", kind: 'hostb',
-    marker: { variable: 'GITLAB_CI', value: /^true$/, doc: '"true": a host B CI/CD job: collapsible sections' },
+    name: 'GitLab CI/CD', kind: 'hostb',
+    marker: { variable: 'GITLAB_CI', value: /^true$/, doc: '"true": a GitLab CI/CD job: collapsible sections' },
     fields: {
       repositoryUrl: 'CI_PROJECT_URL',
       commit: 'CI_COMMIT_SHA',
@@ -144,8 +146,8 @@ export const CI_ROWS: readonly CiRow[] = [
     groups: 'sections',
   },
   {
-    name: "host C's pipelines", kind: 'hostc',
-    marker: { variable: 'BITBUCKET_BUILD_NUMBER', doc: 'set: a host C Pipelines step' },
+    name: 'Bitbucket Pipelines', kind: 'hostc',
+    marker: { variable: 'BITBUCKET_BUILD_NUMBER', doc: 'set: a Bitbucket Pipelines step' },
     fields: {
       repositoryUrl: 'BITBUCKET_GIT_HTTP_ORIGIN',
       // The commit that started the pipeline: in a pull request pipeline the source branch's head
@@ -225,8 +227,46 @@ export const PUBLIC_HOSTS: Readonly<Record<string, Exclude<Vcs, 'generic'>>> = {
   'bitbucket.org': 'hostc',
 };
 
+/**
+ * The action (action.yml, run by the runner of `kind` with its own Node): the runner hands each input
+ * over as the variable `inputPrefix` + the input's name in upper case (spaces as `_`, hyphens kept),
+ * and reads the step's outputs from the file named by `outputFile`.
+ */
+export const ACTION_RUNNER = { kind: 'hosta', inputPrefix: 'INPUT_', outputFile: 'GITHUB_OUTPUT' } as const;
+
+/** A provider as its users know it: its name, its word for a change under review and how it writes one's reference. */
+interface ProviderWords {
+  name: string;
+  change: 'pull request' | 'merge request';
+  /** "owner/repo#7", "group/project!5". */
+  reference(path: string, number: string): string;
+  /** The variable svc gate --comment reads the provider's token from; `oldTokenVariable`: its earlier spelling (read too, for one release). */
+  tokenVariable: string;
+  oldTokenVariable: string;
+}
+
+export const PROVIDERS: Readonly<Record<Exclude<Vcs, 'generic'>, ProviderWords>> = {
+  hosta: { name: 'GitHub', change: 'pull request', reference: (p, n) => `${p}#${n}`, tokenVariable: 'SVC_GITHUB_TOKEN', oldTokenVariable: 'SVC_HOSTA_TOKEN' },
+  hostb: { name: 'GitLab', change: 'merge request', reference: (p, n) => `${p}!${n}`, tokenVariable: 'SVC_GITLAB_TOKEN', oldTokenVariable: 'SVC_HOSTB_TOKEN' },
+  hostc: { name: 'Bitbucket', change: 'pull request', reference: (p, n) => `${p}#${n}`, tokenVariable: 'SVC_BITBUCKET_TOKEN', oldTokenVariable: 'SVC_HOSTC_TOKEN' },
+};
+
+/** The API root of host C's comments, when not its public one (svc gate --comment); the old spelling read too, for one release. */
+export const HOSTC_API_VARIABLE = { name: 'SVC_BITBUCKET_API_URL', old: 'SVC_HOSTC_API_URL' } as const;
+
 /** The real names of the neutral providers, for the one place a user must recognise them (README, help). */
-export const PROVIDER_NAMES: Readonly<Record<Exclude<Vcs, 'generic'>, string>> = { hosta: 'GitHub', hostb: 'GitLab', hostc: 'Bitbucket' };
+export const PROVIDER_NAMES: Readonly<Record<Exclude<Vcs, 'generic'>, string>> = { hosta: PROVIDERS.hosta.name, hostb: PROVIDERS.hostb.name, hostc: PROVIDERS.hostc.name };
+
+/**
+ * svc's words for the formats and limits an outside system defines: host B's SAST report (its flag,
+ * and its earlier spelling, kept as a hidden alias for one release) and Code Quality report,
+ * host A's code scanning.
+ */
+export const OUTSIDE_FORMATS = {
+  sast: { flag: '--gitlab-sast', oldFlag: '--hostb-sast', name: "GitLab's SAST report" },
+  codeQuality: { name: "GitLab's Code Quality report" },
+  codeScanning: "GitHub's code scanning",
+} as const;
 
 /** How each CI folds a block of log lines. `name` is an id for host B's sections; `t` seconds since the epoch. */
 export function groupMarkers(style: GroupStyle, name: string, title: string, t: number): { start: string; end: string } {

@@ -1,8 +1,11 @@
 /** `svc help <topic>`: exit codes, environment, output, global flags. */
 import { formatExitCodes } from '../core/exit-codes.js';
-import { ciVariableDocs } from '../ci/providers.js';
+import { ciVariableDocs, HOSTC_API_VARIABLE, PROVIDERS } from '../ci/providers.js';
 import { GLOBAL_OPTIONS } from './globals.js';
 import { termRows } from './help-layout.js';
+
+/** A variable's earlier name, still read for one release (with a warning). */
+const earlier = (old: string) => `; ${old}, its earlier name, is read until the next release`;
 
 export const ENVIRONMENT: ReadonlyArray<[string, string]> = [
   ['SVC_BASE_URL', 'API base URL (overrides the profile; --base-url overrides it); set but empty: exit 2'],
@@ -22,10 +25,10 @@ export const ENVIRONMENT: ReadonlyArray<[string, string]> = [
   ['HTTPS_PROXY, HTTP_PROXY, NO_PROXY', 'Proxy for https/http requests and hosts that bypass it (lower-case names too)'],
   ['NODE_EXTRA_CA_CERTS', 'PEM file of extra certificate authorities (private CAs, TLS-inspecting proxies)'],
   ['CI', 'Set (not "false" or "0"): a CI job, with plain progress lines; the CI variables read are listed below'],
-  ['SVC_HOSTA_TOKEN', "Token of svc gate --comment on host A (else the runner's own); sent only to its API"],
-  ['SVC_HOSTB_TOKEN', 'Token of svc gate --comment on host B; sent only to its API, never printed'],
-  ['SVC_HOSTC_TOKEN', 'Token of svc gate --comment on host C; sent only to its API, never printed'],
-  ['SVC_HOSTC_API_URL', 'API root of host C for svc gate --comment (default: its public API)'],
+  [PROVIDERS.hosta.tokenVariable, `Token of svc gate --comment on a ${PROVIDERS.hosta.name} ${PROVIDERS.hosta.change} (else the runner's own); sent only to its API${earlier(PROVIDERS.hosta.oldTokenVariable)}`],
+  [PROVIDERS.hostb.tokenVariable, `Token of svc gate --comment on a ${PROVIDERS.hostb.name} ${PROVIDERS.hostb.change} (the job token cannot write notes); sent only to its API, never printed${earlier(PROVIDERS.hostb.oldTokenVariable)}`],
+  [PROVIDERS.hostc.tokenVariable, `Token of svc gate --comment on a ${PROVIDERS.hostc.name} ${PROVIDERS.hostc.change}; sent only to its API, never printed${earlier(PROVIDERS.hostc.oldTokenVariable)}`],
+  [HOSTC_API_VARIABLE.name, `API root of ${PROVIDERS.hostc.name} for svc gate --comment (default: its public API)${earlier(HOSTC_API_VARIABLE.old)}`],
   ['SVC_ISSUE_URL', 'Link template of an issue in reports, e.g. https://svc.example/issues/{id} (as svc gate --issue-url)'],
 ];
 

@@ -13,6 +13,7 @@
  */
 import { levelRank, numericScore, type Level } from '../operations/levels.js';
 import type { GateVerdict } from './verdict.js';
+import { OUTSIDE_FORMATS } from '../ci/providers.js';
 
 export const SARIF_LIMITS = Object.freeze({ results: 25_000, gzipBytes: 10 * 1024 * 1024 });
 export type SarifLimits = { results: number; gzipBytes: number };
@@ -95,8 +96,8 @@ export function mostSevereMask(groups: readonly (Iterable<Ranked> & { readonly l
 /** Why results are left out of a SARIF run, as said on stderr, in the summary and in the run's properties. */
 export function sarifOmittedReason(limit: 'results' | 'gzipBytes', limits: SarifLimits = SARIF_LIMITS): string {
   return limit === 'results'
-    ? `host A's code scanning takes at most ${limits.results.toLocaleString('en-US')} results per SARIF run`
-    : `host A's code scanning takes at most ${bytesText(limits.gzipBytes)} of gzip-compressed SARIF per upload`;
+    ? `${OUTSIDE_FORMATS.codeScanning} takes at most ${limits.results.toLocaleString('en-US')} results per SARIF run`
+    : `${OUTSIDE_FORMATS.codeScanning} takes at most ${bytesText(limits.gzipBytes)} of gzip-compressed SARIF per upload`;
 }
 
 /** The next number of results to try when the compressed report is `size` bytes over `limit`. */

@@ -83,7 +83,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const { server, timers } = createSandboxServer({
     routes, requests, store, tokenId, tokenSecret, faults, faultRng: mulberry32(mix(params.seed, 0xfa17)),
     warmed: () => warm?.done ?? false,
-    maxBodyBytes: o.maxBodyBytes, slowBodyMs: o.slowBodyMs, log: o.log,
+    maxBodyBytes: o.maxBodyBytes, slowBodyMs: o.slowBodyMs, log: o.log, scanDurationMs: o.scanDurationMs,
   });
   server.keepAliveTimeout = 5_000;
   await new Promise<void>((resolve, reject) => {

@@ -108,6 +108,16 @@ export interface ScanRec {
   _finishAt?: number;
   /** How many issues the scan adds when it completes. */
   _newIssues?: number;
+  /** What the issues it adds when it completes are (a pull request's scan given its findings): each overrides a generated issue's fields. */
+  _findings?: FindingSpec[];
+}
+
+/** A finding a test gives a pull request's scan: the fields it sets on a generated issue. */
+export interface FindingSpec {
+  score?: number;
+  affectedFile?: string;
+  startLine?: number;
+  generatedTitle?: string;
 }
 
 export interface ScheduleRec {

@@ -12,6 +12,7 @@ import { AFTER_FAULTS, STATUS_FAULTS, checkFaults, pickFault, sendSpoiled, sendS
 import type { Route } from './router.js';
 import type { Rng } from './prng.js';
 import type { Store } from './state.js';
+import { pullRequestHead } from './pull-request.js';
 
 /** The client's token headers (src/http/headers.ts), as node's http presents them: lower case. */
 const TOKEN_ID_HEADER = TOKEN_ID.toLowerCase();
@@ -41,6 +42,8 @@ interface ServerConfig {
   log?: (line: string) => void;
   /** Whether every issue's JSON has been made since start-up (health's `warmed`). */
   warmed?: () => boolean;
+  /** How long a scan runs (a pull request's scan too: pull-request.ts). */
+  scanDurationMs: number;
 }
 
 interface SandboxServer {
@@ -199,7 +202,8 @@ function isLoopbackAddress(addr: string | undefined): boolean {
 
 /**
  * `/__sandbox/health` (GET), `/__sandbox/faults` (GET to read, POST `{ latencyMs?, failRate?, fault? }`
- * to change) and `/__sandbox/requests` (GET: `{ [path]: RequestCount }`): for test harnesses. Answered only to loopback clients, never faulted, no token needed.
+ * to change), `/__sandbox/requests` (GET: `{ [path]: RequestCount }`) and `/__sandbox/pull-request` (POST: a
+ * pull request's new head, pull-request.ts): for test harnesses. Answered only to loopback clients, never faulted, no token needed.
  */
 async function control(cfg: ServerConfig, req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
   if (!isLoopbackAddress(req.socket.remoteAddress)) return reject(res, 403, 'the sandbox control endpoints answer loopback clients only');
@@ -223,5 +227,14 @@ async function control(cfg: ServerConfig, req: IncomingMessage, res: ServerRespo
     }
     return sendJson(res, 200, cfg.faults);
   }
-  return reject(res, 404, `unknown control path '${path}': try ${CONTROL_PREFIX}health, ${CONTROL_PREFIX}faults or ${CONTROL_PREFIX}requests`);
+  if (path === CONTROL_PREFIX + 'pull-request') {
+    if (req.method !== 'POST') return reject(res, 405, 'use POST', { allow: 'POST' });
+    try {
+      const answer = pullRequestHead(cfg.store, await readJsonBody(req, cfg.maxBodyBytes), cfg.scanDurationMs);
+      return sendJson(res, 200, answer);
+    } catch (err) {
+      return reject(res, err instanceof HttpError ? err.status : 400, (err as Error).message);
+    }
+  }
+  return reject(res, 404, `unknown control path '${path}': try ${CONTROL_PREFIX}health, ${CONTROL_PREFIX}faults, ${CONTROL_PREFIX}requests or ${CONTROL_PREFIX}pull-request`);
 }

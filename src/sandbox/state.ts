@@ -189,15 +189,25 @@ export class Store {
     scan.finished = scan.codeScanFinished = true;
     scan.updatedAt = iso(at);
     delete scan._finishAt;
-    const count = scan._newIssues ?? 0;
+    const findings = scan._findings;
+    const count = findings?.length ?? scan._newIssues ?? 0;
     delete scan._newIssues;
+    delete scan._findings;
     const schedule = this.schedule(scan.repositoryId);
     if (schedule && scan.codeScanType === 'FullScan') schedule.codeScans.push(scan.scanId);
     if (repo) {
       const primary = mix(this.seed, 17, this.repos.indexOf(repo)) % LANGUAGES.length;
       for (let k = 0; k < count; k++) {
         const n = this.counters.issue++;
-        this.addIssue(makeIssue({ seed: this.seed, n, repo, scan, primaryLanguage: primary, at, status: 'open' }));
+        const issue = makeIssue({ seed: this.seed, n, repo, scan, primaryLanguage: primary, at, status: 'open' });
+        const f = findings?.[k];
+        if (f) {
+          if (f.score !== undefined) { issue.score = f.score; issue.severity = Math.round(Math.min(10, f.score / 10) * 10) / 10; }
+          if (f.affectedFile !== undefined) issue.affectedFile = f.affectedFile;
+          if (f.startLine !== undefined) { issue.startLine = f.startLine; issue.endLine = Math.max(issue.endLine - issue.startLine + f.startLine, f.startLine); }
+          if (f.generatedTitle !== undefined) issue.generatedTitle = f.generatedTitle;
+        }
+        this.addIssue(issue);
       }
     }
     this.changed();

@@ -2,7 +2,7 @@
  * State changes of issues and scans. The spec shows no transitions; these are the sandbox's choices
  * (listed in the README's sandbox section). Handlers resolve ids and call these.
  */
-import type { IssueRec, RepoRec, ScanRec } from './model.js';
+import type { FindingSpec, IssueRec, RepoRec, ScanRec } from './model.js';
 import type { Store } from './state.js';
 import { badRequest } from './http-error.js';
 import { newScan } from './data/seed.js';
@@ -96,6 +96,38 @@ export function startScan(store: Store, repo: RepoRec, durationMs: number): Scan
   const scan = newScan({ id, repo, type: 'FullScan', at: now, sha: hex(r, 40), prAuthor: null, prBranch: null });
   scan._finishAt = now + Math.max(0, durationMs);
   scan._newIssues = int(r, 1, 3);
+  store.scans.push(scan);
+  store.changed();
+  return scan;
+}
+
+/** What a git host tells the service of a pull request's new head (its webhook; the sandbox's test API). */
+interface PullRequestHead {
+  headSha: string;
+  headBranch: string;
+  baseBranch: string;
+  /** The findings the scan of the head will list; default 0 to 2 generated ones. */
+  findings?: FindingSpec[] | number;
+  prAuthor?: string;
+}
+
+/**
+ * A pull request's new head, as the service would learn it from the git host: with PR scanning on for
+ * the repository (`isPrScanningEnabled`), a PR scan of the head (`codeScanType: PrScan`, the head
+ * branch as `scanTargetBranch`, the base as `prTargetBranch`, the head commit as `commitSha`) that runs
+ * for `durationMs`, then lists its findings as open issues of that scan and commit. Off: no scan
+ * (undefined), as a service that does not scan pull requests.
+ */
+export function startPrScan(store: Store, repo: RepoRec, head: PullRequestHead, durationMs: number): ScanRec | undefined {
+  if (!repo.isPrScanningEnabled) return undefined;
+  const id = store.nextId('scan');
+  const r = mulberry32(mix(store.seed, 31, store.counters.scan));
+  const now = store.now();
+  const scan = newScan({ id, repo, type: 'PrScan', at: now, sha: head.headSha, prAuthor: head.prAuthor ?? 'sandbox-dev', prBranch: head.headBranch });
+  scan.prTargetBranch = head.baseBranch;
+  scan._finishAt = now + Math.max(0, durationMs);
+  if (Array.isArray(head.findings)) scan._findings = head.findings;
+  else scan._newIssues = head.findings ?? int(r, 0, 2);
   store.scans.push(scan);
   store.changed();
   return scan;

@@ -56,7 +56,7 @@ describe('npm run bench', () => {
     expect(find(/^`--all -o ndjson` \/ plain node:http pager \(bench-pager-floor\.cjs\), 1,000 issues: wall$/).limit).toBe('≤ 1.0x');
     expect(find(/^`svc gate --fail-on high` \([\d,]+ open issues read\) \/ `--all -o ndjson`, 1,000 issues: wall$/).limit).toBe('≤ 1.0x');
     expect(find(/^`svc gate --fail-on high --sarif --json-report`, 1,000 issues: peak RSS$/).limit).toBe('< 200 MB');
-    expect(find(/^`svc gate --fail-on high --sarif --json-report --junit --markdown --hostb-sast --code-quality`, 1,000 issues: peak RSS$/).limit).toBe('< 250 MB');
+    expect(find(/^`svc gate --fail-on high --sarif --json-report --junit --markdown --gitlab-sast --code-quality`, 1,000 issues: peak RSS$/).limit).toBe('< 250 MB');
     expect(find(/^sandbox: a page of 500 at 1,000 issues, its CPU/).limit).toBe('< 2 ms');
     expect(find(/1,000 issues: svc's own CPU/).limit).toBe('≥ 60,000 issues/CPU-s');
     expect(find(/1,000 issues: end to end/).limit).toBe('≥ 40,000 issues/s');

@@ -154,7 +154,7 @@ describe('svc gate with a policy file', () => {
   });
 });
 
-describe("svc gate on host A's runner", () => {
+describe("svc gate on GitHub Actions", () => {
   it.concurrent('appends the summary to the step summary (earlier content kept) and annotates without flags', async () => {
     const sb = await sandbox();
     const { repoId } = await busiestRepo(sb);
@@ -219,12 +219,12 @@ describe("svc gate on host A's runner", () => {
       // Only the variable that is really unset is named.
       const half = await sb.run(['gate', '--repository', 'auto', '--commit', 'auto', '--fail-on', 'info', ...extra], { cwd: workDir(), env: { GITHUB_ACTIONS: 'true', GITHUB_SERVER_URL: server, GITHUB_SHA: 'a'.repeat(40) } });
       expect(half.code).toBe(2);
-      expect(half.stderr).toContain("--repository auto: GITHUB_REPOSITORY is not set on host A's runner");
+      expect(half.stderr).toContain("--repository auto: GITHUB_REPOSITORY is not set on GitHub Actions");
       expect(half.stderr).not.toContain('GITHUB_SERVER_URL');
     }
     const noSha = await sb.run(['gate', '--repository', 'auto', '--commit', 'auto', '--fail-on', 'info'], { cwd: workDir(), env: { ...env, GITHUB_SHA: undefined } });
     expect(noSha.code).toBe(2);
-    expect(noSha.stderr).toContain("--commit auto: GITHUB_SHA is not set on host A's runner");
+    expect(noSha.stderr).toContain("--commit auto: GITHUB_SHA is not set on GitHub Actions");
   });
 
   it.concurrent('a SARIF report spanning several repositories is said on stderr', async () => {
@@ -235,13 +235,13 @@ describe("svc gate on host A's runner", () => {
   });
 });
 
-describe("svc gate in host B's CI", () => {
+describe("svc gate in GitLab CI/CD", () => {
   it.concurrent('writes the SAST and Code Quality reports, which validate, and folds the list in a section', async () => {
     const sb = await sandbox();
     const { repoId, ids } = await busiestRepo(sb);
     const cwd = workDir();
     const env = { CI: 'true', GITLAB_CI: 'true' };
-    const r = await sb.run(['gate', '--repository-ids', repoId, '--fail-on', 'high', '--hostb-sast', 'sast.json', '--code-quality', 'cq.json', '--issue-url', 'https://svc.example/issues/{id}'], { cwd, env });
+    const r = await sb.run(['gate', '--repository-ids', repoId, '--fail-on', 'high', '--gitlab-sast', 'sast.json', '--code-quality', 'cq.json', '--issue-url', 'https://svc.example/issues/{id}'], { cwd, env });
     expect(r.code, r.stderr).toBe(1);
     const sast = JSON.parse(readFileSync(join(cwd, 'sast.json'), 'utf8'));
     const cq = JSON.parse(readFileSync(join(cwd, 'cq.json'), 'utf8'));
@@ -252,10 +252,32 @@ describe("svc gate in host B's CI", () => {
     expect(sast.vulnerabilities[0].links[0].url).toMatch(/^https:\/\/svc\.example\/issues\/iss_/);
     expect(r.stdout).toMatch(/\u001b\[0Ksection_start:\d+:svc_gate_breaking\[collapsed=true\]\r\u001b\[0KIssues that break the gate/);
     expect(r.stdout).not.toContain('::error');
+    expect(r.stderr).toContain("wrote GitLab's SAST report");
+  });
+
+  it.concurrent('--hostb-sast, the flag\'s earlier name, still writes the same report, with a warning; given with --gitlab-sast it is exit 2', async () => {
+    const sb = await sandbox();
+    const { repoId } = await busiestRepo(sb);
+    const cwd = workDir();
+    const env = { CI: 'true', GITLAB_CI: 'true' };
+    const args = ['gate', '--repository-ids', repoId, '--fail-on', 'high'];
+    const now = await sb.run([...args, '--gitlab-sast', 'new.json'], { cwd, env });
+    const old = await sb.run([...args, '--hostb-sast', 'old.json'], { cwd, env });
+    expect(old.code, old.stderr).toBe(now.code);
+    expect(old.stderr).toContain('warning: --hostb-sast is now --gitlab-sast (the old name is read until the next release)');
+    const strip = (f: string) => ({ ...JSON.parse(readFileSync(join(cwd, f), 'utf8')), scan: undefined });
+    expect(strip('old.json')).toEqual(strip('new.json'));
+    const both = await sb.run([...args, '--gitlab-sast', 'a.json', '--hostb-sast', 'b.json'], { cwd, env });
+    expect(both.code).toBe(2);
+    expect(both.stderr).toContain('--gitlab-sast and --hostb-sast (its old name) are both given');
+    // Not offered: help and completion show the new name only.
+    const help = await sb.run(['gate', '--help'], { cwd });
+    expect(help.stdout).toContain('--gitlab-sast <file>');
+    expect(help.stdout).not.toContain('--hostb-sast');
   });
 });
 
-describe("--repository auto on host B's CI and host C's pipelines", () => {
+describe("--repository auto on GitLab CI/CD and Bitbucket Pipelines", () => {
   for (const source of ['hostb', 'hostc'] as const) {
     it.concurrent(`${source}: the runner's variables resolve the repository and the commit`, async () => {
       const sb = await sandbox();
@@ -271,7 +293,7 @@ describe("--repository auto on host B's CI and host C's pipelines", () => {
       const { [source === 'hostb' ? 'CI_PROJECT_URL' : 'BITBUCKET_GIT_HTTP_ORIGIN']: _gone, ...without } = env;
       const missing = await sb.run(['gate', '--repository', 'auto', '--fail-on', 'info'], { cwd: workDir(), env: without });
       expect(missing.code).toBe(2);
-      expect(missing.stderr).toContain(source === 'hostb' ? "CI_PROJECT_URL is not set on host B's CI" : "BITBUCKET_GIT_HTTP_ORIGIN is not set on host C's pipelines");
+      expect(missing.stderr).toContain(source === 'hostb' ? "CI_PROJECT_URL is not set on GitLab CI/CD" : "BITBUCKET_GIT_HTTP_ORIGIN is not set on Bitbucket Pipelines");
     });
   }
 });
@@ -299,6 +321,6 @@ describe('svc help environment', () => {
   it('lists the variables real CI runners set, from the providers table', async () => {
     const r = await runCli(['help', 'environment']);
     for (const name of ['GITHUB_ACTIONS', 'GITHUB_STEP_SUMMARY', 'GITHUB_SERVER_URL', 'GITHUB_SHA', 'GITLAB_CI', 'CI_PROJECT_URL', 'CI_COMMIT_SHA', 'BITBUCKET_BUILD_NUMBER', 'TF_BUILD', 'SVC_NO_CI']) expect(r.stdout).toContain(name);
-    expect(r.stdout).not.toMatch(/\bHOST[ABC]_/);  // svc's own SVC_HOSTA_TOKEN... are not invented CI names
+    expect(r.stdout).not.toMatch(/\bHOST[ABC]_/);  // svc's own SVC_GITHUB_TOKEN... are not invented CI names
   });
 });

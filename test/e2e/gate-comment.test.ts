@@ -44,6 +44,14 @@ function others(c: FakeComments): void {
 }
 
 const HOSTS: FakeHost[] = ['hosta', 'hostb', 'hostc'];
+/** Each change under review as its users write it (the fakes' repositories, change 7). */
+const LABEL: Record<FakeHost, string> = { hosta: 'GitHub pull request o/r#7', hostb: 'GitLab merge request group/project!7', hostc: 'Bitbucket pull request ws/slug#7' };
+/** svc's token variable on each host, and the name it had in earlier versions. */
+const RENAMED: Record<FakeHost, Array<[string, string]>> = {
+  hosta: [['SVC_GITHUB_TOKEN', 'SVC_HOSTA_TOKEN']],
+  hostb: [['SVC_GITLAB_TOKEN', 'SVC_HOSTB_TOKEN']],
+  hostc: [['SVC_BITBUCKET_TOKEN', 'SVC_HOSTC_TOKEN'], ['SVC_BITBUCKET_API_URL', 'SVC_HOSTC_API_URL']],
+};
 
 describe.each(HOSTS)('svc gate --comment on %s', (host) => {
   it('creates one comment, then edits that same comment on the next run (never two)', async () => {
@@ -56,7 +64,7 @@ describe.each(HOSTS)('svc gate --comment on %s', (host) => {
     const mine = c.marked()[0];
     expect(mine.body).toContain('svc gate failed');
     expect(mine.body).toContain('[SQL built from input](https://svc.example/issues/iss-1)');
-    expect(first.stderr).toContain(`created the comment ${mine.id}`);
+    expect(first.stderr).toContain(`created the comment ${mine.id} on ${LABEL[host]}`);
     // The list was read page by page: 4 comments, 2 a page.
     expect(c.requests.filter((r) => r.method === 'GET' && !r.path.endsWith('/user')).length).toBe(2);
 
@@ -101,7 +109,8 @@ describe.each(HOSTS)('svc gate --comment on %s', (host) => {
     expect(warnings).toHaveLength(1);
     // GitHub and GitLab ask whose token it is first, Bitbucket lists first.
     const first = host === 'hostc' ? 'listing comments' : 'asking whose token this is \\(.*\\)';
-    expect(warnings[0]).toMatch(new RegExp(`--comment: could not post the comment on .*#7: ${first} answered 403 .*\\(the verdict stands\\)`));
+    const label = LABEL[host].replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    expect(warnings[0]).toMatch(new RegExp(`--comment: could not post the comment on ${label}: ${first} answered 403 .*\\(the verdict stands\\)$`));
     expect(failing.stderr).not.toContain(c.token);
     const passing = await gate(await service(PASSING), c);
     expect(passing.code, passing.stderr).toBe(0);
@@ -111,7 +120,7 @@ describe.each(HOSTS)('svc gate --comment on %s', (host) => {
 
   it('no token: a warning, nothing sent, the verdict stands', async () => {
     const c = await comments(host);
-    const env: Record<string, string> = { GITHUB_TOKEN: '', SVC_HOSTB_TOKEN: '', SVC_HOSTC_TOKEN: '' };
+    const env: Record<string, string> = { GITHUB_TOKEN: '', SVC_GITLAB_TOKEN: '', SVC_BITBUCKET_TOKEN: '' };
     const r = await gate(await service(PASSING), c, [], env);
     expect(r.code).toBe(0);
     expect(r.stderr).toMatch(/--comment: could not post the comment on .*: no token: set /);
@@ -226,13 +235,27 @@ describe('svc gate --comment outside a pull request', () => {
     expect(c.marked()).toHaveLength(1);
   });
 
-  it('an undecided gate posts that it could not decide, with its exit code', async () => {
+  it('an undecided gate posts no comment (no verdict to post, and its error may name the service), and says so', async () => {
     const c = await comments('hostb');
     const s = await service(PASSING);
     s.faults.status = 500;
     const r = await gate(s, c, ['--retries', '0']);
     expect(r.code).toBe(6);
+    expect(c.requests).toHaveLength(0);
+    expect(r.stderr).toContain('svc gate: --comment: no verdict, so no comment posted');
+  });
+
+  it.each(HOSTS)('%s: the variables\' earlier names still work, with a warning naming the new ones', async (host) => {
+    const c = await comments(host);
+    // Only the old names give the token (and the API root): the runner's own token unset too.
+    const env: Record<string, string> = { GITHUB_TOKEN: '' };
+    for (const [name, old] of RENAMED[host]) {
+      env[old] = c.env[name] ?? c.token;
+      env[name] = '';
+    }
+    const r = await gate(await service(PASSING), c, [], env);
+    expect(r.code, r.stderr).toBe(0);
     expect(c.marked()).toHaveLength(1);
-    expect(c.marked()[0].body).toContain('svc gate could not decide');
+    for (const [name, old] of RENAMED[host]) expect(r.stderr).toContain(`${old} is now ${name} (the old name is read until the next release)`);
   });
 });

@@ -259,9 +259,9 @@ describe('svc gate --diff auto: the base from the CI', () => {
   const ciClone = (): GitRepo => clone;
 
   const BASES: Array<[string, (repo: GitRepo) => Record<string, string>]> = [
-    ["host A's runner", () => ({ GITHUB_ACTIONS: 'true', GITHUB_BASE_REF: 'main' })],
-    ["host B's CI", (repo) => ({ GITLAB_CI: 'true', CI_MERGE_REQUEST_DIFF_BASE_SHA: repo.git('rev-parse', 'origin/main').trim() })],
-    ["host C's pipelines", () => ({ BITBUCKET_BUILD_NUMBER: '7', BITBUCKET_PR_DESTINATION_BRANCH: 'main' })],
+    ["GitHub Actions", () => ({ GITHUB_ACTIONS: 'true', GITHUB_BASE_REF: 'main' })],
+    ["GitLab CI/CD", (repo) => ({ GITLAB_CI: 'true', CI_MERGE_REQUEST_DIFF_BASE_SHA: repo.git('rev-parse', 'origin/main').trim() })],
+    ["Bitbucket Pipelines", () => ({ BITBUCKET_BUILD_NUMBER: '7', BITBUCKET_PR_DESTINATION_BRANCH: 'main' })],
   ];
   for (const [name, vars] of BASES) {
     it(`${name}: the pull request's base`, async () => {
@@ -280,7 +280,7 @@ describe('svc gate --diff auto: the base from the CI', () => {
     const s = await fake([issue('untouched', 'src/app.ts', 2)]);
     const r = await gate(s, repo.dir, ['--diff', 'auto'], { GITHUB_ACTIONS: 'true', GITHUB_BASE_REF: '' });
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain("--diff auto: host A's runner builds no pull request (GITHUB_BASE_REF is not set on host A's runner): every issue counts");
+    expect(r.stderr).toContain("--diff auto: GitHub Actions builds no pull request (GITHUB_BASE_REF is not set on GitHub Actions): every issue counts");
   });
 
   it('outside a CI: exit 2, give the base', async () => {

@@ -6,6 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { parse, parseAllDocuments } from 'yaml';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useSandbox } from '../helpers/sandbox.js';
 import { tempDir } from '../helpers/temp.js';
@@ -66,4 +67,44 @@ describe('the README\'s svc commands', () => {
     expect(r.code, said).not.toBe(70);
     expect(r.stderr, said).not.toMatch(/unknown (option|command|operation)|argument missing|invalid argument|too many arguments/);
   }, 30_000);
+});
+
+/**
+ * The README's CI sections and install download: each code block is run or checked by a test. The
+ * svc lines run above; the other shell blocks are run as written by the test file named for them
+ * (which finds them by their heading); the YAML snippets are checked here against the files they
+ * come from.
+ */
+describe('the README\'s CI blocks', () => {
+  const ROOT = resolve(__dirname, '../..');
+  const section = (from: string, to: string) => README.slice(README.indexOf(from), README.indexOf(to, README.indexOf(from)));
+  const ci = section('## Using svc in CI', '### Gating on what a change adds');
+  const blocks = (text: string, lang: string) => [...text.matchAll(new RegExp(`\`\`\`${lang}\\n([\\s\\S]*?)\`\`\``, 'g'))].map((m) => m[1].replace(/^ {2}/gm, ''));
+
+  it('every shell block is svc lines (run above) or run by a named test that reads it', () => {
+    const runBy: Array<[string, string]> = [
+      ['### Until svc is published', 'test/e2e/readme-release-recipe.test.ts'],
+      ['sha256sum --check', 'test/e2e/readme-release-recipe.test.ts'],
+    ];
+    const others = [...blocks(ci, 'sh'), ...blocks(section('## Install', '## First steps'), 'sh').filter((b) => b.startsWith('sha256sum'))]
+      .filter((b) => b.split('\n').some((l) => l.trim() !== '' && !/^svc /.test(l.trim())));
+    expect(others).toHaveLength(3);
+    for (const block of others) {
+      const where = runBy.find(([heading]) => (heading.startsWith('#') ? section(heading, '### Pinning').includes(block) : block.startsWith(heading)));
+      expect(where, `no test runs this README block:\n${block}`).toBeDefined();
+      expect(readFileSync(join(ROOT, where![1]), 'utf8')).toContain(where![0]);
+    }
+  });
+
+  it('the YAML snippets use what the files declare: the action\'s inputs, the component\'s inputs and path', () => {
+    const [action, include] = blocks(ci, 'yaml').map((b) => parse(b));
+    const spec = parse(readFileSync(join(ROOT, 'action.yml'), 'utf8'));
+    const svcStep = (action.steps as Array<{ uses: string; with?: Record<string, string>; env?: Record<string, string> }>).find((s) => /^svc-cli\/svc@/.test(s.uses))!;
+    for (const name of Object.keys(svcStep.with ?? {})) expect(spec.inputs, name).toHaveProperty(name);
+    expect(Object.keys(svcStep.env ?? {}).sort()).toEqual(['SVC_API_TOKEN_ID', 'SVC_API_TOKEN_SECRET']);
+    const [header] = parseAllDocuments(readFileSync(join(ROOT, 'templates/svc-gate.yml'), 'utf8')).map((d) => d.toJS());
+    const [{ component, inputs }] = include.include as Array<{ component: string; inputs: Record<string, string> }>;
+    expect(component).toMatch(/^\$CI_SERVER_FQDN\/[\w-]+\/svc\/svc-gate@v\d+\.\d+\.\d+$/);
+    for (const name of Object.keys(inputs)) expect(header.spec.inputs, name).toHaveProperty(name);
+  });
 });

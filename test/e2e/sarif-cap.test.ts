@@ -32,7 +32,7 @@ describe('SARIF within code scanning\'s limits', () => {
     const total: number = sarifRun.properties.gate.counts.total;
     expect(total).toBe(25_600);
     const out = total - 25_000;
-    expect(sarifRun.properties.svc).toEqual({ omittedResults: out, omittedReason: "host A's code scanning takes at most 25,000 results per SARIF run" });
+    expect(sarifRun.properties.svc).toEqual({ omittedResults: out, omittedReason: "GitHub's code scanning takes at most 25,000 results per SARIF run" });
     // The most severe kept: no left-out issue is more severe than the least severe kept. What was
     // served is known from the generator (servingGenerated: makeIssue's ids and scores; the level
     // rises with the score), so the left-out ones are every served id the SARIF does not list.
@@ -52,7 +52,7 @@ describe('SARIF within code scanning\'s limits', () => {
     // Valid SARIF still (the schema; the multitool's run is sarif-multitool.test.ts, on the same writer).
     expect(schemaErrors(log)).toEqual([]);
     expect(oasisRegionProblems(log)).toEqual([]);
-    const line = `The SARIF report leaves out ${out} of ${total} results (the least severe; it keeps 25000): host A's code scanning takes at most 25,000 results per SARIF run.`;
+    const line = `The SARIF report leaves out ${out} of ${total} results (the least severe; it keeps 25000): GitHub's code scanning takes at most 25,000 results per SARIF run.`;
     expect(r.stderr).toContain(line);
     expect(r.stderr).toContain(`(25000 results, ${out} left out)`);
     expect(r.stdout).toContain(line);

@@ -238,8 +238,8 @@ export async function startFakeComments(host: FakeHost, o: { pageSize?: number }
   fake.env = host === 'hosta'
     ? { GITHUB_ACTIONS: 'true', GITHUB_API_URL: fake.url, GITHUB_REPOSITORY: 'o/r', GITHUB_REF: 'refs/pull/7/merge', GITHUB_TOKEN: fake.token }
     : host === 'hostb'
-      ? { GITLAB_CI: 'true', CI_API_V4_URL: `${fake.url}/api/v4`, CI_PROJECT_ID: '42', CI_MERGE_REQUEST_IID: '7', SVC_HOSTB_TOKEN: fake.token }
-      : { BITBUCKET_BUILD_NUMBER: '12', BITBUCKET_REPO_FULL_NAME: 'ws/slug', BITBUCKET_PR_ID: '7', SVC_HOSTC_API_URL: `${fake.url}/2.0`, SVC_HOSTC_TOKEN: fake.token };
+      ? { GITLAB_CI: 'true', CI_API_V4_URL: `${fake.url}/api/v4`, CI_PROJECT_ID: '42', CI_PROJECT_PATH: 'group/project', CI_MERGE_REQUEST_IID: '7', SVC_GITLAB_TOKEN: fake.token }
+      : { BITBUCKET_BUILD_NUMBER: '12', BITBUCKET_REPO_FULL_NAME: 'ws/slug', BITBUCKET_PR_ID: '7', SVC_BITBUCKET_API_URL: `${fake.url}/2.0`, SVC_BITBUCKET_TOKEN: fake.token };
   fake.marked = () => fake.comments.filter((c) => /^(<!-- svc-gate-comment -->|\[\/\/\]: # \(svc-gate-comment\))\n/.test(c.body));
   fake.close = () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); });
   return fake;

@@ -48,3 +48,19 @@ export function gitRepo(): GitRepo {
   repo.git('init', '-q', '-b', 'main');
   return repo;
 }
+
+/**
+ * The checkout of a pull request in `dir` (made if needed): branch feature one commit past main
+ * (a new src/feature.ts), origin/main as a full clone has it (fetch-depth: 0, GIT_DEPTH: "0").
+ */
+export function pullRequestCheckout(dir: string, home: string): { base: string; head: string } {
+  mkdirSync(dir, { recursive: true });
+  const git = openRepo(dir, home);
+  git.git('init', '-q', '-b', 'main');
+  git.write('README.md', 'base\n');
+  const base = git.commit('base');
+  git.git('update-ref', 'refs/remotes/origin/main', base);
+  git.git('checkout', '-q', '-b', 'feature');
+  git.write('src/feature.ts', 'export const feature = 1;\n');
+  return { base, head: git.commit('feature') };
+}

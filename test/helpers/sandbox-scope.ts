@@ -67,3 +67,17 @@ export function archiveWhere(sb: TestSandbox, repoId: string, match: (i: IssueRe
   for (const i of hit) archive(sb.state, i);
   return hit.length;
 }
+
+/** The repository of a provider (`source`) in the token's organization with the most open issues. */
+export function mostOpenRepo(sb: TestSandbox, source: string) {
+  const open = (id: string) => sb.state.issues.filter((i) => i.repositoryId === id && i.status === 'open').length;
+  const repos = sb.state.repos.filter((r) => r.source === source && r.organizationId === sb.organizationId).sort((a, b) => open(b.id) - open(a.id));
+  expect(repos.length, `seed data: a ${source} repository`).toBeGreaterThan(0);
+  return repos[0];
+}
+
+/** The ids of a repository's open issues (the sandbox's state), sorted. */
+export const openIssueIds = (sb: TestSandbox, repoId: string) => sb.state.issues.filter((i) => i.repositoryId === repoId && i.status === 'open').map((i) => i.id).sort();
+
+/** How many of these issues are high or above (an issue without a score counts as critical). */
+export const highOrAboveOf = (sb: TestSandbox, ids: string[]) => sb.state.issues.filter((i) => ids.includes(i.id) && (i.score ?? 100) >= 70).length;

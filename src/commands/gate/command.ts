@@ -9,8 +9,19 @@ import { stringParser } from '../../request/values.js';
 import type { Runner } from '../runner.js';
 import { MAX_FLAGS, scopeSpecs } from './scope-flags.js';
 import { hint } from '../../completion/hints.js';
-import { REPORT_KEYS, REPORT_KINDS } from '../../gate/reports/registry.js';
+import { REPORT_KEYS, REPORT_KINDS, oldFlagAttribute, type ReportKind } from '../../gate/reports/registry.js';
 import { LEVELS } from '../../operations/levels.js';
+import { CI_ROWS, OUTSIDE_FORMATS, PROVIDERS } from '../../ci/providers.js';
+
+/** The CIs and providers as their users know them (the providers table). */
+const ciName = (kind: 'hosta' | 'hostb') => CI_ROWS.find((r) => r.kind === kind)!.name;
+const SAST = OUTSIDE_FORMATS.sast.flag;
+
+/** An option whose value is stored under `attribute` (a report row's key), whatever its flag's words. */
+function stored(option: Option, attribute: string): Option {
+  option.attributeName = () => attribute;
+  return option;
+}
 
 /**
  * The gate's help after its flags: one paragraph, row or example a line, never wrapped by hand (the
@@ -26,7 +37,7 @@ Exit codes (fail closed: never 0 unless every id of the scope exists, its scan (
     5  the service rejected a request as wrong (400, 409, 422...): fix what it names
     6  network, 5xx, 429: retry later
     7  incomplete or unreadable listing, or no PASS (below)
-    8  the scan is still queued or running (--scan-id: add --wait; --commit: run again later)
+    8  the scan is still queued or running, or none of the --commit commit yet (add --wait)
     9  a report or stdout could not be written
    70  an internal error (--debug shows the stack)
   130  interrupted
@@ -44,15 +55,16 @@ Levels come from each issue's score (0-100): critical >= 90, high >= 70, medium 
 
 Output: a summary on stdout (counts per level, thresholds, verdict, the issues that break the gate), also in CI logs; -o json gives the verdict as data: {passed, counts, thresholds, violations, breaking, scope, fetched, totalCount, categoryCounts (what they are taken to count), doubts, issues, with a baseline unchanged, with a policy suppressed}. -o csv lists the breaking issues. --annotations adds workflow-command lines (::error file=...,line=...::; ##vso[task.logissue ...] where the CI uses logging commands) after the summary: the most severe within the runner's limits (10 errors, 10 warnings and 10 notices per step, 50 per job, counted across the job's steps), then one note of how many are left out and where the full list is.
 
---sarif keeps within code scanning's limits (25,000 results per run, 10 MB gzip-compressed): above either, the most severe results, the number left out and why said on stderr, in the summary and in the run's properties.svc. Reports are written whole or not at all; when the gate cannot be decided, JUnit, markdown and --json-report files say so ({"passed": false, "decided": false, "exitCode", "error"}) and no SARIF, --hostb-sast or --code-quality file is written: one an earlier run left at that path is removed (said in one line). A report that cannot be written (a full disk) is said on stderr, the others are still written, and a failing verdict keeps exit 1 with its summary; a passing one is exit 9 (2 for a wrong path), without a PASSED summary.
+--sarif keeps within code scanning's limits (25,000 results per run, 10 MB gzip-compressed): above either, the most severe results, the number left out and why said on stderr, in the summary and in the run's properties.svc. Reports are written whole or not at all; when the gate cannot be decided, JUnit, markdown and --json-report files say so ({"passed": false, "decided": false, "exitCode", "error"}) and no SARIF, ${SAST} or --code-quality file is written: one an earlier run left at that path is removed (said in one line). A report that cannot be written (a full disk) is said on stderr, the others are still written, and a failing verdict keeps exit 1 with its summary; a passing one is exit 9 (2 for a wrong path), without a PASSED summary.
 
 Gating on what a change adds:
   --baseline FILE     issues present in an earlier run's --sarif or --json-report file do not count (matched by id, else by rule + file + title); the summary says "N new, M already in the baseline"; SARIF marks baselineState, JSON lists issues and unchanged.
-  --new-since WHEN    only issues created after WHEN; --commit SHA only issues found by scans of SHA. An issue without a date or commit counts (fail closed). --commit decides only when an issue of any status names a finished scan of SHA (the API shows a scan's commit only there): none is exit 4 (not scanned yet, or a wrong sha; a scan that found nothing cannot be shown: use --scan-id), exit 8 while that scan, or with none found a scan of the scope's repositories, is still running.
+  --new-since WHEN    only issues created after WHEN (an issue without a date counts: fail closed).
+  --commit SHA|auto   what the service's scan of SHA found (auto: the commit the CI built; in a pull request build its head, so the pull request's own scan is judged). The scan is the finished one scans list gives with that commit (its commit field is an inference: scanTargetBranchCommitSha or commitSha); the gate counts its open issues, so a clean scan of the head passes. --wait waits for it (a pull request's scan starts when the head is pushed), up to --wait-timeout: exit 8 after. Without --wait: exit 8 while it runs, exit 4 when there is none yet. PR scanning off for the repository (isPrScanningEnabled false): exit 4, naming svc repos set-pr-scanning. A service whose scans name no commit: the issues that name SHA (codeScan.scanTargetBranchCommitSha) and their scans decide instead.
 
 Gating a pull request on the lines it touches:
   --diff BASE         only issues on lines the change adds or modifies: git diff of the merge base of BASE and HEAD (--diff-work-tree: and the work tree); auto: the pull request's base (origin/<base branch>, or the CI's base commit). --diff-scope files: the whole of every changed file. The summary says "N in this change, M elsewhere (not counted)"; JSON lists issues and elsewhere; SARIF leaves the others out. An issue without a file or line counts; a base git cannot resolve (shallow clone) or no repository is exit 2 with the fix (fetch-depth: 0, git fetch origin <branch>).
-  --comment           the summary as one comment on the pull request, edited on every later run; tokens: SVC_HOSTA_TOKEN (or the runner's token), SVC_HOSTB_TOKEN, SVC_HOSTC_TOKEN. A comment that cannot be posted is a warning; the exit code is the verdict's.
+  --comment           the summary as one comment on the pull (or merge) request, edited on every later run; tokens: ${PROVIDERS.hosta.tokenVariable} (or the runner's token), ${PROVIDERS.hostb.tokenVariable}, ${PROVIDERS.hostc.tokenVariable}. A comment that cannot be posted is a warning; the exit code is the verdict's.
 
 Policy file (.svc-policy.yml in the current directory, or --policy FILE; YAML or JSON):
   version: 1
@@ -67,17 +79,17 @@ Policy file (.svc-policy.yml in the current directory, or --policy FILE; YAML or
   A flag replaces only its own setting of the file. Ignored issues are not counted and are listed as suppressed (SARIF suppressions with the reason); an expired entry is reported and counts again. A mistake in the file is exit 2 naming the line. svc policy ignore|unignore|list|prune edits the ignore list from the command line (its other lines and comments kept).
 
 In CI (detected from its variables, which svc help environment lists; --no-ci turns it off):
-  host A's runner  the markdown summary is appended to the job's step summary (earlier content kept), annotations are printed without --annotations, the list of breaking issues folds in a group.
-  host B's CI      the list folds in a collapsible section; --hostb-sast and --code-quality write the report formats its merge requests show.
-  any CI           a progress line every 5 seconds, no spinner. --repository auto and --commit auto read the repository and commit the CI builds; in a pull request build whose commit is a merge the CI made, --commit auto is the pull request's head (host A: the event file's head sha; host B's merged results pipelines: its head variable).
+  ${ciName('hosta').padEnd(17)}the markdown summary is appended to the job's step summary (earlier content kept), annotations are printed without --annotations, the list of breaking issues folds in a group.
+  ${ciName('hostb').padEnd(17)}the list folds in a collapsible section; ${SAST} and --code-quality write the report formats its merge requests show.
+  any CI           a progress line every 5 seconds, no spinner. --repository auto and --commit auto read the repository and commit the CI builds; in a pull request build whose commit is a merge the CI made, --commit auto is the pull request's head (${PROVIDERS.hosta.name}: the event file's head sha; ${PROVIDERS.hostb.name}'s merged results pipelines: its head variable).
 
 Examples:
   # A pull request on the lines it touches, with one comment on it
   $ svc gate --repository auto --fail-on high --diff auto --comment
   # A pull request on what it adds: issues not in the main branch's last report
   $ svc gate --repository auto --fail-on high --baseline main.sarif --sarif svc.sarif
-  # Host B's merge request widgets
-  $ svc gate --repository auto --fail-on high --hostb-sast sast-report.json --code-quality code-quality-report.json
+  # ${PROVIDERS.hostb.name}'s merge request widgets
+  $ svc gate --repository auto --fail-on high ${SAST} sast-report.json --code-quality code-quality-report.json
   # Fail on any open high or critical issue; a SARIF report for code scanning
   $ svc gate --fail-on high --sarif svc.sarif
   # The issues of one scan: at most 0 critical and 5 high
@@ -98,14 +110,19 @@ export function gateCommand(run: Runner, cmd = new Command('gate')): Command {
     cmd.addOption(new Option(`--max-${key} <n>`, key === 'total' ? 'Fail when there are more than n open issues in all' : `Fail when there are more than n open ${key} issues`));
   }
   cmd.option('--levels <cutoffs>', 'Score cut-offs, e.g. critical=90,high=70,medium=40,low=10 (default: those)');
-  for (const key of REPORT_KEYS) cmd.option(`${REPORT_KINDS[key].flag} <file>`, REPORT_KINDS[key].description);
-  cmd.option('--annotations', "Print annotations (::error file=...,line=...::, or ##vso[task.logissue] with logging commands) on stdout, the most severe within the runner's limits (default on host A's runner and with logging commands)");
+  for (const key of REPORT_KEYS) {
+    const kind = REPORT_KINDS[key] as ReportKind;
+    cmd.addOption(stored(new Option(`${kind.flag} <file>`, kind.description), key));
+    // A flag's earlier spelling: still read, for one release, and not shown (options.ts says it is renamed).
+    if (kind.oldFlag !== undefined) cmd.addOption(stored(new Option(`${kind.oldFlag} <file>`).hideHelp(), oldFlagAttribute(key)));
+  }
+  cmd.option('--annotations', `Print annotations (::error file=...,line=...::, or ##vso[task.logissue] with logging commands) on stdout, the most severe within the runner's limits (default on ${ciName('hosta')} and with logging commands)`);
   cmd.option('--comment', "Post the summary as one comment on the CI's pull request, edited on every run (never changes the exit code)");
-  cmd.option('--no-annotations', "No annotations, also on host A's runner");
+  cmd.option('--no-annotations', `No annotations, also on ${ciName('hosta')}`);
   cmd.option('--baseline <file>', 'Count only issues not in this earlier report (the --sarif or --json-report file of a previous run)');
   cmd.option('--new-since <when>', 'Count only issues created after a date (2026-11-01), a date-time or a duration back from now (7d, 12h)');
   // Ids, like the scope flags: no control character (a `\r` from CRLF output would be sent).
-  cmd.addOption(new Option('--commit <sha>', "Count only issues found by scans of this commit (a sha or prefix; auto: the commit the CI built for review, a pull request's head); no scan of it: exit 4").argParser(stringParser('--commit')));
+  cmd.addOption(new Option('--commit <sha>', "Judge the service's scan of this commit (a sha or prefix; auto: the commit the CI built for review, a pull request's head); with --wait, wait for it; none yet: exit 4").argParser(stringParser('--commit')));
   cmd.option('--diff <base>', "Count only issues on lines the change adds or modifies: git diff of the merge base of <base> and HEAD (auto: the pull request's base)");
   cmd.addOption(hint(new Option('--diff-scope <scope>', 'With --diff: lines (an issue meets a changed line; default) or files (its file changed)'), { kind: 'choice', values: ['lines', 'files'] }));
   cmd.option('--diff-work-tree', 'With --diff: the work tree too (uncommitted and untracked files)');
@@ -114,7 +131,7 @@ export function gateCommand(run: Runner, cmd = new Command('gate')): Command {
   cmd.option('--issue-url <template>', 'Link of an issue in reports, {id} replaced by its id (default: SVC_ISSUE_URL)');
   // --wait, --poll-interval, --wait-timeout: the very options of `scans start --wait` (its row).
   for (const extra of scans.find((op) => op.name === 'start')!.followUp!.options) {
-    const description = extra.flags === '--wait' ? 'With --scan-id: wait until the scan finishes instead of exit 8 while it is queued or running; exit 1 if it fails' : extra.description.replace(/, exit 6/, ', exit 8');
+    const description = extra.flags === '--wait' ? 'With --scan-id or --commit: wait until the scan (of that commit: once it appears) finishes instead of exit 8; exit 1 if it fails' : extra.description.replace(/, exit 6/, ', exit 8');
     cmd.addOption(new Option(extra.flags, description));
   }
   cmd.addOption(hint(new Option('--counts <scope>', "What the service's categoryCounts count: narrow (the search's scope, svc's inference; default) or wide (a wider scope, e.g. the organization's: then counts above totalCount are no sign of a listing that left issues out); policy file: counts: wide"), { kind: 'choice', values: ['narrow', 'wide'] }));

@@ -27,7 +27,7 @@ export async function diffSetup(ctx: Context, opts: DiffOpts): Promise<(DiffFilt
     const pr = pullRequestOf(detectCi(ctx.env, { disabled: ctx.globals.ci === false }), ctx.env);
     if (!pr) throw new UsageError('--diff auto takes the base from a pull request build, and this is not a CI job svc knows', 'give the base, e.g. --diff origin/main');
     if (pr.base === undefined) {
-      ctx.note(`svc gate: --diff auto: ${pr.name} builds no pull request (${pr.noBase}): every issue counts`);
+      ctx.note(`svc gate: --diff auto: ${pr.name} builds no ${pr.change} (${pr.noBase}): every issue counts`);
       return undefined;
     }
     base = pr.base;

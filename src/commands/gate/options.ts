@@ -11,7 +11,7 @@ import { parseConcurrency } from '../../listing/pager.js';
 import { prepareWait, type WaitSettings } from '../../scans/wait.js';
 import { parseLevel, type MaxThresholds } from '../../gate/policy.js';
 import type { GateFlags } from './scope-flags.js';
-import { REPORT_KEYS, type ReportKey, type ReportPaths } from '../../gate/reports/registry.js';
+import { REPORT_KEYS, kindOf, oldFlagAttribute, type ReportKey, type ReportPaths } from '../../gate/reports/registry.js';
 import { parseDiffScope, type DiffScope } from '../../gate/diff-match.js';
 import { type Level } from '../../operations/levels.js';
 import type { CountsScope } from '../../gate/policy-file.js';
@@ -49,6 +49,8 @@ export interface GateOptions {
   counts?: CountsScope;
   /** Where the kept issues go past how many (src/commands/gate/spill.ts; not a flag: tests set it). */
   spill?: { after?: number; dir?: string };
+  /** Flags given by their earlier spelling (said once on stderr by the run step). */
+  renamed?: string[];
 }
 
 /** What commander read for `svc gate` (command.opts()): the gate's own options by attribute name. */
@@ -103,14 +105,24 @@ export function parseGateOptions(raw: GateCommandOptions, flags: GateFlags): Gat
   };
   for (const key of Object.keys(max) as Array<keyof MaxThresholds>) if (max[key] === undefined) delete max[key];
   const reports: ReportPaths = {};
-  for (const key of REPORT_KEYS) if (raw[key] !== undefined) reports[key] = raw[key];
+  const renamed: string[] = [];
+  const read = raw as Record<string, unknown>;
+  for (const key of REPORT_KEYS) {
+    if (raw[key] !== undefined) reports[key] = raw[key];
+    // The old spelling of a flag, a hidden option of its own (command.ts): its value, said to be renamed.
+    const { flag, oldFlag } = kindOf(key);
+    const old = oldFlag === undefined ? undefined : read[oldFlagAttribute(key)];
+    if (typeof old !== 'string') continue;
+    if (raw[key] !== undefined) throw new UsageError(`${flag} and ${oldFlag} (its old name) are both given`, `give ${flag} once`);
+    reports[key] = old;
+    renamed.push(`${oldFlag} is now ${flag} (the old name is read until the next release)`);
+  }
   if (raw.diff === undefined && raw.diffScope !== undefined) throw new UsageError('--diff-scope narrows --diff, and none is given', 'add --diff BASE (or --diff auto in a pull request build)');
   if (raw.diff === undefined && raw.diffWorkTree) throw new UsageError('--diff-work-tree adds the work tree to --diff, and none is given', 'add --diff BASE');
   if (raw.diff !== undefined && raw.diff.trim() === '') throw new UsageError('--diff needs a base: a branch, a tag, a commit, or auto');
   const waitGiven = raw.wait !== undefined || raw.pollInterval !== undefined || raw.waitTimeout !== undefined;
   const values: OperationOptions = {};
   // The scope flags are the search row's (named by its schema), so they are read by their attribute names.
-  const read = raw as Record<string, unknown>;
   for (const attribute of flags.attribute.values()) if (read[attribute] !== undefined) values[attribute] = read[attribute];
   return {
     scope: { flags, values },
@@ -133,6 +145,8 @@ export function parseGateOptions(raw: GateCommandOptions, flags: GateFlags): Gat
     pageSize: numberFlag(raw.pageSize, { flag: '--page-size', whole: true, min: 1, max: 5000 }, 500),
     concurrency: parseConcurrency(raw.concurrency),
     ...(raw.counts !== undefined ? { counts: parseCounts(raw.counts) } : {}),
+    ...(renamed.length ? { renamed } : {}),
   };
 }
+
 

@@ -35,7 +35,8 @@ export async function postComment(ctx: Context, text: string): Promise<void> {
   }
   const target = pr.comments;
   if (target.token) ctx.addSecret?.(target.token);
-  const where = `${pr.name}'s pull request ${target.repository}#${target.number}`;
+  if (target.renamed) ctx.warn(target.renamed);
+  const where = target.label;
   try {
     const r = await postStickyComment(target, text, { env: ctx.env, userAgent: `svc/${ctx.version}`, signal: ctx.signal });
     const passed = r.skipped > 0 ? ` (passed over ${r.skipped} marked comment${r.skipped === 1 ? '' : 's'} that ${r.skipped === 1 ? 'is' : 'are'} not the token's own)` : '';

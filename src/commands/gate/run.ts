@@ -31,6 +31,7 @@ import { printDryRun } from '../../http/dry-run.js';
 import { buildScope, searchOperation } from './scope-flags.js';
 import { verifyScope } from './scope.js';
 import { verifyCommitScanned } from './commit-scan.js';
+import { findCommitScan } from './head-scan.js';
 import { countIssues, gateSearchBody } from './count.js';
 import { printVerdict } from './summary.js';
 import { gateSetup, resolveRepository, type GateSetup } from './setup.js';
@@ -53,6 +54,7 @@ export async function runGate(ctx: Context, opts: GateOptions): Promise<void> {
   ctx.doubts.use = 'gate';
   // Everything the user can get wrong is checked before the first request.
   const startedAt = wallClock(ctx);
+  for (const note of opts.renamed ?? []) ctx.warn(note);
   const setup = await gateSetup(ctx, opts);
   const options = resolveThresholds(opts, setup.policy);
   const format = askedFormat(ctx);
@@ -158,11 +160,18 @@ async function decideAndReport(ctx: Context, opts: GateOptions, g: GateRun): Pro
     if (repository) scope.repositoryIds = [repository.id];
     // Every id of the scope exists and its scan has finished, or there is no verdict (4, 8, 1); a
     // repository found by its URL has that URL in its record (7).
-    const { verified, repositoryNames, repositories } = await verifyScope(ctx, scope, { wait: opts.wait, ...(repository?.url !== undefined ? { resolvedUrl: repository.url } : {}) });
+    const { verified, repositoryNames, repositories } = await verifyScope(ctx, scope, { wait: typeof scope.scanId === 'string' ? opts.wait : undefined, ...(repository?.url !== undefined ? { resolvedUrl: repository.url } : {}) });
+    // --commit: the service's scan of that commit (a pull request's head: its PR scan), waited for with
+    // --wait; found, the gate counts what that scan found (head-scan.ts).
+    const sha = setup.sieve.commit;
+    const head = sha !== undefined && scope.scanId === undefined ? await findCommitScan(ctx, scope, sha, { wait: opts.wait, ci: setup.ci, repositories }) : undefined;
+    if (head) scope.scanId = head.scans[0].id;
+    const sieved = head ? { ...setup, sieve: { ...setup.sieve, commit: undefined } } : setup;
     // Fingerprints only where something shows them: reports that list every issue, -o json/ndjson/csv.
-    const counted = await countIssues(ctx, scope, g.options, setup, { size: opts.pageSize, concurrency: opts.concurrency, keepAll, keepSifted: keep.siftedIssues || asData, fingerprints: keepAll || format !== 'table', store: g.store, repositoryNames, repositories, countsWide: g.counts.scope === 'wide' });
-    // --commit: no verdict unless the service shows a finished scan of that commit (4, 8, 1, 7).
-    if (setup.sieve.commit !== undefined) verified.commit = await verifyCommitScanned(ctx, scope, setup.sieve.commit, counted.sifted?.commitScans, repositories);
+    const counted = await countIssues(ctx, scope, g.options, sieved, { size: opts.pageSize, concurrency: opts.concurrency, keepAll, keepSifted: keep.siftedIssues || asData, fingerprints: keepAll || format !== 'table', store: g.store, repositoryNames, repositories, countsWide: g.counts.scope === 'wide' });
+    // --commit otherwise: no verdict unless the issues show a finished scan of that commit (4, 8, 1, 7).
+    if (head) verified.commit = head;
+    else if (sha !== undefined) verified.commit = await verifyCommitScanned(ctx, scope, sha, counted.sifted?.commitScans, repositories);
     verdict = { ...counted, verified, organization: organizationInUse(ctx, g.built), categoryCounts: g.counts, doubts: doubtData(ctx) };
     // A doubt that could hide a breaking issue stops a PASS (exit 7 naming it); a proven FAIL stands.
     const stops = ctx.doubts.stopping();

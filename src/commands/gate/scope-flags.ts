@@ -40,7 +40,7 @@ export interface GateFlags {
  * --repository the repository is resolved later (a URL, or auto: run.ts); --dry-run sends nothing,
  * so it only says what it would resolve.
  */
-export async function buildScope(ctx: Context, opts: { scope: { flags: GateFlags; values: OperationOptions }; repository?: string; wait?: unknown }, ci: CiInfo | undefined): Promise<{ scope: Record<string, unknown>; built: Record<string, unknown> }> {
+export async function buildScope(ctx: Context, opts: { scope: { flags: GateFlags; values: OperationOptions }; repository?: string; wait?: unknown; commit?: string }, ci: CiInfo | undefined): Promise<{ scope: Record<string, unknown>; built: Record<string, unknown> }> {
   const built = await buildRequestBody(ctx, searchOperation(), opts.scope.flags, opts.scope.values);
   // types: the gate counts open issues, whatever a flag asked for (the key first, as the search body has always listed it).
   const scope: Record<string, unknown> = { types: ['open'] };
@@ -52,7 +52,7 @@ export async function buildScope(ctx: Context, opts: { scope: { flags: GateFlags
     const resolved = kind === 'auto' ? `<resolved from ${ci!.repositoryUrl}>` : kind === 'url' ? `<resolved from ${v}>` : v;
     scope.repositoryIds = ctx.globals.dryRun ? [resolved] : undefined;
   }
-  if (opts.wait && typeof scope.scanId !== 'string') throw new UsageError('--wait waits for the scan of --scan-id, and none is given', 'add --scan-id, or drop --wait');
+  if (opts.wait && typeof scope.scanId !== 'string' && opts.commit === undefined) throw new UsageError('--wait waits for the scan of --scan-id or --commit, and neither is given', 'add --scan-id or --commit (auto: the commit the CI builds), or drop --wait');
   return { scope, built };
 }
 

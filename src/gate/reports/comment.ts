@@ -4,8 +4,7 @@
  * linked with --issue-url. The hidden marker is added by the poster (src/ci/sticky-comment.ts).
  */
 import type { GateIssue, GateResult } from '../tally.js';
-import { locationText, scoreText } from './common.js';
-import { MAX_ROWS, mdCell, titleCell, toMarkdown, toMarkdownError } from './markdown.js';
+import { ISSUE_TABLE_HEAD, MAX_ROWS, issueRow, mdCell, toMarkdown } from './markdown.js';
 
 /** Longest comment posted (the hosts refuse bodies above ~64 KB). */
 const MAX_CHARS = 60_000;
@@ -24,19 +23,12 @@ export function toComment(result: GateResult, notes: readonly string[], o: { lin
     if (otherCount++ < MAX_ROWS) others.push(i);
   }
   if (otherCount > 0) {
-    out.push(`#### Other counted issues (${otherCount})`, '', '| Level | Score | Title | Location |', '| --- | ---: | --- | --- |');
-    for (const issue of others) {
-      const where = locationText(issue);
-      out.push(`| ${issue.level} | ${mdCell(scoreText(issue))} | ${titleCell(issue, o.link)} | ${where === '' ? '-' : mdCell(where)} |`);
-    }
+    out.push(`#### Other counted issues (${otherCount})`, '', ISSUE_TABLE_HEAD);
+    for (const issue of others) out.push(issueRow(issue, o.link));
     if (otherCount > MAX_ROWS) out.push('', `…and ${otherCount - MAX_ROWS} more.`);
     out.push('');
   }
   let text = out.join('\n');
   if (text.length > MAX_CHARS) text = text.slice(0, text.lastIndexOf('\n', MAX_CHARS)) + '\n\n…(cut: see the CI log for the rest)\n';
   return `${text}\n${footer(o.commit)}`;
-}
-
-export function toCommentError(message: string, exitCode: number, commit?: string): string {
-  return `${toMarkdownError(message, exitCode)}\n${footer(commit)}`;
 }

@@ -1,6 +1,6 @@
 /** Markdown summary of a gate result, fit for a CI job's step summary. */
 import { firstOf, type GateIssue, type GateResult } from '../tally.js';
-import { locationText, scoreText, titleOf } from './common.js';
+import { idText, locationText, scoreText, titleOf } from './common.js';
 import { stripControls } from '../../core/sanitize.js';
 import { LEVELS, levelAtLeast } from '../../operations/levels.js';
 import { type CountKey } from '../policy.js';
@@ -43,10 +43,19 @@ function mdUrl(url: string): string | undefined {
 }
 
 /** An issue's title as a table cell, linked to the issue when `link` gives a URL. */
-export function titleCell(issue: GateIssue, link?: (id: string) => string): string {
+function titleCell(issue: GateIssue, link?: (id: string) => string): string {
   const title = mdCell(titleOf(issue));
   const url = link ? mdUrl(link(String(issue.id))) : undefined;
   return url === undefined ? title : `[${title}](${url})`;
+}
+
+/** The head of a table of issues (the breaking ones here, the others in the comment). */
+export const ISSUE_TABLE_HEAD = '| Level | Score | Issue | Title | Location |\n| --- | ---: | --- | --- | --- |';
+
+/** An issue as a row: its level, score, id (what the policy's `ignore` and `svc issues get` take), title (linked with --issue-url) and location. */
+export function issueRow(issue: GateIssue, link?: (id: string) => string): string {
+  const where = locationText(issue);
+  return `| ${issue.level} | ${mdCell(scoreText(issue))} | ${mdCell(idText(issue))} | ${titleCell(issue, link)} | ${where === '' ? '-' : mdCell(where)} |`;
 }
 
 /**
@@ -75,13 +84,8 @@ export function toMarkdown(result: GateResult, notes: readonly string[] = [], o:
 
   if (result.breaking.length > 0) {
     out.push('', `#### Breaking issues (${result.breaking.length})`, '');
-    out.push('| Level | Score | Title | Location |', '| --- | ---: | --- | --- |');
-    for (const issue of firstOf(result.breaking, MAX_ROWS)) {
-      const where = locationText(issue);
-      out.push(
-        `| ${issue.level} | ${mdCell(scoreText(issue))} | ${titleCell(issue, o.link)} | ${where === '' ? '-' : mdCell(where)} |`,
-      );
-    }
+    out.push(ISSUE_TABLE_HEAD);
+    for (const issue of firstOf(result.breaking, MAX_ROWS)) out.push(issueRow(issue, o.link));
     const more = result.breaking.length - MAX_ROWS;
     if (more > 0) out.push('', `…and ${more} more.`);
   }

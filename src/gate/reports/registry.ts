@@ -16,6 +16,7 @@ import { toCodeQuality } from './code-quality.js';
 import { verdictData } from '../verdict.js';
 import { LazyList, jsonChunks } from '../../core/json-stream.js';
 import { sarifCapLine, type SarifCap } from '../caps.js';
+import { OUTSIDE_FORMATS } from '../../ci/providers.js';
 
 /** What a writer may use beyond the verdict. */
 export interface ReportInputs {
@@ -30,8 +31,10 @@ export interface ReportInputs {
 }
 
 export interface ReportKind {
-  /** The option's flag; its commander attribute name is the row's key (a test checks they agree). */
+  /** The option's flag; the row's key is its attribute (commands/gate/command.ts). */
   flag: string;
+  /** The flag's earlier spelling: a hidden alias for one release (commands/gate/command.ts, options.ts). */
+  oldFlag?: string;
   /** The option's help. */
   description: string;
   /** The text of the report of a decided gate. */
@@ -112,18 +115,19 @@ export const REPORT_KINDS = {
     everyIssue: true,
     siftedIssues: true,
   },
-  hostbSast: {
-    flag: '--hostb-sast',
-    description: "Write host B's SAST report (security report schema 15.x) of every counted issue",
+  sast: {
+    flag: OUTSIDE_FORMATS.sast.flag,
+    oldFlag: OUTSIDE_FORMATS.sast.oldFlag,
+    description: `Write ${OUTSIDE_FORMATS.sast.name} (security report schema 15.x) of every counted issue`,
     text: (v, o) => json(toHostBSast(v.result, { toolVersion: o.version, startedAt: o.startedAt, endedAt: o.endedAt, issueUrl: o.issueUrl })),
     chunks: (v, o) => jsonPieces(toHostBSast(v.result, { toolVersion: o.version, startedAt: o.startedAt, endedAt: o.endedAt, issueUrl: o.issueUrl, lazyList })),
-    wrote: (v, path) => `wrote host B's SAST report ${path} (${counted(v)} vulnerabilities)`,
+    wrote: (v, path) => `wrote ${OUTSIDE_FORMATS.sast.name} ${path} (${counted(v)} vulnerabilities)`,
     everyIssue: true,
     siftedIssues: false,
   },
   codeQuality: {
     flag: '--code-quality',
-    description: "Write host B's Code Quality report (JSON) of every counted issue",
+    description: `Write ${OUTSIDE_FORMATS.codeQuality.name} (JSON) of every counted issue`,
     text: (v) => json(toCodeQuality(v.result)),
     chunks: (v) => jsonPieces(toCodeQuality(v.result, { lazyList })),
     wrote: (v, path) => `wrote the Code Quality report ${path} (${counted(v)} entries)`,
@@ -139,6 +143,9 @@ export type ReportPaths = Partial<Record<ReportKey, string>>;
 export const REPORT_KEYS = Object.keys(REPORT_KINDS) as ReportKey[];
 
 export const kindOf = (key: ReportKey): ReportKind => REPORT_KINDS[key];
+
+/** Where commander keeps the value of a report's flag given by its old spelling (commands/gate/command.ts, options.ts). */
+export const oldFlagAttribute = (key: ReportKey) => `${key}ByOldFlag`;
 
 /** What the tally and the sieve keep for the reports asked for. */
 export function reportsKeep(paths: ReportPaths): { everyIssue: boolean; siftedIssues: boolean } {

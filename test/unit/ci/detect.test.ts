@@ -23,9 +23,9 @@ const HOSTC = {
 };
 
 describe('CI detection from the variables real runners set', () => {
-  it("host A's runner: step summary, repository URL, commit, pull request, annotations and groups", () => {
+  it("GitHub Actions: step summary, repository URL, commit, pull request, annotations and groups", () => {
     expect(detectCi(HOSTA)).toMatchObject({
-      kind: 'hosta', name: "host A's runner", stepSummary: '/tmp/summary.md', repositoryUrl: 'https://github.com/team/api',
+      kind: 'hosta', name: "GitHub Actions", stepSummary: '/tmp/summary.md', repositoryUrl: 'https://github.com/team/api',
       vcs: 'hosta', commit: 'abc123', groups: 'workflow', annotations: 'workflow', event: 'pull_request', baseRef: 'main', headRef: 'feature',
       apiUrl: 'https://api.github.com', ref: 'refs/pull/7/merge', eventPath: '/tmp/event.json', serverUrl: 'https://github.com', repositoryPath: 'team/api',
     });
@@ -37,10 +37,10 @@ describe('CI detection from the variables real runners set', () => {
     expect(detectCi({ ...HOSTA, GITHUB_SERVER_URL: 'https://GHE.corp.example/', GITHUB_REPOSITORY: 'team/api' })).toMatchObject({ repositoryUrl: 'https://ghe.corp.example/team/api', vcs: 'hosta' });
   });
 
-  it("host B's CI: repository URL, commit, merge request, sections, no annotations", () => {
+  it("GitLab CI/CD: repository URL, commit, merge request, sections, no annotations", () => {
     const ci = detectCi(HOSTB)!;
     expect(ci).toMatchObject({
-      kind: 'hostb', name: "host B's CI", repositoryUrl: 'https://gitlab.example.com/group/api', vcs: 'hostb', commit: 'def456', groups: 'sections',
+      kind: 'hostb', name: "GitLab CI/CD", repositoryUrl: 'https://gitlab.example.com/group/api', vcs: 'hostb', commit: 'def456', groups: 'sections',
       pullRequest: '9', baseSha: 'b45e', baseRef: 'main', apiUrl: 'https://gitlab.example.com/api/v4', projectId: '42', serverUrl: 'https://gitlab.example.com',
       event: 'merge_request_event', token: 'job-token',
     });
@@ -48,7 +48,7 @@ describe('CI detection from the variables real runners set', () => {
     expect(detectCi({ ...HOSTB, GITLAB_TOKEN: 'glpat' })?.token).toBe('glpat');
   });
 
-  it("host C's pipelines: repository URL (https), commit, pull request", () => {
+  it("Bitbucket Pipelines: repository URL (https), commit, pull request", () => {
     expect(detectCi(HOSTC)).toMatchObject({
       kind: 'hostc', repositoryUrl: 'https://bitbucket.org/team/repo', vcs: 'hostc', commit: 'c0ffee', pullRequest: '11', baseRef: 'main',
       repositoryPath: 'team/repo', workspace: 'team', apiUrl: 'https://api.bitbucket.org/2.0',
@@ -85,15 +85,15 @@ describe('CI detection from the variables real runners set', () => {
 
   it('messages name the real variable, and only the ones really unset', () => {
     const { GITHUB_REPOSITORY: _r, ...noRepo } = HOSTA;
-    expect(missingText(detectCi(noRepo), 'repositoryUrl', noRepo)).toBe("GITHUB_REPOSITORY is not set on host A's runner");
+    expect(missingText(detectCi(noRepo), 'repositoryUrl', noRepo)).toBe("GITHUB_REPOSITORY is not set on GitHub Actions");
     const { GITHUB_REPOSITORY: _r2, GITHUB_SERVER_URL: _s, ...neither } = HOSTA;
-    expect(missingText(detectCi(neither), 'repositoryUrl', neither)).toBe("GITHUB_SERVER_URL and GITHUB_REPOSITORY are not set on host A's runner");
+    expect(missingText(detectCi(neither), 'repositoryUrl', neither)).toBe("GITHUB_SERVER_URL and GITHUB_REPOSITORY are not set on GitHub Actions");
     const { CI_COMMIT_SHA: _c, ...noSha } = HOSTB;
-    expect(missingText(detectCi(noSha), 'commit', noSha)).toBe("CI_COMMIT_SHA is not set on host B's CI");
+    expect(missingText(detectCi(noSha), 'commit', noSha)).toBe("CI_COMMIT_SHA is not set on GitLab CI/CD");
     const badUrl = { ...HOSTB, CI_PROJECT_URL: 'not a url' };
-    expect(missingText(detectCi(badUrl), 'repositoryUrl', badUrl)).toBe("CI_PROJECT_URL on host B's CI is set but gives no usable value");
+    expect(missingText(detectCi(badUrl), 'repositoryUrl', badUrl)).toBe("CI_PROJECT_URL on GitLab CI/CD is set but gives no usable value");
     const { CI_JOB_TOKEN: _t, ...noToken } = HOSTB;
-    expect(missingText(detectCi(noToken), 'token', noToken)).toBe("none of GITLAB_TOKEN or CI_JOB_TOKEN is set on host B's CI");
+    expect(missingText(detectCi(noToken), 'token', noToken)).toBe("none of GITLAB_TOKEN or CI_JOB_TOKEN is set on GitLab CI/CD");
     expect(missingText(detectCi({ CI: 'true' }), 'commit', { CI: 'true' })).toBe('CI sets no variable with the commit');
     expect(missingText(undefined, 'commit', {})).toMatch(/^no CI job is detected/);
   });

@@ -17,7 +17,7 @@ const HEAD = '0123456789abcdef0123456789abcdef01234567';
 const MERGE = 'fedcba9876543210fedcba9876543210fedcba98';
 const BASE = '1111111111111111111111111111111111111111';
 
-/** What host A's runner sets for a job of `event`, its event file written with `payload` (a string: as is). */
+/** What GitHub Actions sets for a job of `event`, its event file written with `payload` (a string: as is). */
 function hostA(event: string, payload: unknown, sha = MERGE): { env: Record<string, string>; dir: string } {
   const dir = tempDir('svc-review-commit-');
   const eventPath = join(dir, 'event.json');
@@ -43,7 +43,7 @@ async function refused(env: Record<string, string>): Promise<string> {
   return (err as Error).message;
 }
 
-describe("host A's runner", () => {
+describe("GitHub Actions", () => {
   for (const event of ['pull_request', 'pull_request_target', 'pull_request_review', 'pull_request_review_comment']) {
     it(`${event}: the pull request's head from the event file, not GITHUB_SHA`, async () => {
       const { env } = hostA(event, pr(HEAD), event === 'pull_request_target' ? BASE : MERGE);
@@ -73,11 +73,11 @@ describe("host A's runner", () => {
     mkdirSync(dir);
     expect(await refused({ ...gone.env, GITHUB_EVENT_PATH: dir })).toContain('is not a regular file');
     const { GITHUB_EVENT_PATH: _unset, ...unset } = gone.env;
-    expect(await refused(unset)).toContain("a pull_request event's commit under review is pull_request.head.sha of the event file, and GITHUB_EVENT_PATH is not set on host A's runner");
+    expect(await refused(unset)).toContain("a pull_request event's commit under review is pull_request.head.sha of the event file, and GITHUB_EVENT_PATH is not set on GitHub Actions");
   });
 });
 
-describe("host B's CI", () => {
+describe("GitLab CI/CD", () => {
   const base = { CI: 'true', GITLAB_CI: 'true', CI_PIPELINE_SOURCE: 'merge_request_event', CI_PROJECT_URL: 'https://gitlab.com/acme/payments', CI_MERGE_REQUEST_IID: '7' };
 
   it('a merged results pipeline: CI_MERGE_REQUEST_SOURCE_BRANCH_SHA (the head), not CI_COMMIT_SHA (the merge commit)', async () => {
@@ -90,7 +90,7 @@ describe("host B's CI", () => {
   });
 });
 
-describe("host C's pipelines and Azure Pipelines", () => {
+describe("Bitbucket Pipelines and Azure Pipelines", () => {
   it('host C: BITBUCKET_COMMIT, also in a pull request pipeline', async () => {
     expect(await auto({ CI: 'true', BITBUCKET_BUILD_NUMBER: '9', BITBUCKET_COMMIT: HEAD, BITBUCKET_PR_ID: '3', BITBUCKET_BRANCH: 'feature', BITBUCKET_PR_DESTINATION_BRANCH: 'main' })).toEqual({ sha: HEAD, from: 'BITBUCKET_COMMIT' });
   });
@@ -103,6 +103,6 @@ describe("host C's pipelines and Azure Pipelines", () => {
 
   it('outside CI, or a CI without the variable: exit 2 naming what is missing', async () => {
     expect(await refused({})).toContain('--commit auto: no CI job is detected');
-    expect(await refused({ CI: 'true', BITBUCKET_BUILD_NUMBER: '9' })).toContain("--commit auto: BITBUCKET_COMMIT is not set on host C's pipelines");
+    expect(await refused({ CI: 'true', BITBUCKET_BUILD_NUMBER: '9' })).toContain("--commit auto: BITBUCKET_COMMIT is not set on Bitbucket Pipelines");
   });
 });

@@ -1,7 +1,7 @@
 /**
  * The assumed publishing address (github.com/svc-cli/svc, the action svc-cli/svc@v0) is named in a few
- * files that cannot share a constant: package.json, action.yml's comment, examples/hosta-workflow.yml's
- * `uses:` lines and the README. package.json's `repository` is the one place: every other mention must
+ * files that cannot share a constant: package.json, action.yml's comment, the `uses:` lines of
+ * examples/github-workflow.yml and examples/github-reusable-workflow.yml, and the README. package.json's `repository` is the one place: every other mention must
  * agree with it, so a maintainer who changes it is told each place to change too.
  */
 import { readFileSync } from 'node:fs';
@@ -30,21 +30,22 @@ describe('the publishing address: package.json repository is the one place', () 
     expect(pkg.bugs.url).toBe(`https://github.com/${slug()}/issues`);
   });
 
-  it('action.yml, examples/hosta-workflow.yml and the README use that action address, and say it is assumed', () => {
+  it('action.yml, the example workflows and the README use that action address, and say it is assumed', () => {
     const action = `${slug()}@v0`;
-    for (const file of ['action.yml', 'examples/hosta-workflow.yml', 'README.md']) {
+    for (const file of ['action.yml', 'examples/github-workflow.yml', 'examples/github-reusable-workflow.yml', 'README.md']) {
       const uses = ownUses(read(file));
       expect(uses.length, `${file} names the action`).toBeGreaterThan(0);
       expect(uses, `${file}: change every uses: to ${action}`).toEqual(uses.map(() => action));
       expect(read(file), `${file} says the address is assumed`).toMatch(/intended\s+(?:#\s+)?publishing\s+(?:#\s+)?address/);
     }
-    expect(ownUses(read('examples/hosta-workflow.yml'))).toHaveLength(2);
+    expect(ownUses(read('examples/github-workflow.yml'))).toHaveLength(2);
+    expect(ownUses(read('examples/github-reusable-workflow.yml'))).toHaveLength(2);
   });
 
   it('the README says plainly that it is the intended address, and lists every file to change', () => {
     const readme = read('README.md');
     expect(readme).toContain(`\`github.com/${slug()}\``);
     expect(readme).toContain(`the npm name \`${pkg.name}\``);
-    for (const file of ['package.json', 'action.yml', 'examples/hosta-workflow.yml', 'test/unit/docs/publish-address.test.ts']) expect(readme).toContain(`\`${file}\``);
+    for (const file of ['package.json', 'action.yml', 'examples/github-workflow.yml', 'examples/github-reusable-workflow.yml', 'test/unit/docs/publish-address.test.ts']) expect(readme).toContain(`\`${file}\``);
   });
 });

@@ -32,10 +32,12 @@ describe('README sections generated from the code', () => {
 describe('README CI section', () => {
   it('is built around the example files, which exist (test/e2e/examples.test.ts runs them)', () => {
     const section = readme.slice(readme.indexOf('## Using svc in CI'), readme.indexOf('### What the gate decides'));
-    for (const file of ['examples/hosta-workflow.yml', 'examples/hostb-ci.yml']) {
+    for (const file of ['examples/github-workflow.yml', 'examples/github-reusable-workflow.yml', 'examples/github-caller-workflow.yml', 'examples/gitlab-ci.yml', 'templates/svc-gate.yml', '.github/workflows/release.yml']) {
       expect(section).toContain(`](${file})`);
       expect(existsSync(resolve(__dirname, '../../..', file)), file).toBe(true);
     }
-    for (const flag of ['--baseline', '--new-since', '--commit', '--repository auto', '.svc-policy.yml', '--hostb-sast', '--code-quality', '--no-ci']) expect(section).toContain(flag);
+    for (const flag of ['--baseline', '--new-since', '--commit', '--repository auto', '.svc-policy.yml', '--gitlab-sast', '--code-quality', '--no-ci']) expect(section).toContain(flag);
+    // The CI platforms by the names their users search for.
+    for (const name of ['GitHub Actions', 'GitLab CI/CD', 'Bitbucket', 'Azure Pipelines', 'merge request', 'pull request']) expect(readme).toContain(name);
   });
 });

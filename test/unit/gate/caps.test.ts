@@ -8,8 +8,8 @@ describe('the platforms\' limits (gate/caps.ts)', () => {
   it('are host A\'s: 25,000 results and 10 MB gzip per SARIF upload; 10 errors, 10 warnings per step, 50 per job', () => {
     expect(SARIF_LIMITS).toEqual({ results: 25_000, gzipBytes: 10 * 1024 * 1024 });
     expect(ANNOTATION_LIMITS).toMatchObject({ error: 10, warning: 10, job: 50 });
-    expect(sarifOmittedReason('results')).toBe("host A's code scanning takes at most 25,000 results per SARIF run");
-    expect(sarifOmittedReason('gzipBytes')).toBe("host A's code scanning takes at most 10 MB of gzip-compressed SARIF per upload");
+    expect(sarifOmittedReason('results')).toBe("GitHub's code scanning takes at most 25,000 results per SARIF run");
+    expect(sarifOmittedReason('gzipBytes')).toBe("GitHub's code scanning takes at most 10 MB of gzip-compressed SARIF per upload");
   });
 
   it('orders by level, then score (none last)', () => {

@@ -77,13 +77,13 @@ describe('repos resolve-by-url without --vcs', () => {
     const given = await sb.run(['repos', 'resolve-by-url', r.url, '--vcs', 'hostb']);
     expect(given.code).toBe(4);  // sent as given: no host B repository has this URL
     expect(given.stderr).not.toContain('vcs hostb (');
-    // host A's runner on an Enterprise Server: a URL on GITHUB_SERVER_URL is host A's.
+    // GitHub Actions on an Enterprise Server: a URL on GITHUB_SERVER_URL is host A's.
     const host = new URL(r.url).origin;
     const env = { GITHUB_ACTIONS: 'true', GITHUB_SERVER_URL: host, GITHUB_REPOSITORY: 'acme/other', GITHUB_SHA: 'a'.repeat(40) };
     const dry = await sb.run(['repos', 'resolve-by-url', r.url, '--dry-run'], { env });
     expect(dry.code, dry.stderr).toBe(0);
     expect(JSON.parse(dry.stdout).body.vcs).toBe('hosta');
-    expect(dry.stderr).toContain("is the server of host A's runner");
+    expect(dry.stderr).toContain("is the server of GitHub Actions");
     // Without the CI and with --dry-run, nothing is listed: the body goes without vcs, with a warning.
     const offline = await sb.run(['repos', 'resolve-by-url', r.url, '--dry-run']);
     expect(offline.code, offline.stderr).toBe(0);

@@ -1,6 +1,6 @@
 /**
  * Annotations within the CI's limits across the steps of a job, in-process against the sandbox with
- * the variables real runners set: host A's runner (10 errors, 10 warnings, 10 notices per step, 50 per
+ * the variables real runners set: GitHub Actions (10 errors, 10 warnings, 10 notices per step, 50 per
  * job, counted across steps in RUNNER_TEMP) and Azure Pipelines (`##vso[task.logissue]`, 10 errors
  * and 10 warnings per step).
  */
@@ -13,7 +13,7 @@ import { tempDir } from '../../../helpers/temp.js';
 
 const sb = useSandbox({ issues: 200, repos: 3 });
 
-/** The variables host A's runner sets for one step of one job. */
+/** The variables GitHub Actions sets for one step of one job. */
 function hostA(runnerTemp: string, step: string) {
   return {
     ...sb.env, CI: 'true', GITHUB_ACTIONS: 'true', RUNNER_TEMP: runnerTemp,
@@ -31,7 +31,7 @@ const kinds = (stdout: string) => {
   };
 };
 
-describe("host A's runner: 50 annotations per job, across steps", () => {
+describe("GitHub Actions: 50 annotations per job, across steps", () => {
   it('each step gets what the job has left; the last says how many it left out; the verdict never changes', async () => {
     const runnerTemp = tempDir();
     const cwd = tempDir();

@@ -23,7 +23,7 @@ function earlierReports(dir: string): { sarif: string; sast: string; cq: string;
   writeFileSync(sarif, JSON.stringify({ version: '2.1.0', runs: [{ tool: { driver: { name: 'svc' } }, results: [] }] }));
   writeFileSync(sast, JSON.stringify({ version: '15.0.0', vulnerabilities: [] }));
   writeFileSync(cq, '[]');
-  return { sarif, sast, cq, args: ['--sarif', sarif, '--hostb-sast', sast, '--code-quality', cq] };
+  return { sarif, sast, cq, args: ['--sarif', sarif, '--gitlab-sast', sast, '--code-quality', cq] };
 }
 
 describe('no verdict: an earlier run\'s SARIF, host B SAST and Code Quality reports do not survive', () => {
@@ -171,7 +171,7 @@ describe.skipIf(!hasFull)('a pass that a failed report write turns into exit 9 s
     writeFileSync(summary, '## an earlier step\n');
     const env = { ...sb.env, CI: 'true', GITHUB_ACTIONS: 'true', GITHUB_EVENT_NAME: 'push', GITHUB_STEP_SUMMARY: summary, RUNNER_TEMP: dir };
     // Written before the failing --junit (SARIF, first), and after it (markdown, JSON, host B SAST).
-    const r = await runCli(['gate', '--max-total', '100000', '--no-annotations', '--sarif', f('r.sarif'), '--junit', '/dev/full', '--markdown', f('r.md'), '--json-report', f('jr.json'), '--hostb-sast', f('sast.json')], { env });
+    const r = await runCli(['gate', '--max-total', '100000', '--no-annotations', '--sarif', f('r.sarif'), '--junit', '/dev/full', '--markdown', f('r.md'), '--json-report', f('jr.json'), '--gitlab-sast', f('sast.json')], { env });
     expect([r.code, r.stdout], r.stderr).toEqual([9, '']);
     expect(r.stderr).toContain('cannot write the --junit report to /dev/full (ENOSPC)');
     expect(r.stderr).toContain(`removed ${f('r.sarif')}, ${f('sast.json')}: written as a pass before another report failed, and the run does not pass`);

@@ -57,7 +57,7 @@ describe('reports written in pieces', () => {
   const streamed = REPORT_KEYS.filter((k) => kindOf(k).chunks);
 
   it('the JSON reports (SARIF, JSON report, host B SAST, Code Quality) have a streaming writer', () => {
-    expect(streamed).toEqual(expect.arrayContaining(['sarif', 'jsonReport', 'hostbSast', 'codeQuality']));
+    expect(streamed).toEqual(expect.arrayContaining(['sarif', 'jsonReport', 'sast', 'codeQuality']));
   });
 
   it.each(REPORT_KEYS.filter((k) => kindOf(k).chunks))('%s: the pieces are the whole-string text, byte for byte, in many pieces', (key) => {

@@ -31,7 +31,7 @@ describe('SARIF within code scanning\'s limits', () => {
     const inputs = { version: '1.0.0', startedAt: 0, endedAt: 0 };
     const cap = await capSarif(v, (x, omitted) => sarifChunks(x, inputs, omitted), { results: 25_000, gzipBytes: 8_000 });
     expect(cap.omitted).toBeGreaterThan(0);
-    expect(cap.reason).toBe("host A's code scanning takes at most 8,000 bytes of gzip-compressed SARIF per upload");
+    expect(cap.reason).toBe("GitHub's code scanning takes at most 8,000 bytes of gzip-compressed SARIF per upload");
     const text = [...sarifChunks(cap.verdict, inputs, { results: cap.omitted, reason: cap.reason })].join('');
     const { gzipSync } = await import('node:zlib');
     expect(gzipSync(text).length).toBeLessThanOrEqual(8_000);
@@ -45,7 +45,7 @@ describe('SARIF within code scanning\'s limits', () => {
   }, 60_000);
 });
 
-describe("annotations on host A's runner", () => {
+describe("annotations on GitHub Actions", () => {
   it('prints at most 10 errors and 10 warnings, the most severe, then one notice of the rest and where the list is', async () => {
     // 400 issues: 40 critical, 80 high, 120 medium and more (makeIssue's scores): more than the runner shows of each.
     const s = await serving(400);

@@ -190,7 +190,7 @@ describe('svc gate with the kept issues in a file', () => {
     const run = async (name: string, after: number) => {
       const dir = join(root, name);
       mkdirSync(dir);
-      const reports = { sarif: 'r.sarif', junit: 'r.xml', markdown: 'r.md', jsonReport: 'r.json', hostbSast: 'h.json', codeQuality: 'c.json' };
+      const reports = { sarif: 'r.sarif', junit: 'r.xml', markdown: 'r.md', jsonReport: 'r.json', sast: 'h.json', codeQuality: 'c.json' };
       const raw = Object.fromEntries([...Object.entries(reports).map(([k, f]) => [k, join(dir, f)]), ['failOn', 'high']]) as GateCommandOptions;
       const r = await gate(raw, { output: 'json' }, { after });
       const files = Object.fromEntries(Object.values(reports).map((f) => [f, readFileSync(join(dir, f), 'utf8')]));

@@ -1,7 +1,7 @@
 /** The registry of the gate's report formats: the options, the writing (decided or not) and what the tally keeps come from its rows. */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Command, Option } from 'commander';
+import { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { REPORT_KEYS, kindOf, reportsKeep, type ReportPaths } from '../../../../src/gate/reports/registry.js';
 import { gateCommand } from '../../../../src/commands/gate/command.js';
@@ -19,15 +19,22 @@ const verdict: GateVerdict = {
 };
 
 describe('REPORT_KINDS', () => {
-  it("each row's key is its flag's option name, and `svc gate` has one <file> option per row, with the row's help", () => {
+  it("`svc gate` has one <file> option per row, with the row's help, stored under the row's key; an old spelling is a hidden option of its own", () => {
     const cmd = gateCommand(async () => {}, new Command('gate'));
     for (const key of REPORT_KEYS) {
       const kind = kindOf(key);
-      expect(new Option(`${kind.flag} <file>`).attributeName(), kind.flag).toBe(key);
       const option = cmd.options.find((o) => o.long === kind.flag);
       expect(option?.flags, kind.flag).toBe(`${kind.flag} <file>`);
       expect(option?.description).toBe(kind.description);
+      expect(option?.attributeName(), kind.flag).toBe(key);
+      expect(option?.hidden).toBe(false);
+      if (kind.oldFlag) {
+        const old = cmd.options.find((o) => o.long === kind.oldFlag);
+        expect(old?.hidden, kind.oldFlag).toBe(true);
+        expect(old?.attributeName()).toBe(`${key}ByOldFlag`);
+      }
     }
+    expect(REPORT_KEYS.filter((k) => kindOf(k).oldFlag).map((k) => [kindOf(k).flag, kindOf(k).oldFlag])).toEqual([['--gitlab-sast', '--hostb-sast']]);
   });
 
   it('the tally keeps every issue when a listing report is asked for, and the sifted ones when a report lists them', () => {
@@ -54,12 +61,12 @@ describe('REPORT_KINDS', () => {
     expect(JSON.parse(readFileSync(paths.jsonReport!, 'utf8'))).toMatchObject({ passed: false, decided: true });
   });
 
-  it('when the gate cannot decide, writes only the formats that can say so (never an empty SARIF or host B report)', async () => {
+  it('when the gate cannot decide, writes only the formats that can say so (never an empty SARIF or GitLab report)', async () => {
     const dir = tempDir('svc-report-kinds-');
     const paths: ReportPaths = Object.fromEntries(REPORT_KEYS.map((k) => [k, join(dir, k)]));
     await writeErrorReports(paths, 'network down', 6);
     for (const key of REPORT_KEYS) expect(existsSync(paths[key]!), key).toBe(kindOf(key).undecided !== undefined);
-    expect(REPORT_KEYS.filter((k) => kindOf(k).undecided === undefined)).toEqual(['sarif', 'hostbSast', 'codeQuality']);
+    expect(REPORT_KEYS.filter((k) => kindOf(k).undecided === undefined)).toEqual(['sarif', 'sast', 'codeQuality']);
     expect(JSON.parse(readFileSync(paths.jsonReport!, 'utf8'))).toEqual({ passed: false, decided: false, exitCode: 6, error: 'network down' });
     expect(readFileSync(paths.markdown!, 'utf8')).toContain('network down');
   });

@@ -33,28 +33,31 @@ describe('toMarkdown', () => {
     expect(lines).toContain('| medium | 1 | max 0 | ❌ |');
     expect(lines).toContain('| low | 1 | - | ✅ |');
     expect(md).toContain('#### Breaking issues (5)');
-    expect(lines).toContain('| critical | 95 | SQL injection in user lookup | src/db/users.ts:42 |');
-    expect(lines).toContain('| critical | ? | Unscored finding | - |');
-    expect(lines).toContain('| high | 75 | Hard-coded secret somewhere | - |');
+    // The issue's id in a column of its own: what the policy's ignore list and `svc issues get` take.
+    expect(lines).toContain('| Level | Score | Issue | Title | Location |');
+    expect(lines).toContain('| critical | 95 | iss-sql | SQL injection in user lookup | src/db/users.ts:42 |');
+    expect(lines).toContain('| critical | ? | iss-noscore | Unscored finding | - |');
+    expect(lines).toContain('| high | 75 | iss-nofile | Hard-coded secret somewhere | - |');
   });
 
-  it('escapes pipes, newlines and markup in cells so each row keeps 4 cells', () => {
+  it('escapes pipes, newlines and markup in cells (the id too) so each row keeps 5 cells', () => {
     const md = toMarkdown(evaluateGate([hostile], { failOn: 'info' }));
     const row = md.split('\n').find((l) => l.startsWith('| high | 88.5 |'));
     expect(row).toBeDefined();
     const parts = cells(row ?? '');
-    expect(parts).toHaveLength(4);
-    expect(parts[2]).toContain('\\<script\\>');
-    expect(parts[2]).toContain('\\|');
-    expect(parts[2]).toContain('\\[l\\]\\(http://x\\)');
-    expect(parts[2]).not.toMatch(/[\r\n]/);
-    expect(parts[3]).toBe('web/a b\\#c%d/x,y:z.ts:7');
+    expect(parts).toHaveLength(5);
+    expect(parts[2]).toBe('iss-\\<\\&"\\>');
+    expect(parts[3]).toContain('\\<script\\>');
+    expect(parts[3]).toContain('\\|');
+    expect(parts[3]).toContain('\\[l\\]\\(http://x\\)');
+    expect(parts[3]).not.toMatch(/[\r\n]/);
+    expect(parts[4]).toBe('web/a b\\#c%d/x,y:z.ts:7');
   });
 
   it('lists at most 50 breaking issues then says how many more', () => {
     const many: IssueInput[] = Array.from({ length: 53 }, (_, i) => ({ id: `i${i}`, score: 95, generatedTitle: `t${i}` }));
     const md = toMarkdown(evaluateGate(many, { failOn: 'critical' }));
-    const rows = md.split('\n').filter((l) => /^\| critical \| 95 \| t\d+ \|/.test(l));
+    const rows = md.split('\n').filter((l) => /^\| critical \| 95 \| i\d+ \| t\d+ \|/.test(l));
     expect(rows).toHaveLength(MAX_ROWS);
     expect(md).toContain('…and 3 more.');
     expect(md).toContain('#### Breaking issues (53)');

@@ -1,0 +1,136 @@
+/**
+ * The pull-request gate judges the pull request's own code (src/commands/gate/head-scan.ts): on a pull
+ * request, `svc gate --commit auto --wait` waits for the service's PR scan of the head and counts what
+ * that scan found. The sandbox models the service's PR scanning (POST /__sandbox/pull-request: a new
+ * head gets a PR scan that runs, then lists its findings), driven with the variables the real runners set.
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestSandbox, type TestSandbox } from '../../../helpers/sandbox.js';
+import { tempDir } from '../../../helpers/temp.js';
+
+let sb: TestSandbox;
+// A scan runs 60 s of the sandbox's clock: it finishes when a test moves that clock (sb.advance).
+beforeAll(async () => { sb = await startTestSandbox(); });
+afterAll(() => sb.close());
+
+/** How many scans list requests the sandbox has handled. */
+async function scanPolls(): Promise<number> {
+  const counts = await (await fetch(`${sb.url}/__sandbox/requests`)).json() as Record<string, { handled?: number }>;
+  return counts['/api/v1/scans/list']?.handled ?? 0;
+}
+
+/** svc on a fake clock (its polls do not sleep) while the pushed head's scan runs: it finishes once svc has polled it twice. */
+async function gateWhileScanning(args: string[], env: Record<string, string>) {
+  const before = await scanPolls();
+  let finished = false;
+  const running = sb.run(args, { env, clock: 'fake' }).finally(() => { finished = true; });
+  while (!finished && (await scanPolls()) < before + 2) await new Promise((r) => setTimeout(r, 10));
+  sb.advance(61_000);
+  return running;
+}
+
+const MERGE = '9e7d0c4b2a1f8e6d5c4b3a291807f6e5d4c3b2a1';
+let shas = 0;
+const nextSha = () => `${(++shas).toString(16).padStart(8, '0')}c0ffee00c0ffee00c0ffee00c0ffee00`;
+
+/** A repository of the token's organization (host A's: its URL fits GITHUB_SERVER_URL/GITHUB_REPOSITORY) with PR scanning on or off. */
+function repository(prScanning: boolean) {
+  const repo = sb.state.repos.find((r) => r.organizationId === sb.organizationId && r.source === 'hosta' && r.isPrScanningEnabled === prScanning)!;
+  expect(repo, `seed data: a host A repository with PR scanning ${prScanning ? 'on' : 'off'}`).toBeDefined();
+  return repo;
+}
+
+/** What the git host tells the service of the pull request's new head (its webhook). */
+async function push(repositoryId: string, headSha: string, findings: unknown): Promise<{ prScanning: boolean; scanId?: string }> {
+  const r = await fetch(`${sb.url}/__sandbox/pull-request`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ repositoryId, headSha, headBranch: 'feature/pay', baseBranch: 'main', findings }) });
+  expect(r.status).toBe(200);
+  return await r.json() as { prScanning: boolean; scanId?: string };
+}
+
+/** A GitHub Actions pull_request job's environment (the variables the runner sets), for the head `sha`. */
+function githubPullRequest(repoUrl: string, sha: string): Record<string, string> {
+  const dir = tempDir('svc-pr-gate-');
+  const event = join(dir, 'event.json');
+  writeFileSync(event, JSON.stringify({ action: 'synchronize', number: 42, pull_request: { number: 42, head: { sha, ref: 'feature/pay' }, base: { ref: 'main' } } }));
+  const [server, path] = /^(https?:\/\/[^/]+)\/(.*)$/.exec(repoUrl)!.slice(1);
+  return {
+    CI: 'true', GITHUB_ACTIONS: 'true', GITHUB_EVENT_NAME: 'pull_request', GITHUB_SHA: MERGE, GITHUB_REF: 'refs/pull/42/merge',
+    GITHUB_HEAD_REF: 'feature/pay', GITHUB_BASE_REF: 'main', GITHUB_SERVER_URL: server, GITHUB_REPOSITORY: path.replace(/\.git$/, ''),
+    GITHUB_EVENT_PATH: event, GITHUB_STEP_SUMMARY: join(dir, 'summary.md'), GITHUB_OUTPUT: join(dir, 'output'), RUNNER_TEMP: dir,
+  };
+}
+
+const GATE = ['gate', '--repository', 'auto', '--commit', 'auto', '--wait', '--poll-interval', '1', '--fail-on', 'high', '--no-annotations', '-o', 'json'];
+
+describe('svc gate --commit auto --wait on a pull request', () => {
+  it('fails once the service\'s scan of the head lists a breaking issue, and passes on a clean scan of the next head', async () => {
+    const repo = repository(true);
+    const head = nextSha();
+    const pushed = await push(repo.id, head, [{ score: 95, affectedFile: 'src/pay/charge.js', startLine: 12, generatedTitle: 'SQL injection in charge()' }]);
+    expect(pushed.prScanning).toBe(true);
+    const env = githubPullRequest(repo.url, head);
+    const failed = await gateWhileScanning(GATE, env);
+    expect(failed.code, failed.stderr).toBe(1);
+    const v = JSON.parse(failed.stdout);
+    expect(v.verified.commit).toEqual({ sha: head, scans: [{ id: pushed.scanId, status: 'completed' }] });
+    expect(v.scope.scanId).toBe(pushed.scanId);
+    expect(v.breaking.map((i: { affectedFile: string; score: number }) => [i.affectedFile, i.score])).toEqual([['src/pay/charge.js', 95]]);
+    // It waited for the scan: the scan ran while the gate polled.
+    expect(failed.stderr).toContain(`waiting for scan ${pushed.scanId}`);
+    expect(failed.stderr).toContain(`judging scan ${pushed.scanId} (PrScan of that commit, completed)`);
+
+    // The author fixes it: the next head's scan is clean, and that head passes (the old head's finding is not its).
+    const fixed = nextSha();
+    const clean = await push(repo.id, fixed, []);
+    const passed = await gateWhileScanning(GATE, githubPullRequest(repo.url, fixed));
+    expect(passed.code, passed.stderr).toBe(0);
+    const p = JSON.parse(passed.stdout);
+    expect([p.passed, p.counts.total]).toEqual([true, 0]);
+    expect(p.verified.commit).toEqual({ sha: fixed, scans: [{ id: clean.scanId, status: 'completed' }] });
+  });
+
+  it('a GitLab merge request: the head is CI_MERGE_REQUEST_SOURCE_BRANCH_SHA, not the merged result', async () => {
+    const repo = sb.state.repos.find((r) => r.organizationId === sb.organizationId && r.source === 'hostb' && r.isPrScanningEnabled)!;
+    expect(repo, 'seed data: a host B repository with PR scanning on').toBeDefined();
+    const head = nextSha();
+    const pushed = await push(repo.id, head, [{ score: 72 }]);
+    const env = {
+      CI: 'true', GITLAB_CI: 'true', CI_PIPELINE_SOURCE: 'merge_request_event', CI_PROJECT_URL: repo.url, CI_SERVER_URL: new URL(repo.url).origin,
+      CI_COMMIT_SHA: MERGE, CI_MERGE_REQUEST_SOURCE_BRANCH_SHA: head, CI_MERGE_REQUEST_IID: '7',
+      CI_MERGE_REQUEST_SOURCE_BRANCH_NAME: 'feature/pay', CI_MERGE_REQUEST_TARGET_BRANCH_NAME: 'main',
+    };
+    const r = await gateWhileScanning(GATE, env);
+    expect(r.code, r.stderr).toBe(1);
+    expect(JSON.parse(r.stdout).verified.commit).toEqual({ sha: head, scans: [{ id: pushed.scanId, status: 'completed' }] });
+  });
+
+  it('PR scanning off for the repository: exit 4 at once, naming svc repos set-pr-scanning (no wait that cannot end)', async () => {
+    const repo = repository(false);
+    const head = nextSha();
+    expect((await push(repo.id, head, 1)).prScanning).toBe(false);
+    const r = await sb.run(GATE, { env: githubPullRequest(repo.url, head), clock: 'fake' });
+    expect(r.code, r.stderr).toBe(4);
+    expect(r.stderr).toContain(`PR scanning is off for repository '${repo.id}'`);
+    expect(r.stderr).toContain(`svc repos set-pr-scanning ${repo.id} --is-pr-scanning-enabled`);
+    expect(r.host.sleeps).toEqual([]);
+  });
+
+  it('no scan of the head within --wait-timeout: exit 8, no verdict; without --wait while it runs: exit 8 naming --wait', async () => {
+    const repo = repository(true);
+    const head = nextSha();
+    const env = githubPullRequest(repo.url, head);
+    const late = await sb.run([...GATE, '--wait-timeout', '30'], { env, clock: 'fake' });
+    expect(late.code, late.stderr).toBe(8);
+    expect(late.stdout).toBe('');
+    expect(late.stderr).toContain(`no finished scan of commit ${head} after 30s (--wait-timeout 30)`);
+    expect(late.host.sleeps.reduce((a, b) => a + b, 0)).toBe(30_000);
+
+    const pushed = await push(repo.id, head, 0);
+    const running = await sb.run(GATE.filter((a) => a !== '--wait' && a !== '--poll-interval' && a !== '1'), { env });
+    expect(running.code, running.stderr).toBe(8);
+    expect(running.stderr).toContain(`the scan '${pushed.scanId}' of commit ${head} has not finished`);
+    expect(running.stderr).toContain('add --wait to wait for it');
+  });
+});

@@ -1,0 +1,35 @@
+/** The sandbox's pull requests (POST /__sandbox/pull-request): a new head gets a PR scan when PR scanning is on. */
+import { describe, expect, it } from 'vitest';
+import { useSandbox } from '../../helpers/sandbox.js';
+
+const sb = useSandbox();
+const post = async (body: unknown) => {
+  const r = await fetch(`${sb.url}/__sandbox/pull-request`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  return { status: r.status, json: await r.json() as Record<string, unknown> };
+};
+
+describe('POST /__sandbox/pull-request', () => {
+  it('a head of a repository with PR scanning on gets a PR scan of that commit, which lists the findings given once it completes', async () => {
+    const repo = sb.state.repos.find((r) => r.organizationId === sb.organizationId && r.isPrScanningEnabled)!;
+    const sha = 'abcdef0123456789abcdef0123456789abcdef01';
+    const r = await post({ repositoryUrl: `${repo.url}.git`, headSha: sha.toUpperCase(), headBranch: 'feat', findings: [{ score: 97, affectedFile: 'a/b.js', startLine: 3, generatedTitle: 'T' }, {}] });
+    expect(r).toMatchObject({ status: 200, json: { ok: true, prScanning: true, repositoryId: repo.id } });
+    const listed = await sb.runJson(['scans', 'list', '--scan-id', String(r.json.scanId)]);
+    expect(listed.codeScans[0]).toMatchObject({ codeScanType: 'PrScan', status: 'running', scanTargetBranch: 'feat', prTargetBranch: repo.defaultScanTargetBranch, commitSha: sha });
+    sb.advance(120_000);
+    const done = await sb.runJson(['scans', 'list', '--scan-id', String(r.json.scanId)]);
+    expect(done.codeScans[0]).toMatchObject({ status: 'completed', finished: true, issueCounts: { open: 2 } });
+    const found = await sb.runJson(['issues', 'search', '--scan-id', String(r.json.scanId), '--sort-by', 'score']);
+    expect(found.issues[0]).toMatchObject({ score: 97, affectedFile: 'a/b.js', startLine: 3, generatedTitle: 'T', codeScan: { id: r.json.scanId, scanTargetBranchCommitSha: sha } });
+  });
+
+  it('PR scanning off: no scan; bad bodies are 400 naming the field, an unknown repository 404', async () => {
+    const off = sb.state.repos.find((r) => r.organizationId === sb.organizationId && !r.isPrScanningEnabled)!;
+    expect(await post({ repositoryId: off.id, headSha: 'abcdef0', headBranch: 'x' })).toEqual({ status: 200, json: { ok: true, prScanning: false, repositoryId: off.id } });
+    expect((await post({ repositoryId: off.id, headSha: 'nope', headBranch: 'x' })).json.error).toMatch(/headSha/);
+    expect((await post({ repositoryId: off.id, headSha: 'abcdef0' })).json.error).toMatch(/headBranch/);
+    expect((await post({ headSha: 'abcdef0', headBranch: 'x' })).json.error).toMatch(/repositoryId/);
+    expect((await post({ repositoryId: off.id, headSha: 'abcdef0', headBranch: 'x', findings: [{ score: 200 }] })).json.error).toMatch(/findings\[0\]\.score/);
+    expect(await post({ repositoryId: 'repo_nope', headSha: 'abcdef0', headBranch: 'x' })).toMatchObject({ status: 404 });
+  });
+});
