@@ -287,6 +287,13 @@ export const CHECKS = {
     plausible: 'shown as it came, with a warning; the gate counts it',
     lie: 'an issue the gate cannot tell from another: no PASS (it is counted, so a FAIL stands)',
   },
+  'item-id-field': {
+    doubt: 'an item without `id` that names itself in another field (`issueId` in an issue search)',
+    basis: 'inferred',
+    why: 'the spec gives an issue `id`; the field notes name an issue `issueId` in the bodies that act on one. Inference: an item without `id` that gives `issueId` names itself there (as an organization record with `organizationId`)',
+    on: { read: 'warn', all: 'warn', gate: 'warn', bulk: 'warn' },
+    plausible: 'issues search items `{ "issueId": "iss_1", ... }`: shown as they came; --all, the gate and --where read the id there (a doubled listing is still caught; the gate decides and names the issues by it), with a warning',
+  },
   'item-status-other': {
     doubt: 'an issue of a status the search did not ask for (`types`; top issues: `type`), a status the spec knows',
     basis: 'request',
@@ -324,6 +331,13 @@ export const CHECKS = {
     why: 'the gate\'s scope against `repositories list`: issues and scans carry no `organizationId`, so their repository shows whether the scope was honoured',
     on: { gate: 'stop' },
     lie: 'issues of another organization\'s repository: not counted, no PASS',
+  },
+  'item-filter-unshown': {
+    doubt: 'an item that does not show a field a filter of the request asked about (`status` under `types`, `repositoryId` under `repositoryIds`, `codeScan.id` under `scanId`...): absent, or `null`',
+    basis: 'absent',
+    why: 'the spec\'s Issue record lists the field; without it whether the service applied the filter cannot be shown, so acting on the item could act on one the filter did not find (a read shows it, and the gate counts it as it is: it hides nothing there)',
+    on: { bulk: 'skip' },
+    lie: 'a service that ignores `types` and leaves `status` out (or null): `issues archive --where types=open --yes` never archives those issues (skipped, listed, exit 10)',
   },
   'item-other-scan': {
     doubt: 'an issue that names another scan than the `scanId` asked for',
@@ -381,8 +395,8 @@ export const CHECKS = {
     doubt: 'an organization record with another id field than `id` (`organizationId`)',
     basis: 'inferred',
     why: 'the spec: the record\'s fields are "not shown"; the field notes: `{ id, name, role? }`. Inference: a record without `id` and with `organizationId` names itself there',
-    on: { gate: 'warn' },
-    plausible: '`orgs list` answered `[{ "organizationId": "org_1", "name": "A" }]`: `svc orgs list` shows it (the missing `id` is its `shape` warning); the gate verifies org_1 by it, with a warning',
+    on: { read: 'warn', gate: 'warn' },
+    plausible: '`orgs list` answered `[{ "organizationId": "org_1", "name": "A" }]`: shown; the gate verifies org_1 by it, with a warning',
   },
   'record-no-id': {
     doubt: 'an organization or repository record without any id, where the gate verifies its scope',

@@ -21,6 +21,7 @@ type Body = Record<string, unknown>;
 /** The listings whose items are checked against the request, by their rows' paths (operations/row.ts). */
 const SCANS_LIST = apiPath('scans', 'list');
 const TOP_ISSUES = apiPath('stats', 'topIssues');
+const ORGS_LIST = apiPath('orgs', 'list');
 
 /**
  * The issue statuses svc knows: the spec's seven (the keys of `categoryCounts`) and the field notes'
@@ -46,19 +47,25 @@ interface Rule {
   check: CheckId;
   /** How the item's value matches what was asked: exactly (the default), ignoring case, or a range. */
   match?: 'case' | 'range' | 'status';
+  /**
+   * The spec's Issue record lists the field: an item without it (or with null) does not show that the
+   * filter was applied (`item-filter-unshown`: a bulk action skips it). Not set for fields no record of
+   * the spec carries (an issue has no organizationId or projectId).
+   */
+  listed?: boolean;
 }
 
 const ISSUE_RULES: readonly Rule[] = [
-  { asked: 'repositoryIds', said: [['repositoryId']], name: 'repository', check: 'item-foreign' },
+  { asked: 'repositoryIds', said: [['repositoryId']], name: 'repository', check: 'item-foreign', listed: true },
   { asked: 'organizationId', said: [['organizationId']], name: 'organization', check: 'item-foreign' },
   { asked: 'projectId', said: [['projectId']], name: 'project', check: 'item-foreign' },
-  { asked: 'scanId', said: [['codeScan', 'id'], ['scanId']], name: 'scan', check: 'item-other-scan' },
-  { asked: 'ruleId', said: [['naturalLanguageRuleViolation', 'ruleId'], ['ruleId']], name: 'rule', check: 'item-other-rule' },
-  { asked: 'types', said: [['status']], name: 'status', check: 'item-status-other', match: 'status' },
-  { asked: 'severities', said: [['severity']], name: 'severity', check: 'item-other-filter', match: 'range' },
+  { asked: 'scanId', said: [['codeScan', 'id'], ['scanId']], name: 'scan', check: 'item-other-scan', listed: true },
+  { asked: 'ruleId', said: [['naturalLanguageRuleViolation', 'ruleId'], ['ruleId']], name: 'rule', check: 'item-other-rule', listed: true },
+  { asked: 'types', said: [['status']], name: 'status', check: 'item-status-other', match: 'status', listed: true },
+  { asked: 'severities', said: [['severity']], name: 'severity', check: 'item-other-filter', match: 'range', listed: true },
   // Inference: a language or class written in another case is the one asked for (the spec lists no values).
-  { asked: 'languages', said: [['language']], name: 'language', check: 'item-other-filter', match: 'case' },
-  { asked: 'vulnerabilityClasses', said: [['vulnClass']], name: 'vulnerability class', check: 'item-other-filter', match: 'case' },
+  { asked: 'languages', said: [['language']], name: 'language', check: 'item-other-filter', match: 'case', listed: true },
+  { asked: 'vulnerabilityClasses', said: [['vulnClass']], name: 'vulnerability class', check: 'item-other-filter', match: 'case', listed: true },
 ];
 
 const SCAN_RULES: readonly Rule[] = [
@@ -148,19 +155,26 @@ export function itemScopeCheck(path: string, body: Body, what: string, report: R
   return (item, page) => {
     if (!isObject(item)) return NONE;
     let found: CheckId[] | undefined;
+    const name = () => (typeof item.id === 'string' || typeof item.id === 'number' ? `item ${quoted(String(item.id))}` : 'an item');
     for (const a of asked) {
+      let shown = false;
       for (const p of a.rule.said) {
         const v = said(item, p);
         if (v === undefined || v === null) continue;
+        shown = true;
         const id = disagreement(a, v);
         if (id !== undefined) {
-          const name = typeof item.id === 'string' || typeof item.id === 'number' ? `item ${quoted(String(item.id))}` : 'an item';
           const value = id === 'item-status-unknown' ? spelled(v) : text(v);
           const what2 = a.rule.match === 'range' ? `${a.rule.name} ${value}, outside ${a.shown}` : `${a.rule.name} ${value}, not ${a.values.size === 1 ? 'the one' : 'one'} asked for (${a.shown})`;
-          report(id, what, `page ${page} holds ${name} of ${what2}: the service ignored the ${a.rule.asked} filter`);
+          report(id, what, `page ${page} holds ${name()} of ${what2}: the service ignored the ${a.rule.asked} filter`);
           (found ??= []).push(id);
         }
         break;
+      }
+      if (!shown && a.rule.listed) {
+        // Checked on fields the item carries: one it leaves out cannot disagree, nor show it agrees.
+        report('item-filter-unshown', what, `page ${page} holds ${name()} without its ${a.rule.said[0].join('.')} (asked: ${a.rule.asked} ${a.shown}), so whether it is one the filter found cannot be shown`);
+        (found ??= []).push('item-filter-unshown');
       }
     }
     return found ?? NONE;
@@ -172,7 +186,7 @@ export function itemScopeCheck(path: string, body: Body, what: string, report: R
  * lookups): its counts (search-counts.ts) and each item of its list `items` (a listing's items under
  * its key; an answer that is itself a list, stats topIssues, holds them).
  */
-export function checkAnswer(path: string, items: string | undefined, data: unknown, body: Body, what: string, report: Report, o: CountOptions & { id?: string } = {}): void {
+export function checkAnswer(path: string, items: string | undefined, data: unknown, body: Body, what: string, report: Report, o: CountOptions & { id?: string; idAliases?: readonly string[] } = {}): void {
   checkAnswerCounts(path, data, body, what, report, o);
   const list = Array.isArray(data) ? data : items !== undefined && isObject(data) ? data[items] : undefined;
   if (!Array.isArray(list)) return;
@@ -184,8 +198,12 @@ export function checkAnswer(path: string, items: string | undefined, data: unkno
       continue;
     }
     if (o.id !== undefined) {
-      const id = item[o.id];
-      if (!((typeof id === 'string' && id.trim() !== '') || typeof id === 'number')) report('item-no-id', what, `page ${page} holds an item without a usable ${o.id}`);
+      const usable = (v: unknown) => (typeof v === 'string' && v.trim() !== '') || typeof v === 'number';
+      if (!usable(item[o.id])) {
+        const alias = (o.idAliases ?? []).find((a) => usable(item[a]));
+        if (alias !== undefined) report(path === ORGS_LIST ? 'org-id-field' : 'item-id-field', what, `page ${page} holds an item without '${o.id}' that gives '${alias}' ${quoted(String(item[alias]))}: read as its id`);
+        else report('item-no-id', what, `page ${page} holds an item without a usable ${o.id}`);
+      }
     }
     inScope?.(item, page);
   }

@@ -201,6 +201,8 @@ export function removeIgnores(text: string, file: string, remove: (entry: Ignore
  * `--expires`: a day (2027-03-01, the entry applies up to and including it, UTC) or a number of days
  * or weeks from today (30d, 12w). A day before today is refused: the entry would never apply.
  */
+const LAST_DAY_MS = Date.parse('9999-12-31T00:00:00Z');
+
 export function parseExpiry(value: string, today: string): string {
   const v = value.trim();
   const dur = /^(\d+)\s*([dw])$/i.exec(v);
@@ -208,7 +210,10 @@ export function parseExpiry(value: string, today: string): string {
   if (dur) {
     const n = Number(dur[1]) * (dur[2].toLowerCase() === 'w' ? 7 : 1);
     if (n <= 0) throw new PolicyEditError(`--expires: '${value}' is not a positive number of days or weeks`);
-    day = new Date(Date.parse(`${today}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
+    // A day a policy file can hold: YYYY-MM-DD, so no later than 9999-12-31 (past it, no date is written).
+    const ms = Date.parse(`${today}T00:00:00Z`) + n * 86_400_000;
+    if (!(ms <= LAST_DAY_MS)) throw new PolicyEditError(`--expires ${value} is past 9999-12-31, the last day a policy file can name: give a day (2027-03-01) or fewer days or weeks`);
+    day = new Date(ms).toISOString().slice(0, 10);
   } else if (/^\d{4}-\d{2}-\d{2}$/.test(v) && new Date(`${v}T00:00:00Z`).toISOString().slice(0, 10) === v) {
     day = v;
   } else {

@@ -110,6 +110,8 @@ export async function findWhere(ctx: Context, search: Operation, where: Where, o
     path: search.path,
     // Each item's doubts (item-scope.ts), in the run's use (bulk): an item they `skip` is never acted on.
     report: ctx.doubts.report,
+    // An issue named by `issueId` (item-id-field) is acted on by it.
+    adoptId: true,
     call: (b) => sendRow(client, search, b),
   });
   const found: Found[] = [];
@@ -150,6 +152,7 @@ function whyOf(item: Record<string, unknown>, body: Record<string, unknown>, dou
     else if (c === 'item-other-scan') parts.push('names another scan than scan-id');
     else if (c === 'item-other-rule') parts.push('of another rule than rule-id');
     else if (c === 'item-other-filter') parts.push('outside severities, languages or vulnerability-classes');
+    else if (c === 'item-filter-unshown') parts.push('does not show a field --where asked about (its status, repository, scan...)');
     else if (c === 'item-no-id') parts.push('no id');
     else if (c === 'item-not-record') parts.push('not an issue record');
   }

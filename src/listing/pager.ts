@@ -57,6 +57,11 @@ export interface PagerOptions {
   report?: Report;
   /** How the counts are checked (the gate's --counts wide). */
   counts?: CountOptions;
+  /**
+   * An item that names itself by an alias of its id (pagination.idAliases, `item-id-field`) gets it as
+   * its id: for the gate and bulk actions, which own their items; a read writes items as they came.
+   */
+  adoptId?: boolean;
 }
 
 interface Page {
@@ -227,10 +232,17 @@ export class Pager {
         found = ['item-not-record'];
       } else {
         if (idField) {
-          const id = (item as Record<string, unknown>)[idField];
-          if (!((typeof id === 'string' && id.trim() !== '') || typeof id === 'number')) {
-            this.report('item-no-id', this.o.what, `page ${r.page} holds an item without ${id === undefined ? `an ${idField}` : `a usable ${idField} (${answerValue(id).slice(0, 40)})`}`);
-            found = ['item-no-id'];
+          const rec = item as Record<string, unknown>;
+          const id = rec[idField];
+          if (!usableId(id)) {
+            const alias = (this.o.pagination.idAliases ?? []).find((a) => usableId(rec[a]));
+            if (alias !== undefined) {
+              this.report('item-id-field', this.o.what, `page ${r.page} holds an item without '${idField}' that gives '${alias}' ${quoted(String(rec[alias]))}: read as its id`);
+              if (this.o.adoptId) rec[idField] = rec[alias];
+            } else {
+              this.report('item-no-id', this.o.what, `page ${r.page} holds an item without ${id === undefined ? `an ${idField}` : `a usable ${idField} (${answerValue(id).slice(0, 40)})`}`);
+              found = ['item-no-id'];
+            }
           }
         }
         if (inScope) {
@@ -245,8 +257,11 @@ export class Pager {
   private account(r: Read): void {
     const idField = this.o.pagination.id;
     if (idField) {
+      const aliases = this.o.pagination.idAliases ?? [];
       for (const item of r.items) {
-        const id = item !== null && typeof item === 'object' ? (item as Record<string, unknown>)[idField] : undefined;
+        const rec = item !== null && typeof item === 'object' ? item as Record<string, unknown> : undefined;
+        let id = rec?.[idField];
+        if (!usableId(id) && rec) id = aliases.map((a) => rec[a]).find(usableId);
         if (typeof id !== 'string' && typeof id !== 'number') continue;
         const key = String(id);
         const seenOn = this.ids.add(key, r.page);
@@ -266,6 +281,11 @@ export class Pager {
       got < expected && page === 1 ? `the service may cap the page size: try --page-size ${got || 100}` : undefined,
     );
   }
+}
+
+/** An id an item can be named by: a string that is not blank, or a number. */
+function usableId(id: unknown): boolean {
+  return (typeof id === 'string' && id.trim() !== '') || typeof id === 'number';
 }
 
 /** `--concurrency`: a whole number from 1 to 16 (default 4). */

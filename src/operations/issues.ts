@@ -117,8 +117,9 @@ export const issues: Operation[] = [
     rows: 'issues',
     columns: COLUMNS,
     csvColumns: CSV_COLUMNS,
+    idAliases: ['issueId'],
     pagination: { page: 'page', pageSize: 'pageSize', items: 'issues', total: 'totalCount', maxPageSize: 500,
-      id: 'id', stableOrder: { sortBy: 'createdAt', sortOrder: 'asc' },
+      id: 'id', idAliases: ['issueId'], stableOrder: { sortBy: 'createdAt', sortOrder: 'asc' },
       counts: ['totalCountAllCategories', 'categoryCounts'],
       pageFields: ['totalCountAllCategories', 'categoryCounts', 'currentPage', 'pageSize'] },
     localFilters: {

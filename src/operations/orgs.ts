@@ -12,6 +12,7 @@ export const orgs: Operation[] = [
     request: body({ searchQuery: field(str(), 'Filter organizations by name', 'notes', 'text') }),
     response: list(organization),
     columns: ['id', 'name', 'role'],
+    idAliases: ['organizationId', 'orgId'],
     examples: [
       { cmd: 'svc orgs list', desc: 'Every organization, as a table on a terminal' },
       { cmd: 'svc orgs list --search-query acme -o json', desc: 'Organizations whose name matches, as JSON' },

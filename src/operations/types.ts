@@ -30,6 +30,11 @@ export interface Pagination {
   /** Field that identifies an item: an id seen twice across pages means the order shifted and `--all` fails. */
   id?: string;
   /**
+   * Other fields an item without `id` may name itself by (inference, answers/checks.ts `item-id-field`:
+   * `issueId`, the name the field notes give an issue in request bodies).
+   */
+  idAliases?: string[];
+  /**
    * Body fields of the order `--all` asks for when the user names none: one in which items do not move
    * between pages while they are read (oldest first: new items land on the last page).
    */
@@ -145,6 +150,11 @@ export interface Operation {
   rows?: string;
   /** Default table columns (dot paths into a row). */
   columns: string[];
+  /**
+   * Fields a row without `id` names itself by (inference, answers/checks.ts `org-id-field`,
+   * `item-id-field`): a table and CSV show it in the ID column, with a warning; JSON shows the row as it came.
+   */
+  idAliases?: string[];
   /**
    * Default CSV columns where a spreadsheet wants more than a screen holds (the CWE, the dates);
    * default: `columns`.

@@ -34,8 +34,10 @@ const HEADERS: Record<string, string> = {
 };
 
 /** Fields that name a thing the user copies into the next command: never cut. */
-const KEYS = new Set(['id', 'name', 'scanId', 'repositoryId', 'repoId', 'issueId', 'patchId', 'organizationId', 'projectId', 'repositoryName', 'fullName', 'value', 'prAuthor']);
-const TITLES = new Set(['generatedTitle', 'title', 'prTitle', 'description', 'generatedDescription', 'errorMessage', 'searchQuery']);
+const KEYS = new Set(['id', 'name', 'scanId', 'repositoryId', 'repoId', 'issueId', 'patchId', 'organizationId', 'projectId', 'repositoryName', 'fullName', 'value', 'prAuthor',
+  // svc policy list: what an entry matches (`id iss_123`, `fingerprint svcfp1:...`), copied into `svc policy unignore`.
+  'match']);
+const TITLES = new Set(['generatedTitle', 'title', 'prTitle', 'description', 'generatedDescription', 'errorMessage', 'searchQuery', 'reason']);
 /** File paths: cut from the left (`…/handler.ts`), so the file's name stays. */
 const PATHS = new Set(['affectedFile', 'filePath', 'file', 'path']);
 /** Columns that mean nothing without another (a line without its file): its path. */

@@ -113,6 +113,9 @@ export function checkShape(ctx: Pick<IoContext, 'warn' | 'doubts'>, op: Operatio
   let said = 0;
   for (const issue of issues) {
     if (items !== undefined && issue.path[0] === items && !Array.isArray(getPath(data, items))) continue;
+    // An item named by an alias of its id is its own row's doubt (item-id-field), said once there.
+    if (items !== undefined && issue.path.length === 3 && issue.path[0] === items && issue.path[2] === op.pagination?.id && aliasNamed(getPath(data, items), issue.path[1], op.pagination?.idAliases)) continue;
+    if (op.rows === undefined && issue.path.length === 2 && issue.path[1] === 'id' && aliasNamed(data, issue.path[0], op.idAliases)) continue;
     if (said++ >= 20) break;
     // A number beyond ±1.8e308 (1e400) reads as ±Infinity, which no number field takes: said as the gate says it (answerValue).
     const value = issue.path.reduce<unknown>((v, k) => (v !== null && typeof v === 'object' ? (v as Record<PropertyKey, unknown>)[k as PropertyKey] : undefined), data);
@@ -120,6 +123,13 @@ export function checkShape(ctx: Pick<IoContext, 'warn' | 'doubts'>, op: Operatio
     ctx.doubts.add('shape', what, `${issue.path.join('.')} ${issueText(issue)}${huge}`);
   }
   checkDone(data, what);
+}
+
+/** Whether item `index` of `list` names itself by one of `aliases` (pagination.idAliases). */
+function aliasNamed(list: unknown, index: PropertyKey, aliases: readonly string[] | undefined): boolean {
+  const item = Array.isArray(list) && typeof index === 'number' ? list[index] : undefined;
+  if (!aliases || item === null || typeof item !== 'object') return false;
+  return aliases.some((a) => { const v = (item as Record<string, unknown>)[a]; return (typeof v === 'string' && v.trim() !== '') || typeof v === 'number'; });
 }
 
 /**
@@ -148,7 +158,40 @@ export function checkDone(data: unknown, what: string): void {
 export async function renderResponse(ctx: IoContext, op: Pick<Operation, 'rows' | 'columns'> & Partial<Operation>, data: unknown, request?: Record<string, unknown>, what?: string): Promise<void> {
   if (op.response && op.group) checkShape(ctx, op as Operation, data);
   else checkDone(data, what ?? 'the call');
-  await render(data, renderOptions(ctx, op, data, request, what), outputSink(ctx));
+  const rows = rowsKey(op, data);
+  const shown = op.idAliases && (ctx.format() === 'table' || ctx.format() === 'csv') ? idsShown(data, rows, op.idAliases) : data;
+  await render(shown, renderOptions(ctx, { ...op, rows }, shown, request, what), outputSink(ctx));
+}
+
+/**
+ * For a table or CSV: each row without `id` that names itself by an alias (`organizationId`: the
+ * row's idAliases, said by its check) shows it in the ID column; rows with an id, and JSON, as they came.
+ */
+function idsShown(data: unknown, rowsPath: string | undefined, aliases: readonly string[]): unknown {
+  const list = rowsOf(data, rowsPath);
+  if (!list || !list.some((r, i) => aliasNamed(list, i, aliases) && !usable((r as Record<string, unknown>).id))) return data;
+  const rows = list.map((r, i) => {
+    if (!aliasNamed(list, i, aliases) || usable((r as Record<string, unknown>).id)) return r;
+    const rec = r as Record<string, unknown>;
+    return { ...rec, id: rec[aliases.find((a) => usable(rec[a]))!] };
+  });
+  if (Array.isArray(data)) return rows;
+  return rowsPath && !rowsPath.includes('.') ? { ...(data as Record<string, unknown>), [rowsPath]: rows } : data;
+}
+
+const usable = (v: unknown) => (typeof v === 'string' && v.trim() !== '') || typeof v === 'number';
+
+/**
+ * Where a listing's rows are: its row's key, or (items-key, said by checkShape) the answer's one list
+ * under another key (`scans` for `codeScans`), which --all and the gate read as the items too: the
+ * table and CSV show them, not the answer as one record.
+ */
+function rowsKey(op: Pick<Operation, 'rows'> & Partial<Operation>, data: unknown): string | undefined {
+  const items = op.pagination?.items;
+  if (op.rows === undefined || op.rows !== items || items.includes('.') || Array.isArray(getPath(data, items))) return op.rows;
+  if (data === null || typeof data !== 'object' || Array.isArray(data)) return op.rows;
+  const lists = Object.entries(data).filter(([, v]) => Array.isArray(v));
+  return getPath(data, items) === undefined && lists.length === 1 ? lists[0][0] : op.rows;
 }
 
 /** The command as typed; for a shape the spec does not show, which list of the answer its rows are. */

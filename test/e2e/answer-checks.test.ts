@@ -136,9 +136,11 @@ const CASES: Record<CheckId, Case> = {
     async plausible() {
       fake.stub(SCANS, { json: { scans: [{ scanId: 'scan-1', status: 'completed' }], totalCount: 1 } });
       shownWithWarning(await svc(['scans', 'list', '-o', 'json']), 'items-key', "no 'codeScans' list");
-      // A table or CSV, whose rows are the items, shows them (JSON shows the answer as it came).
-      const csv = await svc(['scans', 'list', '-o', 'csv']);
-      expect(csv.stdout.split('\n')[1]).toMatch(/^scan-1,/);
+      // The table and CSV show the scans read there (the table was the answer as one record of headers).
+      const csv = await svc(['scans', 'list', '-o', 'csv', '--columns', 'scanId,status']);
+      expect(csv.stdout.trim().split('\n')).toEqual(['scanId,status', 'scan-1,completed']);
+      const table = await svc(['scans', 'list', '-o', 'table']);
+      expect(table.stdout).toMatch(/^SCAN .*STATUS.*\nscan-1 +.*completed/);
       const all = await svc(['scans', 'list', '--all', '-o', 'ndjson']);
       expect(all.code, all.stderr).toBe(0);
       expect(JSON.parse(all.stdout.trim()).scanId).toBe('scan-1');
@@ -316,6 +318,32 @@ const CASES: Record<CheckId, Case> = {
       refused(await gate(), /no PASS: page 1 holds an item without a usable id/);
     },
   },
+  'item-id-field': {
+    async plausible() {
+      // A service naming its issues by `issueId` (the field notes' name in request bodies), not `id`.
+      const named = (over: Json = {}) => { const { id, ...rest } = issue(over); return { issueId: id, ...rest }; };
+      fake.stub(SEARCH, { json: answer([named(), named({ id: 'iss-2' })]) });
+      const read = await svc(['issues', 'search', '-o', 'json']);
+      shownWithWarning(read, 'item-id-field', "gives 'issueId' 'iss-1': read as its id");
+      expect(warnings(read.stderr), read.stderr).toHaveLength(1);
+      expect(JSON.parse(read.stdout).issues[0]).not.toHaveProperty('id');
+      // The gate decides (it was exit 7: "an item without an id") and names the issues by it.
+      const pass = await gate(['-o', 'json']);
+      expect(pass.code, pass.stderr).toBe(0);
+      fake.stub(SEARCH, { json: answer([named({ score: 95 }), named({ id: 'iss-2' })]) });
+      const fail = await gate(['-o', 'json']);
+      expect(fail.code, fail.stderr).toBe(1);
+      expect((JSON.parse(fail.stdout) as { breaking: Json[] }).breaking.map((b) => b.id)).toEqual(['iss-1']);
+      // --where acts on it by that id.
+      fake.stub('/api/v1/issues/archive', { json: { ok: true } });
+      const bulk = await svc(['issues', 'archive', '--where', 'types=open', '--yes', '-o', 'json']);
+      expect(bulk.code, bulk.stderr).toBe(0);
+      expect(fake.to('/api/v1/issues/archive').map((q) => q.body.issueId).sort()).toEqual(['iss-1', 'iss-2']);
+      // Doubled across pages under its alias: still caught (id-twice).
+      fake.stub(SEARCH, { json: { issues: [named()], totalCount: 2 } });
+      allRefused(await svc(['issues', 'search', '--all', '--page-size', '1', '-o', 'json']), "item 'iss-1' came twice");
+    },
+  },
   'item-status-other': {
     async plausible() {
       fake.stub(SEARCH, { json: answer([issue({ status: 'processing' })]) });
@@ -343,6 +371,28 @@ const CASES: Record<CheckId, Case> = {
         { id: 'iss-2', outcome: 'skipped', code: 10, error: "not acted on: the search answered it outside --where (status 'patched', not 'open')" },
       ]);
       expect(r.stderr).toMatch(/1 archived, 1 skipped, outside --where .*: iss-2 \(status 'patched', not 'open'\)/);
+    },
+  },
+  'item-filter-unshown': {
+    async plausible() {
+      // A read shows it (no doubt of this row), and the gate counts it as it is: a null status as open.
+      fake.stub(SEARCH, { json: answer([issue({ status: null, score: 95 })]) });
+      const read = await svc(['issues', 'search', '--types', 'open', '-o', 'json']);
+      expect(read.code, read.stderr).toBe(0);
+      expect(read.stderr).not.toContain('item-filter-unshown');
+      expect((await gate()).code).toBe(1);
+    },
+    async lie() {
+      // A service that ignores `types` and leaves `status` null (or out), or drops `repositoryId`:
+      // `--where` cannot show those issues are ones it found, so it never acts on them.
+      const { repositoryId: _dropped, ...noRepository } = issue({ id: 'iss-4' });
+      fake.stub(SEARCH, { json: answer([issue(), issue({ id: 'iss-2', status: null }), issue({ id: 'iss-3', status: undefined }), noRepository]) });
+      fake.stub('/api/v1/issues/archive', { json: { ok: true } });
+      const r = await svc(['issues', 'archive', '--where', 'types=open', '--where', 'repository-ids=repo-1', '--yes', '-o', 'json']);
+      expect(r.code, r.stderr).toBe(10);
+      expect(fake.to('/api/v1/issues/archive').map((q) => q.body.issueId)).toEqual(['iss-1']);
+      expect((JSON.parse(r.stdout) as Json[]).map((x) => [x.id, x.outcome])).toEqual([['iss-1', 'done'], ['iss-2', 'skipped'], ['iss-3', 'skipped'], ['iss-4', 'skipped']]);
+      expect(r.stderr).toMatch(/iss-2 \(does not show a field --where asked about/);
     },
   },
   'item-status-unknown': {
@@ -418,7 +468,7 @@ const CASES: Record<CheckId, Case> = {
     },
     async lie() {
       // Never acted on by --where.
-      fake.stub(SEARCH, { json: answer([issue(), issue({ id: 'iss-2', severity: 3 })]) });
+      fake.stub(SEARCH, { json: answer([issue({ severity: 8 }), issue({ id: 'iss-2', severity: 3 })]) });
       fake.stub('/api/v1/issues/archive', { json: { ok: true } });
       const r = await svc(['issues', 'archive', '--where', 'severities-min=7', '--yes', '-o', 'json']);
       expect(r.code, r.stderr).toBe(10);
@@ -462,10 +512,16 @@ const CASES: Record<CheckId, Case> = {
   'org-id-field': {
     async plausible() {
       fake.stub(ORGS, { json: [{ organizationId: 'org-1', name: 'A' }] });
-      // orgs list shows it (the record's `id` missing is its shape's warning).
+      // orgs list shows it as it came, with this row's one warning (not a generic shape warning).
       const list = await svc(['orgs', 'list', '-o', 'json']);
-      expect(list.code, list.stderr).toBe(0);
+      shownWithWarning(list, 'org-id-field', "gives 'organizationId' 'org-1': read as its id");
+      expect(warnings(list.stderr), list.stderr).toHaveLength(1);
       expect(JSON.parse(list.stdout)).toEqual([{ organizationId: 'org-1', name: 'A' }]);
+      // A table and CSV show the id in the ID column (it was empty).
+      const table = await svc(['orgs', 'list', '-o', 'table']);
+      expect(table.stdout).toMatch(/^ID +NAME +ROLE\s*\norg-1 +A\s*$/);
+      const csv = await svc(['orgs', 'list', '-o', 'csv']);
+      expect(csv.stdout.split('\n')[1]).toBe('org-1,A,');
       fake.stub(REPOS, { json: [{ id: 'repo-1' }] });
       fake.stub(SEARCH, { json: answer([issue()]) });
       const r = await gate([], { SVC_ORGANIZATION_ID: 'org-1' });

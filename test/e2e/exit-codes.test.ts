@@ -122,3 +122,34 @@ describe('hostile response shapes', () => {
     expect(expectOneLine(r.stderr)).toMatch(/nested too deeply/);
   });
 });
+
+describe('svc gate: every code it ends with is documented where a CI author looks', () => {
+  // The codes the gate ends with: 5 when the service rejects its search (a 400), 9 when stdout or a
+  // report cannot be written, 70 on a bug, 143 on SIGTERM (a cancelled CI job), besides 0-4 and 6-8.
+  const GATE_CODES = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 70, 130, 143];
+
+  it('a search the service rejects is exit 5, said in one line', async () => {
+    server.stub('/api/v1/orgs/list', { json: [{ id: 'org_1', name: 'A' }] });
+    server.stub('/api/v1/repositories/list', { json: [{ id: 'repo_1', name: 'app' }] });
+    server.stub('/api/v1/issues/search', { status: 400, json: { error: 'unknown field types' } });
+    const r = await runCli(['gate', '--fail-on', 'high', '--retries', '0', '--no-ci'], { env: env({ SVC_ORGANIZATION_ID: 'org_1' }) });
+    expect(r.code, r.stderr).toBe(5);
+    expect(r.stderr).toMatch(/HTTP 400: unknown field types/);
+  });
+
+  it('svc gate --help lists each of them', async () => {
+    const r = await runCli(['gate', '--help'], { env: { COLUMNS: '200' } });
+    const list = r.stdout.slice(r.stdout.indexOf('Exit codes'), r.stdout.indexOf('What the gate does not trust'));
+    const listed = [...list.matchAll(/^ +(\d+)  /gm)].map((m) => Number(m[1]));
+    expect(listed).toEqual(GATE_CODES);
+  });
+
+  it("README's table of what the gate's codes mean in CI lists each of them", async () => {
+    const { readFileSync } = await import('node:fs');
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    const table = readme.slice(readme.indexOf('| Exit | In CI it means |'));
+    const rows = table.slice(0, table.indexOf('\n\n')).split('\n').slice(2);
+    const listed = rows.flatMap((row) => row.split('|')[1].split(',').map((c) => Number(c.trim())));
+    expect(listed).toEqual(GATE_CODES);
+  });
+});

@@ -9,7 +9,7 @@
  * old file or the new one), keeping its mode; an edit that would not read back is never written.
  */
 import { Command, Option } from 'commander';
-import { access, constants, lstat, stat } from 'node:fs/promises';
+import { access, constants, lstat, realpath, stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import type { Context } from '../../context.js';
 import { CliError, UsageError } from '../../core/errors.js';
@@ -21,6 +21,7 @@ import { writeFileAtomic } from '../../output/write-file.js';
 import { renderResponse } from '../../output/respond.js';
 import { rowOf } from '../../operations/index.js';
 import { callRow } from '../../http/row-call.js';
+import { printDryRun } from '../../http/dry-run.js';
 import { DEFAULT_POLICY_FILE, PolicyError, isExpired, parsePolicy, utcDay, type IgnoreEntry } from '../../gate/policy-file.js';
 import { PolicyEditError, addIgnores, parseExpiry, removeIgnores, type NewEntry } from '../../gate/policy-edit.js';
 import { fingerprintOf } from '../../gate/fingerprint.js';
@@ -63,18 +64,33 @@ function asUsage<T>(fn: () => T, shown: string): T {
   }
 }
 
-/** Reads, edits and writes the file under its lock; the file keeps its mode. */
-async function editPolicy<T>(path: string, shown: string, edit: (text: string | undefined) => { text: string; result: T; changed: boolean }): Promise<T> {
+/**
+ * Reads, edits and writes the file under its lock; the file keeps its mode. A symbolic link keeps
+ * leading where it led: the file it leads to is edited (a policy shared through a link stays shared),
+ * never replaced by a copy. A file without write permission is not written over (exit 2). `dryRun`:
+ * the edit is made and checked, nothing is written.
+ */
+async function editPolicy<T>(given: string, shown: string, edit: (text: string | undefined) => { text: string; result: T; changed: boolean }, dryRun = false): Promise<T> {
+  const path = await linkTarget(given);
   // The lock file is made beside the policy: a folder that is missing or not writable is said now.
   const dir = dirname(path);
   const folder = await stat(dir).then((s) => (s.isDirectory() ? undefined : 'is not a folder'), (err: NodeJS.ErrnoException) => (err.code === 'ENOENT' ? 'does not exist' : `cannot be read (${err.code})`));
   if (folder) throw new UsageError(`cannot edit ${shown}: its folder ${dir} ${folder}`, 'run svc policy in the repository, or give --policy FILE');
+  if (dryRun) {
+    const { result } = edit(await readPolicy(path, shown));
+    return result;
+  }
   if (!(await access(dir, constants.W_OK).then(() => true, () => false))) throw new UsageError(`cannot edit ${shown}: its folder ${dir} is not writable`, 'check the folder\'s permissions, or give --policy FILE elsewhere');
   return withLock(path, async () => {
     const text = await readPolicy(path, shown);
     const { text: next, result, changed } = edit(text);
     if (changed) {
-      const mode = await stat(path).then((s) => s.mode & 0o777, () => 0o644);
+      const info = await stat(path).catch(() => undefined);
+      // Written by a rename, which a file's own permissions do not stop: they are asked here.
+      if (info && ((info.mode & 0o222) === 0 || !(await access(path, constants.W_OK).then(() => true, () => false)))) {
+        throw new UsageError(`${shown} is read-only; it is unchanged`, `make it writable first (chmod u+w ${shown}) if the change is meant`);
+      }
+      const mode = info ? info.mode & 0o777 : 0o644;
       try {
         await writeFileAtomic(path, next, mode);
       } catch (err) {
@@ -83,6 +99,12 @@ async function editPolicy<T>(path: string, shown: string, edit: (text: string | 
     }
     return result;
   }, undefined, `the policy file`);
+}
+
+/** The file a path leads to: itself, or the end of its symbolic links (a link to nothing: itself, said when read). */
+async function linkTarget(path: string): Promise<string> {
+  const link = await lstat(path).then((l) => l.isSymbolicLink(), () => false);
+  return link ? realpath(path).catch(() => path) : path;
 }
 
 /** Each issue as the service has it (issues get, through its row), for its title and fingerprint. */
@@ -114,8 +136,16 @@ async function ignore(ctx: Context, raw: string[], o: IgnoreOptions): Promise<vo
   const expires = asUsage(() => parseExpiry(o.expires!, today), '--expires');
   const { path, shown } = policyPath(ctx, o.policy);
   if (o.fingerprint && o.verify === false) throw new UsageError('--fingerprint reads the issue from the service, which --no-verify skips', 'drop one of them');
-  // Looked up first (a typo is exit 4 before anything is written), unless --no-verify.
-  const issues = o.verify === false ? new Map<string, IssueInput>() : await fetchIssues(ctx, ids);
+  const dry = ctx.globals.dryRun === true;
+  // Looked up first (a typo is exit 4 before anything is written), unless --no-verify. --dry-run
+  // prints the lookups instead of sending them (as every command does) and writes nothing.
+  if (dry && o.verify !== false) await printLookups(ctx, ids);
+  if (dry && o.fingerprint) {
+    for (const id of ids) ctx.note(`would add the fingerprint of ${id} (read from the service) in ${shown}: not counted by svc gate up to and including ${expires}`);
+    ctx.note(`--dry-run: ${shown} is unchanged`);
+    return;
+  }
+  const issues = o.verify === false || dry ? new Map<string, IssueInput>() : await fetchIssues(ctx, ids);
   const entries: NewEntry[] = ids.map((id) => {
     const issue = issues.get(id);
     const note = noteOf(issue);
@@ -125,22 +155,35 @@ async function ignore(ctx: Context, raw: string[], o: IgnoreOptions): Promise<vo
   const done = await editPolicy(path, shown, (text) => {
     const r = asUsage(() => addIgnores(text, shown, entries), shown);
     return { text: r.text, result: r.done, changed: true };
-  });
+  }, dry);
   const records = entries.map((e, i) => ({ issueId: ids[i], ...(e.fingerprint ? { fingerprint: e.fingerprint } : {}), action: done[i], expires, file: shown }));
-  for (const r of records) ctx.note(`${r.action} ${r.issueId}${r.fingerprint ? ` (${r.fingerprint})` : ''} in ${shown}: not counted by svc gate up to and including ${expires}`);
+  for (const r of records) ctx.note(`${dry ? `would ${r.action === 'added' ? 'add' : 'update'}` : r.action} ${r.issueId}${r.fingerprint ? ` (${r.fingerprint})` : ''} in ${shown}: not counted by svc gate up to and including ${expires}`);
+  if (dry) {
+    ctx.note(`--dry-run: ${shown} is unchanged`);
+    return;
+  }
   if (ctx.format() !== 'table') await renderResponse(ctx, { rows: undefined, columns: [] }, records, undefined, 'svc policy ignore');
+}
+
+/** --dry-run: the issue lookups as they would be sent (issues get, through its row). */
+async function printLookups(ctx: Context, ids: string[]): Promise<void> {
+  const op = await rowOf('issues', 'get');
+  const org = ctx.organization().id;
+  for (const id of ids) printDryRun(ctx, op.path, { issueId: id, ...(org ? { organizationId: org } : {}) });
 }
 
 async function unignore(ctx: Context, raw: string[], o: FileOptions): Promise<void> {
   const ids = new Set(issueIds(raw));
   const { path, shown } = policyPath(ctx, o.policy);
+  const dry = ctx.globals.dryRun === true;
   const removed = await editPolicy(path, shown, (text) => {
     if (text === undefined) throw new CliError(`no policy file at ${shown}`, EXIT.NOT_FOUND, 'give --policy FILE');
     const r = asUsage(() => removeIgnores(text, shown, (e) => (e.id !== undefined && ids.has(e.id)) || (e.fingerprint !== undefined && ids.has(e.fingerprint))), shown);
     return { text: r.text, result: r.removed, changed: r.removed.length > 0 };
-  });
+  }, dry);
   const found = new Set(removed.map((e) => e.id ?? e.fingerprint));
-  for (const e of removed) ctx.note(`removed ${e.id ?? e.fingerprint} from ${shown} (was line ${e.line}): svc gate counts it again`);
+  for (const e of removed) ctx.note(`${dry ? 'would remove' : 'removed'} ${e.id ?? e.fingerprint} from ${shown} (${dry ? '' : 'was '}line ${e.line}): svc gate counts it again`);
+  if (dry && removed.length > 0) ctx.note(`--dry-run: ${shown} is unchanged`);
   const missing = [...ids].filter((id) => !found.has(id));
   if (missing.length > 0) throw new CliError(`${shown} has no entry for ${missing.join(', ')}`, EXIT.NOT_FOUND, `svc policy list${o.policy ? ` --policy ${o.policy}` : ''} shows its entries`);
 }
@@ -170,8 +213,8 @@ async function prune(ctx: Context, o: FileOptions): Promise<void> {
   const removed = await editPolicy(path, shown, (text) => {
     if (text === undefined) throw new CliError(`no policy file at ${shown}`, EXIT.NOT_FOUND, 'give --policy FILE');
     const r = asUsage(() => removeIgnores(text, shown, (e) => isExpired(e, today)), shown);
-    return { text: r.text, result: r.removed, changed: !dry && r.removed.length > 0 };
-  });
+    return { text: r.text, result: r.removed, changed: r.removed.length > 0 };
+  }, dry);
   if (removed.length === 0) { ctx.note(`${shown} has no expired entry (today is ${today}, UTC)`); return; }
   for (const e of removed) ctx.note(`${dry ? 'would remove' : 'removed'} ${entryRow(e, today).match} (expired ${e.expires}, line ${e.line})`);
   if (dry) ctx.note(`--dry-run: ${shown} is unchanged`);
@@ -182,7 +225,7 @@ export function policyCommand(run: Runner, cmd = new Command('policy')): Command
   cmd.description('Accept risks in the policy file: issues svc gate does not count until a date').helpCommand(false);
   cmd.addHelpText('after', [
     // One paragraph, fitted to the terminal by the one fitter (output/fit-text.ts): never wrapped by hand.
-    '', `The entries go to ${DEFAULT_POLICY_FILE} (commit it: the accepted risks are reviewed with the code). Each has a reason and an expiry day; svc gate leaves the issue out of its count up to and including that day (UTC), then counts it again and says the entry expired. The file's other lines and comments are kept as they are.`,
+    '', `The entries go to ${DEFAULT_POLICY_FILE} (commit it: the accepted risks are reviewed with the code). Each has a reason and an expiry day; svc gate leaves the issue out of its count up to and including that day (UTC), then counts it again and says the entry expired. The file's other lines and comments are kept as they are; a symbolic link keeps leading where it did (the file it leads to is edited). --dry-run on any of them says what would change and writes nothing.`,
     '', 'Examples:',
     '  $ svc policy ignore iss_123 --reason "test fixture, never deployed (SEC-42)" --expires 90d',
     '  $ svc policy list',

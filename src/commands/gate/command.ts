@@ -34,11 +34,14 @@ Exit codes (fail closed: never 0 unless every id of the scope exists, its scan (
     2  bad flags (nothing sent)
     3  not authenticated
     4  an id of the scope does not exist, or no scan of the --commit commit
+    5  the service rejected a request as wrong (400, 409, 422...): fix what it names
     6  network, 5xx, 429: retry later
     7  incomplete or unreadable listing, or no PASS (below)
     8  the scan is still queued or running, or none of the --commit commit yet (add --wait)
     9  a report or stdout could not be written
+   70  an internal error (--debug shows the stack)
   130  interrupted
+  143  terminated (SIGTERM: a cancelled CI job)
 
 What the gate does not trust (docs/security.md, the table of checks): a doubt blocks only what it could make wrong. A breaking issue read in scope FAILs (exit 1), even when a later page could not be read (the summary says the listing was incomplete).
     7  no PASS: a doubt that could hide a breaking issue: counts above the listing (categoryCounts of open > totalCount; --counts wide, or counts: wide in the policy file, when the service counts a wider scope), an issue or a scan outside the scope asked for (by its repository too: not counted), a status word svc does not know, several pages without counts, no totalCount, an error beside the data; and no verdict at all on an answer svc cannot read (a 2xx other than 200, not JSON, a key given twice with two values) or a listing that changed while it was read

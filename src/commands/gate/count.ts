@@ -129,6 +129,8 @@ export async function countIssues(
     // Each page's counts and each issue's scope checked against what was asked (answers/).
     path: op.path,
     report: ctx.doubts.report,
+    // An issue named by `issueId` (item-id-field) is counted and named by it.
+    adoptId: true,
     ...(o.countsWide ? { counts: { wide: true } } : {}),
     // Pages read into reused buffers and parsed when their turn comes (src/listing/page-decode.ts).
     call: (b) => sendRow(client, op, b, { raw: buffers }),

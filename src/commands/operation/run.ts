@@ -10,7 +10,7 @@ import { repositoryName } from '../../request/repository-names.js';
 import { printDryRun } from '../../http/dry-run.js';
 import { confirmDestructive } from '../../terminal/confirm.js';
 import { checkEmptyScope } from '../../listing/empty-scope.js';
-import { checkAnswer, itemsOf } from '../../answers/item-scope.js';
+import { checkAnswer } from '../../answers/item-scope.js';
 import { getPath } from '../../output/field-paths.js';
 import { count } from '../../terminal/progress.js';
 import { parseNumberFlag } from '../../request/number-flag.js';
@@ -88,16 +88,7 @@ export async function runOperation(ctx: Context, op: Operation, flags: Operation
   }
   // The answer against itself and the request (answers/: what is found is shown with a warning); an
   // empty one scoped to repositories is checked to name only repositories that exist (listing/empty-scope.ts).
-  const items = op.pagination?.items;
-  let checked = data;
-  if (items !== undefined && data !== null && typeof data === 'object' && !Array.isArray(data) && !Array.isArray(getPath(data, items))) {
-    // Inference (items-key, answers/checks.ts): its one list under another key holds the items. JSON
-    // shows the answer as it came; a table or CSV, whose rows are the items, shows them.
-    checked = { ...data, [items]: itemsOf(data, items, `${op.group} ${op.name}`, ctx.doubts.report) };
-    const format = ctx.format();
-    if (format === 'table' || format === 'csv') data = checked;
-  }
-  checkAnswer(op.path, items, checked, body, `${op.group} ${op.name}`, ctx.doubts.report, { id: op.pagination?.id });
+  checkAnswer(op.path, op.pagination?.items, data, body, `${op.group} ${op.name}`, ctx.doubts.report, { id: op.pagination?.id ?? (op.idAliases ? 'id' : undefined), idAliases: op.pagination?.idAliases ?? op.idAliases });
   if (op.pagination && isEmptyList(getPath(data, op.pagination.items))) await checkEmptyScope(client, op.path, body, `${op.group} ${op.name}`);
   if (filter && local && op.pagination) {
     checkShape(ctx, op, data);

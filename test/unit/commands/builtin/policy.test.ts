@@ -2,7 +2,7 @@
  * `svc policy ignore|unignore|list|prune` against the sandbox, and what svc gate makes of the entries:
  * an ignored issue is not counted up to and including its expiry day, and counts again after it.
  */
-import { readFileSync, statSync, writeFileSync, chmodSync, existsSync } from 'node:fs';
+import { readFileSync, statSync, writeFileSync, chmodSync, existsSync, lstatSync, mkdirSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useSandbox } from '../../../helpers/sandbox.js';
@@ -184,5 +184,88 @@ describe('svc policy list, prune, unignore', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/\.svc-policy\.yml:3: an ignore entry needs an expiry date/);
     expect(readFileSync(path, 'utf8')).toBe('version: 1\nignore:\n  - id: a\n    reason: r\n');
+  });
+});
+
+describe('svc policy: what a careful user relies on (red team)', () => {
+  it('--dry-run on ignore and unignore says what would change and writes nothing, as prune does', async () => {
+    const dir = tempDir('svc-policy-');
+    const path = join(dir, '.svc-policy.yml');
+    const text = 'version: 1\nignore:\n  - id: iss_keep\n    reason: kept\n    expires: 2027-01-31\n';
+    writeFileSync(path, text);
+    const add = await at(dir)(['--dry-run', 'policy', 'ignore', 'iss_new', '--reason', 'r', '--expires', '30d', '--no-verify']);
+    expect(add.code, add.stderr).toBe(0);
+    expect(add.stderr).toContain('would add iss_new in .svc-policy.yml');
+    expect(add.stderr).toContain('--dry-run: .svc-policy.yml is unchanged');
+    const update = await at(dir)(['--dry-run', 'policy', 'ignore', 'iss_keep', '--reason', 'r', '--expires', '30d', '--no-verify']);
+    expect(update.stderr).toContain('would update iss_keep');
+    const remove = await at(dir)(['--dry-run', 'policy', 'unignore', 'iss_keep']);
+    expect(remove.code, remove.stderr).toBe(0);
+    expect(remove.stderr).toContain('would remove iss_keep from .svc-policy.yml');
+    expect(readFileSync(path, 'utf8')).toBe(text);
+    // A new file is not created by a dry run, and the lookup is printed, not sent.
+    const empty = tempDir('svc-policy-');
+    const top = await topIssue();
+    const looked = await at(empty)(['--dry-run', 'policy', 'ignore', top.id, '--reason', 'r', '--expires', '30d']);
+    expect(looked.code, looked.stderr).toBe(0);
+    expect(JSON.parse(looked.stdout)).toMatchObject({ method: 'POST', url: expect.stringMatching(/\/api\/v1\/issues\/get$/), body: { issueId: top.id } });
+    expect(existsSync(join(empty, '.svc-policy.yml'))).toBe(false);
+  });
+
+  it('--expires far in the future is exit 2 naming the value, not an internal error', async () => {
+    const dir = tempDir('svc-policy-');
+    for (const value of ['99999999999d', '9999999999999w', '3000000d']) {
+      const r = await at(dir)(['policy', 'ignore', 'iss_1', '--reason', 'r', '--expires', value, '--no-verify']);
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toContain(`--expires ${value}`);
+    }
+    expect(existsSync(join(dir, '.svc-policy.yml'))).toBe(false);
+  });
+
+  it('a policy file that is a symbolic link: the file it leads to is edited, the link stays', async () => {
+    const dir = tempDir('svc-policy-');
+    mkdirSync(join(dir, 'shared'));
+    const target = join(dir, 'shared', 'policy.yml');
+    writeFileSync(target, 'version: 1\n# shared by the team\nignore:\n');
+    symlinkSync(join('shared', 'policy.yml'), join(dir, '.svc-policy.yml'));
+    const r = await at(dir)(['policy', 'ignore', 'iss_1', '--reason', 'r', '--expires', '2027-01-31', '--no-verify']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(lstatSync(join(dir, '.svc-policy.yml')).isSymbolicLink()).toBe(true);
+    expect(readFileSync(target, 'utf8')).toBe('version: 1\n# shared by the team\nignore:\n  - id: iss_1\n    reason: "r"\n    expires: 2027-01-31\n');
+    const gone = await at(dir)(['policy', 'unignore', 'iss_1']);
+    expect(gone.code, gone.stderr).toBe(0);
+    expect(lstatSync(join(dir, '.svc-policy.yml')).isSymbolicLink()).toBe(true);
+    expect(readFileSync(target, 'utf8')).toBe('version: 1\n# shared by the team\nignore:\n');
+  });
+
+  it('a read-only policy file is not written over: exit 2, unchanged', async () => {
+    const dir = tempDir('svc-policy-');
+    const path = join(dir, '.svc-policy.yml');
+    const text = 'version: 1\nignore:\n';
+    writeFileSync(path, text);
+    chmodSync(path, 0o444);
+    const r = await at(dir)(['policy', 'ignore', 'iss_1', '--reason', 'r', '--expires', '30d', '--no-verify']);
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toMatch(/\.svc-policy\.yml is read-only/);
+    expect(readFileSync(path, 'utf8')).toBe(text);
+    expect(statSync(path).mode & 0o777).toBe(0o444);
+  });
+});
+
+describe('svc policy list on an 80-column terminal', () => {
+  it('keeps every id and fingerprint whole (copied into unignore); the reason gives way', async () => {
+    const dir = tempDir('svc-policy-');
+    const long = 'iss_0123456789abcdef0123456789abcdef';
+    const fp = 'svcfp1:0123456789abcdef0123456789abcdef';
+    writeFileSync(join(dir, '.svc-policy.yml'), `version: 1\nignore:\n  - id: ${long}\n    reason: "${'a reason that explains at length why this risk is accepted '.repeat(2)}"\n    expires: 2027-01-31\n  - fingerprint: ${fp}\n    reason: short\n    expires: 2027-01-31\n`);
+    const host = testHost({ env: sb.env, cwd: dir, tty: { stdout: true }, columns: 80 });
+    host.wallNow = () => NOW;
+    const r = await sb.run(['policy', 'list', '--no-color'], { host });
+    expect(r.code, r.stderr).toBe(0);
+    const lines = r.stdout.trimEnd().split('\n');
+    for (const line of lines) expect(line.length, line).toBeLessThanOrEqual(80);
+    expect(lines[1]).toContain(`id ${long}`);
+    expect(lines[2]).toContain(`fingerprint ${fp}`);
+    expect(lines[1]).toMatch(/a reason that .*…/);
   });
 });
