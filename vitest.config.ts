@@ -8,8 +8,11 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  * that import a spawning helper or node:child_process. They run in their own project, `process`;
  * everything else runs in-process (`unit`: test/unit and the helpers' own tests; `e2e`: the whole
  * program through main()). Classified from the files, so a new test lands in the right project.
+ * completion-cases drives the real shells (through shells.ts) for the completion-<shell> files.
+ * (sandbox.ts imports run-svc too, for its `svc()`, unused by most of its users: not listed, so a file
+ * that calls `sb.svc()` imports run-svc itself, as test/e2e/process.test.ts does.)
  */
-const SPAWNS = /helpers\/(run-svc|pty|shells|sarif-multitool|git-repo|pack)\.js['"]|['"]node:child_process['"]/;
+const SPAWNS = /helpers\/(run-svc|pty|shells|sarif-multitool|git-repo|pack|completion-cases)\.js['"]|['"]node:child_process['"]/;
 function testFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((n) => {
     const p = join(dir, n);
