@@ -32,6 +32,12 @@ for (const file of found) {
     seconds[path] = Math.round(result.duration / 100) / 10;
   }
 }
+// A run of some files only (or filtered by -t, which records 0 for every file) says little of the others.
+const before = existsSync(OUT) ? Object.keys(JSON.parse(readFileSync(OUT, 'utf8'))).length : 0;
+if (Object.keys(seconds).length < Math.max(1, Math.floor(before * 0.8))) {
+  process.stderr.write(`test-durations: the cache has durations for ${Object.keys(seconds).length} spawning files, ${OUT} lists ${before}: run the whole suite first (npm test); nothing written\n`);
+  process.exit(1);
+}
 const sorted = Object.fromEntries(Object.entries(seconds).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])));
 writeFileSync(OUT, `${JSON.stringify(sorted, null, 2)}\n`);
 process.stderr.write(`test-durations: ${Object.keys(sorted).length} files of the ${PROJECT} project -> ${OUT}\n`);
