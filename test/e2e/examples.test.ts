@@ -18,7 +18,7 @@ import type { AddressInfo } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 import { createRequire } from 'node:module';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse, parseAllDocuments } from 'yaml';
 import { cleanEnv, runProgram } from '../helpers/run-svc.js';
 import { startGateSandbox, type GateSandbox } from '../helpers/sandbox-scope.js';
@@ -158,6 +158,10 @@ const expandInputs = (v: unknown, inputs: Record<string, string>) => String(v).r
 /** action.yml's steps as the runner runs a composite action: inputs (with defaults), outputs from $GITHUB_OUTPUT. */
 async function runAction(withInputs: Record<string, string>, env: Record<string, string>, dir: string): Promise<{ run: Run; outputs: Record<string, string> }> {
   const action = yamlFile('action.yml');
+  // The action's checkout is this one (GITHUB_ACTION_PATH), built by the run's global setup. Without
+  // dist/svc.cjs its first step runs `npm ci` in it, replacing the node_modules every test here runs
+  // on: it did once, when another vitest run in the same checkout was rebuilding dist/. Stop instead.
+  expect(existsSync(join(ROOT, 'dist', 'svc.cjs')), 'dist/svc.cjs is missing (is another run rebuilding this checkout?): not running the action, whose build step would run npm ci here').toBe(true);
   const inputs: Record<string, string> = {};
   for (const [name, spec] of Object.entries(action.inputs as Record<string, { default?: string }>)) inputs[name] = String(withInputs[name] ?? spec.default ?? '');
   for (const name of Object.keys(withInputs)) expect(action.inputs, `the workflow gives the action an input it does not have: ${name}`).toHaveProperty(name);
@@ -346,7 +350,7 @@ describe('examples/hostb-ci.yml and templates/svc-gate.yml', () => {
   });
 
   for (const file of files) {
-    it.concurrent(`${file.name}: default branch, then a merge request: npm installs svc, the baseline comes from the job artifacts API (no cache), the SAST and Code Quality reports validate and hold what the scan added; no baseline: a warning and every issue counts`, async () => {
+    it.concurrent(`${file.name}: default branch, then a merge request: npm installs svc, the baseline comes from the job artifacts API (no cache), the SAST and Code Quality reports validate and hold what the scan added; no baseline: a warning and every issue counts`, async ({ onTestFinished }) => {
       const sb = await sandbox();
       const api = await artifactsApi('job-token-0042');
       onTestFinished(() => api.close());
