@@ -16,6 +16,7 @@ const FLAG_SYNONYMS: Record<string, string[]> = {
   status: ['types'], state: ['types'], statuses: ['types'], type: ['types'],
   sort: ['sort-by'], order: ['sort-order'], 'order-by': ['sort-by'],
   severity: ['severities-min', 'fail-on'], 'min-severity': ['severities-min', 'fail-on'], 'max-severity': ['severities-max'],
+  levels: ['level', 'fail-on'],
   level: ['fail-on', 'severities-min'], threshold: ['fail-on'],
   repo: ['repository-ids', 'repository-id'], repos: ['repository-ids'], repository: ['repository-ids', 'repository-id'], repositories: ['repository-ids'],
   organization: ['org', 'organization-id'], organisation: ['org', 'organization-id'], 'org-id': ['org', 'organization-id'],
@@ -27,6 +28,16 @@ const FLAG_SYNONYMS: Record<string, string[]> = {
   rule: ['rule-id'], scan: ['scan-id'], project: ['project-id'], branch: ['default-scan-target-branch'],
   token: ['token-id'], secret: ['with-secret-stdin'], force: ['yes'],
 };
+
+/**
+ * What a flag means by the value it was given: `--severity high` names a level (critical, high,
+ * medium, low, info), which is --level (the gate: --fail-on); `--severity 7` the 0-10 severity.
+ */
+const LEVEL_WORDS = /^(critical|high|medium|low|info)$/i;
+function byValue(name: string, value: string | undefined): string[] {
+  if (value === undefined || !/severity|sev/.test(name)) return [];
+  return LEVEL_WORDS.test(value) ? ['level', 'fail-on'] : /^\d+(\.\d+)?$/.test(value) ? ['severities-min', 'severities-max'] : [];
+}
 
 /** Words that stand for other words inside a flag name. */
 const WORD_SYNONYMS: Record<string, string[]> = {
@@ -72,14 +83,15 @@ function closeBySpelling(typed: string, candidate: string): number | undefined {
 
 /**
  * The flags (with dashes) a mistyped `--flag` most likely meant, best first, at most `max`.
- * `candidates` are the long flags the command accepts, its own first.
+ * `candidates` are the long flags the command accepts, its own first; `value`, what followed it.
  */
-export function suggestFlags(typed: string, candidates: readonly string[], max = 2): string[] {
+export function suggestFlags(typed: string, candidates: readonly string[], max = 2, value?: string): string[] {
   const name = typed.replace(/^-+/, '').split('=')[0].toLowerCase();
   const plain = candidates.map((c) => c.replace(/^-+/, ''));
   const found: string[] = [];
   const add = (flag: string) => { if (!found.includes(flag) && found.length < max) found.push(flag); };
-  // 1. A known synonym the command has.
+  // 1. What the value says the flag means, then a known synonym the command has.
+  for (const s of byValue(name, typed.includes('=') ? typed.slice(typed.indexOf('=') + 1) : value)) if (plain.includes(s)) add(s);
   for (const s of FLAG_SYNONYMS[name] ?? []) if (plain.includes(s)) add(s);
   // 2. Every typed word names a word of the flag; fewer other words first.
   const typedWords = wordsOf(name);
@@ -146,7 +158,10 @@ function unknownOption(cmd: Command, flag: string): string {
   for (let c: Command | null = cmd; c; c = c.parent) {
     for (const o of c.createHelp().visibleOptions(c)) if (o.long) candidates.push(o.long);
   }
-  const s = flag.startsWith('--') ? suggestFlags(flag, candidates) : [];
+  // The word after the flag, when it is no flag itself: `--severity high` says what was meant.
+  const at = cmd.args.indexOf(flag);
+  const next = at >= 0 ? cmd.args[at + 1] : undefined;
+  const s = flag.startsWith('--') ? suggestFlags(flag, candidates, 2, next !== undefined && !next.startsWith('-') ? next : undefined) : [];
   const path = commandPath(cmd);
   return `unknown option '${flag}' for '${path}'${s.length ? ` (did you mean ${s.join(' or ')}?)` : ''}; see '${path} --help'`;
 }
