@@ -8,8 +8,11 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  * that import a spawning helper or node:child_process. They run in their own project, `process`;
  * everything else runs in-process (`unit`: test/unit and the helpers' own tests; `e2e`: the whole
  * program through main()). Classified from the files, so a new test lands in the right project.
+ * completion-cases drives the real shells (through shells.ts) for the completion-<shell> files.
+ * (sandbox.ts imports run-svc too, for its `svc()`, unused by most of its users: not listed, so a file
+ * that calls `sb.svc()` imports run-svc itself, as test/e2e/process.test.ts does.)
  */
-const SPAWNS = /helpers\/(run-svc|pty|shells|sarif-multitool|git-repo|pack|release-tree|github-runner)\.js['"]|['"]node:child_process['"]/;
+const SPAWNS = /helpers\/(run-svc|pty|shells|sarif-multitool|git-repo|pack|release-tree|github-runner|completion-cases)\.js['"]|['"]node:child_process['"]/;
 function testFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((n) => {
     const p = join(dir, n);
@@ -31,16 +34,24 @@ const spawning = testFiles('test').filter((f) => SPAWNS.test(readFileSync(f, 'ut
  * (idle 2-core machine).
  *
  * Durations come from vitest's cache of the last run (a file it has not seen goes first, as in
- * vitest's order); with no cache at all (a fresh checkout), the larger files first.
+ * vitest's order). With no cache at all (a fresh checkout, as CI runs it): the spawning files by the
+ * durations in test/durations.json (written by scripts/test-durations.mjs from a run's cache; a file
+ * it does not list goes first), the in-process ones larger files first. By file size the spawning
+ * group started its long files late (the bench and npm scripts files are short texts): its
+ * three workers' busiest one ran ~10% longer than in the order of the durations (a replay of the
+ * scheduling with one serial run's durations of each file: 55.8 s against 50.9 s).
  */
 const PROJECT_ORDER = ['process', 'e2e', 'unit'];
+const COLD_SECONDS: Record<string, number> = JSON.parse(readFileSync('test/durations.json', 'utf8'));
 class LongestFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const cache = this.ctx.cache;
-    const key = (f: TestSpecification) => `${f.project.name}:${relative(this.ctx.config.root, f.moduleId)}`;
+    const path = (f: TestSpecification) => relative(this.ctx.config.root, f.moduleId);
+    const key = (f: TestSpecification) => `${f.project.name}:${path(f)}`;
     const seen = (f: TestSpecification) => cache.getFileTestResults(key(f));
     const cold = files.every((f) => seen(f) === undefined);
     const weight = (f: TestSpecification): number => {
+      if (cold && f.project.name === 'process') return COLD_SECONDS[path(f)] ?? Number.MAX_SAFE_INTEGER;
       if (cold) return (cache.getFileStats(key(f))?.size ?? statSync(f.moduleId).size);
       return seen(f)?.duration ?? Number.MAX_SAFE_INTEGER;
     };

@@ -16,6 +16,12 @@ export default function setup(): () => void {
   const g = globalThis as { [DONE]?: boolean };
   if (g[DONE]) return () => {};
   g[DONE] = true;
+  // Every server a test talks to is on 127.0.0.1 with the test's own certificate (a test that needs a
+  // CA sets NODE_EXTRA_CA_CERTS itself), so the machine's bundle is of no use to the processes the
+  // tests start, and node reads it at every start: ~0.1 s of CPU per process (the suite starts
+  // hundreds of node processes: svc, npm, scripts) on machines that set it. Before the workers start,
+  // so none of them, and nothing they spawn, inherits it. npm keeps its own `cafile` setting.
+  delete process.env.NODE_EXTRA_CA_CERTS;
   // Where a spawned svc keeps the code cache of another node or other V8 flags (bin/svc.js): the
   // run's own, never the developer's ~/.cache, and not under the run's folder (which must end empty).
   const cacheHome = mkdtempSync(join(tmpdir(), 'svc-test-cache-'));

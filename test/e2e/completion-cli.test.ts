@@ -1,10 +1,11 @@
 import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FILES } from '../../src/docs/generated.js';
 import { runCli } from '../helpers/host.js';
-import { ROOT } from '../helpers/shells.js';
 import { tempDir } from '../helpers/temp.js';
+
+const ROOT = resolve(__dirname, '../..');
 
 describe('svc completion', () => {
   for (const shell of ['bash', 'zsh', 'fish'] as const) {

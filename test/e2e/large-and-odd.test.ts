@@ -69,11 +69,12 @@ describe('--input above the limit on a request body', () => {
   it('a --input file above the limit (17 MiB): exit 2 naming the limit, nothing sent', async () => {
     const file = join(tempDir('big-input-'), 'body.json');
     writeFileSync(file, OVER);
-    const before = svc.requests.length;
     const r = await runCli(['issues', 'search', '--input', file], { env: env() });
     expect(r.code, r.stderr).toBe(2);
     expect(r.stderr).toMatch(/is 17\.0 MiB, above svc's limit of 16\.0 MiB on a request body/);
-    expect(svc.requests.length).toBe(before);
+    // Nothing sent: no request carries this run's token. (Not a count of all requests: a request of a
+    // spawned svc above, killed with its reader gone, may be recorded only now: it failed this at load 9.)
+    expect(svc.requests.filter((q) => q.headers['x-service-api-token-id'] === env().SVC_API_TOKEN_ID)).toEqual([]);
   });
 
   it('17 MiB on stdin (--input -): exit 2 naming the limit', async () => {

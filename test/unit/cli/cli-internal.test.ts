@@ -3,7 +3,7 @@ import { PassThrough, Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../../src/cli.js';
 import type { Host } from '../../../src/core/host.js';
-import { tempConfigDir } from '../../helpers/run-svc.js';
+import { tempDir } from '../../helpers/temp.js';
 
 const SECRET = 'internal-path-secret-0123456789';
 
@@ -16,7 +16,7 @@ function host(extraArgsDebug = false): { host: Host; stderr: () => string } {
   return {
     host: {
       io: { stdout, stderr, stdin: new PassThrough(), stdoutIsTTY: false, stderrIsTTY: false, stdinIsTTY: false },
-      env: { SVC_CONFIG_DIR: tempConfigDir(), SVC_BASE_URL: 'http://127.0.0.1:9', SVC_API_TOKEN_ID: 'tid', SVC_API_TOKEN_SECRET: SECRET },
+      env: { SVC_CONFIG_DIR: tempDir('svc-test-cfg-'), SVC_BASE_URL: 'http://127.0.0.1:9', SVC_API_TOKEN_ID: 'tid', SVC_API_TOKEN_SECRET: SECRET },
       cwd: process.cwd(), platform: process.platform, version: '0.0.0-test', nodeVersion: process.version,
       now: () => 0, random: () => 0.5, sleep: async () => {}, signal: new AbortController().signal,
     },
