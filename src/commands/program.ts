@@ -71,7 +71,35 @@ const DESCRIPTION = 'svc: the command line for the Code Security Scanning Servic
 /** Where each program's commander errors go, with the command each was raised on (see inherit). */
 const errorSinks = new WeakMap<Command, (message: string, cmd: Command) => void>();
 
-export function buildProgram(run: Runner, io: IO, version: string, onError: (message: string) => void, env: Env = {}): Command {
+/**
+ * The API group and operation a command line names, when each is a known name (or alias) and
+ * nothing else comes before them but global flags: such a call registers only that group, and
+ * the group only that operation. Commander's parsing, help and errors of the command are the same
+ * either way (none of them names a sibling); what is saved is building the rest of the tree on
+ * every call. Anything else (no command, a built-in, an unknown word or flag, `--`) registers
+ * every command, for its help, its suggestions and completion.
+ */
+function namedCall(argv: readonly string[]): { group: Group; op?: string } | undefined {
+  const words: string[] = [];
+  for (let i = 0; i < argv.length && words.length < 2; i++) {
+    const a = argv[i];
+    if (!a.startsWith('-')) { words.push(a); continue; }
+    const eq = a.indexOf('=');
+    const o = GLOBAL_FLAGS.get(eq > 0 && a.startsWith('--') ? a.slice(0, eq) : a);
+    if (o === undefined) return undefined;
+    if (o && eq < 0) i++;
+  }
+  const group = GROUPS.find((g) => g.name === words[0] || g.aliases.includes(words[0]));
+  return group && { group, op: words[1] };
+}
+
+/** Each global flag (short and long) and whether it takes a value. */
+const GLOBAL_FLAGS = new Map(GLOBAL_OPTIONS.flatMap((o) => {
+  const value = o.flags.includes('<');
+  return o.flags.split(/[ ,]+/).filter((f) => f.startsWith('-')).map((f) => [f, value] as const);
+}));
+
+export function buildProgram(run: Runner, io: IO, version: string, onError: (message: string) => void, env: Env = {}, argv?: readonly string[]): Command {
   const helpWidth = () => Math.min(terminalWidth({ io, env }) ?? PIPE_WIDTH, HELP_WIDTH);
   const sink = (message: string, cmd: Command) => onError(explainCommanderError(message, cmd));
   const program = new Command('svc')
@@ -100,23 +128,26 @@ export function buildProgram(run: Runner, io: IO, version: string, onError: (mes
     program.addOption(opt);
   }
 
+  const named = argv && namedCall(argv);
   program.commandsGroup('API commands (one per operation of the service):');
-  for (const g of GROUPS) {
+  for (const g of named ? [named.group] : GROUPS) {
     const cmd = new Command(g.name).description(g.summary).aliases(g.aliases).helpCommand(false).usage('<operation> [flags]').commandsGroup('Operations:');
-    program.addCommand(lazyGroup(cmd, () => fillGroup(cmd, g, run)));
+    program.addCommand(lazyGroup(cmd, () => fillGroup(cmd, g, run, named?.op)));
   }
-  program.commandsGroup('Other commands:');
-  for (const b of BUILTINS) {
-    const cmd = new Command(b.name).description(b.summary);
-    program.addCommand(cmd, { hidden: b.hidden === true });
-    pending.set(cmd, async () => { (await b.load())(run, cmd); });
+  if (!named) {
+    program.commandsGroup('Other commands:');
+    for (const b of BUILTINS) {
+      const cmd = new Command(b.name).description(b.summary);
+      program.addCommand(cmd, { hidden: b.hidden === true });
+      pending.set(cmd, async () => { (await b.load())(run, cmd); });
+    }
   }
   program.hook('preSubcommand', async (_self, child) => {
     // The completion scripts are generated from the whole tree; `__complete` (TAB-time) needs none of it.
     if (child.name() === 'completion') await loadEverything(program);
     else await ensureLoaded(child);
   });
-  program.addCommand(helpCommand(program, io, helpWidth));
+  if (!named) program.addCommand(helpCommand(program, io, helpWidth));
   program.addHelpText('after', [
     '', `Help topics: ${Object.keys(HELP_TOPICS).map((t) => `svc help ${t}`).join(' | ')}`,
     "Run 'svc <group> --help' to list its operations, 'svc <group> <op> --help' for flags and examples.",
@@ -157,16 +188,18 @@ function inherit(parent: Command): void {
  * A group's operations, as stand-ins (name, alias, summary, argument: all that dispatch, "did you
  * mean" and the group's help need); the one commander dispatches to gets its flags then.
  */
-async function fillGroup(cmd: Command, g: Group, run: Runner): Promise<void> {
+async function fillGroup(cmd: Command, g: Group, run: Runner, named?: string): Promise<void> {
   // Loaded here, not at the top: it pulls in zod, which top-level help and --version never need.
   const { completeOperationCommand, operationStandIn } = await import('./operation/command.js');
   const ops = await loadGroup(g.name);
-  for (const op of ops) {
+  // The operation the command line names, alone (see namedCall); every one for anything else.
+  const only = named === undefined ? [] : ops.filter((op) => { const { name, alias } = commandName(op); return name === named || alias === named; });
+  for (const op of only.length ? only : ops) {
     const standIn = operationStandIn(op);
     cmd.addCommand(standIn);
     pending.set(standIn, async () => { completeOperationCommand(standIn, op, run); });
   }
-  if (g.name === 'issues') {
+  if (g.name === 'issues' && only.length === 0) {
     // `svc issues triage`: not an operation of the API, a walk through them on a terminal.
     const { completeTriage, triageStandIn } = await import('./triage/command.js');
     const triage = triageStandIn();
