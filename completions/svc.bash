@@ -10,7 +10,7 @@ _svc_topics='exit-codes environment output global-flags'
 # Subcommand names and aliases of a command path.
 _svc_commands() {
   case "$1" in
-    '') REPLY='orgs organizations repos repositories installations stats issues scans auth config api completion gate sandbox help' ;;
+    '') REPLY='orgs organizations repos repositories installations stats issues scans auth config api completion gate policy sandbox help' ;;
     'orgs') REPLY='list create invite delete' ;;
     'repos') REPLY='list add-hosta add-hostb add-hostc add-hosta-pat create-standalone delete set-scan-branch set-pr-scanning set-pr-scan-issue-summary set-pr-scan-clean-summary set-pr-scan-summaries-enabled set-max-pr-timeout reset-scanner-settings branches set-show-check-status set-pr-branch-format set-pr-commit-message-format set-pr-title-template set-pr-description-template resolve-by-url' ;;
     'installations') REPLY='repositories create-hostb-installation update-hostb-installation create-hosta-installation create-hostc-token-installation create-hostc-oauth-installation' ;;
@@ -19,6 +19,7 @@ _svc_commands() {
     'scans') REPLY='get-schedule upsert-schedule start list' ;;
     'auth') REPLY='login status token logout' ;;
     'config') REPLY='get set unset list path reset' ;;
+    'policy') REPLY='ignore unignore list prune' ;;
     *) REPLY='' ;;
   esac
 }
@@ -37,6 +38,7 @@ _svc_child() {
     '/api') REPLY='api' ;;
     '/completion') REPLY='completion' ;;
     '/gate') REPLY='gate' ;;
+    '/policy') REPLY='policy' ;;
     '/sandbox') REPLY='sandbox' ;;
     '/help') REPLY='help' ;;
     'orgs/list') REPLY='orgs list' ;;
@@ -102,6 +104,10 @@ _svc_child() {
     'config/list') REPLY='config list' ;;
     'config/path') REPLY='config path' ;;
     'config/reset') REPLY='config reset' ;;
+    'policy/ignore') REPLY='policy ignore' ;;
+    'policy/unignore') REPLY='policy unignore' ;;
+    'policy/list') REPLY='policy list' ;;
+    'policy/prune') REPLY='policy prune' ;;
     *) return 1 ;;
   esac
 }
@@ -184,6 +190,11 @@ _svc_flags() {
     'api') REPLY='-F --field -f --raw-field --input --safe -h --help' ;;
     'completion') REPLY='-h --help' ;;
     'gate') REPLY='--organization-id -R --repository-ids --scan-id --project-id --code-scan-types --vulnerability-classes --languages --rule-id --search-query --fail-on --max-critical --max-high --max-medium --max-low --max-info --max-total --levels --sarif --junit --markdown --json-report --hostb-sast --code-quality --annotations --comment --no-annotations --baseline --new-since --commit --diff --diff-scope --diff-work-tree --policy --repository --issue-url --wait --poll-interval --wait-timeout --page-size --concurrency -h --help' ;;
+    'policy') REPLY='-h --help' ;;
+    'policy ignore') REPLY='--reason --expires --fingerprint --no-verify --policy -h --help' ;;
+    'policy unignore') REPLY='--policy -h --help' ;;
+    'policy list') REPLY='--expired --policy -h --help' ;;
+    'policy prune') REPLY='--policy -h --help' ;;
     'sandbox') REPLY='--port --host --seed --repos --issues --state --token-id --token-secret --scan-duration --patch-delay --latency --fail-rate --fault --quiet -h --help' ;;
     'help') REPLY='-h --help' ;;
     *) REPLY='' ;;
@@ -206,7 +217,7 @@ _svc_flag_value() {
     'repos add-hostc/--repos'|*'/-F'|*'/--field') REPLY='at-file' ;;
     'issues search/--sort-by') REPLY='choice:createdAt severity score' ;;
     'scans list/--sort-by') REPLY='choice:createdAt updatedAt' ;;
-    'sandbox/--repos'|*'/--search-query'|*'/-f'|*'/--raw-field'|*'/--name'|*'/--organization-id'|*'/--email'|*'/--role'|*'/--app-id'|*'/-R'|*'/--repository-id'|*'/--default-scan-target-branch'|*'/--max-pr-timeout-minutes'|*'/--repository-ids'|*'/--pr-branch-format'|*'/--pr-commit-message-format'|*'/--pr-title-template'|*'/--pr-description-template'|*'/--repository-url'|*'/--project-id'|*'/--start-date'|*'/--end-date'|*'/--vuln-classes'|*'/--scan-id'|*'/--page'|*'/--page-size'|*'/--severities-min'|*'/--severities-max'|*'/--languages'|*'/--vulnerability-classes'|*'/--rule-id'|*'/--concurrency'|*'/--min-score'|*'/--created-after'|*'/--issue-id'|*'/--reason'|*'/--where'|*'/--severity'|*'/--execution-criteria-crontab'|*'/--timezone'|*'/--poll-interval'|*'/--wait-timeout'|*'/--token-id'|*'/--organization'|*'/--max-critical'|*'/--max-high'|*'/--max-medium'|*'/--max-low'|*'/--max-info'|*'/--max-total'|*'/--levels'|*'/--new-since'|*'/--commit'|*'/--diff'|*'/--repository'|*'/--issue-url'|*'/--port'|*'/--host'|*'/--seed'|*'/--issues'|*'/--token-secret'|*'/--scan-duration'|*'/--patch-delay'|*'/--latency'|*'/--fail-rate') REPLY='any' ;;
+    'sandbox/--repos'|*'/--search-query'|*'/-f'|*'/--raw-field'|*'/--name'|*'/--organization-id'|*'/--email'|*'/--role'|*'/--app-id'|*'/-R'|*'/--repository-id'|*'/--default-scan-target-branch'|*'/--max-pr-timeout-minutes'|*'/--repository-ids'|*'/--pr-branch-format'|*'/--pr-commit-message-format'|*'/--pr-title-template'|*'/--pr-description-template'|*'/--repository-url'|*'/--project-id'|*'/--start-date'|*'/--end-date'|*'/--vuln-classes'|*'/--scan-id'|*'/--page'|*'/--page-size'|*'/--severities-min'|*'/--severities-max'|*'/--languages'|*'/--vulnerability-classes'|*'/--rule-id'|*'/--concurrency'|*'/--min-score'|*'/--created-after'|*'/--issue-id'|*'/--reason'|*'/--where'|*'/--severity'|*'/--execution-criteria-crontab'|*'/--timezone'|*'/--poll-interval'|*'/--wait-timeout'|*'/--token-id'|*'/--organization'|*'/--max-critical'|*'/--max-high'|*'/--max-medium'|*'/--max-low'|*'/--max-info'|*'/--max-total'|*'/--levels'|*'/--new-since'|*'/--commit'|*'/--diff'|*'/--repository'|*'/--issue-url'|*'/--expires'|*'/--port'|*'/--host'|*'/--seed'|*'/--issues'|*'/--token-secret'|*'/--scan-duration'|*'/--patch-delay'|*'/--latency'|*'/--fail-rate') REPLY='any' ;;
     *'/--input'|*'/--reason-from'|*'/--ids-from'|*'/--failed-to'|*'/--sarif'|*'/--junit'|*'/--markdown'|*'/--json-report'|*'/--hostb-sast'|*'/--code-quality'|*'/--baseline'|*'/--policy'|*'/--state') REPLY='file' ;;
     *'/--vcs') REPLY='choice:hosta hostb hostc generic' ;;
     *'/--severities') REPLY='list:critical high medium low info' ;;

@@ -33,15 +33,31 @@ export async function runProcess(version: string): Promise<void> {
   process.on('uncaughtException', die);
   process.on('unhandledRejection', die);
 
+  // Work that holds the exit after a signal (Host.hold: the bulk engine reporting every id), and
+  // whether main has returned (the output is then only being flushed).
+  const holds = new Set<AbortController>();
+  let graceOver = false;
+  let mainReturned = false;
+  const leave = () => {
+    eraseSpinners();
+    process.exit(controller.signal.reason === 'SIGTERM' ? EXIT.TERMINATED : EXIT.INTERRUPTED);
+  };
   const onSignal = (signal: 'SIGINT' | 'SIGTERM') => {
-    const code = signal === 'SIGTERM' ? EXIT.TERMINATED : EXIT.INTERRUPTED;
-    const leave = () => { eraseSpinners(); process.exit(code); };
-    // A second signal: leave now.
-    if (controller.signal.aborted) leave();
+    if (controller.signal.aborted) {
+      // A second signal: what a holder was finishing stops (it still reports); otherwise, or a
+      // third time, leave now.
+      const held = [...holds].filter((h) => !h.signal.aborted);
+      if (held.length && !mainReturned) { for (const h of held) h.abort(signal); return; }
+      leave();
+    }
     // Requests in flight, retry waits and stdin reads listen to this and end at once (main then
-    // returns the code); whatever does not listen gets a short grace period.
+    // returns the code); whatever does not listen gets a short grace period, unless it holds the
+    // exit. Once main has returned, what is left is its output reaching the reader: not cut short.
     controller.abort(signal);
-    setTimeout(leave, SIGNAL_GRACE_MS).unref();
+    setTimeout(() => {
+      graceOver = true;
+      if (holds.size === 0 && !mainReturned) leave();
+    }, SIGNAL_GRACE_MS).unref();
   };
   process.on('SIGINT', () => onSignal('SIGINT'));
   process.on('SIGTERM', () => onSignal('SIGTERM'));
@@ -99,19 +115,29 @@ export async function runProcess(version: string): Promise<void> {
     random: Math.random,
     sleep,
     signal: controller.signal,
+    hold: () => {
+      const stop = new AbortController();
+      holds.add(stop);
+      return {
+        stop: stop.signal,
+        release: () => {
+          holds.delete(stop);
+          // The grace period ran out while held: what is left of main gets a new one.
+          if (graceOver && holds.size === 0 && !mainReturned) setTimeout(leave, SIGNAL_GRACE_MS).unref();
+        },
+      };
+    },
     exitsAfterMain: true,
     settle: (code) => { settled = code; },
   };
   const code = await main(process.argv.slice(2), host);
+  mainReturned = true;
   // A reader that goes away while the last output is flushed does not change the code.
   settled = code;
-  // Interrupted: leave at once with the signal's code, even if something (a socket, a timer)
-  // would keep the loop alive.
-  // (An interrupted command has already turned the signal into 130/143; one whose normal end is a
-  // signal, like `svc sandbox`, returns 0 after a clean stop.)
-  if (controller.signal.aborted) process.exit(code);
-  // Otherwise leave as soon as the output is flushed rather than when every timer and socket has
-  // wound down.
+  // Leave as soon as the output is flushed rather than when every timer and socket has wound down
+  // (process.exit below does not wait for them). Interrupted too: what svc wrote (a bulk run's
+  // records of what it did) reaches a reader that is still reading before the exit; another signal
+  // leaves at once, and a reader that goes away ends the wait (EPIPE, above).
   await Promise.all([process.stdout, process.stderr].map((s) => new Promise<void>((r) => s.write('', () => r()))));
   // Said once: the command may have stopped on it already (OutputFailedError, exit 9).
   if (outputFailure && code !== EXIT.OUTPUT) {

@@ -25,6 +25,7 @@ export const BUILTINS: ReadonlyArray<{ name: string; summary: string; hidden?: b
   { name: 'completion', summary: 'Print the shell completion script (bash, zsh, fish)', load: async () => (await import('./builtin/completion.js')).completionCommand },
   { name: '__complete', summary: 'Values for the completion scripts', hidden: true, load: async () => (await import('./builtin/completion.js')).completeCommand },
   { name: 'gate', summary: 'Pass or fail a build on the open issues in a scope (for CI)', load: async () => (await import('./gate/command.js')).gateCommand },
+  { name: 'policy', summary: 'Accept risks: issues svc gate does not count until a day (.svc-policy.yml)', load: async () => (await import('./builtin/policy.js')).policyCommand },
   { name: 'sandbox', summary: 'Run a local stand-in of the service (no account needed)', load: async () => (await import('./builtin/sandbox.js')).sandboxCommand },
 ];
 

@@ -1,5 +1,5 @@
 /** `svc completion bash`: a static bash script; only profile names call svc, when TAB needs them. */
-import type { CompletionModel } from './model.js';
+import type { CompletionModel } from './tree.js';
 import { buildTables, casePattern, sq, type Tables } from './tables.js';
 
 const words = (list: Array<{ word: string }>) => sq(list.map((c) => c.word).join(' '));

@@ -1,5 +1,5 @@
 /** `svc completion fish`: a static fish completion; only profile names call svc, when TAB needs them. */
-import type { CompletionModel } from './model.js';
+import type { CompletionModel } from './tree.js';
 import { buildTables, type Candidate, type Tables, groupBy } from './tables.js';
 
 /** Fish single quotes: only \\ and \' are special inside them. */

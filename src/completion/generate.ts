@@ -1,7 +1,7 @@
 /** Completion scripts from the commander tree (which must have every group loaded). */
 import type { Command } from 'commander';
 import type { Shell } from './shells.js';
-import { buildModel } from './model.js';
+import { buildModel } from './tree.js';
 import { bashScript } from './bash.js';
 import { zshScript } from './zsh.js';
 import { fishScript } from './fish.js';

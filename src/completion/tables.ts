@@ -4,7 +4,7 @@
  * command names joined by spaces ('' is the root).
  */
 import type { ValueHint } from './hints.js';
-import { allCommands, type CompletionModel, type FlagModel } from './model.js';
+import { allCommands, type CompletionModel, type FlagModel } from './tree.js';
 
 export interface Candidate { word: string; description: string }
 

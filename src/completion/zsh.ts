@@ -1,5 +1,5 @@
 /** `svc completion zsh`: a static zsh completion function with descriptions; only profile names call svc. */
-import type { CompletionModel } from './model.js';
+import type { CompletionModel } from './tree.js';
 import { buildTables, casePattern, sq, type Candidate, type Tables, groupBy } from './tables.js';
 
 /** `word:description` entries for _describe (colons in the word escaped). */

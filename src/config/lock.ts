@@ -44,14 +44,14 @@ const DEAD_OWNER_MS = 1_000;
 interface Seen { ino: number; mtimeMs: number }
 
 /** The lock as read, when it is stale: read and stat'ed through one handle, so both are of one file. */
-async function staleLock(lockPath: string): Promise<Seen | undefined> {
+async function staleLock(lockPath: string, what: string): Promise<Seen | undefined> {
   let handle: fs.promises.FileHandle;
   try {
     // Never a plain open: a FIFO there would block it for good.
     handle = await openRegularFile(lockPath);
   } catch (err) {
     if (err instanceof NotRegularFile) {
-      throw new UsageError(`the lock file ${lockPath} of the config file is ${err.kind}, not a lock svc made; nothing was changed`, `delete ${lockPath} and try again`);
+      throw new UsageError(`the lock file ${lockPath} of ${what} is ${err.kind}, not a lock svc made; nothing was changed`, `delete ${lockPath} and try again`);
     }
     return undefined;
   }
@@ -76,8 +76,8 @@ async function removeStale(lockPath: string, seen: Seen): Promise<void> {
   if (now && now.ino === seen.ino && now.mtimeMs === seen.mtimeMs) await fs.promises.unlink(lockPath).catch(() => {});
 }
 
-/** Runs `fn` holding the lock of `path` (`path.lock`). */
-export async function withLock<T>(path: string, fn: () => Promise<T>, waitMs = WAIT_MS): Promise<T> {
+/** Runs `fn` holding the lock of `path` (`path.lock`); `what` names the file in messages. */
+export async function withLock<T>(path: string, fn: () => Promise<T>, waitMs = WAIT_MS, what = 'the config file'): Promise<T> {
   const lockPath = `${path}.lock`;
   const started = Date.now();
   for (let attempt = 0; ; attempt++) {
@@ -92,13 +92,13 @@ export async function withLock<T>(path: string, fn: () => Promise<T>, waitMs = W
       break;
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-      const stale = await staleLock(lockPath);
+      const stale = await staleLock(lockPath, what);
       if (stale) {
         await removeStale(lockPath, stale);
         continue;
       }
       if (Date.now() - started > waitMs) {
-        throw new UsageError(`the config file ${path} is locked by another svc (lock file ${lockPath}); nothing was changed`, `try again; if no other svc is running, delete ${lockPath}`);
+        throw new UsageError(`${what} ${path} is locked by another svc (lock file ${lockPath}); nothing was changed`, `try again; if no other svc is running, delete ${lockPath}`);
       }
       await sleep(Math.min(5 + attempt * 5, 50) + Math.random() * 10);
     }

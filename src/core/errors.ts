@@ -24,8 +24,11 @@ export class AuthError extends CliError {
 }
 
 export class InterruptedError extends CliError {
-  /** `hint`: what goes on without svc (a started scan keeps running). */
-  constructor(signal: 'SIGINT' | 'SIGTERM' = 'SIGINT', hint?: string) {
+  /**
+   * `hint`: what goes on without svc (a started scan keeps running). `waitingToRetry`: it came during
+   * a wait to send a call again, which is then not in flight (the service did not take it).
+   */
+  constructor(signal: 'SIGINT' | 'SIGTERM' = 'SIGINT', hint?: string, readonly waitingToRetry = false) {
     super(`interrupted by ${signal}`, signal === 'SIGTERM' ? EXIT.TERMINATED : EXIT.INTERRUPTED, hint);
   }
 }

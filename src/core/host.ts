@@ -39,6 +39,14 @@ export interface Host {
   /** Aborted when the user interrupts (SIGINT/SIGTERM); `reason` names the signal. */
   signal: AbortSignal;
   /**
+   * Work that still has something to finish and report after an interrupt (the bulk engine: its
+   * calls in flight, then every record, the summary and --failed-to) holds the exit while it does:
+   * the grace period after a signal does not cut it short. A second signal aborts `stop` (the work
+   * then ends what it was finishing, and still reports); a third leaves at once. The real host has
+   * it; without it (tests), nothing cuts the work short anyway.
+   */
+  hold?(): ExitHold;
+  /**
    * The process exits as soon as main returns (the real host): main then leaves the HTTP client's
    * open connection to the exit rather than tearing it down (~1.5 ms of every call).
    */
@@ -54,6 +62,12 @@ export interface Host {
    * its flags to its rendered output in-process without a server. The real host leaves it out.
    */
   dispatcher?: Dispatcher;
+}
+
+interface ExitHold {
+  /** Aborted by the second signal: stop finishing, report what is known. */
+  stop: AbortSignal;
+  release(): void;
 }
 
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {

@@ -9,7 +9,7 @@
  * would pass every gate.
  */
 import { EMPTY_FINGERPRINT, fingerprintParts, fileKeyOf, fingerprintOf, titleKey } from './fingerprint.js';
-import type { IssueInput } from './verdict.js';
+import type { IssueInput } from './tally.js';
 
 export class BaselineError extends Error {
   override readonly name = 'BaselineError';

@@ -11,10 +11,28 @@
  * - the logging-command CI's agent (the providers table) keeps 10 errors and 10 warnings per step as
  *   issues (LOGISSUE_LIMITS).
  */
-import { levelRank, numericScore, type Level } from './levels.js';
+import { levelRank, numericScore, type Level } from '../operations/levels.js';
+import type { GateVerdict } from './verdict.js';
 
 export const SARIF_LIMITS = Object.freeze({ results: 25_000, gzipBytes: 10 * 1024 * 1024 });
 export type SarifLimits = { results: number; gzipBytes: number };
+
+/** The SARIF report within the limits (commands/gate/sarif-cap.ts measures it as it is written). */
+export interface SarifCap {
+  /** The verdict whose issues the SARIF report lists (the counts stay the verdict's own). */
+  verdict: GateVerdict;
+  /** Results left out, and why ('' when none). */
+  omitted: number;
+  reason: string;
+  /** Results before capping. */
+  total: number;
+}
+
+/** One line on what the SARIF report left out: stderr and the summaries. */
+export function sarifCapLine(cap: SarifCap | undefined): string[] {
+  if (!cap || cap.omitted === 0) return [];
+  return [`The SARIF report leaves out ${cap.omitted} of ${cap.total} results (the least severe; it keeps ${cap.total - cap.omitted}): ${cap.reason}.`];
+}
 
 /** Host A's runner, per step: errors, warnings and notices (the last notice is the one that names the rest); per job. */
 export const ANNOTATION_LIMITS: AnnotationLimits = Object.freeze({ error: 10, warning: 10, notice: 10, job: 50, note: 'notice' });

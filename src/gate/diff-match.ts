@@ -12,8 +12,8 @@
  *   service's path does not match the checkout (another root, a prefix), so nothing can be said.
  */
 import { fileKeyOf } from './fingerprint.js';
-import type { ChangeSet } from './diff.js';
-import { GateUsageError } from './levels.js';
+import type { ChangeSet } from './diff-parse.js';
+import { GateUsageError } from './policy.js';
 
 export type DiffScope = 'lines' | 'files';
 type DiffPlace = 'change' | 'elsewhere' | 'unlocated' | 'unknown';

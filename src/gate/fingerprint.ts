@@ -5,7 +5,7 @@
  * A baseline and the policy file match issues by it when their ids differ.
  */
 import { createHash } from 'node:crypto';
-import type { IssueInput } from './verdict.js';
+import type { IssueInput } from './tally.js';
 
 function text(value: unknown): string {
   return typeof value === 'string' ? value.trim().replace(/\s+/g, ' ') : '';

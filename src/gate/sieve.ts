@@ -8,12 +8,12 @@
  * another commit, so it counts (and the summary says how many were such).
  */
 import { baselineMatcher, type Baseline } from './baseline.js';
-import { isOpen, type GateIssue, type GateTally, type IssueInput } from './verdict.js';
+import { isOpen, type GateIssue, type GateTally, type IssueInput } from './tally.js';
 import { fingerprintOf } from './fingerprint.js';
-import { DEFAULT_CUTOFFS, levelOf, type Cutoffs } from './levels.js';
-import { entryMatches, isExpired, type IgnoreEntry, type Policy } from './policy.js';
+import { entryMatches, isExpired, type IgnoreEntry, type Policy } from './policy-file.js';
 import { commitOf, createdAtOf, sameCommit, scanIdOf } from './since.js';
 import { placeOf, type DiffFilter, type DiffScope } from './diff-match.js';
+import { DEFAULT_CUTOFFS, levelOf, type Cutoffs } from '../operations/levels.js';
 
 interface Suppression {
   reason: string;

@@ -1,5 +1,5 @@
 /** The lines that say what the baseline, the policy and --new-since/--commit took out of the count. */
-import type { IgnoreEntry } from './policy.js';
+import type { IgnoreEntry } from './policy-file.js';
 import type { Sifted } from './sieve.js';
 
 const s = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;

@@ -5,7 +5,7 @@
  * and the value. Never counted as something else, never dropped, never "info".
  *
  * - `score`: a number from 0 to 100 (field notes, "Numbers and values"). A score the issue does not
- *   carry is not out of spec: the issue counts as critical (levels.ts), as before.
+ *   carry is not out of spec: the issue counts as critical (operations/levels.ts), as before.
  * - `status`: checked against the request's `types` by the listing (listing/answer-checks.ts): in an
  *   open-only search anything but exactly `open` (a look-alike, an invisible character, a non-string)
  *   is an answer outside the scope asked for. An issue without one counts as open.

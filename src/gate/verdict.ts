@@ -1,279 +1,112 @@
 /**
- * The CI gate: counts the open issues per level and checks them against the thresholds.
- * Pure: no I/O, no environment.
+ * The gate's verdict: the decision (the tally's result, tally.ts) with what it was made on (the scope,
+ * what was verified and sifted, the issues read and the total the service gave), and the same as data:
+ * what `-o json` prints and `--json-report` writes (a later --baseline reads it back).
  */
-import {
-  DEFAULT_CUTOFFS,
-  GateUsageError,
-  LEVELS,
-  isLevel,
-  levelAtLeast,
-  levelOf,
-  levelRank,
-  numericScore,
-  type Cutoffs,
-  type Level,
-} from './levels.js';
+import type { GateIssue, GateResult, IssueList } from './tally.js';
+import type { Sifted } from './sieve.js';
+import { cellText } from '../core/sanitize.js';
+import { LazyList } from '../core/json-stream.js';
 
-/**
- * An Issue record as the issue search returns it (spec, "Issue record"). Parsed leniently:
- * only `id` is required and unknown fields are kept.
- */
-export interface IssueInput {
-  id: string;
-  repositoryId?: string;
-  repositoryName?: string;
-  status?: string;
-  generatedTitle?: string;
-  generatedDescription?: string;
-  language?: string;
-  vulnClass?: string;
-  vulnCategory?: string;
-  cwes?: string[];
-  severity?: number;
-  confidence?: number;
-  score?: number;
-  affectedFile?: string;
-  startLine?: number;
-  endLine?: number;
-  startColumn?: number;
-  endColumn?: number;
-  [field: string]: unknown;
+/** --commit: the finished scans of that commit the issues name (commands/gate/commit-scan.ts). */
+export interface VerifiedCommit {
+  sha: string;
+  scans: Array<{ id: string; status: string }>;
 }
 
-/** An issue the gate counted, with its level and whether it breaks the gate. */
-export type GateIssue = IssueInput & { level: Level; breaking: boolean };
+/** What was verified, for the verdict (`-o json` `verified`) and the summary (commands/gate/scope.ts). */
+export interface VerifiedScope {
+  organization?: string;
+  repositories?: string[];
+  project?: string;
+  scan?: { id: string; status: string; repositoryId?: string };
+  rule?: string;
+  /** --commit: the finished scans of that commit the issues name (commit-scan.ts). */
+  commit?: VerifiedCommit;
+  /** Scope flags that filter but name nothing that can be looked up. */
+  unverifiedFilters: string[];
+}
 
-/**
- * A list of kept issues, read in order: an array, or issues kept out of memory and read back one at
- * a time on each pass (the gate's spill file, src/commands/gate/spill.ts). Readers iterate it; they
- * never index it or hold it whole.
- */
-export interface IssueList extends Iterable<GateIssue> {
-  readonly length: number;
+export interface GateVerdict {
+  result: GateResult;
+  /** What the baseline, the policy and --new-since/--commit took out of the count. */
+  sifted?: Sifted;
+  scope: Record<string, unknown>;
+  /** The ids of the scope that were looked up and found (see scope.ts). */
+  verified: VerifiedScope;
+  fetched: number;
+  totalCount: number;
   /**
-   * The items whose places the mask keeps (`keep[from + place] === 1`), in order, without reading
-   * the others (where the list can; else the reader filters as it reads).
+   * The organization the gate acted on and where it came from (`--org`, `SVC_ORGANIZATION_ID`,
+   * `profile`, `--organization-id`), or no id: the token's default.
    */
-  pick?(keep: Uint8Array, from: number): IssueList;
-  /**
-   * Each item's level (its rank, levelRank) and score (numericScore; NaN when none), in order,
-   * where the list has them without reading its items (else undefined).
-   */
-  severities?(): { rank: Uint8Array; score: Float64Array } | undefined;
+  organization?: { id?: string; from: string };
+}
+
+/** "Organization: org_1 (from --org)", or the token's default when none is set. */
+export function organizationText(o: { id?: string; from: string }): string {
+  return o.id === undefined
+    ? "Organization: the token's default (none set: --org, SVC_ORGANIZATION_ID or svc config set organization picks one; svc auth status lists them)."
+    : `Organization: ${cellText(o.id)} (from ${o.from}).`;
 }
 
 /**
- * Where a tally keeps the issues it keeps: in memory (arrayStore, the default) or elsewhere. Each
- * issue comes with its level set and `breaking` false; `finish` gives them back with `breaking` set
- * for the levels that break, and those that break most severe first (compareSeverity, stable).
+ * The verdict as data (`-o json`). With `lazy` its issue lists are LazyLists, made as they are
+ * written (the JSON report of tens of thousands of issues, see output/json-stream.ts): the same JSON.
  */
-export interface IssueStore {
-  push(issue: GateIssue): void;
-  finish(breaks: ReadonlySet<Level>): { issues: IssueList; breaking: IssueList };
+export function verdictData(v: GateVerdict, lazy = false): Record<string, unknown> {
+  const r = v.result;
+  return {
+    passed: r.passed,
+    decided: true,
+    counts: r.counts,
+    thresholds: r.thresholds,
+    violations: r.violations,
+    breaking: r.breaking,
+    scope: v.scope,
+    verified: v.verified,
+    ...(v.organization ? { organization: v.organization } : {}),
+    fetched: v.fetched,
+    totalCount: v.totalCount,
+    ignored: r.ignored,
+    ...siftedData(v, lazy ? (list) => new LazyList(() => mapped(list)) : (list) => Array.from(list, issueData)),
+  };
 }
 
-export type CountKey = Level | 'total';
-type Counts = Record<CountKey, number>;
-export type MaxThresholds = Partial<Record<CountKey, number>>;
-
-export interface Thresholds {
-  /** Fail when any open issue is at this level or above. */
-  failOn?: Level;
-  /** Fail when more than N open issues are at a level (or in total). */
-  max?: MaxThresholds;
-  cutoffs?: Cutoffs;
-}
-
-export interface GateResult<L extends IssueList = IssueList> {
-  passed: boolean;
-  /** Open issues per level, and in total. */
-  counts: Counts;
-  thresholds: { failOn?: Level; max: MaxThresholds; cutoffs: Cutoffs };
-  /** Issues that break the gate, most severe first. */
-  breaking: L;
-  /** Every counted (open) issue, in input order (with a tally's keep 'breaking': only those at a level a threshold looks at). */
-  issues: L;
-  /** One line per broken threshold, e.g. "3 high issues > max 2". */
-  violations: string[];
-  /** Issues not counted because their status is not open. */
-  ignored: number;
-}
-
-const COUNT_KEYS: readonly CountKey[] = [...LEVELS, 'total'];
-
-/** Open issues count; an issue without a status counts too (the search returns open ones by default). */
-export function isOpen(issue: IssueInput): boolean {
-  const status = issue.status;
-  if (status === undefined || status === null || status === '') return true;
-  return typeof status === 'string' && status.trim().toLowerCase() === 'open';
-}
-
-function plural(n: number, level: CountKey): string {
-  const what = level === 'total' ? 'open' : level;
-  return `${n} ${what} issue${n === 1 ? '' : 's'}`;
-}
-
-function checkOptions(options: Thresholds): void {
-  if (options.failOn !== undefined && !isLevel(options.failOn)) {
-    throw new GateUsageError(`unknown level "${String(options.failOn)}" (expected one of ${LEVELS.join(', ')})`);
-  }
-  for (const [key, value] of Object.entries(options.max ?? {})) {
-    if (value === undefined) continue;
-    if (!(COUNT_KEYS as readonly string[]).includes(key)) {
-      throw new GateUsageError(`max: unknown level "${key}" (expected ${COUNT_KEYS.join(', ')})`);
-    }
-    if (!Number.isInteger(value) || value < 0) {
-      throw new GateUsageError(`max: ${key}=${String(value)} must be a whole number, 0 or more`);
-    }
-  }
-}
-
-/** The first `n` issues of a list (read no further). */
-export function firstOf(list: IssueList, n: number): GateIssue[] {
-  const out: GateIssue[] = [];
-  if (n <= 0) return out;
-  for (const issue of list) {
-    out.push(issue);
-    if (out.length >= n) break;
+/** Slim issue records for JSON: what a reader (or a later --baseline) needs, no heavy fields. */
+function issueData(i: GateIssue): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const key of ['id', 'level', 'score', 'breaking', 'fingerprint', 'vulnClass', 'cwes', 'repositoryId', 'repositoryName', 'affectedFile', 'startLine', 'generatedTitle', 'createdAt', 'suppression']) {
+    if (i[key] !== undefined) out[key] = i[key];
   }
   return out;
 }
 
-/** Sort key: most severe level first, then highest score (a missing score ranks first). */
-function compareSeverity(a: GateIssue, b: GateIssue): number {
-  const byLevel = levelRank(a.level) - levelRank(b.level);
-  if (byLevel !== 0) return byLevel;
-  return severityScore(b) - severityScore(a) || 0;
-}
-
-/** The score the breaking list is sorted by: higher first, a missing score before every other. */
-function severityScore(issue: IssueInput): number {
-  return numericScore(issue.score) ?? Infinity;
-}
-
-/** Kept issues in memory: the default store. */
-export function arrayStore(): IssueStore {
-  const kept: GateIssue[] = [];
-  return {
-    push(issue) { kept.push(issue); },
-    finish(breaks) {
-      for (const issue of kept) issue.breaking = breaks.has(issue.level);
-      return { issues: kept, breaking: kept.filter((i) => i.breaking).sort(compareSeverity) };
-    },
-  };
-}
-
-/** Which counted issues a tally keeps: every one (reports list them all) or only those that may break. */
-type KeepPolicy = 'all' | 'breaking';
-
-interface TallyOptions extends Thresholds {
-  /** Default 'all'. With 'breaking', only issues at a level some threshold looks at are kept. */
-  keep?: KeepPolicy;
-  /**
-   * Slims an issue before it is kept (e.g. drops code segments), to bound memory. Its result is the
-   * tally's to extend (it sets `level` and `breaking` on it): a new object, or the issue itself when
-   * the caller owns it. Without it, the tally keeps a copy.
-   */
-  slim?: (issue: IssueInput) => IssueInput;
-  /** Where kept issues go (default: an array, arrayStore). */
-  store?: IssueStore;
-}
-
-/** Counts issues one at a time (no list of every issue needed), then decides. */
-export interface GateTally<L extends IssueList = IssueList> {
-  add(issue: IssueInput): void;
-  /** Number of issues given to add(), open or not. */
-  readonly seen: number;
-  result(): GateResult<L>;
-}
-
-/** Levels whose issues can break the gate under these options. */
-function levelsThatMayBreak(failOn: Level | undefined, max: MaxThresholds): Set<Level> {
-  const out = new Set<Level>();
-  for (const level of LEVELS) {
-    if (max.total !== undefined || max[level] !== undefined) out.add(level);
-    if (failOn !== undefined && levelAtLeast(level, failOn)) out.add(level);
+/**
+ * `issues` (every counted issue: with a baseline, the new ones), and with a baseline `unchanged`
+ * (those found in it), with a policy `suppressed` (with the reason): the lists a later run reads
+ * back with --baseline.
+ */
+function siftedData(v: GateVerdict, list: (issues: IssueList) => unknown): Record<string, unknown> {
+  const out: Record<string, unknown> = { issues: list(v.result.issues) };
+  const sf = v.sifted;
+  if (!sf) return out;
+  if (sf.baseline) {
+    out.baseline = { file: sf.baseline.file, new: v.result.counts.total, unchanged: sf.unchangedCount };
+    out.unchanged = list(sf.unchanged);
   }
+  if (sf.policy) {
+    out.policy = { file: sf.policy.file, suppressed: sf.suppressedCount, expired: sf.expired.map((e) => ({ line: e.line, expires: e.expires, id: e.id, fingerprint: e.fingerprint, rule: e.rule, path: e.path })) };
+    out.suppressed = list(sf.suppressed);
+  }
+  if (sf.diff) {
+    out.diff = sf.diff;
+    out.elsewhere = list(sf.elsewhere);
+  }
+  if (sf.outOfScope > 0 || sf.undated > 0 || sf.uncommitted > 0) out.narrowed = { leftOut: sf.outOfScope, countedWithoutDate: sf.undated, countedWithoutCommit: sf.uncommitted };
   return out;
 }
 
-/** Without a store the issues are kept in arrays. */
-export function createTally(options?: TallyOptions & { store?: undefined }): GateTally<GateIssue[]>;
-export function createTally(options: TallyOptions): GateTally;
-export function createTally(options: TallyOptions = {}): GateTally {
-  checkOptions(options);
-  const cutoffs = options.cutoffs ?? DEFAULT_CUTOFFS;
-  const max: MaxThresholds = {};
-  for (const key of COUNT_KEYS) {
-    const value = options.max?.[key];
-    if (value !== undefined) max[key] = value;
-  }
-  const { failOn } = options;
-  const mayBreak = levelsThatMayBreak(failOn, max);
-  const keepAll = (options.keep ?? 'all') === 'all';
-  const counts: Counts = { critical: 0, high: 0, medium: 0, low: 0, info: 0, total: 0 };
-  const kept = options.store ?? arrayStore();
-  let ignored = 0;
-  let seen = 0;
-
-  return {
-    get seen() { return seen; },
-    add(issue) {
-      seen++;
-      if (!isOpen(issue)) {
-        ignored++;
-        return;
-      }
-      const level = levelOf(issue.score, cutoffs);
-      counts[level]++;
-      counts.total++;
-      if (keepAll || mayBreak.has(level)) {
-        if (options.slim) {
-          // The slim step's object is the tally's to extend (see TallyOptions.slim): no second copy.
-          const g = options.slim(issue) as GateIssue;
-          g.level = level;
-          g.breaking = false;
-          kept.push(g);
-        } else {
-          kept.push({ ...issue, level, breaking: false });
-        }
-      }
-    },
-    result() {
-      const violations: string[] = [];
-      const breaks = new Set<Level>();
-      if (failOn !== undefined) {
-        let hits = 0;
-        for (const level of LEVELS) if (levelAtLeast(level, failOn)) hits += counts[level];
-        if (hits > 0) {
-          const scope = failOn === 'info' ? 'any level' : `${failOn} or above`;
-          violations.push(`${hits} issue${hits === 1 ? '' : 's'} at ${scope} (fail-on ${failOn})`);
-          for (const level of LEVELS) if (levelAtLeast(level, failOn)) breaks.add(level);
-        }
-      }
-      for (const key of COUNT_KEYS) {
-        const limit = max[key];
-        if (limit === undefined || counts[key] <= limit) continue;
-        violations.push(`${plural(counts[key], key)} > max ${limit}`);
-        if (key === 'total') for (const level of LEVELS) breaks.add(level);
-        else breaks.add(key);
-      }
-      const { issues, breaking } = kept.finish(breaks);
-      const thresholds: GateResult['thresholds'] = { max, cutoffs };
-      if (failOn !== undefined) thresholds.failOn = failOn;
-      return { passed: violations.length === 0, counts: { ...counts }, thresholds, breaking, issues, violations, ignored };
-    },
-  };
-}
-
-/**
- * Evaluates the gate. With neither `failOn` nor `max` it always passes (it only counts).
- * A `failOn` level breaks on every open issue at or above it; a `max` of a level that is
- * exceeded breaks on every open issue of that level; an exceeded `max.total` on every open issue.
- */
-export function evaluateGate(issues: readonly IssueInput[], options: Thresholds = {}): GateResult<GateIssue[]> {
-  const tally = createTally({ ...options, keep: 'all' });
-  for (const issue of issues) tally.add(issue);
-  return tally.result();
+function* mapped(issues: IssueList): Generator<Record<string, unknown>> {
+  for (const i of issues) yield issueData(i);
 }

@@ -11,7 +11,7 @@
  * (1: the top-level object; arrays do not count as a level).
  */
 
-import { ResponseError } from './errors.js';
+import { ResponseError } from './api-errors.js';
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;

@@ -6,7 +6,7 @@ import { Agent, envHttpProxyAgent, request, type Dispatcher } from './undici.js'
 import { RawAnswer, notJsonError, parseAnswer, type BodyBuffers } from './raw-answer.js';
 import { InterruptedError } from '../core/errors.js';
 import type { Env } from '../core/host.js';
-import { ApiError, ResponseError, statusError } from './errors.js';
+import { ApiError, ResponseError, statusError } from './api-errors.js';
 import { MAX_RETRY_AFTER_MS, isRetryable, parseRetryAfter, retryDelayMs } from './retry.js';
 import { redactBody, redactHeaders, redactUrl, scrub, truncate } from './redact.js';
 import { proxyFor, proxySettings, type ProxySettings } from './proxy.js';
@@ -61,6 +61,12 @@ interface CallOptions {
    * finish after a Ctrl-C (it stops sending new ones), so that each id's outcome is known.
    */
   signal?: AbortSignal;
+  /**
+   * What ends a wait to retry (after a 429, or a failure that provably never reached the service),
+   * when it is not `signal`: the bulk engine's calls in flight finish after a Ctrl-C, but a call
+   * waiting to be sent again is not in flight, and the Ctrl-C ends its wait at once.
+   */
+  waitSignal?: AbortSignal;
 }
 
 export interface Client {
@@ -258,7 +264,7 @@ export function createClient(o: ClientOptions): Client {
   }
 
   return {
-    async call(path, body, { safe, raw = false, signal = o.signal }) {
+    async call(path, body, { safe, raw = false, signal = o.signal, waitSignal = signal }) {
       const payload = JSON.stringify(body ?? {});
       const logged = o.verbose ? JSON.stringify(redactBody(body ?? {})) : '';
       const returnAll = (body as { returnAll?: unknown } | null)?.returnAll === true;
@@ -276,7 +282,8 @@ export function createClient(o: ClientOptions): Client {
           // The wait svc keeps (Retry-After is capped at MAX_RETRY_AFTER_MS), never the longer one asked for.
           const capped = asked !== undefined && asked > wait ? `; svc waits at most ${MAX_RETRY_AFTER_MS / 1000} s, whatever Retry-After says` : '';
           o.notice?.(`${(err as Error).message}; retrying in ${(wait / 1000).toFixed(1)} s (retry ${attempt + 1} of ${o.retries}${capped})`);
-          await o.sleep(wait, signal).catch(() => { throw interrupted(signal); });
+          const ends = waitSignal === signal ? signal : AbortSignal.any([signal, waitSignal]);
+          await o.sleep(wait, ends).catch(() => { throw interrupted(waitSignal.aborted ? waitSignal : signal, true); });
         }
       }
     },
@@ -311,8 +318,8 @@ function refusal(err: unknown, what: string, baseUrl: string, maxBytes: number, 
   return undefined;
 }
 
-function interrupted(signal: AbortSignal): InterruptedError {
-  return new InterruptedError(signal.reason === 'SIGTERM' ? 'SIGTERM' : 'SIGINT');
+function interrupted(signal: AbortSignal, waiting = false): InterruptedError {
+  return new InterruptedError(signal.reason === 'SIGTERM' ? 'SIGTERM' : 'SIGINT', undefined, waiting);
 }
 
 function formatHeaders(h: Record<string, unknown>, prefix: string): string {

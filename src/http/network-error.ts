@@ -2,7 +2,7 @@
  * A failed request at the network level -> one typed error with a message that says what
  * happened, which limit was hit, and (for mutations) whether the request may have taken effect.
  */
-import { ConnectionError, TimeoutError } from './errors.js';
+import { ConnectionError, TimeoutError } from './api-errors.js';
 import { redactUrl } from './redact.js';
 
 interface FailureContext {

@@ -3,7 +3,7 @@
  * apart from the client so that code which decodes raw answers (src/listing/page-decode.ts) does
  * not load the HTTP client with it.
  */
-import { ResponseError } from './errors.js';
+import { ResponseError } from './api-errors.js';
 import { checkDepth, checkKeysOnce, checkNoErrorKey, isCanonical } from './answer-checks.js';
 import { noteBareNumber, noteInexact } from './exact-numbers.js';
 

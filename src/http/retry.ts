@@ -4,7 +4,7 @@
  * refused, DNS failure, connect timeout) or on 429 (the service refused it before doing anything).
  * Never after a timeout once the request was sent: it may have taken effect.
  */
-import { ApiError, ConnectionError, RateLimitedError, TimeoutError } from './errors.js';
+import { ApiError, ConnectionError, RateLimitedError, TimeoutError } from './api-errors.js';
 
 export const BASE_DELAY_MS = 500;
 export const MAX_DELAY_MS = 8_000;

@@ -18,7 +18,7 @@
  * did not ask for, shows that the service ignored a filter. Checked on fields the item carries: one
  * it leaves out cannot disagree. Cheap per item: a few property reads.
  */
-import { ResponseError } from '../http/errors.js';
+import { ResponseError } from '../http/api-errors.js';
 import { answerValue, quoted } from '../core/sanitize.js';
 
 type Json = Record<string, unknown>;

@@ -4,9 +4,11 @@
  * retries it as it retries any change: only when it provably never arrived, or on 429).
  *
  * - Duplicates are sent once; the summary and the id's record say how often it was given.
- * - Ctrl-C stops sending: the calls in flight finish (their outcomes are known), the rest are
- *   recorded as not sent; the summary is printed and the exit code is 130. SIGTERM ends the calls
- *   in flight too.
+ * - Ctrl-C stops sending: the calls in flight finish (their outcomes are known), a wait to retry
+ *   (429) ends at once, the rest are recorded as not sent; every record is written, then
+ *   --failed-to and the summary, and the exit code is 130. SIGTERM, or a second Ctrl-C, ends the
+ *   calls in flight too (recorded as "may or may not have been applied"; 143 for SIGTERM). The run
+ *   holds the process's exit until it has reported (Host.hold, src/entry.ts).
  * - A 401/403 stops sending as well: every later call would fail the same way.
  * - Progress: a bar on a terminal (done/failed/left, rate, ETA); in CI a line every few seconds.
  * - Result: one record per id (`-o json|ndjson|csv`), a summary line on stderr, `--failed-to FILE`
@@ -18,13 +20,14 @@ import type { Context } from '../context.js';
 import type { Operation } from '../operations/types.js';
 import { CliError, InterruptedError } from '../core/errors.js';
 import { BULK_FAILURE_ORDER, EXIT, type ExitCode } from '../core/exit-codes.js';
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../http/api-errors.js';
 import { describeRequest } from '../http/dry-run.js';
 import { render } from '../output/render.js';
 import { checkShape } from '../output/respond.js';
 import { writeFileAtomic } from '../output/write-file.js';
 import { count } from '../terminal/progress.js';
 import { outputSink } from '../output/print-json.js';
+import { write } from '../output/write.js';
 import { allowListeners } from './pager.js';
 
 interface BulkJob {
@@ -82,81 +85,120 @@ export async function runBulk(ctx: Context, job: BulkJob): Promise<void> {
   const client = await ctx.client();
   const concurrency = Math.min(job.concurrency, order.length);
   allowListeners(ctx.signal, concurrency);
-  // The calls in flight finish after Ctrl-C (only SIGTERM ends them): each id's outcome is then known.
+  // After Ctrl-C the calls in flight finish (each id's outcome is then known), and this run holds the
+  // process's exit until every record is written (Host.hold). SIGTERM, or a second signal, ends them.
+  const held = ctx.hold?.();
   const inFlight = new AbortController();
-  const onAbort = () => { if (ctx.signal.reason === 'SIGTERM') inFlight.abort('SIGTERM'); };
-  ctx.signal.addEventListener('abort', onAbort, { once: true });
-
   const records = new Map<string, BulkRecord>();
-  const started = ctx.now();
-  let next = 0;
   let failed = 0;
+  let active = 0;
   let stopped: 'interrupted' | 'auth' | undefined;
-  const what = `${op.group} ${op.name}`;
-  const progress = await ctx.progress(`${what}: 0 of ${count(order.length)}`);
-  const tick = () => progress.update(progressText(what, records.size, failed, order.length, ctx.now() - started, progress.live ? terminalWidth(ctx, 'stderr') : undefined));
-
-  const worker = async () => {
-    while (next < order.length) {
-      if (ctx.signal.aborted) stopped ??= 'interrupted';
-      if (stopped) return;
-      const id = order[next++];
-      try {
-        const response = await client.call(op.path, job.bodyFor(id), { safe: op.safe, signal: inFlight.signal });
-        // As one id's call would be checked: a wrong shape is 7, `ok: false` is 5 (output/respond.ts).
-        checkShape(ctx, op, response);
-        records.set(id, { id, outcome: 'done', code: 0, response });
-      } catch (err) {
-        const code = err instanceof CliError ? err.exitCode : EXIT.INTERNAL;
-        if (err instanceof InterruptedError) {
-          records.set(id, { id, outcome: 'not-sent', code, error: 'interrupted while in flight: it may or may not have been applied' });
-          stopped ??= 'interrupted';
-        } else {
-          records.set(id, {
-            id, outcome: 'failed', code,
-            ...(err instanceof ApiError && err.status !== undefined ? { status: err.status } : {}),
-            error: err instanceof Error ? err.message : String(err),
-          });
-          if (code === EXIT.AUTH) stopped ??= 'auth';
-        }
-        failed++;
-      }
-      tick();
-    }
+  const onAbort = () => {
+    if (ctx.signal.reason === 'SIGTERM') return inFlight.abort('SIGTERM');
+    if (active > 0) ctx.note(`interrupted: no more calls are sent; waiting for the ${plural(active, 'call')} in flight to answer (Ctrl-C again stops them: their outcome is then unknown)`);
   };
+  const onStop = () => inFlight.abort(held?.stop.reason);
+  ctx.signal.addEventListener('abort', onAbort, { once: true });
+  held?.stop.addEventListener('abort', onStop, { once: true });
   try {
-    await Promise.all(Array.from({ length: concurrency }, worker));
+    await sendAll();
   } finally {
-    progress.stop();
     ctx.signal.removeEventListener('abort', onAbort);
+    held?.stop.removeEventListener('abort', onStop);
+  }
+  try {
+    await report();
+  } finally {
+    held?.release();
   }
 
-  const why = stopped === 'auth' ? 'not sent: an earlier call was refused as not authorized' : 'not sent: interrupted';
-  const all = order.map((id): BulkRecord => {
-    const rec = records.get(id) ?? { id, outcome: 'not-sent', code: stopped === 'auth' ? EXIT.AUTH : EXIT.INTERRUPTED, error: why };
-    const n = times.get(id)!;
-    return n > 1 ? { ...rec, given: n } : rec;
-  });
-  if (job.failedTo !== undefined) {
-    const ids = all.filter((r) => r.outcome !== 'done').map((r) => r.id);
-    await writeFileAtomic(job.failedTo, ids.length ? ids.join('\n') + '\n' : '').catch((err: NodeJS.ErrnoException) => {
-      ctx.warn(`could not write --failed-to ${job.failedTo}: ${err.code ?? err.message}`);
+  async function sendAll(): Promise<void> {
+    const started = ctx.now();
+    let next = 0;
+    const what = `${op.group} ${op.name}`;
+    const progress = await ctx.progress(`${what}: 0 of ${count(order.length)}`);
+    const tick = () => progress.update(progressText(what, records.size, failed, order.length, ctx.now() - started, progress.live ? terminalWidth(ctx, 'stderr') : undefined));
+    const worker = async () => {
+      while (next < order.length) {
+        if (ctx.signal.aborted) stopped ??= 'interrupted';
+        if (stopped) return;
+        const id = order[next++];
+        active++;
+        try {
+          // A wait to retry (429) is not a call in flight: Ctrl-C ends it at once (waitSignal).
+          const response = await client.call(op.path, job.bodyFor(id), { safe: op.safe, signal: inFlight.signal, waitSignal: ctx.signal });
+          // As one id's call would be checked: a wrong shape is 7, `ok: false` is 5 (output/respond.ts).
+          checkShape(ctx, op, response);
+          records.set(id, { id, outcome: 'done', code: 0, response });
+        } catch (err) {
+          const code = err instanceof CliError ? err.exitCode : EXIT.INTERNAL;
+          if (err instanceof InterruptedError) {
+            records.set(id, {
+              id, outcome: 'not-sent', code,
+              error: err.waitingToRetry
+                ? 'interrupted while waiting to send it again: the service had not taken it'
+                : 'interrupted while in flight: it may or may not have been applied',
+            });
+            stopped ??= 'interrupted';
+          } else {
+            records.set(id, {
+              id, outcome: 'failed', code,
+              ...(err instanceof ApiError && err.status !== undefined ? { status: err.status } : {}),
+              error: err instanceof Error ? err.message : String(err),
+            });
+            if (code === EXIT.AUTH) stopped ??= 'auth';
+          }
+          failed++;
+        } finally {
+          active--;
+        }
+        tick();
+      }
+    };
+    try {
+      await Promise.all(Array.from({ length: concurrency }, worker));
+    } finally {
+      progress.stop();
+    }
+  }
+
+  /**
+   * One record per id (in the order given), then --failed-to, then the summary. Written whatever
+   * happened, also after a signal: the records go to stdout without the interrupt's hold on writes
+   * (the process's exit waits for them to reach the reader, src/entry.ts).
+   */
+  async function report(): Promise<void> {
+    const why = stopped === 'auth' ? 'not sent: an earlier call was refused as not authorized' : 'not sent: interrupted';
+    const all = order.map((id): BulkRecord => {
+      const rec = records.get(id) ?? { id, outcome: 'not-sent', code: stopped === 'auth' ? EXIT.AUTH : EXIT.INTERRUPTED, error: why };
+      const n = times.get(id)!;
+      return n > 1 ? { ...rec, given: n } : rec;
     });
+    const format = ctx.format();
+    if (format !== 'table') {
+      await render(all, { format, columns: ['id', 'outcome', 'code', 'status', 'error', 'given'], pretty: ctx.io.stdoutIsTTY, color: ctx.color, jq: ctx.globals.jq }, { ...outputSink(ctx), write: (t) => write(ctx.io.stdout, t), signal: undefined });
+    }
+    if (job.failedTo !== undefined) {
+      const ids = all.filter((r) => r.outcome !== 'done').map((r) => r.id);
+      await writeFileAtomic(job.failedTo, ids.length ? ids.join('\n') + '\n' : '').catch((err: NodeJS.ErrnoException) => {
+        ctx.warn(`could not write --failed-to ${job.failedTo}: ${err.code ?? err.message}`);
+      });
+    }
+    finish(all);
   }
-  const format = ctx.format();
-  if (format !== 'table') {
-    await render(all, { format, columns: ['id', 'outcome', 'code', 'status', 'error', 'given'], pretty: ctx.io.stdoutIsTTY, color: ctx.color, jq: ctx.globals.jq }, outputSink(ctx));
+
+  function finish(all: BulkRecord[]): void {
+    const done = all.filter((r) => r.outcome === 'done').length;
+    const line = summary(op, all, done, dupes.length);
+    if (stopped === 'interrupted' || ctx.signal.aborted) {
+      throw new CliError(/\(interrupted\)/.test(line) ? line : `${line} (interrupted)`, ctx.signal.reason === 'SIGTERM' ? EXIT.TERMINATED : EXIT.INTERRUPTED, rerunHint(job));
+    }
+    if (done === all.length) {
+      ctx.note(line);
+      return;
+    }
+    throw new CliError(line, worstCode(all), rerunHint(job));
   }
-  const done = all.filter((r) => r.outcome === 'done').length;
-  const line = summary(op, all, done, dupes.length);
-  if (stopped === 'interrupted' || ctx.signal.aborted) {
-    throw new CliError(/\(interrupted\)/.test(line) ? line : `${line} (interrupted)`, ctx.signal.reason === 'SIGTERM' ? EXIT.TERMINATED : EXIT.INTERRUPTED, rerunHint(job));
-  }
-  if (done === all.length) {
-    ctx.note(line);
-    return;
-  }
-  throw new CliError(line, worstCode(all), rerunHint(job));
 }
 
 /** The most serious failure class among the records (BULK_FAILURE_ORDER). */
@@ -178,7 +220,11 @@ function summary(op: Operation, records: BulkRecord[], done: number, dupes: numb
   const parts = [`${count(done)} ${op.bulk?.done ?? 'done'}`];
   if (failed.length) parts.push(`${count(failed.length)} failed: ${list(failed.map((r) => `${r.id} (${failureText(r)})`))}`);
   let line = parts.join(', ');
-  if (notSent.length) line += `; ${count(notSent.length)} not sent (${notSent[0].error?.replace(/^not sent: /, '')})`;
+  // A call cut off in flight is told apart: the service may have applied it.
+  const unknown = notSent.filter((r) => r.error?.startsWith('interrupted while in flight'));
+  const unsent = notSent.filter((r) => !unknown.includes(r));
+  if (unknown.length) line += `; ${count(unknown.length)} cut off in flight (may or may not have been applied)`;
+  if (unsent.length) line += `; ${count(unsent.length)} not sent (${unsent[0].error?.replace(/^not sent: /, '').replace(/ while waiting to send it again:.*$/, '')})`;
   if (dupes) line += `; ${plural(dupes, 'duplicate id')} sent once`;
   return line;
 }

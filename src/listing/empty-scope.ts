@@ -6,7 +6,7 @@
  */
 import { CliError } from '../core/errors.js';
 import { EXIT } from '../core/exit-codes.js';
-import { ResponseError } from '../http/errors.js';
+import { ResponseError } from '../http/api-errors.js';
 
 const REPOS_LIST = '/api/v1/repositories/list';
 /** The listings whose empty answer is checked, and the request field that names repositories. */

@@ -71,19 +71,19 @@ export interface Spans {
 }
 
 // The key check of the same walk (the answer's keys, its objects' and each item's and their objects'):
-// a set of keys per level of objects (1: the answer, 2: its objects and the items, 3: the items'
+// a set of keys per depth of objects (1: the answer, 2: its objects and the items, 3: the items'
 // objects), open addressing over the bytes' places, each object marked by its own number so that no
-// table is ever cleared. Only one object per level is open at a time.
-const LEVELS = 4;
+// table is ever cleared. Only one object per depth is open at a time.
+const DEPTHS = 4;
 const SLOTS = 1024;
 const MASK = SLOTS - 1;
 /** More keys than this in one object: not decided here (the caller's check decides). */
 const MAX_KEYS = SLOTS / 2;
-const stamps = new Int32Array(LEVELS * SLOTS);
-const places = new Int32Array(LEVELS * SLOTS);
-const lengths = new Int32Array(LEVELS * SLOTS);
-const objectOf = new Int32Array(LEVELS);
-const keyCount = new Int32Array(LEVELS);
+const stamps = new Int32Array(DEPTHS * SLOTS);
+const places = new Int32Array(DEPTHS * SLOTS);
+const lengths = new Int32Array(DEPTHS * SLOTS);
+const objectOf = new Int32Array(DEPTHS);
+const keyCount = new Int32Array(DEPTHS);
 let serial = 0;
 /** Of the scan under way: no key seen twice (nor written with escapes) so far. */
 let keysOnce = false;

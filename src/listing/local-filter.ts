@@ -1,17 +1,18 @@
 /**
  * A row's local filters (`issues search --min-score/--level/--created-after`): the flags checked
  * before anything is sent (exit 2), then each item of each page tested here. The level of a score
- * and the date values are the gate's own (src/gate/levels.ts, src/gate/since.ts), so a search shows
+ * and the date values are the gate's own (src/gate/policy.ts, src/gate/since.ts), so a search shows
  * what the gate would count: no score counts as critical; an unreadable createdAt is kept, as the
  * gate's --new-since keeps it.
  */
 import type { LocalFilters } from '../operations/types.js';
-import { GateUsageError, levelAtLeast, levelOf, numericScore, parseLevel } from '../gate/levels.js';
+import { GateUsageError, parseLevel } from '../gate/policy.js';
 import { isoInstant } from '../gate/trust.js';
 import { parseSince } from '../gate/since.js';
 import { parseNumberFlag } from '../request/number-flag.js';
-import { getPath } from '../output/paths.js';
+import { getPath } from '../output/field-paths.js';
 import { UsageError } from '../core/errors.js';
+import { levelAtLeast, levelOf, numericScore } from '../operations/levels.js';
 
 export interface ItemFilter {
   /** The flags as given, e.g. `--level high --created-after 7d`. */

@@ -11,7 +11,7 @@
  */
 import { isUtf8 } from 'node:buffer';
 import { RawAnswer } from '../http/raw-answer.js';
-import { ResponseError } from '../http/errors.js';
+import { ResponseError } from '../http/api-errors.js';
 import { itemSpans, type Spans } from './item-spans.js';
 import { checkDepth, checkKeysOnce, checkNoErrorKey } from '../http/answer-checks.js';
 import { mayHoldInexact, noteInexact, splitInexact } from '../http/exact-numbers.js';

@@ -21,9 +21,9 @@
  */
 import { setMaxListeners } from 'node:events';
 import type { Pagination } from '../operations/types.js';
-import { ResponseError } from '../http/errors.js';
+import { ResponseError } from '../http/api-errors.js';
 import { answerValue } from '../core/sanitize.js';
-import { getPath } from '../output/paths.js';
+import { getPath } from '../output/field-paths.js';
 import { numberFlag } from '../request/number-flag.js';
 import { IdSet } from './id-set.js';
 import { checkAnswerCounts, itemScopeCheck, type ItemScopeCheck } from './answer-checks.js';

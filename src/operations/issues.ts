@@ -199,7 +199,7 @@ export const issues: Operation[] = [
   row('issues', 'update-severity', {
     effect: 'change', bulk: { done: 'updated' },
     summary: 'Change the severity of an issue',
-    description: "svc's levels (critical, high, medium, low, info: in tables, issues get and svc gate) come from the issue's 0-100 score, not from severity: this changes the severity field (0-10 in public clients), and the level svc shows stays what the score says. Search by severity with --severities-min/--severities-max.",
+    description: "svc's levels (critical, high, medium, low, info: in tables, issues get and svc gate) come from the issue's 0-100 score, not from severity: this changes the severity field (0-10 in public clients), and the level svc shows stays what the score says. Search by severity with --severities-min/--severities-max. To keep svc gate from counting an issue, accept its risk: svc policy ignore.",
     positional: 'issueId', required: ['issueId', 'severity'],
     request: body({
       issueId: issueId('spec'),
@@ -211,6 +211,7 @@ export const issues: Operation[] = [
       whole: true, heading: 'Severity: {severity} for {issueId}', fields: [],
       next: [
         { text: 'The level svc shows comes from the score, which this does not change; see both:', cmd: 'svc issues get {issueId}' },
+        { text: 'To keep svc gate from counting it (an accepted risk, with a reason and an expiry):', cmd: 'svc policy ignore {issueId} --reason "..." --expires 90d' },
       ],
     },
     examples: [{ cmd: 'svc issues update-severity iss_123 --severity 4', desc: 'Lower an issue to severity 4' }],

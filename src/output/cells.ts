@@ -6,7 +6,7 @@
  */
 import { Chalk, type ChalkInstance } from 'chalk';
 import { isLevel, levelOf, numericScore, type Level } from '../operations/levels.js';
-import { scalarText } from './paths.js';
+import { scalarText } from './field-paths.js';
 import { cellText } from '../core/sanitize.js';
 import type { ColumnKind } from './columns.js';
 

@@ -8,7 +8,7 @@
 import type { ChalkInstance } from 'chalk';
 import { LEVELS, type Level } from '../operations/levels.js';
 import { levelPaint, statusPaint } from './cells.js';
-import { getPath, scalarText } from './paths.js';
+import { getPath, scalarText } from './field-paths.js';
 import { cellText } from '../core/sanitize.js';
 import { clip, displayWidth, pad, wrap } from './text-width.js';
 

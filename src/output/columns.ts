@@ -8,7 +8,7 @@
 import { UsageError } from '../core/errors.js';
 import { editDistance } from '../core/edit-distance.js';
 import { cellText } from '../core/sanitize.js';
-import { DERIVED } from './paths.js';
+import { DERIVED } from './field-paths.js';
 
 export type ColumnKind = 'key' | 'title' | 'path' | 'text' | 'time' | 'score' | 'severity' | 'level' | 'status' | 'number' | 'flag';
 

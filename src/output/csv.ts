@@ -4,7 +4,7 @@
  * escape sequences are removed, and a text cell that a spreadsheet would run as a formula (it starts
  * with `=`, `+`, `-`, `@`, a tab or a CR, the OWASP list) gets a leading `'` so it shows as text.
  */
-import { getPath, scalarText } from './paths.js';
+import { getPath, scalarText } from './field-paths.js';
 import { stripControls } from '../core/sanitize.js';
 
 /** Would start a formula in a spreadsheet (also after leading spaces, which some of them skip). */

@@ -8,7 +8,7 @@ import { levelOf, numericScore } from '../operations/levels.js';
 import { cellOf, levelPaint, painter, statusPaint, type CellOptions } from './cells.js';
 import { kindOf } from './columns.js';
 import { DEFAULT_WIDTH } from './layout.js';
-import { getPath, scalarText } from './paths.js';
+import { getPath, scalarText } from './field-paths.js';
 import { cellText, stripControls } from '../core/sanitize.js';
 import { commandLines, displayWidth, wrap } from './text-width.js';
 import { rowsTable } from './table.js';

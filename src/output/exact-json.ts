@@ -8,7 +8,7 @@
  */
 import { bareInexact, inexactAt, inexactIn, markInexact, sawInexact, type InexactNumber } from '../http/exact-numbers.js';
 import { escapeControls } from '../core/sanitize.js';
-import { projectRow } from './paths.js';
+import { projectRow } from './field-paths.js';
 
 /**
  * A string no service text is (a random part per process, which the service never sees; node:crypto

@@ -6,7 +6,7 @@
 import { CliError, UsageError } from '../core/errors.js';
 import { EXIT } from '../core/exit-codes.js';
 import { stripControls } from '../core/sanitize.js';
-import { ResponseError } from '../http/errors.js';
+import { ResponseError } from '../http/api-errors.js';
 
 interface JqHandle {
   json(data: unknown, filter: string, flags?: string[]): unknown[];

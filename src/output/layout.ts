@@ -6,7 +6,7 @@
  * keys (ids, names) are never cut, so they can be copied into the next command.
  */
 import type { ChalkInstance } from 'chalk';
-import { getPath } from './paths.js';
+import { getPath } from './field-paths.js';
 import { cellOf, painter, type Cell, type CellOptions } from './cells.js';
 import { columnsOf, companionOf, nameOf, type Column } from './columns.js';
 import { clip, clipPath, displayWidth } from './text-width.js';

@@ -1,7 +1,7 @@
 /** Render a response in the chosen format: data to stdout, notes (counts, hints) to stderr. */
 import type { Format } from './formats.js';
 import { csvHeader, csvRow } from './csv.js';
-import { getPath, leafPaths } from './paths.js';
+import { getPath, leafPaths } from './field-paths.js';
 import type { DetailView } from './detail.js';
 import { stripControls, terminalJson } from '../core/sanitize.js';
 import { jqText, jqValues } from './jq.js';

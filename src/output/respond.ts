@@ -6,10 +6,10 @@ import { render, rowsOf, type RenderOptions } from './render.js';
 import { checkJq, type JqMode } from './jq.js';
 import { outputSink } from './print-json.js';
 import { parseColumns, resolveColumns } from './columns.js';
-import { leafPaths } from './paths.js';
+import { leafPaths } from './field-paths.js';
 import { fieldPaths, rowSchema } from '../operations/fields.js';
 import { anyObject, issueText } from '../operations/fields.js';
-import { BadRequestError, ResponseError } from '../http/errors.js';
+import { BadRequestError, ResponseError } from '../http/api-errors.js';
 import { answerValue, stripControls } from '../core/sanitize.js';
 
 type ColumnsOf = Pick<Operation, 'columns' | 'response' | 'rows' | 'group' | 'name'>;

@@ -9,7 +9,7 @@ import { InterruptedError } from '../core/errors.js';
 import { cellOf, painter } from './cells.js';
 import { kindOf } from './columns.js';
 import { GAP, TableLayout, DEFAULT_WIDTH, type LayoutOptions } from './layout.js';
-import { getPath, leafPaths } from './paths.js';
+import { getPath, leafPaths } from './field-paths.js';
 import { cellText } from '../core/sanitize.js';
 import { displayWidth, clip } from './text-width.js';
 

@@ -6,8 +6,8 @@
 import { issueText, type Schema } from '../operations/fields.js';
 import type { Operation } from '../operations/types.js';
 import type { Store } from './state.js';
-import { HttpError, badRequest } from './errors.js';
-import { HandlerContext, type Body, type HandlerTable, type Timing } from './handlers/context.js';
+import { HttpError, badRequest } from './http-error.js';
+import { HandlerContext, type Body, type HandlerTable, type Timing } from './handlers/handler-context.js';
 import { orgHandlers } from './handlers/orgs.js';
 import { repoHandlers } from './handlers/repos.js';
 import { installationHandlers } from './handlers/installations.js';

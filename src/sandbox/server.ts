@@ -4,7 +4,7 @@
  * Nothing a client sends can crash it: every failure becomes a status and an `{ error }` body.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { HttpError } from './errors.js';
+import { HttpError } from './http-error.js';
 import { TOKEN_ID_HEADER as TOKEN_ID, TOKEN_SECRET_HEADER as TOKEN_SECRET } from '../http/headers.js';
 import { jsonBytes } from './raw-json.js';
 import { BufferPool } from '../http/buffer-pool.js';

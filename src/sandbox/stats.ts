@@ -6,7 +6,7 @@
  */
 import type { IssueRec, RepoRec } from './model.js';
 import type { Store } from './state.js';
-import { badRequest } from './errors.js';
+import { badRequest } from './http-error.js';
 import { DAY_MS } from './data/time.js';
 
 import type { Level } from '../operations/levels.js';

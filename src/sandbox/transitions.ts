@@ -4,7 +4,7 @@
  */
 import type { IssueRec, RepoRec, ScanRec } from './model.js';
 import type { Store } from './state.js';
-import { badRequest } from './errors.js';
+import { badRequest } from './http-error.js';
 import { newScan } from './data/seed.js';
 import { hex, int, mix, mulberry32 } from './prng.js';
 

@@ -16,7 +16,7 @@ import type { Context } from '../context.js';
 import type { FollowUpStep } from '../request/follow-up.js';
 import { CliError, InterruptedError, UsageError } from '../core/errors.js';
 import { EXIT } from '../core/exit-codes.js';
-import { ApiError, ResponseError } from '../http/errors.js';
+import { ApiError, ResponseError } from '../http/api-errors.js';
 import { render } from '../output/render.js';
 import { parseColumns } from '../output/columns.js';
 import { askedFormat } from '../output/data-format.js';

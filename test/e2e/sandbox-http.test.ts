@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 import { loadAllOperations } from '../../src/operations/index.js';
 import { buildRoutes } from '../../src/sandbox/router.js';
-import { HttpError } from '../../src/sandbox/errors.js';
+import { HttpError } from '../../src/sandbox/http-error.js';
 import { jsonBytes } from '../../src/sandbox/raw-json.js';
 import { tempDir } from '../helpers/temp.js';
 

@@ -3,10 +3,12 @@
  * sees the connection close), and says so in one line.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { BIN, cleanEnv } from '../helpers/run-svc.js';
-import { startFakeServer, type FakeServer } from '../helpers/fake-server.js';
+import { startFakeServer, type FakeRequest, type FakeServer } from '../helpers/fake-server.js';
+import { tempDir } from '../helpers/temp.js';
 
 const SECRET = 'signal-secret-0c7d1e';
 let server: FakeServer;
@@ -109,4 +111,131 @@ describe('signals', () => {
     expect(r.code).toBe(130);
     expect(r.stdout + r.stderr).not.toContain(SECRET);
   });
+});
+
+/**
+ * A bulk run on a real process, stdout a pipe (read slowly when asked: a reader that is alive but
+ * not fast), with signals sent as `steps` say. Issue 36.8.
+ */
+interface BulkRun extends Ended { records: Array<{ id: string; outcome: string; error?: string }>; failedTo: string[] }
+
+function bulkRun(ids: string[], extra: string[], steps: Array<(r: { stderr: () => string }) => Promise<NodeJS.Signals>>, opts: { slowReader?: boolean } = {}): Promise<BulkRun> {
+  const dir = tempDir('svc-bulk-signal-');
+  writeFileSync(join(dir, 'ids.txt'), ids.join('\n') + '\n');
+  const child = spawn(process.execPath, [BIN, 'issues', 'archive', '--ids-from', join(dir, 'ids.txt'), '--org', 'o', '-o', 'ndjson', '--failed-to', join(dir, 'failed.txt'), ...extra], {
+    env: cleanEnv({ SVC_BASE_URL: server.url, SVC_API_TOKEN_ID: 'id-0001', SVC_API_TOKEN_SECRET: SECRET }),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (d: string) => {
+    stdout += d;
+    // Alive, but slow: a pause after every chunk, so svc's writes queue up behind the pipe.
+    if (opts.slowReader) { child.stdout.pause(); setTimeout(() => child.stdout.resume(), 20); }
+  });
+  child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+  const killer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+  return new Promise((resolve, reject) => {
+    let sentAt = 0;
+    child.on('error', reject);
+    child.on('close', (code, sig) => {
+      clearTimeout(killer);
+      const failed = join(dir, 'failed.txt');
+      resolve({
+        code, signal: sig, stderr, stdout, afterSignalMs: Date.now() - sentAt,
+        records: stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l)),
+        failedTo: existsSync(failed) ? readFileSync(failed, 'utf8').split('\n').filter(Boolean) : [],
+      });
+    });
+    void (async () => {
+      for (const step of steps) {
+        const sig = await step({ stderr: () => stderr });
+        sentAt = Date.now();
+        child.kill(sig);
+      }
+    })().catch(reject);
+  });
+}
+
+const ids = (n: number) => Array.from({ length: n }, (_, i) => `iss_${String(i + 1).padStart(4, '0')}`);
+const until = async (test: () => boolean, what: string) => {
+  const end = Date.now() + 15_000;
+  while (!test()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+};
+const idOf = (r: FakeRequest) => (r.body as { issueId: string }).issueId;
+
+describe('signals in the middle of a bulk run (issue 36.8)', () => {
+  for (const sig of ['SIGINT', 'SIGTERM'] as const) {
+    it(`${sig} mid-way through 1,000 ids, stdout a pipe read slowly: every record reaches it, then the summary and --failed-to`, async () => {
+      server.stub('/api/v1/issues/archive', { json: { ok: true }, delayMs: 2 });
+      const given = ids(1000);
+      const r = await bulkRun(given, [], [() => server.waitForRequests(100).then(() => sig)], { slowReader: true });
+      expect(r.code, r.stderr).toBe(sig === 'SIGINT' ? 130 : 143);
+      // One record per id, in the order given: none lost on the way out.
+      expect(r.records.map((x) => x.id)).toEqual(given);
+      const done = r.records.filter((x) => x.outcome === 'done').map((x) => x.id);
+      const answered = new Set(server.requests.filter((q) => q.status === 200).map(idOf));
+      for (const id of done) expect(answered.has(id)).toBe(true);
+      if (sig === 'SIGINT') {
+        // The calls in flight finished: every call sent has its outcome.
+        expect(done).toHaveLength(server.requests.length);
+      } else {
+        // SIGTERM cut the calls in flight (at most the 4 at once): those say their outcome is unknown
+        // (one may have been cut before the server had all of it).
+        const cut = r.records.filter((x) => x.error?.startsWith('interrupted while in flight'));
+        expect(cut.length).toBeLessThanOrEqual(4);
+        expect(done.length + cut.length).toBeGreaterThanOrEqual(server.requests.length);
+      }
+      expect(done.length).toBeGreaterThanOrEqual(sig === 'SIGINT' ? 100 : 96);
+      expect(done.length).toBeLessThan(1000);
+      // --failed-to: exactly the ids not done, for --ids-from.
+      expect(r.failedTo).toEqual(given.filter((id) => !done.includes(id)));
+      const last = r.stderr.trim().split('\n').pop()!;
+      expect(last).toMatch(new RegExp(`^svc: error: ${done.length} archived; .*not sent \\(interrupted\\).*--ids-from `));
+    }, 30_000);
+  }
+
+  it('SIGINT while the calls in flight take longer than the grace period: they finish and are recorded', async () => {
+    server.stub('/api/v1/issues/archive', { json: { ok: true }, delayMs: 1800 });
+    const given = ids(8);
+    const r = await bulkRun(given, ['--concurrency', '4'], [() => server.waitForRequests(4).then(() => 'SIGINT')]);
+    expect(r.code, r.stderr).toBe(130);
+    expect(r.stderr).toContain('waiting for the 4 calls in flight to answer');
+    expect(r.records.map((x) => [x.id, x.outcome])).toEqual(given.map((id, i) => [id, i < 4 ? 'done' : 'not-sent']));
+    expect(r.failedTo).toEqual(given.slice(4));
+    expect(server.requests).toHaveLength(4);
+  }, 30_000);
+
+  it('a second SIGINT stops the calls in flight; their records say the outcome is unknown', async () => {
+    server.stub('/api/v1/issues/archive', [{ kind: 'hang' }]);
+    const given = ids(6);
+    const r = await bulkRun(given, ['--concurrency', '2'], [
+      () => server.waitForRequests(2).then(() => 'SIGINT'),
+      async (p) => { await until(() => p.stderr().includes('in flight to answer'), 'the waiting note'); return 'SIGINT'; },
+    ]);
+    expect(r.code, r.stderr).toBe(130);
+    expect(r.afterSignalMs).toBeLessThan(2500);
+    expect(r.records.map((x) => x.outcome)).toEqual(['not-sent', 'not-sent', 'not-sent', 'not-sent', 'not-sent', 'not-sent']);
+    expect(r.records.slice(0, 2).map((x) => x.error)).toEqual(Array(2).fill('interrupted while in flight: it may or may not have been applied'));
+    expect(r.failedTo).toEqual(given);
+    expect(r.stderr.trim().split('\n').pop()).toMatch(/^svc: error: 0 archived; 2 cut off in flight \(may or may not have been applied\); 4 not sent \(interrupted\)/);
+  }, 30_000);
+
+  it('SIGINT during a Retry-After wait ends the wait at once, with the records, the summary and --failed-to', async () => {
+    server.stub('/api/v1/issues/archive', [{ json: { ok: true } }, { json: { ok: true } }, { json: { ok: true } }, { kind: 'status', status: 429, json: { error: 'slow down' }, headers: { 'retry-after': '30' } }]);
+    const given = ids(10);
+    const r = await bulkRun(given, ['--concurrency', '1'], [
+      async (p) => { await until(() => /retrying in 30\.0 s/.test(p.stderr()), 'the retry notice'); return 'SIGINT'; },
+    ]);
+    expect(r.code, r.stderr).toBe(130);
+    expect(r.afterSignalMs).toBeLessThan(2500);
+    expect(r.records.map((x) => x.outcome)).toEqual([...Array(3).fill('done'), ...Array(7).fill('not-sent')]);
+    expect(r.records[3].error).toBe('interrupted while waiting to send it again: the service had not taken it');
+    expect(r.failedTo).toEqual(given.slice(3));
+    expect(r.stderr.trim().split('\n').pop()).toMatch(/^svc: error: 3 archived; 7 not sent \(interrupted\)/);
+    expect(server.requests).toHaveLength(4);
+  }, 30_000);
 });

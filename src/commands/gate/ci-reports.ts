@@ -1,14 +1,14 @@
 /**
  * The gate's output to the CI it runs in: the step summary (host A's job summary), appended to
- * with the reports whose CI variant it is (reports.ts: the markdown summary), and when the gate cannot
+ * with the reports whose CI variant it is (gate/reports/registry.ts: the markdown summary), and when the gate cannot
  * decide, what they say then; and the check that a SARIF upload holds one repository.
  */
 import type { Context } from '../../context.js';
 import { CliError } from '../../core/errors.js';
 import { EXIT } from '../../core/exit-codes.js';
-import type { GateVerdict } from './decision.js';
-import type { IssueInput } from '../../gate/verdict.js';
-import { REPORT_KEYS, kindOf, type ReportInputs, type ReportKind } from './reports.js';
+import type { GateVerdict } from '../../gate/verdict.js';
+import type { IssueInput } from '../../gate/tally.js';
+import { REPORT_KEYS, kindOf, type ReportInputs, type ReportKind } from '../../gate/reports/registry.js';
 import { appendSummary } from '../../ci/step-summary.js';
 
 function stepSummaryKinds(): ReportKind[] {
@@ -45,7 +45,7 @@ export async function writeStepSummaryError(path: string, message: string, exitC
  * the wrong code. Says so (on stderr) when the counted issues span more than one.
  */
 export function repositoriesOf(v: GateVerdict, counted?: ReadonlySet<string>): string[] {
-  // `counted`: the repositories of the counted issues, noted as they were kept (run.ts), so that
+  // `counted`: the repositories of the counted issues, noted as they were kept (run.ts, spill.ts), so that
   // they need not be read back.
   const names = new Set<string>(counted);
   const lists = [...(counted ? [] : [v.result.issues]), v.sifted?.unchanged ?? [], v.sifted?.suppressed ?? []];

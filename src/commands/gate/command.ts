@@ -7,10 +7,10 @@ import { scans } from '../../operations/scans.js';
 import { addFlagOptions } from '../operation/command.js';
 import { stringParser } from '../../request/values.js';
 import type { Runner } from '../runner.js';
-import { MAX_FLAGS, scopeSpecs } from './flags.js';
+import { MAX_FLAGS, scopeSpecs } from './scope-flags.js';
 import { hint } from '../../completion/hints.js';
-import { LEVELS } from '../../gate/levels.js';
-import { REPORT_KEYS, REPORT_KINDS } from './reports.js';
+import { REPORT_KEYS, REPORT_KINDS } from '../../gate/reports/registry.js';
+import { LEVELS } from '../../operations/levels.js';
 
 const HELP = `
 Exit codes (fail closed: never 0 unless every id of the scope exists, its scan (and with --commit a
@@ -92,7 +92,8 @@ Policy file (.svc-policy.yml in the current directory, or --policy FILE; YAML or
       expires: 2027-03-01                    # required; applies through that day (UTC)
   A flag replaces only its own setting of the file. Ignored issues are not counted and are listed as
   suppressed (SARIF suppressions with the reason); an expired entry is reported and counts again.
-  A mistake in the file is exit 2 naming the line.
+  A mistake in the file is exit 2 naming the line. svc policy ignore|unignore|list|prune edits the
+  ignore list from the command line (its other lines and comments kept).
 
 In CI (detected from its variables; --no-ci turns it off; svc help environment lists them):
   host A's runner: the markdown summary is appended to the job's step summary (earlier content
@@ -124,7 +125,7 @@ export function gateCommand(run: Runner, cmd = new Command('gate')): Command {
     .helpCommand(false);
   const specs = scopeSpecs();
   const attribute = addFlagOptions(cmd, specs);
-  // Completed as a choice; parsed by run.ts (case-insensitive, with its own message).
+  // Completed as a choice; parsed by options.ts (gate/policy.ts parseLevel) (case-insensitive, with its own message).
   cmd.addOption(hint(new Option('--fail-on <level>', `Fail when any open issue is at this level or above: ${LEVELS.join(', ')}`), { kind: 'choice', values: LEVELS }));
   for (const key of MAX_FLAGS) {
     cmd.addOption(new Option(`--max-${key} <n>`, key === 'total' ? 'Fail when there are more than n open issues in all' : `Fail when there are more than n open ${key} issues`));

@@ -27,12 +27,13 @@ import type { Context } from '../../context.js';
 import { CliError } from '../../core/errors.js';
 import { EXIT } from '../../core/exit-codes.js';
 import type { Client } from '../../http/client.js';
-import { NotFoundError, ResponseError } from '../../http/errors.js';
+import { NotFoundError, ResponseError } from '../../http/api-errors.js';
 import { checkAnswer } from '../../listing/answer-checks.js';
 import { escapeControls } from '../../core/sanitize.js';
 import { commitOf, sameCommit, scanIdOf } from '../../gate/since.js';
 import { LIST_PATH, findScan, scanState } from '../../scans/wait.js';
 import { checkScanRepository, type ScopeRepositories } from './scope-repositories.js';
+import type { VerifiedCommit } from '../../gate/verdict.js';
 
 const ISSUES_SEARCH = '/api/v1/issues/search';
 /**
@@ -48,11 +49,6 @@ const MAX_PAGES = 1000;
 const RECENT_SCANS = 100;
 
 /** What was verified of --commit, for the summary and `-o json` `verified.commit`. */
-export interface VerifiedCommit {
-  sha: string;
-  scans: Array<{ id: string; status: string }>;
-}
-
 /** What the gate's listing found: the scans named by open issues of the commit (sieve.ts). */
 interface Evidence {
   ids: string[];

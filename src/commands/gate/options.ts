@@ -9,15 +9,14 @@ import type { OperationOptions } from '../../request/flags.js';
 import { numberFlag, parseNumberFlag } from '../../request/number-flag.js';
 import { parseConcurrency } from '../../listing/pager.js';
 import { prepareWait, type WaitSettings } from '../../scans/wait.js';
-import { GateUsageError, parseLevel, parseLevels, type Level } from '../../gate/levels.js';
-import type { MaxThresholds, Thresholds } from '../../gate/verdict.js';
-import type { Policy } from '../../gate/policy.js';
-import type { GateFlags } from './flags.js';
-import { REPORT_KEYS, type ReportKey, type ReportPaths } from './reports.js';
+import { parseLevel, type MaxThresholds } from '../../gate/policy.js';
+import type { GateFlags } from './scope-flags.js';
+import { REPORT_KEYS, type ReportKey, type ReportPaths } from '../../gate/reports/registry.js';
 import { parseDiffScope, type DiffScope } from '../../gate/diff-match.js';
+import { type Level } from '../../operations/levels.js';
 
 export interface GateOptions {
-  /** The scope flags (the issue search's own, see flags.ts) and the values commander read for them. */
+  /** The scope flags (the issue search's own, see scope-flags.ts) and the values commander read for them. */
   scope: { flags: GateFlags; values: OperationOptions };
   failOn?: Level;
   /** --max-critical ... --max-total. */
@@ -34,7 +33,7 @@ export interface GateOptions {
   commit?: string;
   repository?: string;
   issueUrl?: string;
-  /** --diff BASE|auto, as given (read from git by diff.ts). */
+  /** --diff BASE|auto, as given (read from git by diff-setup.ts). */
   diff?: string;
   /** --diff-scope (default lines); --diff-work-tree. */
   diffScope: DiffScope;
@@ -77,15 +76,6 @@ export interface GateCommandOptions extends Partial<Record<ReportKey, string>> {
   concurrency?: string;
 }
 
-function usage<T>(fn: () => T): T {
-  try {
-    return fn();
-  } catch (err) {
-    if (err instanceof GateUsageError) throw new UsageError(err.message.replace(/^levels:/, '--levels:'));
-    throw err;
-  }
-}
-
 function maxFlag(raw: string | undefined, flag: string): number | undefined {
   return raw === undefined ? undefined : parseNumberFlag(raw, { flag, whole: true, min: 0 });
 }
@@ -113,7 +103,7 @@ export function parseGateOptions(raw: GateCommandOptions, flags: GateFlags): Gat
   for (const attribute of flags.attribute.values()) if (read[attribute] !== undefined) values[attribute] = read[attribute];
   return {
     scope: { flags, values },
-    ...(raw.failOn !== undefined ? { failOn: usage(() => parseLevel(raw.failOn!)) } : {}),
+    ...(raw.failOn !== undefined ? { failOn: parseLevel(raw.failOn) } : {}),
     max,
     levels: raw.levels,
     reports,
@@ -125,7 +115,7 @@ export function parseGateOptions(raw: GateCommandOptions, flags: GateFlags): Gat
     repository: raw.repository,
     issueUrl: raw.issueUrl,
     diff: raw.diff,
-    diffScope: usage(() => parseDiffScope(raw.diffScope)),
+    diffScope: parseDiffScope(raw.diffScope),
     diffWorkTree: raw.diffWorkTree === true,
     comment: raw.comment === true,
     wait: waitGiven ? prepareWait({ wait: raw.wait, pollInterval: raw.pollInterval, waitTimeout: raw.waitTimeout }) : undefined,
@@ -134,17 +124,3 @@ export function parseGateOptions(raw: GateCommandOptions, flags: GateFlags): Gat
   };
 }
 
-/** The thresholds the gate decides on: a flag replaces only the same setting of the policy file. */
-export function thresholds(options: Pick<GateOptions, 'failOn' | 'max' | 'levels'>, policy?: Policy): Thresholds {
-  const o: Thresholds = {};
-  if (policy?.failOn !== undefined) o.failOn = policy.failOn;
-  if (policy?.cutoffs !== undefined) o.cutoffs = policy.cutoffs;
-  if (options.failOn !== undefined) o.failOn = options.failOn;
-  const max: MaxThresholds = { ...policy?.max, ...options.max };
-  if (Object.keys(max).length > 0) o.max = max;
-  if (options.levels !== undefined) o.cutoffs = usage(() => parseLevels(options.levels!, o.cutoffs));
-  if (o.failOn === undefined && o.max === undefined) {
-    throw new UsageError('no threshold given: a gate without one would pass everything', 'give --fail-on LEVEL or a --max-* limit, e.g. --fail-on high, or set fail-on/max in a policy file (.svc-policy.yml)');
-  }
-  return o;
-}

@@ -7,21 +7,11 @@ import { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
 import { createReadStream } from 'node:fs';
-import type { GateVerdict } from './decision.js';
-import type { GateIssue, IssueList } from '../../gate/verdict.js';
-import { SARIF_LIMITS, fewerResults, mostSevereMask, sarifOmittedReason, type SarifLimits } from '../../gate/caps.js';
+import type { GateVerdict } from '../../gate/verdict.js';
+import type { GateIssue, IssueList } from '../../gate/tally.js';
+import { SARIF_LIMITS, fewerResults, mostSevereMask, sarifOmittedReason, type SarifCap, type SarifLimits } from '../../gate/caps.js';
 
-export interface SarifCap {
-  /** The verdict whose issues the SARIF report lists (the counts stay the verdict's own). */
-  verdict: GateVerdict;
-  /** Results left out, and why ('' when none). */
-  omitted: number;
-  reason: string;
-  /** Results before capping. */
-  total: number;
-}
-
-/** The report's text for a verdict and what it leaves out (reports.ts: the SARIF row's writer). */
+/** The report's text for a verdict and what it leaves out (gate/reports/registry.ts: the SARIF row's writer). */
 type SarifWriter = (v: GateVerdict, omitted: { results: number; reason: string }) => Iterable<string>;
 
 type Suppressed = GateIssue & { suppression: { reason: string; expires: string; source: string } };
@@ -134,10 +124,4 @@ export async function gzipFileSize(path: string): Promise<number> {
   let size = 0;
   await pipeline(createReadStream(path), createGzip(), new Writable({ write(chunk: Buffer, _e, done) { size += chunk.length; done(); } }));
   return size;
-}
-
-/** One line on what the SARIF report left out: stderr and the summaries. */
-export function sarifCapLine(cap: SarifCap | undefined): string[] {
-  if (!cap || cap.omitted === 0) return [];
-  return [`The SARIF report leaves out ${cap.omitted} of ${cap.total} results (the least severe; it keeps ${cap.total - cap.omitted}): ${cap.reason}.`];
 }

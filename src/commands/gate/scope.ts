@@ -34,13 +34,12 @@ import type { Context } from '../../context.js';
 import { CliError } from '../../core/errors.js';
 import { EXIT } from '../../core/exit-codes.js';
 import type { Client } from '../../http/client.js';
-import { NotFoundError, ResponseError } from '../../http/errors.js';
+import { NotFoundError, ResponseError } from '../../http/api-errors.js';
 import { checkAnswer, itemScopeCheck } from '../../listing/answer-checks.js';
 import { escapeControls } from '../../core/sanitize.js';
-import type { VerifiedCommit } from './commit-scan.js';
+import type { VerifiedScope } from '../../gate/verdict.js';
 import { recordUrls } from '../../repos/find.js';
-import { repositoryNames, type RepositoryNames } from './repository-names.js';
-import { checkScanRepository, type ScopeRepositories } from './scope-repositories.js';
+import { checkScanRepository, type ScopeRepositories, repositoryNames, type RepositoryNames } from './scope-repositories.js';
 import { mayNameSameRepository, webUrl } from '../../ci/repo-url.js';
 import { LIST_PATH, WaitTimeoutError, findScan, scanState, waitForScan } from '../../scans/wait.js';
 
@@ -58,18 +57,6 @@ class ScanPendingError extends CliError {
   constructor(message: string, hint: string) { super(message, EXIT.PENDING, hint); }
 }
 
-/** What was verified, for the verdict (`-o json` `verified`) and the summary. */
-export interface VerifiedScope {
-  organization?: string;
-  repositories?: string[];
-  project?: string;
-  scan?: { id: string; status: string; repositoryId?: string };
-  rule?: string;
-  /** --commit: the finished scans of that commit the issues name (commit-scan.ts). */
-  commit?: VerifiedCommit;
-  /** Scope flags that filter but name nothing that can be looked up. */
-  unverifiedFilters: string[];
-}
 
 interface WaitOptions {
   /** Set with --wait: wait for a queued or running scan instead of exit 8. */
@@ -236,7 +223,7 @@ async function verifyScan(ctx: Context, client: Client, org: string | undefined,
 /** What verifyScope found: what was verified, and what the issues are checked against while counting. */
 interface CheckedScope {
   verified: VerifiedScope;
-  /** With --repository-ids: the organization's repository names (repository-names.ts). */
+  /** With --repository-ids: the organization's repository names (scope-repositories.ts). */
   repositoryNames?: RepositoryNames;
   /** The repositories of the scope (the organization's or the project's): each issue's is one of them. */
   repositories?: ScopeRepositories;

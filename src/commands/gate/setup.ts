@@ -6,20 +6,21 @@
 import { isUtf8 } from 'node:buffer';
 import { lstat, readFile, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { detectCi, missingText, type CiInfo } from '../../ci/detect.js';
+import { detectCi, type CiInfo } from '../../ci/detect.js';
+import { checkRepositoryFlag } from './scope-flags.js';
 import { reviewCommit } from '../../ci/review-commit.js';
 import { ciVcsFor, resolveRepositoryUrl } from '../../repos/find.js';
 import type { Context } from '../../context.js';
-import { wallClock, type Env } from '../../core/host.js';
+import { wallClock } from '../../core/host.js';
 import { CliError, UsageError } from '../../core/errors.js';
 import { BaselineError, nameless, parseBaseline, type Baseline } from '../../gate/baseline.js';
-import { GateUsageError } from '../../gate/levels.js';
-import { DEFAULT_POLICY_FILE, PolicyError, parsePolicy, utcDay, type Policy } from '../../gate/policy.js';
+import { GateUsageError } from '../../gate/policy.js';
+import { DEFAULT_POLICY_FILE, PolicyError, parsePolicy, utcDay, type Policy } from '../../gate/policy-file.js';
 import { entryLabel } from '../../gate/sifted-text.js';
 import { parseCommit, parseSince } from '../../gate/since.js';
 import type { SieveOptions } from '../../gate/sieve.js';
 import type { GateOptions } from './options.js';
-import { diffSetup } from './diff.js';
+import { diffSetup } from './diff-setup.js';
 
 type SetupOpts = Pick<GateOptions, 'policy' | 'baseline' | 'newSince' | 'commit' | 'issueUrl' | 'diff' | 'diffScope' | 'diffWorkTree'>;
 
@@ -32,21 +33,12 @@ export interface GateSetup {
   issueUrl?: (id: string) => string;
 }
 
-function usage<T>(fn: () => T): T {
-  try {
-    return fn();
-  } catch (err) {
-    if (err instanceof GateUsageError) throw new UsageError(err.message);
-    throw err;
-  }
-}
-
 /**
  * A file the gate reads, whole and as UTF-8: a directory, a dangling or looping symlink, a file that
  * cannot be read, one that is not UTF-8 is exit 2 naming it (a gate never runs looser because an
  * input could not be read; the parser then refuses an empty one).
  */
-async function readText(flag: string, path: string, shown: string): Promise<string> {
+export async function readText(flag: string, path: string, shown: string): Promise<string> {
   const hint = flag === '--baseline' ? 'give the --sarif or --json-report file of an earlier svc gate run' : 'check the path';
   let bytes: Buffer;
   try {
@@ -107,7 +99,7 @@ export async function gateSetup(ctx: Context, opts: SetupOpts): Promise<GateSetu
   const now = wallClock(ctx);
   const setup: GateSetup = { sieve: { today: utcDay(now) } };
   if (ci) setup.ci = ci;
-  if (opts.newSince !== undefined) setup.sieve.since = usage(() => parseSince(opts.newSince!, now));
+  if (opts.newSince !== undefined) setup.sieve.since = parseSince(opts.newSince!, now);
   if (opts.commit !== undefined) {
     if (opts.commit.trim() === 'auto') {
       // The commit the CI built for review: a pull request's head, not the merge commit the CI made.
@@ -120,7 +112,7 @@ export async function gateSetup(ctx: Context, opts: SetupOpts): Promise<GateSetu
       }
       ctx.note(`svc gate: --commit auto is ${setup.sieve.commit} (${auto.from})`);
     } else {
-      setup.sieve.commit = usage(() => parseCommit(opts.commit!));
+      setup.sieve.commit = parseCommit(opts.commit!);
     }
   }
   const issueUrl = opts.issueUrl ?? ctx.env.SVC_ISSUE_URL;
@@ -150,18 +142,6 @@ export async function gateSetup(ctx: Context, opts: SetupOpts): Promise<GateSetu
   return setup;
 }
 
-/** Checks --repository before anything is sent: what it names, and that `auto` has CI variables to read. */
-export function checkRepositoryFlag(value: string, ci: CiInfo | undefined, env: Env): 'id' | 'url' | 'auto' {
-  const v = value.trim();
-  if (v === '') throw new UsageError('--repository needs a repository id, a URL or auto');
-  if (v === 'auto') {
-    if (!ci?.repositoryUrl) {
-      throw new UsageError(`--repository auto: ${missingText(ci, 'repositoryUrl', env)}`, 'give the repository id or URL, or run in a CI job (see svc help environment)');
-    }
-    return 'auto';
-  }
-  return /^[a-z][a-z0-9+.-]*:\/\//i.test(v) || /^[^@/\s]+@[^:/\s]+:/.test(v) ? 'url' : 'id';
-}
 
 /** The repository `--repository` names: its id, and the URL it was found by (none for an id). */
 interface GateRepository {

@@ -24,10 +24,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CliError } from '../../core/errors.js';
 import { EXIT } from '../../core/exit-codes.js';
-import { LazyList } from '../../output/json-stream.js';
-import { LEVELS, levelRank, type Level } from '../../gate/levels.js';
-import { arrayStore, type GateIssue, type IssueList, type IssueStore } from '../../gate/verdict.js';
-import { numericScore } from '../../gate/levels.js';
+import { LazyList } from '../../core/json-stream.js';
+import { arrayStore, type GateIssue, type IssueList, type IssueStore } from '../../gate/tally.js';
+import { LEVELS, levelRank, type Level, numericScore } from '../../operations/levels.js';
 
 /** Writes to the file gather about this many characters; sequential reads take this many bytes. */
 const BATCH = 1 << 20;

@@ -1,15 +1,14 @@
-/** What `svc gate` prints: the verdict on stdout (the report files are reports.ts). */
+/** What `svc gate` prints: the verdict on stdout (the report files are write-reports.ts). */
 import { terminalWidth, wallClock } from '../../core/host.js';
 import type { Context } from '../../context.js';
-import { firstOf, type CountKey, type GateResult } from '../../gate/verdict.js';
-import { organizationText, type GateVerdict } from './decision.js';
+import { firstOf, type GateResult } from '../../gate/tally.js';
+import { organizationText, type GateVerdict } from '../../gate/verdict.js';
 import { groupLines, type CiInfo } from '../../ci/detect.js';
 import { siftedLines } from '../../gate/sifted-text.js';
-import { LEVELS } from '../../gate/levels.js';
 import type { Format } from '../../output/formats.js';
 import { csvHeader, csvRow } from '../../output/csv.js';
 import { parseColumns } from '../../output/columns.js';
-import type { VerifiedScope } from './scope.js';
+import type { VerifiedScope } from '../../gate/verdict.js';
 import { cellText, terminalJson } from '../../core/sanitize.js';
 import { fitWidths } from '../../output/layout.js';
 import { clip, clipPath, displayWidth, pad, wrap } from '../../output/text-width.js';
@@ -21,7 +20,9 @@ import { ANNOTATION_LIMITS, LOGISSUE_LIMITS, capAnnotations, type AnnotationsUse
 import { annotationsUsed, recordAnnotations } from '../../ci/annotation-ledger.js';
 import { locationText, scoreText, titleOf } from '../../gate/reports/common.js';
 import { Chalk } from 'chalk';
-import { verdictData } from './verdict-data.js';
+import { verdictData } from '../../gate/verdict.js';
+import { LEVELS } from '../../operations/levels.js';
+import { type CountKey } from '../../gate/policy.js';
 
 /** Most breaking issues listed in the human summary. */
 const MAX_LISTED = 50;

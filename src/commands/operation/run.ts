@@ -12,7 +12,7 @@ import { printDryRun } from '../../http/dry-run.js';
 import { confirmDestructive } from '../../terminal/confirm.js';
 import { checkEmptyScope } from '../../listing/empty-scope.js';
 import { checkAnswer } from '../../listing/answer-checks.js';
-import { getPath } from '../../output/paths.js';
+import { getPath } from '../../output/field-paths.js';
 import { carryInexact } from '../../http/exact-numbers.js';
 
 const isEmptyList = (v: unknown): boolean => Array.isArray(v) && v.length === 0;

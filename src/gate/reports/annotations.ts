@@ -7,11 +7,11 @@
  * `::warning` (worth a look, but it does not fail the gate); a non-breaking low or info issue is a
  * `::notice`. Errors come first, then warnings, then notices (the caller caps them: ../caps.ts).
  */
-import type { GateIssue, GateResult } from '../verdict.js';
-import { levelAtLeast } from '../levels.js';
+import type { GateIssue, GateResult } from '../tally.js';
 import { mostSevere, type AnnotationKind } from '../caps.js';
 import { descriptionOf, idText, relativePath, scoreText, spanOf, titleOf } from './common.js';
 import { escapeLogCommands, stripControls } from '../../core/sanitize.js';
+import { levelAtLeast } from '../../operations/levels.js';
 
 /** Host A's workflow commands, or the logging commands `##vso[task.logissue]`. */
 export type AnnotationSyntax = 'workflow' | 'logissue';

@@ -5,11 +5,11 @@
  * file is reported at the repository root ('.', line 1): the format requires a path.
  */
 import { createHash } from 'node:crypto';
-import type { GateIssue, GateResult } from '../verdict.js';
+import type { GateIssue, GateResult } from '../tally.js';
 import { fingerprintOf } from '../fingerprint.js';
-import type { Level } from '../levels.js';
 import { idText, relativePath, scoreText, spanOf, titleOf } from './common.js';
 import { ruleSlug } from './hostb-sast.js';
+import { type Level } from '../../operations/levels.js';
 
 type CodeQualitySeverity = 'info' | 'minor' | 'major' | 'critical' | 'blocker';
 

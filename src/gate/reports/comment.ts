@@ -3,7 +3,7 @@
  * what was not counted and why, the breaking issues), then the other counted issues, each title
  * linked with --issue-url. The hidden marker is added by the poster (src/ci/sticky-comment.ts).
  */
-import type { GateIssue, GateResult } from '../verdict.js';
+import type { GateIssue, GateResult } from '../tally.js';
 import { locationText, scoreText } from './common.js';
 import { MAX_ROWS, mdCell, titleCell, toMarkdown, toMarkdownError } from './markdown.js';
 

@@ -1,7 +1,7 @@
 /** Helpers shared by the report writers. */
-import type { GateIssue } from '../verdict.js';
-import { numericScore } from '../levels.js';
+import type { GateIssue } from '../tally.js';
 import { stripControls } from '../../core/sanitize.js';
+import { numericScore } from '../../operations/levels.js';
 
 /** The value when it is a whole number of 1 or more (a valid line or column), else undefined. */
 function positiveInt(value: unknown): number | undefined {

@@ -5,10 +5,10 @@
  * severity by the gate's level, the description and, with --issue-url, the link to the issue.
  */
 import { createHash } from 'node:crypto';
-import type { GateIssue, GateResult } from '../verdict.js';
-import type { Level } from '../levels.js';
+import type { GateIssue, GateResult } from '../tally.js';
 import { slugOf } from './rule-help.js';
 import { classText, cweNumbers, idText, descriptionOf, relativePath, spanOf, titleOf } from './common.js';
+import { type Level } from '../../operations/levels.js';
 
 const HOSTB_SAST_VERSION = '15.0.7';
 

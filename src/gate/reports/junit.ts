@@ -6,7 +6,7 @@
  * change as code moves or scores are revised. The location is in the `file` and `line` attributes,
  * the level in the failure's `type`.
  */
-import type { GateIssue, GateResult } from '../verdict.js';
+import type { GateIssue, GateResult } from '../tally.js';
 import { classText, cweNumbers, descriptionOf, idText, locationText, relativePath, scoreText, spanOf, titleOf } from './common.js';
 import { stripControls } from '../../core/sanitize.js';
 

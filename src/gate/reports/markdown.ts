@@ -1,8 +1,9 @@
 /** Markdown summary of a gate result, fit for a CI job's step summary. */
-import { firstOf, type CountKey, type GateIssue, type GateResult } from '../verdict.js';
-import { LEVELS, levelAtLeast } from '../levels.js';
+import { firstOf, type GateIssue, type GateResult } from '../tally.js';
 import { locationText, scoreText, titleOf } from './common.js';
 import { stripControls } from '../../core/sanitize.js';
+import { LEVELS, levelAtLeast } from '../../operations/levels.js';
+import { type CountKey } from '../policy.js';
 
 /** Most breaking issues listed in the table; the rest are summed up as "and N more". */
 export const MAX_ROWS = 50;

@@ -18,11 +18,11 @@
  * - With a baseline, each result has a `baselineState` (new / unchanged) and the unchanged issues are
  *   listed too; issues the policy file accepts are listed with a `suppressions` entry and its reason.
  */
-import type { GateIssue, GateResult, IssueList } from '../verdict.js';
-import { LEVELS, numericScore, type Level } from '../levels.js';
+import type { GateIssue, GateResult, IssueList } from '../tally.js';
 import { classText, cweNumbers, descriptionOf, relativePath, spanOf, titleOf, type Span } from './common.js';
 import { classHelp, cweUrl, slugOf } from './rule-help.js';
 import { FINGERPRINT_SARIF_KEY } from '../baseline.js';
+import { LEVELS, numericScore, type Level } from '../../operations/levels.js';
 
 const SARIF_SCHEMA_URI = 'https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json';
 

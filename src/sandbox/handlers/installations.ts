@@ -3,9 +3,9 @@
  * spec shows none of the create bodies; the sandbox takes `{ organizationId, name? }` plus any
  * provider fields (kept as settings) and gives each new installation two repositories to link.
  */
-import type { HandlerContext, HandlerTable } from './context.js';
+import type { HandlerContext, HandlerTable } from './handler-context.js';
 import type { InstallationRec, Source } from '../model.js';
-import { badRequest, notFound } from '../errors.js';
+import { badRequest, notFound } from '../http-error.js';
 import { findInstallation } from './repos.js';
 import { repoUrl, slug } from '../data/seed.js';
 import { int, mix, mulberry32 } from '../prng.js';

@@ -1,11 +1,11 @@
 /** Issues: search, get, and the actions that change an issue's state (see ../transitions.ts). */
-import type { HandlerContext, HandlerTable } from './context.js';
+import type { HandlerContext, HandlerTable } from './handler-context.js';
 import type { IssueRec } from '../model.js';
 import type { Store } from '../state.js';
 import { expandIssue } from '../data/issue-text.js';
 import { searchIssues, sortedIssues, type SearchRequest } from '../search.js';
 import * as T from '../transitions.js';
-import { badRequest } from '../errors.js';
+import { badRequest } from '../http-error.js';
 import { RawJson } from '../raw-json.js';
 
 const P = '/api/v1/issues/';

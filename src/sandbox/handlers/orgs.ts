@@ -1,6 +1,6 @@
 /** Organizations: list, create, invite, delete (bodies and responses beyond `list` are the sandbox's reading). */
-import type { HandlerTable } from './context.js';
-import { badRequest, notFound } from '../errors.js';
+import type { HandlerTable } from './handler-context.js';
+import { badRequest, notFound } from '../http-error.js';
 
 const P = '/api/v1/orgs/';
 const ROLES = ['owner', 'admin', 'member', 'viewer'];

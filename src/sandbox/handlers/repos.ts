@@ -1,8 +1,8 @@
 /** Repositories: list, link (add-*), create, delete, the setters, reset, branches, resolve-by-url. */
-import type { HandlerContext, HandlerTable } from './context.js';
-import { publicView } from './context.js';
+import type { HandlerContext, HandlerTable } from './handler-context.js';
+import { publicView } from './handler-context.js';
 import type { InstallationRec, RepoRec, Source } from '../model.js';
-import { badRequest, notFound } from '../errors.js';
+import { badRequest, notFound } from '../http-error.js';
 import { defaultScannerSettings, newRepo, repoUrl, slug } from '../data/seed.js';
 import { hex, mix, mulberry32 } from '../prng.js';
 

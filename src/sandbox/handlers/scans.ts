@@ -1,8 +1,8 @@
 /** Scans: schedules (spec), start and list (field notes). */
-import type { HandlerContext, HandlerTable } from './context.js';
-import { publicView } from './context.js';
+import type { HandlerContext, HandlerTable } from './handler-context.js';
+import { publicView } from './handler-context.js';
 import type { ScanRec } from '../model.js';
-import { badRequest, notFound } from '../errors.js';
+import { badRequest, notFound } from '../http-error.js';
 import { startScan } from '../transitions.js';
 import { zeroCounts } from '../state.js';
 

@@ -1,7 +1,7 @@
 /** Stats: the 8 operations, computed from the current data (see ../stats.ts for the shapes). */
-import type { HandlerContext, HandlerTable } from './context.js';
+import type { HandlerContext, HandlerTable } from './handler-context.js';
 import * as S from '../stats.js';
-import { notFound } from '../errors.js';
+import { notFound } from '../http-error.js';
 
 const P = '/api/v1/stats/';
 const req = (c: HandlerContext) => c.body as S.StatsRequest;

@@ -60,8 +60,8 @@ describe('what a command evaluates, from the import graph', () => {
 
   it("`svc gate --help`: the gate's options (and its report table), not its run: no yaml policies, no picomatch", () => {
     const files = [...closure(meta, ['src/entry.ts', 'src/commands/gate/command.ts'])];
-    expect(files).toContain('src/commands/gate/reports.ts');
-    for (const f of files) expect(f, `${f} is evaluated by svc gate --help`).not.toMatch(/node_modules\/(yaml|picomatch)\/|^src\/gate\/policy\.ts$|^src\/commands\/gate\/run\.ts$/);
+    expect(files).toContain('src/gate/reports/registry.ts');
+    for (const f of files) expect(f, `${f} is evaluated by svc gate --help`).not.toMatch(/node_modules\/(yaml|picomatch)\/|^src\/gate\/policy-file\.ts$|^src\/commands\/gate\/run\.ts$/);
   });
 
   it('an API call with JSON output: zod and undici, but none of the heavy parts', () => {

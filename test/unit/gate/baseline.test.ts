@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { baselineMatcher, BaselineError, parseBaseline } from '../../../src/gate/baseline.js';
-import { createTally, evaluateGate } from '../../../src/gate/verdict.js';
+import { createTally, evaluateGate } from '../../../src/gate/tally.js';
 import { fingerprintOf } from '../../../src/gate/fingerprint.js';
 import { createSieve } from '../../../src/gate/sieve.js';
-import { parsePolicy } from '../../../src/gate/policy.js';
+import { parsePolicy } from '../../../src/gate/policy-file.js';
 import { parseCommit, parseSince } from '../../../src/gate/since.js';
 import { toSarif } from '../../../src/gate/reports/sarif.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ANNOTATION_LIMITS, LOGISSUE_LIMITS, SARIF_LIMITS, bySeverity, capAnnotations, fewerResults, keepMostSevere, sarifOmittedReason } from '../../../src/gate/caps.js';
-import type { Level } from '../../../src/gate/levels.js';
+import { type Level } from '../../../src/operations/levels.js';
 
 const item = (id: string, level: Level, score?: number) => ({ id, level, score });
 

@@ -4,9 +4,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ANNOTATION_LIMITS, bySeverity, capAnnotations, mostSevere } from '../../../src/gate/caps.js';
-import { evaluateGate, type GateIssue } from '../../../src/gate/verdict.js';
+import { evaluateGate, type GateIssue } from '../../../src/gate/tally.js';
 import { mostSevereAnnotationGroups } from '../../../src/gate/reports/annotations.js';
-import { levelAtLeast } from '../../../src/gate/levels.js';
+import { levelAtLeast } from '../../../src/operations/levels.js';
 
 describe('mostSevere', () => {
   it('keeps the n most severe, most severe first, equals in the order added', () => {

@@ -5,9 +5,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createSieve } from '../../../src/gate/sieve.js';
-import { createTally } from '../../../src/gate/verdict.js';
+import { createTally } from '../../../src/gate/tally.js';
 import { commitOf, parseCommit, sameCommit } from '../../../src/gate/since.js';
-import { entryMatches, parsePolicy } from '../../../src/gate/policy.js';
+import { entryMatches, parsePolicy } from '../../../src/gate/policy-file.js';
 import { EMPTY_FINGERPRINT, fingerprintOf } from '../../../src/gate/fingerprint.js';
 import { baselineMatcher, parseBaseline } from '../../../src/gate/baseline.js';
 import { repoPath } from '../../../src/gate/glob.js';

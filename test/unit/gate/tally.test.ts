@@ -1,7 +1,8 @@
 import { fingerprintOf } from '../../../src/gate/fingerprint.js';
 import { describe, expect, it } from 'vitest';
-import { createTally, evaluateGate, type Thresholds, type IssueInput } from '../../../src/gate/verdict.js';
-import { slimIssue, slimmer } from '../../../src/commands/gate/run.js';
+import { createTally, evaluateGate, type IssueInput } from '../../../src/gate/tally.js';
+import { slimIssue, slimmer } from '../../../src/commands/gate/count.js';
+import { type Thresholds } from '../../../src/gate/policy.js';
 
 /** Deterministic pseudo-random issues over every level, some not open, some without a score. */
 function sample(n: number): IssueInput[] {

@@ -2,7 +2,7 @@
 import { afterEach, beforeEach, describe, expect, it, type TestContext } from 'vitest';
 import { createClient, type ClientOptions } from '../../../src/http/client.js';
 import { RawAnswer } from '../../../src/http/raw-answer.js';
-import { ConnectionError, RateLimitedError, ResponseError, ServerError, TimeoutError, UnauthorizedError } from '../../../src/http/errors.js';
+import { ConnectionError, RateLimitedError, ResponseError, ServerError, TimeoutError, UnauthorizedError } from '../../../src/http/api-errors.js';
 import { InterruptedError } from '../../../src/core/errors.js';
 import { REDACTED } from '../../../src/http/redact.js';
 import { startFakeServer, type FakeServer } from '../../helpers/fake-server.js';

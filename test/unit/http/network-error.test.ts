@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { errorCode, networkError } from '../../../src/http/network-error.js';
-import { ConnectionError, TimeoutError } from '../../../src/http/errors.js';
+import { ConnectionError, TimeoutError } from '../../../src/http/api-errors.js';
 import { isRetryable } from '../../../src/http/retry.js';
 
 const f = { what: 'issues/search', baseUrl: 'https://api.example.com', timeoutSec: 30, safe: true };

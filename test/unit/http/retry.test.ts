@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { BASE_DELAY_MS, MAX_DELAY_MS, MAX_RETRY_AFTER_MS, isRetryable, parseRetryAfter, retryDelayMs } from '../../../src/http/retry.js';
-import { ConnectionError, ResponseError, TimeoutError, statusError } from '../../../src/http/errors.js';
+import { ConnectionError, ResponseError, TimeoutError, statusError } from '../../../src/http/api-errors.js';
 import { UsageError } from '../../../src/core/errors.js';
 
 const refused = new ConnectionError('refused', true);

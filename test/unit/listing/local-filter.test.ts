@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { MockAgent } from 'undici';
 import { useSandbox } from '../../helpers/sandbox.js';
 import { runCli } from '../../helpers/host.js';
-import { levelOf } from '../../../src/gate/levels.js';
+import { levelOf } from '../../../src/operations/levels.js';
 
 const sb = useSandbox({ issues: 120 });
 

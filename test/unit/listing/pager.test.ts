@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Pager, parseConcurrency, type PagerOptions } from '../../../src/listing/pager.js';
 import type { Pagination } from '../../../src/operations/types.js';
-import { ResponseError } from '../../../src/http/errors.js';
+import { ResponseError } from '../../../src/http/api-errors.js';
 import { UsageError } from '../../../src/core/errors.js';
 
 const P: Pagination = { page: 'page', pageSize: 'pageSize', items: 'issues', total: 'totalCount', maxPageSize: 500, id: 'id' };

@@ -3,7 +3,7 @@ import { loadAllOperations } from '../../../src/operations/index.js';
 import { HANDLERS, buildRoutes, validate } from '../../../src/sandbox/router.js';
 import { seedWorld } from '../../../src/sandbox/data/seed.js';
 import { Store } from '../../../src/sandbox/state.js';
-import { HttpError } from '../../../src/sandbox/errors.js';
+import { HttpError } from '../../../src/sandbox/http-error.js';
 import { row } from '../../../src/operations/row.js';
 import { body, okResponse } from '../../../src/operations/fields.js';
 import { expectedPaths } from '../../helpers/spec.js';

@@ -4,7 +4,7 @@ import { Store } from '../../../src/sandbox/state.js';
 import * as S from '../../../src/sandbox/stats.js';
 import type { RepoRec } from '../../../src/sandbox/model.js';
 import { archive } from '../../../src/sandbox/transitions.js';
-import { HttpError } from '../../../src/sandbox/errors.js';
+import { HttpError } from '../../../src/sandbox/http-error.js';
 
 let store: Store;
 let repos: Map<string, RepoRec>;

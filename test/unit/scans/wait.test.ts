@@ -4,7 +4,7 @@ import type { Context } from '../../../src/context.js';
 import {
   HEARTBEAT_MS, ScanFailedError, WaitTimeoutError, findScan, prepareWait, scanState, startedScanId, waitForScan,
 } from '../../../src/scans/wait.js';
-import { ServerError, UnauthorizedError } from '../../../src/http/errors.js';
+import { ServerError, UnauthorizedError } from '../../../src/http/api-errors.js';
 import { InterruptedError, UsageError } from '../../../src/core/errors.js';
 import { startProgress } from '../../../src/terminal/progress.js';
 

@@ -1,13 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { parseGateOptions, thresholds, type GateCommandOptions } from '../../../../src/commands/gate/options.js';
-import { scopeSpecs } from '../../../../src/commands/gate/flags.js';
+import { parseGateOptions, type GateCommandOptions } from '../../../../src/commands/gate/options.js';
+import { resolveThresholds } from '../../../../src/gate/policy.js';
+import { scopeSpecs } from '../../../../src/commands/gate/scope-flags.js';
 import { aligned, annotationLines, scopeText } from '../../../../src/commands/gate/summary.js';
 import { UsageError } from '../../../../src/core/errors.js';
-import { evaluateGate } from '../../../../src/gate/verdict.js';
+import { evaluateGate } from '../../../../src/gate/tally.js';
 
 /** The thresholds of the options commander would have read: parsed once, then merged (no policy here). */
 function gateOptions(raw: GateCommandOptions) {
-  return thresholds(parseGateOptions(raw, { specs: [], attribute: new Map() }));
+  return resolveThresholds(parseGateOptions(raw, { specs: [], attribute: new Map() }));
 }
 
 describe('gate flags', () => {

@@ -7,13 +7,14 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { REPORT_KEYS, kindOf, writeReports, type ReportInputs } from '../../../../src/commands/gate/reports.js';
-import { evaluateGate, type GateIssue, type IssueInput } from '../../../../src/gate/verdict.js';
-import type { GateVerdict } from '../../../../src/commands/gate/decision.js';
-import { LazyList } from '../../../../src/output/json-stream.js';
+import { REPORT_KEYS, kindOf, type ReportInputs } from '../../../../src/gate/reports/registry.js';
+import { evaluateGate, type GateIssue, type IssueInput } from '../../../../src/gate/tally.js';
+import type { GateVerdict } from '../../../../src/gate/verdict.js';
+import { LazyList } from '../../../../src/core/json-stream.js';
 import { toSarif } from '../../../../src/gate/reports/sarif.js';
-import { verdictData } from '../../../../src/commands/gate/verdict-data.js';
+import { verdictData } from '../../../../src/gate/verdict.js';
 import { tempDir } from '../../../helpers/temp.js';
+import { writeReports } from '../../../../src/commands/gate/write-reports.js';
 
 function issues(n: number): IssueInput[] {
   const classes = ['sqli', 'xss', 'Path Traversal', 'ssrf', undefined];

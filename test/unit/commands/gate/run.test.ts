@@ -8,7 +8,7 @@ import { runCli, testHost } from '../../../helpers/host.js';
 import { createContext } from '../../../../src/runtime.js';
 import { runGate } from '../../../../src/commands/gate/run.js';
 import { parseGateOptions, type GateCommandOptions } from '../../../../src/commands/gate/options.js';
-import { scopeSpecs } from '../../../../src/commands/gate/flags.js';
+import { scopeSpecs } from '../../../../src/commands/gate/scope-flags.js';
 import type { GlobalOptions } from '../../../../src/core/global-options.js';
 import { CliError, UsageError } from '../../../../src/core/errors.js';
 import { EXIT } from '../../../../src/core/exit-codes.js';

@@ -13,10 +13,11 @@ import { runAgainst, servingGenerated, useFakeServices } from '../../../helpers/
 import { tempDir } from '../../../helpers/temp.js';
 import { bySeverity } from '../../../../src/gate/caps.js';
 import { capSarif } from '../../../../src/commands/gate/sarif-cap.js';
-import { sarifChunks, writeSarifReport } from '../../../../src/commands/gate/reports.js';
-import { evaluateGate } from '../../../../src/gate/verdict.js';
-import type { GateVerdict } from '../../../../src/commands/gate/decision.js';
+import { sarifChunks } from '../../../../src/gate/reports/registry.js';
+import { evaluateGate } from '../../../../src/gate/tally.js';
+import type { GateVerdict } from '../../../../src/gate/verdict.js';
 import { schemaErrors } from '../../gate/reports/sarif-schema.js';
+import { writeSarifReport } from '../../../../src/commands/gate/write-reports.js';
 
 const services = useFakeServices({ mock: true });
 const serving = (n: number) => servingGenerated(services, n);

@@ -11,19 +11,21 @@ import { EXIT } from '../../../../src/core/exit-codes.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createTally, type GateIssue, type IssueInput, type IssueList, type Thresholds } from '../../../../src/gate/verdict.js';
+import { createTally, type GateIssue, type IssueInput, type IssueList } from '../../../../src/gate/tally.js';
 import { spillStore } from '../../../../src/commands/gate/spill.js';
 import { mostSevereMask } from '../../../../src/gate/caps.js';
-import { REPORT_KEYS, kindOf, writeReports, type ReportInputs } from '../../../../src/commands/gate/reports.js';
-import type { GateVerdict } from '../../../../src/commands/gate/decision.js';
+import { REPORT_KEYS, kindOf, type ReportInputs } from '../../../../src/gate/reports/registry.js';
+import type { GateVerdict } from '../../../../src/gate/verdict.js';
 import { useSandbox } from '../../../helpers/sandbox.js';
 import { testHost } from '../../../helpers/host.js';
 import { tempDir } from '../../../helpers/temp.js';
 import { createContext } from '../../../../src/runtime.js';
 import { runGate } from '../../../../src/commands/gate/run.js';
 import { parseGateOptions, type GateCommandOptions } from '../../../../src/commands/gate/options.js';
-import { scopeSpecs } from '../../../../src/commands/gate/flags.js';
+import { scopeSpecs } from '../../../../src/commands/gate/scope-flags.js';
 import type { GlobalOptions } from '../../../../src/core/global-options.js';
+import { writeReports } from '../../../../src/commands/gate/write-reports.js';
+import { type Thresholds } from '../../../../src/gate/policy.js';
 
 /** Issues with what JSON can make hard: escapes, non-ASCII, lone surrogates, equal and missing scores, odd numbers, nesting. */
 function issues(n: number): IssueInput[] {

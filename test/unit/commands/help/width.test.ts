@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { runCli, type CliResult } from '../../../helpers/host.js';
 import { built } from '../../../helpers/program.js';
-import { allCommands, buildModel } from '../../../../src/completion/model.js';
+import { allCommands, buildModel } from '../../../../src/completion/tree.js';
 import { HELP_TOPICS } from '../../../../src/commands/help-topics.js';
 import { fitText } from '../../../../src/commands/help-layout.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { evaluateGate } from '../../../../src/gate/verdict.js';
+import { evaluateGate } from '../../../../src/gate/tally.js';
 import { annotationText, escapeData, escapeLogissue, escapeProperty, mostSevereAnnotationGroups, toAnnotations } from '../../../../src/gate/reports/annotations.js';
 import { ALL, cweOnly, hostile, sqlInjection } from '../../../fixtures/reports/issues.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { evaluateGate } from '../../../../src/gate/verdict.js';
+import { evaluateGate } from '../../../../src/gate/tally.js';
 import { toCodeQuality } from '../../../../src/gate/reports/code-quality.js';
 import { schemaTime, stableId, toHostBSast } from '../../../../src/gate/reports/hostb-sast.js';
 import { ALL, hostile, noFile, sqlInjection } from '../../../fixtures/reports/issues.js';

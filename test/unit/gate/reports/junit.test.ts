@@ -1,6 +1,6 @@
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { describe, expect, it } from 'vitest';
-import { evaluateGate } from '../../../../src/gate/verdict.js';
+import { evaluateGate } from '../../../../src/gate/tally.js';
 import { stripInvalidXml, toJunit, toJunitError, xmlAttr } from '../../../../src/gate/reports/junit.js';
 import { ALL, hostile, lowOne, sqlInjection } from '../../../fixtures/reports/issues.js';
 

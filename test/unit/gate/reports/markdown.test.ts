@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { evaluateGate, type IssueInput } from '../../../../src/gate/verdict.js';
+import { evaluateGate, type IssueInput } from '../../../../src/gate/tally.js';
 import { MAX_ROWS, mdCell, toMarkdown } from '../../../../src/gate/reports/markdown.js';
 import { ALL, hostile } from '../../../fixtures/reports/issues.js';
 

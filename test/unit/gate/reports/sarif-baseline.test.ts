@@ -4,7 +4,7 @@
  * multitool: test/unit/gate/reports/sarif-multitool.test.ts (one run of the tool for every log).
  */
 import { describe, expect, it } from 'vitest';
-import { evaluateGate } from '../../../../src/gate/verdict.js';
+import { evaluateGate } from '../../../../src/gate/tally.js';
 import { toSarif } from '../../../../src/gate/reports/sarif.js';
 import { fingerprintOf } from '../../../../src/gate/fingerprint.js';
 import { ALL, sqlInjection } from '../../../fixtures/reports/issues.js';

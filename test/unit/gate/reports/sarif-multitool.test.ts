@@ -9,7 +9,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { evaluateGate } from '../../../../src/gate/verdict.js';
+import { evaluateGate } from '../../../../src/gate/tally.js';
 import { toSarif } from '../../../../src/gate/reports/sarif.js';
 import { ALL, noFile } from '../../../fixtures/reports/issues.js';
 import { SARIF_OPTIONS as OPTIONS, baselineSarif, cappedSarif } from '../../../fixtures/reports/sarif-logs.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { evaluateGate } from '../../../../src/gate/verdict.js';
+import { evaluateGate } from '../../../../src/gate/tally.js';
 import { FINGERPRINT_KEY, INFORMATION_URI, securitySeverity, toSarif } from '../../../../src/gate/reports/sarif.js';
 import { ALL, HOSTILE, cweOnly, hostile, noFile, noScore, sqlInjection } from '../../../fixtures/reports/issues.js';
 import { oasisRegionProblems, schemaErrors } from './sarif-schema.js';

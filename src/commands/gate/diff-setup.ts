@@ -1,6 +1,6 @@
 /**
  * `--diff BASE|auto`, `--diff-scope`, `--diff-work-tree`: read the change from git before anything is
- * sent (src/git/change.ts; every failure there is exit 2 with the fix), parse it (src/gate/diff.ts) and hand
+ * sent (src/git/change.ts; every failure there is exit 2 with the fix), parse it (src/gate/diff-parse.ts) and hand
  * the sieve its filter (src/gate/diff-match.ts).
  *
  * `auto` takes the base from the pull request the CI builds (src/ci/pull-request.ts). In a CI job
@@ -12,7 +12,7 @@ import { UsageError } from '../../core/errors.js';
 import { pullRequestOf } from '../../ci/pull-request.js';
 import { detectCi } from '../../ci/detect.js';
 import { readChange } from '../../git/change.js';
-import { DiffParseError, addUntracked, parseDiff } from '../../gate/diff.js';
+import { DiffParseError, addUntracked, parseDiff } from '../../gate/diff-parse.js';
 import type { DiffFilter } from '../../gate/diff-match.js';
 import type { DiffAbout } from '../../gate/sieve.js';
 import type { GateOptions } from './options.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BadRequestError, NotFoundError, RateLimitedError, ServerError, UnauthorizedError, errorMessage, statusError } from '../../../src/http/errors.js';
+import { BadRequestError, NotFoundError, RateLimitedError, ServerError, UnauthorizedError, errorMessage, statusError } from '../../../src/http/api-errors.js';
 import { EXIT } from '../../../src/core/exit-codes.js';
 
 describe('statusError', () => {

@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { useFakeServer } from '../../../helpers/fake-server.js';
 import { runCli } from '../../../helpers/host.js';
-import { checkRepositoryName, repositoryNames } from '../../../../src/commands/gate/repository-names.js';
+import { checkRepositoryName, repositoryNames } from '../../../../src/commands/gate/scope-repositories.js';
 
 const fake = useFakeServer();
 const REPOS = [{ id: 'repo_a', name: 'a', projectId: 'p' }, { id: 'repo_b', name: 'b', projectId: 'p' }, { id: 'repo_c', name: 'a', projectId: 'p' }];

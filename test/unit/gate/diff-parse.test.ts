@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { DiffParseError, addUntracked, parseDiff, unquotePath } from '../../../src/gate/diff.js';
+import { DiffParseError, addUntracked, parseDiff, unquotePath } from '../../../src/gate/diff-parse.js';
 import { placeOf, type DiffFilter } from '../../../src/gate/diff-match.js';
 import { readChange } from '../../../src/git/change.js';
 import { gitEnv } from '../../../src/git/run.js';

@@ -3,7 +3,7 @@
  * generated values of every shape a report has, long lists and lazy lists included.
  */
 import { describe, expect, it } from 'vitest';
-import { LazyList, jsonChunks } from '../../../src/output/json-stream.js';
+import { LazyList, jsonChunks } from '../../../src/core/json-stream.js';
 
 function rng(seed: number) {
   return () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);

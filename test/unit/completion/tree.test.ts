@@ -1,7 +1,7 @@
 import { Command, Option } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { loadAllOperations, commandName, GROUPS } from '../../../src/operations/index.js';
-import { buildModel, allCommands, type CommandModel, type CompletionModel } from '../../../src/completion/model.js';
+import { buildModel, allCommands, type CommandModel, type CompletionModel } from '../../../src/completion/tree.js';
 import { buildTables } from '../../../src/completion/tables.js';
 import { bashScript } from '../../../src/completion/bash.js';
 import { zshScript } from '../../../src/completion/zsh.js';

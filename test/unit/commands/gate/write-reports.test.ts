@@ -3,11 +3,12 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Command, Option } from 'commander';
 import { describe, expect, it } from 'vitest';
-import { REPORT_KEYS, kindOf, reportsKeep, writeErrorReports, writeReports, type ReportPaths } from '../../../../src/commands/gate/reports.js';
+import { REPORT_KEYS, kindOf, reportsKeep, type ReportPaths } from '../../../../src/gate/reports/registry.js';
 import { gateCommand } from '../../../../src/commands/gate/command.js';
-import { evaluateGate } from '../../../../src/gate/verdict.js';
-import type { GateVerdict } from '../../../../src/commands/gate/decision.js';
+import { evaluateGate } from '../../../../src/gate/tally.js';
+import type { GateVerdict } from '../../../../src/gate/verdict.js';
 import { tempDir } from '../../../helpers/temp.js';
+import { writeErrorReports, writeReports } from '../../../../src/commands/gate/write-reports.js';
 
 const verdict: GateVerdict = {
   result: evaluateGate([{ id: 'iss_1', score: 95, affectedFile: 'a.ts', startLine: 3 }, { id: 'iss_2', score: 20 }], { failOn: 'high' }),

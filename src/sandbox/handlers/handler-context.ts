@@ -1,7 +1,7 @@
 /** What a handler gets: the validated body, the store, and lookups that answer 404 for unknown ids. */
 import type { IssueRec, OrgRec, RepoRec } from '../model.js';
 import type { Store } from '../state.js';
-import { badRequest, notFound } from '../errors.js';
+import { badRequest, notFound } from '../http-error.js';
 
 export interface Timing {
   /** How long `scans start` scans run. */

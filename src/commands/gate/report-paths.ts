@@ -1,0 +1,84 @@
+/**
+ * The files of a gate run: the report paths, resolved and checked before anything is sent (a missing
+ * folder, a directory, two reports at one path), what the run writes and what it reads (file-clash.ts
+ * keeps the two apart), and where the full list of issues is, for the notices.
+ */
+import { access, constants, stat } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+import type { Context } from '../../context.js';
+import { UsageError } from '../../core/errors.js';
+import { writeModeFor } from '../../output/write-file.js';
+import { REPORT_KEYS, kindOf, type ReportPaths } from '../../gate/reports/registry.js';
+import type { NamedFile } from './file-clash.js';
+import type { GateOptions } from './options.js';
+import type { GateSetup } from './setup.js';
+
+/** Report paths, resolved and checked before anything is sent. */
+export async function reportPaths(ctx: Context, files: ReportPaths): Promise<ReportPaths> {
+  const paths: ReportPaths = {};
+  const seen = new Map<string, string>();
+  for (const kind of REPORT_KEYS) {
+    const given = files[kind];
+    if (given === undefined) continue;
+    const flag = kindOf(kind).flag;
+    if (given.trim() === '') throw new UsageError(`${flag} needs a file name`);
+    // `-` is stdout (written in place, like a FIFO or a device: see output/write-file.ts).
+    const path = given === '-' ? '-' : resolve(ctx.cwd, given);
+    const other = seen.get(path);
+    if (other) throw new UsageError(`${other} and ${flag} name the same file '${given}'`, 'give each report its own file');
+    seen.set(path, flag);
+    if (path === '-') { paths[kind] = path; continue; }
+    const dir = dirname(path);
+    try {
+      if (!(await stat(dir)).isDirectory()) throw new Error('not a directory');
+      await access(dir, constants.W_OK);
+    } catch {
+      throw new UsageError(`cannot write the ${flag} report '${given}': its directory does not exist or is not writable`, 'create the directory first');
+    }
+    if (await stat(path).then((s) => s.isDirectory(), () => false)) throw new UsageError(`${flag} '${given}' is a directory`);
+    // What the writing would refuse (a symlink loop, a link to nothing in a missing directory, a block
+    // device): refused now, before anything is sent.
+    await writeModeFor(path).catch((err: NodeJS.ErrnoException) => {
+      throw new UsageError(`cannot write the ${flag} report '${given}' (${err.code ?? err.message})`, 'give a regular file, a new path, or a symbolic link to one in an existing directory');
+    });
+    paths[kind] = path;
+  }
+  return paths;
+}
+
+/** The files the run writes: the reports (not stdout) and the CI's step summary. */
+export function outputFiles(paths: ReportPaths, given: ReportPaths, stepSummary: string | undefined): NamedFile[] {
+  const out: NamedFile[] = [];
+  for (const kind of REPORT_KEYS) {
+    const path = paths[kind];
+    if (path !== undefined && path !== '-') out.push({ flag: kindOf(kind).flag, given: given[kind] ?? path, path });
+  }
+  if (stepSummary !== undefined) out.push({ flag: 'the CI step summary', given: stepSummary, path: stepSummary });
+  return out;
+}
+
+/** The files the run reads: the baseline, the policy (given or the default one found), --input, -F name=@file, svc's config file. */
+export function inputFiles(ctx: Context, opts: GateOptions, setup: GateSetup): NamedFile[] {
+  // The config file (profiles, the stored token): a report over it would lose them.
+  const files: NamedFile[] = [{ flag: 'the config file', given: ctx.config.path, path: resolve(ctx.cwd, ctx.config.path), hint: 'write the report to another file: this one holds the profiles and the stored token' }];
+  const add = (flag: string, given: string | undefined) => {
+    if (given !== undefined && given !== '-' && given.trim() !== '') files.push({ flag, given, path: resolve(ctx.cwd, given) });
+  };
+  add('--baseline', opts.baseline);
+  add('--policy', opts.policy ?? (setup.policy ? setup.policy.file : undefined));
+  const values = opts.scope.values as Record<string, unknown>;
+  add('--input', typeof values.input === 'string' ? values.input : undefined);
+  for (const key of ['field', 'rawField']) {
+    const list = values[key];
+    if (Array.isArray(list)) for (const f of list) if (typeof f === 'string' && /=@/.test(f)) add('-F', f.slice(f.indexOf('=@') + 2));
+  }
+  return files;
+}
+
+/** Where every issue is listed, for the notice of the annotations left out. */
+export function fullList(paths: ReportPaths, stepSummary: string | undefined): string {
+  const files = (['sarif', 'junit', 'jsonReport'] as const).filter((k) => paths[k] !== undefined && paths[k] !== '-').map((k) => `${kindOf(k).flag} ${paths[k]}`);
+  const where = [...(stepSummary !== undefined ? ['the step summary'] : []), ...files];
+  return where.length > 0 ? `${where.join(', ')}${files.length === 0 ? ' (breaking issues; -o json, --sarif or --junit list every issue)' : ''}` : '-o json, --sarif or --junit';
+}
+
