@@ -97,8 +97,9 @@ describe('what dist/svc.cjs holds: the code an API call runs (scripts/bundle-chu
     /^src\/output\/(table|chart|detail)\.ts$/, /^src\/listing\/(paginate|pager|bulk)/, /node_modules\/(ora|cli-table3|conf|ajv|yaml|picomatch)\//];
   let split: { main: Metafile; more: Metafile };
   beforeAll(async () => {
-    const { buildChunks } = await import('../../../scripts/bundle-chunks.mjs');
-    const { plugins } = await import('../../../scripts/bundle-plugins.mjs');
+    // (By path: the build's scripts are JavaScript, outside the type check.)
+    const { buildChunks } = await import(join(ROOT, 'scripts/bundle-chunks.mjs')) as { buildChunks: (root: string, options: object, o: { write: boolean }) => Promise<{ main: Metafile; more: Metafile }> };
+    const { plugins } = await import(join(ROOT, 'scripts/bundle-plugins.mjs')) as { plugins: unknown[] };
     split = await buildChunks(ROOT, {
       outfile: 'dist/svc.cjs', bundle: true, format: 'cjs', platform: 'node', target: 'node20', plugins, external: ['jq-wasm'],
       banner: { js: '(function (module, exports, require, __svcMore) {' }, footer: { js: '})' }, logLevel: 'silent',
