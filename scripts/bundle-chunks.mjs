@@ -88,6 +88,20 @@ function staticClosure(meta, from) {
   return seen;
 }
 
+/** The names each module exports (esbuild's metafile of each alone, everything it imports left out). */
+async function exportNames(root, paths, common) {
+  if (paths.length === 0) return new Map();
+  const alone = {
+    name: 'each module alone',
+    setup(b) { b.onResolve({ filter: /.*/ }, (a) => (a.kind === 'entry-point' ? undefined : { path: a.path, external: true })); },
+  };
+  const r = await build({ absWorkingDir: root, entryPoints: paths, bundle: true, write: false, metafile: true, format: 'esm', platform: 'node', outdir: 'exports', logLevel: 'silent', plugins: [alone], target: common.target });
+  const names = new Map();
+  for (const o of Object.values(r.metafile.outputs)) if (o.entryPoint) names.set(o.entryPoint, o.exports);
+  for (const p of paths) if (!names.has(p)) throw new Error(`no exports found for ${p}`);
+  return names;
+}
+
 /**
  * Builds dist/svc.cjs and dist/svc-more.cjs with esbuild's `options` (entry: src/entry.ts; the
  * plugins run after the split's). Returns each script's metafile and the modules of each.
@@ -117,21 +131,28 @@ export async function buildChunks(root, options, { write = true } = {}) {
   await build({ ...moreOptions, write: false, plugins: [virtualEntry('svc-more-entry', moreEntry, root), toMain(root, main, used), ...plugins] });
   // 3. The first script, with the namespaces the second uses: those it evaluates at start-up by
   //    `import * as` (already evaluated), the others by require() (evaluated when first asked for).
-  // (A CommonJS module's exports by require() as well: `import * as` would wrap them.)
+  // Those it evaluates at start-up anyway (ES modules of its static imports) by name, read through
+  // getters made when first asked for: `import * as` or require() would make each a namespace object
+  // with a getter per export at start-up, ~50 of them, in every call. The others (its lazy modules,
+  // CommonJS ones) by require(), evaluated when first asked for.
   const atStart = staticClosure(mainMeta, entry);
-  const byName = (p) => atStart.has(p) && mainMeta.inputs[p].format === 'esm';
   const list = [...used].sort();
+  const byName = list.filter((p) => atStart.has(p) && mainMeta.inputs[p].format === 'esm');
+  const names = await exportNames(root, byName, common);
   const mainEntry = [
     `export * from './${entry}';`,
-    ...list.map((p, i) => (byName(p) ? `import * as m${i} from ${JSON.stringify(`./${p}`)};` : '')),
-    // What require() gives for an ES module: its live bindings, marked as an ES module's.
-    'const asRequired = (ns) => Object.defineProperty(Object.defineProperties({}, Object.getOwnPropertyDescriptors(ns)), \'__esModule\', { value: true });',
+    ...byName.map((p, i) => `import { ${names.get(p).map((n, j) => `${n} as m${i}_${j}`).join(', ')} } from ${JSON.stringify(`./${p}`)};`),
     'const given = new Map();',
     'export function __svcModule(path) {',
     '  let m = given.get(path);',
     '  if (m) return m;',
     '  switch (path) {',
-    ...list.map((p, i) => `    case ${JSON.stringify(p)}: m = ${byName(p) ? `asRequired(m${i})` : `require(${JSON.stringify(`./${p}`)})`}; break;`),
+    ...list.map((p) => {
+      const i = byName.indexOf(p);
+      if (i < 0) return `    case ${JSON.stringify(p)}: m = require(${JSON.stringify(`./${p}`)}); break;`;
+      // What require() gives for an ES module: its live bindings, marked as an ES module's.
+      return `    case ${JSON.stringify(p)}: m = { __esModule: true, ${names.get(p).map((n, j) => `get ${n}() { return m${i}_${j}; }`).join(', ')} }; break;`;
+    }),
     "    default: throw new Error('svc.cjs has no module ' + path);",
     '  }',
     '  given.set(path, m);',
