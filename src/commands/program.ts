@@ -8,7 +8,7 @@ import { Argument, Command, Option } from 'commander';
 import { hint } from '../completion/hints.js';
 import { terminalWidth, type Env, type IO } from '../core/host.js';
 import { GROUPS, commandName, loadGroup, type Group, type Operation } from '../operations/index.js';
-import { GLOBAL_OPTIONS } from './globals.js';
+import { GLOBAL_OPTIONS, globalFlag } from './globals.js';
 import { HELP_TOPICS } from './help-topics.js';
 import { HELP_CONFIG, fitText, globalFlagsFooter } from './help-layout.js';
 import type { Runner } from './runner.js';
@@ -85,20 +85,13 @@ function namedCall(argv: readonly string[]): { group: Group; op?: string } | und
   for (let i = 0; i < argv.length && words.length < 2; i++) {
     const a = argv[i];
     if (!a.startsWith('-')) { words.push(a); continue; }
-    const eq = a.indexOf('=');
-    const o = GLOBAL_FLAGS.get(eq > 0 && a.startsWith('--') ? a.slice(0, eq) : a);
-    if (o === undefined) return undefined;
-    if (o && eq < 0) i++;
+    const g = globalFlag(a);
+    if (!g) return undefined;
+    if (g.next) i++;
   }
   const group = GROUPS.find((g) => g.name === words[0] || g.aliases.includes(words[0]));
   return group && { group, op: words[1] };
 }
-
-/** Each global flag (short and long) and whether it takes a value. */
-const GLOBAL_FLAGS = new Map(GLOBAL_OPTIONS.flatMap((o) => {
-  const value = o.flags.includes('<');
-  return o.flags.split(/[ ,]+/).filter((f) => f.startsWith('-')).map((f) => [f, value] as const);
-}));
 
 export function buildProgram(run: Runner, io: IO, version: string, onError: (message: string) => void, env: Env = {}, argv?: readonly string[]): Command {
   const helpWidth = () => Math.min(terminalWidth({ io, env }) ?? PIPE_WIDTH, HELP_WIDTH);
@@ -133,7 +126,7 @@ export function buildProgram(run: Runner, io: IO, version: string, onError: (mes
   program.commandsGroup('API commands (one per operation of the service):');
   for (const g of named ? [named.group] : GROUPS) {
     const cmd = new Command(g.name).description(g.summary).aliases(g.aliases).helpCommand(false).usage('<operation> [flags]').commandsGroup('Operations:');
-    program.addCommand(lazyGroup(cmd, () => fillGroup(cmd, g, run, named?.op)));
+    program.addCommand(lazyGroup(cmd, () => fillGroup(cmd, g, run, named && { op: named.op, argv: argv! })));
   }
   if (!named) {
     program.commandsGroup('Other commands:');
@@ -189,16 +182,17 @@ function inherit(parent: Command): void {
  * A group's operations, as stand-ins (name, alias, summary, argument: all that dispatch, "did you
  * mean" and the group's help need); the one commander dispatches to gets its flags then.
  */
-async function fillGroup(cmd: Command, g: Group, run: Runner, named?: string): Promise<void> {
+async function fillGroup(cmd: Command, g: Group, run: Runner, named?: { op?: string; argv: readonly string[] }): Promise<void> {
   // Loaded here, not at the top: it pulls in zod, which top-level help and --version never need.
   const { completeOperationCommand, operationStandIn } = await import('./operation/command.js');
   const ops = await loadGroup(g.name);
   // The operation the command line names, alone (see namedCall); every one for anything else.
-  const only = named === undefined ? [] : ops.filter((op) => { const { name, alias } = commandName(op); return name === named || alias === named; });
+  const only = named?.op === undefined ? [] : ops.filter((op) => { const { name, alias } = commandName(op); return name === named.op || alias === named.op; });
   for (const op of only.length ? only : ops) {
     const standIn = operationStandIn(op);
     cmd.addCommand(standIn);
-    pending.set(standIn, async () => { completeOperationCommand(standIn, op, run); });
+    // The command line, for the operation it names: its flags decide which options are made.
+    pending.set(standIn, async () => { completeOperationCommand(standIn, op, run, only.length ? named!.argv : undefined); });
   }
   if (g.name === 'issues' && only.length === 0) {
     // `svc issues triage`: not an operation of the API, a walk through them on a terminal.
