@@ -12,7 +12,7 @@
  */
 import { build, type Metafile } from 'esbuild';
 import { execFile } from 'node:child_process';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -88,6 +88,23 @@ describe('what a command evaluates, from the import graph', () => {
     expect(kept.map(([f]) => f)).toEqual([]);
     const importers = Object.entries(meta.inputs).filter(([f, i]) => f.startsWith('src/') && i.imports.some((d) => /node_modules\/zod\//.test(d.path))).map(([f]) => f);
     expect(importers).toEqual(['src/operations/zod.ts']);
+  });
+});
+
+describe('imports that cost every call', () => {
+  it("node's built-ins by name: `import * as fs from 'node:fs'` copies every export, getter by getter, at start-up", () => {
+    // (esbuild's __toESM of a module outside the bundle: ~100 getters for node:fs, in each module that
+    // imports it so; by name, esbuild reads the export where it is used.)
+    const offenders: string[] = [];
+    const walk = (dir: string) => {
+      for (const n of readdirSync(dir, { withFileTypes: true })) {
+        const p = join(dir, n.name);
+        if (n.isDirectory()) walk(p);
+        else if (/\.ts$/.test(n.name) && /^import (\* as \w+|\w+)(, \{[^}]*\})? from 'node:/m.test(readFileSync(p, 'utf8'))) offenders.push(p.slice(ROOT.length + 1));
+      }
+    };
+    walk(join(ROOT, 'src'));
+    expect(offenders, 'import what they use by name').toEqual([]);
   });
 });
 
