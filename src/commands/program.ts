@@ -8,7 +8,7 @@ import { Argument, Command, Option } from 'commander';
 import { hint } from '../completion/hints.js';
 import { terminalWidth, type Env, type IO } from '../core/host.js';
 import { GROUPS, commandName, loadGroup, type Group, type Operation } from '../operations/index.js';
-import { GLOBAL_OPTIONS, globalFlag } from './globals.js';
+import { GLOBAL_OPTIONS, globalFlag, onlyGlobalFlags } from './globals.js';
 import { HELP_TOPICS } from './help-topics.js';
 import { HELP_CONFIG, fitText, globalFlagsFooter } from './help-layout.js';
 import type { Runner } from './runner.js';
@@ -116,13 +116,18 @@ export function buildProgram(run: Runner, io: IO, version: string, onError: (mes
       getErrHelpWidth: () => helpWidth(),
     })
     .configureHelp(HELP_CONFIG);
+  const named = argv && namedCall(argv);
+  // A call of global flags only (see namedCall) gets the global options it gives, no other: none can
+  // be misspelt, no help is shown, and an absent one reads as not given (`--no-color` and `--no-ci`
+  // are read as `=== false`).
+  const given = named && onlyGlobalFlags(argv) ? new Set(argv.filter((a) => a.startsWith('-')).map((a) => a.split('=')[0])) : undefined;
   for (const o of GLOBAL_OPTIONS) {
+    if (given && !o.flags.split(/[ ,]+/).some((f) => given.has(f))) continue;
     const opt = new Option(o.flags, o.description).helpGroup('Global flags (work with every command):');
     if (o.choices) opt.choices(o.choices);
     program.addOption(opt);
   }
 
-  const named = argv && namedCall(argv);
   program.commandsGroup('API commands (one per operation of the service):');
   for (const g of named ? [named.group] : GROUPS) {
     const cmd = new Command(g.name).description(g.summary).aliases(g.aliases).helpCommand(false).usage('<operation> [flags]').commandsGroup('Operations:');

@@ -37,6 +37,9 @@ describe('what a command line registers', () => {
       expect(names(issues), argv.join(' ')).toEqual(['search']);
       expect(child(issues, 'search').options, argv.join(' ')).toEqual([]);
     }
+    // The global options it gives, no other (and commander's --version).
+    expect((await parsed(['issues', 'search', '-o', 'json'])).program.options.map((o) => o.long)).toEqual(['--version', '--output']);
+    expect((await parsed(['--org=o1', 'issues', '--no-color', 'search'])).program.options.map((o) => o.long)).toEqual(['--version', '--org', '--no-color']);
   });
 
   it("an operation's own flag: every option of the operation (and the API spelling finds it too)", async () => {
@@ -62,10 +65,11 @@ describe('what a command line registers', () => {
     }
   });
 
-  it('--help (or any flag the operation does not know) after the operation: all its options, for the help and "did you mean"', async () => {
-    for (const flag of ['--help', '--typs']) {
+  it('--help (or any flag the operation does not know) after the operation: all its options and every global one, for the help and "did you mean"', async () => {
+    for (const flag of ['--help', '--typs', '--types']) {
       const { program } = await parsed(['issues', 'search', flag]);
       expect(child(child(program, 'issues'), 'search').options.length, flag).toBeGreaterThan(20);
+      expect(program.options.length, flag).toBe(17);
     }
   });
 });
