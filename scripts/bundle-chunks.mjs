@@ -70,8 +70,8 @@ function virtualEntry(name, contents, root) {
   return {
     name: `entry ${name}`,
     setup(b) {
-      b.onResolve({ filter: new RegExp(`^${name}$`) }, () => ({ path: name, namespace: 'svc-entry' }));
-      b.onLoad({ filter: /.*/, namespace: 'svc-entry' }, () => ({ contents, loader: 'js', resolveDir: root }));
+      b.onResolve({ filter: new RegExp(`^${name}$`) }, () => ({ path: name, namespace: `svc-${name}` }));
+      b.onLoad({ filter: /.*/, namespace: `svc-${name}` }, () => ({ contents, loader: 'js', resolveDir: root }));
     },
   };
 }
@@ -131,27 +131,41 @@ export async function buildChunks(root, options, { write = true } = {}) {
   await build({ ...moreOptions, write: false, plugins: [virtualEntry('svc-more-entry', moreEntry, root), toMain(root, main, used), ...plugins] });
   // 3. The first script, with the namespaces the second uses: those it evaluates at start-up by
   //    `import * as` (already evaluated), the others by require() (evaluated when first asked for).
-  // Those it evaluates at start-up anyway (ES modules of its static imports) by name, read through
-  // getters made when first asked for: `import * as` or require() would make each a namespace object
-  // with a getter per export at start-up, ~50 of them, in every call. The others (its lazy modules,
-  // CommonJS ones) by require(), evaluated when first asked for.
+  // Each ES module by name, read through getters made when first asked for: `import * as` or
+  // require() would make each a namespace object with a getter per export at start-up, in every
+  // call, ~50 of them (~2.4 M instructions). Those it evaluates at start-up anyway (its static
+  // imports) from the entry; its lazy ones from a module of their own, which the entry requires when
+  // the second script first asks for one (evaluating them then). CommonJS modules by require().
   const atStart = staticClosure(mainMeta, entry);
   const list = [...used].sort();
-  const byName = list.filter((p) => atStart.has(p) && mainMeta.inputs[p].format === 'esm');
-  const names = await exportNames(root, byName, common);
+  const esm = list.filter((p) => mainMeta.inputs[p].format === 'esm');
+  const names = await exportNames(root, esm, common);
+  const getters = (p, prefix) => `{ __esModule: true, ${names.get(p).map((n, j) => `get ${n}() { return ${prefix}_${j}; }`).join(', ')} }`;
+  const importAs = (p, prefix) => `import { ${names.get(p).map((n, j) => `${n} as ${prefix}_${j}`).join(', ')} } from ${JSON.stringify(`./${p}`)};`;
+  const early = esm.filter((p) => atStart.has(p));
+  const late = esm.filter((p) => !atStart.has(p));
+  const lateModule = [
+    ...late.map((p, i) => importAs(p, `l${i}`)),
+    'export function lateModule(path) {',
+    '  switch (path) {',
+    ...late.map((p, i) => `    case ${JSON.stringify(p)}: return ${getters(p, `l${i}`)};`),
+    '  }',
+    '}',
+    '',
+  ].join('\n');
   const mainEntry = [
     `export * from './${entry}';`,
-    ...byName.map((p, i) => `import { ${names.get(p).map((n, j) => `${n} as m${i}_${j}`).join(', ')} } from ${JSON.stringify(`./${p}`)};`),
+    ...early.map((p, i) => importAs(p, `m${i}`)),
     'const given = new Map();',
     'export function __svcModule(path) {',
     '  let m = given.get(path);',
     '  if (m) return m;',
     '  switch (path) {',
     ...list.map((p) => {
-      const i = byName.indexOf(p);
-      if (i < 0) return `    case ${JSON.stringify(p)}: m = require(${JSON.stringify(`./${p}`)}); break;`;
-      // What require() gives for an ES module: its live bindings, marked as an ES module's.
-      return `    case ${JSON.stringify(p)}: m = { __esModule: true, ${names.get(p).map((n, j) => `get ${n}() { return m${i}_${j}; }`).join(', ')} }; break;`;
+      const i = early.indexOf(p);
+      if (i >= 0) return `    case ${JSON.stringify(p)}: m = ${getters(p, `m${i}`)}; break;`;
+      if (late.includes(p)) return `    case ${JSON.stringify(p)}: m = require('svc-late-modules').lateModule(path); break;`;
+      return `    case ${JSON.stringify(p)}: m = require(${JSON.stringify(`./${p}`)}); break;`;
     }),
     "    default: throw new Error('svc.cjs has no module ' + path);",
     '  }',
@@ -160,7 +174,7 @@ export async function buildChunks(root, options, { write = true } = {}) {
     '}',
     '',
   ].join('\n');
-  const first = await build({ ...common, entryPoints: ['svc-main-entry'], write, metafile: true, plugins: [virtualEntry('svc-main-entry', mainEntry, root), toMore(root, keep, new Set()), ...plugins] });
+  const first = await build({ ...common, entryPoints: ['svc-main-entry'], write, metafile: true, plugins: [virtualEntry('svc-main-entry', mainEntry, root), virtualEntry('svc-late-modules', lateModule, root), toMore(root, keep, new Set()), ...plugins] });
   const second = await build({ ...moreOptions, write, plugins: [virtualEntry('svc-more-entry', moreEntry, root), toMain(root, main, new Set()), ...plugins] });
   return { main: first.metafile, more: second.metafile, moreEntries: [...more].sort(), shared: list };
 }
