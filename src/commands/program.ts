@@ -146,8 +146,9 @@ export function buildProgram(run: Runner, io: IO, version: string, onError: (mes
     if (child.name() === 'completion') await loadEverything(program);
     else await ensureLoaded(child);
   });
+  // (The top level's own help: never shown by a call that names a group.)
   if (!named) program.addCommand(helpCommand(program, io, helpWidth));
-  program.addHelpText('after', [
+  if (!named) program.addHelpText('after', [
     '', `Help topics: ${Object.keys(HELP_TOPICS).map((t) => `svc help ${t}`).join(' | ')}`,
     "Run 'svc <group> --help' to list its operations, 'svc <group> <op> --help' for flags and examples.",
     'Every API command also takes -F key=value, -f key=value and --input FILE for any body field.',
