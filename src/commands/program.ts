@@ -207,12 +207,15 @@ async function fillGroup(cmd: Command, g: Group, run: Runner, named?: { op?: str
     cmd.addCommand(triage);
     pending.set(triage, async () => { completeTriage(triage, run); });
   }
-  const first = ops[0];
-  cmd.addHelpText('after', [
-    '', `Run 'svc ${g.name} <operation> --help' for the flags, API path and examples of an operation.`,
-    ...(aliasExample(ops) ? [`Operations are named in kebab-case; the API's own spellings work too: ${aliasExample(ops)}.`] : []),
-    ...(first?.examples[0] ? ['', 'Example:', `  # ${first.examples[0].desc}`, `  $ ${first.examples[0].cmd}`] : []),
-  ].join('\n') + '\n');
+  // (Made when the group's help is shown.)
+  cmd.addHelpText('after', () => {
+    const first = ops[0];
+    return [
+      '', `Run 'svc ${g.name} <operation> --help' for the flags, API path and examples of an operation.`,
+      ...(aliasExample(ops) ? [`Operations are named in kebab-case; the API's own spellings work too: ${aliasExample(ops)}.`] : []),
+      ...(first?.examples[0] ? ['', 'Example:', `  # ${first.examples[0].desc}`, `  $ ${first.examples[0].cmd}`] : []),
+    ].join('\n') + '\n';
+  });
 }
 
 /** `svc stats issuesBySeverity`: an operation whose API name differs from its command name. */
