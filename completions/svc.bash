@@ -157,7 +157,7 @@ _svc_flags() {
     'stats issues-by-repository') REPLY='--organization-id --project-id --start-date --end-date --severities --vuln-classes -F --field -f --raw-field --input -h --help' ;;
     'stats issues-by-author') REPLY='--organization-id --project-id --start-date --end-date --severities --vuln-classes -F --field -f --raw-field --input -h --help' ;;
     'stats issues-by-vuln-class') REPLY='--organization-id --project-id --start-date --end-date --severities --vuln-classes -F --field -f --raw-field --input -h --help' ;;
-    'stats top-issues') REPLY='--organization-id --project-id --start-date --end-date --severities --vuln-classes --type -F --field -f --raw-field --input -h --help' ;;
+    'stats top-issues') REPLY='--organization-id --project-id --start-date --end-date --severities --vuln-classes --type -F --field -f --raw-field --input --limit -h --help' ;;
     'stats summary') REPLY='--organization-id -R --repository-id --scan-id -F --field -f --raw-field --input -h --help' ;;
     'issues') REPLY='-h --help' ;;
     'issues search') REPLY='--organization-id --page --page-size --search-query --severities-min --severities-max --sort-by --sort-order --languages --vulnerability-classes -R --repository-ids --project-id --scan-id --code-scan-types --types --get-counts --no-get-counts --return-all --no-return-all --rule-id -F --field -f --raw-field --input --all --concurrency --min-score --level --created-after -h --help' ;;
@@ -189,7 +189,7 @@ _svc_flags() {
     'config reset') REPLY='-y --yes -h --help' ;;
     'api') REPLY='-F --field -f --raw-field --input --safe -h --help' ;;
     'completion') REPLY='-h --help' ;;
-    'gate') REPLY='--organization-id -R --repository-ids --scan-id --project-id --code-scan-types --vulnerability-classes --languages --rule-id --search-query --fail-on --max-critical --max-high --max-medium --max-low --max-info --max-total --levels --sarif --junit --markdown --json-report --hostb-sast --code-quality --annotations --comment --no-annotations --baseline --new-since --commit --diff --diff-scope --diff-work-tree --policy --repository --issue-url --wait --poll-interval --wait-timeout --page-size --concurrency -h --help' ;;
+    'gate') REPLY='--organization-id -R --repository-ids --scan-id --project-id --code-scan-types --vulnerability-classes --languages --rule-id --search-query --fail-on --max-critical --max-high --max-medium --max-low --max-info --max-total --levels --sarif --junit --markdown --json-report --hostb-sast --code-quality --annotations --comment --no-annotations --baseline --new-since --commit --diff --diff-scope --diff-work-tree --policy --repository --issue-url --wait --poll-interval --wait-timeout --counts --page-size --concurrency -h --help' ;;
     'policy') REPLY='-h --help' ;;
     'policy ignore') REPLY='--reason --expires --fingerprint --no-verify --policy -h --help' ;;
     'policy unignore') REPLY='--policy -h --help' ;;
@@ -217,7 +217,7 @@ _svc_flag_value() {
     'repos add-hostc/--repos'|*'/-F'|*'/--field') REPLY='at-file' ;;
     'issues search/--sort-by') REPLY='choice:createdAt severity score' ;;
     'scans list/--sort-by') REPLY='choice:createdAt updatedAt' ;;
-    'sandbox/--repos'|*'/--search-query'|*'/-f'|*'/--raw-field'|*'/--name'|*'/--organization-id'|*'/--email'|*'/--role'|*'/--app-id'|*'/-R'|*'/--repository-id'|*'/--default-scan-target-branch'|*'/--max-pr-timeout-minutes'|*'/--repository-ids'|*'/--pr-branch-format'|*'/--pr-commit-message-format'|*'/--pr-title-template'|*'/--pr-description-template'|*'/--repository-url'|*'/--project-id'|*'/--start-date'|*'/--end-date'|*'/--vuln-classes'|*'/--scan-id'|*'/--page'|*'/--page-size'|*'/--severities-min'|*'/--severities-max'|*'/--languages'|*'/--vulnerability-classes'|*'/--rule-id'|*'/--concurrency'|*'/--min-score'|*'/--created-after'|*'/--issue-id'|*'/--reason'|*'/--where'|*'/--severity'|*'/--execution-criteria-crontab'|*'/--timezone'|*'/--poll-interval'|*'/--wait-timeout'|*'/--token-id'|*'/--organization'|*'/--max-critical'|*'/--max-high'|*'/--max-medium'|*'/--max-low'|*'/--max-info'|*'/--max-total'|*'/--levels'|*'/--new-since'|*'/--commit'|*'/--diff'|*'/--repository'|*'/--issue-url'|*'/--expires'|*'/--port'|*'/--host'|*'/--seed'|*'/--issues'|*'/--token-secret'|*'/--scan-duration'|*'/--patch-delay'|*'/--latency'|*'/--fail-rate') REPLY='any' ;;
+    'sandbox/--repos'|*'/--search-query'|*'/-f'|*'/--raw-field'|*'/--name'|*'/--organization-id'|*'/--email'|*'/--role'|*'/--app-id'|*'/-R'|*'/--repository-id'|*'/--default-scan-target-branch'|*'/--max-pr-timeout-minutes'|*'/--repository-ids'|*'/--pr-branch-format'|*'/--pr-commit-message-format'|*'/--pr-title-template'|*'/--pr-description-template'|*'/--repository-url'|*'/--project-id'|*'/--start-date'|*'/--end-date'|*'/--vuln-classes'|*'/--limit'|*'/--scan-id'|*'/--page'|*'/--page-size'|*'/--severities-min'|*'/--severities-max'|*'/--languages'|*'/--vulnerability-classes'|*'/--rule-id'|*'/--concurrency'|*'/--min-score'|*'/--created-after'|*'/--issue-id'|*'/--reason'|*'/--where'|*'/--severity'|*'/--execution-criteria-crontab'|*'/--timezone'|*'/--poll-interval'|*'/--wait-timeout'|*'/--token-id'|*'/--organization'|*'/--max-critical'|*'/--max-high'|*'/--max-medium'|*'/--max-low'|*'/--max-info'|*'/--max-total'|*'/--levels'|*'/--new-since'|*'/--commit'|*'/--diff'|*'/--repository'|*'/--issue-url'|*'/--expires'|*'/--port'|*'/--host'|*'/--seed'|*'/--issues'|*'/--token-secret'|*'/--scan-duration'|*'/--patch-delay'|*'/--latency'|*'/--fail-rate') REPLY='any' ;;
     *'/--input'|*'/--reason-from'|*'/--ids-from'|*'/--failed-to'|*'/--sarif'|*'/--junit'|*'/--markdown'|*'/--json-report'|*'/--hostb-sast'|*'/--code-quality'|*'/--baseline'|*'/--policy'|*'/--state') REPLY='file' ;;
     *'/--vcs') REPLY='choice:hosta hostb hostc generic' ;;
     *'/--severities') REPLY='list:critical high medium low info' ;;
@@ -229,6 +229,7 @@ _svc_flag_value() {
     *'/--level'|*'/--fail-on') REPLY='choice:critical high medium low info' ;;
     *'/--scan-type') REPLY='choice:FullScan PrScan SCAScan' ;;
     *'/--diff-scope') REPLY='choice:lines files' ;;
+    *'/--counts') REPLY='choice:narrow wide' ;;
     *'/--fault') REPLY='choice:reset truncated invalid-json slow-body 500 502 503 429' ;;
     *) return 1 ;;
   esac

@@ -42,16 +42,20 @@ async function tour(info) {
   say(dim("and its own sandbox-only test token. Nothing leaves this machine."));
 
   await step('Repositories of the organization, with their issue counts', ['repos', 'list', '-o', 'table'], env);
-  await step('The five highest-scoring open issues', ['issues', 'search', '--types', 'open', '--sort-by', 'score', '--page-size', '5', '--columns', 'id,score,vulnClass,generatedTitle', '-o', 'table'], env);
+  await step('The five highest-scoring open issues', ['issues', 'search', '--types', 'open', '--sort-by', 'score', '--page-size', '5', '-o', 'table'], env);
   const before = await api(info, 'stats/summary', {});
   await step('A summary of scans and issues', ['stats', 'summary', '-o', 'table'], env);
 
-  const top = (await api(info, 'issues/search', { types: ['open'], sortBy: 'score', pageSize: 1 })).issues[0];
-  await step('The top issue in full: level, location, CWE, description, code, and what to do next', ['issues', 'get', top.id, '-o', 'table'], env);
-  await step(`Archive the top issue (${top.generatedTitle})`, ['issues', 'archive', top.id, '-o', 'table'], env);
-  await step('The counts changed', ['stats', 'summary', '--columns', 'issues.open,issues.archived', '-o', 'table'], env);
+  // Triage: of the open critical issues, the one the scanner is least sure of is read in full and,
+  // its input being checked upstream, set aside as a false positive, saying why (never without a reason).
+  const critical = (await api(info, 'issues/search', { types: ['open'], sortBy: 'score', pageSize: 50 })).issues.filter((i) => i.score >= 90);
+  const doubt = critical.reduce((a, b) => ((b.confidence ?? 100) < (a.confidence ?? 100) ? b : a));
+  await step(`The critical issue the scanner is least sure of (confidence ${doubt.confidence}%), in full: level, location, CWE, description, code, and what to do next`, ['issues', 'get', doubt.id, '-o', 'table'], env);
+  await step('Triaged: its input is checked upstream, so mark it a false positive, saying why',
+    ['issues', 'mark-false-positive', doubt.id, '--reason', 'Input is validated by the API gateway before it reaches this handler (SEC-42)', '-o', 'table'], env);
+  await step('The counts changed', ['stats', 'summary', '--columns', 'issues.open,issues.falsePositive', '-o', 'table'], env);
   const after = await api(info, 'stats/summary', {});
-  say(dim(`open ${before.issues.open} -> ${after.issues.open}, archived ${before.issues.archived} -> ${after.issues.archived}`));
+  say(dim(`open ${before.issues.open} -> ${after.issues.open}, false positive ${before.issues.falsePositive} -> ${after.issues.falsePositive}`));
 
   const repo = (await api(info, 'repositories/list', { getCounts: false }))[0];
   const baseline = join(configDir, 'baseline.json');

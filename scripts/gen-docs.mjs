@@ -1,6 +1,7 @@
 // Regenerate the files derived from the command table: completions/svc.bash, completions/_svc,
 // completions/svc.fish, docs/reference.md and the help files the help test compares
-// (test/e2e/__snapshots__/help-*.txt). `node scripts/gen-docs.mjs --check` only reports
+// (test/e2e/__snapshots__/help-*.txt); and the generated blocks of hand-written files (docs/security.md's
+// table of answer checks, from src/answers/checks.ts). `node scripts/gen-docs.mjs --check` only reports
 // the stale ones (exit 1). The generator is TypeScript: bundle it with esbuild, then run it.
 import { build } from 'esbuild';
 import { mkdtemp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
@@ -18,8 +19,10 @@ try {
     entryPoints: [join(root, 'src/docs/generated.ts')],
     outfile, bundle: true, format: 'esm', platform: 'node', target: 'node20', packages: 'external', logLevel: 'warning',
   });
-  const { generatedFiles } = await import(pathToFileURL(outfile).href);
+  const { generatedFiles, generatedBlocks, withGeneratedBlocks } = await import(pathToFileURL(outfile).href);
   const files = await generatedFiles();
+  // Hand-written files with generated blocks (docs/security.md's table of checks): filled in place.
+  for (const path of Object.keys(generatedBlocks())) files[path] = withGeneratedBlocks(path, await readFile(join(root, path), 'utf8'));
   let stale = 0;
   for (const [path, text] of Object.entries(files)) {
     const target = join(root, path);

@@ -12,7 +12,7 @@ import { ConfigStore } from './config/store.js';
 import { configPath } from './config/paths.js';
 import { scrub } from './http/redact.js';
 import { stripControls } from './core/sanitize.js';
-import { fitText } from './commands/help-layout.js';
+import { fitText } from './output/fit-text.js';
 import { guardHost } from './ci/log-guard.js';
 
 export async function main(argv: string[], given: Host): Promise<number> {
@@ -23,9 +23,18 @@ export async function main(argv: string[], given: Host): Promise<number> {
   let commanderMessage: string | undefined;
   const debug = argv.includes('--debug');
   const run: Runner = async (fn) => {
-    ctx = createContext(host, program!.opts<GlobalOptions>());
-    await ctx.config.prepare();
-    await fn(ctx);
+    const c = createContext(host, program!.opts<GlobalOptions>());
+    ctx = c;
+    await c.config.prepare();
+    try {
+      await fn(c);
+    } finally {
+      // One warning line per kind of doubt the run's answers raised and nothing said yet (answers/doubts.ts).
+      for (const line of c.doubts.take(c.globals.verbose === true)) {
+        if (line.startsWith('  ')) c.note(line);
+        else c.warn(line);
+      }
+    }
   };
   try {
     program = buildProgram(run, host.io, host.version, (m) => { commanderMessage = m; }, host.env, argv);

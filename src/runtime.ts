@@ -1,7 +1,8 @@
 /** Builds the run-time Context from the host and the parsed global options. */
 import type { Context } from './context.js';
 import type { GlobalOptions } from './core/global-options.js';
-import type { Host } from './core/host.js';
+import { terminalWidth, type Host } from './core/host.js';
+import { fitText } from './output/fit-text.js';
 import { ConfigStore, DEFAULT_PROFILE, checkProfileName } from './config/store.js';
 import { configPath } from './config/paths.js';
 import { checkEnvironment, credentialHint, resolveCredentials, resolveOrganization, resolveTarget, type Credentials, type Target } from './config/resolve.js';
@@ -14,6 +15,7 @@ import { stripControls } from './core/sanitize.js';
 import { scrub } from './http/redact.js';
 import { checkControls } from './request/values.js';
 import { guardHost, writeCommand } from './ci/log-guard.js';
+import { Doubts } from './answers/doubts.js';
 
 const DEFAULT_TIMEOUT_SEC = 30;
 const DEFAULT_RETRIES = 2;
@@ -52,7 +54,14 @@ export function createContext(given: Host, globals: GlobalOptions): Context {
   let stdinText: Promise<string> | undefined;
   const extraSecrets: string[] = [];
   const errColor = useColor({ flag: globals.color, env: host.env, isTTY: host.io.stderrIsTTY });
-  const toStderr = (prefix: string, line: string) => { host.io.stderr.write(prefix + scrub(stripControls(line), ctx.secrets()) + '\n'); };
+  // On a terminal a note or warning is fitted to its width (between words, by the one fitter); in a
+  // pipe it stays one line, for logs and grep. The colour of the prefix is added after fitting.
+  const stderrWidth = terminalWidth(host, 'stderr');
+  const toStderr = (prefix: string, line: string, painted = prefix) => {
+    const text = prefix + scrub(stripControls(line), ctx.secrets());
+    const fitted = stderrWidth ? fitText(text, stderrWidth) : text;
+    host.io.stderr.write(painted + fitted.slice(prefix.length) + '\n');
+  };
 
   const ctx: Context = {
     ...host,
@@ -60,12 +69,13 @@ export function createContext(given: Host, globals: GlobalOptions): Context {
     profileName,
     config,
     color: useColor({ flag: globals.color, env: host.env, isTTY: host.io.stdoutIsTTY }),
+    doubts: new Doubts('read'),
     profile: () => config.profile(profileName),
     out: (text) => { host.io.stdout.write(text); },
     command: (text) => { writeCommand(host.io.stdout, text); },
     note: (line) => toStderr('', line),
     // The colour is added after the line is cleaned (cleaning would remove it).
-    warn: (line) => toStderr(errColor ? '\u001b[33mwarning:\u001b[39m ' : 'warning: ', line),
+    warn: (line) => toStderr('warning: ', line, errColor ? '\u001b[33mwarning:\u001b[39m ' : 'warning: '),
     format: () => chooseFormat({
       output: globals.output, json: globals.json, jq: globals.jq !== undefined, env: host.env.SVC_OUTPUT,
       profile: () => ctx.profile()?.output, stdoutIsTTY: host.io.stdoutIsTTY,
@@ -105,6 +115,7 @@ export function createContext(given: Host, globals: GlobalOptions): Context {
         sleep: host.sleep,
         verbose: globals.verbose ? (line) => ctx.note(line) : undefined,
         notice: (line) => ctx.warn(line),
+        report: ctx.doubts.report,
         authHint: credentialHint(c, profileName, config.path),
         dispatcher: host.dispatcher,
       });

@@ -1,6 +1,7 @@
 /**
- * One sticky comment on a pull request: list the comments (every page), find the one that starts
- * with the marker, edit it; create one only when there is none. The three hosts' comment APIs:
+ * One sticky comment on a pull request: learn whose token this is, list the comments (every page),
+ * find the one that starts with the marker and was written by that same identity, edit it; create
+ * one only when there is none. The three hosts' comment APIs:
  *
  * host A:  GET/POST {api}/repos/{owner}/{name}/issues/{n}/comments?per_page=100 (next page: the
  *          `Link: <...>; rel="next"` header), PATCH {api}/repos/{owner}/{name}/issues/comments/{id};
@@ -12,11 +13,31 @@
  *          (next page: the `next` URL of the page), PUT .../comments/{comment_id};
  *          body {content: {raw}}; `Authorization: Bearer <token>`. Deleted comments are skipped.
  *
+ * Only svc's own comment is edited. A marker proves nothing (anyone can type it), and a token that
+ * may write may edit other people's comments: on host A anyone with write access to the repository,
+ * on host B a Maintainer or Owner (`admin_note`). So the token's identity is asked first and a marked
+ * comment by anyone else is passed over:
+ * - host A: the GraphQL `viewer { login }` ({api}/graphql; {host}/api/graphql for an {host}/api/v3
+ *   API root, its self-hosted server's), which answers for a personal access token (the user) and for
+ *   an app's installation token alike: the token the host's CI gives a job is the installation token
+ *   of the CI's app, `<app-slug>[bot]`. REST `GET /user` does not do: it is 403 "Resource not
+ *   accessible by integration" for installation tokens. Compared with the REST comment's
+ *   `user.login`, ignoring case (host A's logins are). Inferred, not stated by host A's reference:
+ *   that `viewer.login` of an installation token is the same `<app-slug>[bot]` as the `user.login` of
+ *   the comments it writes (public clients rely on it: marocchino/sticky-pull-request-comment
+ *   compares the two).
+ * - host B: `GET {api}/user` (the token's user; a project or group access token's bot user), its
+ *   `id` compared with the note's `author.id`. The CI's job token cannot write notes, so it is never
+ *   used here.
+ * - host C: none. Its access tokens cannot call `GET /2.0/user` ("Token is invalid or not supported
+ *   for this endpoint", its tracker's BCLOUD-23528); an edit host C refuses is passed over below.
+ * A failed identity lookup posts nothing (svc cannot tell which comment is its own).
+ *
  * The token goes only to the API root the CI names (pull-request.ts): a next-page link to another
  * origin ends the listing (and the comment is not posted, rather than posted twice). A comment that
- * holds the marker but cannot be edited (403/404: someone else's, who copied the marker) is passed
- * over for the next; none editable: a new one is created. Every failure is a `CommentError` with one
- * line that names no token; the caller turns it into a warning.
+ * holds the marker but cannot be edited (403/404) is passed over for the next; none editable: a new
+ * one is created. Every failure is a `CommentError` with one line that names no token; the caller
+ * turns it into a warning.
  */
 import { Agent, envHttpProxyAgent, request, type Dispatcher } from '../http/undici.js';
 import { proxyFor, proxySettings } from '../http/proxy.js';
@@ -41,6 +62,8 @@ const TIMEOUT_MS = 30_000;
 interface Found {
   id: string;
   body: string;
+  /** Who wrote it, as `identity.read` gives the token's own (host A: the login in lower case; host B: the user id). */
+  author?: string;
 }
 
 interface Page {
@@ -55,6 +78,8 @@ interface Provider {
   updateUrl(id: string): string;
   updateMethod: 'PATCH' | 'PUT';
   auth(token: string): Record<string, string>;
+  /** How to ask whose token this is (none on host C: see above). */
+  identity?: { method: 'GET' | 'POST'; url: string; payload?: unknown; what: string; read(json: unknown): string | undefined };
 }
 
 function header(h: Record<string, string | string[] | undefined>, name: string): string | undefined {
@@ -85,17 +110,27 @@ function idOf(value: unknown): string | undefined {
   return typeof value === 'number' || (typeof value === 'string' && value !== '') ? String(value) : undefined;
 }
 
+/** Host A's GraphQL endpoint beside its REST root: {host}/api/graphql for its self-hosted server's {host}/api/v3. */
+export function graphqlUrl(api: string): string {
+  return /\/api\/v3$/i.test(api) ? api.replace(/\/v3$/i, '/graphql') : `${api}/graphql`;
+}
+
 function provider(t: CommentTarget): Provider {
   const api = root(t.apiUrl);
   if (t.host === 'hosta') {
     const base = `${api}/repos/${t.repository.split('/').map(encodeURIComponent).join('/')}`;
+    const login = (v: unknown) => (typeof v === 'string' && v !== '' ? v.toLowerCase() : undefined);
     return {
       listUrl: `${base}/issues/${encodeURIComponent(t.number)}/comments?per_page=100`,
+      identity: {
+        method: 'POST', url: graphqlUrl(api), payload: { query: 'query { viewer { login } }' }, what: "asking whose token this is (GraphQL viewer)",
+        read: (json) => login((json as { data?: { viewer?: { login?: unknown } } } | null)?.data?.viewer?.login),
+      },
       readPage: (json, h) => ({
         comments: array(json, 'comments').flatMap((c) => {
-          const o = c as { id?: unknown; body?: unknown };
+          const o = c as { id?: unknown; body?: unknown; user?: { login?: unknown } | null };
           const id = idOf(o?.id);
-          return id !== undefined && typeof o.body === 'string' ? [{ id, body: o.body }] : [];
+          return id !== undefined && typeof o.body === 'string' ? [{ id, body: o.body, author: login(o.user?.login) }] : [];
         }),
         next: nextLink(header(h, 'link')),
       }),
@@ -109,6 +144,10 @@ function provider(t: CommentTarget): Provider {
     const base = `${api}/projects/${encodeURIComponent(t.repository)}/merge_requests/${encodeURIComponent(t.number)}/notes`;
     return {
       listUrl: `${base}?per_page=100&sort=asc&order_by=created_at`,
+      identity: {
+        method: 'GET', url: `${api}/user`, what: 'asking whose token this is (GET /user)',
+        read: (json) => idOf((json as { id?: unknown } | null)?.id),
+      },
       readPage: (json, h, url) => {
         const nextPage = header(h, 'x-next-page')?.trim();
         let next = nextLink(header(h, 'link'));
@@ -119,9 +158,9 @@ function provider(t: CommentTarget): Provider {
         }
         return {
           comments: array(json, 'notes').flatMap((c) => {
-            const o = c as { id?: unknown; body?: unknown; system?: unknown };
+            const o = c as { id?: unknown; body?: unknown; system?: unknown; author?: { id?: unknown } | null };
             const id = idOf(o?.id);
-            return id !== undefined && typeof o.body === 'string' && o.system !== true ? [{ id, body: o.body }] : [];
+            return id !== undefined && typeof o.body === 'string' && o.system !== true ? [{ id, body: o.body, author: idOf(o.author?.id) }] : [];
           }),
           next,
         };
@@ -163,7 +202,7 @@ function isMarked(body: string, marker: string): boolean {
 interface StickyResult {
   action: 'created' | 'updated';
   id?: string;
-  /** Marked comments passed over because they could not be edited. */
+  /** Marked comments passed over: written by someone else, or not editable. */
   skipped: number;
 }
 
@@ -212,6 +251,13 @@ export async function postStickyComment(t: CommentTarget, text: string, o: { env
     return { json, headers: res.headers };
   };
   try {
+    // Whose token this is: only that identity's marked comment is svc's.
+    let me: string | undefined;
+    if (p.identity) {
+      const who = await call(p.identity.method, p.identity.url, p.identity.what, p.identity.payload);
+      me = p.identity.read(who.json);
+      if (me === undefined) throw new CommentError(`${p.identity.what}: the answer names no one, so svc cannot tell its own comment from others'`);
+    }
     const marked: Found[] = [];
     let url: string | undefined = p.listUrl;
     for (let page = 1; url !== undefined; page++) {
@@ -223,6 +269,7 @@ export async function postStickyComment(t: CommentTarget, text: string, o: { env
     }
     let skipped = 0;
     for (const c of marked) {
+      if (me !== undefined && c.author !== me) { skipped++; continue; }
       try {
         await call(p.updateMethod, p.updateUrl(c.id), `editing comment ${c.id}`, p.createBody(body));
         return { action: 'updated', id: c.id, skipped };

@@ -2,6 +2,7 @@
 import { formatExitCodes } from '../core/exit-codes.js';
 import { ciVariableDocs } from '../ci/providers.js';
 import { GLOBAL_OPTIONS } from './globals.js';
+import { termRows } from './help-layout.js';
 
 export const ENVIRONMENT: ReadonlyArray<[string, string]> = [
   ['SVC_BASE_URL', 'API base URL (overrides the profile; --base-url overrides it); set but empty: exit 2'],
@@ -33,11 +34,10 @@ export const OUTPUT_HELP = `Output formats (-o/--output, or --json):
   table   Human tables with the command's default columns (the default on a terminal)
   json    The full response, unchanged; pretty-printed on a terminal, compact in pipes (the default in pipes)
   ndjson  One JSON object per line: each row of a listing, or the response itself
-  csv     RFC 4180 with a header line of column paths; LF line ends; controls removed and cells that
-          would start a spreadsheet formula (= + - @ tab CR) prefixed with '
+  csv     RFC 4180; the header line is the table's headers in lower case (title, file, cwe, created), which --columns takes back, or the names given to --columns; LF line ends; controls removed and cells that would start a spreadsheet formula (= + - @ tab CR) prefixed with '
 
-Columns: --columns file,line,level picks table/CSV columns, and keeps only those fields of each -o json/ndjson row. A name is a field of the JSON row (nested with dots: issueCounts.open) or a table header (FILE, LINE, LEVEL, OPEN), in any case; level is computed from score. An unknown name is exit 2 with the nearest names. Without --columns the command's default columns are used; records without defaults show every field.
-Tables: ids and names are never cut; titles shrink first; file paths are cut from the left, keeping the file's name (…/handler.ts); a table is never wider than the terminal: default columns that do not fit a narrow one are left out and named on stderr, with a --columns that shows them (a line always with its file). Width: the terminal's; a terminal that reports 0 columns (docker exec -t, some CI pseudo-terminals, serial consoles) is taken as COLUMNS, else 80 wide (help and errors too); -o table in a pipe or file is COLUMNS wide when that is a positive whole number, else 120 (COLUMNS=200 svc issues search -o table > issues.txt keeps whole titles). On a terminal, times read "3 days ago" and levels/statuses are coloured. One record (issues get, scans get-schedule, a repos list of one) is shown as a detail view.
+Columns: --columns file,line,level picks table/CSV columns, and keeps only those fields of each -o json/ndjson row. A name is any field of the JSON row, declared by the spec or not (nested with dots: issueCounts.open), or a table header (FILE, LINE, LEVEL, OPEN), in any case; level is computed from score. An unknown name is exit 2 with the nearest names: a read checks it against its answer, a change before anything is sent. Without --columns the command's default columns are used; records without defaults show every field.
+Tables: ids and names are never cut; a title keeps 40% of the width (32 columns at 80) while other text gives way; file paths are cut from the left, keeping the file's name (…/handler.ts); a table is never wider than the terminal: default columns that do not fit a narrow one are left out from the right and named on stderr, with a --columns that shows them (a line always with its file). A default column that reads the same on every row of two or more (STATUS open on an open-only search) is left out and said once on stderr; never ids, names, titles, the level or the score, nor in a --all table (written as its pages come). Width: the terminal's; a terminal that reports 0 columns (docker exec -t, some CI pseudo-terminals, serial consoles) is taken as COLUMNS, else 80 wide (help, errors, notes and warnings too, broken between words); -o table in a pipe or file is COLUMNS wide when that is a positive whole number, else 120 (COLUMNS=200 svc issues search -o table > issues.txt keeps whole titles). On a terminal, times read "3 days ago" and levels/statuses are coloured. One record (issues get, scans get-schedule, a repos list of one) is shown as a detail view.
 Charts: in a table, stats security-posture draws its series as one bar a period, stacked by level (a glyph a level: coloured on a terminal, plain in a pipe or with NO_COLOR), and ends with the change of each level over the range ("open critical 12 → 7, −42% since 2026-11-01"); stats summary, issues-by-severity and issues-by-repository show bars. -o json/ndjson/csv print the data, not the chart.
 jq: --jq '.issues[].id' filters JSON output with jq's language (as gh does): strings print raw, one per line; other values as JSON. With --all the expression runs on each item, streamed (like jq -c over NDJSON): svc issues search --all --jq .id prints every id. A bad expression is exit 2. jq computes with doubles (its own numbers): a number a double cannot hold (see Numbers) reaches it changed (1e400 as null), and svc says so on stderr, one line per number naming the field and the text the service sent.
 Numbers: -o json and ndjson (one call, --all, svc api) keep the value of every number the service sent: one a JSON double cannot hold (1e400, 1e-400, -0, 12345678901234567890) is written as the service's own text, never as null or 0 (others may be respelled, 1.0 as 1, 1E2 as 100); tables and CSV show that text too. So do rows cut down by --columns.
@@ -46,19 +46,24 @@ Default: -o, then --json, then SVC_OUTPUT, then the profile's "output" setting, 
 `;
 
 export function environmentHelp(): string {
-  const width = Math.max(...ENVIRONMENT.map(([k]) => k.length));
-  const docs = ciVariableDocs();
-  const ciWidth = Math.max(...docs.map((v) => v.name.length));
-  const ci = docs.map((v) => `  ${v.name.padEnd(ciWidth)}  ${v.ci}: ${v.use}`).join('\n');
-  return `Environment variables read by svc:\n\n${ENVIRONMENT.map(([k, v]) => `  ${k.padEnd(width)}  ${v}`).join('\n')}\n\nPrecedence: flags, then environment, then the profile in the config file.\n`
-    + `\nCI detection (off with --no-ci, SVC_NO_CI=1 or CI=false). svc reads the variables the CI systems\n`
-    + `really set, under their own names (the first CI whose marker is set wins):\n\n${ci}\n`;
+  // The CI variables by CI, in the order svc looks for them: a heading a CI, its variables below it.
+  const byCi = new Map<string, Array<[string, string]>>();
+  for (const v of ciVariableDocs()) {
+    const heading = v.ci === 'any' ? 'Any CI' : v.ci.charAt(0).toUpperCase() + v.ci.slice(1);
+    if (!byCi.has(heading)) byCi.set(heading, []);
+    byCi.get(heading)!.push([v.name, v.use.charAt(0).toUpperCase() + v.use.slice(1)]);
+  }
+  return [
+    'Environment variables read by svc:', '',
+    ...termRows(ENVIRONMENT, '  ', 34), '',
+    'Precedence: flags, then environment, then the profile in the config file.', '',
+    'CI detection (off with --no-ci, SVC_NO_CI=1 or CI=false), from the variables the CI systems really set, under their own names; the first CI whose marker is set wins:',
+    ...[...byCi].flatMap(([ci, rows]) => ['', `${ci}:`, ...termRows(rows, '  ', 34)]), '',
+  ].join('\n');
 }
 
 export function globalFlagsHelp(): string {
-  const terms = GLOBAL_OPTIONS.map((o) => o.flags);
-  const width = Math.max(...terms.map((t) => t.length));
-  const lines = GLOBAL_OPTIONS.map((o, i) => `  ${terms[i].padEnd(width)}  ${o.description}${o.choices ? ` [one of: ${o.choices.join(', ')}]` : ''}`);
+  const lines = termRows(GLOBAL_OPTIONS.map((o) => [o.flags, `${o.description}${o.choices ? ` [one of: ${o.choices.join(', ')}]` : ''}`]));
   return [
     'Global flags work with every command, before or after it:',
     '  svc --json issues search   is the same as   svc issues search --json', '',

@@ -10,7 +10,8 @@ import { terminalWidth, type Env, type IO } from '../core/host.js';
 import { GROUPS, commandName, loadGroup, type Group, type Operation } from '../operations/index.js';
 import { GLOBAL_OPTIONS, globalFlag, onlyGlobalFlags } from './globals.js';
 import { HELP_TOPICS } from './help-topics.js';
-import { HELP_CONFIG, fitText, globalFlagsFooter } from './help-layout.js';
+import { HELP_CONFIG, globalFlagsFooter } from './help-layout.js';
+import { fitText } from '../output/fit-text.js';
 import type { Runner } from './runner.js';
 import { explainCommanderError } from './suggest.js';
 
@@ -149,9 +150,8 @@ export function buildProgram(run: Runner, io: IO, version: string, onError: (mes
   // (The top level's own help: never shown by a call that names a group.)
   if (!named) program.addCommand(helpCommand(program, io, helpWidth));
   if (!named) program.addHelpText('after', [
-    '', `Help topics: ${Object.keys(HELP_TOPICS).map((t) => `svc help ${t}`).join(' | ')}`,
-    "Run 'svc <group> --help' to list its operations, 'svc <group> <op> --help' for flags and examples.",
-    'Every API command also takes -F key=value, -f key=value and --input FILE for any body field.',
+    '', `Help topics: ${Object.keys(HELP_TOPICS).map((t) => `svc help ${t}`).join(', ')}.`,
+    "Run 'svc <group> --help' to list its operations, 'svc <group> <op> --help' for flags and examples. Every API command also takes -F key=value, -f key=value and --input FILE for any body field.",
     '', 'Examples:',
     '  # Log in once (prompts for the token id and, hidden, the secret)',
     '  $ svc auth login --base-url https://api.example.com',

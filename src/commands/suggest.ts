@@ -19,12 +19,12 @@ function makeTables() {
   return {
     /** Commands whose next word is an operation: the API groups, auth and config. */
     HAS_OPERATIONS: new Set([...GROUPS.map((g) => g.name), 'auth', 'config']),
-
     /** Whole flags that mean another flag of svc. The first candidate that a command has wins. */
     FLAG_SYNONYMS: {
       status: ['types'], state: ['types'], statuses: ['types'], type: ['types'],
       sort: ['sort-by'], order: ['sort-order'], 'order-by': ['sort-by'],
       severity: ['severities-min', 'fail-on'], 'min-severity': ['severities-min', 'fail-on'], 'max-severity': ['severities-max'],
+      levels: ['level', 'fail-on'],
       level: ['fail-on', 'severities-min'], threshold: ['fail-on'],
       repo: ['repository-ids', 'repository-id'], repos: ['repository-ids'], repository: ['repository-ids', 'repository-id'], repositories: ['repository-ids'],
       organization: ['org', 'organization-id'], organisation: ['org', 'organization-id'], 'org-id': ['org', 'organization-id'],
@@ -36,14 +36,12 @@ function makeTables() {
       rule: ['rule-id'], scan: ['scan-id'], project: ['project-id'], branch: ['default-scan-target-branch'],
       token: ['token-id'], secret: ['with-secret-stdin'], force: ['yes'],
     } as Record<string, string[]>,
-
     /** Words that stand for other words inside a flag name. */
     WORD_SYNONYMS: {
       repo: ['repository'], repos: ['repository'], org: ['organization'], organisation: ['organization'],
       vuln: ['vulnerability'], vulns: ['vulnerability'], sev: ['severity'], lang: ['language'],
       id: ['ids'], max: ['max'], min: ['min'], pr: ['pr'], msg: ['message'], desc: ['description'],
     } as Record<string, string[]>,
-
     /** Operations users reach for under other names (gh, aws, kubectl habits). */
     OPERATION_SYNONYMS: {
       list: ['search', 'list'], ls: ['list', 'search'], find: ['search'], query: ['search'],
@@ -51,13 +49,22 @@ function makeTables() {
       rm: ['delete'], remove: ['delete'], del: ['delete'], create: ['add', 'create'], new: ['add', 'create'],
       run: ['start'], scan: ['start'], status: ['get', 'get-schedule'],
     } as Record<string, string[]>,
-
     /** Words typed at the top level that are a built-in's subcommand (gh, npm and docker habits). */
     SUBCOMMANDS_AT_TOP: {
       login: 'auth login', logout: 'auth logout', signin: 'auth login', 'sign-in': 'auth login', whoami: 'auth status', status: 'auth status', token: 'auth token',
       set: 'config set', get: 'config get', unset: 'config unset',
     } as Record<string, string>,
   };
+}
+
+/**
+ * What a flag means by the value it was given: `--severity high` names a level (critical, high,
+ * medium, low, info), which is --level (the gate: --fail-on); `--severity 7` the 0-10 severity.
+ */
+const LEVEL_WORDS = /^(critical|high|medium|low|info)$/i;
+function byValue(name: string, value: string | undefined): string[] {
+  if (value === undefined || !/severity|sev/.test(name)) return [];
+  return LEVEL_WORDS.test(value) ? ['level', 'fail-on'] : /^\d+(\.\d+)?$/.test(value) ? ['severities-min', 'severities-max'] : [];
 }
 
 /** `severities` and `severity`, `classes` and `class`: one stem. */
@@ -83,14 +90,15 @@ function closeBySpelling(typed: string, candidate: string): number | undefined {
 
 /**
  * The flags (with dashes) a mistyped `--flag` most likely meant, best first, at most `max`.
- * `candidates` are the long flags the command accepts, its own first.
+ * `candidates` are the long flags the command accepts, its own first; `value`, what followed it.
  */
-export function suggestFlags(typed: string, candidates: readonly string[], max = 2): string[] {
+export function suggestFlags(typed: string, candidates: readonly string[], max = 2, value?: string): string[] {
   const name = typed.replace(/^-+/, '').split('=')[0].toLowerCase();
   const plain = candidates.map((c) => c.replace(/^-+/, ''));
   const found: string[] = [];
   const add = (flag: string) => { if (!found.includes(flag) && found.length < max) found.push(flag); };
-  // 1. A known synonym the command has.
+  // 1. What the value says the flag means, then a known synonym the command has.
+  for (const s of byValue(name, typed.includes('=') ? typed.slice(typed.indexOf('=') + 1) : value)) if (plain.includes(s)) add(s);
   for (const s of tables().FLAG_SYNONYMS[name] ?? []) if (plain.includes(s)) add(s);
   // 2. Every typed word names a word of the flag; fewer other words first.
   const typedWords = wordsOf(name);
@@ -157,7 +165,10 @@ function unknownOption(cmd: Command, flag: string): string {
   for (let c: Command | null = cmd; c; c = c.parent) {
     for (const o of c.createHelp().visibleOptions(c)) if (o.long) candidates.push(o.long);
   }
-  const s = flag.startsWith('--') ? suggestFlags(flag, candidates) : [];
+  // The word after the flag, when it is no flag itself: `--severity high` says what was meant.
+  const at = cmd.args.indexOf(flag);
+  const next = at >= 0 ? cmd.args[at + 1] : undefined;
+  const s = flag.startsWith('--') ? suggestFlags(flag, candidates, 2, next !== undefined && !next.startsWith('-') ? next : undefined) : [];
   const path = commandPath(cmd);
   return `unknown option '${flag}' for '${path}'${s.length ? ` (did you mean ${s.join(' or ')}?)` : ''}; see '${path} --help'`;
 }

@@ -13,6 +13,7 @@ export const EXIT = {
   BAD_RESPONSE: 7,
   PENDING: 8,
   OUTPUT: 9,
+  PARTIAL: 10,
   INTERNAL: 70,
   INTERRUPTED: 130,
   TERMINATED: 143,
@@ -31,6 +32,7 @@ export const EXIT_CODE_TABLE: ReadonlyArray<{ code: ExitCode; meaning: string }>
   { code: EXIT.BAD_RESPONSE, meaning: 'The response could not be understood or contradicts itself or the request (not JSON, truncated, nested more than 1000 levels deep, wrong shape where it matters, a 2xx other than 200, an error key, a non-empty errors list or success: false beside data, a key twice, counts that disagree, items outside the scope asked for, values outside the spec where a verdict depends on them)' },
   { code: EXIT.PENDING, meaning: 'Pending: the scan `svc gate --scan-id` gates on has not finished, or its status and finished-flags disagree (add --wait); for `svc gate --commit`: a scan of that commit has not finished, or none is found while a scan of the scope\'s repositories is queued or running (run it again later); no verdict' },
   { code: EXIT.OUTPUT, meaning: 'The output could not be written (stdout or a report file: disk full, read-only, I/O error; for `svc gate` also its temporary file of kept issues, then with no verdict), or not made (`--jq` whose engine ran out of memory or stack); `svc gate` keeps a failing verdict\'s code' },
+  { code: EXIT.PARTIAL, meaning: 'Partly done: a bulk action (`--where`) or `svc issues triage` skipped issues the service answered outside the filter that found them (another status, repository, scan...: never acted on, each listed); everything else succeeded' },
   { code: EXIT.INTERNAL, meaning: 'Unexpected internal error (run again with --debug for the stack trace)' },
   { code: EXIT.INTERRUPTED, meaning: 'Interrupted (Ctrl-C / SIGINT)' },
   { code: EXIT.TERMINATED, meaning: 'Terminated (SIGTERM)' },
@@ -42,9 +44,9 @@ export const EXIT_CODE_TABLE: ReadonlyArray<{ code: ExitCode; meaning: string }>
  * (nothing will work), an answer not understood (state unknown), may work later, rejected, not found.
  * Interrupted: 130/143 whatever else happened.
  */
-export const BULK_FAILURE_ORDER: readonly ExitCode[] = [EXIT.INTERNAL, EXIT.AUTH, EXIT.BAD_RESPONSE, EXIT.NETWORK, EXIT.REJECTED, EXIT.NOT_FOUND, EXIT.USAGE];
+export const BULK_FAILURE_ORDER: readonly ExitCode[] = [EXIT.INTERNAL, EXIT.AUTH, EXIT.BAD_RESPONSE, EXIT.NETWORK, EXIT.REJECTED, EXIT.NOT_FOUND, EXIT.USAGE, EXIT.PARTIAL];
 
-export const BULK_EXIT_NOTE = `Bulk actions (several ids, --ids-from, --where): 0 only when every id succeeded; otherwise the code of the most serious failure among the ids, in this order: ${BULK_FAILURE_ORDER.join(', ')}; 130/143 when interrupted. Each id's own code is in its record (-o json).`;
+export const BULK_EXIT_NOTE = `Bulk actions (several ids, --ids-from, --where): 0 only when every id succeeded; otherwise the code of the most serious failure among the ids, in this order: ${BULK_FAILURE_ORDER.join(', ')} (10: an issue --where found outside its filter, skipped); 130/143 when interrupted. Each id's own code is in its record (-o json).`;
 
 export function formatExitCodes(): string {
   const lines = EXIT_CODE_TABLE.map(({ code, meaning }) => `  ${String(code).padStart(3)}  ${meaning}`);

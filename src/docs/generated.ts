@@ -11,6 +11,8 @@ import { SHELLS } from '../completion/shells.js';
 import { HELP_TOPICS } from '../commands/help-topics.js';
 import { globalFlagsFooter } from '../commands/help-layout.js';
 import { completionScript } from '../completion/generate.js';
+import { answerChecksMarkdown } from './answer-checks.js';
+import { fillMarkers } from './readme.js';
 
 /** Width of the help text in the reference: the width svc uses when stdout is not a terminal. */
 const REFERENCE_WIDTH = 100;
@@ -48,6 +50,22 @@ async function programFor(everything: boolean): Promise<{ program: Command; help
     return captured;
   };
   return { program, helpOf };
+}
+
+/**
+ * Blocks of hand-written files that are generated: file -> marker -> its text, between
+ * `<!-- marker:start -->` and `<!-- marker:end -->`. `npm run docs` fills them; the same test fails
+ * when one is stale.
+ */
+export function generatedBlocks(): Record<string, Record<string, string>> {
+  return { 'docs/security.md': { 'answer-checks': answerChecksMarkdown() } };
+}
+
+/** `text` (the file at `path` as it is) with its generated blocks filled. */
+export function withGeneratedBlocks(path: string, text: string): string {
+  let out = text;
+  for (const [marker, content] of Object.entries(generatedBlocks()[path] ?? {})) out = fillMarkers(out, marker, content);
+  return out;
 }
 
 export async function generatedFiles(): Promise<Record<string, string>> {

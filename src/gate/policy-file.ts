@@ -6,6 +6,7 @@
  *   fail-on: high
  *   max: { critical: 0, high: 5, total: 100 }
  *   levels: { critical: 90, high: 70, medium: 40, low: 10 }
+ *   counts: wide                    # this service's categoryCounts count a wider scope (answers/checks.ts)
  *   ignore:
  *     - id: iss_123                 # or fingerprint: svcfp1:..., or rule: <class> and/or path: <glob>
  *       reason: "accepted risk, see SEC-42"    # required
@@ -48,10 +49,19 @@ export interface Policy {
   failOn?: Level;
   max?: MaxThresholds;
   cutoffs?: Cutoffs;
+  /** `counts: wide`: the service's categoryCounts count a wider scope than the search's filters (`--counts`). */
+  counts?: CountsScope;
   ignore: IgnoreEntry[];
 }
 
-const TOP_KEYS = ['version', 'fail-on', 'max', 'levels', 'ignore'];
+/**
+ * What the service's `categoryCounts` count over (the gate's `--counts`, the policy's `counts:`):
+ * `narrow` (svc's inference, the default: the search's scope, so counts above `totalCount` say issues
+ * are missing from the listing), or `wide` (a wider scope, the organization's: they say nothing).
+ */
+export type CountsScope = 'narrow' | 'wide';
+
+const TOP_KEYS = ['version', 'fail-on', 'max', 'levels', 'counts', 'ignore'];
 const MAX_KEYS = [...LEVELS, 'total'];
 const CUTOFF_KEYS = ['critical', 'high', 'medium', 'low'];
 const ENTRY_KEYS = ['id', 'fingerprint', 'rule', 'path', 'reason', 'expires'];
@@ -80,7 +90,7 @@ export function parsePolicy(text: string, file: string): Policy {
   }
   const root = doc.contents;
   if (root === null || root === undefined) fail(1, 'the file is empty (expected at least "version: 1")');
-  if (!isMap(root)) fail(lineOf(root as Node), 'expected a mapping of settings (version, fail-on, max, levels, ignore)');
+  if (!isMap(root)) fail(lineOf(root as Node), 'expected a mapping of settings (version, fail-on, max, levels, counts, ignore)');
   const map = root as YAMLMap;
   const policy: Policy = { file, ignore: [] };
 
@@ -103,6 +113,12 @@ export function parsePolicy(text: string, file: string): Policy {
         version = scalar(value);
         if (version !== 1) fail(line, `version must be 1, got ${JSON.stringify(version ?? null)}`);
         break;
+      case 'counts': {
+        const v = scalar(value);
+        if (v !== 'narrow' && v !== 'wide') fail(line, `counts must be wide (the service's categoryCounts count a wider scope than the search's filters) or narrow (the default), got ${JSON.stringify(v ?? null)}`);
+        policy.counts = v as CountsScope;
+        break;
+      }
       case 'fail-on': {
         const v = scalar(value);
         if (typeof v !== 'string') fail(line, `fail-on must be a level (${LEVELS.join(', ')})`);

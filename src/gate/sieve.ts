@@ -8,7 +8,7 @@
  * another commit, so it counts (and the summary says how many were such).
  */
 import { baselineMatcher, type Baseline } from './baseline.js';
-import { isOpen, type GateIssue, type GateTally, type IssueInput } from './tally.js';
+import type { GateIssue, GateTally, IssueInput } from './tally.js';
 import { fingerprintOf } from './fingerprint.js';
 import { entryMatches, isExpired, type IgnoreEntry, type Policy } from './policy-file.js';
 import { commitOf, createdAtOf, sameCommit, scanIdOf } from './since.js';
@@ -111,10 +111,6 @@ export function createSieve(tally: GateTally, o: SieveOptions): Sieve {
     get seen() { return seen; },
     add(input) {
       seen++;
-      if (!isOpen(input)) {
-        tally.add(input);
-        return;
-      }
       const sha = o.commit !== undefined ? commitOf(input) : undefined;
       if (sha !== undefined && sameCommit(sha, o.commit!)) {
         const scan = scanIdOf(input);

@@ -4,7 +4,7 @@
  * (2026-11-01T12:00:00Z) or a duration back from now (90m, 12h, 7d, 2w).
  */
 import { GateUsageError } from './policy.js';
-import { isoInstant } from './trust.js';
+import { isoInstant } from './date-time.js';
 
 const UNITS: Record<string, number> = { m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
 

@@ -1,5 +1,6 @@
 /**
- * The CI gate's count: the open issues per level, checked against the thresholds (policy.ts, where
+ * The CI gate's count: the issues per level (every issue given: the listing asks for open ones, and
+ * one of another status the service answered anyway is counted, fail closed, commands/gate/count.ts), checked against the thresholds (policy.ts, where
  * they are read and checked) into the gate's result. Pure: no I/O, no environment.
  */
 import { COUNT_KEYS, type CountKey, type MaxThresholds, type Thresholds } from './policy.js';
@@ -76,15 +77,11 @@ export interface GateResult<L extends IssueList = IssueList> {
   issues: L;
   /** One line per broken threshold, e.g. "3 high issues > max 2". */
   violations: string[];
-  /** Issues not counted because their status is not open. */
+  /**
+   * Listed issues not counted: of a repository, organization or project outside the scope (set by
+   * the gate's count, commands/gate/count.ts; each one stops a PASS).
+   */
   ignored: number;
-}
-
-/** Open issues count; an issue without a status counts too (the search returns open ones by default). */
-export function isOpen(issue: IssueInput): boolean {
-  const status = issue.status;
-  if (status === undefined || status === null || status === '') return true;
-  return typeof status === 'string' && status.trim().toLowerCase() === 'open';
 }
 
 function plural(n: number, level: CountKey): string {
@@ -146,7 +143,7 @@ interface TallyOptions extends Thresholds {
 /** Counts issues one at a time (no list of every issue needed), then decides. */
 export interface GateTally<L extends IssueList = IssueList> {
   add(issue: IssueInput): void;
-  /** Number of issues given to add(), open or not. */
+  /** Number of issues given to add(). */
   readonly seen: number;
   result(): GateResult<L>;
 }
@@ -176,17 +173,12 @@ export function createTally(options: TallyOptions = {}): GateTally {
   const keepAll = (options.keep ?? 'all') === 'all';
   const counts: Counts = { critical: 0, high: 0, medium: 0, low: 0, info: 0, total: 0 };
   const kept = options.store ?? arrayStore();
-  let ignored = 0;
   let seen = 0;
 
   return {
     get seen() { return seen; },
     add(issue) {
       seen++;
-      if (!isOpen(issue)) {
-        ignored++;
-        return;
-      }
       const level = levelOf(issue.score, cutoffs);
       counts[level]++;
       counts.total++;
@@ -224,7 +216,7 @@ export function createTally(options: TallyOptions = {}): GateTally {
       const { issues, breaking } = kept.finish(breaks);
       const thresholds: GateResult['thresholds'] = { max, cutoffs };
       if (failOn !== undefined) thresholds.failOn = failOn;
-      return { passed: violations.length === 0, counts: { ...counts }, thresholds, breaking, issues, violations, ignored };
+      return { passed: violations.length === 0, counts: { ...counts }, thresholds, breaking, issues, violations, ignored: 0 };
     },
   };
 }

@@ -7,6 +7,7 @@ import type { GateIssue, GateResult, IssueList } from './tally.js';
 import type { Sifted } from './sieve.js';
 import { cellText } from '../core/sanitize.js';
 import { LazyList } from '../core/json-stream.js';
+import type { CountsScope } from './policy-file.js';
 
 /** --commit: the finished scans of that commit the issues name (commands/gate/commit-scan.ts). */
 export interface VerifiedCommit {
@@ -35,12 +36,51 @@ export interface GateVerdict {
   /** The ids of the scope that were looked up and found (see scope.ts). */
   verified: VerifiedScope;
   fetched: number;
-  totalCount: number;
+  /** The listing's totalCount; undefined when the service gave none (then there is no PASS). */
+  totalCount?: number;
+  /**
+   * The listing could not be read to its end (a page refused, the network): why. Only with a FAIL
+   * proven on the issues read, which stands (more pages could only add issues).
+   */
+  incomplete?: string;
+  /** What the answers left in doubt (answers/doubts.ts): one entry per kind, said in the summary. */
+  doubts?: DoubtData[];
+  /** What the service's categoryCounts are taken to count (--counts; the policy's counts:), and where that came from. */
+  categoryCounts?: { scope: CountsScope; from: string };
   /**
    * The organization the gate acted on and where it came from (`--org`, `SVC_ORGANIZATION_ID`,
    * `profile`, `--organization-id`), or no id: the token's default.
    */
   organization?: { id?: string; from: string };
+}
+
+/** A kind of doubt as the verdict lists it (-o json `doubts`, the summary). */
+export interface DoubtData {
+  /** The row of answers/checks.ts. */
+  check: string;
+  /** What svc did: counted, stops a PASS, a warning. */
+  action: string;
+  /** The one line the summary and stderr say. */
+  line: string;
+  times: number;
+  details: string[];
+}
+
+/**
+ * What the verdict says of the answers it was made on, one line each (the summary, the step summary):
+ * a listing that could not be read to its end (a FAIL proven on what was read stands), categoryCounts
+ * taken to count a wider scope (--counts wide), and each kind of doubt with what svc did with it.
+ */
+export function doubtNotes(v: Pick<GateVerdict, 'incomplete' | 'categoryCounts' | 'doubts'>): string[] {
+  const out: string[] = [];
+  if (v.incomplete !== undefined) out.push(`The listing was incomplete (${v.incomplete}): the FAIL stands on the issues read; more pages could only add issues.`);
+  if (v.categoryCounts?.scope === 'wide') out.push(`Counts: categoryCounts taken to count a wider scope than the search's (counts: wide, from ${v.categoryCounts.from}): not compared with totalCount.`);
+  const doubts = v.doubts ?? [];
+  if (doubts.length > 0) {
+    out.push(`Doubts about the service's answers (${doubts.length} kind${doubts.length === 1 ? '' : 's'}; docs/security.md):`);
+    for (const d of doubts) out.push(`  - ${d.line.replace(/^gate: /, '')}`);
+  }
+  return out;
 }
 
 /** "Organization: org_1 (from --org)", or the token's default when none is set. */
@@ -67,7 +107,10 @@ export function verdictData(v: GateVerdict, lazy = false): Record<string, unknow
     verified: v.verified,
     ...(v.organization ? { organization: v.organization } : {}),
     fetched: v.fetched,
-    totalCount: v.totalCount,
+    ...(v.totalCount !== undefined ? { totalCount: v.totalCount } : {}),
+    ...(v.incomplete !== undefined ? { incomplete: v.incomplete } : {}),
+    ...(v.categoryCounts ? { categoryCounts: v.categoryCounts } : {}),
+    doubts: v.doubts ?? [],
     ignored: r.ignored,
     ...siftedData(v, lazy ? (list) => new LazyList(() => mapped(list)) : (list) => Array.from(list, issueData)),
   };

@@ -27,8 +27,21 @@ interface GitChange {
   shallow: boolean;
 }
 
-/** The diff options: no colour, no external diff or textconv, the default a/ b/ prefixes, paths from the root. */
-const DIFF_ARGS = ['diff', '--unified=0', '-M', '--no-color', '--no-ext-diff', '--no-textconv', '--no-relative', '--src-prefix=a/', '--dst-prefix=b/', '--ignore-submodules=none'];
+/**
+ * The diff options, each fixing what a setting of the user's could change in what src/gate/diff.ts
+ * reads: no context and no context between hunks (diff.context, diff.interHunkContext would widen the
+ * lines counted as changed), renames as renames (diff.renames), no colour (color.ui/color.diff=always),
+ * no external diff or textconv (diff.external, diff.<driver>.textconv), the a/ b/ prefixes
+ * (diff.noprefix, diff.mnemonicPrefix, diff.srcPrefix), paths from the root (diff.relative), a
+ * submodule as its two commits (diff.submodule=log|diff prints a log or a nested diff instead), every
+ * submodule (diff.ignoreSubmodules, submodule.<name>.ignore), and git's default algorithm and heuristic
+ * (diff.algorithm, diff.indentHeuristic), so a change is the same lines on every machine.
+ * Paths in quoted form (core.quotePath) and no pager are fixed for every command (./run.ts).
+ */
+const DIFF_ARGS = [
+  'diff', '--unified=0', '--inter-hunk-context=0', '-M', '--no-color', '--no-ext-diff', '--no-textconv', '--no-relative',
+  '--src-prefix=a/', '--dst-prefix=b/', '--submodule=short', '--ignore-submodules=none', '--diff-algorithm=myers', '--indent-heuristic',
+];
 
 function fail(message: string, hint?: string): never {
   throw new CliError(message, EXIT.USAGE, hint);
@@ -40,6 +53,29 @@ function gitError(r: GitResult, what: string): never {
   if (r.failure === 'too-large') fail(`--diff: the output of git ${what} is too large to read`, 'gate on a smaller change, or drop --diff');
   const first = r.stderr.split('\n').map((l) => l.trim()).find((l) => l !== '') ?? `exit ${r.code ?? '?'}`;
   fail(`--diff: git ${what} failed: ${first}`);
+}
+
+/**
+ * git refuses a repository that belongs to another user (CVE-2022-24765; a container job whose
+ * checkout the runner's user made): "fatal: detected dubious ownership in repository at '<path>'",
+ * then the command that trusts it, `git config --global --add safe.directory <path>` (the path
+ * shell-quoted by recent gits, 2.39.5 here; svc quotes it when git's line is not there). svc names
+ * git's own fix; it never trusts the repository itself.
+ */
+function refused(stderr: string): void {
+  const at = /dubious ownership in repository at '(.*)'$/m.exec(stderr);
+  if (!at) return;
+  const path = at[1];
+  const fix = /^\s*(git config --global --add safe\.directory .+?)\s*$/m.exec(stderr)?.[1]
+    ?? `git config --global --add safe.directory ${shellQuote(path)}`;
+  fail(
+    `--diff: git refuses to read the repository at ${path}: it belongs to another user than the one running svc (git's "dubious ownership" check)`,
+    `if you trust it, mark it safe as git says: ${fix} (in a CI container job: a step before svc)`,
+  );
+}
+
+function shellQuote(s: string): string {
+  return /^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
 }
 
 function fetchHint(base: string, shallow: boolean): string {
@@ -56,6 +92,8 @@ export async function readChange(o: { cwd: string; env: Env; base: string; workT
   const top = await git(['rev-parse', '--show-toplevel', '--is-shallow-repository']);
   if (!top.ok) {
     if (top.failure) gitError(top, 'rev-parse');
+    refused(top.stderr);
+    if (!/not a git repository/i.test(top.stderr)) gitError(top, 'rev-parse');
     fail(`--diff: ${o.cwd} is not in a git repository`, 'run svc gate in the checkout of the repository, or drop --diff');
   }
   const lines = top.stdout.replace(/\n$/, '');

@@ -7,6 +7,7 @@ import { RawAnswer, notJsonError, parseAnswer, type BodyBuffers } from './raw-an
 import { InterruptedError } from '../core/errors.js';
 import type { Env } from '../core/host.js';
 import { ApiError, ResponseError, statusError } from './api-errors.js';
+import type { Report } from '../answers/doubts.js';
 import { MAX_RETRY_AFTER_MS, isRetryable, parseRetryAfter, retryDelayMs } from './retry.js';
 import { redactBody, redactHeaders, redactUrl, scrub, truncate } from './redact.js';
 import { proxyFor, proxySettings, type ProxySettings } from './proxy.js';
@@ -38,6 +39,11 @@ export interface ClientOptions {
   /** Diagnostics to stderr (`--verbose`); retries are always reported through `notice`. */
   verbose?: (line: string) => void;
   notice?: (line: string) => void;
+  /**
+   * Where the checks of an answer's text report what they find (the run's doubts, answers/doubts.ts:
+   * a key given twice, an error beside the data); without it only what a read command refuses is refused.
+   */
+  report?: Report;
   /** What to do on 401/403, naming where these credentials came from (see credentialHint). */
   authHint?: string;
   /**
@@ -259,8 +265,8 @@ export function createClient(o: ClientOptions): Client {
     const type = String(res.headers['content-type'] ?? 'no content type');
     const header = res.headers['content-encoding'];
     const encoding = header === undefined ? undefined : String(header);
-    if (raw) return new RawAnswer(bytes, what, res.statusCode, type, (t) => scrub(t, [o.tokenSecret]), backing && pool && { buf: backing.buf, from: pool }, encoding);
-    return parseAnswer(text(), () => notJsonError(what, res.statusCode, type, shown(), encoding), what);
+    if (raw) return new RawAnswer(bytes, what, res.statusCode, type, (t) => scrub(t, [o.tokenSecret]), backing && pool && { buf: backing.buf, from: pool }, encoding, o.report);
+    return parseAnswer(text(), () => notJsonError(what, res.statusCode, type, shown(), encoding), what, o.report);
   }
 
   return {

@@ -1,6 +1,7 @@
 /**
  * How svc opens connections: where a plain http:// connection may go (loopback addresses only, checked
- * on the socket actually connected, not on the host name), and HTTP/1.1 interim responses accepted.
+ * on the socket actually connected, not on the host name), HTTP/1.1 interim responses accepted, and
+ * no new connection for a request svc gave up on.
  */
 import type { LookupAddress, LookupAllOptions, LookupOneOptions } from 'node:dns';
 import type { Socket } from 'node:net';
@@ -39,6 +40,27 @@ function acceptInterim(socket: Socket): void {
   });
 }
 
+/**
+ * undici 7 opens a connection for nothing after every request aborted in flight (svc's own headers
+ * or body deadline, or Ctrl-C): its abort closes the socket with an "informational" error
+ * (UND_ERR_INFO, message 'aborted'), on which the client puts the aborted request back in its queue
+ * as pending and connects for it, only to drop it once connected (nodejs/undici#5845, a fix pending
+ * in #5846). Against a server that accepts and never answers, 3 attempts made 5 connections. The
+ * socket is closed with an abort error of another code instead: undici then fails the request at the
+ * head of its queue (already aborted: nothing more happens) and, with nothing pending, connects for nothing.
+ */
+const ABORTED = 'UND_ERR_INFO';
+function abortWithoutReconnect(socket: Socket): void {
+  const destroy = socket.destroy;
+  socket.destroy = function (this: Socket, err?: Error) {
+    const e = err as (Error & { code?: string }) | undefined;
+    if (e?.code === ABORTED && e.message === 'aborted') {
+      return destroy.call(this, Object.assign(new Error('aborted'), { name: 'RequestAbortedError', code: 'UND_ERR_ABORTED' }));
+    }
+    return destroy.call(this, err);
+  } as Socket['destroy'];
+}
+
 interface ConnectorOptions {
   timeoutMs: number;
   /** Plain http: only loopback addresses, checked on the resolved name and on the connected socket. */
@@ -57,6 +79,7 @@ export function connector(o: ConnectorOptions): Connector {
       return callback(notLoopbackError(opts.hostname, socket.remoteAddress ?? 'an unknown address'), null);
     }
     acceptInterim(socket);
+    abortWithoutReconnect(socket);
     callback(null, socket);
   });
   return connect as unknown as Connector;

@@ -7,7 +7,7 @@
  * (output/exact-json.ts), and says so on stderr where it cannot (--jq, --columns).
  *
  * The cost is paid only by an answer whose text is not exactly `JSON.stringify` of its parse
- * (answer-checks.ts isCanonical, which the client checks anyway): a canonical text holds no such
+ * (answers/json-text.ts isCanonical, which the client checks anyway): a canonical text holds no such
  * number, since JSON.stringify never writes one. For other texts, one walk finds the number tokens
  * whose value, written back, reads as another number, and records where they are (the object or
  * list holding each, and its key) in WeakMaps: the parsed data itself is left as JSON.parse made it.

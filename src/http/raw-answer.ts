@@ -4,7 +4,8 @@
  * not load the HTTP client with it.
  */
 import { ResponseError } from './api-errors.js';
-import { checkDepth, checkKeysOnce, checkNoErrorKey, isCanonical } from './answer-checks.js';
+import { checkDepth, checkErrorBesideData, checkKeysOnce, isCanonical } from '../answers/json-text.js';
+import { readOnly, type Report } from '../answers/doubts.js';
 import { noteBareNumber, noteInexact } from './exact-numbers.js';
 
 /**
@@ -31,6 +32,8 @@ export class RawAnswer {
     private readonly backing?: { buf: Buffer; from: BodyBuffers },
     /** The Content-Encoding header, when the service sent one. */
     private readonly encoding?: string,
+    /** Where the checks of its text report what they find (the run's doubts, answers/doubts.ts). */
+    readonly report: Report = readOnly,
   ) {}
 
   /** The bytes are not used again: a pooled buffer goes back to its pool. */
@@ -40,7 +43,7 @@ export class RawAnswer {
 
   /** The answer parsed as call() without `raw` would have parsed it, failing as it would. */
   parse(): unknown {
-    return parseAnswer(this.bytes.toString('utf8'), () => this.notJson(), this.what);
+    return parseAnswer(this.bytes.toString('utf8'), () => this.notJson(), this.what, this.report);
   }
 
   /** Names the call in messages ("issues/search"). */
@@ -54,8 +57,11 @@ export class RawAnswer {
   }
 }
 
-/** The answer parsed; nested too deeply, a key given twice or the service's error key in it is a bad answer (answer-checks.ts). */
-export function parseAnswer(text: string, notJson: () => Error, what: string): unknown {
+/**
+ * The answer parsed, its text checked (answers/json-text.ts): nested too deeply or a key with two
+ * values is refused; a key repeated with one value and an error beside the data are reported.
+ */
+export function parseAnswer(text: string, notJson: () => Error, what: string, report: Report = readOnly): unknown {
   let data: unknown;
   try {
     data = text === '' ? null : JSON.parse(text);
@@ -64,13 +70,13 @@ export function parseAnswer(text: string, notJson: () => Error, what: string): u
   }
   if (data !== null && typeof data === 'object') {
     // Before anything else walks it (JSON.stringify in isCanonical would overflow the stack first).
-    checkDepth(data, what);
+    checkDepth(data, what, report);
     // Only a text that is not JSON.stringify of its parse can hold a number a double changes.
     if (!isCanonical(text, data)) {
-      checkKeysOnce(text, what);
+      checkKeysOnce(text, what, report);
       noteInexact(text, data);
     }
-    checkNoErrorKey(data, what);
+    checkErrorBesideData(data, what, report);
   } else if (typeof data === 'number') {
     noteBareNumber(text, data);
   }

@@ -13,7 +13,7 @@ import { UsageError } from '../core/errors.js';
 import { checkControls } from '../request/values.js';
 import { escapeControls } from '../core/sanitize.js';
 import { argName } from '../request/flags.js';
-import { confirmWhere, findWhere, parseWhere } from './bulk-where.js';
+import { confirmWhere, findWhere, parseWhere, type Found, type Skipped } from './bulk-where.js';
 
 /** What an id may look like: what the service's ids hold (letters, digits, `_ - . :`). */
 const ID = /^[A-Za-z0-9][A-Za-z0-9_.:-]*$/;
@@ -96,13 +96,15 @@ interface IdSources {
   where?: string[];
   yes?: boolean;
   concurrency: number;
+  /** Told the issues --where found (their search fields), for the --dry-run preview. */
+  onFound?: (found: Found[]) => void;
 }
 
 /**
  * The ids of a bulk action, in order, from the positional ids, `--ids-from` and `--where` (any of
  * them together); none at all is a usage error. `--where` shows a preview and asks first.
  */
-export async function collectIds(ctx: Context, op: Operation, src: IdSources, organizationId: string | undefined): Promise<string[]> {
+export async function collectIds(ctx: Context, op: Operation, src: IdSources, organizationId: string | undefined): Promise<{ ids: string[]; skipped: Skipped[] }> {
   const ids = src.positionals.map((id, i) => {
     checkControls(`${argName(op.positional!)} ${i + 1}`, id);
     return id;
@@ -114,19 +116,23 @@ export async function collectIds(ctx: Context, op: Operation, src: IdSources, or
     if (read.length === 0) throw new UsageError(`--ids-from ${from === '-' ? '(stdin)' : from} holds no id`, 'give one id a line, or the output of `svc issues search -o ndjson`');
     ids.push(...read);
   }
+  let skipped: Skipped[] = [];
   if (src.where !== undefined) {
     const search = (await loadGroup('issues')).find((o) => o.name === 'search')!;
     const where = parseWhere(search, src.where);
-    const found = await findWhere(ctx, search, where, organizationId, src.concurrency);
+    const answer = await findWhere(ctx, search, where, organizationId, src.concurrency);
+    const found = answer.found;
+    skipped = answer.skipped;
     if (found.length === 0 && ids.length === 0) {
       ctx.note(`no issue matches --where ${where.text}: nothing to do`);
-      return [];
+      return { ids: [], skipped };
     }
-    await confirmWhere(ctx, op, where, found, src.yes === true);
+    await confirmWhere(ctx, op, search, where, found, src.yes === true, skipped);
+    src.onFound?.(found);
     ids.push(...found.map((f) => f.id));
   }
   if (ids.length === 0) throw new UsageError(`no ${op.positional} given`, `give ids as arguments, --ids-from FILE|-, or --where FILTER=VALUE; see 'svc ${op.group} ${op.name} --help'`);
-  return ids;
+  return { ids, skipped };
 }
 
 async function readIdFile(ctx: Context, path: string): Promise<string> {

@@ -16,17 +16,26 @@ import { Pager } from './pager.js';
 import { resolveRepositoryFields } from '../request/repository-names.js';
 import { kebab } from '../operations/index.js';
 import { askYesNo } from '../terminal/confirm.js';
+import { actionOf, type CheckId } from '../answers/checks.js';
+import { quoted } from '../core/sanitize.js';
+import { sendRow } from '../http/row-call.js';
+import { issueTable } from './bulk-preview.js';
 
 /** Search fields that are not filters: the listing sets them itself. */
 const NOT_FILTERS = new Set(['page', 'page-size', 'sort-by', 'sort-order', 'return-all', 'get-counts', 'organization-id']);
 
-/** One issue as the preview shows it. */
-interface Found {
+/** An issue the search answered outside the filter that found it: never acted on. */
+export interface Skipped {
   id: string;
-  score?: number;
-  status?: string;
-  title?: string;
+  /** What it disagrees with ("status 'patched', not the one asked for ('open')"). */
+  why: string;
 }
+
+/**
+ * One issue as the previews show it: the fields of the search's default table (its row's
+ * `columns`), so that the confirmation and --dry-run draw it as `svc issues search` does.
+ */
+export type Found = Record<string, unknown> & { id: string };
 
 interface Where {
   body: Record<string, unknown>;
@@ -81,55 +90,95 @@ const NO_FILES = {
   readStdin: () => { throw new UsageError('--where values are given inline, not read from stdin'); },
 };
 
-/** Every issue the filters find (all pages, oldest first), cut to the score range. */
-export async function findWhere(ctx: Context, search: Operation, where: Where, organizationId: string | undefined, concurrency: number): Promise<Found[]> {
+/**
+ * Every issue the filters find (all pages, oldest first), cut to the score range; and the issues the
+ * service answered outside the filters (answers/item-scope.ts: `issues archive --where types=open`
+ * against a service that ignores `types` gets a `patched` issue back), which are never acted on:
+ * they are skipped and listed (exit 10 at the end, src/core/exit-codes.ts).
+ */
+export async function findWhere(ctx: Context, search: Operation, where: Where, organizationId: string | undefined, concurrency: number): Promise<{ found: Found[]; skipped: Skipped[] }> {
   const client = await ctx.client();
   const p = search.pagination!;
   await resolveRepositoryFields(ctx, where.body, (f) => `--where ${kebab(f)}`, { read: true });
+  const body = { ...where.body, ...p.stableOrder, ...(organizationId ? { organizationId } : {}) };
   const pager = new Pager({
     what: 'issues search (--where)',
     pagination: p,
-    body: { ...where.body, ...p.stableOrder, ...(organizationId ? { organizationId } : {}) },
+    body,
     pageSize: p.maxPageSize,
     concurrency,
-    requireTotal: false,
-    call: (b) => client.call(search.path, b, { safe: true }),
-    warn: (l) => ctx.warn(l),
+    path: search.path,
+    // Each item's doubts (item-scope.ts), in the run's use (bulk): an item they `skip` is never acted on.
+    report: ctx.doubts.report,
+    call: (b) => sendRow(client, search, b),
   });
   const found: Found[] = [];
+  const skipped: Skipped[] = [];
   const progress = await ctx.progress('finding the issues of --where');
   try {
     for await (const page of pager.pages()) {
-      for (const item of page.items) {
-        const it = item as Record<string, unknown>;
-        if (typeof it.id !== 'string') continue;
+      page.items.forEach((item, i) => {
+        const doubted = page.doubted?.get(i);
+        const it = (item ?? {}) as Record<string, unknown>;
+        const id = typeof it.id === 'string' ? it.id : typeof it.id === 'number' ? String(it.id) : undefined;
+        if (doubted && doubted.some((c) => actionOf(c, 'bulk') === 'skip')) {
+          skipped.push({ id: id ?? `(page ${page.page}, item ${i + 1}, no id)`, why: whyOf(it, body, doubted) });
+          return;
+        }
+        if (id === undefined) return;
         const score = typeof it.score === 'number' ? it.score : undefined;
-        if (where.minScore !== undefined && (score === undefined || score < where.minScore)) continue;
-        if (where.maxScore !== undefined && (score === undefined || score > where.maxScore)) continue;
-        found.push({ id: it.id, score, status: typeof it.status === 'string' ? it.status : undefined, title: typeof it.generatedTitle === 'string' ? it.generatedTitle : undefined });
-      }
+        if (where.minScore !== undefined && (score === undefined || score < where.minScore)) return;
+        if (where.maxScore !== undefined && (score === undefined || score > where.maxScore)) return;
+        const kept: Found = { id };
+        for (const path of search.columns) if (path in it) kept[path] = it[path];
+        found.push(kept);
+      });
       progress.update(`finding the issues of --where: ${found.length} so far`);
     }
   } finally {
     progress.stop();
   }
-  return found;
+  return { found, skipped };
 }
+
+/** What a skipped issue disagrees with, in a few words. */
+function whyOf(item: Record<string, unknown>, body: Record<string, unknown>, doubted: readonly CheckId[]): string {
+  const parts: string[] = [];
+  for (const c of doubted) {
+    if (c === 'item-status-other' || c === 'item-status-unknown') parts.push(`status ${quoted(String(item.status))}, not ${listed(body.types)}`);
+    else if (c === 'item-foreign') parts.push('outside the repository, organization or project asked for');
+    else if (c === 'item-other-scan') parts.push('names another scan than scan-id');
+    else if (c === 'item-other-rule') parts.push('of another rule than rule-id');
+    else if (c === 'item-other-filter') parts.push('outside severities, languages or vulnerability-classes');
+    else if (c === 'item-no-id') parts.push('no id');
+    else if (c === 'item-not-record') parts.push('not an issue record');
+  }
+  return [...new Set(parts)].join('; ');
+}
+
+const listed = (v: unknown): string => (Array.isArray(v) ? v.map((x) => quoted(String(x))).join(' or ') : quoted(String(v)));
 
 /**
  * Before a change to what --where found: on a terminal a preview and a question; elsewhere --yes
  * (exit 2 without it). --dry-run asks nothing (nothing is sent).
  */
-export async function confirmWhere(ctx: Context, op: Operation, where: Where, found: Found[], yes: boolean): Promise<void> {
+export async function confirmWhere(ctx: Context, op: Operation, search: Operation, where: Where, found: Found[], yes: boolean, skipped: readonly Skipped[] = []): Promise<void> {
   if (yes || ctx.globals.dryRun) return;
   const what = `svc ${op.group} ${op.name} --where ${where.text}`;
   if (!ctx.io.stdinIsTTY || !ctx.io.stderrIsTTY) {
     throw new UsageError(`'${what}' would change ${found.length} issue${found.length === 1 ? '' : 's'}: it needs --yes when not run on a terminal`, 'add --yes to confirm, or --dry-run to see the requests');
   }
-  const shown = found.slice(0, 10);
-  ctx.note(`${found.length} issue${found.length === 1 ? '' : 's'} match --where ${where.text}:`);
-  for (const f of shown) ctx.note(`  ${f.id}  ${f.score ?? ''}  ${f.status ?? ''}  ${f.title ?? ''}`.trimEnd());
-  if (found.length > shown.length) ctx.note(`  ... and ${found.length - shown.length} more`);
+  // The highest-scoring first, as a search lists them; a screenful, then how many more.
+  const shown = [...found].sort((a, b) => score(b) - score(a)).slice(0, PREVIEW_ROWS);
+  ctx.note(`${found.length} issue${found.length === 1 ? '' : 's'} match --where ${where.text}${found.length > shown.length ? `; the ${shown.length} highest-scoring` : ''}:`);
+  ctx.note((await issueTable(ctx, search, shown, 'stderr')).trimEnd());
+  if (found.length > shown.length) ctx.note(`... and ${found.length - shown.length} more (--dry-run lists them all)`);
+  if (skipped.length > 0) ctx.note(`${skipped.length} more the service answered outside --where ${where.text} will not be changed (skipped): ${skipped.slice(0, 5).map((x) => `${x.id} (${x.why})`).join(', ')}${skipped.length > 5 ? ', ...' : ''}`);
   const ok = await askYesNo(ctx, `${op.summary.replace(/ an issue$/, '')}: ${found.length} issue${found.length === 1 ? '' : 's'}. Continue?`);
   if (!ok) throw new UsageError('cancelled: nothing was changed');
 }
+
+/** Rows of the confirmation: with the question under them, it fits a 24-line terminal. */
+const PREVIEW_ROWS = 10;
+
+const score = (f: Found) => (typeof f.score === 'number' ? f.score : -1);

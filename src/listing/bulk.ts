@@ -29,19 +29,30 @@ import { count } from '../terminal/progress.js';
 import { outputSink } from '../output/print-json.js';
 import { write } from '../output/write.js';
 import { allowListeners } from './pager.js';
+import { printDryRunPreview } from './bulk-preview.js';
+import type { Skipped } from './bulk-where.js';
+import { sendRow } from '../http/row-call.js';
 
 interface BulkJob {
   op: Operation;
   /** The ids as given, in order (duplicates included). */
   ids: string[];
+  /**
+   * Issues `--where`'s search answered outside its filter (bulk-where.ts): never sent, each recorded as
+   * skipped (code 10, and the run's code when nothing worse happened), never in --failed-to.
+   */
+  skipped?: Skipped[];
   /** The request body of one id. */
   bodyFor(id: string): Record<string, unknown>;
   concurrency: number;
   /** `--failed-to FILE`. */
   failedTo?: string;
+  /** For --dry-run's table on a terminal: the issues --where found (by id), and the search that draws them. */
+  found?: ReadonlyMap<string, Record<string, unknown>>;
+  search?: Operation;
 }
 
-type Outcome = 'done' | 'failed' | 'not-sent';
+type Outcome = 'done' | 'failed' | 'not-sent' | 'skipped';
 
 interface BulkRecord {
   id: string;
@@ -61,6 +72,7 @@ interface BulkRecord {
 const CLASS: Partial<Record<number, string>> = {
   [EXIT.AUTH]: 'not authorized', [EXIT.NOT_FOUND]: 'not found', [EXIT.REJECTED]: 'rejected',
   [EXIT.NETWORK]: 'may work later', [EXIT.BAD_RESPONSE]: 'answer not understood', [EXIT.INTERNAL]: 'internal error',
+  [EXIT.PARTIAL]: 'skipped',
 };
 
 /** Ids in order, each once, with how often each was given. */
@@ -75,6 +87,11 @@ export async function runBulk(ctx: Context, job: BulkJob): Promise<void> {
   const { order, times } = unique(job.ids);
   const dupes = order.filter((id) => times.get(id)! > 1);
   if (dupes.length) ctx.warn(`${plural(dupes.length, 'id')} given more than once, sent once: ${list(dupes.map((id) => `${id} (x${times.get(id)})`))}`);
+  if (ctx.globals.dryRun && ctx.format() === 'table') {
+    // On a terminal: the issues as a table and one request as the example of all (bulk-preview.ts).
+    await printDryRunPreview(ctx, { op, order, request: (id) => describeRequest(ctx, op.path, job.bodyFor(id)), found: job.found, search: job.search });
+    return;
+  }
   if (ctx.globals.dryRun) {
     // What would be sent, one request per id (JSON: a list; NDJSON: one a line).
     const requests = order.map((id) => describeRequest(ctx, op.path, job.bodyFor(id)));
@@ -126,7 +143,7 @@ export async function runBulk(ctx: Context, job: BulkJob): Promise<void> {
         active++;
         try {
           // A wait to retry (429) is not a call in flight: Ctrl-C ends it at once (waitSignal).
-          const response = await client.call(op.path, job.bodyFor(id), { safe: op.safe, signal: inFlight.signal, waitSignal: ctx.signal });
+          const response = await sendRow(client, op, job.bodyFor(id), { signal: inFlight.signal, waitSignal: ctx.signal });
           // As one id's call would be checked: a wrong shape is 7, `ok: false` is 5 (output/respond.ts).
           checkShape(ctx, op, response);
           records.set(id, { id, outcome: 'done', code: 0, response });
@@ -174,12 +191,16 @@ export async function runBulk(ctx: Context, job: BulkJob): Promise<void> {
       const n = times.get(id)!;
       return n > 1 ? { ...rec, given: n } : rec;
     });
+    for (const s of job.skipped ?? []) {
+      all.push({ id: s.id, outcome: 'skipped', code: EXIT.PARTIAL, error: `not acted on: the search answered it outside --where (${s.why})` });
+    }
     const format = ctx.format();
     if (format !== 'table') {
       await render(all, { format, columns: ['id', 'outcome', 'code', 'status', 'error', 'given'], pretty: ctx.io.stdoutIsTTY, color: ctx.color, jq: ctx.globals.jq }, { ...outputSink(ctx), write: (t) => write(ctx.io.stdout, t), signal: undefined });
     }
     if (job.failedTo !== undefined) {
-      const ids = all.filter((r) => r.outcome !== 'done').map((r) => r.id);
+      // A skipped issue is not one to try again: it is outside the filter.
+      const ids = all.filter((r) => r.outcome !== 'done' && r.outcome !== 'skipped').map((r) => r.id);
       await writeFileAtomic(job.failedTo, ids.length ? ids.join('\n') + '\n' : '').catch((err: NodeJS.ErrnoException) => {
         ctx.warn(`could not write --failed-to ${job.failedTo}: ${err.code ?? err.message}`);
       });
@@ -197,7 +218,7 @@ export async function runBulk(ctx: Context, job: BulkJob): Promise<void> {
       ctx.note(line);
       return;
     }
-    throw new CliError(line, worstCode(all), rerunHint(job));
+    throw new CliError(line, worstCode(all), rerunHint(job, all));
   }
 }
 
@@ -207,7 +228,11 @@ function worstCode(records: BulkRecord[]): ExitCode {
   return BULK_FAILURE_ORDER.find((c) => codes.has(c)) ?? EXIT.INTERNAL;
 }
 
-function rerunHint(job: BulkJob): string {
+function rerunHint(job: BulkJob, all: readonly BulkRecord[] = []): string {
+  // Only issues skipped: nothing to run again (they are outside the filter).
+  if (all.length > 0 && all.every((r) => r.outcome === 'done' || r.outcome === 'skipped')) {
+    return 'the skipped issues are outside the filter that found them: look at them (svc issues get ID) before acting on one by its id';
+  }
   return job.failedTo !== undefined
     ? `the ids that failed or were not sent are in ${job.failedTo}: run the same command with --ids-from ${job.failedTo}`
     : 'add --failed-to FILE to keep the ids that failed, then run again with --ids-from FILE';
@@ -217,8 +242,10 @@ function rerunHint(job: BulkJob): string {
 function summary(op: Operation, records: BulkRecord[], done: number, dupes: number): string {
   const failed = records.filter((r) => r.outcome === 'failed');
   const notSent = records.filter((r) => r.outcome === 'not-sent');
+  const skipped = records.filter((r) => r.outcome === 'skipped');
   const parts = [`${count(done)} ${op.bulk?.done ?? 'done'}`];
   if (failed.length) parts.push(`${count(failed.length)} failed: ${list(failed.map((r) => `${r.id} (${failureText(r)})`))}`);
+  if (skipped.length) parts.push(`${count(skipped.length)} skipped, outside --where (the service answered ${skipped.length === 1 ? 'it' : 'them'} outside the filter): ${list(skipped.map((r) => `${r.id} (${r.error?.replace(/^.*outside --where \((.*)\)$/, '$1')})`))}`);
   let line = parts.join(', ');
   // A call cut off in flight is told apart: the service may have applied it.
   const unknown = notSent.filter((r) => r.error?.startsWith('interrupted while in flight'));

@@ -6,24 +6,21 @@
  */
 import { CliError } from '../core/errors.js';
 import { EXIT } from '../core/exit-codes.js';
-import { ResponseError } from '../http/api-errors.js';
+import type { Client } from '../http/client.js';
+import { callRow } from '../http/row-call.js';
+import { rowOf } from '../operations/index.js';
+import { apiPath } from '../operations/row.js';
 
-const REPOS_LIST = '/api/v1/repositories/list';
-/** The listings whose empty answer is checked, and the request field that names repositories. */
-const SCOPED: Record<string, string> = { '/api/v1/issues/search': 'repositoryIds' };
+/** The listings whose empty answer is checked (by the row's path), and the request field that names repositories. */
+const SCOPED: Record<string, string> = { [apiPath('issues', 'search')]: 'repositoryIds' };
 
-interface Caller {
-  call(path: string, body: unknown, opts: { safe: boolean }): Promise<unknown>;
-}
-
-export async function checkEmptyScope(client: Caller, path: string, body: Record<string, unknown>, what: string): Promise<void> {
+export async function checkEmptyScope(client: Pick<Client, 'call'>, path: string, body: Record<string, unknown>, what: string): Promise<void> {
   const field = SCOPED[path];
   const asked = field === undefined ? undefined : body[field];
   if (!Array.isArray(asked) || asked.length === 0) return;
   const lookup: Record<string, unknown> = { getCounts: false };
   if (typeof body.organizationId === 'string') lookup.organizationId = body.organizationId;
-  const repos = await client.call(REPOS_LIST, lookup, { safe: true });
-  if (!Array.isArray(repos)) throw new ResponseError(`${what}: repositories list did not answer with a list, so the repositories asked for cannot be checked`);
+  const repos = await callRow(client, await rowOf('repos', 'list'), lookup, { what: `${what}: repos list` }) as unknown[];
   const known = new Set(repos.map((r) => (r !== null && typeof r === 'object' ? (r as { id?: unknown }).id : undefined)).filter((id) => id !== undefined && id !== null).map(String));
   const missing = asked.map(String).filter((id) => !known.has(id));
   if (missing.length > 0) {

@@ -11,7 +11,7 @@
  * unexpected. An item with white space between its tokens is marked, so the caller serializes that
  * one instead (NDJSON needs one item a line).
  *
- * Asked to (`checkKeys`), the same walk also does the key-twice check of answer-checks.ts on the
+ * Asked to (`checkKeys`), the same walk also does the key-twice check of answers/json-text.ts on the
  * objects page-decode.ts would have it check (the answer and its objects; each item and its objects),
  * on the bytes: `keysOnce` says it saw no key twice there and none written with escapes, so the
  * texts need no second scan. Anything else (a key twice, an escaped key, an object with more than 512
@@ -64,7 +64,7 @@ export interface Spans {
   listEnd: number;
   /**
    * Asked for (`checkKeys`): the scan saw no key twice in the answer's object and the objects
-   * answer-checks.ts would check (see checkKeysOnce in page-decode.ts), and no such key written with
+   * answers/json-text.ts would check (see checkKeysOnce in page-decode.ts), and no such key written with
    * escapes. False when one may repeat (or not asked): the caller checks the text as before.
    */
   keysOnce: boolean;
@@ -185,7 +185,7 @@ function valueEnd(buf: Buffer, i: number, objects: number, maxDepth: number): nu
   return j > i ? j : -1;
 }
 
-/** The key check's depths (answer-checks.ts): outside the list, the answer and its objects; each item and its objects. */
+/** The key check's depths (answers/json-text.ts): outside the list, the answer and its objects; each item and its objects. */
 const REST_DEPTH = 2;
 const ITEM_DEPTH = 3;
 

@@ -7,7 +7,7 @@
  */
 import type { LocalFilters } from '../operations/types.js';
 import { GateUsageError, parseLevel } from '../gate/policy.js';
-import { isoInstant } from '../gate/trust.js';
+import { isoInstant } from '../gate/date-time.js';
 import { parseSince } from '../gate/since.js';
 import { parseNumberFlag } from '../request/number-flag.js';
 import { getPath } from '../output/field-paths.js';
@@ -17,7 +17,6 @@ import { levelAtLeast, levelOf, numericScore } from '../operations/levels.js';
 export interface ItemFilter {
   /** The flags as given, e.g. `--level high --created-after 7d`. */
   text: string;
-  why: string;
   unfilteredCounts: string[];
   keep(item: unknown): boolean;
 }
@@ -63,7 +62,6 @@ export function parseLocalFilters(spec: LocalFilters, opts: Record<string, unkno
   if (tests.length === 0) return undefined;
   return {
     text: given.join(' '),
-    why: spec.why,
     unfilteredCounts: spec.unfilteredCounts,
     keep: (item) => tests.every((t) => t(item)),
   };

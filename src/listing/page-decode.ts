@@ -11,9 +11,9 @@
  */
 import { isUtf8 } from 'node:buffer';
 import { RawAnswer } from '../http/raw-answer.js';
-import { ResponseError } from '../http/api-errors.js';
+import { CliError } from '../core/errors.js';
 import { itemSpans, type Spans } from './item-spans.js';
-import { checkDepth, checkKeysOnce, checkNoErrorKey } from '../http/answer-checks.js';
+import { checkDepth, checkErrorBesideData, checkKeysOnce } from '../answers/json-text.js';
 import { mayHoldInexact, noteInexact, splitInexact } from '../http/exact-numbers.js';
 
 export interface PageSource {
@@ -71,8 +71,8 @@ export function decodePage(answer: unknown, key: string, slim?: Slim, exact = fa
       // The answer with an empty list in the list's place (same keys, same order), then the items.
       const rest = `${bytes.toString('utf8', 0, spans.listStart)}[]${bytes.toString('utf8', spans.listEnd)}`;
       const page = JSON.parse(rest) as Record<string, unknown>;
-      // A key given twice (answer-checks.ts): the answer's own and its objects' (categoryCounts), and each item's.
-      if (!keysChecked) checkKeysOnce(rest, answer.call, 2);
+      // A key given twice (answers/json-text.ts): the answer's own and its objects' (categoryCounts), and each item's.
+      if (!keysChecked) checkKeysOnce(rest, answer.call, answer.report, 2);
       const b = spans.bounds;
       const items = new Array<unknown>(b.length / 2);
       if (slim && copyable && compactItems(spans)) {
@@ -80,21 +80,21 @@ export function decodePage(answer: unknown, key: string, slim?: Slim, exact = fa
         for (let k = 0; k < items.length; k++) {
           const text = bytes.toString('utf8', b[2 * k], b[2 * k + 1]);
           const item = JSON.parse(text);
-          if (!keysChecked) checkKeysOnce(text, answer.call, 2);
+          if (!keysChecked) checkKeysOnce(text, answer.call, answer.report, 2);
           items[k] = item !== null && typeof item === 'object' && !Array.isArray(item) ? (id === undefined ? {} : { [id]: item[id] }) : item;
         }
       } else {
         for (let k = 0; k < items.length; k++) {
           const text = bytes.toString('utf8', b[2 * k], b[2 * k + 1]);
           items[k] = JSON.parse(text);
-          if (!keysChecked) checkKeysOnce(text, answer.call, 2);
+          if (!keysChecked) checkKeysOnce(text, answer.call, answer.report, 2);
           if (exact && mayHoldInexact(text)) (risky ??= []).push(k, text);
         }
       }
       page[key] = items;
       data = page;
-      // As parseAnswer checks an answer parsed whole (answer-checks.ts): ~1% of the parse's time.
-      checkDepth(data, answer.call);
+      // As parseAnswer checks an answer parsed whole (answers/json-text.ts): ~1% of the parse's time.
+      checkDepth(data, answer.call, answer.report);
       // After the depth check (JSON.stringify walks the item): an item whose text is not its
       // stringified parse has its numbers a double changes recorded.
       for (let r = 0; risky && r < risky.length; r += 2) {
@@ -106,10 +106,10 @@ export function decodePage(answer: unknown, key: string, slim?: Slim, exact = fa
       data = answer.parse();
       if (exact) splitInexact(data, key);
     }
-    checkNoErrorKey(data, answer.call);
+    checkErrorBesideData(data, answer.call, answer.report);
   } catch (err) {
     answer.release();
-    throw spans && !(err instanceof ResponseError) ? answer.notJson() : err;
+    throw spans && !(err instanceof CliError) ? answer.notJson() : err;
   }
   if (data === null || typeof data !== 'object') {
     answer.release();

@@ -7,11 +7,17 @@
  * (the HTTP client retries a failed read on its own), so a failing page is asked for again, never
  * the whole listing.
  *
- * Fail closed: a page that is not an object with an item list, a total that changes between pages,
- * another count of the listing that changes between pages (`pagination.counts`, page-counts.ts: an
+ * Every check reports to `report` by its row of answers/checks.ts, and the run's use decides what
+ * follows (answers/doubts.ts). A listing its own answers prove incomplete or doubled is refused
+ * wherever every item is promised (--all, the gate, bulk): a total that changes between pages
+ * (`total-changed`), another count of the listing that changes (`counts-changed`, page-counts.ts: an
  * issue archived and another created leave the total as it was), a page with more or fewer items
- * than the total implies, or an item id seen twice (the order shifted, so another item was skipped)
- * ends the listing with a ResponseError (exit 7).
+ * than the total implies (`page-short`), an item id seen twice (`id-twice`: the order shifted, so
+ * another item was skipped). Without a total (`no-total`) pages are read until a short one; the gate
+ * reaches no PASS on such a listing, nor on one of several pages without counts beside the total
+ * (`no-counts`). Each page's counts and each item (a record, with an id, of the scope asked for)
+ * are checked too; the items' doubts are handed out with the page (`doubted`), for the gate and bulk
+ * actions to decide on each.
  *
  * What no page shows cannot be seen: a change that leaves every count as it was (one issue archived
  * while another is reopened), or one made while a service reports no counts beside the total, may
@@ -21,12 +27,14 @@
  */
 import { setMaxListeners } from 'node:events';
 import type { Pagination } from '../operations/types.js';
-import { ResponseError } from '../http/api-errors.js';
-import { answerValue } from '../core/sanitize.js';
+import { answerValue, quoted } from '../core/sanitize.js';
 import { getPath } from '../output/field-paths.js';
 import { numberFlag } from '../request/number-flag.js';
 import { IdSet } from './id-set.js';
-import { checkAnswerCounts, itemScopeCheck, type ItemScopeCheck } from './answer-checks.js';
+import type { CheckId } from '../answers/checks.js';
+import { Doubts, type Report } from '../answers/doubts.js';
+import { checkAnswerCounts, type CountOptions } from '../answers/search-counts.js';
+import { itemScopeCheck, itemsOf, type ItemScopeCheck } from '../answers/item-scope.js';
 import { countChange, pageCounts, shownCount } from './page-counts.js';
 
 export interface PagerOptions {
@@ -37,22 +45,18 @@ export interface PagerOptions {
   body: Record<string, unknown>;
   pageSize: number;
   concurrency: number;
-  /** Fail when the service does not report a total (the gate needs one); else read until a short page. */
-  requireTotal: boolean;
-  /**
-   * Fail when a listing of more than one page reports none of `pagination.counts` on page 1 (the gate:
-   * without them a change while it is read that keeps the total cannot be seen).
-   */
-  requireCounts?: boolean;
   call(body: Record<string, unknown>): Promise<unknown>;
   /**
    * The operation's path: each page's counts and each item's scope are checked against the request
-   * (answer-checks.ts) where that operation has such checks.
+   * (answers/search-counts.ts, item-scope.ts) where that operation has such checks.
    */
   path?: string;
   /** Parses what `call` answered, when the page's turn comes (page-decode.ts); as it is by default. */
   decode?(answer: unknown, page: number): unknown;
-  warn?(line: string): void;
+  /** Where the checks report (the run's doubts); by default those of --all (every refusal refused). */
+  report?: Report;
+  /** How the counts are checked (the gate's --counts wide). */
+  counts?: CountOptions;
 }
 
 interface Page {
@@ -60,6 +64,8 @@ interface Page {
   items: unknown[];
   /** The whole response of the page. */
   data: unknown;
+  /** The items (by index) a check doubted, and the rows it found (item-scope.ts, the item checks). */
+  doubted?: Map<number, CheckId[]>;
 }
 
 interface Read extends Page {
@@ -67,20 +73,24 @@ interface Read extends Page {
   reportedPageSize?: number;
 }
 
-const RUN_AGAIN = 'the listing is incomplete, so nothing was reported as complete; run again';
-
 export class Pager {
   /** Items handed out so far. */
   fetched = 0;
   /** The total the service reported (undefined until page 1 is read, or when it reports none). */
   total: number | undefined;
+  /** Pages read. */
+  pagesRead = 0;
+  /** Page 1's counts beside its items (pagination.counts: `{ categoryCounts, ... }`), once read. */
+  firstData: Record<string, unknown> = {};
   private readonly ids = new IdSet();
   private readonly inScope: ItemScopeCheck | undefined;
   /** Page 1's values of the listing's other counts (pagination.counts), which every page repeats. */
   private firstCounts: unknown[] = [];
+  private readonly report: Report;
 
   constructor(private readonly o: PagerOptions) {
-    this.inScope = o.path === undefined ? undefined : itemScopeCheck(o.path, o.body, o.what);
+    this.report = o.report ?? new Doubts('all').report;
+    this.inScope = o.path === undefined ? undefined : itemScopeCheck(o.path, o.body, o.what, this.report);
   }
 
   async *pages(): AsyncGenerator<Page> {
@@ -88,11 +98,9 @@ export class Pager {
     let size = o.pageSize;
     const first = this.read(await this.fetch(1, size), 1, size);
     this.firstCounts = pageCounts(first.data, o.pagination.counts ?? []);
+    (o.pagination.counts ?? []).forEach((f, i) => { this.firstData[f] = this.firstCounts[i]; });
     if (first.total === undefined) {
-      if (o.requireTotal) {
-        throw new ResponseError(`${o.what}: the service did not report ${o.pagination.total}, so the count cannot be checked`, undefined, 'svc fails closed without a total; check the base URL and the service version');
-      }
-      o.warn?.(`${o.what}: the service reported no ${o.pagination.total}; reading pages until a short one, without a completeness check`);
+      this.report('no-total', o.what, `the service reported no ${o.pagination.total}: pages are read until a short one, without a completeness check`);
       yield* this.sequential(first, size);
       return;
     }
@@ -102,19 +110,14 @@ export class Pager {
     if (first.items.length !== expectFirst) {
       const capped = first.reportedPageSize;
       if (first.items.length < expectFirst && capped !== undefined && capped === first.items.length && capped > 0 && capped < size) {
-        o.warn?.(`${o.what}: the service caps the page size at ${capped} (asked for ${size})`);
+        this.report('page-size-capped', o.what, `the service caps the page size at ${capped} (asked for ${size})`);
         size = capped;
       } else {
-        throw this.sizeError(1, first.items.length, expectFirst, total, size);
+        this.sizeError(1, first.items.length, expectFirst, total, size);
       }
     }
     const last = Math.ceil(total / size);
-    if (o.requireCounts && last > 1 && (o.pagination.counts ?? []).length > 0 && this.firstCounts.every((v) => v === undefined || v === null)) {
-      throw new ResponseError(
-        `${o.what}: the service reported no ${o.pagination.counts!.join(' nor ')} beside ${o.pagination.total} (asked for with getCounts), so a change while the ${last} pages are read could not be seen`,
-        undefined, `svc fails closed without them (a listing of one page needs none); check the base URL and the service version`,
-      );
-    }
+    if (last > 1) this.countsBeside(last);
     this.account(first);
 
     const inflight = new Map<number, Promise<unknown>>();
@@ -135,20 +138,24 @@ export class Pager {
       inflight.delete(page);
       const r = this.read(data, page, size);
       if (r.total !== total) {
-        throw new ResponseError(
-          `${o.what}: the listing changed while it was read (${o.pagination.total} was ${total} on page 1, ${r.total ?? 'missing'} on page ${page})`,
-          undefined, RUN_AGAIN,
-        );
+        this.report('total-changed', o.what, `the listing changed while it was read (${o.pagination.total} was ${total} on page 1, ${r.total ?? 'missing'} on page ${page})`);
       }
       this.sameCounts(r);
       const expected = page < last ? size : total - (last - 1) * size;
-      if (r.items.length !== expected) throw this.sizeError(page, r.items.length, expected, total, size);
+      if (r.items.length !== expected) this.sizeError(page, r.items.length, expected, total, size);
       this.account(r);
       yield r;
     }
     if (this.fetched !== total) {
-      throw new ResponseError(`${o.what}: fetched ${this.fetched} items but the service reported ${total}`, undefined, RUN_AGAIN);
+      this.report('page-short', o.what, `fetched ${this.fetched} items but the service reported ${total}`);
     }
+  }
+
+  /** A listing of `pages` pages without counts beside its total (the gate reaches no PASS: a change while reading could not be seen). */
+  private countsBeside(pages: number): void {
+    const counts = this.o.pagination.counts ?? [];
+    if (counts.length === 0 || !this.firstCounts.every((v) => v === undefined || v === null)) return;
+    this.report('no-counts', this.o.what, `the service reported no ${counts.join(' nor ')} beside ${this.o.pagination.total} (asked for with getCounts), so a change while the ${pages} pages are read could not be seen`);
   }
 
   /** Without a total: page after page until one holds fewer than `size` items. */
@@ -158,9 +165,10 @@ export class Pager {
     let prev = first;
     for (let page = 2; prev.items.length >= size && prev.items.length > 0; page++) {
       const r = this.read(await this.fetch(page, size), page, size);
+      if (page === 2) this.countsBeside(2);
       this.sameCounts(r);
       if (r.items.length > 0 && JSON.stringify(r.items[0]) === JSON.stringify(prev.items[0])) {
-        throw new ResponseError(`${this.o.what}: page ${page} starts with the same item as page ${page - 1}; the service seems to ignore '${this.o.pagination.page}'`, undefined, 'use --page and --page-size instead of --all');
+        this.report('page-repeated', this.o.what, `page ${page} starts with the same item as page ${page - 1}; the service seems to ignore '${this.o.pagination.page}'`, 'use --page and --page-size instead of --all');
       }
       this.account(r);
       yield r;
@@ -168,16 +176,13 @@ export class Pager {
     }
   }
 
-  /** The page's counts are page 1's, or the listing changed while it was read (exit 7). */
+  /** The page's counts are page 1's, or the listing changed while it was read. */
   private sameCounts(r: Read): void {
     const fields = this.o.pagination.counts;
     if (!fields) return;
     const d = countChange(this.firstCounts, r.data, fields);
     if (d) {
-      throw new ResponseError(
-        `${this.o.what}: the listing changed while it was read (${d.path} was ${shownCount(d.before)} on page 1, ${shownCount(d.after)} on page ${r.page}), so an item may have been missed`,
-        undefined, RUN_AGAIN,
-      );
+      this.report('counts-changed', this.o.what, `the listing changed while it was read (${d.path} was ${shownCount(d.before)} on page 1, ${shownCount(d.after)} on page ${r.page}), so an item may have been missed`);
     }
   }
 
@@ -189,26 +194,52 @@ export class Pager {
   private read(answer: unknown, page: number, size: number): Read {
     const p = this.o.pagination;
     const data = this.o.decode ? this.o.decode(answer, page) : answer;
-    const items = getPath(data, p.items);
-    if (!Array.isArray(items)) {
-      throw new ResponseError(`${this.o.what}: page ${page} has no '${p.items}' list`, undefined, 'check the base URL; try again with --verbose');
-    }
+    this.pagesRead++;
+    const items = itemsOf(data, p.items, `${this.o.what}: page ${page}`, this.report);
     const t = getPath(data, p.total);
     let total: number | undefined;
     if (t !== undefined && t !== null) {
       if (typeof t !== 'number' || !Number.isInteger(t) || t < 0) {
-        throw new ResponseError(`${this.o.what}: page ${page} has ${p.total} ${answerValue(t)}, not a whole number`);
+        this.report('no-total', this.o.what, `page ${page} has ${p.total} ${answerValue(t)}, not a whole number: it is not used`);
+      } else {
+        total = t;
       }
-      total = t;
     }
+    const r: Read = { page, items, data, total };
     if (this.o.path !== undefined) {
-      checkAnswerCounts(this.o.path, data, { ...this.o.body, [p.page]: page, [p.pageSize]: size }, `${this.o.what}: page ${page}`);
-      const inScope = this.inScope;
-      if (inScope) for (const item of items) inScope(item, page);
+      checkAnswerCounts(this.o.path, data, { ...this.o.body, [p.page]: page, [p.pageSize]: size }, `${this.o.what}: page ${page}`, this.report, this.o.counts);
     }
+    this.checkItems(r);
     const ps = getPath(data, p.pageSize);
-    const reportedPageSize = typeof ps === 'number' && Number.isInteger(ps) ? ps : undefined;
-    return { page, items, data, total, reportedPageSize };
+    if (typeof ps === 'number' && Number.isInteger(ps)) r.reportedPageSize = ps;
+    return r;
+  }
+
+  /** Each item: a record, with an id (where the listing has one), of the scope asked for. */
+  private checkItems(r: Read): void {
+    const idField = this.o.pagination.id;
+    const inScope = this.inScope;
+    for (let i = 0; i < r.items.length; i++) {
+      const item = r.items[i];
+      let found: CheckId[] | undefined;
+      if (item === null || typeof item !== 'object' || Array.isArray(item)) {
+        this.report('item-not-record', this.o.what, `page ${r.page} holds an item that is not a record (${answerValue(item).slice(0, 40)})`);
+        found = ['item-not-record'];
+      } else {
+        if (idField) {
+          const id = (item as Record<string, unknown>)[idField];
+          if (!((typeof id === 'string' && id.trim() !== '') || typeof id === 'number')) {
+            this.report('item-no-id', this.o.what, `page ${r.page} holds an item without ${id === undefined ? `an ${idField}` : `a usable ${idField} (${answerValue(id).slice(0, 40)})`}`);
+            found = ['item-no-id'];
+          }
+        }
+        if (inScope) {
+          const ids = inScope(item, r.page);
+          if (ids.length > 0) found = found ? [...found, ...ids] : ids;
+        }
+      }
+      if (found) (r.doubted ??= new Map()).set(i, found);
+    }
   }
 
   private account(r: Read): void {
@@ -220,20 +251,19 @@ export class Pager {
         const key = String(id);
         const seenOn = this.ids.add(key, r.page);
         if (seenOn !== undefined) {
-          throw new ResponseError(
-            `${this.o.what}: item ${key} came twice (pages ${seenOn} and ${r.page}): the order shifted between pages, so another item was missed`,
-            undefined, `${RUN_AGAIN}; sort by a field that does not change while reading (the default, createdAt ascending)`,
-          );
+          this.report('id-twice', this.o.what, `item ${quoted(key)} came twice (pages ${seenOn} and ${r.page}): the order shifted between pages, so another item was missed`,
+            'the listing is incomplete, so nothing was reported as complete; run again; sort by a field that does not change while reading (the default, createdAt ascending)');
         }
       }
     }
     this.fetched += r.items.length;
   }
 
-  private sizeError(page: number, got: number, expected: number, total: number, size: number): ResponseError {
-    return new ResponseError(
-      `${this.o.what}: page ${page} held ${got} items, expected ${expected} (${this.o.pagination.total} ${total}, page size ${size}); ${got < expected ? 'items are missing' : 'the pages overlap'}`,
-      undefined, got < expected && page === 1 ? `the service may cap the page size: try --page-size ${got || 100}` : RUN_AGAIN,
+  private sizeError(page: number, got: number, expected: number, total: number, size: number): void {
+    const id: CheckId = got > size ? 'over-page-size' : got > total ? 'over-total' : 'page-short';
+    this.report(id, this.o.what,
+      `page ${page} held ${got} items, expected ${expected} (${this.o.pagination.total} ${total}, page size ${size}); ${got < expected ? 'items are missing' : 'the pages overlap'}`,
+      got < expected && page === 1 ? `the service may cap the page size: try --page-size ${got || 100}` : undefined,
     );
   }
 }

@@ -13,14 +13,15 @@ import type { Operation } from '../operations/types.js';
 import { checkEmptyScope } from './empty-scope.js';
 import { Pager, allowListeners, parseConcurrency } from './pager.js';
 import { checkShape, columnsFor, jqPerItem } from '../output/respond.js';
-import { itemWriter } from './stream-out.js';
+import { parseColumns } from '../output/columns.js';
+import { itemWriter, type ItemWriter } from './stream-out.js';
 import { decodePage, pageSource, releasePage } from './page-decode.js';
 import { BufferPool } from '../http/buffer-pool.js';
 import { favourSmallHeap } from './heap.js';
 import { count } from '../terminal/progress.js';
 import type { OperationOptions } from '../request/flags.js';
 import type { ItemFilter } from './local-filter.js';
-import { fitNote } from '../output/text-width.js';
+import { sendRow } from '../http/row-call.js';
 
 /** The body `--all` sends: the row's stable order unless the user chose a sort. */
 function withStableOrder(op: Operation, body: Record<string, unknown>): Record<string, unknown> {
@@ -55,20 +56,22 @@ export async function runAllPages(ctx: Context, op: Operation, body: Record<stri
     body: withStableOrder(op, body),
     pageSize: pageSizeFor(op, body),
     concurrency,
-    requireTotal: false,
     path: op.path,
-    call: (b) => client.call(op.path, b, { safe: op.safe, raw: buffers }),
+    // The checks report to the run's doubts (its use: --all): what --all cannot promise is refused, the rest warned.
+    report: ctx.doubts.report,
+    call: (b) => sendRow(client, op, b, { raw: buffers }),
     // NDJSON copied from the bytes needs of each item only its id (page 1 is checked whole: checkShape).
     // Items written one by one as JSON keep the numbers a double does not hold (not needed when copied).
     decode: (answer, page) => decodePage(answer, op.pagination!.items, slim && page > 1 ? { id: op.pagination!.id } : undefined, !slim),
-    warn: (l) => ctx.warn(l),
   });
-  const writer = itemWriter({
+  // Made with page 1: --columns may name any field the answer has, checked on it (exit 2 when none has it).
+  const writerFor = (first?: unknown) => itemWriter({
     format,
     stdout: ctx.io.stdout,
-    columns: columnsFor(ctx, op),
+    columns: columnsFor(ctx, op, first),
     pretty: ctx.io.stdoutIsTTY,
     project: ctx.globals.columns !== undefined,
+    names: ctx.globals.columns !== undefined ? parseColumns(ctx.globals.columns) : undefined,
     jq: ctx.globals.jq,
     jqMode: jqPerItem(op.pagination!),
     copyBytes: slim,
@@ -78,11 +81,16 @@ export async function runAllPages(ctx: Context, op: Operation, body: Record<stri
     // Rows and the spinner share the terminal: the spinner is taken down while rows are written.
     around: ctx.io.stdoutIsTTY ? (fn) => progress.around(fn) : undefined,
   });
+  let writer: ItemWriter | undefined;
   let matched = 0;
   const progress = await ctx.progress(`${what}: fetching page 1`);
   try {
     for await (const page of pager.pages()) {
-      if (page.page === 1) checkShape(ctx, op, page.data);
+      if (page.page === 1) {
+        checkShape(ctx, op, page.data);
+        writer = writerFor(page.data);
+      }
+      writer ??= writerFor();
       // The count first: the spinner stays up, with it, while the page's rows are written.
       progress.update(`${what}: fetched ${count(pager.fetched)}${pager.total !== undefined ? ` of ${count(pager.total)}` : ''}`);
       if (filter) {
@@ -99,6 +107,6 @@ export async function runAllPages(ctx: Context, op: Operation, body: Record<stri
     progress.stop();
   }
   if (pager.fetched === 0) await checkEmptyScope(client, op.path, body, what);
-  await writer.end();
-  if (filter) ctx.note(fitNote(ctx, `note: ${filter.text} is applied by svc, not the service (${filter.why}): ${matched} of the ${pager.fetched} issues read match`));
+  await (writer ?? writerFor()).end();
+  if (filter) ctx.note(`note: ${filter.text} (filtered by svc): ${count(matched)} of the ${count(pager.fetched)} issues read`);
 }

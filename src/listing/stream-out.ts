@@ -7,7 +7,7 @@
 import type { Writable } from 'node:stream';
 import { write, writeOut } from '../output/write.js';
 import type { Format } from '../output/formats.js';
-import { csvHeader, csvRow } from '../output/csv.js';
+import { csvHeader, csvRow, readableHeaders } from '../output/csv.js';
 import { itemSpans } from './item-spans.js';
 import { autoColumns, tableRenderers, warnInexact, type RenderOptions, type Sink } from '../output/render.js';
 import { exactStringify, projectRowExact, withServiceText } from '../output/exact-json.js';
@@ -16,7 +16,7 @@ import type { TableStream } from '../output/table.js';
 import { compactItems, type PageSource } from './page-decode.js';
 import { terminalJson } from '../core/sanitize.js';
 
-interface ItemWriter {
+export interface ItemWriter {
   /** `source`: the bytes the page was parsed from and the key of its item list (NDJSON copies items from them). */
   page(items: unknown[], source?: PageSource): Promise<void>;
   end(): Promise<void>;
@@ -49,6 +49,8 @@ export interface WriterOptions {
   stdout: Writable;
   /** Table/CSV columns (empty: derived from the first items). */
   columns: string[];
+  /** The names given to --columns, as typed: the CSV header (else readable headers). */
+  names?: string[];
   /** Pretty JSON (on a terminal). */
   pretty: boolean;
   /** --columns was given: JSON and NDJSON items are cut down to the columns. */
@@ -191,13 +193,13 @@ export function itemWriter(o: WriterOptions): ItemWriter {
         page: async (items) => {
           if (!columns && items.length === 0) return;
           columns ??= autoColumns(items);
-          if (!headed) await out.add(csvHeader(columns));
+          if (!headed) await out.add(csvHeader(columns, o.names ?? readableHeaders(columns)));
           headed = true;
           for (const item of items) await out.add(csvRow(asRow(withServiceText(item)), columns!));
           await out.flush();
         },
         end: async () => {
-          if (!headed) await write(o.stdout, csvHeader(columns ?? ['value']), o.signal);
+          if (!headed) await write(o.stdout, csvHeader(columns ?? ['value'], o.names ?? readableHeaders(columns ?? ['value'])), o.signal);
         },
       };
     }

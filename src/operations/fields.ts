@@ -116,6 +116,16 @@ function unwrap(s: Schema): Schema {
   }
 }
 
+/**
+ * What a response schema says the answer is at its top: a list, an object, or undefined where the
+ * row declares no fields (`anyObject`: the spec does not show the shape, so any JSON is taken).
+ */
+export function topType(response: Schema): 'list' | 'object' | undefined {
+  if (response === anyObject) return undefined;
+  const d = defOf(unwrap(response));
+  return d.type === 'array' ? 'list' : d.type === 'object' ? 'object' : undefined;
+}
+
 /** The schema of one row: the items of the list at `rowsPath`, or of the response when it is a list. */
 export function rowSchema(response: Schema, rowsPath?: string): Schema {
   let s = unwrap(response);

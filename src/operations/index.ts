@@ -23,6 +23,16 @@ export function loadGroup(name: GroupName): Promise<Operation[]> {
   return loaders[name]();
 }
 
+/**
+ * The row of one operation, its group's module loaded when first asked for (a call site names the
+ * row it calls: `await rowOf('repos', 'list')`).
+ */
+export async function rowOf(group: GroupName, name: string): Promise<Operation> {
+  const op = (await loaders[group]()).find((o) => o.name === name);
+  if (!op) throw new Error(`the operation table has no row '${group} ${name}'`);
+  return op;
+}
+
 export async function loadAllOperations(): Promise<Operation[]> {
   const lists = await Promise.all(GROUPS.map((g) => loaders[g.name]()));
   return lists.flat();

@@ -4,7 +4,15 @@ import type { Operation } from './types.js';
 import { row, type RowSpec } from './row.js';
 import type { DetailView } from './detail-view.js';
 
-const COLUMNS = ['id', 'score', 'status', 'vulnClass', 'repositoryName', 'affectedFile', 'startLine', 'generatedTitle'];
+/**
+ * A search's table: LEVEL (from the score, as the gate counts) beside the score; on a narrow terminal
+ * the columns from the right give way (FILE with LINE, CLASS, STATUS, SCORE) before the title is cut
+ * below a readable share of the width (output/layout.ts), and STATUS is said once when every row has
+ * the same (an open-only search).
+ */
+const COLUMNS = ['id', 'level', 'score', 'status', 'vulnClass', 'repositoryName', 'affectedFile', 'startLine', 'generatedTitle'];
+/** A search's CSV: what a spreadsheet sorts and filters by, the CWE and the date too. */
+const CSV_COLUMNS = ['id', 'level', 'score', 'status', 'vulnClass', 'cwes', 'repositoryName', 'affectedFile', 'startLine', 'generatedTitle', 'createdAt'];
 
 /** One issue as a person reads it (`issues get`). */
 const ISSUE_VIEW: DetailView = {
@@ -97,6 +105,7 @@ export const issues: Operation[] = [
     }),
     rows: 'issues',
     columns: COLUMNS,
+    csvColumns: CSV_COLUMNS,
     pagination: { page: 'page', pageSize: 'pageSize', items: 'issues', total: 'totalCount', maxPageSize: 500,
       id: 'id', stableOrder: { sortBy: 'createdAt', sortOrder: 'asc' },
       counts: ['totalCountAllCategories', 'categoryCounts'],

@@ -20,14 +20,22 @@ export type RowSpec = Omit<Operation, 'group' | 'name' | 'path' | 'source' | 'sa
   source?: Source;
 };
 
+/**
+ * The API path of an operation: `/api/v1/<group's API segment>/<name>`. The one place svc spells
+ * one; code that must name an operation by its path (the answer checks keyed by operation) asks here.
+ */
+export function apiPath(group: GroupName, name: string): string {
+  const api = GROUPS.find((g) => g.name === group)!.api;
+  return `/api/v1/${api}/${name}`;
+}
+
 /** One operation: `row('issues', 'archive', { effect: 'change', summary: ..., request: ..., ... })`. */
 export function row(group: GroupName, name: string, spec: RowSpec): Operation {
   const { effect, source = 'spec', ...rest } = spec;
-  const api = GROUPS.find((g) => g.name === group)!.api;
   return {
     group,
     name,
-    path: `/api/v1/${api}/${name}`,
+    path: apiPath(group, name),
     source,
     safe: effect === 'read',
     ...(effect === 'destroy' ? { destructive: true } : {}),

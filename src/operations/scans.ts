@@ -24,10 +24,13 @@ export const scans: Operation[] = [
         { label: 'Updated', path: 'updatedAt', show: 'time' },
         { label: 'Scans', path: 'codeScans' },
       ],
-      // The change keeps the zone the schedule is read in (without it the service decides).
+      // The change starts from the schedule as it is, every flag kept (an upsert without --timezone
+      // leaves the zone to the service): edit the one to change. The spec's record has no time zone
+      // (answers seen do): without one, the command names none either, and svc refuses ZONE until
+      // the zone the schedule runs in is given, rather than guess UTC and move the schedule.
       next: [
-        { text: 'Change it:', cmd: 'svc scans upsert-schedule {repositoryId} --execution-criteria-crontab "0 3 * * 1" --timezone {timezone} --is-enabled', when: 'timezone' },
-        { text: 'Change it (the answer names no time zone: give one):', cmd: 'svc scans upsert-schedule {repositoryId} --execution-criteria-crontab "0 3 * * 1" --timezone UTC --is-enabled', when: '!timezone' },
+        { text: 'Change it (the schedule as it is; edit what to change):', cmd: 'svc scans upsert-schedule {repositoryId||repoId} --execution-criteria-crontab {executionCriteriaCrontab} --timezone {timezone} {isEnabled|--is-enabled}', when: 'timezone&executionCriteriaCrontab' },
+        { text: 'Change it (the answer names no time zone: put the one it runs in for ZONE):', cmd: 'svc scans upsert-schedule {repositoryId||repoId} --execution-criteria-crontab {executionCriteriaCrontab} --timezone ZONE {isEnabled|--is-enabled}', when: '!timezone&executionCriteriaCrontab' },
       ],
     },
     examples: [{ cmd: 'svc scans get-schedule repo_123', desc: 'When repo_123 is scanned' }],

@@ -99,8 +99,12 @@ export const stats: Operation[] = [
       id: str(), title: optional(str()), vulnClass: optional(str()), score: optional(num()),
       cwes: optional(list(str())), status: optional(str()),
     })),
-    columns: ['id', 'score', 'status', 'vulnClass', 'title'],
-    examples: [{ cmd: 'svc stats top-issues --type open --severities critical,high', desc: 'The top open critical and high issues' }],
+    columns: ['id', 'level', 'score', 'status', 'vulnClass', 'title'],
+    localLimit: { orderBy: 'score' },
+    examples: [
+      { cmd: 'svc stats top-issues --type open --severities critical,high', desc: 'The top open critical and high issues' },
+      { cmd: 'svc stats top-issues --limit 3', desc: 'The three highest-scoring open issues' },
+    ],
   }),
   row('stats', 'summary', {
     effect: 'read',

@@ -80,7 +80,7 @@ export interface LocalFilters {
     /** The item's field it reads. */
     path: string;
   }>;
-  /** Why the request cannot carry them (said in the note). */
+  /** Why the request cannot carry them (said in the help). */
   why: string;
   /** Fields of the answer that count unfiltered items: left out of a filtered page. */
   unfilteredCounts: string[];
@@ -137,6 +137,11 @@ export interface Operation {
   rows?: string;
   /** Default table columns (dot paths into a row). */
   columns: string[];
+  /**
+   * Default CSV columns where a spreadsheet wants more than a screen holds (the CWE, the dates);
+   * default: `columns`.
+   */
+  csvColumns?: string[];
   /** How one record is shown to a person (a response record, or a list of one row). */
   detail?: DetailView;
   pagination?: Pagination;
@@ -144,6 +149,11 @@ export interface Operation {
   bulk?: Bulk;
   /** Flags of filters svc applies to the items itself (see LocalFilters). */
   localFilters?: LocalFilters;
+  /**
+   * `--limit <n>` on a list whose request has no limit or page field (`stats top-issues`): svc keeps
+   * the first n rows of the answer, highest `orderBy` first (the service's own length is its choice).
+   */
+  localLimit?: { orderBy: string };
   /** Flags and a step that run after the call (e.g. wait for the started scan). */
   followUp?: FollowUp;
   /** On a terminal, a table of it starts with the organization it is of, and where that came from. */

@@ -153,12 +153,13 @@ function resolveName(name: string, valid: readonly string[]): string | undefined
 }
 
 /**
- * Chosen columns -> the dot paths they mean, checked against the fields a row schema declares or,
- * for a shape the spec does not show, the fields the answer has (undefined: not known yet, taken as
- * given). An unknown name is exit 2 with the nearest names and a short list of what exists.
+ * Chosen columns -> the dot paths they mean, checked against the fields a row schema declares and
+ * the fields the answer has (undefined: not known yet, taken as given). An unknown name is exit 2
+ * with the nearest names and a short list of what exists; with `unknownOk` (before a read's answer
+ * is known: any field it brings may be named) it is kept as given, to be checked on the answer.
  * `defaults`: the command's default columns, named first in that list.
  */
-export function resolveColumns(names: readonly string[], valid: readonly string[] | undefined, what: string, defaults: readonly string[] = []): string[] {
+export function resolveColumns(names: readonly string[], valid: readonly string[] | undefined, what: string, defaults: readonly string[] = [], unknownOk = false): string[] {
   if (!valid || valid.length === 0) return [...names];
   const offered = offeredPaths(valid);
   const out: string[] = [];
@@ -166,9 +167,9 @@ export function resolveColumns(names: readonly string[], valid: readonly string[
   for (const n of names) {
     const path = resolveName(n, offered);
     if (path === undefined) unknown.push(n);
-    else out.push(path);
+    out.push(path ?? n);
   }
-  if (unknown.length === 0) return out;
+  if (unknown.length === 0 || unknownOk) return out;
   const plain = offered.filter((v) => !isOpen(v));
   const words = [...new Set(plain.flatMap((p) => [p, nameOf(p, offered)]))];
   const near = [...new Set(unknown.map((u) => closest(u, words)).filter((x): x is string => !!x))];

@@ -5,6 +5,7 @@
  * with `=`, `+`, `-`, `@`, a tab or a CR, the OWASP list) gets a leading `'` so it shows as text.
  */
 import { getPath, scalarText } from './field-paths.js';
+import { columnsOf } from './columns.js';
 import { stripControls } from '../core/sanitize.js';
 
 /** Would start a formula in a spreadsheet (also after leading spaces, which some of them skip). */
@@ -25,8 +26,18 @@ function csvCell(v: unknown): string {
   return /[",\n']/.test(s) || /^\s|\s$/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 
-export function csvHeader(columns: string[]): string {
-  return columns.map(csvCell).join(',') + '\n';
+/** The header line: the column paths, or `names` (readableHeaders, the --columns as typed). */
+export function csvHeader(columns: string[], names: readonly string[] = columns): string {
+  return names.map(csvCell).join(',') + '\n';
+}
+
+/**
+ * The header of a listing's CSV without --columns: each column's table header in lower case
+ * (`generatedTitle` -> `title`, `isPrScanningEnabled` -> `pr scans`): readable, unique, and taken
+ * back by --columns as it is. With --columns, the names as typed.
+ */
+export function readableHeaders(columns: readonly string[]): string[] {
+  return columnsOf(columns).map((c) => c.header.toLowerCase());
 }
 
 export function csvRow(row: unknown, columns: string[]): string {

@@ -66,7 +66,8 @@ export async function detailView(record: unknown, view: DetailView, o: DetailOpt
     if (!present(value)) continue;
     if (s.show === 'table') {
       if (!Array.isArray(value)) continue;
-      const table = rowsTable(value, s.columns ?? [], { ...o, width: width - 2, mayHide: true });
+      // A section's table keeps its columns when they read the same (a breakdown by level is a matrix).
+      const table = rowsTable(value, s.columns ?? [], { ...o, width: width - 2, mayHide: true, dropUniform: false });
       out.push('', chalk.bold(s.label), ...table.trimEnd().split('\n').map((l) => `  ${l}`));
       continue;
     }
@@ -165,11 +166,13 @@ function fieldText(record: unknown, f: DetailField, o: DetailOptions, chalk: Cha
  * request set to null reads "reset".
  */
 function fill(template: string, record: unknown, request?: Record<string, unknown>, shell = false): string {
-  return template.replace(/\{([\w.]+)(?:\|\|([\w.]+))?(\|on)?\}/g, (whole, first: string, second: string | undefined, on?: string) => {
+  return template.replace(/\{([\w.]+)(?:\|\|([\w.]+))?(\|on|\|--[\w-]+)?\}/g, (whole, first: string, second: string | undefined, on?: string) => {
     const have = (p: string) => present(getPath(record, p) ?? getPath(request, p));
     const path = second !== undefined && !have(first) ? second : first;
     const v = getPath(record, path) ?? getPath(request, path);
-    if (on && typeof v === 'boolean') return v ? 'on' : 'off';
+    if (on === '|on' && typeof v === 'boolean') return v ? 'on' : 'off';
+    // `{isEnabled|--is-enabled}`: the boolean flag as it is now, `--is-enabled` or `--no-is-enabled`.
+    if (on?.startsWith('|--') && typeof v === 'boolean') return v ? on.slice(1) : `--no-${on.slice(3)}`;
     if (v === null && request && getPath(request, path) === null) return 'reset';
     if (!present(v)) return whole;
     const text = cellText(scalarText(v));

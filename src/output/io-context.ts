@@ -2,6 +2,7 @@
 import type { Host } from '../core/host.js';
 import type { GlobalOptions } from '../core/global-options.js';
 import type { Format } from './formats.js';
+import type { Doubts } from '../answers/doubts.js';
 
 export interface IoContext extends Host {
   globals: GlobalOptions;
@@ -18,4 +19,9 @@ export interface IoContext extends Host {
   format(): Format;
   /** Colour on stdout / stderr. */
   color: boolean;
+  /**
+   * The doubts of this run's answers (answers/doubts.ts): every check of answers/checks.ts reports
+   * here; each kind is said as one warning line when the run ends (the gate: in its summary).
+   */
+  doubts: Doubts;
 }

@@ -2,18 +2,26 @@
  * svc's own table layout, in the manner of gh: no borders, bold headers, columns two spaces apart.
  * Widths are planned once, from a sample of rows (the first page) and the headers; every row is then
  * one line, cut and padded to those widths: linear in rows, so a listing of any length can be
- * written as it arrives. When the terminal is too narrow, titles give way first, then other text;
- * keys (ids, names) are never cut, so they can be copied into the next command.
+ * written as it arrives. A title keeps a share of the width it can be read in (TITLE_SHARE); past
+ * that, other text gives way, then default columns are left out, and only then the title shrinks
+ * further; keys (ids, names) are never cut, so they can be copied into the next command.
  */
 import type { ChalkInstance } from 'chalk';
-import { getPath } from './field-paths.js';
+import { getPath, scalarText } from './field-paths.js';
 import { cellOf, painter, type Cell, type CellOptions } from './cells.js';
 import { columnsOf, companionOf, nameOf, type Column } from './columns.js';
 import { clip, clipPath, displayWidth } from './text-width.js';
+import { cellText } from '../core/sanitize.js';
 
 export const GAP = 2;
-/** Narrowest a title column gets before other columns give way. */
+/** Narrowest a title column gets before anything but titles shrinks to its floor. */
 const TITLE_MIN = 16;
+/**
+ * The share of the width a title keeps before other text gives way below LEGIBLE and before default
+ * columns are left out: 32 columns at 80, 48 at 120, 80 at 200 (or its natural width, if less).
+ * At 16 columns (what titles got at 80 and at 120 before), no title of the service could be read.
+ */
+const TITLE_SHARE = 0.4;
 /** Narrowest any column that may shrink gets. */
 const COLUMN_MIN = 6;
 /** Default width when not on a terminal (`-o table` in a pipe). */
@@ -30,16 +38,41 @@ export interface LayoutOptions extends CellOptions {
   mayHide?: boolean;
   /** Told which columns were left out. */
   note?: (line: string) => void;
+  /**
+   * The rows planned from are the whole list (not the first page of a stream), and the columns are
+   * the command's defaults: a column that reads the same on every row is left out and said once in a
+   * note (UNIFORM_KINDS; see dropUniform).
+   */
+  dropUniform?: boolean;
 }
+
+/**
+ * Kinds of column left out of a default table when every row reads the same (`STATUS open` on an
+ * open-only search, `BRANCH main`): what it says is said once, in a note, and its width goes to the
+ * title. Never keys (ids and names name the row, to copy), titles, or a level or score (the rank a
+ * triager reads down the page: a page of criticals still says so on each row, in its colour).
+ */
+/** How the note of the columns left out for reading the same on every row begins. */
+export const SAME_ON_EVERY_ROW = 'Same on every row, not shown:';
+
+const UNIFORM_KINDS: ReadonlySet<string> = new Set(['status', 'text', 'path', 'number', 'flag', 'time']);
 
 /** A column that may shrink is still legible at this width (or its natural width, if less). */
 const LEGIBLE = 10;
+/** A path, cut from the left, keeps its file's name and line at this width (`…/reports.ts:668`). */
+const PATH_LEGIBLE = 20;
+
+/** The width a title keeps while other columns give way (see TITLE_SHARE). */
+function titleTarget(total: number): number {
+  return Math.max(TITLE_MIN, Math.floor(total * TITLE_SHARE));
+}
 
 /**
- * Widths that fit `total` columns of screen: titles shrink first (widest first, down to TITLE_MIN),
- * then other text (down to COLUMN_MIN or its header), then titles further, then, as a last resort,
- * anything but keys down to one column: a table is never wider than the screen unless its keys
- * (never cut) leave no room for a column each of the others.
+ * Widths that fit `total` columns of screen: titles shrink first, down to their share of the width
+ * (titleTarget), then other text down to LEGIBLE (paths to PATH_LEGIBLE), then titles to TITLE_MIN, other text to its
+ * header (at least COLUMN_MIN), titles to COLUMN_MIN, then, as a last resort, anything but keys down
+ * to one column: a table is never wider than the screen unless its keys (never cut) leave no room
+ * for a column each of the others.
  */
 export function fitWidths(natural: readonly number[], total: number, columns?: readonly Pick<Column, 'kind' | 'header'>[]): number[] {
   const widths = [...natural];
@@ -62,8 +95,11 @@ export function fitWidths(natural: readonly number[], total: number, columns?: r
     }
   };
   const headerMin = (i: number) => Math.max(COLUMN_MIN, Math.min(natural[i], displayWidth(columns?.[i]?.header ?? '')));
+  const other = (i: number) => kind(i) !== 'title' && kind(i) !== 'key';
+  shrink((i) => kind(i) === 'title', () => titleTarget(total));
+  shrink(other, (i) => Math.max(headerMin(i), Math.min(natural[i], kind(i) === 'path' ? PATH_LEGIBLE : LEGIBLE)));
   shrink((i) => kind(i) === 'title', () => TITLE_MIN);
-  shrink((i) => kind(i) !== 'title' && kind(i) !== 'key', headerMin);
+  shrink(other, headerMin);
   shrink((i) => kind(i) === 'title', () => COLUMN_MIN);
   shrink((i) => kind(i) !== 'key', () => COLUMN_MIN);
   // Below COLUMN_MIN only if that makes the table fit: where the keys alone are wider than the
@@ -97,8 +133,12 @@ export class TableLayout {
     return this.columns.map((c) => cellOf(getPath(row, c.path), c.kind, this.o, this.chalk));
   }
 
-  /** Fix the columns and their widths from a sample of rows. */
-  plan(sample: readonly unknown[]): void {
+  /**
+   * Fix the columns and their widths from a sample of rows. `whole`: every row the table will have,
+   * when known (a column the same on all of them may be left out: dropUniform).
+   */
+  plan(sample: readonly unknown[], whole: readonly unknown[] = sample): void {
+    if (this.o.dropUniform) this.dropUniform(whole);
     let natural = this.columns.map((c) => displayWidth(c.header));
     for (const row of sample) {
       const cells = this.cells(row);
@@ -109,7 +149,7 @@ export class TableLayout {
     }
     const total = this.o.width ?? DEFAULT_WIDTH;
     let widths = fitWidths(natural, total, this.columns);
-    while (this.o.mayHide && !(this.legible(widths, natural) && fits(widths, total))) {
+    while (this.o.mayHide && !(this.legible(widths, natural, total) && fits(widths, total))) {
       let drop = -1;
       for (let i = this.columns.length - 1; i > 0 && drop < 0; i--) if (this.columns[i].kind !== 'key' && this.columns[i].kind !== 'title') drop = i;
       if (drop < 0) break;
@@ -130,6 +170,26 @@ export class TableLayout {
   }
 
   /**
+   * Leave out the columns (of UNIFORM_KINDS) that read the same on every one of two or more rows,
+   * and say them in one note: `Same on every row, not shown: STATUS open, BRANCH main.` At least one
+   * column besides the keys stays.
+   */
+  private dropUniform(rows: readonly unknown[]): void {
+    if (rows.length < 2) return;
+    const same: Array<{ path: string; text: string }> = [];
+    for (const c of this.columns) {
+      if (!UNIFORM_KINDS.has(c.kind)) continue;
+      const first = cellText(scalarText(getPath(rows[0], c.path)));
+      if (rows.every((r) => cellText(scalarText(getPath(r, c.path))) === first)) same.push({ path: c.path, text: first });
+    }
+    const gone = new Set(same.map((s) => s.path));
+    if (this.columns.every((c) => c.kind === 'key' || gone.has(c.path))) return;
+    if (same.length === 0) return;
+    this.o.note?.(`${SAME_ON_EVERY_ROW} ${same.map((s) => `${this.columns.find((c) => c.path === s.path)!.header} ${s.text === '' ? '(empty)' : s.text}`).join(', ')}.`);
+    this.columns = this.columns.filter((c) => !gone.has(c.path));
+  }
+
+  /**
    * Columns that fit where the defaults did not: the keys, the ones left out, and the titles, in
    * order. With no key among them the first column stays (a vulnerability class, a date): rows
    * nothing names cannot be read.
@@ -142,8 +202,8 @@ export class TableLayout {
     return this.paths.filter((p) => kept.has(p)).map((p) => nameOf(p));
   }
 
-  private legible(widths: readonly number[], natural: readonly number[]): boolean {
-    return this.columns.every((c, i) => c.kind === 'key' || widths[i] >= Math.min(natural[i], c.kind === 'title' ? TITLE_MIN : LEGIBLE));
+  private legible(widths: readonly number[], natural: readonly number[], total: number): boolean {
+    return this.columns.every((c, i) => c.kind === 'key' || widths[i] >= Math.min(natural[i], c.kind === 'title' ? titleTarget(total) : LEGIBLE));
   }
 
   /** The header cells, clipped to their widths. */

@@ -1,6 +1,6 @@
 /** Render a response in the chosen format: data to stdout, notes (counts, hints) to stderr. */
 import type { Format } from './formats.js';
-import { csvHeader, csvRow } from './csv.js';
+import { csvHeader, csvRow, readableHeaders } from './csv.js';
 import { getPath, leafPaths } from './field-paths.js';
 import type { DetailView } from './detail.js';
 import { stripControls, terminalJson } from '../core/sanitize.js';
@@ -18,6 +18,8 @@ export interface RenderOptions {
   width?: number;
   /** The user chose the columns (--columns): JSON and NDJSON rows are cut down to them too. */
   project?: boolean;
+  /** The names the user gave --columns, as typed: the CSV header (else readable headers). */
+  names?: string[];
   /** `--jq` expression applied to the JSON output. */
   jq?: string;
   /** The detail view of a single record (a table of one row shows it too). */
@@ -104,7 +106,7 @@ export async function render(answer: unknown, o: RenderOptions, sink: Sink): Pro
     case 'csv': {
       const list = rows ?? [data];
       const columns = o.columns.length ? o.columns : rows ? autoColumns(list) : leafPaths(data);
-      let text = csvHeader(columns);
+      let text = csvHeader(columns, (o.project ? o.names : undefined) ?? readableHeaders(columns));
       for (const row of list) text += csvRow(primitiveRow(row), columns);
       // Cleaned of controls and formulas cell by cell (csv.ts), on a terminal or not.
       sink.out(text);
@@ -116,7 +118,8 @@ export async function render(answer: unknown, o: RenderOptions, sink: Sink): Pro
       const later: string[] = [];
       // The chart module, only for a view that draws charts or bars (the stats commands).
       const charts = o.detail?.sections?.some((s) => s.show === 'chart' || s.show === 'bars') && !o.project ? await chartRenderers() : undefined;
-      const people = { ...o, now: o.now ?? Date.now(), mayHide: !o.project, note: (l: string) => later.push(l), charts };
+      // Default columns: the rows here are the whole answer, so one that reads the same on each is said once.
+      const people = { ...o, now: o.now ?? Date.now(), mayHide: !o.project, dropUniform: !o.project, note: (l: string) => later.push(l), charts };
       if (o.detail?.whole && isRecord(data) && !o.project) {
         sink.out(await table.detailView(data, o.detail, people));
       } else if (rows) {

@@ -6,36 +6,43 @@ import { render, rowsOf, type RenderOptions } from './render.js';
 import { checkJq, type JqMode } from './jq.js';
 import { outputSink } from './print-json.js';
 import { parseColumns, resolveColumns } from './columns.js';
-import { leafPaths } from './field-paths.js';
+import { getPath, leafPaths } from './field-paths.js';
+import { itemsOf } from '../answers/item-scope.js';
 import { fieldPaths, rowSchema } from '../operations/fields.js';
-import { anyObject, issueText } from '../operations/fields.js';
-import { BadRequestError, ResponseError } from '../http/api-errors.js';
+import { anyObject, issueText, okResponse } from '../operations/fields.js';
+import { BadRequestError } from '../http/api-errors.js';
 import { answerValue, stripControls } from '../core/sanitize.js';
 
-type ColumnsOf = Pick<Operation, 'columns' | 'response' | 'rows' | 'group' | 'name'>;
+type ColumnsOf = Pick<Operation, 'columns' | 'response' | 'rows' | 'group' | 'name'> & Partial<Pick<Operation, 'csvColumns'>>;
 
 /**
  * The columns to show: --columns (the one parser; field paths or table headers in any case, as the
- * paths they mean), else the row's defaults. `data`: the answer, for a shape the spec does not show,
- * whose fields are known only once it arrived.
+ * paths they mean), else the row's defaults (its CSV ones for -o csv). `data`: the answer, for a
+ * shape the spec does not show, whose fields are known only once it arrived.
  */
 export function columnsFor(ctx: IoContext, op: ColumnsOf, data?: unknown): string[] {
   const chosen = ctx.globals.columns;
-  if (chosen === undefined) return op.columns;
+  if (chosen === undefined) return op.csvColumns && ctx.format() === 'csv' ? op.csvColumns : op.columns;
   const what = columnsWhat(op);
   const declared = fieldPaths(rowSchema(op.response, op.rows));
-  return resolveColumns(parseColumns(chosen), declared ?? (data === undefined ? undefined : seenPaths(data, op.rows)), what, op.columns);
+  // Any field the answer has, declared or not (records are loose: the service may send more).
+  // Before the answer (--all's writer is made before page 1), a name not declared waits for it.
+  const seen = data === undefined ? undefined : seenPaths(data, op.rows);
+  const valid = declared || seen ? [...new Set([...(declared ?? []), ...(seen ?? [])])] : undefined;
+  return resolveColumns(parseColumns(chosen), valid, what, op.columns, data === undefined || (seen === undefined && declared !== undefined));
 }
 
 /**
  * Output settings checked before anything is sent: the format, --columns against the fields the
  * row's schema declares, and the --jq expression compiled (both exit 2 when wrong).
  */
-export async function checkOutput(ctx: IoContext, op?: Pick<Operation, 'response' | 'rows' | 'group' | 'name'> & Partial<Pick<Operation, 'columns' | 'pagination'>>, all = false): Promise<void> {
+export async function checkOutput(ctx: IoContext, op?: Pick<Operation, 'response' | 'rows' | 'group' | 'name'> & Partial<Pick<Operation, 'columns' | 'pagination' | 'safe'>>, all = false): Promise<void> {
   ctx.format();
   if (ctx.globals.columns !== undefined) {
     const columns = parseColumns(ctx.globals.columns);
-    if (op) resolveColumns(columns, fieldPaths(rowSchema(op.response, op.rows)), columnsWhat(op), op.columns ?? []);
+    // A read takes any field of its answer, checked when it comes (exit 2 then, nothing changed);
+    // a change's answer is not known before it is made, so its names are checked against the schema now.
+    if (op) resolveColumns(columns, fieldPaths(rowSchema(op.response, op.rows)), columnsWhat(op), op.columns ?? [], op.safe === true);
   }
   if (ctx.globals.jq !== undefined) await checkJq(ctx.globals.jq, all && op?.pagination ? jqPerItem(op.pagination) : jqPage(op));
 }
@@ -59,6 +66,7 @@ function renderOptions(ctx: IoContext, op: Pick<Operation, 'rows' | 'columns'> &
       // No row (svc api): the names are checked against what the answer has, not taken blindly.
       : ctx.globals.columns !== undefined ? resolveColumns(parseColumns(ctx.globals.columns), seenPaths(data), what ?? 'this answer') : op.columns,
     project: ctx.globals.columns !== undefined,
+    names: ctx.globals.columns !== undefined ? parseColumns(ctx.globals.columns) : undefined,
     rowsPath: op.rows,
     pretty: ctx.io.stdoutIsTTY,
     color: ctx.color,
@@ -70,31 +78,48 @@ function renderOptions(ctx: IoContext, op: Pick<Operation, 'rows' | 'columns'> &
 }
 
 /**
- * A 2xx whose body does not have the shape the spec (or the field notes) defines is not a success:
- * exit 7, whatever the command (a single call, `--all`, a follow-up). Where the spec shows no fields
- * (`anyObject`), any JSON is taken, with a warning when it is not even an object.
+ * A 2xx whose body does not have the shape the spec (or the field notes) defines: a top-level value
+ * of another type (a list where an object is documented, null) is no answer to show (`top-level`,
+ * refused: exit 7); a field of it missing or of another type is shown as it came with a warning
+ * (`shape`; answers/checks.ts), but for a change whose OkResponse has no readable `ok`
+ * (`ok-unreadable`: whether it was done is unknown). Where the spec shows no fields (`anyObject`),
+ * any JSON is taken, with a warning when it is not even an object.
  */
-export function checkShape(ctx: Pick<IoContext, 'warn'>, op: Operation, data: unknown): void {
+export function checkShape(ctx: Pick<IoContext, 'warn' | 'doubts'>, op: Operation, data: unknown): void {
+  const what = `${op.group} ${op.name}`;
   const result = op.response.safeParse(data);
   if (result.success) {
-    checkDone(data, `${op.group} ${op.name}`);
+    checkDone(data, what);
     return;
   }
-  const issue = result.error.issues[0];
-  const where = issue.path.length ? issue.path.join('.') : 'the body';
   const got = data === null ? 'null (or an empty body)' : Array.isArray(data) ? 'a list' : typeof data;
   if (op.response === anyObject) {
     ctx.warn(`the response of ${op.group} ${op.name} is ${got}, not an object; showing it as received`);
     return;
   }
-  // A number beyond ±1.8e308 (1e400) reads as ±Infinity, which no number field takes: said as the gate says it (answerValue).
-  const value = issue.path.reduce<unknown>((v, k) => (v !== null && typeof v === 'object' ? (v as Record<PropertyKey, unknown>)[k as PropertyKey] : undefined), data);
-  const huge = typeof value === 'number' && !Number.isFinite(value) ? `, got ${answerValue(value)}` : '';
-  throw new ResponseError(
-    `the response of ${op.group} ${op.name} does not have the documented shape: ${where} ${issueText(issue)}${huge}${issue.path.length ? '' : ` (got ${got})`}`,
-    undefined,
-    'check the base URL and the service version; --verbose shows the answer as received',
-  );
+  const issues = result.error.issues;
+  const top = issues.find((i) => i.path.length === 0);
+  if (top) {
+    ctx.doubts.add('top-level', what, `the response does not have the documented shape: the body ${issueText(top)} (got ${got})`, 'check the base URL and the service version; --verbose shows the answer as received');
+  }
+  if (op.response === okResponse) {
+    const ok = (data as { ok?: unknown }).ok;
+    ctx.doubts.add('ok-unreadable', what, `the answer's ok is ${ok === undefined ? 'missing' : answerValue(ok)}, so whether it was done is unknown`, 'check the current state before trying again; --verbose shows the answer as received');
+  }
+  const items = op.pagination?.items;
+  // A listing without its list has nothing to show (refused: "No results." would mislead); its one
+  // list under another key is read as the items, said once (answers/item-scope.ts itemsOf).
+  if (items !== undefined && !Array.isArray(getPath(data, items))) itemsOf(data, items, what, ctx.doubts.report);
+  let said = 0;
+  for (const issue of issues) {
+    if (items !== undefined && issue.path[0] === items && !Array.isArray(getPath(data, items))) continue;
+    if (said++ >= 20) break;
+    // A number beyond ±1.8e308 (1e400) reads as ±Infinity, which no number field takes: said as the gate says it (answerValue).
+    const value = issue.path.reduce<unknown>((v, k) => (v !== null && typeof v === 'object' ? (v as Record<PropertyKey, unknown>)[k as PropertyKey] : undefined), data);
+    const huge = typeof value === 'number' && !Number.isFinite(value) ? `, got ${answerValue(value)}` : '';
+    ctx.doubts.add('shape', what, `${issue.path.join('.')} ${issueText(issue)}${huge}`);
+  }
+  checkDone(data, what);
 }
 
 /**
@@ -116,6 +141,10 @@ export function checkDone(data: unknown, what: string): void {
 }
 
 /** `what`: how an error names the command when there is no row (`svc api issues/search`). */
+/**
+ * `svc api` (no row) is raw: its answer is shown as it came; only what cannot be read is refused (a
+ * status other than 200, not JSON, nested too deeply, a key with two values) and `ok: false` is exit 5.
+ */
 export async function renderResponse(ctx: IoContext, op: Pick<Operation, 'rows' | 'columns'> & Partial<Operation>, data: unknown, request?: Record<string, unknown>, what?: string): Promise<void> {
   if (op.response && op.group) checkShape(ctx, op as Operation, data);
   else checkDone(data, what ?? 'the call');

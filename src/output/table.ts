@@ -28,7 +28,7 @@ const PLAIN = {
 };
 
 function layoutOptions(o: TableOptions): LayoutOptions {
-  return { pretty: o.pretty ?? false, color: o.color, now: o.now ?? Date.now(), width: o.width, mayHide: o.mayHide, note: o.note };
+  return { pretty: o.pretty ?? false, color: o.color, now: o.now ?? Date.now(), width: o.width, mayHide: o.mayHide, note: o.note, dropUniform: o.dropUniform };
 }
 
 /** A table that fits on a screen, drawn by cli-table3. */
@@ -75,7 +75,9 @@ export class TableStream {
     if (rows.length === 0) return;
     if (!this.started) {
       this.started = true;
-      this.layout.plan(rows.slice(0, SAMPLE_ROWS));
+      // Widths from the first rows; a column the same on every row is looked for in all of this first
+      // call's rows (dropUniform is set only where they are the whole list).
+      this.layout.plan(rows.slice(0, SAMPLE_ROWS), rows);
       await this.sink.write(this.layout.headerLine() + '\n');
     }
     for (let at = 0; at < rows.length; at += CHUNK_ROWS) {

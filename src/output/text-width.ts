@@ -5,7 +5,7 @@
  * are cleaned first); colour is added after a cell is clipped and padded.
  */
 import stringWidth from 'string-width';
-import { terminalWidth, type Host } from '../core/host.js';
+import { shellWords } from './fit-text.js';
 
 // Printable ASCII only: one column a character.
 // eslint-disable-next-line no-control-regex
@@ -67,12 +67,6 @@ function graphemes(text: string): Iterable<string> {
   return Array.from(segmenter.segment(text), (s) => s.segment);
 }
 
-/** A long note for stderr: wrapped between words on a terminal, one line in a pipe (logs, grep). */
-export function fitNote(host: Pick<Host, 'io' | 'env'>, text: string): string {
-  const width = terminalWidth(host, 'stderr');
-  return width ? wrap(text, width).join('\n') : text;
-}
-
 /** Words wrapped to `width` columns; existing line breaks kept. */
 export function wrap(text: string, width: number): string[] {
   const out: string[] = [];
@@ -106,46 +100,20 @@ function split(word: string, width: number): string[] {
 }
 
 /**
- * A command line's shell words, quotes kept (`--reason "a b"` is two words, the second `"a b"`):
- * where a long command may be broken with ` \` so that it still pastes as the same command.
+ * A command as lines of at most `width` columns (`$ ` first, unless `prompt` is ''), broken between
+ * shell words and continued with ` \` on lines indented by 2: it pastes into a shell as the same
+ * command. A word wider than the line stays whole.
  */
-export function shellWords(command: string): string[] {
-  const words: string[] = [];
-  let cur = '';
-  let quote: string | undefined;
-  for (let i = 0; i < command.length; i++) {
-    const ch = command[i];
-    if (quote) {
-      cur += ch;
-      if (ch === '\\' && quote === '"' && i + 1 < command.length) cur += command[++i];
-      else if (ch === quote) quote = undefined;
-    } else if (ch === ' ') {
-      if (cur) words.push(cur);
-      cur = '';
-    } else {
-      cur += ch;
-      if (ch === '"' || ch === "'") quote = ch;
-      else if (ch === '\\' && i + 1 < command.length) cur += command[++i];
-    }
-  }
-  if (cur) words.push(cur);
-  return words;
-}
-
-/**
- * A command as lines of at most `width` columns (`$ ` first), broken between shell words and
- * continued with ` \` on lines indented by 2: it pastes into a shell as the same command. A word
- * wider than the line stays whole.
- */
-export function commandLines(command: string, width: number): string[] {
+export function commandLines(command: string, width: number, prompt = '$'): string[] {
   const out: string[] = [];
-  let cur = '$';
+  let cur: string | undefined;
   for (const word of shellWords(command)) {
-    if (cur !== '$' && displayWidth(cur) + 1 + displayWidth(word) > width - 2) {
+    if (cur === undefined) cur = prompt ? `${prompt} ${word}` : word;
+    else if (displayWidth(cur) + 1 + displayWidth(word) > width - 2) {
       out.push(`${cur} \\`);
       cur = `  ${word}`;
     } else cur = `${cur} ${word}`;
   }
-  out.push(cur);
+  out.push(cur ?? prompt);
   return out;
 }

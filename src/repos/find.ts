@@ -11,6 +11,8 @@ import { EXIT } from '../core/exit-codes.js';
 import type { Vcs } from '../ci/providers.js';
 import { closestByUrl, matchByUrl, publicHostVcs, webUrl } from '../ci/repo-url.js';
 import type { CiInfo } from '../ci/detect.js';
+import { callRow } from '../http/row-call.js';
+import { rowOf } from '../operations/index.js';
 
 interface LinkedRepository {
   id: string;
@@ -44,8 +46,7 @@ async function listRepositories(ctx: ApiContext, organizationId: string | undefi
   const client = await ctx.client();
   const body: Record<string, unknown> = { getCounts: false };
   if (organizationId !== undefined) body.organizationId = organizationId;
-  const answer = await client.call('/api/v1/repositories/list', body, { safe: true });
-  if (!Array.isArray(answer)) throw new CliError('repositories/list did not answer a list', EXIT.BAD_RESPONSE);
+  const answer = await callRow(client, await rowOf('repos', 'list'), body, { what: 'repos list' }) as unknown[];
   return answer.flatMap((r: unknown) => {
     if (r === null || typeof r !== 'object') return [];
     const rec = r as Record<string, unknown>;
@@ -163,7 +164,7 @@ async function byService(ctx: ApiContext, url: string, vcs: Vcs, o: ResolveUrlOp
   if (o.organizationId !== undefined) body.organizationId = o.organizationId;
   let answer: unknown;
   try {
-    answer = await client.call('/api/v1/repositories/resolve-by-url', body, { safe: true });
+    answer = await callRow(client, await rowOf('repos', 'resolve-by-url'), body, { what: `${o.label} ${url}: repos resolve-by-url` });
   } catch (err) {
     if (err instanceof CliError && err.exitCode === EXIT.NOT_FOUND) return undefined;
     throw err;

@@ -21,6 +21,8 @@ import { EXIT } from '../core/exit-codes.js';
 import { matchByUrl, webUrl } from '../ci/repo-url.js';
 import { editDistance } from '../core/edit-distance.js';
 import { escapeControls } from '../core/sanitize.js';
+import { callRow } from '../http/row-call.js';
+import { rowOf } from '../operations/index.js';
 
 /** `name (id)` of a repository or organization the service named, escaped for a message. */
 const repoText = (r: { name: string; id: string }): string => `${escapeControls(String(r.name))} (${escapeControls(String(r.id))})`;
@@ -51,8 +53,7 @@ function repositories(ctx: Context, organizationId: string | undefined): Promise
 
 async function listRepos(ctx: Context, organizationId: string | undefined): Promise<Repo[]> {
   const client = await ctx.client();
-  const answer = await client.call('/api/v1/repositories/list', { ...(organizationId ? { organizationId } : {}), getCounts: false }, { safe: true });
-  if (!Array.isArray(answer)) throw new CliError('repositories/list did not answer a list, so repository names cannot be looked up', EXIT.BAD_RESPONSE, 'give repository ids');
+  const answer = await callRow(client, await rowOf('repos', 'list'), { ...(organizationId ? { organizationId } : {}), getCounts: false }, { what: 'repository names: repos list' }) as unknown[];
   return answer.flatMap((r: unknown) => {
     if (r === null || typeof r !== 'object') return [];
     const rec = r as Record<string, unknown>;
@@ -92,8 +93,7 @@ function closest(value: string, repos: Repo[], n = 3): Repo[] {
 async function otherOrganization(ctx: Context, value: string, organizationId: string | undefined): Promise<{ id: string; name: string } | undefined> {
   try {
     const client = await ctx.client();
-    const orgs = await client.call('/api/v1/orgs/list', {}, { safe: true });
-    if (!Array.isArray(orgs)) return undefined;
+    const orgs = await callRow(client, await rowOf('orgs', 'list'), {}) as unknown[];
     for (const o of orgs as Array<{ id?: unknown; name?: unknown }>) {
       if (typeof o.id !== 'string' || o.id === organizationId) continue;
       const repos = await repositories(ctx, o.id);

@@ -3,6 +3,11 @@
  * from the 0-100 score with the dashboard's cut-offs (critical >= 90, high >= 70, medium >= 40,
  * low >= 10, else info): the spec names the severity count object "IssuesByScore". Counts are of
  * open issues unless the operation says otherwise, so archiving an issue lowers them.
+ *
+ * "Open" is one thing in every operation here: the status `open`, as the search's `types=open`, the
+ * summary's `issues.open` and svc's gate read it. The spec does not say what the stats count as
+ * open (an inference): `processing` is not open, so the posture series' last point, the totals of
+ * issues-by-severity, -by-repository and -by-vuln-class and the summary's open count agree.
  */
 import type { IssueRec, RepoRec } from './model.js';
 import type { Store } from './state.js';
@@ -135,10 +140,14 @@ export function timeSaved(list: IssueRec[], req: StatsRequest) {
 const GRANULARITY_MS = { day: DAY_MS, week: 7 * DAY_MS } as const;
 const MAX_POINTS = 1000;
 
-/** Was the issue open at time t? Created by then, and either still open or settled later. */
+/**
+ * Was the issue open at time t? Created by then, and either open now or changed since (it was open
+ * until it was settled). Open is the status `open` alone (see the top of this file): at t = now the
+ * series counts exactly what issues-by-severity counts.
+ */
 function openAt(i: IssueRec, t: number): boolean {
   if (i.createdAt > t) return false;
-  return i.status === 'open' || i.status === 'processing' || i.updatedAt > t;
+  return i.status === 'open' || i.updatedAt > t;
 }
 
 /**

@@ -2,9 +2,16 @@
  * `svc scans start --wait`: poll `scans list` for the started scan until it is done, has failed,
  * or `--wait-timeout` passes.
  *
- * Done: status `completed` or `finished` (field notes), or `finished`/`codeScanFinished` true.
- * Failed: status failed, error, errored, cancelled, canceled or aborted, or a non-empty errorMessage
- * (a failure wins over a finished flag). Anything else is still running.
+ * How a scan record reads (readScan, rows `scan-*` of answers/checks.ts):
+ * - done: status `completed` or `finished` (field notes), or a status svc does not know (`succeeded`)
+ *   where the finished flags (`finished`/`codeScanFinished`) present all say true (a warning); an
+ *   `errorMessage` beside that is a warning about part of the scan (inference), not a failure;
+ * - failed: status failed, error, errored, cancelled, canceled or aborted; or an `errorMessage` on a
+ *   scan that neither its word nor its flags say is done;
+ * - running: status queued, pending, running, in_progress, started or scanning (inference: the words
+ *   such services use), or finished flags that say false; a word and flags that disagree (pending);
+ * - unknown: a word svc does not know with no finished flag (or neither): exit 7 naming it, never a
+ *   wait (or an exit 8) the service did not state.
  *
  * Exit codes: 0 done; 1 the scan failed (the table's "gate failed" code, which it reserves for gate
  * and scan waits: the service gave a definite bad outcome); 6 the wait timed out (the scan may still
@@ -16,15 +23,19 @@ import type { Context } from '../context.js';
 import type { FollowUpStep } from '../request/follow-up.js';
 import { CliError, InterruptedError, UsageError } from '../core/errors.js';
 import { EXIT } from '../core/exit-codes.js';
-import { ApiError, ResponseError } from '../http/api-errors.js';
+import { ApiError } from '../http/api-errors.js';
 import { render } from '../output/render.js';
 import { parseColumns } from '../output/columns.js';
 import { askedFormat } from '../output/data-format.js';
 import { numberFlag } from '../request/number-flag.js';
 import { duration } from '../terminal/progress.js';
 import { answerValue, escapeControls, quoted } from '../core/sanitize.js';
+import type { CheckId } from '../answers/checks.js';
+import { Doubts, refusal, type Report } from '../answers/doubts.js';
+import { itemsOf } from '../answers/item-scope.js';
+import { callRow } from '../http/row-call.js';
+import { rowOf } from '../operations/index.js';
 
-export const LIST_PATH = '/api/v1/scans/list';
 const DEFAULT_POLL_SEC = 10;
 const DEFAULT_WAIT_TIMEOUT_SEC = 3600;
 /** Longest silence in a CI log while waiting. */
@@ -37,34 +48,71 @@ export interface WaitSettings {
   timeoutMs: number;
 }
 
-type ScanState = 'done' | 'failed' | 'running';
+type ScanState = 'done' | 'failed' | 'running' | 'unknown';
 
 const DONE = new Set(['completed', 'finished']);
 /** How often the elapsed time on a terminal's status line moves. */
 const TICK_MS = 1000;
 const FAILED = new Set(['failed', 'error', 'errored', 'cancelled', 'canceled', 'aborted']);
+/** Inference: the words of a scan still under way (the field notes name none). */
+const RUNNING = new Set(['queued', 'pending', 'running', 'in_progress', 'in-progress', 'inprogress', 'started', 'scanning']);
 
 type ScanItem = Record<string, unknown>;
 
+/** How a scan record reads, and the doubts it raises (rows of answers/checks.ts), for the caller to report. */
+interface ScanReading {
+  state: ScanState;
+  notes: Array<{ id: CheckId; detail: string }>;
+}
+
 /**
- * A scan whose status and finished-flags disagree (status running but `finished: true`, status
- * completed but `codeScanFinished: false`, the two flags apart) is not done: it is still running as
- * far as svc can tell (a wait goes on polling; the gate is exit 8, pending).
+ * The state of a scan record (see the top of this file). A scan whose status and finished-flags
+ * disagree (status running but `finished: true`, status completed but `codeScanFinished: false`, the
+ * two flags apart, a flag that is not a boolean) is not done: it is still running as far as svc can
+ * tell (a wait goes on polling; the gate is exit 8, pending).
  */
-export function scanState(item: ScanItem): ScanState {
-  const status = typeof item.status === 'string' ? item.status.trim().toLowerCase() : '';
-  const error = typeof item.errorMessage === 'string' && item.errorMessage.trim() !== '';
-  if (FAILED.has(status) || error) return 'failed';
+function readScan(item: ScanItem): ScanReading {
+  const word = typeof item.status === 'string' ? item.status.trim() : '';
+  const status = word.toLowerCase();
+  const said = word === '' ? 'no status' : `status ${quoted(word, 40)}`;
+  const message = typeof item.errorMessage === 'string' && item.errorMessage.trim() !== '' ? item.errorMessage.trim() : undefined;
+  const notes: ScanReading['notes'] = [];
+  const disagree = (why: string): ScanReading => ({ state: 'running', notes: [{ id: 'scan-flags-disagree', detail: `${said} ${why}: taken as not finished` }] });
+  if (FAILED.has(status)) return { state: 'failed', notes };
   const flags = [item.finished, item.codeScanFinished].filter((f) => f !== undefined && f !== null);
-  if (flags.some((f) => f !== true && f !== false)) return 'running';
+  if (flags.some((f) => f !== true && f !== false)) return disagree(`with a finished flag that is not a boolean (${flags.map((f) => answerValue(f)).join(', ')})`);
   const flagged = flags.length > 0 ? flags.every((f) => f === true) : undefined;
-  if (flags.length > 0 && !flagged && flags.some((f) => f === true)) return 'running';
-  if (status !== '') {
-    const done = DONE.has(status);
-    if (flagged !== undefined && flagged !== done) return 'running';
-    return done ? 'done' : 'running';
+  if (flags.length > 0 && !flagged && flags.some((f) => f === true)) return disagree('with finished and codeScanFinished apart');
+  const done = (): ScanReading => {
+    if (message !== undefined) notes.push({ id: 'scan-message-done', detail: `${said}, finished, with errorMessage ${JSON.stringify(message.slice(0, 160))}: taken as done (a warning about part of it)` });
+    return { state: 'done', notes };
+  };
+  if (DONE.has(status)) return flagged === false ? disagree('with finished: false') : done();
+  if (RUNNING.has(status)) {
+    if (flagged === true) return disagree('with finished: true');
+    return { state: message !== undefined ? 'failed' : 'running', notes };
   }
-  return flagged === true ? 'done' : 'running';
+  // A word svc does not know (or none): the flags say what it means; without them nothing is stated.
+  if (flagged === true) {
+    if (word !== '') notes.push({ id: 'scan-word-done', detail: `${said} with the finished flags true: taken as done` });
+    return done();
+  }
+  if (message !== undefined) return { state: 'failed', notes };
+  if (flagged === false) return { state: 'running', notes };
+  notes.push({ id: 'scan-word-unknown', detail: `${said} and no finished flag: svc cannot tell whether it has finished` });
+  return { state: 'unknown', notes };
+}
+
+/** The state alone (see readScan). */
+export function scanState(item: ScanItem): ScanState {
+  return readScan(item).state;
+}
+
+/** The scan record read, its doubts reported (`scan-word-unknown` is refused: exit 7 naming the word). */
+export function reportScan(item: ScanItem, what: string, report: Report): ScanState {
+  const r = readScan(item);
+  for (const n of r.notes) report(n.id, what, n.detail, n.id === 'scan-word-unknown' ? 'the field notes name completed and finished; svc knows queued, pending, running, in_progress, started and scanning; check the service version, or gate on what the scan found with --repository-ids' : undefined);
+  return r.state;
 }
 
 export class ScanFailedError extends CliError {
@@ -96,43 +144,36 @@ export function startedScanId(response: unknown): string {
     const v = r[key];
     if ((typeof v === 'string' && v.trim() !== '') || typeof v === 'number') return String(v);
   }
-  throw new ResponseError('scans start: the response has no scanId (nor id), so there is no scan to wait for', undefined, 'look for the scan with `svc scans list`');
+  throw refusal('scan-started-no-id', 'scans start', 'the response has no scanId (nor id), so there is no scan to wait for', 'look for the scan with `svc scans list`');
 }
 
 /**
  * The scan's item in a `scans list` response (to a request for that one scan id), if listed. An
- * answer whose totalCount exceeds the records it holds, or is more than 1, is exit 7 (the rest of it
- * is unread, or one id names several scans). A scan listed twice is exit 7: two records
- * of one scan contradict each other (or may: which one is the scan cannot be told), so neither is
- * taken, whichever comes first.
+ * answer whose totalCount exceeds the records it holds, or is more than 1, is refused (`scan-total`:
+ * the rest of it is unread, or one id names several scans). A scan listed twice is refused
+ * (`scan-twice`): two records of one scan contradict each other (or may: which one is the scan cannot
+ * be told), so neither is taken, whichever comes first.
  */
-export function findScan(data: unknown, scanId: string): ScanItem | undefined {
-  const list = (data as { codeScans?: unknown } | null)?.codeScans;
-  if (!Array.isArray(list)) throw new ResponseError("scans list: the response has no 'codeScans' list", undefined, 'check the base URL; try again with --verbose');
+export function findScan(data: unknown, scanId: string, report: Report = new Doubts('bulk').report, what = 'scans list'): ScanItem | undefined {
+  const list = itemsOf(data, 'codeScans', what, report);
   const items = list.filter((x): x is ScanItem => x !== null && typeof x === 'object');
   const matches = items.filter((x) => String(x.scanId ?? x.id ?? '') === scanId);
   if (matches.length > 1) {
     const said = matches.map((x) => (typeof x.status === 'string' ? quoted(x.status, 40) : x.status === undefined ? 'no status' : answerValue(x.status))).join(', ');
-    throw new ResponseError(
-      `scans list: the answer contradicts itself: scan '${scanId}' is listed ${matches.length} times (status ${said}), so which record is the scan cannot be told`,
-      undefined, 'the service (or a proxy) answered something svc cannot trust; check the base URL and the service version; --verbose shows the answer',
-    );
+    report('scan-twice', what, `the answer contradicts itself: scan '${scanId}' is listed ${matches.length} times (status ${said}), so which record is the scan cannot be told`);
   }
   // The answer to a request for one scan id: its totalCount says how many scans match. More than the
   // records it holds (page 2 would hold the rest: another record of the scan, say running), or more
   // than one (one id, one scan), and the records read are not the whole answer: neither is trusted.
   const total = (data as { totalCount?: unknown }).totalCount;
   if (typeof total === 'number' && (total > list.length || total > 1)) {
-    throw new ResponseError(
-      `scans list: the answer ${total > list.length ? 'is incomplete' : 'contradicts itself'}: it gives totalCount ${total} for scan '${scanId}' but holds ${list.length} record${list.length === 1 ? '' : 's'}${total > list.length ? '' : ', and one scan id names one scan'}, so the scan's state cannot be told`,
-      undefined, 'the service (or a proxy) answered something svc cannot trust; check the base URL and the service version; --verbose shows the answer',
-    );
+    report('scan-total', what, `the answer ${total > list.length ? 'is incomplete' : 'contradicts itself'}: it gives totalCount ${total} for scan '${scanId}' but holds ${list.length} record${list.length === 1 ? '' : 's'}${total > list.length ? '' : ', and one scan id names one scan'}, so the scan's state cannot be told`);
   }
   const match = matches[0];
   if (match) return match;
   // A scan record without an id is never "the" scan: it cannot be told from another scan.
   if (items.some((x) => (x.scanId ?? x.id) === undefined || (x.scanId ?? x.id) === null)) {
-    throw new ResponseError(`scans list: the answer holds a scan without an id, so scan '${scanId}' cannot be told from it`, undefined, 'check the base URL; --verbose shows the answer');
+    report('scan-no-id', what, `the answer holds a scan without an id, so scan '${scanId}' cannot be told from it`, 'check the base URL; --verbose shows the answer');
   }
   return undefined;
 }
@@ -143,6 +184,7 @@ function transient(err: unknown): boolean {
 
 export async function waitForScan(ctx: Context, scanId: string, organizationId: unknown, s: WaitSettings): Promise<ScanItem> {
   const client = await ctx.client();
+  const list = await rowOf('scans', 'list');
   const body: Record<string, unknown> = { scanId, page: 1, pageSize: 10 };
   if (typeof organizationId === 'string') body.organizationId = organizationId;
   const started = ctx.now();
@@ -157,7 +199,7 @@ export async function waitForScan(ctx: Context, scanId: string, organizationId: 
       let item: ScanItem | undefined;
       let polled = false;
       try {
-        item = findScan(await client.call(LIST_PATH, body, { safe: true }), scanId);
+        item = findScan(await callRow(client, list, body, { what: `scans list --scan-id ${scanId}` }), scanId, ctx.doubts.report, `scans list --scan-id ${scanId}`);
         polled = true;
         failures = 0;
       } catch (err) {
@@ -169,14 +211,18 @@ export async function waitForScan(ctx: Context, scanId: string, organizationId: 
       if (polled) {
         const state = item ? scanState(item) : 'running';
         // The service's status, escaped before it goes into a line (escapeControls: nothing in it can act on the line).
-        const next = item ? escapeControls(String(item.status ?? (state === 'running' ? 'running' : state))) : 'not listed yet';
+        const next = item ? escapeControls(String(item.status ?? (state === 'running' || state === 'unknown' ? 'running' : state))) : 'not listed yet';
         if (next !== status || lastLineAt === started) {
           status = next;
           // On a terminal the one status line (the spinner) says it; elsewhere a line per change.
           if (!progress.live) progress.line(`scan ${scanId}: ${status} (${duration(now - started)})`);
           lastLineAt = now;
         }
-        if (item && state !== 'running') return item;
+        // Done, failed, or a word svc cannot read (refused: exit 7 naming it): the record's doubts reported.
+        if (item && state !== 'running') {
+          reportScan(item, `scan ${scanId}`, ctx.doubts.report);
+          return item;
+        }
       }
       if (now >= deadline) {
         throw new WaitTimeoutError(

@@ -58,7 +58,7 @@ describe.each(HOSTS)('svc gate --comment on %s', (host) => {
     expect(mine.body).toContain('[SQL built from input](https://svc.example/issues/iss-1)');
     expect(first.stderr).toContain(`created the comment ${mine.id}`);
     // The list was read page by page: 4 comments, 2 a page.
-    expect(c.requests.filter((r) => r.method === 'GET').length).toBe(2);
+    expect(c.requests.filter((r) => r.method === 'GET' && !r.path.endsWith('/user')).length).toBe(2);
 
     s.setIssues(PASSING);
     const second = await gate(s, c);
@@ -99,7 +99,9 @@ describe.each(HOSTS)('svc gate --comment on %s', (host) => {
     expect(failing.code).toBe(1);
     const warnings = failing.stderr.split('\n').filter((l) => l.startsWith('warning:'));
     expect(warnings).toHaveLength(1);
-    expect(warnings[0]).toMatch(/--comment: could not post the comment on .*#7: listing comments answered 403 .*\(the verdict stands\)/);
+    // GitHub and GitLab ask whose token it is first, Bitbucket lists first.
+    const first = host === 'hostc' ? 'listing comments' : 'asking whose token this is \\(.*\\)';
+    expect(warnings[0]).toMatch(new RegExp(`--comment: could not post the comment on .*#7: ${first} answered 403 .*\\(the verdict stands\\)`));
     expect(failing.stderr).not.toContain(c.token);
     const passing = await gate(await service(PASSING), c);
     expect(passing.code, passing.stderr).toBe(0);
@@ -127,6 +129,61 @@ describe.each(HOSTS)('svc gate --comment on %s', (host) => {
     expect(elsewhere.requests).toHaveLength(0);
     // Not knowing every comment, svc creates none (it could be a second).
     expect(c.marked()).toHaveLength(0);
+  });
+});
+
+const MARKER = '<!-- svc-gate-comment -->';
+
+describe.each(['hosta', 'hostb'] as const)("svc gate --comment on %s edits only the token's own comment", (host) => {
+  it("a person's comment that starts with the marker is left as it is, though the token may edit it", async () => {
+    const c = await comments(host);
+    c.comments.push({ id: 5, body: `${MARKER}\nmy own notes, formatted like svc's`, author: 'dave' });
+    const s = await service(FAILING);
+    const first = await gate(s, c);
+    expect(first.code, first.stderr).toBe(1);
+    expect(c.comments.find((x) => x.id === 5)!.body).toBe(`${MARKER}\nmy own notes, formatted like svc's`);
+    // No edit was even tried: the only write is the new comment, by the token's own identity.
+    expect(c.requests.filter((r) => r.method === 'PATCH' || r.method === 'PUT')).toHaveLength(0);
+    const mine = c.marked().find((x) => x.id !== 5)!;
+    expect(mine.author).toBe(c.me.login);
+    expect(first.stderr).toContain(`created the comment ${mine.id}`);
+    expect(first.stderr).toContain('passed over 1 marked comment that is not the token\'s own');
+    const again = await gate(s, c);
+    expect(again.stderr).toContain(`updated the comment ${mine.id}`);
+    expect(c.comments.find((x) => x.id === 5)!.body).toBe(`${MARKER}\nmy own notes, formatted like svc's`);
+    expect(c.marked()).toHaveLength(2);
+  });
+
+  it('the identity cannot be learnt: nothing is edited or created, one warning, the verdict stands', async () => {
+    const c = await comments(host);
+    c.comments.push({ id: 5, body: `${MARKER}\nsomeone's`, author: 'dave' });
+    c.whoAmIStatus = 401;
+    const r = await gate(await service(PASSING), c);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/--comment: could not post the comment on .*: asking whose token this is \(.*\) answered 401 \(the token was refused\)/);
+    expect(c.requests.filter((x) => x.method !== 'GET' && !x.path.endsWith('/graphql'))).toHaveLength(0);
+    expect(c.comments).toHaveLength(1);
+  });
+});
+
+describe('svc gate --comment on GitHub: which identity the token is', () => {
+  it("GITHUB_TOKEN (github-actions[bot]: GET /user is 403 for it) edits the bot's comment, not a person's", async () => {
+    const c = await comments('hosta');
+    c.comments.push({ id: 8, body: `${MARKER}\nold verdict`, author: 'github-actions[bot]' }, { id: 9, body: `${MARKER}\na person's`, author: 'erin' });
+    const r = await gate(await service(PASSING), c);
+    expect(r.stderr).toContain('updated the comment 8');
+    expect(c.comments.find((x) => x.id === 9)!.body).toBe(`${MARKER}\na person's`);
+    // The identity came from GraphQL's viewer, which answers for installation tokens.
+    expect(c.requests.some((x) => x.method === 'POST' && x.path === '/graphql')).toBe(true);
+  });
+
+  it("a personal access token edits its user's comment (logins compared ignoring case), not the bot's", async () => {
+    const c = await comments('hosta');
+    c.me = { login: 'Alice', id: 5, app: false };
+    c.comments.push({ id: 8, body: `${MARKER}\nsvc with GITHUB_TOKEN`, author: 'github-actions[bot]' }, { id: 9, body: `${MARKER}\nsvc with alice's token`, author: 'alice' });
+    const r = await gate(await service(PASSING), c, [], { SVC_HOSTA_TOKEN: c.token });
+    expect(r.stderr).toContain('updated the comment 9');
+    expect(c.comments.find((x) => x.id === 8)!.body).toBe(`${MARKER}\nsvc with GITHUB_TOKEN`);
   });
 });
 

@@ -2,7 +2,8 @@
  * `svc gate --diff` in a real temporary git repository: a base commit on main and a change on a
  * branch, gated against the scripted service.
  */
-import { cpSync, readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useFakeServices, type FakeService, type Issue } from '../helpers/fake-service.js';
@@ -202,6 +203,37 @@ describe('svc gate --diff fails closed', () => {
     const r = await gate(s, tempDir(), ['--diff', 'main']);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/--diff: .* is not in a git repository/);
+    expect(s.searches()).toHaveLength(0);
+  });
+
+  it("a user's git configuration that changes git diff's output (diff.submodule = log, as Pro Git advises) changes nothing", async () => {
+    const repo = project();
+    // A submodule (its commit, not checked out) that the change moves.
+    const sha = repo.git('rev-parse', 'main').trim();
+    repo.git('update-index', '--add', '--cacheinfo', `160000,${sha},vendor/lib`);
+    repo.git('commit', '-q', '-m', 'submodule');
+    const home = tempDir('svc-home-');
+    writeFileSync(join(home, '.gitconfig'), '[diff]\n\tsubmodule = log\n\tinterHunkContext = 10\n\tnoprefix = true\n[color]\n\tui = always\n');
+    const s = await fake(ISSUES());
+    const r = await gate(s, repo.dir, ['--diff', 'main', '-o', 'json'], { HOME: home });
+    expect(r.code, r.stderr).toBe(1);
+    const v = JSON.parse(r.stdout);
+    expect(v.issues.map((i: Issue) => i.id).sort()).toEqual(['no-file', 'no-lines', 'on-added', 'on-changed', 'renamed-changed', 'spaces']);
+    expect(v.diff).toMatchObject({ files: 4, elsewhereCount: 2 });
+  });
+
+  it('a checkout git refuses for its owner (a container job): exit 2 with git\'s safe.directory fix', async () => {
+    const repo = project();
+    // git's own switch for "another user owns this" (svc passes no GIT_* on, so a wrapper sets it).
+    const bin = tempDir('svc-bin-');
+    const real = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim();
+    writeFileSync(join(bin, 'git'), `#!/bin/sh\nGIT_TEST_ASSUME_DIFFERENT_OWNER=1 exec '${real}' "$@"\n`, { mode: 0o755 });
+    const s = await fake(ISSUES());
+    const r = await gate(s, repo.dir, ['--diff', 'main'], { PATH: `${bin}:${PATH}`, HOME: tempDir('svc-home-') });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`git refuses to read the repository at ${repo.dir}`);
+    expect(r.stderr).toContain(`git config --global --add safe.directory ${repo.dir}`);
+    expect(r.stderr).not.toContain('not in a git repository');
     expect(s.searches()).toHaveLength(0);
   });
 

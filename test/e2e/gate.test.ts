@@ -264,7 +264,7 @@ describe('svc gate: fail closed', () => {
   it.concurrent('no totalCount at all: exit 7', async () => {
     const r = await failClosed((s) => { s.faults.noTotal = true; });
     expect(r.code).toBe(7);
-    expect(r.stderr).toMatch(/did not report totalCount/);
+    expect(r.stderr).toMatch(/no PASS: the service reported no totalCount/);
   });
 
   it.concurrent('an item served twice (order shifted): exit 7', async () => {

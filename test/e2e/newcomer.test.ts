@@ -69,7 +69,7 @@ describe('at an 80x24 terminal', () => {
     const r = await term(['issues', 'search', '--columns', 'id,titel']);
     expect(r.code).toBe(2);
     const text = screen(r.output).join(' ');
-    expect(text).toMatch(/unknown column 'titel' for issues search \(did you mean 'title'\?\); +columns: id, score,/);
+    expect(text).toMatch(/unknown column 'titel' for issues search \(did you mean 'title'\?\); +columns: id, level, score,/);
     expect(wide(r.output)).toEqual([]);
     expect(screen(r.output).filter((l) => l.trim()).length).toBeLessThanOrEqual(4);
     const posture = await term(['stats', 'security-posture', '--columns', 'date,total']);

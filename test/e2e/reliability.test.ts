@@ -4,6 +4,7 @@
  * a mutation is never sent twice unless it provably never arrived), and that a failure ends with
  * one clear line and no secret.
  */
+import { createServer, type AddressInfo, type Socket } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/host.js';
 import { startFakeServer, type Reply, type FakeServer } from '../helpers/fake-server.js';
@@ -143,6 +144,28 @@ describe('retry details', () => {
     expect([w.code, r.code]).toEqual([6, 6]);
     expect(server.hits(WRITE_PATH)).toBe(1);
     expect(server.hits(READ_PATH)).toBe(3);
+  });
+});
+
+describe('connections', () => {
+  it('a server that accepts and never answers sees one connection per attempt (undici reconnected after each abort)', async () => {
+    const sockets = new Set<Socket>();
+    let connections = 0;
+    const mute = createServer((s) => { connections++; sockets.add(s); s.on('error', () => {}); s.resume(); });
+    await new Promise<void>((resolve) => mute.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(mute.address() as AddressInfo).port}`;
+      // Real waits between the tries: a retry sent at once would reuse the connection opened for nothing.
+      const r = await runCli([...READ, '--timeout', '0.3', '--retries', '2'], { env: { SVC_BASE_URL: url, SVC_API_TOKEN_ID: 'id-0001', SVC_API_TOKEN_SECRET: SECRET } });
+      expect(r.code).toBe(6);
+      expect(r.stderr).toContain('(gave up after 3 tries)');
+      // Whatever undici would still open after the last abort has had its chance.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(connections).toBe(3);
+    } finally {
+      for (const s of sockets) s.destroy();
+      await new Promise((resolve) => mute.close(resolve));
+    }
   });
 });
 

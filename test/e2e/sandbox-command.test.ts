@@ -119,8 +119,12 @@ describe('npm run demo', () => {
     expect(r.out).toMatch(/That was the real svc against a local stand-in/);
     expect(r.out).toMatch(/\$ svc repos list -o table/);
     expect(r.out).toMatch(/\$ svc issues search .*-o table\nID {2,}/);
-    const [, before, after] = /open (\d+) -> (\d+), archived/.exec(r.out)!;
+    // Triage marks a false positive with its reason; nothing is archived without one (issue 36.7).
+    expect(r.out).toMatch(/\$ svc issues mark-false-positive iss_\w+ --reason '[^']{20,}' -o table\nIssue marked as a false positive\./);
+    expect(r.out).not.toMatch(/\$ svc issues archive /);
+    const [, before, after, fpBefore, fpAfter] = /open (\d+) -> (\d+), false positive (\d+) -> (\d+)/.exec(r.out)!;
     expect(Number(after)).toBe(Number(before) - 1);
+    expect(Number(fpAfter)).toBe(Number(fpBefore) + 1);
     expect(r.out).toMatch(/\nscan_\w+ .* completed /);
     // The main job: the gate fails on the repository, then with the baseline only what the scan added counts.
     expect(r.out).toMatch(/\$ svc gate --repository-ids repo_\w+ --fail-on high --json-report [^\n]+\n(?:.*\n)*?svc gate: FAILED/);

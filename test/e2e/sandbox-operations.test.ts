@@ -252,7 +252,7 @@ describe('extra checks of content, for the operations that have them', () => {
   it('a table on request (-o table) for a listing', async () => {
     const r = await sb.run(['issues', 'search', '--page-size', '3', '-o', 'table']);
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/^ID {2,}SCORE {2,}/);
+    expect(r.stdout).toMatch(/^ID {2,}LEVEL {2,}SCORE {2,}/);
     expect(r.stdout.match(/iss_/g)).toHaveLength(3);
   });
 });

@@ -41,9 +41,63 @@ describe.runIf(ptyAvailable())('the demo\'s first screens at 80 columns', () => 
     expect(said.length).toBeLessThanOrEqual(3);
     expect(table.code).toBe(0);
     const lines = screen(table.output);
-    expect(lines.find((l) => l.startsWith('ID'))!.split(/\s{2,}/)).toEqual(['ID', 'SCORE', 'STATUS', 'CLASS', 'REPOSITORY', 'TITLE']);
+    expect(lines.find((l) => l.startsWith('ID'))!.split(/\s{2,}/)).toEqual(['ID', 'LEVEL', 'SCORE', 'REPOSITORY', 'TITLE']);
     expect(table.output).toContain('Not shown at 80 columns');
     expect(lines.filter((l) => l.length > 80)).toEqual([]);
+  });
+});
+
+// The triager's first screen (issue 36.1): the title took 16 columns at 80 and in a pipe at 120, a
+// STATUS column said "open" on every row of an open-only search, and no LEVEL column was shown.
+describe.runIf(ptyAvailable())('titles that can be read (the real bin on an 80x24 terminal, and in a pipe)', () => {
+  const SEARCH = ['issues', 'search', '--types', 'open', '--sort-by', 'score', '--page-size', '20'];
+  /** The TITLE column's width: from its header to the end of the longest title shown. */
+  const titleWidth = (lines: string[]) => {
+    const header = lines.find((l) => /^ID +LEVEL/.test(l))!;
+    const at = header.indexOf('TITLE');
+    return Math.max(...lines.filter((l) => /^iss_/.test(l)).map((l) => l.length - at));
+  };
+
+  it('at 80 columns: LEVEL shown, STATUS said once, the title takes the spare width', async () => {
+    const found = await sb.runJson<{ issues: Array<{ id: string; score: number }> }>(SEARCH);
+    const level = (s: number) => (s >= 90 ? 'critical' : s >= 70 ? 'high' : s >= 40 ? 'medium' : s >= 10 ? 'low' : 'info');
+    const r = await runOnPty(SEARCH, [], { env: sb.env, cols: 80, rows: 24 });
+    expect(r.code).toBe(0);
+    const lines = screen(r.output);
+    const header = lines.find((l) => l.startsWith('ID'))!.split(/\s{2,}/);
+    expect(header).toContain('LEVEL');
+    expect(header).not.toContain('STATUS');
+    expect(header.at(-1)).toBe('TITLE');
+    expect(lines).toContain('Same on every row, not shown: STATUS open.');
+    // Every issue of the page on its row, with its level beside its id.
+    for (const issue of found.issues) expect(lines.some((l) => new RegExp(`^${issue.id} +${level(issue.score)}  `).test(l)), issue.id).toBe(true);
+    expect(lines.filter((l) => l.length > 80)).toEqual([]);
+    // 32 columns at 80 (the title's share), where it had 16.
+    expect(titleWidth(lines)).toBeGreaterThanOrEqual(32);
+  });
+
+  it('-o table in a pipe (120 columns): the title gets at least 48, whole where it fits', async () => {
+    const r = await sb.run([...SEARCH, '-o', 'table']);
+    expect(r.code, r.stderr).toBe(0);
+    const lines = r.stdout.trimEnd().split('\n');
+    expect(lines[0].split(/\s{2,}/)).toEqual(['ID', 'LEVEL', 'SCORE', 'CLASS', 'REPOSITORY', 'TITLE']);
+    expect(titleWidth(lines)).toBeGreaterThanOrEqual(48);
+    expect(lines.every((l) => l.length <= 120)).toBe(true);
+    expect(r.stderr).toContain('Same on every row, not shown: STATUS open.');
+  });
+
+  it('a search of every status keeps STATUS; the CSV default has level, CWE and createdAt, with readable headers', async () => {
+    const mixed = await sb.run(['issues', 'search', '--page-size', '20', '-o', 'table']);
+    expect(mixed.stdout.split('\n')[0].split(/\s{2,}/)).toContain('STATUS');
+    const csv = await sb.run(['issues', 'search', '--page-size', '3', '-o', 'csv']);
+    expect(csv.code, csv.stderr).toBe(0);
+    const [head, first] = csv.stdout.split('\n');
+    expect(head).toBe('id,level,score,status,class,cwe,repository,file,line,title,created');
+    expect(first).toMatch(/^iss_\w+,(critical|high|medium|low|info),\d+,\w+,.*,"?CWE-\d+.*,\d{4}-\d{2}-\d{2}T/);
+    // Every header is a name --columns takes back.
+    const back = await sb.run(['issues', 'search', '--page-size', '3', '-o', 'csv', '--columns', head]);
+    expect(back.code, back.stderr).toBe(0);
+    expect(back.stdout).toBe(csv.stdout);
   });
 });
 
@@ -148,7 +202,7 @@ describe('--jq and --columns on JSON (in-process)', () => {
     const bad = await sb.run(['issues', 'search', '--columns', 'id,scroe']);
     expect(bad.code).toBe(2);
     expect(bad.stdout).toBe('');
-    expect(bad.stderr).toMatch(/^svc: error: unknown column 'scroe' for issues search \(did you mean 'score'\?\); columns: id, score, .*\(any field of -o json, nested with dots\)\n$/);
+    expect(bad.stderr).toMatch(/^svc: error: unknown column 'scroe' for issues search \(did you mean 'score'\?\); columns: id, level, score, .*\(any field of -o json, nested with dots\)\n$/);
   });
 });
 
@@ -202,7 +256,7 @@ describe('Ctrl-C while a long table is written', () => {
       child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
       // Read the first rows, then stop reading: svc fills the pipe and waits for it to drain.
       const first = await new Promise<string>((resolve) => child.stdout.once('data', (d) => { child.stdout.pause(); resolve(String(d)); }));
-      expect(first).toMatch(/^ID +SCORE/);
+      expect(first).toMatch(/^ID +LEVEL +SCORE/);
       await new Promise((r) => setTimeout(r, 300));
       const ended = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
       child.kill('SIGINT');

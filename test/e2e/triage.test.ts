@@ -4,6 +4,7 @@ import { useSandbox } from '../helpers/sandbox.js';
 import { ptyAvailable, resize, runOnPty } from '../helpers/pty.js';
 import { BIN } from '../helpers/run-svc.js';
 import { issueScreen } from '../../src/commands/triage/screen.js';
+import { startFakeServer } from '../helpers/fake-server.js';
 
 const sb = useSandbox();
 
@@ -53,6 +54,26 @@ describe.runIf(ptyAvailable())('svc issues triage on a terminal', () => {
     expect(r.stderr).toContain('svc issues triage works on a terminal only');
     expect(r.stderr).toContain('--ids-from');
   });
+});
+
+describe.runIf(ptyAvailable())('svc issues triage never acts on an issue outside its filter (issue 33)', () => {
+  it('a service that ignores types answers a patched issue: it is not shown to act on, it is listed, and the run ends with exit 10', async () => {
+    const server = await startFakeServer();
+    try {
+      const issue = (id: string, status: string, score: number) => ({ id, status, score, generatedTitle: `t ${id}`, repositoryId: 'repo_1', affectedFile: 'a.ts', startLine: 1 });
+      server.stub('/api/v1/issues/search', { json: { issues: [issue('iss_patched', 'patched', 99), issue('iss_open', 'open', 90)], totalCount: 2, currentPage: 1, pageSize: 500 } });
+      const r = await runOnPty(['issues', 'triage'], [['1/1', 'q']], { env: server.env, cols: 100, rows: 24, timeoutMs: 30_000 });
+      expect(r.unanswered, JSON.stringify(r.output.slice(-1500))).toEqual([]);
+      expect(r.code, r.output).toBe(10);
+      // The error line wraps at the terminal's width: read as one line.
+      // eslint-disable-next-line no-control-regex
+      const text = r.output.replace(/\x1b\[[?0-9;]*[A-Za-z]/g, '').replace(/\s+/g, ' ');
+      expect(text).toMatch(/1 issue the search answered outside its filter \(open\) skipped, not acted on: iss_patched \(status 'patched', repository 'repo_1'\)/);
+      expect(server.requests.map((q) => q.path)).toEqual(['/api/v1/issues/search']);
+    } finally {
+      await server.close();
+    }
+  }, 40_000);
 });
 
 describe('the triage screen', () => {

@@ -28,8 +28,8 @@ export function apiCommand(run: Runner, cmd = new Command('api')): Command {
     .option('--input <file|->', 'Read the JSON body from a file or stdin')
     .option('--safe', 'The call is read-only: retry it like a read on network errors and 5xx')
     .addHelpText('after', [
-      '', 'The organization is added from --org / SVC_ORGANIZATION_ID / the profile when the body has none.',
-      'Without --safe the call is retried only when it provably never reached the server.', '',
+      '', 'The organization is added from --org / SVC_ORGANIZATION_ID / the profile when the body has none. Without --safe the call is retried only when it provably never reached the server.',
+      'Raw: the answer is shown as it came. Only what cannot be read is refused (exit 7: a status other than 200, not JSON, nested too deeply, a key given twice with two values); "ok": false is exit 5. None of the checks of an operation\'s answer (its counts, its items\' scope; docs/security.md) apply.', '',
       'Examples:',
       '  # Search SCA vulnerabilities (an operation the spec does not show)',
       '  $ svc api sca/vulnerabilities/search -F page=1 -F pageSize=50',

@@ -13,8 +13,10 @@ import { refuseColumns } from '../../output/columns.js';
 import { baseUrlSource } from '../../config/resolve.js';
 import { promptLine } from '../../terminal/prompt.js';
 import type { Runner } from '../runner.js';
-import { fitText } from '../help-layout.js';
+import { fitText } from '../../output/fit-text.js';
 import { headerValueProblem } from '../../http/headers.js';
+import { sendRow } from '../../http/row-call.js';
+import { rowOf } from '../../operations/index.js';
 
 export function authCommand(run: Runner, auth = new Command('auth')): Command {
   auth.description('Log in, check and log out (token stored in the config file, mode 0600)').helpCommand(false);
@@ -30,12 +32,15 @@ export function authCommand(run: Runner, auth = new Command('auth')): Command {
     .description('Show which credentials and base URL are used and from where, and check the token with the service')
     .option('--offline', 'Do not call the service: only show the settings and where they come from')
     .addHelpText('after', [
-      '', 'Checks the token with one read (the list of organizations). Exit codes: 0 the token works',
-      '(or --offline and credentials were found), 3 no credentials or the service refused them (401/403),',
-      '4 the token works but the organization in use is not one it can see, 2 no base URL, 6 the service',
-      'could not be reached.',
-      '-o json gives {profile, configFile, baseUrl, tokenId, organization, verified}: each setting as',
-      '{value, source} (with "problem" when it could not be resolved); verified is true, false, or null (not checked).',
+      '', 'Checks the token with one read (the list of organizations).', '',
+      'Exit codes:',
+      '  0  the token works (or --offline and credentials were found)',
+      '  2  no base URL',
+      '  3  no credentials, or the service refused them (401/403)',
+      '  4  the token works, but the organization in use is not one it can see',
+      '  6  the service could not be reached',
+      '',
+      '-o json gives {profile, configFile, baseUrl, tokenId, organization, verified}: each setting as {value, source} (with "problem" when it could not be resolved); verified is true, false, or null (not checked).',
       '', 'Examples:', '  $ svc auth status', '  # Only where the settings come from, no request', '  $ svc auth status --offline -o json', '',
     ].join('\n'))
     .action((o: { offline?: boolean }) => run((ctx) => status(ctx, o)));
@@ -85,7 +90,7 @@ async function login(ctx: Context, o: { tokenId?: string; withSecretStdin?: bool
       timeoutSec: ctx.timeoutSec(), retries: 1, env: ctx.env, signal: ctx.signal, now: ctx.now, random: ctx.random, sleep: ctx.sleep,
     });
     try {
-      await ctx.spin('Checking the token', () => client.call('/api/v1/orgs/list', {}, { safe: true }));
+      await ctx.spin('Checking the token', async () => sendRow(client, await rowOf('orgs', 'list'), {}));
     } catch (err) {
       if (err instanceof AuthError || (err as { exitCode?: number }).exitCode === 3) {
         throw new AuthError(`the service refused this token (${(err as Error).message}); nothing was saved`, 'check the id and secret, or create a new token in the dashboard');
@@ -172,7 +177,7 @@ async function status(ctx: Context, o: { offline?: boolean }): Promise<void> {
   else if (!o.offline) {
     try {
       const client = await ctx.client();
-      const orgs = await ctx.spin('Checking the token', () => client.call('/api/v1/orgs/list', {}, { safe: true }));
+      const orgs = await ctx.spin('Checking the token', async () => sendRow(client, await rowOf('orgs', 'list'), {}));
       view.verified = true;
       const seen = Array.isArray(orgs) ? orgs.filter((x): x is { id: string; name?: unknown } => !!x && typeof x === 'object' && typeof (x as { id?: unknown }).id === 'string') : [];
       const named = seen.find((x) => x.id === org.id);

@@ -5,7 +5,7 @@
 import { Argument, Command } from 'commander';
 import type { Runner } from '../runner.js';
 import { checkProfileName } from '../../config/store.js';
-import { INSTALL, SHELLS, type Shell } from '../../completion/shells.js';
+import { INSTALL, INSTALL_NOTE, SHELLS, type Shell } from '../../completion/shells.js';
 import { completionScript } from '../../completion/generate.js';
 
 export function completionCommand(run: Runner, cmd = new Command('completion')): Command {
@@ -15,7 +15,7 @@ export function completionCommand(run: Runner, cmd = new Command('completion')):
     .addHelpText('after', [
       '', 'The script is static (fast); only profile names after --profile are read when TAB is pressed.', '',
       'Install:',
-      ...SHELLS.map((s) => `  ${s.padEnd(5)} $ ${INSTALL[s]}`),
+      ...SHELLS.flatMap((s) => [`  # ${INSTALL_NOTE[s]}`, `  $ ${INSTALL[s]}`]),
       '', 'Example:', '  # Try it in the current bash session', '  $ source <(svc completion bash)',
     ].join('\n') + '\n')
     .action((shell: Shell, _options: unknown, command: Command) => run(async (ctx) => {

@@ -19,7 +19,8 @@ import { stripControls } from '../../core/sanitize.js';
 import { withLock } from '../../config/lock.js';
 import { writeFileAtomic } from '../../output/write-file.js';
 import { renderResponse } from '../../output/respond.js';
-import { loadGroup } from '../../operations/index.js';
+import { rowOf } from '../../operations/index.js';
+import { callRow } from '../../http/row-call.js';
 import { DEFAULT_POLICY_FILE, PolicyError, isExpired, parsePolicy, utcDay, type IgnoreEntry } from '../../gate/policy-file.js';
 import { PolicyEditError, addIgnores, parseExpiry, removeIgnores, type NewEntry } from '../../gate/policy-edit.js';
 import { fingerprintOf } from '../../gate/fingerprint.js';
@@ -86,13 +87,13 @@ async function editPolicy<T>(path: string, shown: string, edit: (text: string | 
 
 /** Each issue as the service has it (issues get, through its row), for its title and fingerprint. */
 async function fetchIssues(ctx: Context, ids: string[]): Promise<Map<string, IssueInput>> {
-  const op = (await loadGroup('issues')).find((o) => o.name === 'get')!;
+  const op = await rowOf('issues', 'get');
   const client = await ctx.client();
   const org = ctx.organization().id;
   const out = new Map<string, IssueInput>();
   for (const id of ids) {
-    const issue = await ctx.spin(`issues get ${id}`, () => client.call(op.path, { issueId: id, ...(org ? { organizationId: org } : {}) }, { safe: true }));
-    if (issue === null || typeof issue !== 'object' || Array.isArray(issue)) throw new CliError(`issues get ${id}: the answer is not an issue record`, EXIT.BAD_RESPONSE, 'give --no-verify to write the entry without looking it up');
+    // An answer that is not an issue record (an object, as the row documents) is exit 7 (callRow).
+    const issue = await ctx.spin(`issues get ${id}`, () => callRow(client, op, { issueId: id, ...(org ? { organizationId: org } : {}) }, { what: `issues get ${id}`, hint: 'give --no-verify to write the entry without looking it up' }));
     out.set(id, issue as IssueInput);
   }
   return out;
@@ -180,9 +181,8 @@ export function policyCommand(run: Runner, cmd = new Command('policy')): Command
   const file = () => new Option('--policy <file>', `The policy file (default: ${DEFAULT_POLICY_FILE} in the current directory, as svc gate reads it)`);
   cmd.description('Accept risks in the policy file: issues svc gate does not count until a date').helpCommand(false);
   cmd.addHelpText('after', [
-    '', `The entries go to ${DEFAULT_POLICY_FILE} (commit it: the accepted risks are reviewed with the code). Each has a`,
-    'reason and an expiry day; svc gate leaves the issue out of its count up to and including that day (UTC),',
-    'then counts it again and says the entry expired. The file\'s other lines and comments are kept as they are.',
+    // One paragraph, fitted to the terminal by the one fitter (output/fit-text.ts): never wrapped by hand.
+    '', `The entries go to ${DEFAULT_POLICY_FILE} (commit it: the accepted risks are reviewed with the code). Each has a reason and an expiry day; svc gate leaves the issue out of its count up to and including that day (UTC), then counts it again and says the entry expired. The file's other lines and comments are kept as they are.`,
     '', 'Examples:',
     '  $ svc policy ignore iss_123 --reason "test fixture, never deployed (SEC-42)" --expires 90d',
     '  $ svc policy list',

@@ -8,6 +8,9 @@ import { parseNumberFlag } from '../../request/number-flag.js';
 import { FAULT_KINDS } from '../../sandbox/faults.js';
 import { startSandbox } from '../../sandbox/index.js';
 import { DEFAULTS } from '../../sandbox/options.js';
+import { terminalWidth } from '../../core/host.js';
+import { fitText } from '../../output/fit-text.js';
+import { commandLines } from '../../output/text-width.js';
 
 
 interface SandboxFlags {
@@ -48,8 +51,7 @@ export function sandboxCommand(run: Runner, cmd = new Command('sandbox')): Comma
     .option('--quiet', 'Do not log each request on stderr')
     .addHelpText('after', [
       '',
-      'Prints the base URL and an `export SVC_BASE_URL=... SVC_API_TOKEN_ID=... SVC_API_TOKEN_SECRET=...` line',
-      '(as one JSON object with -o json). The token is a fixed, sandbox-only test value.',
+      'Prints the base URL and an `export SVC_BASE_URL=... SVC_API_TOKEN_ID=... SVC_API_TOKEN_SECRET=...` line to paste into another shell (as one JSON object with -o json). The token is a fixed, sandbox-only test value.',
       'Faults and latency can also be changed while it runs: POST /__sandbox/faults {"fault":"500"} (loopback only).',
       '',
       'Examples:',
@@ -109,13 +111,18 @@ async function runSandbox(ctx: Context, flags: SandboxFlags): Promise<void> {
     }) + '\n');
   } else {
     const where = o.state ? `state file ${o.state}${sb.loadedFrom === 'state' ? ' (loaded; --seed, --repos and --issues are ignored)' : ''}` : 'in memory';
-    ctx.out([
+    const comments = [
       `# svc sandbox on ${sb.url}: seed ${store.params.seed}, ${data}, ${where}`,
       "# The token below is the sandbox's own test token: it opens this sandbox and nothing else.",
-      `export SVC_BASE_URL=${sb.url} SVC_API_TOKEN_ID=${sb.tokenId} SVC_API_TOKEN_SECRET=${sb.tokenSecret}`,
-      '',
-    ].join('\n'));
-    ctx.note(`Ready in ${((ctx.now() - started) / 1000).toFixed(1)} s. Try: svc issues search --types open   (Ctrl-C stops the sandbox)`);
+    ].join('\n');
+    const exports = `export SVC_BASE_URL=${sb.url} SVC_API_TOKEN_ID=${sb.tokenId} SVC_API_TOKEN_SECRET=${sb.tokenSecret}`;
+    // On a terminal the block is fitted to its width and still pastes into a shell: comments go on as
+    // comments, the export line continues with ` \`. In a pipe each stays one line (scripts read it).
+    const width = terminalWidth(ctx);
+    ctx.out(width
+      ? `${fitText(comments, width)}\n${commandLines(exports, width, '').join('\n')}\n`
+      : `${comments}\n${exports}\n`);
+    ctx.note(`Ready in ${((ctx.now() - started) / 1000).toFixed(1)} s; Ctrl-C stops the sandbox. Try: svc issues search --types open`);
   }
 
   await new Promise<void>((resolve) => {

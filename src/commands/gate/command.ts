@@ -12,106 +12,70 @@ import { hint } from '../../completion/hints.js';
 import { REPORT_KEYS, REPORT_KINDS } from '../../gate/reports/registry.js';
 import { LEVELS } from '../../operations/levels.js';
 
+/**
+ * The gate's help after its flags: one paragraph, row or example a line, never wrapped by hand (the
+ * fitter, help-layout.ts, wraps them to the terminal; a row's description hangs under itself).
+ */
 const HELP = `
-Exit codes (fail closed: never 0 unless every id of the scope exists, its scan (and with --commit a
-scan of that commit) has finished, every open issue was fetched and every threshold held):
-  0  passed                1  a threshold was broken, or the scan failed    2  bad flags (nothing sent)
-  3  not authenticated     4  an id of the scope does not exist, or no scan of the --commit commit
-  6  network, 5xx, 429: retry later            7  incomplete or unreadable listing
-  8  the scan is still queued or running (--scan-id: add --wait; --commit: run again later)
-  9  a report or stdout could not be written   130  interrupted
+Exit codes (fail closed: never 0 unless every id of the scope exists, its scan (and with --commit a scan of that commit) has finished, every open issue was fetched, no answer left a doubt that could hide a breaking issue, and every threshold held):
+    0  passed
+    1  a threshold was broken, or the scan failed
+    2  bad flags (nothing sent)
+    3  not authenticated
+    4  an id of the scope does not exist, or no scan of the --commit commit
+    6  network, 5xx, 429: retry later
+    7  incomplete or unreadable listing, or no PASS (below)
+    8  the scan is still queued or running (--scan-id: add --wait; --commit: run again later)
+    9  a report or stdout could not be written
+  130  interrupted
 
-What the gate does not trust (docs/security.md):
-  7  an answer that contradicts itself or the spec (a 2xx other than 200, an
-     error key with data, a key given twice, counts that disagree); an issue
-     or a scan outside the scope asked for (by its repository too); several
-     pages without counts; a status other than exactly open, a score outside
-     0-100, a createdAt that is no date-time (with --new-since)
-  8  a scan whose status and finished-flags disagree
-  2  a policy that is there but cannot be read; a policy rule or fingerprint
-     that names no one thing; --commit under 7 hex digits; a report file that
-     is one of the inputs (--baseline, --policy, the config file): before
-     anything is sent
+What the gate does not trust (docs/security.md, the table of checks): a doubt blocks only what it could make wrong. A breaking issue read in scope FAILs (exit 1), even when a later page could not be read (the summary says the listing was incomplete).
+    7  no PASS: a doubt that could hide a breaking issue: counts above the listing (categoryCounts of open > totalCount; --counts wide, or counts: wide in the policy file, when the service counts a wider scope), an issue or a scan outside the scope asked for (by its repository too: not counted), a status word svc does not know, several pages without counts, no totalCount, an error beside the data; and no verdict at all on an answer svc cannot read (a 2xx other than 200, not JSON, a key given twice with two values) or a listing that changed while it was read
+    -  counted, fail closed, and named: an issue of another status than open (or none), a score that is missing or not 0-100 (as critical), a createdAt that is no date-time (with --new-since: as new)
+    8  a scan whose status and finished-flags disagree (a status word svc does not know is done when its flags say so; with none it is exit 7)
+    2  a policy that is there but cannot be read; a policy rule or fingerprint that names no one thing; --commit under 7 hex digits; a report file that is one of the inputs (--baseline, --policy, the config file): before anything is sent
 
-Scope: every id is looked up before counting: the organization (orgs list), --repository-ids and
---project-id (repositories list), --scan-id (scans list: it must have finished), --rule-id (it must
-have found an issue of some status: the API has no rule lookup). Filters (--vulnerability-classes,
---languages, --code-scan-types, --search-query) name nothing to look up and are not checked.
+Scope: every id is looked up before counting: the organization (orgs list), --repository-ids and --project-id (repositories list), --scan-id (scans list: it must have finished), --rule-id (it must have found an issue of some status: the API has no rule lookup). Filters (--vulnerability-classes, --languages, --code-scan-types, --search-query) name nothing to look up and are not checked.
 
-Levels come from each issue's score (0-100): critical >= 90, high >= 70, medium >= 40, low >= 10,
-info below (the service dashboard's cut-offs; change them with --levels). An issue without a score
-counts as critical.
+Levels come from each issue's score (0-100): critical >= 90, high >= 70, medium >= 40, low >= 10, info below (the service dashboard's cut-offs; change them with --levels). An issue without a score (or with one that is not a number from 0 to 100) counts as critical, and is named.
 
-Output: a summary on stdout (counts per level, thresholds, verdict, the issues that break the gate),
-also in CI logs; -o json gives the verdict as data: {passed, counts, thresholds, violations, breaking,
-scope, fetched, totalCount, issues, with a baseline unchanged, with a policy suppressed}. -o csv lists the breaking issues. --annotations adds workflow-command lines
-(::error file=...,line=...::; ##vso[task.logissue ...] where the CI uses logging commands) after the
-summary: the most severe within the runner's limits (10 errors, 10 warnings and 10 notices per step,
-50 per job, counted across the job's steps), then one note of how many are left out and where the
-full list is.
---sarif keeps within code scanning's limits (25,000 results per run, 10 MB gzip-compressed): above
-either, the most severe results, the number left out and why said on stderr, in the summary and in
-the run's properties.svc. Reports are written whole or not at all;
-when the gate cannot be decided, JUnit, markdown and --json-report files say so ({"passed": false,
-"decided": false, "exitCode", "error"}) and no SARIF, --hostb-sast or --code-quality file is written:
-one an earlier run left at that path is removed (said in one line). A report that cannot be written
-(a full disk) is said on stderr, the others are still written, and a failing verdict keeps exit 1
-with its summary; a passing one is exit 9 (2 for a wrong path), without a PASSED summary.
+Output: a summary on stdout (counts per level, thresholds, verdict, the issues that break the gate), also in CI logs; -o json gives the verdict as data: {passed, counts, thresholds, violations, breaking, scope, fetched, totalCount, categoryCounts (what they are taken to count), doubts, issues, with a baseline unchanged, with a policy suppressed}. -o csv lists the breaking issues. --annotations adds workflow-command lines (::error file=...,line=...::; ##vso[task.logissue ...] where the CI uses logging commands) after the summary: the most severe within the runner's limits (10 errors, 10 warnings and 10 notices per step, 50 per job, counted across the job's steps), then one note of how many are left out and where the full list is.
+
+--sarif keeps within code scanning's limits (25,000 results per run, 10 MB gzip-compressed): above either, the most severe results, the number left out and why said on stderr, in the summary and in the run's properties.svc. Reports are written whole or not at all; when the gate cannot be decided, JUnit, markdown and --json-report files say so ({"passed": false, "decided": false, "exitCode", "error"}) and no SARIF, --hostb-sast or --code-quality file is written: one an earlier run left at that path is removed (said in one line). A report that cannot be written (a full disk) is said on stderr, the others are still written, and a failing verdict keeps exit 1 with its summary; a passing one is exit 9 (2 for a wrong path), without a PASSED summary.
 
 Gating on what a change adds:
-  --baseline FILE     issues present in an earlier run's --sarif or --json-report file do not count
-                      (matched by id, else by rule + file + title); the summary says "N new, M already
-                      in the baseline"; SARIF marks baselineState, JSON lists issues and unchanged.
-  --new-since WHEN    only issues created after WHEN; --commit SHA only issues found by scans of SHA.
-                      An issue without a date or commit counts (fail closed). --commit decides only
-                      when an issue of any status names a finished scan of SHA (the API shows a
-                      scan's commit only there): none is exit 4 (not scanned yet, or a wrong sha;
-                      a scan that found nothing cannot be shown: use --scan-id), exit 8 while that
-                      scan, or with none found a scan of the scope's repositories, is still running.
+  --baseline FILE     issues present in an earlier run's --sarif or --json-report file do not count (matched by id, else by rule + file + title); the summary says "N new, M already in the baseline"; SARIF marks baselineState, JSON lists issues and unchanged.
+  --new-since WHEN    only issues created after WHEN; --commit SHA only issues found by scans of SHA. An issue without a date or commit counts (fail closed). --commit decides only when an issue of any status names a finished scan of SHA (the API shows a scan's commit only there): none is exit 4 (not scanned yet, or a wrong sha; a scan that found nothing cannot be shown: use --scan-id), exit 8 while that scan, or with none found a scan of the scope's repositories, is still running.
 
 Gating a pull request on the lines it touches:
-  --diff BASE         only issues on lines the change adds or modifies: git diff of the merge base of
-                      BASE and HEAD (--diff-work-tree: and the work tree); auto: the pull request's base
-                      (origin/<base branch>, or the CI's base commit). --diff-scope files: the whole of
-                      every changed file. The summary says "N in this change, M elsewhere (not counted)";
-                      JSON lists issues and elsewhere; SARIF leaves the others out. An issue without a
-                      file or line counts; a base git cannot resolve (shallow clone) or no repository is
-                      exit 2 with the fix (fetch-depth: 0, git fetch origin <branch>).
-  --comment           the summary as one comment on the pull request, edited on every later run;
-                      tokens: SVC_HOSTA_TOKEN (or the runner's token), SVC_HOSTB_TOKEN, SVC_HOSTC_TOKEN.
-                      A comment that cannot be posted is a warning; the exit code is the verdict's.
+  --diff BASE         only issues on lines the change adds or modifies: git diff of the merge base of BASE and HEAD (--diff-work-tree: and the work tree); auto: the pull request's base (origin/<base branch>, or the CI's base commit). --diff-scope files: the whole of every changed file. The summary says "N in this change, M elsewhere (not counted)"; JSON lists issues and elsewhere; SARIF leaves the others out. An issue without a file or line counts; a base git cannot resolve (shallow clone) or no repository is exit 2 with the fix (fetch-depth: 0, git fetch origin <branch>).
+  --comment           the summary as one comment on the pull request, edited on every later run; tokens: SVC_HOSTA_TOKEN (or the runner's token), SVC_HOSTB_TOKEN, SVC_HOSTC_TOKEN. A comment that cannot be posted is a warning; the exit code is the verdict's.
 
 Policy file (.svc-policy.yml in the current directory, or --policy FILE; YAML or JSON):
   version: 1
-  fail-on: high                              # as --fail-on
-  max: { critical: 0, high: 5, total: 100 }  # as --max-*
+  fail-on: high                    # as --fail-on
+  max: { critical: 0, high: 5 }    # as --max-*, total too
   levels: { critical: 90, high: 70, medium: 40, low: 10 }
+  counts: wide                     # as --counts (a service counting wider)
   ignore:
-    - id: iss_123                            # or fingerprint: svcfp1:..., or rule: CLASS and/or path: GLOB
-      reason: "accepted risk, see SEC-42"    # required
-      expires: 2027-03-01                    # required; applies through that day (UTC)
-  A flag replaces only its own setting of the file. Ignored issues are not counted and are listed as
-  suppressed (SARIF suppressions with the reason); an expired entry is reported and counts again.
-  A mistake in the file is exit 2 naming the line. svc policy ignore|unignore|list|prune edits the
-  ignore list from the command line (its other lines and comments kept).
+    - id: iss_123                  # or fingerprint, or rule and/or path
+      reason: "accepted, SEC-42"   # required
+      expires: 2027-03-01          # required; through that day (UTC)
+  A flag replaces only its own setting of the file. Ignored issues are not counted and are listed as suppressed (SARIF suppressions with the reason); an expired entry is reported and counts again. A mistake in the file is exit 2 naming the line. svc policy ignore|unignore|list|prune edits the ignore list from the command line (its other lines and comments kept).
 
-In CI (detected from its variables; --no-ci turns it off; svc help environment lists them):
-  host A's runner: the markdown summary is appended to the job's step summary (earlier content
-  kept), annotations are printed without --annotations, the list of breaking issues folds in a group.
-  --repository auto and --commit auto read the repository and commit the CI builds (any CI); in a
-  pull request build whose commit is a merge the CI made, --commit auto is the pull request's head
-  (host A: the event file's head sha; host B's merged results pipelines: its head variable).
-  host B's CI: the list folds in a collapsible section; --hostb-sast and --code-quality write the
-  report formats its merge requests show. Any CI: a progress line every 5 seconds, no spinner.
+In CI (detected from its variables, which svc help environment lists; --no-ci turns it off):
+  host A's runner  the markdown summary is appended to the job's step summary (earlier content kept), annotations are printed without --annotations, the list of breaking issues folds in a group.
+  host B's CI      the list folds in a collapsible section; --hostb-sast and --code-quality write the report formats its merge requests show.
+  any CI           a progress line every 5 seconds, no spinner. --repository auto and --commit auto read the repository and commit the CI builds; in a pull request build whose commit is a merge the CI made, --commit auto is the pull request's head (host A: the event file's head sha; host B's merged results pipelines: its head variable).
 
 Examples:
   # A pull request on the lines it touches, with one comment on it
   $ svc gate --repository auto --fail-on high --diff auto --comment
-  # A pull request on what it adds: gate on issues not in the main branch's last report
+  # A pull request on what it adds: issues not in the main branch's last report
   $ svc gate --repository auto --fail-on high --baseline main.sarif --sarif svc.sarif
   # Host B's merge request widgets
   $ svc gate --repository auto --fail-on high --hostb-sast sast-report.json --code-quality code-quality-report.json
-  # Fail when any open issue is high or critical; a SARIF report for the code-scanning view
+  # Fail on any open high or critical issue; a SARIF report for code scanning
   $ svc gate --fail-on high --sarif svc.sarif
   # The issues of one scan: at most 0 critical and 5 high
   $ svc gate --scan-id "$SCAN_ID" --max-critical 0 --max-high 5 --junit svc-junit.xml
@@ -150,6 +114,7 @@ export function gateCommand(run: Runner, cmd = new Command('gate')): Command {
     const description = extra.flags === '--wait' ? 'With --scan-id: wait until the scan finishes instead of exit 8 while it is queued or running; exit 1 if it fails' : extra.description.replace(/, exit 6/, ', exit 8');
     cmd.addOption(new Option(extra.flags, description));
   }
+  cmd.addOption(hint(new Option('--counts <scope>', "What the service's categoryCounts count: narrow (the search's scope, svc's inference; default) or wide (a wider scope, e.g. the organization's: then counts above totalCount are no sign of a listing that left issues out); policy file: counts: wide"), { kind: 'choice', values: ['narrow', 'wide'] }));
   cmd.option('--page-size <n>', 'Issues per request, 1 to 5000 (default 500)');
   cmd.option('--concurrency <n>', 'Requests in flight, 1 to 16 (default 4)');
   cmd.addHelpText('after', HELP);

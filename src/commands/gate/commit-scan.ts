@@ -27,15 +27,17 @@ import type { Context } from '../../context.js';
 import { CliError } from '../../core/errors.js';
 import { EXIT } from '../../core/exit-codes.js';
 import type { Client } from '../../http/client.js';
-import { NotFoundError, ResponseError } from '../../http/api-errors.js';
-import { checkAnswer } from '../../listing/answer-checks.js';
+import { NotFoundError } from '../../http/api-errors.js';
+import { checkAnswer, itemsOf } from '../../answers/item-scope.js';
+import { refusal, type Report } from '../../answers/doubts.js';
 import { escapeControls } from '../../core/sanitize.js';
 import { commitOf, sameCommit, scanIdOf } from '../../gate/since.js';
-import { LIST_PATH, findScan, scanState } from '../../scans/wait.js';
-import { checkScanRepository, type ScopeRepositories } from './scope-repositories.js';
+import { findScan, reportScan, scanState } from '../../scans/wait.js';
+import { callRow } from '../../http/row-call.js';
+import { rowOf } from '../../operations/index.js';
+import { inScopeScan, type ScopeRepositories } from './scope-repositories.js';
 import type { VerifiedCommit } from '../../gate/verdict.js';
 
-const ISSUES_SEARCH = '/api/v1/issues/search';
 /**
  * The statuses other than open that the spec's `categoryCounts` count (an answer's counts are checked
  * against the `types` asked for). `notExploitable`, seen only in the field notes, is not searched: an
@@ -93,22 +95,22 @@ function inScope(item: Record<string, unknown>, s: Scope): boolean {
 }
 
 /** The scans named by issues of other statuses that name the commit, newest first; none: empty. */
-async function searchOtherStatuses(client: Client, s: Scope, sha: string): Promise<Evidence> {
+async function searchOtherStatuses(client: Client, s: Scope, sha: string, report: Report): Promise<Evidence> {
   const body: Record<string, unknown> = { types: NOT_OPEN, sortBy: 'createdAt', sortOrder: 'desc', pageSize: PAGE_SIZE };
   if (s.org !== undefined) body.organizationId = s.org;
   if (s.repoIds) body.repositoryIds = s.repoIds;
   if (s.project !== undefined) body.projectId = s.project;
   if (s.scanId !== undefined) body.scanId = s.scanId;
   const found: Evidence = { ids: [], unnamed: 0 };
+  const search = await rowOf('issues', 'search');
   for (let page = 1; page <= MAX_PAGES; page++) {
     const asked = { ...body, page };
-    const data = await client.call(ISSUES_SEARCH, asked, { safe: true }) as Record<string, unknown> | null;
+    const data = await callRow(client, search, asked, { what: 'gate: --commit: issues search' }) as Record<string, unknown>;
     // Its counts and each issue's scope checked as every listing's are (a filter ignored: exit 7).
     // A status asked for that categoryCounts leaves out (the field notes' 5-key issueCounts has no
     // silenced or closed) is no contradiction here: a miss on this lookup fails closed (exit 4) anyway.
-    checkAnswer(ISSUES_SEARCH, 'issues', data, asked, 'gate: --commit: issues search', { omittedCategories: true });
-    const items = data?.issues;
-    if (!Array.isArray(items)) throw new ResponseError('gate: the issue search did not answer with an issues list, so --commit cannot be verified', undefined, 'check the base URL; try again with --verbose');
+    checkAnswer(search.path, 'issues', data, asked, 'gate: --commit: issues search', report, { omittedCategories: true });
+    const items = itemsOf(data, 'issues', 'gate: --commit: issues search', report);
     const ids = new Set<string>();
     for (const item of items) {
       if (item === null || typeof item !== 'object') continue;
@@ -120,35 +122,35 @@ async function searchOtherStatuses(client: Client, s: Scope, sha: string): Promi
       else ids.add(scan);
     }
     if (ids.size > 0 || found.unnamed > 0) return { ids: [...ids].sort(), unnamed: found.unnamed };
-    const total = typeof data?.totalCount === 'number' ? data.totalCount : undefined;
+    const total = typeof data.totalCount === 'number' ? data.totalCount : undefined;
     if (items.length < PAGE_SIZE || (total !== undefined && page * PAGE_SIZE >= total)) break;
   }
   return found;
 }
 
 /** The state of each scan the issues name: running -> 8, all failed -> 1, unknown -> 7 (or 4). */
-async function checkScans(client: Client, s: Scope, sha: string, ids: string[]): Promise<VerifiedCommit> {
+async function checkScans(client: Client, s: Scope, sha: string, ids: string[], report: Report, doubts: Context['doubts']): Promise<VerifiedCommit> {
   const scans: VerifiedCommit['scans'] = [];
   const failed: string[] = [];
+  const list = await rowOf('scans', 'list');
   for (const id of ids) {
     const body: Record<string, unknown> = { scanId: id, page: 1, pageSize: 10 };
     if (s.org !== undefined) body.organizationId = s.org;
     let item: Record<string, unknown> | undefined;
     try {
-      const data = await client.call(LIST_PATH, body, { safe: true });
-      checkAnswer(LIST_PATH, 'codeScans', data, body, 'gate: --commit: scans list');
-      item = findScan(data, id);
+      const data = await callRow(client, list, body, { what: 'gate: --commit: scans list' });
+      item = findScan(data, id, report, 'gate: --commit: scans list');
     } catch (err) {
       // scans/list is not in the spec (field notes): without it no scan can be shown to have finished.
       if (err instanceof NotFoundError) throw new CliError(`gate: the scan ${q(id)} of commit ${sha} cannot be checked to have finished: ${err.message}`, EXIT.NOT_FOUND, 'the service may not offer scans/list; gate on --scan-id or without --commit');
       throw err;
     }
     if (!item) {
-      throw new ResponseError(`gate: issues name scan ${q(id)} of commit ${sha}, which scans list does not know, so its state cannot be checked`, undefined, 'check the base URL; try again with --verbose');
+      throw refusal('commit-scan-unknown', 'gate', `issues name scan ${q(id)} of commit ${sha}, which scans list does not know, so its state cannot be checked`, 'check the base URL; try again with --verbose');
     }
-    // A scan record carries no organizationId: its repository is checked against the scope's (exit 7).
-    if (s.repositories) checkScanRepository(s.repositories, id, item);
-    const state = scanState(item);
+    // A scan record carries no organizationId: its repository is checked against the scope's (no PASS).
+    if (s.repositories) inScopeScan(s.repositories, id, item, doubts);
+    const state = reportScan(item, `gate: scan ${q(id)}`, report);
     const status = String(item.status ?? state);
     if (state === 'running') {
       throw new CliError(
@@ -170,21 +172,21 @@ async function checkScans(client: Client, s: Scope, sha: string, ids: string[]):
 }
 
 /** Scans of the scope's repositories that are queued or running (among the most recent). */
-async function runningScans(client: Client, s: Scope): Promise<string[]> {
+async function runningScans(client: Client, s: Scope, report: Report): Promise<string[]> {
   const body: Record<string, unknown> = { page: 1, pageSize: RECENT_SCANS, sortBy: 'createdAt', sortOrder: 'desc' };
   if (s.org !== undefined) body.organizationId = s.org;
   if (s.repoIds) body.repositoryIds = s.repoIds;
   let data: unknown;
+  const op = await rowOf('scans', 'list');
   try {
-    data = await client.call(LIST_PATH, body, { safe: true });
-    checkAnswer(LIST_PATH, 'codeScans', data, body, 'gate: --commit: scans list');
+    data = await callRow(client, op, body, { what: 'gate: --commit: scans list' });
   } catch (err) {
     // Without scans/list nothing is known to be running: the commit is simply not found.
     if (err instanceof NotFoundError) return [];
     throw err;
   }
-  const list = (data as { codeScans?: unknown } | null)?.codeScans;
-  if (!Array.isArray(list)) throw new ResponseError("scans list: the response has no 'codeScans' list", undefined, 'check the base URL; try again with --verbose');
+  // Scans of other repositories (a filter ignored) are left out below: they prove nothing here.
+  const list = itemsOf(data, 'codeScans', 'gate: --commit: scans list', report);
   return list
     .filter((x): x is Record<string, unknown> => x !== null && typeof x === 'object')
     .filter((x) => !s.repoIds || s.repoIds.includes(String(x.repositoryId)))
@@ -201,17 +203,17 @@ export async function verifyCommitScanned(ctx: Context, searchScope: Record<stri
   const s = scopeOf(searchScope);
   if (repositories) s.repositories = repositories;
   let evidence = listed ?? { ids: [], unnamed: 0 };
-  if (evidence.ids.length === 0 && evidence.unnamed === 0) evidence = await searchOtherStatuses(client, s, sha);
+  const report = ctx.doubts.report;
+  if (evidence.ids.length === 0 && evidence.unnamed === 0) evidence = await searchOtherStatuses(client, s, sha, report);
   if (evidence.unnamed > 0) {
-    throw new ResponseError(
-      `gate: ${evidence.unnamed} ${plural(evidence.unnamed, 'issue names', 'issues name')} commit ${sha} but not the scan that found ${plural(evidence.unnamed, 'it', 'them')} (codeScan.id), so svc cannot check that the scan has finished`,
-      undefined,
+    throw refusal('commit-scan-unknown', 'gate',
+      `${evidence.unnamed} ${plural(evidence.unnamed, 'issue names', 'issues name')} commit ${sha} but not the scan that found ${plural(evidence.unnamed, 'it', 'them')} (codeScan.id), so svc cannot check that the scan has finished`,
       'the service answered an issue without its scan id; try again with --verbose',
     );
   }
-  if (evidence.ids.length > 0) return checkScans(client, s, sha, evidence.ids);
+  if (evidence.ids.length > 0) return checkScans(client, s, sha, evidence.ids, report, ctx.doubts);
   const where = whereText(s);
-  const running = await runningScans(client, s);
+  const running = await runningScans(client, s, report);
   if (running.length > 0) {
     const shown = running.slice(0, 3).map(q).join(', ') + (running.length > 3 ? ', ...' : '');
     throw new CliError(

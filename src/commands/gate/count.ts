@@ -1,7 +1,9 @@
 /**
  * The gate's count: every open issue of the scope read (all pages, checked against totalCount and the
- * counts beside it, listing/pager.ts), each checked (an id, values it can decide on, a repository of
- * the scope) and given to the sieve (baseline, policy, --diff, --new-since, --commit) and the tally.
+ * counts beside it, listing/pager.ts), each checked (answers/checks.ts: a record with an id, of the
+ * scope, with values the gate can decide on: what it cannot is counted fail closed and named, or not
+ * counted and no PASS) and given to the sieve (baseline, policy, --diff, --new-since, --commit) and
+ * the tally.
  *
  * Memory: issues are counted as pages arrive. Only the issues a report or the verdict lists are
  * kept, without their heaviest fields (code segment, patch, rule-violation text): with --sarif,
@@ -9,7 +11,12 @@
  * level that a threshold looks at.
  */
 import type { Context } from '../../context.js';
-import { ResponseError } from '../../http/api-errors.js';
+import { ApiError } from '../../http/api-errors.js';
+import { CliError } from '../../core/errors.js';
+import { answerValue, quoted } from '../../core/sanitize.js';
+import type { CheckId } from '../../answers/checks.js';
+import { AnswerRefusedError, type Doubts } from '../../answers/doubts.js';
+import { askedCategorySum } from '../../answers/search-counts.js';
 import { BufferPool } from '../../http/buffer-pool.js';
 import { Pager, allowListeners } from '../../listing/pager.js';
 import { decodePage, releasePage } from '../../listing/page-decode.js';
@@ -19,11 +26,12 @@ import type { Thresholds } from '../../gate/policy.js';
 import type { GateVerdict } from '../../gate/verdict.js';
 import { createSieve } from '../../gate/sieve.js';
 import { fingerprintOf } from '../../gate/fingerprint.js';
-import { UntrustedValueError, checkIssueValues } from '../../gate/trust.js';
+import { isoInstant } from '../../gate/date-time.js';
 import { searchOperation } from './scope-flags.js';
 import type { GateSetup } from './setup.js';
-import { checkIssueRepository, checkRepositoryName, type RepositoryNames, type ScopeRepositories } from './scope-repositories.js';
+import { inScopeRepository, sameRepositoryName, type RepositoryNames, type ScopeRepositories } from './scope-repositories.js';
 import type { SpillStore } from './spill.js';
+import { sendRow } from '../../http/row-call.js';
 
 /** Fields dropped from the issues the gate keeps: large, and in no report. */
 const HEAVY_FIELDS = ['sastCodeSegment', 'businessLogicScenario', 'validationSecurityAssessment', 'patch', 'naturalLanguageRuleViolation'];
@@ -63,12 +71,40 @@ export function gateSearchBody(scope: Record<string, unknown>): Record<string, u
   return { ...scope, getCounts: true, sortBy: 'createdAt', sortOrder: 'asc' };
 }
 
+/** What the gate's count is made on: the listing's options and what the scope verification found. */
+interface CountOptions {
+  size: number;
+  concurrency: number;
+  keepAll: boolean;
+  keepSifted: boolean;
+  fingerprints: boolean;
+  store: SpillStore;
+  repositoryNames?: RepositoryNames;
+  repositories?: ScopeRepositories;
+  /** --counts wide (or the policy's `counts: wide`): categoryCounts count a wider scope than the search's. */
+  countsWide?: boolean;
+}
+
+/** A failure reading the listing after some of it was read: a FAIL proven on what was read stands. */
+function readingFailure(err: unknown): err is CliError {
+  return err instanceof ApiError || err instanceof AnswerRefusedError;
+}
+
+/**
+ * Counts every issue of the scope (all pages). What the answers leave in doubt is reported to the
+ * run's doubts (use `gate`, answers/checks.ts): an issue of a status not asked for, or without a
+ * readable score or date, is counted fail closed (and named); an issue of another repository,
+ * organization or project is not counted, and like every doubt that could hide a breaking issue it
+ * stops a PASS (run.ts decides: a FAIL read stands). A listing that cannot be read to its end (a
+ * page refused, the network) ends the count: when what was read already FAILs, that verdict is
+ * returned, saying the listing was incomplete; otherwise the failure is the gate's.
+ */
 export async function countIssues(
   ctx: Context,
   scope: Record<string, unknown>,
   options: Thresholds,
   setup: GateSetup,
-  o: { size: number; concurrency: number; keepAll: boolean; keepSifted: boolean; fingerprints: boolean; store: SpillStore; repositoryNames?: RepositoryNames; repositories?: ScopeRepositories },
+  o: CountOptions,
 ): Promise<Omit<GateVerdict, 'verified'>> {
   const op = searchOperation();
   const client = await ctx.client();
@@ -80,65 +116,100 @@ export async function countIssues(
   const tally = createTally({ ...options, keep: o.keepAll ? 'all' : 'breaking', slim, store: o.store });
   const sieve = createSieve(tally, { ...setup.sieve, cutoffs: options.cutoffs, keep: o.keepSifted, slim });
   const buffers = new BufferPool(o.concurrency + 2);
+  const body = gateSearchBody(scope);
   const pager = new Pager({
     what: 'gate',
     pagination: op.pagination!,
     // getCounts: the spec's search answers carry categoryCounts only when asked (the sandbox too):
     // without them a change while reading that keeps totalCount and totalCountAllCategories (an open
     // issue patched, a processing one opened) is not seen (page-counts.ts).
-    body: gateSearchBody(scope),
+    body,
     pageSize: o.size,
     concurrency: o.concurrency,
-    requireTotal: true,
-    // More than one page and no counts beside the total on page 1: a change while reading could not be seen (exit 7).
-    requireCounts: true,
-    // Each page's counts and each issue's scope checked against what was asked (listing/answer-checks.ts).
+    // Each page's counts and each issue's scope checked against what was asked (answers/).
     path: op.path,
+    report: ctx.doubts.report,
+    ...(o.countsWide ? { counts: { wide: true } } : {}),
     // Pages read into reused buffers and parsed when their turn comes (src/listing/page-decode.ts).
-    call: (b) => client.call(op.path, b, { safe: true, raw: buffers }),
+    call: (b) => sendRow(client, op, b, { raw: buffers }),
     decode: (answer) => decodePage(answer, op.pagination!.items),
-    warn: (l) => ctx.warn(l),
   });
-  // --new-since reads createdAt: then it must be a date-time (trust.ts).
+  // --new-since reads createdAt: then an issue without a date-time is counted as new, and named (date-time.ts).
   const dates = setup.sieve.since !== undefined;
+  const check = { dates, names: o.repositoryNames, repositories: o.repositories, doubts: ctx.doubts };
+  let notCounted = 0;
+  let incomplete: string | undefined;
+  let stoppedBy: CliError | undefined;
   const progress = await ctx.progress('gate: reading open issues');
   try {
     for await (const page of pager.pages()) {
       releasePage(page.data);
-      for (const item of page.items) sieve.add(asIssue(item, page.page, dates, o.repositoryNames, o.repositories));
-      progress.update(`gate: fetched ${count(pager.fetched)} of ${count(pager.total ?? 0)} open issues`);
+      page.items.forEach((item, i) => {
+        const issue = counted(item, page.page, page.doubted?.get(i), check);
+        if (issue) sieve.add(issue);
+        else notCounted++;
+      });
+      progress.update(`gate: fetched ${count(pager.fetched)}${pager.total !== undefined ? ` of ${count(pager.total)}` : ''} open issues`);
     }
+  } catch (err) {
+    if (!readingFailure(err)) throw err;
+    stoppedBy = err;
+    incomplete = err.message;
   } finally {
     progress.stop();
   }
   const sifted = sieve.finish();
-  const totalCount = pager.total!;
-  if (sieve.seen !== totalCount) {
+  const result = tally.result();
+  result.ignored = notCounted;
+  if (stoppedBy) {
+    // A proven FAIL stands: more pages could only add issues. Otherwise the listing's failure is the gate's.
+    if (result.passed) throw stoppedBy;
+  } else if (pager.total !== undefined && sieve.seen + notCounted !== pager.total) {
     // The pager already checks this; kept as the last line of defence of the fail-closed rule.
-    throw new ResponseError(`gate: counted ${sieve.seen} issues but the service reported ${totalCount}`);
+    ctx.doubts.add('page-short', 'gate', `counted ${sieve.seen + notCounted} issues but the service reported ${pager.total}`);
+  }
+  if (pager.total === undefined && !o.countsWide) {
+    // Without a total, counts beside the listing still say whether issues are missing from it.
+    const sum = askedCategorySum(pager.firstData, body);
+    if (sum !== undefined && sum > pager.fetched) ctx.doubts.add('counts-above-total', 'gate', `categoryCounts gives ${sum} open issue${sum === 1 ? '' : 's'} but the listing holds ${pager.fetched}`);
   }
   const narrowed = setup.baseline || setup.policy || setup.sieve.diff || setup.sieve.since !== undefined || setup.sieve.commit !== undefined;
-  return { result: tally.result(), ...(narrowed ? { sifted } : {}), scope, fetched: pager.fetched, totalCount };
+  return { result, ...(narrowed ? { sifted } : {}), scope, fetched: pager.fetched, ...(pager.total !== undefined ? { totalCount: pager.total } : {}), ...(incomplete !== undefined ? { incomplete } : {}) };
 }
 
-/** An item of the listing as an issue; anything that is not an object cannot be counted. */
-function asIssue(item: unknown, page: number, dates: boolean, names: RepositoryNames | undefined, repositories: ScopeRepositories | undefined): IssueInput {
-  if (item === null || typeof item !== 'object' || Array.isArray(item)) {
-    throw new ResponseError(`gate: page ${page} holds an item that is not an issue record`, undefined, 'check the base URL; try again with --verbose');
-  }
+interface ItemChecks {
+  dates: boolean;
+  names: RepositoryNames | undefined;
+  repositories: ScopeRepositories | undefined;
+  doubts: Doubts;
+}
+
+/**
+ * An item of the listing as the issue the gate counts, or undefined when it is not counted: not a
+ * record, or of a repository, organization or project outside the scope (answers/checks.ts
+ * `item-not-record`, `item-foreign`, `item-outside-scope`: each stops a PASS). Counted fail closed
+ * and named: a status not asked for, none, or a word svc does not know; a score that is missing or
+ * not a number from 0 to 100 (critical); with --new-since a createdAt that is not a date-time (new).
+ */
+function counted(item: unknown, page: number, doubted: readonly CheckId[] | undefined, c: ItemChecks): IssueInput | undefined {
+  if (doubted?.includes('item-not-record') || doubted?.includes('item-foreign')) return undefined;
   const issue = item as IssueInput;
-  if ((typeof issue.id !== 'string' || issue.id.trim() === '') && typeof issue.id !== 'number') {
-    throw new ResponseError(`gate: page ${page} holds an issue without an id`, undefined, 'check the base URL; try again with --verbose');
+  const at = `page ${page}: issue ${quoted(String(issue.id), 80)}`;
+  if (c.names && !sameRepositoryName(c.names, issue as Record<string, unknown>, page, c.doubts)) return undefined;
+  if (c.repositories && !inScopeRepository(c.repositories, issue as Record<string, unknown>, page, c.doubts)) return undefined;
+  if (issue.status === undefined || issue.status === null || issue.status === '') c.doubts.add('item-status-absent', 'gate', `${at} has no status: counted as open`);
+  const score = issue.score;
+  if (score === undefined) {
+    c.doubts.add('score-absent', 'gate', `${at} has no score: counted as critical`);
+  } else if (!(typeof score === 'number' && score >= 0 && score <= 100)) {
+    c.doubts.add('score-unreadable', 'gate', `${at} has score ${shown(score)}, not a number from 0 to 100: counted as critical`);
+    // Counted as critical: the level of a missing score (operations/levels.ts); the value is named above.
+    issue.score = undefined;
   }
-  try {
-    checkIssueValues(issue, dates);
-  } catch (err) {
-    if (err instanceof UntrustedValueError) {
-      throw new ResponseError(`gate: page ${page}: ${err.message}, so there is no verdict`, undefined, 'the service answered a value outside the API\'s definition; svc decides only on values it can check (docs/security.md)');
-    }
-    throw err;
+  if (c.dates && isoInstant(issue.createdAt) === undefined) {
+    c.doubts.add('created-unreadable', 'gate', `${at} has ${issue.createdAt === undefined ? 'no createdAt' : `createdAt ${shown(issue.createdAt)}, not an ISO 8601 date-time`}: counted as new`);
   }
-  if (names) checkRepositoryName(names, issue as Record<string, unknown>, page);
-  if (repositories) checkIssueRepository(repositories, issue as Record<string, unknown>, page);
   return issue;
 }
+
+const shown = (v: unknown): string => answerValue(typeof v === 'string' ? v.slice(0, 80) : v);

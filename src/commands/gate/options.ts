@@ -14,6 +14,7 @@ import type { GateFlags } from './scope-flags.js';
 import { REPORT_KEYS, type ReportKey, type ReportPaths } from '../../gate/reports/registry.js';
 import { parseDiffScope, type DiffScope } from '../../gate/diff-match.js';
 import { type Level } from '../../operations/levels.js';
+import type { CountsScope } from '../../gate/policy-file.js';
 
 export interface GateOptions {
   /** The scope flags (the issue search's own, see scope-flags.ts) and the values commander read for them. */
@@ -44,6 +45,8 @@ export interface GateOptions {
   wait?: WaitSettings;
   pageSize: number;
   concurrency: number;
+  /** --counts: what the service's categoryCounts count over (policy-file.ts CountsScope); undefined: the policy's, else narrow. */
+  counts?: CountsScope;
   /** Where the kept issues go past how many (src/commands/gate/spill.ts; not a flag: tests set it). */
   spill?: { after?: number; dir?: string };
 }
@@ -74,10 +77,18 @@ export interface GateCommandOptions extends Partial<Record<ReportKey, string>> {
   waitTimeout?: string;
   pageSize?: string;
   concurrency?: string;
+  counts?: string;
 }
 
 function maxFlag(raw: string | undefined, flag: string): number | undefined {
   return raw === undefined ? undefined : parseNumberFlag(raw, { flag, whole: true, min: 0 });
+}
+
+/** `--counts narrow|wide`. */
+function parseCounts(raw: string): CountsScope {
+  const v = raw.trim().toLowerCase();
+  if (v !== 'narrow' && v !== 'wide') throw new UsageError(`--counts expects wide or narrow, got '${raw}'`, "wide: this service's categoryCounts count a wider scope than the search's filters (the organization's); narrow: the search's (the default)");
+  return v;
 }
 
 /** Parses what commander read into GateOptions; a bad value is a UsageError (exit 2) naming its flag. */
@@ -121,6 +132,7 @@ export function parseGateOptions(raw: GateCommandOptions, flags: GateFlags): Gat
     wait: waitGiven ? prepareWait({ wait: raw.wait, pollInterval: raw.pollInterval, waitTimeout: raw.waitTimeout }) : undefined,
     pageSize: numberFlag(raw.pageSize, { flag: '--page-size', whole: true, min: 1, max: 5000 }, 500),
     concurrency: parseConcurrency(raw.concurrency),
+    ...(raw.counts !== undefined ? { counts: parseCounts(raw.counts) } : {}),
   };
 }
 

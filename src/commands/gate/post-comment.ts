@@ -38,7 +38,8 @@ export async function postComment(ctx: Context, text: string): Promise<void> {
   const where = `${pr.name}'s pull request ${target.repository}#${target.number}`;
   try {
     const r = await postStickyComment(target, text, { env: ctx.env, userAgent: `svc/${ctx.version}`, signal: ctx.signal });
-    ctx.note(`svc gate: ${r.action} the comment${r.id ? ` ${r.id}` : ''} on ${where}`);
+    const passed = r.skipped > 0 ? ` (passed over ${r.skipped} marked comment${r.skipped === 1 ? '' : 's'} that ${r.skipped === 1 ? 'is' : 'are'} not the token's own)` : '';
+    ctx.note(`svc gate: ${r.action} the comment${r.id ? ` ${r.id}` : ''} on ${where}${passed}`);
   } catch (err) {
     const why = err instanceof CommentError ? err.message : err instanceof Error ? err.message : String(err);
     ctx.warn(scrub(`--comment: could not post the comment on ${where}: ${why} (the verdict stands)`, [target.token, ...ctx.secrets()]));

@@ -3,10 +3,12 @@
  * verify it, count every open issue in it (count.ts), decide (gate/tally.ts against gate/policy.ts),
  * write the reports (write-reports.ts), print the verdict (summary.ts), comment.
  *
- * Fail closed: exit 0 only when every page was read, the number read equals totalCount, and every
- * threshold held. Anything that stops the count (401 -> 3, network/5xx -> 6, an incomplete or
- * changing listing -> 7, Ctrl-C -> 130) ends with that code; the reports then say the gate could not
- * decide (undecided.ts). A report that cannot be written does not change a failing verdict's code (1);
+ * Fail closed: exit 0 only when every page was read, the number read equals totalCount, every
+ * threshold held, and no answer left a doubt that could hide a breaking issue (answers/checks.ts,
+ * action `stop`: exit 7 naming it). A proven FAIL stands: a breaking issue read in scope is exit 1,
+ * even when a later page could not be read (the summary says the listing was incomplete). Anything
+ * else that stops the count (401 -> 3, network/5xx -> 6, an incomplete or changing listing -> 7,
+ * Ctrl-C -> 130) ends with that code; the reports then say the gate could not decide (undecided.ts). A report that cannot be written does not change a failing verdict's code (1);
  * a passing verdict is then not a pass (9, or 2 for a path), and the reports it wrote and the step
  * summary are rewritten (or removed) as those of a run without a verdict.
  */
@@ -40,9 +42,15 @@ import { fullList, inputFiles, outputFiles, reportPaths } from './report-paths.j
 import { spillStore, type SpillStore } from './spill.js';
 import { ReportWriteError, writeDecidedReports } from './write-reports.js';
 import { undecided } from './undecided.js';
+import { kindLine, type Kind } from '../../answers/doubts.js';
+import { checkOf } from '../../answers/checks.js';
+import type { CountsScope } from '../../gate/policy-file.js';
+import type { DoubtData } from '../../gate/verdict.js';
 
 /** The run step of `svc gate`, on options parsed by parseGateOptions (options.ts). */
 export async function runGate(ctx: Context, opts: GateOptions): Promise<void> {
+  // The gate decides on what it can prove (answers/checks.ts: each doubt's action in the gate).
+  ctx.doubts.use = 'gate';
   // Everything the user can get wrong is checked before the first request.
   const startedAt = wallClock(ctx);
   const setup = await gateSetup(ctx, opts);
@@ -82,7 +90,7 @@ export async function runGate(ctx: Context, opts: GateOptions): Promise<void> {
   const seen = paths.sarif ? (issue: IssueInput) => { const name = repositoryOf(issue); if (name !== undefined) repositories.add(name); } : undefined;
   const store = spillStore({ ...opts.spill, seen });
   try {
-    await decideAndReport(ctx, opts, { setup, options, format, annotations, paths, stepSummary, ...scope, startedAt, store, repositories });
+    await decideAndReport(ctx, opts, { setup, options, format, annotations, paths, stepSummary, ...scope, startedAt, store, repositories, counts: countsScope(opts, setup) });
   } finally {
     store.close();
   }
@@ -100,6 +108,41 @@ interface GateRun {
   startedAt: number;
   store: SpillStore;
   repositories: ReadonlySet<string>;
+  /** What the service's categoryCounts are taken to count, and where that came from. */
+  counts: { scope: CountsScope; from: string };
+}
+
+/** --counts, else the policy file's `counts:`, else narrow (svc's inference). */
+function countsScope(opts: GateOptions, setup: GateSetup): { scope: CountsScope; from: string } {
+  if (opts.counts !== undefined) return { scope: opts.counts, from: '--counts' };
+  if (setup.policy?.counts !== undefined) return { scope: setup.policy.counts, from: setup.policy.file };
+  return { scope: 'narrow', from: 'default' };
+}
+
+/** Each kind of doubt the run's answers raised, as the verdict lists it. */
+function doubtData(ctx: Context): DoubtData[] {
+  return ctx.doubts.found().map((k) => ({ check: k.id, action: k.action, line: kindLine(k), times: k.times, details: k.details.slice(0, 10) }));
+}
+
+/**
+ * No PASS: what was read breaks no threshold, but a doubt could hide an issue that would (answers/
+ * checks.ts, action `stop`): exit 7 naming it. Counts above the listing name the setting that tells
+ * svc this service counts categories over a wider scope.
+ */
+function noPass(ctx: Context, stops: readonly Kind[], counts: { scope: CountsScope; from: string }): CliError {
+  // The counts first: the one doubt a setting resolves.
+  const first = stops.find((k) => k.id === 'counts-above-total') ?? stops[0];
+  const others = stops.filter((k) => k !== first);
+  // Named here, so not said again as a warning (the others are, above the error).
+  ctx.doubts.markSaid(first.id);
+  const said = `${first.details[0]}${first.times > 1 ? ` (and ${first.times - 1} more)` : ''}`;
+  const more = others.length > 0 ? `; and ${others.length} more kind${others.length === 1 ? '' : 's'} of doubt (above: ${others.map((k) => k.id).join(', ')})` : '';
+  const hint = first.id === 'counts-above-total'
+    ? `counts say more issues exist than were listed: svc infers that categoryCounts count the search's scope (the spec does not say); if this service counts them over a wider scope (the organization's), say so with --counts wide, or counts: wide in .svc-policy.yml (now: ${counts.scope}, from ${counts.from}); the setting is recorded in the summary and in -o json`
+    : `no issue read breaks a threshold, but this doubt could hide one (${first.id}: ${checkOf(first.id).doubt}; docs/security.md; --verbose says more)`;
+  // The setting is named in the message itself, which the CI step summary and the reports carry too.
+  const setting = first.id === 'counts-above-total' ? ' (counts say more issues exist than were listed; a service whose categoryCounts count a wider scope: --counts wide)' : '';
+  return new CliError(`gate: no PASS: ${said}${setting}${more}`, EXIT.BAD_RESPONSE, hint);
 }
 
 /** Verifies the scope, counts, decides, writes the reports and prints the verdict (runGate's second half). */
@@ -117,10 +160,13 @@ async function decideAndReport(ctx: Context, opts: GateOptions, g: GateRun): Pro
     // repository found by its URL has that URL in its record (7).
     const { verified, repositoryNames, repositories } = await verifyScope(ctx, scope, { wait: opts.wait, ...(repository?.url !== undefined ? { resolvedUrl: repository.url } : {}) });
     // Fingerprints only where something shows them: reports that list every issue, -o json/ndjson/csv.
-    const counted = await countIssues(ctx, scope, g.options, setup, { size: opts.pageSize, concurrency: opts.concurrency, keepAll, keepSifted: keep.siftedIssues || asData, fingerprints: keepAll || format !== 'table', store: g.store, repositoryNames, repositories });
+    const counted = await countIssues(ctx, scope, g.options, setup, { size: opts.pageSize, concurrency: opts.concurrency, keepAll, keepSifted: keep.siftedIssues || asData, fingerprints: keepAll || format !== 'table', store: g.store, repositoryNames, repositories, countsWide: g.counts.scope === 'wide' });
     // --commit: no verdict unless the service shows a finished scan of that commit (4, 8, 1, 7).
     if (setup.sieve.commit !== undefined) verified.commit = await verifyCommitScanned(ctx, scope, setup.sieve.commit, counted.sifted?.commitScans, repositories);
-    verdict = { ...counted, verified, organization: organizationInUse(ctx, g.built) };
+    verdict = { ...counted, verified, organization: organizationInUse(ctx, g.built), categoryCounts: g.counts, doubts: doubtData(ctx) };
+    // A doubt that could hide a breaking issue stops a PASS (exit 7 naming it); a proven FAIL stands.
+    const stops = ctx.doubts.stopping();
+    if (verdict.result.passed && stops.length > 0) throw noPass(ctx, stops, g.counts);
   } catch (err) {
     await undecided(ctx, opts, g, paths, err);
     throw err;
@@ -170,7 +216,8 @@ async function decideAndReport(ctx: Context, opts: GateOptions, g: GateRun): Pro
   // --comment: one sticky comment on the pull request; whatever happens to it, the verdict stands.
   if (opts.comment) await postComment(ctx, toComment(verdict.result, siftedLines(verdict.sifted, verdict.result.counts.total), { link: setup.issueUrl, commit: setup.ci?.commit }));
   if (!verdict.result.passed) {
-    throw new CliError(`gate failed: ${verdict.result.violations.join('; ')}`, EXIT.GATE_FAILED);
+    const partly = verdict.incomplete !== undefined ? ` (on the issues read: the listing was incomplete, ${verdict.incomplete})` : '';
+    throw new CliError(`gate failed: ${verdict.result.violations.join('; ')}${partly}`, EXIT.GATE_FAILED);
   }
 }
 

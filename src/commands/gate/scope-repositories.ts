@@ -4,13 +4,15 @@
  * `organizationId` (the spec's Issue record, the field notes' scan item), so the organization and
  * project filters cannot be checked on the fields it carries; its `repositoryId` can: a repository
  * outside the scope's list shows that the service ignored the filter (exit 7), never a verdict on
- * another organization's issues. Cheap per issue: a property read and a Set look-up.
+ * another organization's issues: such an item is not counted, and no PASS is reached on the listing
+ * (`item-outside-scope`, answers/checks.ts; a FAIL read in scope stands). Cheap per issue: a property
+ * read and a Set look-up.
  *
  * By name (RepositoryNames, below): an issue that carries no `repositoryId` cannot disagree with
  * --repository-ids by id; its `repositoryName` can, where it is known to differ.
  */
-import { ResponseError } from '../../http/api-errors.js';
 import { escapeControls } from '../../core/sanitize.js';
+import type { Doubts } from '../../answers/doubts.js';
 
 export interface ScopeRepositories {
   /** The ids of the repositories of the scope. */
@@ -19,37 +21,31 @@ export interface ScopeRepositories {
   where: string;
 }
 
-const HINT = 'the service (or a proxy) answered something other than what was asked; no data from it is counted: check the base URL and the service version; --verbose shows the answer';
-
 /** The repositoryId an item carries, as a string; undefined when it carries none. */
 function repositoryIdOf(item: Record<string, unknown>): string | undefined {
   const v = item.repositoryId;
   return typeof v === 'string' || typeof v === 'number' ? String(v) : undefined;
 }
 
-/** Throws (exit 7) when an issue of the gate's listing names a repository outside the scope. */
-export function checkIssueRepository(scope: ScopeRepositories, issue: Record<string, unknown>, page: number): void {
+/** Whether an issue of the gate's listing is of a repository of the scope; one outside it is reported (not counted, no PASS). */
+export function inScopeRepository(scope: ScopeRepositories, issue: Record<string, unknown>, page: number, doubts: Doubts): boolean {
   const repo = repositoryIdOf(issue);
-  if (repo === undefined || scope.ids.has(repo)) return;
-  throw new ResponseError(
-    `gate: page ${page} holds issue '${escapeControls(String(issue.id))}' of repository '${escapeControls(repo)}', which is not a repository of ${scope.where} (repositories list gives ${scope.ids.size}): the service ignored the scope asked for`,
-    undefined, HINT,
-  );
+  if (repo === undefined || scope.ids.has(repo)) return true;
+  doubts.add('item-outside-scope', 'gate', `page ${page} holds issue '${escapeControls(String(issue.id))}' of repository '${escapeControls(repo)}', which is not a repository of ${scope.where} (repositories list gives ${scope.ids.size}): the service ignored the scope asked for; not counted`);
+  return false;
 }
 
-/** Throws (exit 7) when the scan the gate is scoped to is of a repository outside the scope. */
-export function checkScanRepository(scope: ScopeRepositories, scanId: string, scan: Record<string, unknown>): void {
+/** Whether the scan the gate is scoped to is of a repository of the scope; one outside it is reported (no PASS). */
+export function inScopeScan(scope: ScopeRepositories, scanId: string, scan: Record<string, unknown>, doubts: Doubts): boolean {
   const repo = repositoryIdOf(scan);
-  if (repo === undefined || scope.ids.has(repo)) return;
-  throw new ResponseError(
-    `gate: scans list gives scan '${escapeControls(scanId)}' of repository '${escapeControls(repo)}', which is not a repository of ${scope.where} (repositories list gives ${scope.ids.size}), so the gate would judge a scan outside its scope`,
-    undefined, HINT,
-  );
+  if (repo === undefined || scope.ids.has(repo)) return true;
+  doubts.add('item-outside-scope', 'gate', `scans list gives scan '${escapeControls(scanId)}' of repository '${escapeControls(repo)}', which is not a repository of ${scope.where} (repositories list gives ${scope.ids.size}), so the gate would judge a scan outside its scope`);
+  return false;
 }
 
 /**
  * By name: an issue that carries no `repositoryId` cannot disagree with `--repository-ids` by id (the listing's
- * scope check reads the fields an item carries: listing/answer-checks.ts). Its `repositoryName` can,
+ * scope check reads the fields an item carries: answers/item-scope.ts). Its `repositoryName` can,
  * where it is known to differ: the gate has listed the organization's repositories (scope.ts), and
  * a name that is another repository's (`name` of its record) and none of the ones asked for names
  * an issue outside the scope: the service ignored the filter (exit 7).
@@ -81,15 +77,13 @@ export function repositoryNames(records: ReadonlyArray<Record<string, unknown>>,
   return others.size > 0 ? { asked, others } : undefined;
 }
 
-/** Throws (exit 7) when an issue without a repositoryId names another repository of the organization. */
-export function checkRepositoryName(names: RepositoryNames, issue: Record<string, unknown>, page: number): void {
-  if (issue.repositoryId !== undefined && issue.repositoryId !== null) return;
+/** Whether an issue without a repositoryId may be of the repositories asked for; one named as another's is reported (not counted, no PASS). */
+export function sameRepositoryName(names: RepositoryNames, issue: Record<string, unknown>, page: number, doubts: Doubts): boolean {
+  if (issue.repositoryId !== undefined && issue.repositoryId !== null) return true;
   const name = issue.repositoryName;
-  if (typeof name !== 'string' || names.asked.has(name)) return;
+  if (typeof name !== 'string' || names.asked.has(name)) return true;
   const other = names.others.get(name);
-  if (other === undefined) return;
-  throw new ResponseError(
-    `gate: page ${page} holds issue '${escapeControls(String(issue.id))}' without a repositoryId, of repository '${escapeControls(name)}', which is ${other}'s name, outside the repositories asked for (${[...names.asked].map((n) => `'${escapeControls(n)}'`).join(', ')}): the service ignored the repositoryIds filter`,
-    undefined, 'the service (or a proxy) answered something other than what was asked; no data from it is counted: check the base URL and the service version; --verbose shows the answer',
-  );
+  if (other === undefined) return true;
+  doubts.add('item-outside-scope', 'gate', `page ${page} holds issue '${escapeControls(String(issue.id))}' without a repositoryId, of repository '${escapeControls(name)}', which is ${other}'s name, outside the repositories asked for (${[...names.asked].map((n) => `'${escapeControls(n)}'`).join(', ')}): the service ignored the repositoryIds filter; not counted`);
+  return false;
 }

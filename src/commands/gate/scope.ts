@@ -12,40 +12,45 @@
  * |                  | is known only through its repositories)        |                                     |
  * | --scan-id        | `scans list --scan-id` (field notes)           | exit 4 unknown; 8 queued or running |
  * |                  |                                                | (or --wait); 1 failed, its message; |
- * |                  |                                                | 7 listed twice, or a scan of another|
- * |                  |                                                | organization or id in the answer    |
+ * |                  |                                                | 7 listed twice, a status word svc   |
+ * |                  |                                                | does not know without flags, only   |
+ * |                  |                                                | other scans; no PASS: a scan of     |
+ * |                  |                                                | another organization                |
  * | --repository     | `repositories list`: the record of the id      | exit 7 when it gives only other     |
  * |  URL or auto     | resolve-by-url gave has that URL (or none)     | URLs (the answers contradict)       |
  * | --rule-id        | `issues search --rule-id` of any status: the   | exit 4: an unused rule cannot be    |
  * |                  | rule has found an issue (the spec has no rule  |  told from a typo                   |
  * |                  | lookup)                                        |                                     |
- * | organization or  | `repositories list` (once per gate): the scan's| exit 7: a scan or an issue of a     |
- * |  project (any    | and each counted issue's repositoryId is one of|  repository outside the scope (they |
- * |  named scope)    | the organization's (the project's) repositories|  carry no organizationId to compare)|
+ * | organization or  | `repositories list` (once per gate): the scan's| no PASS (exit 7 unless a FAIL is    |
+ * |  project (any    | and each counted issue's repositoryId is one of|  proven): a scan or an issue of a   |
+ * |  named scope)    | the organization's (the project's) repositories|  repository outside the scope (not  |
+ * |                  |                                                |  counted; no organizationId to      |
+ * |                  |                                                |  compare)                           |
  *
  * An organization that is not named anywhere (no --organization-id, --org, SVC_ORGANIZATION_ID or
  * profile) is the token's default one, which the service picks: there is no id to check. The other
  * scope flags (--vulnerability-classes, --languages, --code-scan-types, --search-query) are filters,
  * not ids, and the spec lists no allowed values for them: they are not checked, and the summary says
  * how many open issues they left. A lookup that fails for another reason ends as any call does
- * (3, 6, 7...); a lookup whose answer cannot be read is exit 7: it never counts as "found".
+ * (3, 6, 7...); a lookup whose answer cannot be read is exit 7: it never counts as "found". An
+ * organization record without `id` is read by its `organizationId` (inference, a warning); one with no
+ * id at all cannot show the organization exists: no PASS, and no exit 4 (answers/checks.ts).
  */
 import type { Context } from '../../context.js';
 import { CliError } from '../../core/errors.js';
 import { EXIT } from '../../core/exit-codes.js';
 import type { Client } from '../../http/client.js';
-import { NotFoundError, ResponseError } from '../../http/api-errors.js';
-import { checkAnswer, itemScopeCheck } from '../../listing/answer-checks.js';
+import { NotFoundError } from '../../http/api-errors.js';
+import { itemScopeCheck } from '../../answers/item-scope.js';
+import { refusal, type Doubts } from '../../answers/doubts.js';
 import { escapeControls } from '../../core/sanitize.js';
 import type { VerifiedScope } from '../../gate/verdict.js';
 import { recordUrls } from '../../repos/find.js';
-import { checkScanRepository, type ScopeRepositories, repositoryNames, type RepositoryNames } from './scope-repositories.js';
+import { inScopeScan, type ScopeRepositories, repositoryNames, type RepositoryNames } from './scope-repositories.js';
 import { mayNameSameRepository, webUrl } from '../../ci/repo-url.js';
-import { LIST_PATH, WaitTimeoutError, findScan, scanState, waitForScan } from '../../scans/wait.js';
-
-const ORGS_LIST = '/api/v1/orgs/list';
-const REPOS_LIST = '/api/v1/repositories/list';
-const ISSUES_SEARCH = '/api/v1/issues/search';
+import { WaitTimeoutError, findScan, reportScan, waitForScan } from '../../scans/wait.js';
+import { callRow } from '../../http/row-call.js';
+import { rowOf } from '../../operations/index.js';
 
 /** An id of the scope that does not exist (exit 4). */
 class ScopeNotFoundError extends CliError {
@@ -75,48 +80,68 @@ const FILTERS: Record<string, string> = {
 
 const q = (id: string) => `'${escapeControls(id)}'`;
 
-function listOf(data: unknown, what: string): Array<Record<string, unknown>> {
-  if (!Array.isArray(data)) throw new ResponseError(`gate: ${what} did not answer with a list, so the scope cannot be verified`, undefined, 'check the base URL; try again with --verbose');
-  return data.filter((x): x is Record<string, unknown> => x !== null && typeof x === 'object');
+/** The records of a list answer (callRow has checked it is a list, as the row documents: `top-level`). */
+function listOf(data: unknown): Array<Record<string, unknown>> {
+  return (data as unknown[]).filter((x): x is Record<string, unknown> => x !== null && typeof x === 'object');
 }
 
-function idOf(rec: Record<string, unknown>): string | undefined {
-  const v = rec.id;
+function idOf(rec: Record<string, unknown>, field = 'id'): string | undefined {
+  const v = rec[field];
   return typeof v === 'string' || typeof v === 'number' ? String(v) : undefined;
 }
 
-async function verifyOrganization(client: Client, org: string): Promise<void> {
-  const orgs = listOf(await client.call(ORGS_LIST, {}, { safe: true }), 'orgs list');
-  const ids = orgs.map(idOf);
+/**
+ * An organization record's id: `id` (field notes), else (inference, `org-id-field`: the spec shows no
+ * field of the record) `organizationId` or `orgId`, said once.
+ */
+function orgIdOf(rec: Record<string, unknown>, doubts: Doubts): string | undefined {
+  const id = idOf(rec);
+  if (id !== undefined) return id;
+  for (const field of ['organizationId', 'orgId']) {
+    const other = idOf(rec, field);
+    if (other !== undefined) {
+      doubts.add('org-id-field', 'gate: orgs list', `an organization record without 'id' gives '${field}' ${q(other)}: read as its id`);
+      return other;
+    }
+  }
+  return undefined;
+}
+
+async function verifyOrganization(client: Client, org: string, doubts: Doubts): Promise<boolean> {
+  const orgs = listOf(await callRow(client, await rowOf('orgs', 'list'), {}, { what: 'gate: orgs list' }));
+  const ids = orgs.map((o) => orgIdOf(o, doubts));
   if (ids.some((x) => x === undefined) && !ids.includes(org)) {
-    throw new ResponseError(`gate: orgs list gives organizations without an id, so organization ${q(org)} cannot be verified`, undefined, 'check the base URL; try again with --verbose');
+    // Not stated as missing (an organization without an id may be it): no PASS, and no exit 4.
+    doubts.add('record-no-id', 'gate: orgs list', `it gives organizations without an id, so organization ${q(org)} cannot be verified`);
+    return false;
   }
   if (!ids.includes(org)) {
     throw new ScopeNotFoundError(`gate: organization ${q(org)} not found (the token sees ${orgs.length} organization${orgs.length === 1 ? '' : 's'})`, 'check --organization-id, --org, SVC_ORGANIZATION_ID or the profile; `svc orgs list` shows them');
   }
+  return true;
 }
 
-async function verifyRepositories(client: Client, org: string | undefined, repoIds: string[] | undefined, project: string | undefined, resolvedUrl?: string): Promise<{ names?: RepositoryNames; repositories: ScopeRepositories }> {
+async function verifyRepositories(client: Client, org: string | undefined, repoIds: string[] | undefined, project: string | undefined, doubts: Doubts, resolvedUrl?: string): Promise<{ names?: RepositoryNames; repositories: ScopeRepositories }> {
   const body: Record<string, unknown> = { getCounts: false };
   if (org !== undefined) body.organizationId = org;
-  const repos = listOf(await client.call(REPOS_LIST, body, { safe: true }), 'repositories list');
+  const all = listOf(await callRow(client, await rowOf('repos', 'list'), body, { what: 'gate: repositories list' }));
   const where = org === undefined ? 'the token\'s organization' : `organization ${q(org)}`;
   const byId = new Map<string, Record<string, unknown>>();
-  for (const r of repos) {
-    const id = idOf(r);
-    if (id === undefined) throw new ResponseError('gate: repositories list gives a repository without an id, so the scope cannot be verified', undefined, 'check the base URL; try again with --verbose');
-    byId.set(id, r);
-  }
+  // A repository without an id cannot be shown to be (or not to be) one of the scope: no PASS.
+  const repos = all.filter((r) => idOf(r) !== undefined);
+  if (repos.length < all.length) doubts.add('record-no-id', 'gate: repositories list', `it gives ${all.length - repos.length} repositor${all.length - repos.length === 1 ? 'y' : 'ies'} without an id, so the scope cannot be verified`);
+  for (const r of repos) byId.set(idOf(r)!, r);
   if (repoIds) {
     const missing = repoIds.filter((id) => !byId.has(id));
-    if (missing.length > 0) {
+    // Not stated as missing while some repository has no id (it may be one asked for).
+    if (missing.length > 0 && repos.length === all.length) {
       throw new ScopeNotFoundError(
         `gate: repositor${missing.length === 1 ? 'y' : 'ies'} ${missing.map(q).join(', ')} not found in ${where}`,
         '`svc repos list` shows the repository ids; a typo in --repository-ids would gate on nothing',
       );
     }
   }
-  if (resolvedUrl !== undefined && repoIds?.length === 1) sameUrl(resolvedUrl, repoIds[0], byId.get(repoIds[0])!);
+  if (resolvedUrl !== undefined && repoIds?.length === 1 && byId.has(repoIds[0])) sameUrl(resolvedUrl, repoIds[0], byId.get(repoIds[0])!);
   if (project !== undefined) {
     const inProject = repos.filter((r) => r.projectId === project);
     if (inProject.length === 0) {
@@ -145,20 +170,20 @@ function sameUrl(url: string, id: string, record: Record<string, unknown>): void
   const urls = recordUrls(record);
   // An SSH URL there is compared loosely: it carries no web port, nor always a relative root.
   if (urls.length === 0 || mayNameSameRepository(url, urls)) return;
-  throw new ResponseError(
-    `gate: the service's answers contradict each other: resolve-by-url gives ${q(id)} for ${url}, but repositories list gives ${q(id)} the URL ${[...new Set(urls.map((u) => webUrl(u) ?? u))].map(q).join(', ')}, so the gate would judge another repository`,
-    undefined, 'give the repository id with --repository-ids (`svc repos list` shows each one\'s URL); check the base URL and the service version',
+  throw refusal('repository-url', 'gate',
+    `the service's answers contradict each other: resolve-by-url gives ${q(id)} for ${url}, but repositories list gives ${q(id)} the URL ${[...new Set(urls.map((u) => webUrl(u) ?? u))].map(q).join(', ')}, so the gate would judge another repository`,
+    'give the repository id with --repository-ids (`svc repos list` shows each one\'s URL); check the base URL and the service version',
   );
 }
 
 async function verifyRule(client: Client, org: string | undefined, rule: string): Promise<void> {
   const body: Record<string, unknown> = { ruleId: rule, page: 1, pageSize: 1 };
   if (org !== undefined) body.organizationId = org;
-  const data = await client.call(ISSUES_SEARCH, body, { safe: true }) as Record<string, unknown> | null;
-  const counts = [data?.totalCountAllCategories, data?.totalCount].filter((n): n is number => typeof n === 'number');
-  const listed = Array.isArray(data?.issues) ? data.issues.length : undefined;
+  const data = await callRow(client, await rowOf('issues', 'search'), body, { what: 'gate: --rule-id: issues search' }) as Record<string, unknown>;
+  const counts = [data.totalCountAllCategories, data.totalCount].filter((n): n is number => typeof n === 'number');
+  const listed = Array.isArray(data.issues) ? data.issues.length : undefined;
   if (counts.length === 0 && listed === undefined) {
-    throw new ResponseError('gate: the issue search gave no count, so --rule-id cannot be verified', undefined, 'check the base URL; try again with --verbose');
+    throw refusal('rule-no-count', 'gate: --rule-id', 'the issue search gave no count and no list, so the rule cannot be verified', 'check the base URL; try again with --verbose');
   }
   if (Math.max(...counts, listed ?? 0) === 0) {
     throw new ScopeNotFoundError(
@@ -171,34 +196,45 @@ async function verifyRule(client: Client, org: string | undefined, rule: string)
 async function verifyScan(ctx: Context, client: Client, org: string | undefined, scanId: string, repoIds: string[] | undefined, o: WaitOptions, repositories: ScopeRepositories | undefined): Promise<{ id: string; status: string; repositoryId?: string }> {
   const body: Record<string, unknown> = { scanId, page: 1, pageSize: 10 };
   if (org !== undefined) body.organizationId = org;
+  const what = 'gate: scans list';
   let item: Record<string, unknown> | undefined;
-  // The answer's scans checked against the request (listing/answer-checks.ts), as `svc scans list`
-  // checks them: a scan of another organization (or scan id) shows the filter was ignored (exit 7).
-  const inScope = itemScopeCheck(LIST_PATH, body, 'gate: scans list');
+  // The scan's record checked against the request (answers/item-scope.ts), as `svc scans list` checks
+  // it: a scan of another organization shows the filter was ignored (no PASS).
+  const op = await rowOf('scans', 'list');
+  const inScope = itemScopeCheck(op.path, { organizationId: org }, what, ctx.doubts.report);
+  let others = 0;
   try {
-    const data = await client.call(LIST_PATH, body, { safe: true });
-    checkAnswer(LIST_PATH, 'codeScans', data, body, 'gate: scans list');
-    item = findScan(data, scanId);
+    const data = await callRow(client, op, body, { what });
+    item = findScan(data, scanId, ctx.doubts.report, what);
+    const list = (data as { codeScans?: unknown } | null)?.codeScans;
+    if (Array.isArray(list)) others = list.filter((x) => x !== null && typeof x === 'object' && String((x as Record<string, unknown>).scanId ?? (x as Record<string, unknown>).id) !== scanId).length;
   } catch (err) {
     // scans/list is not in the spec (field notes): a 404 for the path itself cannot tell the scan exists.
     if (err instanceof NotFoundError) throw new ScopeNotFoundError(`gate: scan ${q(scanId)} cannot be verified: ${err.message}`, 'the service may not offer scans/list; gate on --repository-ids instead');
     throw err;
   }
   if (!item) {
+    // An answer of other scans only says the scanId filter was ignored, not that the scan does not exist.
+    if (others > 0) throw refusal('item-foreign', what, `it answers ${others} other scan${others === 1 ? '' : 's'} but not ${q(scanId)}: the service ignored the scanId filter, so whether the scan exists cannot be told`);
     throw new ScopeNotFoundError(`gate: scan ${q(scanId)} not found${org === undefined ? '' : ` in organization ${q(org)}`}`, '`svc scans list` shows the scan ids; a typo in --scan-id would gate on nothing');
   }
   const repo = typeof item.repositoryId === 'string' ? item.repositoryId : undefined;
   if (repoIds && repo !== undefined && !repoIds.includes(repo)) {
     throw new ScopeNotFoundError(`gate: scan ${q(scanId)} is of repository ${q(repo)}, which --repository-ids does not name, so the scope holds nothing`, 'drop --repository-ids, or name the scan\'s repository');
   }
-  // A scan record carries no organizationId (field notes): its repository is checked against the scope's.
-  if (repositories) checkScanRepository(repositories, scanId, item);
-  let state = scanState(item);
+  const checkRecord = (rec: Record<string, unknown>) => {
+    inScope?.(rec, 1);
+    // A scan record carries no organizationId (field notes): its repository is checked against the scope's.
+    if (repositories) inScopeScan(repositories, scanId, rec, ctx.doubts);
+    // Its state: a word svc cannot read is refused (exit 7 naming it); a completed scan's message is a warning.
+    return reportScan(rec, `gate: scan ${q(scanId)}`, ctx.doubts.report);
+  };
+  let state = checkRecord(item);
   if (state === 'running') {
     const status = String(item.status ?? 'running');
     if (!o.wait) {
       throw new ScanPendingError(
-        `gate: scan ${q(scanId)} has not finished (status ${status}): its issues are not all known yet, so there is no verdict`,
+        `gate: scan ${q(scanId)} has not finished (status ${escapeControls(status)}): its issues are not all known yet, so there is no verdict`,
         `add --wait to wait for it (--wait-timeout, --poll-interval), or run the gate when \`svc scans list --scan-id ${scanId}\` says completed`,
       );
     }
@@ -209,13 +245,11 @@ async function verifyScan(ctx: Context, client: Client, org: string | undefined,
       throw err;
     }
     // The record the wait ended on, checked as the first one was.
-    inScope?.(item, 1);
-    if (repositories) checkScanRepository(repositories, scanId, item);
-    state = scanState(item);
+    state = checkRecord(item);
   }
   if (state === 'failed') {
     const why = typeof item.errorMessage === 'string' && item.errorMessage.trim() !== '' ? item.errorMessage.trim() : `status ${String(item.status)}`;
-    throw new CliError(`gate: scan ${q(scanId)} failed: ${why}`, EXIT.GATE_FAILED, 'a failed scan has no complete findings: fix the cause and scan again');
+    throw new CliError(`gate: scan ${q(scanId)} failed: ${escapeControls(why)}`, EXIT.GATE_FAILED, 'a failed scan has no complete findings: fix the cause and scan again');
   }
   return { id: scanId, status: String(item.status ?? 'completed'), ...(repo !== undefined ? { repositoryId: repo } : {}) };
 }
@@ -246,13 +280,13 @@ export async function verifyScope(ctx: Context, scope: Record<string, unknown>, 
   // The lookups are sent at once (each is a round trip before the first page); their failures are
   // reported in this order, the organization's first: the other lookups are answered within it.
   const lookups: Array<Promise<() => void>> = [];
-  if (org !== undefined) lookups.push(verifyOrganization(client, org).then(() => () => { verified.organization = org; }));
+  if (org !== undefined) lookups.push(verifyOrganization(client, org, ctx.doubts).then((found) => () => { if (found) verified.organization = org; }));
   // The repositories list is read once when the scope names anything (an organization, repositories,
   // a project, a scan): issues and scans carry no organizationId, so their repositoryId is what shows
   // the organization and project filters were honoured (scope-repositories.ts). With repositories or
   // a project it is one of the lookups; otherwise it follows them (an unknown organization is said
   // alone, never with a list request of it still in flight).
-  const listRepositories = () => verifyRepositories(client, org, repoIds, project, o.resolvedUrl);
+  const listRepositories = () => verifyRepositories(client, org, repoIds, project, ctx.doubts, o.resolvedUrl);
   const reposFirst = repoIds !== undefined || project !== undefined;
   if (reposFirst) {
     lookups.push(listRepositories().then(({ names, repositories }) => () => {

@@ -2,7 +2,7 @@
 import { terminalWidth, wallClock } from '../../core/host.js';
 import type { Context } from '../../context.js';
 import { firstOf, type GateResult } from '../../gate/tally.js';
-import { organizationText, type GateVerdict } from '../../gate/verdict.js';
+import { doubtNotes, organizationText, type GateVerdict } from '../../gate/verdict.js';
 import { groupLines, type CiInfo } from '../../ci/detect.js';
 import { siftedLines } from '../../gate/sifted-text.js';
 import type { Format } from '../../output/formats.js';
@@ -152,14 +152,15 @@ function humanSummary(ctx: Context, v: GateVerdict, ci: CiInfo | undefined, omit
   out.push(chalk.bold(table[0]), ...table.slice(1).map((l) => (l.endsWith('FAIL') ? chalk.red(l) : l)));
   const c = r.thresholds.cutoffs;
   out.push('');
-  out.push(`Scope: ${scopeText(v.scope)}; read ${count(v.fetched)} of ${count(v.totalCount)} (totalCount).`);
+  out.push(`Scope: ${scopeText(v.scope)}; read ${count(v.fetched)}${v.totalCount !== undefined ? ` of ${count(v.totalCount)} (totalCount)` : ' (no totalCount)'}.`);
   if (v.organization) out.push(organizationText(v.organization));
   out.push(verifiedText(v.verified));
   if (r.counts.total === 0 && v.verified.unverifiedFilters.length > 0) {
     out.push(`Note: ${v.verified.unverifiedFilters.join(', ')} filter the scope and cannot be verified (a misspelt value matches nothing).`);
   }
   out.push(`Levels by score: critical >= ${c.critical}, high >= ${c.high}, medium >= ${c.medium}, low >= ${c.low}, info below.`);
-  if (r.ignored > 0) out.push(`${r.ignored} listed issue${r.ignored === 1 ? ' was' : 's were'} not open and not counted.`);
+  if (r.ignored > 0) out.push(`${r.ignored} listed issue${r.ignored === 1 ? ' was' : 's were'} outside the scope (another repository, organization or project) and not counted.`);
+  out.push(...doubtNotes(v).map((l) => cellText(l)));
   out.push(...siftedLines(v.sifted, r.counts.total));
   out.push(...omitted);
   if (r.breaking.length > 0) {

@@ -6,7 +6,6 @@ import { argName, flagSpecs, typeText, type FlagSpec, type OperationFlags } from
 import { onlyGlobalFlags } from '../globals.js';
 import type { Runner } from '../runner.js';
 import { hint, hintOf, markAliases } from '../../completion/hints.js';
-import { wrap } from '../help-layout.js';
 import { listParser, stringParser } from '../../request/values.js';
 import { runOperation } from './run.js';
 import { LEVELS } from '../../operations/levels.js';
@@ -123,7 +122,7 @@ export function completeOperationCommand(cmd: Command, op: Operation, run: Runne
   const attribute = specs ? addFlagOptions(cmd, specs) : new Map<FlagSpec, string>();
   const followUp: string[] = [];
   const flags: OperationFlags = { get specs() { return (specs ??= flagSpecs(op.request.shape)); }, attribute, followUp };
-  cmd.addHelpText('after', ({ command }) => operationHelpFooter(op, flags.specs, command.configureOutput().getOutHelpWidth?.() ?? 100));
+  cmd.addHelpText('after', () => operationHelpFooter(op, flags.specs));
   cmd.action(async (...args: unknown[]) => {
     const command = args[args.length - 1] as Command;
     const positional = op.positional ? (args[0] as string | string[] | undefined) : undefined;
@@ -144,6 +143,7 @@ export function completeOperationCommand(cmd: Command, op: Operation, run: Runne
     if (f.test === 'level') hint(opt, { kind: 'choice', values: [...LEVELS] });
     cmd.addOption(opt);
   }
+  if (op.localLimit) cmd.option('--limit <n>', `Show the first n, highest ${op.localLimit.orderBy} first (applied by svc: the request has no limit field, the service decides how many it sends)`);
   for (const extra of op.followUp?.options ?? []) {
     const opt = new Option(extra.flags, extra.description);
     followUp.push(opt.attributeName());
@@ -160,20 +160,25 @@ export function completeOperationCommand(cmd: Command, op: Operation, run: Runne
   return cmd;
 }
 
-function operationHelpFooter(op: Operation, specs: FlagSpec[] = flagSpecs(op.request.shape), width = 100): string {
-  const lines = ['', `API: POST ${op.path}${op.source === 'notes' ? '  (beyond the spec: seen in public clients, see the field notes)' : ''}`];
+/** The help after an operation's flags: one paragraph a line, fitted to the terminal by fitText (help-layout.ts). */
+function operationHelpFooter(op: Operation, specs: FlagSpec[] = flagSpecs(op.request.shape)): string {
+  const lines = ['', `API: POST ${op.path}${op.source === 'notes' ? ' (beyond the spec: seen in public clients, see the field notes)' : ''}`];
   lines.push(`Retried on failure: ${op.safe ? 'yes (read-only)' : 'only if the request never reached the server, or on 429'}`);
   if (op.required?.length) {
     const guessed = op.required.filter((k) => specs.find((s) => s.path[0] === k)?.source !== 'spec');
     lines.push(`Required by svc: ${op.required.join(', ')}`);
-    if (op.infer) lines.push(wrap(`${op.infer.field}: ${op.infer.how}.`, width));
-    if (guessed.length) lines.push(wrap(`Inferred names (${guessed.join(', ')}) are not required when your own -F/-f/--input body names fields svc has no flag for: that body is sent as given, with a warning.`, width));
+    if (op.infer) lines.push(`${op.infer.field}: ${op.infer.how}.`);
+    if (guessed.length) lines.push(`Inferred names (${guessed.join(', ')}) are not required when your own -F/-f/--input body names fields svc has no flag for: that body is sent as given, with a warning.`);
   }
   if (op.destructive) lines.push('Destructive: asks for confirmation on a terminal; needs --yes elsewhere');
-  if (op.description) lines.push('', wrap(op.description, width));
+  if (op.description) lines.push('', op.description);
+  if (op.localFilters) {
+    const flags = op.localFilters.filters.map((f) => f.flags.split(' ')[0]);
+    lines.push('', `${flags.join(', ')}: filtered by svc, not the service (${op.localFilters.why}); a page may hold fewer issues than its size, the service's totals (which count unfiltered issues) are left out, and --all reads every page. A note on stderr says how many matched.`);
+  }
   const sources = new Set(specs.map((s) => s.source));
   if (sources.has('notes') || sources.has('inferred')) {
-    lines.push('', wrap('Flags come from the API spec unless marked {field notes} (what public clients send) or {inferred} (our reading).', width));
+    lines.push('', 'Flags come from the API spec unless marked {field notes} (what public clients send) or {inferred} (our reading).');
   }
   lines.push('', op.examples.length > 1 ? 'Examples:' : 'Example:');
   for (const ex of op.examples) lines.push(`  # ${ex.desc}`, `  $ ${ex.cmd}`);

@@ -7,18 +7,21 @@ import type { OperationFlags, OperationOptions } from '../../request/flags.js';
 import { checkOutput, checkShape, renderResponse } from '../../output/respond.js';
 import { wallClock } from '../../core/host.js';
 import { repositoryName } from '../../request/repository-names.js';
-import { fitNote } from '../../output/text-width.js';
 import { printDryRun } from '../../http/dry-run.js';
 import { confirmDestructive } from '../../terminal/confirm.js';
 import { checkEmptyScope } from '../../listing/empty-scope.js';
-import { checkAnswer } from '../../listing/answer-checks.js';
+import { checkAnswer } from '../../answers/item-scope.js';
 import { getPath } from '../../output/field-paths.js';
+import { count } from '../../terminal/progress.js';
+import { parseNumberFlag } from '../../request/number-flag.js';
+import { loadGroup } from '../../operations/index.js';
 import { carryInexact } from '../../http/exact-numbers.js';
 
 const isEmptyList = (v: unknown): boolean => Array.isArray(v) && v.length === 0;
 /** Commander's attribute of a flag: `--min-score <n>` -> `minScore`. */
 const filterKey = (flags: string) => flags.split(' ')[0].slice(2).replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
 import { UsageError } from '../../core/errors.js';
+import { rowCommand, sendRow } from '../../http/row-call.js';
 
 /** The code of each follow-up step a row can name, loaded only when one of its flags is given. */
 const FOLLOW_UPS: Record<FollowUp['step'], () => Promise<FollowUpStep>> = {
@@ -41,6 +44,8 @@ const INFERS: Record<Inferred['step'], () => Promise<InferStep>> = {
 
 export async function runOperation(ctx: Context, op: Operation, flags: OperationFlags, opts: OperationOptions, given?: string | string[]): Promise<void> {
   const ids = given === undefined ? [] : Array.isArray(given) ? given : [given];
+  // Where this run's answers are used (answers/checks.ts): a read shows, --all promises every item, a change acts.
+  ctx.doubts.use = !op.safe ? 'bulk' : opts.all && op.pagination ? 'all' : 'read';
   if (op.bulk && (ids.length > 1 || opts.idsFrom !== undefined || opts.where !== undefined || opts.failedTo !== undefined)) {
     await runBulkOperation(ctx, op, flags, opts, ids);
     return;
@@ -54,6 +59,8 @@ export async function runOperation(ctx: Context, op: Operation, flags: Operation
   const localGiven = op.localFilters?.filters.some((f) => opts[filterKey(f.flags)] !== undefined);
   const local = localGiven ? await loadLocalFilters() : undefined;
   const filter = local?.parseLocalFilters(op.localFilters!, opts, wallClock(ctx));
+  // --limit (a list whose request has none): checked before anything is sent, applied to the answer.
+  const limit = op.localLimit && opts.limit !== undefined ? parseNumberFlag(opts.limit, { flag: '--limit', whole: true, min: 1, max: 100_000 }) : undefined;
   const body = await buildRequestBody(ctx, op, flags, opts, positional);
   const missing = op.infer !== undefined && (body[op.infer.field] === undefined || body[op.infer.field] === '');
   const infer = missing ? await INFERS[op.infer!.step]() : undefined;
@@ -62,7 +69,7 @@ export async function runOperation(ctx: Context, op: Operation, flags: Operation
   if (op.destructive) await confirmDestructive(ctx, op, body, opts.yes === true);
   if (ctx.globals.dryRun) {
     printDryRun(ctx, op.path, body);
-    if (filter) ctx.note(fitNote(ctx, `note: ${filter.text} is not sent: svc filters the answer itself (${filter.why})`));
+    if (filter) ctx.note(`note: ${filter.text} is not sent: svc filters the answer itself`);
     return;
   }
   if (opts.all && op.pagination) {
@@ -75,30 +82,57 @@ export async function runOperation(ctx: Context, op: Operation, flags: Operation
   let data: unknown;
   try {
     // The command as typed (`stats security-posture`), not the API's spelling (`securityPosture`).
-    const typed = `${op.group} ${op.name.replace(/([a-z0-9])([A-Z])/g, '$1-$2').toLowerCase()}`;
-    data = await ctx.spin(typed, () => client.call(op.path, body, { safe: op.safe }));
+    data = await ctx.spin(rowCommand(op), () => sendRow(client, op, body));
   } catch (err) {
     throw infer?.failed ? await infer.failed(ctx, op, body, err) : err;
   }
-  // The answer agrees with itself and the request (listing/answer-checks.ts); an empty one scoped to
-  // repositories is checked to name only repositories that exist (listing/empty-scope.ts).
-  checkAnswer(op.path, op.pagination?.items, data, body, `${op.group} ${op.name}`);
+  // The answer against itself and the request (answers/: what is found is shown with a warning); an
+  // empty one scoped to repositories is checked to name only repositories that exist (listing/empty-scope.ts).
+  checkAnswer(op.path, op.pagination?.items, data, body, `${op.group} ${op.name}`, ctx.doubts.report, { id: op.pagination?.id });
   if (op.pagination && isEmptyList(getPath(data, op.pagination.items))) await checkEmptyScope(client, op.path, body, `${op.group} ${op.name}`);
   if (filter && local && op.pagination) {
     checkShape(ctx, op, data);
     const page = local.filterPage(data, op.pagination.items, filter);
+    const n = typeof body[op.pagination.page] === 'number' ? body[op.pagination.page] as number : 1;
+    const left = pagesLeft(op, data, body, n);
     // The copy keeps the answer's numbers a double does not hold (http/exact-numbers.ts).
     carryInexact(data, page.data);
     data = page.data;
-    const n = typeof body[op.pagination.page] === 'number' ? body[op.pagination.page] : 1;
-    ctx.note(fitNote(ctx, `note: ${filter.text} is applied by svc, not the service (${filter.why}): ${page.after} of the ${page.before} issues of page ${String(n)} match, so a page may hold fewer than its size; the service's totals count unfiltered issues and are left out (--all reads every page)`));
+    // One short note (the flag's help says why svc filters, and that the totals are left out).
+    ctx.note(`note: ${filter.text} (filtered by svc): ${page.after} of page ${n}'s ${page.before} issues${left === undefined ? '' : left > 0 ? `; ${count(left)} more page${left === 1 ? '' : 's'} (--all reads them)` : '; no more pages'}`);
   }
+  if (limit !== undefined) data = limitRows(ctx, op, data, limit);
   if (followUp) await followUp.run(ctx, op, body, data, settings);
   else {
     if (op.showsOrganization && ctx.io.stdoutIsTTY && ctx.format() === 'table') ctx.note(organizationLine(ctx, body));
     await renderResponse(ctx, op, data, await withRepositoryName(ctx, op, body));
   }
   if (op.explain && ctx.format() === 'table') for (const line of await op.explain(body)) ctx.note(line);
+}
+
+/**
+ * The first `limit` rows of a list answer, highest `orderBy` first (a row without it last); said
+ * when the service sent fewer than asked: the request has no field to ask for more.
+ */
+function limitRows(ctx: Context, op: Operation, data: unknown, limit: number): unknown {
+  const rows = op.rows ? getPath(data, op.rows) : data;
+  if (!Array.isArray(rows)) return data;
+  const key = op.localLimit!.orderBy;
+  const rank = (r: unknown) => { const v = getPath(r, key); return typeof v === 'number' ? v : -Infinity; };
+  const kept = [...rows].sort((a, b) => rank(b) - rank(a)).slice(0, limit);
+  if (rows.length < limit) ctx.note(`note: the service sent ${rows.length}, fewer than --limit ${limit}: the request has no field to ask for more`);
+  const cut = op.rows && data !== null && typeof data === 'object' && !Array.isArray(data) ? { ...(data as Record<string, unknown>), [op.rows]: kept } : kept;
+  carryInexact(data, cut);
+  return cut;
+}
+
+/** Pages after page `n`, from the answer's total and the page size; undefined when it has no total. */
+function pagesLeft(op: Operation, data: unknown, body: Record<string, unknown>, n: number): number | undefined {
+  const p = op.pagination!;
+  const total = getPath(data, p.total);
+  const size = getPath(data, 'pageSize') ?? body[p.pageSize];
+  if (typeof total !== 'number' || typeof size !== 'number' || size < 1) return undefined;
+  return Math.max(0, Math.ceil(total / size) - n);
 }
 
 async function loadLocalFilters() {
@@ -122,9 +156,15 @@ async function runBulkOperation(ctx: Context, op: Operation, flags: OperationFla
   // The body every id shares, checked before any id is looked for (its id is set per call).
   const base = await buildRequestBody(ctx, op, flags, opts, positionals[0] ?? 'id');
   const org = typeof base.organizationId === 'string' ? base.organizationId : undefined;
-  const ids = await collectIds(ctx, op, { positionals, idsFrom: opts.idsFrom as string | undefined, where: opts.where as string[] | undefined, yes: opts.yes, concurrency }, org);
-  if (ids.length === 0) return;
-  await runBulk(ctx, { op, ids, bodyFor: (id) => ({ ...base, [op.positional!]: id }), concurrency, failedTo: opts.failedTo as string | undefined });
+  // What --where found, kept for --dry-run's table on a terminal.
+  const found = new Map<string, Record<string, unknown>>();
+  const { ids, skipped } = await collectIds(ctx, op, {
+    positionals, idsFrom: opts.idsFrom as string | undefined, where: opts.where as string[] | undefined, yes: opts.yes, concurrency,
+    onFound: (list) => { for (const f of list) found.set(f.id, f); },
+  }, org);
+  if (ids.length === 0 && skipped.length === 0) return;
+  const search = found.size ? (await loadGroup('issues')).find((o) => o.name === 'search') : undefined;
+  await runBulk(ctx, { op, ids, skipped, bodyFor: (id) => ({ ...base, [op.positional!]: id }), concurrency, failedTo: opts.failedTo as string | undefined, found, search });
 }
 
 /**

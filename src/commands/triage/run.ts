@@ -10,6 +10,12 @@ import { CliError, InterruptedError, UsageError } from '../../core/errors.js';
 import { EXIT } from '../../core/exit-codes.js';
 import { detailScreen, issueScreen, type TriageIssue } from './screen.js';
 import { checkDone } from '../../output/respond.js';
+import { actionOf } from '../../answers/checks.js';
+import { itemScopeCheck } from '../../answers/item-scope.js';
+import { checkAnswerCounts } from '../../answers/search-counts.js';
+import { quoted } from '../../core/sanitize.js';
+import { callRow } from '../../http/row-call.js';
+import { rowOf } from '../../operations/index.js';
 
 interface TriageOptions {
   repositoryIds?: string[];
@@ -22,6 +28,9 @@ interface Done {
   action: 'false positive' | 'true positive' | 'archived' | 'patch requested' | 'skipped' | 'failed' | 'unarchived';
 }
 
+/** The rows triage's keys call. */
+type TriageAction = 'archive' | 'unarchive' | 'mark-false-positive' | 'mark-true-positive' | 'generate-patch';
+
 const ENTER_ALT = '\x1b[?1049h\x1b[?25l';
 const LEAVE_ALT = '\x1b[?25h\x1b[?1049l';
 
@@ -31,29 +40,46 @@ export async function runTriage(ctx: Context, o: TriageOptions, resolveRepos: (b
   if (!ctx.io.stdinIsTTY || !ctx.io.stdoutIsTTY || typeof stdin.setRawMode !== 'function') {
     throw new UsageError('svc issues triage works on a terminal only', 'in scripts use the bulk commands: svc issues mark-false-positive|archive|mark-true-positive --ids-from FILE|- (or --where FILTER=VALUE --yes)');
   }
+  // Acting on data (answers/checks.ts): an issue the search answered outside its filter is never acted on.
+  ctx.doubts.use = 'bulk';
   const client = await ctx.client();
   const org = ctx.organization().id;
   const body: Record<string, unknown> = { types: ['open'], sortBy: 'score', sortOrder: 'desc', page: 1, pageSize: 500, ...(org ? { organizationId: org } : {}) };
   if (o.repositoryIds) body.repositoryIds = o.repositoryIds;
   if (o.searchQuery) body.searchQuery = o.searchQuery;
   await resolveRepos(body);
-  const answer = await ctx.spin('issues search (open, by score)', () => client.call('/api/v1/issues/search', body, { safe: true })) as { issues?: TriageIssue[]; totalCount?: number };
-  const issues = Array.isArray(answer?.issues) ? answer.issues.filter((i) => i && typeof i.id === 'string') : [];
+  const search = await rowOf('issues', 'search');
+  const answer = await ctx.spin('issues search (open, by score)', () => callRow(client, search, body, { what: 'issues triage' })) as { issues?: TriageIssue[]; totalCount?: number };
+  checkAnswerCounts(search.path, answer, body, 'issues triage', ctx.doubts.report);
+  const inScope = itemScopeCheck(search.path, body, 'issues triage', ctx.doubts.report);
+  // An issue outside the search's filter (another status, another repository) is skipped and listed, never shown to act on.
+  const skipped: string[] = [];
+  // An issue without an id (or with an empty one) cannot be acted on: it is not shown.
+  const listed = Array.isArray(answer.issues) ? answer.issues.filter((i) => i && typeof i.id === 'string' && i.id !== '') : [];
+  const issues = listed.filter((i) => {
+    const doubted = inScope?.(i, 1) ?? [];
+    if (!doubted.some((c) => actionOf(c, 'bulk') === 'skip')) return true;
+    skipped.push(`${i.id} (status ${quoted(String(i.status))}${typeof i.repositoryId === 'string' ? `, repository ${quoted(i.repositoryId)}` : ''})`);
+    return false;
+  });
+  const skippedLine = skipped.length > 0 ? `${skipped.length} issue${skipped.length === 1 ? '' : 's'} the search answered outside its filter (open${o.repositoryIds ? ', the repositories asked for' : ''}) skipped, not acted on: ${skipped.slice(0, 10).join(', ')}${skipped.length > 10 ? ` and ${skipped.length - 10} more` : ''}` : undefined;
   if (issues.length === 0) {
     ctx.note('no open issues in this scope: nothing to triage');
+    if (skippedLine) throw new CliError(`triage: ${skippedLine}`, EXIT.PARTIAL, 'the service may ignore the types or repositoryIds filter; nothing was changed');
     return;
   }
   if ((answer.totalCount ?? 0) > issues.length) ctx.warn(`triaging the first ${issues.length} of ${answer.totalCount} open issues, highest score first`);
 
-  const call = (name: string, extra: Record<string, unknown> = {}) => (id: string) =>
-    client.call(`/api/v1/issues/${name}`, { issueId: id, ...(org ? { organizationId: org } : {}), ...extra }, { safe: false })
+  // Each key's action is its row's call (issues archive, mark-false-positive...).
+  const call = (name: TriageAction, extra: Record<string, unknown> = {}) => async (id: string) =>
+    callRow(client, await rowOf('issues', name), { issueId: id, ...(org ? { organizationId: org } : {}), ...extra })
       // `ok: false` is the service saying it did not do it: a failure of this issue (exit 5), never "done".
       .then((answer) => { checkDone(answer, `issues ${name}`); return answer; });
   const done: Done[] = [];
   const failures: string[] = [];
   let worst: number = EXIT.OK;
   let index = 0;
-  let status = 'ready';
+  let status = skipped.length > 0 ? `ready (${skipped.length} issue${skipped.length === 1 ? '' : 's'} the search answered outside its filter skipped: listed at the end)` : 'ready';
   let mode: 'issue' | 'detail' | 'reason' = 'issue';
   let reason = '';
   let pendingReason: 'f' | 'a' | undefined;
@@ -168,7 +194,8 @@ export async function runTriage(ctx: Context, o: TriageOptions, resolveRepos: (b
     stdout.write(LEAVE_ALT);
     ctx.note(summary(done, failures, undone, issues.length - index));
   }
-  if (failures.length) throw new CliError(`${failures.length} action${failures.length === 1 ? '' : 's'} failed: ${failures.slice(0, 5).join(', ')}`, worst as never);
+  if (failures.length) throw new CliError(`${failures.length} action${failures.length === 1 ? '' : 's'} failed: ${failures.slice(0, 5).join(', ')}${skippedLine ? `; ${skippedLine}` : ''}`, worst as never);
+  if (skippedLine) throw new CliError(`triage: ${skippedLine}`, EXIT.PARTIAL, 'the service may ignore the types or repositoryIds filter');
 }
 
 function summary(done: Done[], failures: string[], undone: number, left: number): string {

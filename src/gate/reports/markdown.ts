@@ -69,7 +69,7 @@ export function toMarkdown(result: GateResult, notes: readonly string[] = [], o:
   const c = result.thresholds.cutoffs;
   out.push('', `Score cut-offs: critical ≥ ${c.critical}, high ≥ ${c.high}, medium ≥ ${c.medium}, low ≥ ${c.low}.`);
   if (result.ignored > 0) {
-    out.push(`${result.ignored} issue${result.ignored === 1 ? '' : 's'} not open (patched, archived, …) not counted.`);
+    out.push(`${result.ignored} listed issue${result.ignored === 1 ? '' : 's'} outside the scope (another repository, organization or project) not counted.`);
   }
   for (const note of notes) out.push('', mdCell(note));
 

@@ -6,7 +6,7 @@
  * writing, decided or not (commands/gate/write-reports.ts), and what the tally keeps all come from
  * this table: a new format is one row here plus its pure writer beside it in src/gate/reports/.
  */
-import { organizationText, type GateVerdict } from '../verdict.js';
+import { doubtNotes, organizationText, type GateVerdict } from '../verdict.js';
 import { siftedLines } from '../sifted-text.js';
 import { toSarif, type SarifResult } from './sarif.js';
 import { junitChunks, toJunit, toJunitError } from './junit.js';
@@ -94,7 +94,7 @@ export const REPORT_KINDS = {
   markdown: {
     flag: '--markdown',
     description: "Write a markdown summary (e.g. the CI's step-summary file)",
-    text: (v, o) => toMarkdown(v.result, [...(v.organization ? [organizationText(v.organization)] : []), ...siftedLines(v.sifted, v.result.counts.total), ...sarifCapLine(o.sarif)]),
+    text: (v, o) => toMarkdown(v.result, [...(v.organization ? [organizationText(v.organization)] : []), ...siftedLines(v.sifted, v.result.counts.total), ...sarifCapLine(o.sarif), ...doubtNotes(v)]),
     wrote: (_v, path) => `wrote the markdown summary ${path}`,
     undecided: (message, exitCode) => toMarkdownError(message, exitCode),
     everyIssue: false,

@@ -69,6 +69,7 @@ export const LAYERS: readonly (readonly string[])[] = [
   ['output/'], //                               renderers, printing a response, report files
   ['config/'], //                               profiles, credentials, base URL
   ['http/'], //                                 the undici client, errors, retries
+  ['answers/'], //                              what svc checks in an answer: the one table of checks, the run's doubts
   ['operations/'], //                           the operation table
   ['core/'], //                                 the ground floor: Host/IO/Env, the global flags, error classes, exit codes, text cleaning, the one "did you mean" distance; imports nothing of svc
 ];

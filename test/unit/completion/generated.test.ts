@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { FILES, HELP_FILES, generatedFiles, helpFile } from '../../../src/docs/generated.js';
+import { FILES, HELP_FILES, generatedBlocks, generatedFiles, helpFile, withGeneratedBlocks } from '../../../src/docs/generated.js';
 import { ROOT, shellAvailable } from '../../helpers/shells.js';
 
 describe('generated files checked into the repository', () => {
@@ -12,6 +12,15 @@ describe('generated files checked into the repository', () => {
     for (const [path, text] of Object.entries(files)) {
       const onDisk = readFileSync(join(ROOT, path), 'utf8');
       expect(onDisk, `${path} is stale: run npm run docs`).toBe(text);
+    }
+  });
+
+  it('the generated blocks of hand-written files (docs/security.md\'s table of answer checks) match the generator (run `npm run docs` when this fails)', () => {
+    const paths = Object.keys(generatedBlocks());
+    expect(paths).toContain('docs/security.md');
+    for (const path of paths) {
+      const onDisk = readFileSync(join(ROOT, path), 'utf8');
+      expect(onDisk, `${path} is stale: run npm run docs`).toBe(withGeneratedBlocks(path, onDisk));
     }
   });
 

@@ -74,7 +74,7 @@ describe('a terminal that reports 0 columns (in-process: stdout and stderr termi
     expect(zero.stderr).toContain('Not shown at 80 columns');
     expect(zero.stderr).not.toContain('at 0 columns');
     // eslint-disable-next-line no-control-regex
-    expect(zero.stdout.replace(/\u001b\[[0-9;]*m/g, '')).toMatch(/^ID +SCORE +STATUS +CLASS +REPOSITORY +TITLE/m);
+    expect(zero.stdout.replace(/\u001b\[[0-9;]*m/g, '')).toMatch(/^ID +LEVEL +SCORE +REPOSITORY +TITLE/m);
   });
 });
 

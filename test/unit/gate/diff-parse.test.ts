@@ -150,8 +150,13 @@ describe('placeOf: is an issue in the change', () => {
 
 describe('git runs without the caller\'s GIT_* variables', () => {
   it('drops GIT_DIR and friends, adds no prompt and no locks', () => {
-    const e = gitEnv({ PATH: '/bin', GIT_DIR: '/elsewhere', GIT_WORK_TREE: '/x', git_config_parameters: "'a.b=c'", GIT_EXTERNAL_DIFF: 'evil' });
+    const e = gitEnv({ PATH: '/bin', GIT_DIR: '/elsewhere', GIT_WORK_TREE: '/x', git_config_parameters: "'a.b=c'", GIT_EXTERNAL_DIFF: 'evil', GIT_DIFF_OPTS: '-u5', GIT_PAGER: 'rev', LANGUAGE: 'de', LC_ALL: 'de_DE.UTF-8' });
     expect(e).toEqual({ PATH: '/bin', GIT_TERMINAL_PROMPT: '0', GIT_OPTIONAL_LOCKS: '0', LC_ALL: 'C' });
+  });
+
+  it("keeps the user's configuration where git reads it (safe.directory lives there)", () => {
+    const config = { GIT_CONFIG_GLOBAL: '/h/cfg', GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_COUNT: '1', GIT_CONFIG_KEY_0: 'safe.directory', GIT_CONFIG_VALUE_0: '/w' };
+    expect(gitEnv({ PATH: '/bin', ...config })).toEqual({ PATH: '/bin', ...config, GIT_TERMINAL_PROMPT: '0', GIT_OPTIONAL_LOCKS: '0', LC_ALL: 'C' });
   });
 
   it('reads the repository of the working directory even with GIT_DIR pointing elsewhere', async () => {

@@ -1,12 +1,12 @@
 /**
- * An answer nested deeper than any renderer can walk (src/http/answer-checks.ts checkDepth, called
+ * An answer nested deeper than any renderer can walk (src/answers/json-text.ts checkDepth, called
  * where answers are parsed): exit 7 "nested too deeply", whatever the output format or --jq, never
  * an empty table with exit 0 nor a --jq usage error (exit 2 says nothing was sent).
  */
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../../helpers/host.js';
 import { useFakeServer } from '../../helpers/fake-server.js';
-import { MAX_ANSWER_DEPTH } from '../../../src/http/answer-checks.js';
+import { MAX_ANSWER_DEPTH } from '../../../src/answers/json-text.js';
 import { jqValues } from '../../../src/output/jq.js';
 import { CliError } from '../../../src/core/errors.js';
 

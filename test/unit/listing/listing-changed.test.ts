@@ -71,13 +71,22 @@ describe('a listing that changed while it was read is not complete (exit 7)', ()
     expect(read()).toEqual([1, 2, 3]);
   });
 
-  it('a gate listing of several pages whose answers carry no counts beside the total cannot see the race: exit 7 after page 1, no verdict', async () => {
+  it('a gate listing of several pages whose answers carry no counts beside the total cannot see the race: read on, no PASS (exit 7)', async () => {
     fake.stub('/api/v1/issues/search', racing({ counts: false }));
     const r = await runCli(['gate', '--fail-on', 'high', '--page-size', '3', '--concurrency', '1'], { env: fake.env });
     expect(r.code, r.stderr).toBe(7);
     expect(r.stdout).not.toMatch(/PASSED/);
-    expect(r.stderr).toMatch(/gate: the service reported no totalCountAllCategories nor categoryCounts beside totalCount \(asked for with getCounts\), so a change while the 3 pages are read could not be seen/);
-    expect(read()).toEqual([1]);
+    expect(r.stderr).toMatch(/gate: no PASS: .*the service reported no totalCountAllCategories nor categoryCounts beside totalCount \(asked for with getCounts\), so a change while the 3 pages are read could not be seen/);
+    expect(read()).toEqual([1, 2, 3]);
+  });
+
+  it('several pages without counts and a breaking issue read: the FAIL stands (exit 1)', async () => {
+    fake.stub('/api/v1/issues/search', racing({ counts: false, change: false }));
+    const r = await runCli(['gate', '--fail-on', 'high', '--page-size', '3', '--concurrency', '1'], { env: fake.env });
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stdout).toMatch(/FAILED/);
+    expect(r.stdout).toMatch(/iss_3/);
+    expect(r.stdout).toMatch(/Doubts about the service's answers/);
   });
 
   it('one page needs no counts: nothing can move past a page boundary', async () => {

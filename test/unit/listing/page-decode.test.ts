@@ -12,7 +12,8 @@ import { ndjsonFromSource } from '../../../src/listing/stream-out.js';
 import { writeOut } from '../../../src/output/write.js';
 import { InterruptedError } from '../../../src/core/errors.js';
 import { itemSpans } from '../../../src/listing/item-spans.js';
-import { checkKeysOnce } from '../../../src/http/answer-checks.js';
+import { checkKeysOnce } from '../../../src/answers/json-text.js';
+import { readOnly } from '../../../src/answers/doubts.js';
 
 /** A pool that records what is given back. */
 class Recording extends BufferPool {
@@ -196,8 +197,8 @@ describe('the key check rides on the item scan (one walk over the bytes)', () =>
     const b = spans!.bounds;
     const bytes = Buffer.from(text);
     try {
-      checkKeysOnce(`${bytes.toString('utf8', 0, spans!.listStart)}[]${bytes.toString('utf8', spans!.listEnd)}`, 'issues/search', 2);
-      for (let k = 0; k < b.length; k += 2) checkKeysOnce(bytes.toString('utf8', b[k], b[k + 1]), 'issues/search', 2);
+      checkKeysOnce(`${bytes.toString('utf8', 0, spans!.listStart)}[]${bytes.toString('utf8', spans!.listEnd)}`, 'issues/search', readOnly, 2);
+      for (let k = 0; k < b.length; k += 2) checkKeysOnce(bytes.toString('utf8', b[k], b[k + 1]), 'issues/search', readOnly, 2);
     } catch (err) {
       return (err as Error).message;
     }

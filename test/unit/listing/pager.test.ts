@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { Pager, parseConcurrency, type PagerOptions } from '../../../src/listing/pager.js';
 import type { Pagination } from '../../../src/operations/types.js';
 import { ResponseError } from '../../../src/http/api-errors.js';
-import { UsageError } from '../../../src/core/errors.js';
+import { CliError, UsageError } from '../../../src/core/errors.js';
+import { Doubts } from '../../../src/answers/doubts.js';
 
 const P: Pagination = { page: 'page', pageSize: 'pageSize', items: 'issues', total: 'totalCount', maxPageSize: 500, id: 'id' };
 
@@ -30,7 +31,7 @@ function listing(n: number, tweak: (page: number, res: { issues: unknown[]; tota
 }
 
 function pager(call: PagerOptions['call'], o: Partial<PagerOptions> = {}) {
-  return new Pager({ what: 'test --all', pagination: P, body: { q: 1 }, pageSize: 10, concurrency: 3, requireTotal: true, call, ...o });
+  return new Pager({ what: 'test --all', pagination: P, body: { q: 1 }, pageSize: 10, concurrency: 3, call, ...o });
 }
 
 async function drain(p: Pager): Promise<{ ids: string[]; pages: number[] }> {
@@ -43,11 +44,11 @@ async function drain(p: Pager): Promise<{ ids: string[]; pages: number[] }> {
   return { ids, pages };
 }
 
-async function failure(p: Pager): Promise<ResponseError> {
+async function failure(p: Pager): Promise<CliError> {
   const err = await drain(p).then(() => undefined, (e: unknown) => e);
-  expect(err).toBeInstanceOf(ResponseError);
-  expect((err as ResponseError).exitCode).toBe(7);
-  return err as ResponseError;
+  expect(err).toBeInstanceOf(CliError);
+  expect((err as CliError).exitCode).toBe(7);
+  return err as CliError;
 }
 
 describe('Pager', () => {
@@ -111,7 +112,7 @@ describe('Pager', () => {
 
     it('also without a total (pages read until a short one)', async () => {
       const { call } = listing(25, (page, res) => { delete res.totalCount; Object.assign(res, counts(25, page === 2 ? 1 : 0)); });
-      expect((await failure(pager(call, { pagination: C, requireTotal: false }))).message).toMatch(/categoryCounts.archived was 0 on page 1, 1 on page 2/);
+      expect((await failure(pager(call, { pagination: C }))).message).toMatch(/categoryCounts.archived was 0 on page 1, 1 on page 2/);
     });
 
     it('counts that stay, in any key order, or that no page gives, pass; a listing without counts is not compared', async () => {
@@ -140,28 +141,32 @@ describe('Pager', () => {
   it('fails with exit 7 when an item comes twice (the order shifted, another was missed)', async () => {
     const { call } = listing(50, (page, res) => { if (page === 3) res.issues[0] = { id: 'i19' }; });
     const err = await failure(pager(call));
-    expect(err.message).toMatch(/item i19 came twice \(pages 2 and 3\)/);
+    expect(err.message).toMatch(/item 'i19' came twice \(pages 2 and 3\)/);
   });
 
-  it('fails with exit 7 on a page without an item list or with a bad total', async () => {
+  it('fails with exit 7 on a page without an item list; a total that is not a whole number is read as none (a warning)', async () => {
     const noList = listing(30, (page, res) => { if (page === 2) (res as Record<string, unknown>).issues = 'x'; });
-    expect((await failure(pager(noList.call))).message).toMatch(/page 2 has no 'issues' list/);
+    expect((await failure(pager(noList.call))).message).toMatch(/page 2: the response does not have the documented shape: no 'issues' list/);
+    const doubts = new Doubts('all');
     const badTotal = listing(30, (_page, res) => { (res as Record<string, unknown>).totalCount = '30'; });
-    expect((await failure(pager(badTotal.call))).message).toMatch(/not a whole number/);
+    expect((await drain(pager(badTotal.call, { report: doubts.report }))).ids).toHaveLength(30);
+    expect(doubts.found().map((k) => [k.id, k.action])).toEqual([['no-total', 'warn']]);
+    expect(doubts.found()[0].details.join()).toMatch(/totalCount "30", not a whole number/);
   });
 
-  it('requires a total when asked to (the gate), else reads until a short page', async () => {
+  it('without a total: --all reads until a short page (a warning); the gate reads it too and reaches no PASS on it', async () => {
     const { call } = listing(25, (_page, res) => { delete res.totalCount; });
-    expect((await failure(pager(call))).message).toMatch(/did not report totalCount/);
-    const warnings: string[] = [];
-    const { ids } = await drain(pager(call, { requireTotal: false, warn: (l) => warnings.push(l) }));
-    expect(ids).toHaveLength(25);
-    expect(warnings.join()).toMatch(/no totalCount/);
+    for (const use of ['all', 'gate'] as const) {
+      const doubts = new Doubts(use);
+      const { ids } = await drain(pager(call, { report: doubts.report }));
+      expect(ids).toHaveLength(25);
+      expect(doubts.found().map((k) => [k.id, k.action])).toEqual([['no-total', use === 'gate' ? 'stop' : 'warn']]);
+    }
   });
 
   it('without a total, a service that ignores the page number is caught', async () => {
     const call = async () => ({ issues: Array.from({ length: 10 }, (_, i) => ({ n: i })) });
-    const err = await failure(pager(call, { requireTotal: false }));
+    const err = await failure(pager(call));
     expect(err.message).toMatch(/ignore 'page'/);
   });
 
@@ -175,11 +180,11 @@ describe('Pager', () => {
       for (let i = from; i < Math.min(10, from + size); i++) issues.push({ id: `i${i}` });
       return { issues, totalCount: 10, pageSize: size };
     };
-    const warnings: string[] = [];
-    const { ids } = await drain(pager(call, { warn: (l) => warnings.push(l) }));
+    const doubts = new Doubts('all');
+    const { ids } = await drain(pager(call, { report: doubts.report }));
     expect(ids).toEqual(Array.from({ length: 10 }, (_, i) => `i${i}`));
     expect(calls).toEqual([10, 4, 4]);
-    expect(warnings.join()).toMatch(/caps the page size at 4/);
+    expect(doubts.take().join()).toMatch(/caps the page size at 4/);
   });
 
   it('a failing page request fails the listing, and no other page is asked for twice', async () => {

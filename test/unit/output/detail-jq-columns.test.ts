@@ -27,13 +27,24 @@ describe('detail views (declared by the row)', () => {
   const view = op(issues, 'get').detail!;
 
   it('a value the service sent is quoted in a next step\'s command: it pastes as one word, never as shell syntax', async () => {
-    const hostile = { id: 'sched_1', repositoryId: 'repo_1 $(touch /tmp/x)', timezone: "UTC; rm -rf ~ #", isEnabled: true };
+    const hostile = { id: 'sched_1', repositoryId: 'repo_1 $(touch /tmp/x)', executionCriteriaCrontab: '0 3 * * 1', timezone: "UTC; rm -rf ~ #", isEnabled: true };
     const text = await detailView(hostile, op(scans, 'get-schedule').detail!, { color: false, pretty: true, now: NOW, width: 400 });
     const cmd = text.split('\n').find((l) => l.includes('$ svc scans upsert-schedule'))!;
     expect(cmd).toContain("upsert-schedule 'repo_1 $(touch /tmp/x)' --execution-criteria-crontab");
     expect(cmd).toContain("--timezone 'UTC; rm -rf ~ #' --is-enabled");
     const plain = await detailView({ ...hostile, repositoryId: 'repo_73870c2d', timezone: 'America/New_York' }, op(scans, 'get-schedule').detail!, { color: false, pretty: true, now: NOW, width: 400 });
-    expect(plain).toContain('$ svc scans upsert-schedule repo_73870c2d --execution-criteria-crontab "0 3 * * 1" --timezone America/New_York --is-enabled');
+    expect(plain).toContain("$ svc scans upsert-schedule repo_73870c2d --execution-criteria-crontab '0 3 * * 1' --timezone America/New_York --is-enabled");
+  });
+
+  it('get-schedule\'s upsert-schedule hint keeps the schedule as it is: its crontab, its --timezone, enabled or not; never a guessed UTC (issue 36.6)', async () => {
+    const schedule = op(scans, 'get-schedule').detail!;
+    const hint = async (record: Record<string, unknown>) => (await detailView(record, schedule, { color: false, pretty: true, now: NOW, width: 400 })).split('\n').find((l) => l.includes('$ svc scans upsert-schedule'))!.trim();
+    expect(await hint({ repoId: 'repo_1', executionCriteriaCrontab: '30 1 * * 1-5', timezone: 'Asia/Tokyo', isEnabled: false }))
+      .toBe("$ svc scans upsert-schedule repo_1 --execution-criteria-crontab '30 1 * * 1-5' --timezone Asia/Tokyo --no-is-enabled");
+    // The spec's record names no time zone: the hint keeps --timezone, with ZONE (refused until a zone is put there), not UTC.
+    const spec = await hint({ repoId: 'repo_1', executionCriteriaCrontab: '0 2 * * *', isEnabled: true });
+    expect(spec).toBe("$ svc scans upsert-schedule repo_1 --execution-criteria-crontab '0 2 * * *' --timezone ZONE --is-enabled");
+    expect(spec).not.toContain('UTC');
   });
 
   it('next steps fit the width: texts wrap, a long command continues with ` \\` and pastes the same', async () => {
@@ -153,7 +164,7 @@ describe('--columns', () => {
     expect(err!.exitCode).toBe(2);
     expect(err!.message).toBe("unknown column 'scroe' for issues search (did you mean 'score'?)");
     // Short enough to read at 80 columns: the default columns by the names people type first.
-    expect(err!.hint).toMatch(/^columns: id, score, status, class, repository, file, line, title, level, .*\(any field of -o json, nested with dots\)$/);
+    expect(err!.hint).toMatch(/^columns: id, level, score, status, class, repository, file, line, title, .*\(any field of -o json, nested with dots\)$/);
     expect(err!.hint!.length).toBeLessThan(240);
     // A list response (repos list) and its nested counts.
     const repos = op(repositories as typeof issues, 'list');

@@ -102,9 +102,39 @@ describe('tables at 80 columns', () => {
     expect(text).toContain('notification-worker');
     expect(text).toMatch(/SQL injection.*…/);
     expect(lines(text).every((l) => displayWidth(l) <= 80)).toBe(true);
-    // Default columns that would be illegible are left out, and said so.
-    expect(notes).toEqual(['Not shown at 80 columns: FILE, LINE.', 'To see them: --columns id,repository,file,line,title']);
-    expect(lines(text)[0].split(/\s{2,}/)).toEqual(['ID', 'SCORE', 'STATUS', 'CLASS', 'REPOSITORY', 'TITLE']);
+    // Default columns are left out from the right, and said so, before the title is cut below its share.
+    expect(notes).toEqual(['Not shown at 80 columns: STATUS, CLASS, FILE, LINE.', 'To see them: --columns id,status,class,repository,file,line,title']);
+    expect(lines(text)[0].split(/\s{2,}/)).toEqual(['ID', 'SCORE', 'REPOSITORY', 'TITLE']);
+  });
+
+  it('a title keeps its share of the width (32 at 80, 48 at 120, whole at 200): other columns give way first', () => {
+    const titleAt = (text: string) => lines(text)[0].indexOf('TITLE');
+    for (const [width, least] of [[80, 32], [100, 40], [120, 48], [200, 74]] as const) {
+      const text = rowsTable(issues, COLUMNS, { ...o, width });
+      expect(Math.max(...lines(text).map((l) => displayWidth(l) - titleAt(text))), `at ${width}`).toBeGreaterThanOrEqual(least);
+      expect(Math.max(...lines(text).map(displayWidth)), `at ${width}`).toBeLessThanOrEqual(width);
+    }
+    // Chosen columns are never left out: they shrink (to at least 10, their header) before the title goes below its share.
+    const chosen = rowsTable(issues, COLUMNS, { ...o, mayHide: false });
+    expect(lines(chosen)[0].split(/\s{2,}/)).toHaveLength(8);
+    expect(lines(chosen).every((l) => displayWidth(l) <= 80)).toBe(true);
+  });
+
+  it('a default column the same on every row is left out and said once; never keys, titles, level or score, nor with one row', () => {
+    const notes: string[] = [];
+    const open = issues.map((i) => ({ ...i, status: 'open', level: 'critical', score: 97 }));
+    const text = rowsTable(open, ['id', 'level', 'score', 'status', 'vulnClass', 'repositoryName', 'generatedTitle'], { ...o, width: 200, dropUniform: true, note: (l) => notes.push(l) });
+    expect(lines(text)[0].split(/\s{2,}/)).toEqual(['ID', 'LEVEL', 'SCORE', 'REPOSITORY', 'TITLE']);
+    expect(notes).toEqual(['Same on every row, not shown: STATUS open, CLASS Insecure Deserialization.']);
+    // One row: nothing is "the same on every row".
+    const one = rowsTable(open.slice(0, 1), ['id', 'status', 'generatedTitle'], { ...o, dropUniform: true });
+    expect(lines(one)[0].split(/\s{2,}/)).toEqual(['ID', 'STATUS', 'TITLE']);
+    // Not asked for (--columns, a detail view's section): every column stays.
+    expect(lines(rowsTable(open, ['id', 'status'], { ...o }))[0].split(/\s{2,}/)).toEqual(['ID', 'STATUS']);
+    // Empty on every row: said as such.
+    const said: string[] = [];
+    rowsTable(issues.map((i) => ({ ...i, affectedFile: '' })), ['id', 'affectedFile', 'generatedTitle'], { ...o, dropUniform: true, note: (l) => said.push(l) });
+    expect(said).toEqual(['Same on every row, not shown: FILE (empty).']);
   });
 
   it('never leave out chosen columns', () => {
@@ -176,7 +206,7 @@ describe('tables at any width', () => {
 
   it('a file is cut from the left, so its name stays; a line is never offered without its file', () => {
     const notes: string[] = [];
-    const text = rowsTable(issues, COLUMNS, { ...o, width: 100, mayHide: true, note: (l) => notes.push(l) });
+    const text = rowsTable(issues, COLUMNS, { ...o, width: 100, mayHide: false, note: (l) => notes.push(l) });
     const header = lines(text)[0].split(/\s{2,}/);
     expect(header).toContain('FILE');
     expect(text).toMatch(/ …\/file\.ts /);

@@ -2,11 +2,12 @@ import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import type { Context } from '../../../src/context.js';
 import {
-  HEARTBEAT_MS, ScanFailedError, WaitTimeoutError, findScan, prepareWait, scanState, startedScanId, waitForScan,
+  HEARTBEAT_MS, ScanFailedError, WaitTimeoutError, findScan, prepareWait, reportScan, scanState, startedScanId, waitForScan,
 } from '../../../src/scans/wait.js';
 import { ServerError, UnauthorizedError } from '../../../src/http/api-errors.js';
 import { InterruptedError, UsageError } from '../../../src/core/errors.js';
 import { startProgress } from '../../../src/terminal/progress.js';
+import { Doubts } from '../../../src/answers/doubts.js';
 
 /** A Context with a fake clock: sleep() moves time on at once. Polls answer from `answers` in turn. */
 function fakeCtx(answers: Array<unknown | Error>, o: { abortAfterPolls?: number } = {}) {
@@ -17,7 +18,7 @@ function fakeCtx(answers: Array<unknown | Error>, o: { abortAfterPolls?: number 
   let i = 0;
   const ctx = {
     io: { stdout: new PassThrough(), stderr: new PassThrough(), stdin: new PassThrough(), stdoutIsTTY: false, stderrIsTTY: false, stdinIsTTY: false },
-    env: {}, globals: {}, signal: controller.signal,
+    env: {}, globals: {}, signal: controller.signal, doubts: new Doubts('bulk'),
     now: () => clock,
     sleep: async (ms: number, signal?: AbortSignal) => {
       if (signal?.aborted) throw signal.reason;
@@ -53,10 +54,31 @@ describe('scanState', () => {
     expect(scanState({ status: 'failed' })).toBe('failed');
     expect(scanState({ status: 'ERROR' })).toBe('failed');
     expect(scanState({ status: 'canceled' })).toBe('failed');
-    expect(scanState({ status: 'completed', errorMessage: 'clone failed' })).toBe('failed');
+    // A completed scan with a message: done (inference: a warning about part of it, answers/checks.ts scan-message-done).
+    expect(scanState({ status: 'completed', errorMessage: '1 file skipped' })).toBe('done');
+    expect(scanState({ status: 'completed', finished: true, errorMessage: '1 file skipped' })).toBe('done');
+    // A message where neither the word nor the flags say done: failed.
+    expect(scanState({ status: 'running', errorMessage: 'clone failed' })).toBe('failed');
+    expect(scanState({ errorMessage: 'clone failed' })).toBe('failed');
+    expect(scanState({ status: 'succeeded', finished: false, errorMessage: 'clone failed' })).toBe('failed');
     expect(scanState({ status: 'running', finished: false, errorMessage: '' })).toBe('running');
     expect(scanState({ status: 'queued' })).toBe('running');
-    expect(scanState({})).toBe('running');
+  });
+
+  it('a word svc does not know: the finished flags say what it means; without them it is unknown (exit 7, never 8)', () => {
+    expect(scanState({ status: 'succeeded', finished: true })).toBe('done');
+    expect(scanState({ status: 'done', codeScanFinished: true, finished: true })).toBe('done');
+    expect(scanState({ status: 'succeeded', finished: false })).toBe('running');
+    expect(scanState({ status: 'succeeded' })).toBe('unknown');
+    expect(scanState({ status: 'exploded' })).toBe('unknown');
+    expect(scanState({})).toBe('unknown');
+  });
+
+  it('reports the doubts a record raises: an unknown word refused, a known-by-its-flags one and a completed scan\'s message warned', () => {
+    const doubts = new Doubts('gate');
+    expect(reportScan({ status: 'succeeded', finished: true, errorMessage: 'x' }, 'gate: scan s1', doubts.report)).toBe('done');
+    expect(doubts.found().map((k) => [k.id, k.action])).toEqual([['scan-word-done', 'warn'], ['scan-message-done', 'warn']]);
+    expect(() => reportScan({ status: 'exploded' }, 'gate: scan s1', doubts.report)).toThrow(/status 'exploded' and no finished flag/);
   });
 });
 

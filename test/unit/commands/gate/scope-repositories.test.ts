@@ -1,13 +1,14 @@
 /**
  * An issue without a repositoryId whose repositoryName is another repository's (red team, borderline):
- * exit 7 only where the name is known to differ, i.e. it is the name of another repository of the
+ * not counted, and no PASS (exit 7; a FAIL read in scope stands), only where the name is known to differ, i.e. it is the name of another repository of the
  * organization and of none asked for. A name that matches no repository (the spec does not say it is
  * written as the record's `name`) is taken as it is, as an issue without a name is.
  */
 import { describe, expect, it } from 'vitest';
 import { useFakeServer } from '../../../helpers/fake-server.js';
 import { runCli } from '../../../helpers/host.js';
-import { checkRepositoryName, repositoryNames } from '../../../../src/commands/gate/scope-repositories.js';
+import { repositoryNames, sameRepositoryName } from '../../../../src/commands/gate/scope-repositories.js';
+import { Doubts } from '../../../../src/answers/doubts.js';
 
 const fake = useFakeServer();
 const REPOS = [{ id: 'repo_a', name: 'a', projectId: 'p' }, { id: 'repo_b', name: 'b', projectId: 'p' }, { id: 'repo_c', name: 'a', projectId: 'p' }];
@@ -20,11 +21,17 @@ function serve(issue: Record<string, unknown>): void {
 const gate = () => runCli(['gate', '--repository-ids', 'repo_a', '--fail-on', 'high'], { env: fake.env });
 
 describe('gate --repository-ids: an issue without a repositoryId', () => {
-  it('named after another repository of the organization: exit 7, no verdict (it passed)', async () => {
+  it('named after another repository of the organization: not counted, exit 7, no verdict (it passed)', async () => {
     serve({ repositoryName: 'b' });
     const r = await gate();
     expect([r.code, r.stdout]).toEqual([7, '']);
-    expect(r.stderr).toMatch(/gate: page 1 holds issue 'iss_1' without a repositoryId, of repository 'b', which is repo_b's name, outside the repositories asked for \('a'\): the service ignored the repositoryIds filter/);
+    expect(r.stderr).toMatch(/gate: no PASS: page 1 holds issue 'iss_1' without a repositoryId, of repository 'b', which is repo_b's name, outside the repositories asked for \('a'\): the service ignored the repositoryIds filter; not counted/);
+  });
+
+  it('named after another repository, of score 95: not counted, so no FAIL either (exit 7)', async () => {
+    serve({ repositoryName: 'b', score: 95 });
+    const r = await gate();
+    expect([r.code, r.stdout]).toEqual([7, '']);
   });
 
   for (const [why, issue] of [
@@ -42,13 +49,16 @@ describe('gate --repository-ids: an issue without a repositoryId', () => {
   }
 });
 
-describe('repositoryNames / checkRepositoryName', () => {
+describe('repositoryNames / sameRepositoryName', () => {
   it('a name shared by a repository asked for and another one is not known to differ', () => {
     const names = repositoryNames(REPOS, ['repo_a'])!;
     expect([...names.asked]).toEqual(['a']);
     expect([...names.others]).toEqual([['b', 'repo_b']]);
-    expect(() => checkRepositoryName(names, { id: 'x', repositoryName: 'a' }, 1)).not.toThrow();
-    expect(() => checkRepositoryName(names, { id: 'x', repositoryName: 'b', repositoryId: null }, 2)).toThrow(/page 2 holds issue 'x'/);
+    const doubts = new Doubts('gate');
+    expect(sameRepositoryName(names, { id: 'x', repositoryName: 'a' }, 1, doubts)).toBe(true);
+    expect(doubts.found()).toEqual([]);
+    expect(sameRepositoryName(names, { id: 'x', repositoryName: 'b', repositoryId: null }, 2, doubts)).toBe(false);
+    expect(doubts.stopping()[0].details[0]).toMatch(/page 2 holds issue 'x'/);
     // Nothing to tell apart: no other named repository.
     expect(repositoryNames([{ id: 'repo_a', name: 'a' }, { id: 'repo_x' }], ['repo_a'])).toBeUndefined();
   });

@@ -128,7 +128,7 @@ describe('ids are checked by listing them, not by a 404 from the search', () => 
   it('an organization list it cannot read is exit 7, never "found"', async () => {
     server.stub('/api/v1/orgs/list', { json: { organizations: 'nope' } });
     try {
-      noVerdict(await gate(['--org', 'org_1', '--fail-on', 'info'], env), 7, /orgs list did not answer with a list/);
+      noVerdict(await gate(['--org', 'org_1', '--fail-on', 'info'], env), 7, /gate: orgs list: the answer is an object, not the list the spec documents for orgs list/);
     } finally {
       stubLenient();
     }
@@ -189,12 +189,16 @@ describe('ids are checked by listing them, not by a 404 from the search', () => 
     }
   });
 
-  it('a scan of another organization (or another scan id) in the answer is exit 7, as in `svc scans list`', async () => {
+  it('a scan of another organization in the answer is no PASS (exit 7); one of another scan id only beside it is no doubt, but it makes "not found" unsaid', async () => {
     try {
-      server.stub('/api/v1/scans/list', { json: { codeScans: [{ scanId: 'scan_1', status: 'completed', finished: true, organizationId: 'org_b', repositoryId: 'repo_zz' }], totalCount: 1 } });
-      noVerdict(await gate(['--org', 'org_1', '--scan-id', 'scan_1', '--fail-on', 'low'], env), 7, /gate: scans list: page 1 holds an item of organization 'org_b', outside the organization asked for \('org_1'\)/);
+      server.stub('/api/v1/scans/list', { json: { codeScans: [{ scanId: 'scan_1', status: 'completed', finished: true, organizationId: 'org_b', repositoryId: 'repo_1' }], totalCount: 1 } });
+      noVerdict(await gate(['--org', 'org_1', '--scan-id', 'scan_1', '--fail-on', 'low'], env), 7, /gate: no PASS: page 1 holds an item of organization 'org_b', not the one asked for \('org_1'\)/);
+      // Another scan beside it, and a totalCount of 2 for one scan id: which record is the scan's whole answer cannot be told.
       server.stub('/api/v1/scans/list', { json: { codeScans: [{ scanId: 'scan_9', status: 'completed', organizationId: 'org_1' }, { scanId: 'scan_1', status: 'completed', organizationId: 'org_1' }], totalCount: 2 } });
-      noVerdict(await gate(['--org', 'org_1', '--scan-id', 'scan_1', '--fail-on', 'low'], env), 7, /of scan 'scan_9', outside the scan asked for/);
+      noVerdict(await gate(['--org', 'org_1', '--scan-id', 'scan_1', '--fail-on', 'low'], env), 7, /it gives totalCount 2 for scan 'scan_1' but holds 2 records, and one scan id names one scan/);
+      // Only other scans: the service ignored the scanId filter, so it did not say the scan does not exist (7, not 4).
+      server.stub('/api/v1/scans/list', { json: { codeScans: [{ scanId: 'scan_9', status: 'completed', organizationId: 'org_1' }] } });
+      noVerdict(await gate(['--org', 'org_1', '--scan-id', 'scan_1', '--fail-on', 'low'], env), 7, /it answers 1 other scan but not 'scan_1': the service ignored the scanId filter/);
       // --wait: the record the wait ends on is checked too.
       server.stub('/api/v1/scans/list', [
         { json: { codeScans: [{ scanId: 'scan_1', status: 'running', finished: false, organizationId: 'org_1' }], totalCount: 1 } },
@@ -202,7 +206,7 @@ describe('ids are checked by listing them, not by a 404 from the search', () => 
       ]);
       const waited = await runCli(['gate', '--org', 'org_1', '--scan-id', 'scan_1', '--fail-on', 'low', '--wait', '--poll-interval', '1'], { host: testHost({ env, clock: 'fake' }) });
       expect([waited.code, waited.stdout]).toEqual([7, '']);
-      expect(waited.stderr).toMatch(/scan scan_1: completed[\s\S]*page 1 holds an item of organization 'org_b', outside the organization asked for/);
+      expect(waited.stderr).toMatch(/scan scan_1: completed[\s\S]*no PASS: page 1 holds an item of organization 'org_b', not the one asked for/);
       // Of the organization asked for: passes.
       server.stub('/api/v1/scans/list', { json: { codeScans: [{ scanId: 'scan_1', status: 'completed', finished: true, organizationId: 'org_1', repositoryId: 'repo_1' }], totalCount: 1 } });
       const ok = await gate(['--org', 'org_1', '--scan-id', 'scan_1', '--fail-on', 'low'], env);
@@ -282,7 +286,7 @@ describe('ids are checked by listing them, not by a 404 from the search', () => 
  * field notes' scan item), so the scope check of that field never fired. Their repositoryId is
  * checked against the organization's (or the project's) repositories, listed once per gate.
  */
-describe('a scan or an issue of a repository outside the scope is exit 7 (it passed: no organizationId to compare)', () => {
+describe('a scan or an issue of a repository outside the scope is not counted, and no PASS (exit 7; it passed: no organizationId to compare)', () => {
   let server: FakeServer;
   beforeAll(async () => { server = await startFakeServer({ fallback: { status: 500, json: { error: 'not expected' } } }); });
   afterAll(async () => { await server.close(); });
@@ -296,18 +300,21 @@ describe('a scan or an issue of a repository outside the scope is exit 7 (it pas
     server.stub('/api/v1/issues/search', listing(issues));
   }
 
-  it('--organization-id org_a --scan-id scan_x: a scan of repo_zzz, which org_a does not list: exit 7 before any issue is read', async () => {
-    stub('repo_zzz', [issue('iss_1', 'repo_zzz', 20)]);
+  it('--organization-id org_a --scan-id scan_x: a scan of repo_zzz, which org_a does not list: no PASS (exit 7); its issues are not counted', async () => {
+    stub('repo_zzz', [issue('iss_1', 'repo_zzz', 95)]);
     server.requests.length = 0;
-    noVerdict(await gate(['--organization-id', 'org_a', '--scan-id', 'scan_x', '--fail-on', 'high'], server.env), 7,
-      /gate: scans list gives scan 'scan_x' of repository 'repo_zzz', which is not a repository of organization 'org_a' \(repositories list gives 2\), so the gate would judge a scan outside its scope/);
-    expect(server.requests.map((r) => r.path.replace('/api/v1/', ''))).toEqual(['orgs/list', 'repositories/list', 'scans/list']);
+    const r = await gate(['--organization-id', 'org_a', '--scan-id', 'scan_x', '--fail-on', 'high'], server.env);
+    expect([r.code, r.stdout], r.stderr).toEqual([7, '']);
+    expect(r.stderr).toMatch(/gate: no PASS: scans list gives scan 'scan_x' of repository 'repo_zzz', which is not a repository of organization 'org_a' \(repositories list gives 2\), so the gate would judge a scan outside its scope/);
+    // Its issue of repo_zzz (score 95) is a doubt of the same kind: not counted, so no FAIL either.
+    expect(r.stderr).toMatch(/so the gate would judge a scan outside its scope \(and 1 more\)/);
+    expect(server.requests.map((r) => r.path.replace('/api/v1/', ''))).toEqual(['orgs/list', 'repositories/list', 'scans/list', 'issues/search']);
   });
 
   it('org-wide: an issue of repo_zzz (no organizationId) is exit 7; of org_a\'s repositories it decides, with one repositories list per gate', async () => {
     stub('repo_a', [issue('iss_1', 'repo_a', 20), issue('iss_2', 'repo_zzz', 20)]);
     noVerdict(await gate(['--organization-id', 'org_a', '--fail-on', 'high'], server.env), 7,
-      /gate: page 1 holds issue 'iss_2' of repository 'repo_zzz', which is not a repository of organization 'org_a' \(repositories list gives 2\): the service ignored the scope asked for/);
+      /gate: no PASS: page 1 holds issue 'iss_2' of repository 'repo_zzz', which is not a repository of organization 'org_a' \(repositories list gives 2\): the service ignored the scope asked for/);
     // --scan-id of org_a's repository, the issues of another: the same.
     noVerdict(await gate(['--organization-id', 'org_a', '--scan-id', 'scan_x', '--fail-on', 'high'], server.env), 7, /issue 'iss_2' of repository 'repo_zzz'/);
     // Every issue of a listed repository: decided (the issues are below high), over several pages with one list call.

@@ -10,6 +10,9 @@ describe('unknown flags: suggestions by words and synonyms, exit 2', () => {
     ['--status', 'open', /did you mean --types\?/],
     ['--sort', 'score', /did you mean --sort-by or --sort-order\?/],
     ['--severity', '3', /did you mean --severities-min or --severities-max\?/],
+    // A level word is a level (issue 36.6): --level filters by it.
+    ['--severity', 'high', /did you mean --level or --severities-min\?/],
+    ['--severity=critical', 'x', /did you mean --level or --severities-min\?/],
   ])('svc issues search %s', async (flag, value, says) => {
     const r = await runCli(['issues', 'search', flag, value], { env });
     expect(r.code).toBe(2);

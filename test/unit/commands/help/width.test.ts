@@ -8,7 +8,8 @@ import { runCli, type CliResult } from '../../../helpers/host.js';
 import { built } from '../../../helpers/program.js';
 import { allCommands, buildModel } from '../../../../src/completion/tree.js';
 import { HELP_TOPICS } from '../../../../src/commands/help-topics.js';
-import { fitText } from '../../../../src/commands/help-layout.js';
+import { fitText } from '../../../../src/output/fit-text.js';
+import { runTogether, underfilled } from '../../../helpers/help-fit.js';
 
 const WIDTH = 80;
 
@@ -155,7 +156,8 @@ describe('help at 80 columns', () => {
       const narrow = (await render(argv, WIDTH)).stdout;
       const wide = (await render(argv, 200)).stdout;
       // A long example command continues after ` \` (still one command when pasted).
-      const words = (t: string) => t.split(/\s+/).filter((w) => w && w !== '\\');
+      // A long example command continues after ` \` (still one command when pasted), a comment after `# `.
+      const words = (t: string) => t.split(/\s+/).filter((w) => w && w !== '\\' && w !== '#');
       expect(words(narrow), `svc ${argv.join(' ')}`).toEqual(words(wide));
     }
   });
@@ -165,5 +167,50 @@ describe('help at 80 columns', () => {
     expect(r.code).toBe(2);
     expect(overlong(r.stderr)).toEqual([]);
     expect(r.stderr).toMatch(/^svc: error: /);
+  });
+});
+
+describe('help is fitted once, from paragraphs (issue 36.7)', () => {
+  it('no help screen or topic, at 80 columns or at 200 (help is at most 100 wide), has a line a greedy fit would have filled', async () => {
+    const bad: string[] = [];
+    for (const argv of await screens()) {
+      for (const [columns, width] of [[WIDTH, WIDTH], [200, 100]] as const) {
+        const r = await render(argv, columns);
+        for (const pair of underfilled(r.stdout, width)) bad.push(`svc ${argv.join(' ')} at ${columns}:\n${pair}`);
+      }
+    }
+    expect(bad).toEqual([]);
+  }, 120_000);
+
+  it('one exit code a line, wherever help lists them', async () => {
+    const bad: string[] = [];
+    for (const argv of await screens()) {
+      for (const columns of [WIDTH, 200]) for (const l of runTogether((await render(argv, columns)).stdout)) bad.push(`svc ${argv.join(' ')} at ${columns}: ${l}`);
+    }
+    expect(bad).toEqual([]);
+    const gate = (await render(['gate', '--help'], WIDTH)).stdout;
+    for (const code of [0, 1, 2, 3, 4, 6, 7, 8, 9, 130]) expect(gate).toMatch(new RegExp(`\\n {2,4}${code}  \\S`));
+    const auth = (await render(['auth', 'status', '--help'], WIDTH)).stdout;
+    for (const code of [0, 2, 3, 4, 6]) expect(auth).toMatch(new RegExp(`\\n  ${code}  \\S`));
+  }, 120_000);
+
+  it('the checks see what was wrong: a paragraph wrapped by hand and fitted again, a list run together', () => {
+    const twice = fitText(['A flag replaces only its own setting of the file. Ignored issues are not counted and are listed as', 'suppressed (SARIF suppressions with the reason); an expired entry is reported and counts again.'].join('\n'), 80);
+    expect(underfilled(twice, 80)).not.toEqual([]);
+    expect(underfilled(fitText('A flag replaces only its own setting of the file. Ignored issues are not counted and are listed as suppressed (SARIF suppressions with the reason); an expired entry is reported and counts again.', 80), 80)).toEqual([]);
+    expect(runTogether('  0  passed                1  a threshold was broken, or the scan failed')).toHaveLength(1);
+    expect(runTogether('  0  passed\n  1  a threshold was broken')).toEqual([]);
+  });
+
+  it('a comment in an example goes on as a comment: the block still pastes into a shell', () => {
+    const fitted = fitText("  # A pull request on what it adds: gate on issues not in the main branch's last report", 60);
+    expect(fitted.split('\n').every((l) => /^  # /.test(l))).toBe(true);
+    expect(fitted.replace(/\n {2}# /g, ' ')).toBe("  # A pull request on what it adds: gate on issues not in the main branch's last report");
+  });
+
+  it('a row whose term is too wide for its description puts the description below it', () => {
+    const fitted = fitText(`  ${'SYSTEM_PULLREQUEST_PULLREQUESTNUMBER, SYSTEM_PULLREQUEST_PULLREQUESTID'}  The number (id) of the pull request being built (the first that is set)`, 80).split('\n');
+    expect(fitted[0]).toBe('  SYSTEM_PULLREQUEST_PULLREQUESTNUMBER, SYSTEM_PULLREQUEST_PULLREQUESTID');
+    expect(fitted.slice(1).every((l) => l.startsWith('      ') && l.length <= 80)).toBe(true);
   });
 });

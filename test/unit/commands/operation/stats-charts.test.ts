@@ -82,7 +82,8 @@ describe('stats security-posture', () => {
     const ndjson = await runCli(['stats', 'security-posture', '-o', 'ndjson'], { env, dispatcher: mockAgent() });
     expect(ndjson.stdout).toBe(`${JSON.stringify(posture.repositoryRiskScores[0])}\n`);
     const csv = await runCli(['stats', 'security-posture', '-o', 'csv'], { env, dispatcher: mockAgent() });
-    expect(csv.stdout).toBe('id,criticalIssues,highIssues,mediumIssues,lowIssues\nrepo_1,7,25,22,4\n');
+    // The data, under the table's headers in lower case (readable, and names --columns takes back).
+    expect(csv.stdout).toBe('id,critical,high,medium,low\nrepo_1,7,25,22,4\n');
   });
 });
 
@@ -112,7 +113,7 @@ describe('bars for summary, issues-by-severity and issues-by-repository at 80 co
     expect(shown.find((l) => l.startsWith('  info'))).toMatch(/^ {2}info +·+ +4$/);
     expect(tooWide(r.stdout, 80)).toEqual([]);
     const csv = await runCli(['stats', 'issues-by-severity', '-o', 'csv'], { env, dispatcher: mockAgent() });
-    expect(csv.stdout).toBe('severityCounts.critical,severityCounts.high,severityCounts.medium,severityCounts.low,severityCounts.info,total\n21,66,70,24,4,185\n');
+    expect(csv.stdout).toBe('critical,high,medium,low,info,total\n21,66,70,24,4,185\n');
   });
 
   it('stats issues-by-repository: a stacked bar a repository, by name', async () => {
@@ -128,6 +129,6 @@ describe('bars for summary, issues-by-severity and issues-by-repository at 80 co
     expect(shown.find((l) => l.includes('payments-api'))).toMatch(/^ {2}payments-api {9}█+▓+▒+░+ +16$/);
     expect(tooWide(r.stdout, 80)).toEqual([]);
     const csv = await runCli(['stats', 'issues-by-repository', '-o', 'csv'], { env, dispatcher: mockAgent() });
-    expect(csv.stdout.split('\n')[0]).toBe('repositoryId,repositoryName,critical,high,medium,low,info,total');
+    expect(csv.stdout.split('\n')[0]).toBe('repository id,repository name,critical,high,medium,low,info,total');
   });
 });

@@ -20,7 +20,6 @@ describe('toMarkdown', () => {
     expect(lines).toContain('| high | 2 | - | ✅ |');
     expect(lines).toContain('| **total** | 6 | max 10 | ✅ |');
     expect(md).toContain('Score cut-offs: critical ≥ 90, high ≥ 70, medium ≥ 40, low ≥ 10.');
-    expect(md).toContain('2 issues not open');
     expect(md).not.toContain('Breaking issues');
   });
 

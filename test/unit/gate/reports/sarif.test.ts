@@ -58,7 +58,7 @@ describe('toSarif content', () => {
     expect(run.tool.driver.semanticVersion).toBe('0.1.0');
   });
 
-  it('has one result per open issue and skips closed ones', () => {
+  it('has one result per counted issue', () => {
     expect(run.results).toHaveLength(6);
     expect(run.results.map((r) => r.partialFingerprints[FINGERPRINT_KEY])).not.toContain('iss-patched');
   });

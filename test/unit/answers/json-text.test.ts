@@ -4,7 +4,7 @@
  * refused whichever way the text is written.
  */
 import { describe, expect, it } from 'vitest';
-import { isCanonical } from '../../../src/http/answer-checks.js';
+import { isCanonical } from '../../../src/answers/json-text.js';
 import { parseAnswer } from '../../../src/http/raw-answer.js';
 
 const notJson = () => new Error('not JSON');
