@@ -208,7 +208,7 @@ describe('what a command loads, at run time', () => {
 
   it('a table compiles the second script from its own code cache too', async () => {
     const r = await run(['issues', 'search', '-o', 'table']);
-    expect(r.stdout).toMatch(/^ID +SCORE/);
+    expect(r.stdout).toMatch(/^ID +[A-Z]/);
     expect(r.seen.scripts).toEqual([{ file: join(ROOT, 'dist/svc.cjs'), cache: 'accepted' }, { file: join(ROOT, 'dist/svc-more.cjs'), cache: 'accepted' }]);
   });
 
