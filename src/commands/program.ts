@@ -97,10 +97,16 @@ function namedCall(argv: readonly string[]): { group: Group; op?: string } | und
 export function buildProgram(run: Runner, io: IO, version: string, onError: (message: string) => void, env: Env = {}, argv?: readonly string[]): Command {
   const helpWidth = () => Math.min(terminalWidth({ io, env }) ?? PIPE_WIDTH, HELP_WIDTH);
   const sink = (message: string, cmd: Command) => onError(explainCommanderError(message, cmd));
+  const named = argv && namedCall(argv);
+  // A call of global flags only (see namedCall) gets the global options it gives, no other: none can
+  // be misspelt, no help is shown, and an absent one reads as not given (`--no-color` and `--no-ci`
+  // are read as `=== false`); nor -V (bin/svc.js answers `svc -V` itself).
+  const given = named && onlyGlobalFlags(argv) ? new Set(argv.filter((a) => a.startsWith('-')).map((a) => a.split('=')[0])) : undefined;
   const program = new Command('svc')
     .description(DESCRIPTION)
-    .usage('<command> [subcommand] [flags]')
-    .version(version, '-V, --version', 'Print the version')
+    .usage('<command> [subcommand] [flags]');
+  if (!given) program.version(version, '-V, --version', 'Print the version');
+  program
     .helpOption('-h, --help', 'Show help')
     .helpCommand(false)
     // svc's own suggestions replace commander's (suggest.ts), from the error commander raises.
@@ -117,11 +123,6 @@ export function buildProgram(run: Runner, io: IO, version: string, onError: (mes
       getErrHelpWidth: () => helpWidth(),
     })
     .configureHelp(HELP_CONFIG);
-  const named = argv && namedCall(argv);
-  // A call of global flags only (see namedCall) gets the global options it gives, no other: none can
-  // be misspelt, no help is shown, and an absent one reads as not given (`--no-color` and `--no-ci`
-  // are read as `=== false`).
-  const given = named && onlyGlobalFlags(argv) ? new Set(argv.filter((a) => a.startsWith('-')).map((a) => a.split('=')[0])) : undefined;
   for (const o of GLOBAL_OPTIONS) {
     if (given && !o.flags.split(/[ ,]+/).some((f) => given.has(f))) continue;
     const opt = new Option(o.flags, o.description).helpGroup('Global flags (work with every command):');

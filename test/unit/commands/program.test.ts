@@ -37,9 +37,9 @@ describe('what a command line registers', () => {
       expect(names(issues), argv.join(' ')).toEqual(['search']);
       expect(child(issues, 'search').options, argv.join(' ')).toEqual([]);
     }
-    // The global options it gives, no other (and commander's --version).
-    expect((await parsed(['issues', 'search', '-o', 'json'])).program.options.map((o) => o.long)).toEqual(['--version', '--output']);
-    expect((await parsed(['--org=o1', 'issues', '--no-color', 'search'])).program.options.map((o) => o.long)).toEqual(['--version', '--org', '--no-color']);
+    // The global options it gives, no other.
+    expect((await parsed(['issues', 'search', '-o', 'json'])).program.options.map((o) => o.long)).toEqual(['--output']);
+    expect((await parsed(['--org=o1', 'issues', '--no-color', 'search'])).program.options.map((o) => o.long)).toEqual(['--org', '--no-color']);
   });
 
   it("an operation's own flag: every option of the operation (and the API spelling finds it too)", async () => {
