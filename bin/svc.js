@@ -17,31 +17,42 @@ if (only === '--version' || only === '-V') {
   const help = (only === '--help' || only === '-h') && !process.env.SVC_NO_FAST_HELP && (!process.stdout.isTTY || process.stdout.columns >= 80)
     && readOrNothing(join(__dirname, '..', 'dist', 'help.txt'));
   if (help) process.stdout.write(help);
-  else load(join(__dirname, '..', 'dist', 'svc.cjs')).runProcess(version());
+  else {
+    // The CLI is two scripts (scripts/bundle-chunks.mjs): svc.cjs, what an API call runs, and
+    // svc-more.cjs, the rest, compiled only when svc.cjs first asks for one of its modules. Each
+    // takes the other's modules from it (`__svcMore`, `__svcModule`).
+    const dist = join(__dirname, '..', 'dist');
+    let more;
+    const main = load(join(dist, 'svc.cjs'), '1', (path) => (more ??= load(join(dist, 'svc-more.cjs'), 'more', (p) => main.__svcModule(p)))(path));
+    main.runProcess(version());
+  }
 }
 
 /**
- * The CLI is one classic script (scripts/build.mjs), compiled from a V8 code cache made at build
+ * Each script of the CLI is a classic script (scripts/build.mjs), compiled from a V8 code cache made at build
  * time: V8 then neither parses nor compiles the functions a call uses, which it would otherwise do
  * on every run (node 20 has no compile cache for modules). V8 rejects a cache made by another V8
  * version or with other V8 flags (another node, or NODE_OPTIONS=--max-old-space-size=... as CI jobs
  * often set): then the script compiles from source (~30 ms more), and this run makes a cache for
  * this node and these flags in the user's cache directory, used from the next run on.
  */
-function load(file) {
-  if (!existsSync(file)) {
+function load(file, cacheRun, link) {
+  // The build makes the script ASCII-only, so latin1 reads it as utf8 would, only faster.
+  const source = readOrNothing(file, 'latin1');
+  if (source === undefined) {
     // A copy of the sources without their build (e.g. installed from a git URL): say so, no stack trace.
     process.stderr.write(`svc: error: ${file} is missing: this copy of svc was not built. Install a package made with \`npm pack\` (see README "Install"), or run \`npm ci && npm run build\` in a clone.\n`);
     process.exit(70);
   }
   const { Script } = require('node:vm');
-  // The build runs svc with SVC_WRITE_CODE_CACHE: '1' to make dist/svc.cjs.cache, '0' for other runs.
-  const building = process.env.SVC_WRITE_CODE_CACHE === '1';
-  const own = process.env.SVC_WRITE_CODE_CACHE === undefined ? ownCacheFile(file) : undefined;
+  const env = process.env;
+  // The build runs svc with SVC_WRITE_CODE_CACHE: '1' to make dist/svc.cjs.cache, 'more' to make
+  // dist/svc-more.cjs.cache, '0' for other runs.
+  const building = env.SVC_WRITE_CODE_CACHE === cacheRun;
+  const own = env.SVC_WRITE_CODE_CACHE === undefined ? ownCacheFile(file, source) : undefined;
   // (This machine's own cache is usually absent: asked first, as a failed read throws, ~0.1 ms.)
   const cachedData = (own && existsSync(own) && readOrNothing(own)) || readOrNothing(`${file}.cache`);
-  // The build makes the script ASCII-only, so latin1 reads it as utf8 would, only faster.
-  const script = new Script(readFileSync(file, 'latin1'), { filename: file, cachedData });
+  const script = atStartFlags(() => new Script(source, { filename: file, cachedData }));
   if (building) {
     // Build time (scripts/code-cache.mjs): after the run, so it holds every function the call compiled.
     process.once('exit', () => require('node:fs').writeFileSync(`${file}.cache`, cacheOf(script)));
@@ -49,35 +60,31 @@ function load(file) {
     process.once('exit', () => writeOwnCache(own, script));
   }
   const module = { exports: {} };
-  script.runInThisContext()(module, module.exports, require);
+  script.runInThisContext()(module, module.exports, require, link);
   return module.exports;
 }
 
-function readOrNothing(path) {
+function readOrNothing(path, encoding) {
   try {
-    return readFileSync(path);
+    return readFileSync(path, encoding);
   } catch {
     return undefined;
   }
 }
 
 /**
- * The cache file of this script for this node and these flags: named by the script's size and time
- * (V8 checks a cache against the length of the source only) and a hash of node's version and flags.
+ * The cache file of this script for this node and these flags: named by the script (svc, svc-more),
+ * its build (the script's first line, `/*svc <build>*\/`: V8 checks a cache against the length of
+ * the source only) and a hash of node's version and flags.
  */
-function ownCacheFile(file) {
+function ownCacheFile(file, source) {
   const env = process.env;
   const base = env.XDG_CACHE_HOME || (process.platform === 'win32' ? env.LOCALAPPDATA : env.HOME && join(env.HOME, process.platform === 'darwin' ? 'Library/Caches' : '.cache'));
-  if (!base) return undefined;
-  let stat;
-  try {
-    stat = require('node:fs').statSync(file);
-  } catch {
-    return undefined;
-  }
+  const build = /^\/\*svc ([0-9a-z]+)\*\//.exec(source.slice(0, 32));
+  if (!base || !build) return undefined;
   let h = 0x811c9dc5;
   for (const c of `${process.version} ${process.arch} ${process.execArgv.join(' ')} ${env.NODE_OPTIONS ?? ''}`) h = Math.imul(h ^ c.charCodeAt(0), 16777619) >>> 0;
-  return join(base, 'svc', 'code-cache', `${stat.size}-${Math.round(stat.mtimeMs)}-${h.toString(16)}.cache`);
+  return join(base, 'svc', 'code-cache', `${file.endsWith('svc-more.cjs') ? 'svc-more' : 'svc'}-${build[1]}-${h.toString(16)}.cache`);
 }
 
 /**
@@ -86,7 +93,8 @@ function ownCacheFile(file) {
  * parser is compiled with `--liftoff-only`, scripts/bundle-plugins.mjs; listings set
  * `--optimize-for-size`, src/listing/heap.ts) leave here, in the global list `svc.v8FlagsUndo`, the
  * flags that undo them, implications included (node 20 and 22 keep those when a flag is unset):
- * set before the cache is made, they give the hash the run started with.
+ * set before the cache is made, they give the hash the run started with (and in `svc.v8FlagsSet`
+ * the flags themselves, for atStartFlags).
  */
 function cacheOf(script) {
   const undo = globalThis[Symbol.for('svc.v8FlagsUndo')];
@@ -97,16 +105,34 @@ function cacheOf(script) {
   return script.createCachedData();
 }
 
+/**
+ * `make()` run with the V8 flags the process started with: the second script is compiled when a
+ * command first needs it, which may be after undici set `--liftoff-only` (a table, after its call),
+ * and V8 accepts its code cache only under the flags it was made with (those of the start, see
+ * cacheOf). The flags svc set (`svc.v8FlagsSet`) are set again after.
+ */
+function atStartFlags(make) {
+  const undo = globalThis[Symbol.for('svc.v8FlagsUndo')];
+  if (!undo || undo.length === 0) return make();
+  const { setFlagsFromString } = require('node:v8');
+  for (const flag of undo) setFlagsFromString(flag);
+  try {
+    return make();
+  } finally {
+    for (const flag of globalThis[Symbol.for('svc.v8FlagsSet')] ?? []) setFlagsFromString(flag);
+  }
+}
+
 /** Once, at the exit of a run whose cache was rejected; a failure only means the next run compiles again. */
 function writeOwnCache(path, script) {
   try {
     const fs = require('node:fs');
-    const { dirname, basename } = require('node:path');
+    const { dirname } = require('node:path');
     const dir = dirname(path);
     fs.mkdirSync(dir, { recursive: true });
-    // Caches of other builds of svc are of no more use.
-    const [size, time] = basename(path).split('-');
-    for (const old of fs.readdirSync(dir)) if (!old.startsWith(`${size}-${time}-`)) fs.rmSync(join(dir, old), { force: true });
+    // Caches of other builds of svc are of no more use (both scripts of a build have its name).
+    const build = /^svc(?:-more)?-([0-9a-z]+)-/.exec(require('node:path').basename(path))[1];
+    for (const old of fs.readdirSync(dir)) if (!new RegExp(`^svc(-more)?-${build}-`).test(old)) fs.rmSync(join(dir, old), { force: true });
     const tmp = `${path}.${process.pid}.tmp`;
     fs.writeFileSync(tmp, cacheOf(script));
     fs.renameSync(tmp, path);

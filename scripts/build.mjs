@@ -1,19 +1,22 @@
-// Bundle the CLI with esbuild into one classic script, dist/svc.cjs, loaded by bin/svc.js through a
-// V8 code cache (dist/svc.cjs.cache, made here by a real call: scripts/code-cache.mjs). Parts only
-// some commands use (groups of the operation table, built-in commands, renderers, ora, cli-table3,
-// conf, the sandbox) stay lazy: their code is in the file but runs, and is compiled, only when used.
-// Why one script and not ES module chunks: see README "Performance".
-import { build } from 'esbuild';
+// Bundle the CLI with esbuild into two classic scripts, each loaded by bin/svc.js through a V8 code
+// cache (made here by real calls: scripts/code-cache.mjs): dist/svc.cjs, what an API call runs, and
+// dist/svc-more.cjs, what a plain call never runs (the built-in commands, the gate, triage, tables,
+// charts, the --all and bulk engines, ora, cli-table3, conf), compiled only when a command needs it
+// (scripts/bundle-chunks.mjs). Within each, lazy parts (the other groups of the operation table, the
+// HTTP client) run, and are compiled, only when used. Why classic scripts and not ES module chunks,
+// and why two: docs/performance.md ("What makes it fast", "Ninth round").
 import { execFileSync } from 'node:child_process';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { plugins } from './bundle-plugins.mjs';
+import { buildChunks } from './bundle-chunks.mjs';
+import { build } from 'esbuild';
 
 rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
 // `node scripts/build.mjs --sizes`: after the build, the bundle's bytes per package (from esbuild's
 // metafile), to see what a change of imports does to the size.
 const sizes = process.argv.includes('--sizes');
-const built = await build({
-  entryPoints: ['src/entry.ts'],
+const built = await buildChunks(fileURLToPath(new URL('..', import.meta.url)), {
   outfile: 'dist/svc.cjs',
   bundle: true,
   format: 'cjs',
@@ -25,14 +28,16 @@ const built = await build({
   plugins,
   // jq (WebAssembly, ~1 MB) is loaded from node_modules, only when --jq is given.
   external: ['jq-wasm'],
-  // One function expression: the script's value is the module function bin/svc.js calls.
-  banner: { js: '(function (module, exports, require) {' },
+  // One function expression: the script's value is the module function bin/svc.js calls (the second
+  // script's banner names __svcMain instead: scripts/bundle-chunks.mjs). First the build's name, which
+  // names the code caches bin/svc.js makes for other nodes and V8 flags.
+  banner: { js: `/*svc ${Date.now().toString(36)}*/(function (module, exports, require, __svcMore) {` },
   footer: { js: '})' },
   logLevel: 'warning',
-  metafile: sizes,
 });
 if (sizes) {
-  const [out] = Object.values(built.metafile.outputs);
+  for (const meta of [built.main, built.more]) {
+  const [out] = Object.values(meta.outputs);
   const by = new Map();
   for (const [file, { bytesInOutput }] of Object.entries(out.inputs)) {
     const m = /node_modules\/((?:@[^/]+\/)?[^/]+)\/(.*)$/.exec(file);
@@ -40,7 +45,8 @@ if (sizes) {
     by.set(key, (by.get(key) ?? 0) + bytesInOutput);
   }
   const kb = (n) => `${(n / 1024).toFixed(1)} KB`.padStart(10);
-  process.stdout.write(`dist/svc.cjs: ${kb(out.bytes).trim()}\n${[...by].sort((a, b) => b[1] - a[1]).map(([k, n]) => `${kb(n)}  ${k}`).join('\n')}\n`);
+  process.stdout.write(`${Object.keys(meta.outputs)[0]}: ${kb(out.bytes).trim()}\n${[...by].sort((a, b) => b[1] - a[1]).map(([k, n]) => `${kb(n)}  ${k}`).join('\n')}\n`);
+  }
 }
 
 // The action's entry (action.yml, `runs.using: node24`): a plain script the runner runs with its own
@@ -58,7 +64,9 @@ await build({
 });
 
 // bin/svc.js reads the script as latin1, which equals utf8 for ASCII (esbuild's default charset).
-if (!process.env.SVC_BUILD_NO_MINIFY && /[^\x00-\x7f]/.test(readFileSync('dist/svc.cjs', 'latin1'))) throw new Error('dist/svc.cjs is not ASCII-only: bin/svc.js reads it as latin1');
+for (const file of ['dist/svc.cjs', 'dist/svc-more.cjs']) {
+  if (!process.env.SVC_BUILD_NO_MINIFY && /[^\x00-\x7f]/.test(readFileSync(file, 'latin1'))) throw new Error(`${file} is not ASCII-only: bin/svc.js reads it as latin1`);
+}
 
 // Top-level help, rendered by the real program (80 columns, no terminal), for bin/svc.js's fast path.
 // (SVC_WRITE_CODE_CACHE=0: this run, made before the code cache, keeps none in the user's cache directory.)

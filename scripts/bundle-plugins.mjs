@@ -88,11 +88,12 @@ export const plugins = [
   // 255-258 M instructions with the flag set at start, 239-243 M set here; docs/performance.md).
   patch('undici', 'lib/dispatcher/client-h1.js',
     // (Not where the user set these flags, in either spelling V8 reads (- or _): theirs win. bin/svc.js
-    // undoes it before it makes a code cache.)
+    // undoes it before it makes a code cache, and while it compiles its second script.)
     // (Once a process: undici keeps the parser it compiles.)
     ['  if (useWasmSIMD) {', `  if (!/--(no[-_])?(liftoff|wasm[-_]tier[-_]up|wasm[-_]dynamic[-_]tiering)/.test(\`\${process.execArgv.join(' ')} \${process.env.NODE_OPTIONS ?? ''}\`)) {
     require('node:v8').setFlagsFromString('--liftoff-only');
-    (globalThis[Symbol.for('svc.v8FlagsUndo')] ??= []).push('--no-liftoff-only', '--wasm-tier-up', '--wasm-dynamic-tiering')
+    (globalThis[Symbol.for('svc.v8FlagsUndo')] ??= []).push('--no-liftoff-only', '--wasm-tier-up', '--wasm-dynamic-tiering');
+    (globalThis[Symbol.for('svc.v8FlagsSet')] ??= []).push('--liftoff-only')
   }
   if (useWasmSIMD) {`]),
   // commander loads node:child_process for stand-alone executable subcommands; svc has none.

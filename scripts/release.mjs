@@ -7,7 +7,7 @@
  * svc instead of `uses:` (the GitLab component). Pushing is the caller's: the commands are printed.
  *
  * The release tree: what runs svc and nothing to install or build. action.yml (the runner runs
- * dist/action.cjs with its own Node), bin/ and dist/ (the bundle, its code cache, its help), the one
+ * dist/action.cjs with its own Node), bin/ and dist/ (the two bundles, their code caches, the help), the one
  * runtime package the bundle leaves out (jq's WebAssembly for --jq, node_modules/jq-wasm, loaded by
  * bin/svc.js's require as from an npm install), the GitLab component (templates/), package.json
  * (its version is `svc --version`), README.md and LICENSE.
@@ -35,6 +35,9 @@ function files() {
     ['bin/package.json', 'bin/package.json'],
     ['dist/svc.cjs', 'dist/svc.cjs'],
     ['dist/svc.cjs.cache', 'dist/svc.cjs.cache'],
+    // What a plain API call never runs (built-ins, the gate, tables...): bin/svc.js loads it by need.
+    ['dist/svc-more.cjs', 'dist/svc-more.cjs'],
+    ['dist/svc-more.cjs.cache', 'dist/svc-more.cjs.cache'],
     ['dist/help.txt', 'dist/help.txt'],
     ['dist/action.cjs', 'dist/action.cjs'],
     ['templates/svc-gate.yml', 'templates/svc-gate.yml'],

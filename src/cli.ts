@@ -37,7 +37,7 @@ export async function main(argv: string[], given: Host): Promise<number> {
     }
   };
   try {
-    program = buildProgram(run, host.io, host.version, (m) => { commanderMessage = m; }, host.env);
+    program = buildProgram(run, host.io, host.version, (m) => { commanderMessage = m; }, host.env, argv);
     await program.parseAsync(argv, { from: 'user' });
     return EXIT.OK;
   } catch (err) {

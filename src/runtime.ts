@@ -123,6 +123,8 @@ export function createContext(given: Host, globals: GlobalOptions): Context {
     },
     progress: (text) => startProgress(ctx, text),
     async spin(text, fn) {
+      // Not a terminal: nothing is drawn (and in CI nothing is said) while it runs (terminal/progress.ts).
+      if (!host.io.stderrIsTTY) return fn();
       const progress = await ctx.progress(text);
       try {
         return await fn();

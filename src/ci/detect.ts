@@ -9,7 +9,7 @@
 import type { Env } from '../core/host.js';
 import { webUrl, publicHostVcs } from './repo-url.js';
 import {
-  CI_FIELDS, CI_ROWS, GENERIC_CI_VARIABLES, groupMarkers, sourceNames,
+  CI_FIELDS, GENERIC_CI_VARIABLES, ciRows, groupMarkers, sourceNames,
   type AnnotationStyle, type CiField, type CiKind, type GroupStyle, type Source, type Vcs,
 } from './providers.js';
 
@@ -73,7 +73,7 @@ function read(env: Env, source: Source): string | undefined {
 /** The CI svc runs in, from the variables it sets; undefined outside CI. */
 export function detectCi(env: Env, o: { disabled?: boolean } = {}): CiInfo | undefined {
   if (o.disabled || isOn(env.SVC_NO_CI) || isOff(env.CI)) return undefined;
-  const row = CI_ROWS.find((r) => {
+  const row = ciRows().find((r) => {
     const v = env[r.marker.variable];
     return isSet(v) && (r.marker.value === undefined || r.marker.value.test(v.trim()));
   });
@@ -123,7 +123,7 @@ export function missingText(ci: CiInfo | undefined, field: CiField, env: Env): s
   const unset = names.filter((n) => !isSet(env[n]));
   // Set but not usable (a URL that is none): named, its value not shown (it may carry a token).
   if (unset.length === 0) return `${nameList(names, 'and')} on ${ci.name} ${names.length === 1 ? 'is set but gives' : 'are set but give'} no usable value`;
-  const row = CI_ROWS.find((r) => r.name === ci.name);
+  const row = ciRows().find((r) => r.name === ci.name);
   const source = row?.fields[field];
   if (typeof source === 'object' && 'anyOf' in source) return `none of ${nameList(names, 'or')} is set on ${ci.name}`;
   return `${nameList(unset, 'and')} ${unset.length === 1 ? 'is' : 'are'} not set on ${ci.name}`;

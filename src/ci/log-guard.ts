@@ -20,7 +20,7 @@
  */
 import type { Writable } from 'node:stream';
 import type { Env, Host } from '../core/host.js';
-import { CI_ROWS } from './providers.js';
+import { LOG_COMMAND_MARKERS } from './providers.js';
 
 const isSet = (v: string | undefined): v is string => v !== undefined && v.trim() !== '';
 
@@ -29,7 +29,7 @@ const isSet = (v: string | undefined): v is string => v !== undefined && v.trim(
  * SVC_NO_CI or CI=false: those turn svc's CI behaviour off, not the runner's.
  */
 export function logParsesCommands(env: Env): boolean {
-  return CI_ROWS.some((r) => r.logCommands === true && isSet(env[r.marker.variable]) && (r.marker.value === undefined || r.marker.value.test(env[r.marker.variable]!.trim())));
+  return LOG_COMMAND_MARKERS.some((m) => isSet(env[m.variable]) && (m.value === undefined || m.value.test(env[m.variable]!.trim())));
 }
 
 /**

@@ -84,134 +84,149 @@ interface CiRow {
   logCommands?: true;
 }
 
-/** The CIs svc recognises, in the order they are tried. */
-export const CI_ROWS: readonly CiRow[] = [
-  {
-    name: 'GitHub Actions', kind: 'hosta',
-    marker: { variable: 'GITHUB_ACTIONS', value: /^true$/, doc: '"true": a GitHub Actions job: step summary, annotations, ::group:: folding' },
-    fields: {
-      repositoryUrl: { join: ['GITHUB_SERVER_URL', 'GITHUB_REPOSITORY'] },
-      commit: 'GITHUB_SHA',
-      stepSummary: 'GITHUB_STEP_SUMMARY',
-      event: 'GITHUB_EVENT_NAME',
-      ref: 'GITHUB_REF',
-      headRef: 'GITHUB_HEAD_REF',
-      baseRef: 'GITHUB_BASE_REF',
-      serverUrl: 'GITHUB_SERVER_URL',
-      apiUrl: 'GITHUB_API_URL',
-      projectId: 'GITHUB_REPOSITORY_ID',
-      repositoryPath: 'GITHUB_REPOSITORY',
-      workspace: 'GITHUB_REPOSITORY_OWNER',
-      eventPath: 'GITHUB_EVENT_PATH',
-      token: 'GITHUB_TOKEN',
-      workingDirectory: 'GITHUB_WORKSPACE',
-      tempDir: 'RUNNER_TEMP',
-      runId: 'GITHUB_RUN_ID',
-      runAttempt: 'GITHUB_RUN_ATTEMPT',
-      jobId: 'GITHUB_JOB',
-      stepId: 'GITHUB_ACTION',
+/** The marker of host A's runner and of Azure Pipelines: the CIs whose log acts on commands. */
+const HOSTA_MARKER = { variable: 'GITHUB_ACTIONS', value: /^true$/, doc: '"true": a GitHub Actions job: step summary, annotations, ::group:: folding' };
+const AZURE_MARKER = { variable: 'TF_BUILD', value: /^true$/i, doc: '"True": an Azure Pipelines job: ##[group] folding, ##vso[task.logissue] annotations' };
+
+/**
+ * The markers of the rows with `logCommands` (a test checks they are the same): log-guard.ts reads
+ * them on every run, and the rest of the table is then not made.
+ */
+export const LOG_COMMAND_MARKERS: ReadonlyArray<CiRow['marker']> = [HOSTA_MARKER, AZURE_MARKER];
+
+let rows: readonly CiRow[] | undefined;
+/**
+ * The CIs svc recognises, in the order they are tried. Made when first read (a CI is detected, help
+ * is written): a call outside a CI's log-command check does not make it, and a table of this many
+ * keys costs ~0.9 M instructions to make the first time (docs/performance.md).
+ */
+export const ciRows = (): readonly CiRow[] => (rows ??= [
+    {
+      name: 'GitHub Actions', kind: 'hosta',
+      marker: HOSTA_MARKER,
+      fields: {
+        repositoryUrl: { join: ['GITHUB_SERVER_URL', 'GITHUB_REPOSITORY'] },
+        commit: 'GITHUB_SHA',
+        stepSummary: 'GITHUB_STEP_SUMMARY',
+        event: 'GITHUB_EVENT_NAME',
+        ref: 'GITHUB_REF',
+        headRef: 'GITHUB_HEAD_REF',
+        baseRef: 'GITHUB_BASE_REF',
+        serverUrl: 'GITHUB_SERVER_URL',
+        apiUrl: 'GITHUB_API_URL',
+        projectId: 'GITHUB_REPOSITORY_ID',
+        repositoryPath: 'GITHUB_REPOSITORY',
+        workspace: 'GITHUB_REPOSITORY_OWNER',
+        eventPath: 'GITHUB_EVENT_PATH',
+        token: 'GITHUB_TOKEN',
+        workingDirectory: 'GITHUB_WORKSPACE',
+        tempDir: 'RUNNER_TEMP',
+        runId: 'GITHUB_RUN_ID',
+        runAttempt: 'GITHUB_RUN_ATTEMPT',
+        jobId: 'GITHUB_JOB',
+        stepId: 'GITHUB_ACTION',
+      },
+      // In these events GITHUB_SHA is the merge commit of refs/pull/<n>/merge (pull_request,
+      // pull_request_review, pull_request_review_comment), or the base branch's last commit
+      // (pull_request_target): not the commit under review, which is the payload's head sha.
+      eventFile: {
+        events: ['pull_request', 'pull_request_target', 'pull_request_review', 'pull_request_review_comment'],
+        fields: { headCommit: ['pull_request', 'head', 'sha'] },
+      },
+      groups: 'workflow', annotations: 'workflow', logCommands: true,
     },
-    // In these events GITHUB_SHA is the merge commit of refs/pull/<n>/merge (pull_request,
-    // pull_request_review, pull_request_review_comment), or the base branch's last commit
-    // (pull_request_target): not the commit under review, which is the payload's head sha.
-    eventFile: {
-      events: ['pull_request', 'pull_request_target', 'pull_request_review', 'pull_request_review_comment'],
-      fields: { headCommit: ['pull_request', 'head', 'sha'] },
+    {
+      name: 'GitLab CI/CD', kind: 'hostb',
+      marker: { variable: 'GITLAB_CI', value: /^true$/, doc: '"true": a GitLab CI/CD job: collapsible sections' },
+      fields: {
+        repositoryUrl: 'CI_PROJECT_URL',
+        commit: 'CI_COMMIT_SHA',
+        // Set only in merged results pipelines, whose CI_COMMIT_SHA is the merge commit; empty in plain
+        // merge request pipelines, whose CI_COMMIT_SHA is the source branch's head.
+        headCommit: 'CI_MERGE_REQUEST_SOURCE_BRANCH_SHA',
+        event: 'CI_PIPELINE_SOURCE',
+        ref: 'CI_COMMIT_REF_NAME',
+        headRef: 'CI_MERGE_REQUEST_SOURCE_BRANCH_NAME',
+        baseRef: 'CI_MERGE_REQUEST_TARGET_BRANCH_NAME',
+        baseSha: 'CI_MERGE_REQUEST_DIFF_BASE_SHA',
+        pullRequest: 'CI_MERGE_REQUEST_IID',
+        serverUrl: 'CI_SERVER_URL',
+        apiUrl: 'CI_API_V4_URL',
+        projectId: 'CI_PROJECT_ID',
+        repositoryPath: 'CI_PROJECT_PATH',
+        workspace: 'CI_PROJECT_NAMESPACE',
+        token: { anyOf: ['GITLAB_TOKEN', 'CI_JOB_TOKEN'] },
+        workingDirectory: 'CI_PROJECT_DIR',
+      },
+      groups: 'sections',
     },
-    groups: 'workflow', annotations: 'workflow', logCommands: true,
-  },
-  {
-    name: 'GitLab CI/CD', kind: 'hostb',
-    marker: { variable: 'GITLAB_CI', value: /^true$/, doc: '"true": a GitLab CI/CD job: collapsible sections' },
-    fields: {
-      repositoryUrl: 'CI_PROJECT_URL',
-      commit: 'CI_COMMIT_SHA',
-      // Set only in merged results pipelines, whose CI_COMMIT_SHA is the merge commit; empty in plain
-      // merge request pipelines, whose CI_COMMIT_SHA is the source branch's head.
-      headCommit: 'CI_MERGE_REQUEST_SOURCE_BRANCH_SHA',
-      event: 'CI_PIPELINE_SOURCE',
-      ref: 'CI_COMMIT_REF_NAME',
-      headRef: 'CI_MERGE_REQUEST_SOURCE_BRANCH_NAME',
-      baseRef: 'CI_MERGE_REQUEST_TARGET_BRANCH_NAME',
-      baseSha: 'CI_MERGE_REQUEST_DIFF_BASE_SHA',
-      pullRequest: 'CI_MERGE_REQUEST_IID',
-      serverUrl: 'CI_SERVER_URL',
-      apiUrl: 'CI_API_V4_URL',
-      projectId: 'CI_PROJECT_ID',
-      repositoryPath: 'CI_PROJECT_PATH',
-      workspace: 'CI_PROJECT_NAMESPACE',
-      token: { anyOf: ['GITLAB_TOKEN', 'CI_JOB_TOKEN'] },
-      workingDirectory: 'CI_PROJECT_DIR',
+    {
+      name: 'Bitbucket Pipelines', kind: 'hostc',
+      marker: { variable: 'BITBUCKET_BUILD_NUMBER', doc: 'set: a Bitbucket Pipelines step' },
+      fields: {
+        repositoryUrl: 'BITBUCKET_GIT_HTTP_ORIGIN',
+        // The commit that started the pipeline: in a pull request pipeline the source branch's head
+        // (the destination branch is merged into it in the clone only).
+        commit: 'BITBUCKET_COMMIT',
+        ref: { anyOf: ['BITBUCKET_BRANCH', 'BITBUCKET_TAG'] },
+        headRef: 'BITBUCKET_BRANCH',
+        baseRef: 'BITBUCKET_PR_DESTINATION_BRANCH',
+        baseSha: 'BITBUCKET_PR_DESTINATION_COMMIT',
+        pullRequest: 'BITBUCKET_PR_ID',
+        projectId: 'BITBUCKET_REPO_UUID',
+        repositoryPath: 'BITBUCKET_REPO_FULL_NAME',
+        workspace: 'BITBUCKET_WORKSPACE',
+        token: 'BITBUCKET_ACCESS_TOKEN',
+        workingDirectory: 'BITBUCKET_CLONE_DIR',
+      },
+      constants: { serverUrl: 'https://bitbucket.org', apiUrl: 'https://api.bitbucket.org/2.0' },
+      groups: 'none',
     },
-    groups: 'sections',
-  },
-  {
-    name: 'Bitbucket Pipelines', kind: 'hostc',
-    marker: { variable: 'BITBUCKET_BUILD_NUMBER', doc: 'set: a Bitbucket Pipelines step' },
-    fields: {
-      repositoryUrl: 'BITBUCKET_GIT_HTTP_ORIGIN',
-      // The commit that started the pipeline: in a pull request pipeline the source branch's head
-      // (the destination branch is merged into it in the clone only).
-      commit: 'BITBUCKET_COMMIT',
-      ref: { anyOf: ['BITBUCKET_BRANCH', 'BITBUCKET_TAG'] },
-      headRef: 'BITBUCKET_BRANCH',
-      baseRef: 'BITBUCKET_PR_DESTINATION_BRANCH',
-      baseSha: 'BITBUCKET_PR_DESTINATION_COMMIT',
-      pullRequest: 'BITBUCKET_PR_ID',
-      projectId: 'BITBUCKET_REPO_UUID',
-      repositoryPath: 'BITBUCKET_REPO_FULL_NAME',
-      workspace: 'BITBUCKET_WORKSPACE',
-      token: 'BITBUCKET_ACCESS_TOKEN',
-      workingDirectory: 'BITBUCKET_CLONE_DIR',
+    {
+      name: 'Azure Pipelines', kind: 'generic',
+      marker: AZURE_MARKER,
+      fields: {
+        repositoryUrl: 'BUILD_REPOSITORY_URI',
+        commit: 'BUILD_SOURCEVERSION',
+        // Set in pull request builds, whose BUILD_SOURCEVERSION is the merge commit.
+        headCommit: 'SYSTEM_PULLREQUEST_SOURCECOMMITID',
+        event: 'BUILD_REASON',
+        ref: 'BUILD_SOURCEBRANCH',
+        headRef: 'SYSTEM_PULLREQUEST_SOURCEBRANCH',
+        baseRef: 'SYSTEM_PULLREQUEST_TARGETBRANCH',
+        pullRequest: { anyOf: ['SYSTEM_PULLREQUEST_PULLREQUESTNUMBER', 'SYSTEM_PULLREQUEST_PULLREQUESTID'] },
+        repositoryPath: 'BUILD_REPOSITORY_NAME',
+        token: 'SYSTEM_ACCESSTOKEN',
+        workingDirectory: 'BUILD_SOURCESDIRECTORY',
+      },
+      vcsFrom: { variable: 'BUILD_REPOSITORY_PROVIDER', values: { GitHub: 'hosta', GitHubEnterprise: 'hosta', Bitbucket: 'hostc', TfsGit: 'generic', Git: 'generic' } },
+      groups: 'logging', annotations: 'logissue', logCommands: true,
     },
-    constants: { serverUrl: 'https://bitbucket.org', apiUrl: 'https://api.bitbucket.org/2.0' },
-    groups: 'none',
-  },
-  {
-    name: 'Azure Pipelines', kind: 'generic',
-    marker: { variable: 'TF_BUILD', value: /^true$/i, doc: '"True": an Azure Pipelines job: ##[group] folding, ##vso[task.logissue] annotations' },
-    fields: {
-      repositoryUrl: 'BUILD_REPOSITORY_URI',
-      commit: 'BUILD_SOURCEVERSION',
-      // Set in pull request builds, whose BUILD_SOURCEVERSION is the merge commit.
-      headCommit: 'SYSTEM_PULLREQUEST_SOURCECOMMITID',
-      event: 'BUILD_REASON',
-      ref: 'BUILD_SOURCEBRANCH',
-      headRef: 'SYSTEM_PULLREQUEST_SOURCEBRANCH',
-      baseRef: 'SYSTEM_PULLREQUEST_TARGETBRANCH',
-      pullRequest: { anyOf: ['SYSTEM_PULLREQUEST_PULLREQUESTNUMBER', 'SYSTEM_PULLREQUEST_PULLREQUESTID'] },
-      repositoryPath: 'BUILD_REPOSITORY_NAME',
-      token: 'SYSTEM_ACCESSTOKEN',
-      workingDirectory: 'BUILD_SOURCESDIRECTORY',
+    {
+      name: 'Jenkins', kind: 'generic',
+      marker: { variable: 'JENKINS_URL', doc: 'set: a Jenkins build' },
+      fields: {
+        repositoryUrl: 'GIT_URL', commit: 'GIT_COMMIT', ref: 'BRANCH_NAME',
+        headRef: 'CHANGE_BRANCH', baseRef: 'CHANGE_TARGET', pullRequest: 'CHANGE_ID', workingDirectory: 'WORKSPACE',
+      },
+      groups: 'none',
     },
-    vcsFrom: { variable: 'BUILD_REPOSITORY_PROVIDER', values: { GitHub: 'hosta', GitHubEnterprise: 'hosta', Bitbucket: 'hostc', TfsGit: 'generic', Git: 'generic' } },
-    groups: 'logging', annotations: 'logissue', logCommands: true,
-  },
-  {
-    name: 'Jenkins', kind: 'generic',
-    marker: { variable: 'JENKINS_URL', doc: 'set: a Jenkins build' },
-    fields: {
-      repositoryUrl: 'GIT_URL', commit: 'GIT_COMMIT', ref: 'BRANCH_NAME',
-      headRef: 'CHANGE_BRANCH', baseRef: 'CHANGE_TARGET', pullRequest: 'CHANGE_ID', workingDirectory: 'WORKSPACE',
+    {
+      name: 'CircleCI', kind: 'generic',
+      marker: { variable: 'CIRCLECI', value: /^true$/, doc: '"true": a CircleCI job' },
+      fields: { repositoryUrl: 'CIRCLE_REPOSITORY_URL', commit: 'CIRCLE_SHA1', ref: 'CIRCLE_BRANCH', pullRequest: 'CIRCLE_PR_NUMBER', workingDirectory: 'CIRCLE_WORKING_DIRECTORY' },
+      groups: 'none',
     },
-    groups: 'none',
-  },
-  {
-    name: 'CircleCI', kind: 'generic',
-    marker: { variable: 'CIRCLECI', value: /^true$/, doc: '"true": a CircleCI job' },
-    fields: { repositoryUrl: 'CIRCLE_REPOSITORY_URL', commit: 'CIRCLE_SHA1', ref: 'CIRCLE_BRANCH', pullRequest: 'CIRCLE_PR_NUMBER', workingDirectory: 'CIRCLE_WORKING_DIRECTORY' },
-    groups: 'none',
-  },
-  {
-    name: 'Buildkite', kind: 'generic',
-    marker: { variable: 'BUILDKITE', value: /^true$/, doc: '"true": a Buildkite job' },
-    fields: {
-      repositoryUrl: 'BUILDKITE_REPO', commit: 'BUILDKITE_COMMIT', ref: 'BUILDKITE_BRANCH',
-      baseRef: 'BUILDKITE_PULL_REQUEST_BASE_BRANCH', pullRequest: 'BUILDKITE_PULL_REQUEST', workingDirectory: 'BUILDKITE_BUILD_CHECKOUT_PATH',
+    {
+      name: 'Buildkite', kind: 'generic',
+      marker: { variable: 'BUILDKITE', value: /^true$/, doc: '"true": a Buildkite job' },
+      fields: {
+        repositoryUrl: 'BUILDKITE_REPO', commit: 'BUILDKITE_COMMIT', ref: 'BUILDKITE_BRANCH',
+        baseRef: 'BUILDKITE_PULL_REQUEST_BASE_BRANCH', pullRequest: 'BUILDKITE_PULL_REQUEST', workingDirectory: 'BUILDKITE_BUILD_CHECKOUT_PATH',
+      },
+      groups: 'none',
     },
-    groups: 'none',
-  },
-];
+]);
 
 /** Variables that mark a CI job of any kind (plain progress lines instead of a spinner). */
 export const GENERIC_CI_VARIABLES = [
@@ -294,7 +309,7 @@ export function sourceNames(source: Source): readonly string[] {
 export function ciVariableDocs(): Array<{ name: string; ci: string; use: string }> {
   const docs: Array<{ name: string; ci: string; use: string }> = GENERIC_CI_VARIABLES.map((v) => ({ name: v.name, ci: 'any', use: v.doc }));
   docs.push({ name: 'SVC_NO_CI', ci: 'any', use: 'set (not "0"): ignore the CI, as --no-ci' });
-  for (const row of CI_ROWS) {
+  for (const row of ciRows()) {
     docs.push({ name: row.marker.variable, ci: row.name, use: row.marker.doc });
     for (const [field, source] of Object.entries(row.fields) as Array<[CiField, Source]>) {
       const names = sourceNames(source);

@@ -23,3 +23,30 @@ export const GLOBAL_OPTIONS: readonly GlobalOptionSpec[] = [
   { flags: '--dry-run', description: 'Print the request that would be sent, send nothing' },
   { flags: '--no-ci', description: 'Ignore the CI environment: no step summary, annotations or log groups unless asked (also SVC_NO_CI=1)' },
 ];
+
+/** Each global flag (short and long) and whether it takes a value. */
+const GLOBAL_FLAGS: ReadonlyMap<string, boolean> = new Map(GLOBAL_OPTIONS.flatMap((o) => {
+  const value = o.flags.includes('<');
+  return o.flags.split(/[ ,]+/).filter((f) => f.startsWith('-')).map((f) => [f, value] as const);
+}));
+
+/**
+ * The global flag an argument is (`-o`, `--output`, `--output=json`), and whether its value is the
+ * next argument; undefined for any other (and for `--json=x`: a flag without a value given one).
+ */
+export function globalFlag(arg: string): { next: boolean } | undefined {
+  const eq = arg.startsWith('--') ? arg.indexOf('=') : -1;
+  const value = GLOBAL_FLAGS.get(eq > 0 ? arg.slice(0, eq) : arg);
+  return value === undefined || (!value && eq > 0) ? undefined : { next: value && eq < 0 };
+}
+
+/** Whether every flag of a command line is a global one (the words between are commands and arguments). */
+export function onlyGlobalFlags(argv: readonly string[]): boolean {
+  for (let i = 0; i < argv.length; i++) {
+    if (!argv[i].startsWith('-')) continue;
+    const g = globalFlag(argv[i]);
+    if (!g) return false;
+    if (g.next) i++;
+  }
+  return true;
+}

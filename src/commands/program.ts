@@ -8,7 +8,7 @@ import { Argument, Command, Option } from 'commander';
 import { hint } from '../completion/hints.js';
 import { terminalWidth, type Env, type IO } from '../core/host.js';
 import { GROUPS, commandName, loadGroup, type Group, type Operation } from '../operations/index.js';
-import { GLOBAL_OPTIONS } from './globals.js';
+import { GLOBAL_OPTIONS, globalFlag, onlyGlobalFlags } from './globals.js';
 import { HELP_TOPICS } from './help-topics.js';
 import { HELP_CONFIG, globalFlagsFooter } from './help-layout.js';
 import { fitText } from '../output/fit-text.js';
@@ -73,13 +73,40 @@ const DESCRIPTION = 'svc: the command line for the Code Security Scanning Servic
 /** Where each program's commander errors go, with the command each was raised on (see inherit). */
 const errorSinks = new WeakMap<Command, (message: string, cmd: Command) => void>();
 
-export function buildProgram(run: Runner, io: IO, version: string, onError: (message: string) => void, env: Env = {}): Command {
+/**
+ * The API group and operation a command line names, when each is a known name (or alias) and
+ * nothing else comes before them but global flags: such a call registers only that group, and
+ * the group only that operation. Commander's parsing, help and errors of the command are the same
+ * either way (none of them names a sibling); what is saved is building the rest of the tree on
+ * every call. Anything else (no command, a built-in, an unknown word or flag, `--`) registers
+ * every command, for its help, its suggestions and completion.
+ */
+function namedCall(argv: readonly string[]): { group: Group; op?: string } | undefined {
+  const words: string[] = [];
+  for (let i = 0; i < argv.length && words.length < 2; i++) {
+    const a = argv[i];
+    if (!a.startsWith('-')) { words.push(a); continue; }
+    const g = globalFlag(a);
+    if (!g) return undefined;
+    if (g.next) i++;
+  }
+  const group = GROUPS.find((g) => g.name === words[0] || g.aliases.includes(words[0]));
+  return group && { group, op: words[1] };
+}
+
+export function buildProgram(run: Runner, io: IO, version: string, onError: (message: string) => void, env: Env = {}, argv?: readonly string[]): Command {
   const helpWidth = () => Math.min(terminalWidth({ io, env }) ?? PIPE_WIDTH, HELP_WIDTH);
   const sink = (message: string, cmd: Command) => onError(explainCommanderError(message, cmd));
+  const named = argv && namedCall(argv);
+  // A call of global flags only (see namedCall) gets the global options it gives, no other: none can
+  // be misspelt, no help is shown, and an absent one reads as not given (`--no-color` and `--no-ci`
+  // are read as `=== false`); nor -V (bin/svc.js answers `svc -V` itself).
+  const given = named && onlyGlobalFlags(argv) ? new Set(argv.filter((a) => a.startsWith('-')).map((a) => a.split('=')[0])) : undefined;
   const program = new Command('svc')
     .description(DESCRIPTION)
-    .usage('<command> [subcommand] [flags]')
-    .version(version, '-V, --version', 'Print the version')
+    .usage('<command> [subcommand] [flags]');
+  if (!given) program.version(version, '-V, --version', 'Print the version');
+  program
     .helpOption('-h, --help', 'Show help')
     .helpCommand(false)
     // svc's own suggestions replace commander's (suggest.ts), from the error commander raises.
@@ -97,29 +124,33 @@ export function buildProgram(run: Runner, io: IO, version: string, onError: (mes
     })
     .configureHelp(HELP_CONFIG);
   for (const o of GLOBAL_OPTIONS) {
+    if (given && !o.flags.split(/[ ,]+/).some((f) => given.has(f))) continue;
     const opt = new Option(o.flags, o.description).helpGroup('Global flags (work with every command):');
     if (o.choices) opt.choices(o.choices);
     program.addOption(opt);
   }
 
   program.commandsGroup('API commands (one per operation of the service):');
-  for (const g of GROUPS) {
+  for (const g of named ? [named.group] : GROUPS) {
     const cmd = new Command(g.name).description(g.summary).aliases(g.aliases).helpCommand(false).usage('<operation> [flags]').commandsGroup('Operations:');
-    program.addCommand(lazyGroup(cmd, () => fillGroup(cmd, g, run)));
+    program.addCommand(lazyGroup(cmd, () => fillGroup(cmd, g, run, named && { op: named.op, argv: argv! })));
   }
-  program.commandsGroup('Other commands:');
-  for (const b of BUILTINS) {
-    const cmd = new Command(b.name).description(b.summary);
-    program.addCommand(cmd, { hidden: b.hidden === true });
-    pending.set(cmd, async () => { (await b.load())(run, cmd); });
+  if (!named) {
+    program.commandsGroup('Other commands:');
+    for (const b of BUILTINS) {
+      const cmd = new Command(b.name).description(b.summary);
+      program.addCommand(cmd, { hidden: b.hidden === true });
+      pending.set(cmd, async () => { (await b.load())(run, cmd); });
+    }
   }
   program.hook('preSubcommand', async (_self, child) => {
     // The completion scripts are generated from the whole tree; `__complete` (TAB-time) needs none of it.
     if (child.name() === 'completion') await loadEverything(program);
     else await ensureLoaded(child);
   });
-  program.addCommand(helpCommand(program, io, helpWidth));
-  program.addHelpText('after', [
+  // (The top level's own help: never shown by a call that names a group.)
+  if (!named) program.addCommand(helpCommand(program, io, helpWidth));
+  if (!named) program.addHelpText('after', [
     '', `Help topics: ${Object.keys(HELP_TOPICS).map((t) => `svc help ${t}`).join(', ')}.`,
     "Run 'svc <group> --help' to list its operations, 'svc <group> <op> --help' for flags and examples. Every API command also takes -F key=value, -f key=value and --input FILE for any body field.",
     '', 'Examples:',
@@ -158,28 +189,34 @@ function inherit(parent: Command): void {
  * A group's operations, as stand-ins (name, alias, summary, argument: all that dispatch, "did you
  * mean" and the group's help need); the one commander dispatches to gets its flags then.
  */
-async function fillGroup(cmd: Command, g: Group, run: Runner): Promise<void> {
+async function fillGroup(cmd: Command, g: Group, run: Runner, named?: { op?: string; argv: readonly string[] }): Promise<void> {
   // Loaded here, not at the top: it pulls in zod, which top-level help and --version never need.
   const { completeOperationCommand, operationStandIn } = await import('./operation/command.js');
   const ops = await loadGroup(g.name);
-  for (const op of ops) {
+  // The operation the command line names, alone (see namedCall); every one for anything else.
+  const only = named?.op === undefined ? [] : ops.filter((op) => { const { name, alias } = commandName(op); return name === named.op || alias === named.op; });
+  for (const op of only.length ? only : ops) {
     const standIn = operationStandIn(op);
     cmd.addCommand(standIn);
-    pending.set(standIn, async () => { completeOperationCommand(standIn, op, run); });
+    // The command line, for the operation it names: its flags decide which options are made.
+    pending.set(standIn, async () => { completeOperationCommand(standIn, op, run, only.length ? named!.argv : undefined); });
   }
-  if (g.name === 'issues') {
+  if (g.name === 'issues' && only.length === 0) {
     // `svc issues triage`: not an operation of the API, a walk through them on a terminal.
     const { completeTriage, triageStandIn } = await import('./triage/command.js');
     const triage = triageStandIn();
     cmd.addCommand(triage);
     pending.set(triage, async () => { completeTriage(triage, run); });
   }
-  const first = ops[0];
-  cmd.addHelpText('after', [
-    '', `Run 'svc ${g.name} <operation> --help' for the flags, API path and examples of an operation.`,
-    ...(aliasExample(ops) ? [`Operations are named in kebab-case; the API's own spellings work too: ${aliasExample(ops)}.`] : []),
-    ...(first?.examples[0] ? ['', 'Example:', `  # ${first.examples[0].desc}`, `  $ ${first.examples[0].cmd}`] : []),
-  ].join('\n') + '\n');
+  // (Made when the group's help is shown.)
+  cmd.addHelpText('after', () => {
+    const first = ops[0];
+    return [
+      '', `Run 'svc ${g.name} <operation> --help' for the flags, API path and examples of an operation.`,
+      ...(aliasExample(ops) ? [`Operations are named in kebab-case; the API's own spellings work too: ${aliasExample(ops)}.`] : []),
+      ...(first?.examples[0] ? ['', 'Example:', `  # ${first.examples[0].desc}`, `  $ ${first.examples[0].cmd}`] : []),
+    ].join('\n') + '\n';
+  });
 }
 
 /** `svc stats issuesBySeverity`: an operation whose API name differs from its command name. */

@@ -8,26 +8,54 @@ import type { Command } from 'commander';
 import { GROUPS } from '../operations/groups.js';
 import { editDistance } from '../core/edit-distance.js';
 
-/** Commands whose next word is an operation: the API groups, auth and config. */
-const HAS_OPERATIONS = new Set([...GROUPS.map((g) => g.name), 'auth', 'config']);
+/**
+ * The synonym tables, made when a suggestion is first needed: a call with nothing to suggest does not
+ * build them (tables of many keys cost ~0.7 M instructions to make the first time, a call's 0.3%).
+ */
+let made: ReturnType<typeof makeTables> | undefined;
+const tables = () => (made ??= makeTables());
 
-/** Whole flags that mean another flag of svc. The first candidate that a command has wins. */
-const FLAG_SYNONYMS: Record<string, string[]> = {
-  status: ['types'], state: ['types'], statuses: ['types'], type: ['types'],
-  sort: ['sort-by'], order: ['sort-order'], 'order-by': ['sort-by'],
-  severity: ['severities-min', 'fail-on'], 'min-severity': ['severities-min', 'fail-on'], 'max-severity': ['severities-max'],
-  levels: ['level', 'fail-on'],
-  level: ['fail-on', 'severities-min'], threshold: ['fail-on'],
-  repo: ['repository-ids', 'repository-id'], repos: ['repository-ids'], repository: ['repository-ids', 'repository-id'], repositories: ['repository-ids'],
-  organization: ['org', 'organization-id'], organisation: ['org', 'organization-id'], 'org-id': ['org', 'organization-id'],
-  query: ['search-query'], q: ['search-query'], search: ['search-query'], filter: ['search-query'],
-  limit: ['page-size'], 'per-page': ['page-size'], size: ['page-size'],
-  format: ['output'], out: ['output'],
-  lang: ['languages'], language: ['languages'],
-  cwe: ['vulnerability-classes'], class: ['vulnerability-classes'], classes: ['vulnerability-classes'],
-  rule: ['rule-id'], scan: ['scan-id'], project: ['project-id'], branch: ['default-scan-target-branch'],
-  token: ['token-id'], secret: ['with-secret-stdin'], force: ['yes'],
-};
+function makeTables() {
+  return {
+    /** Commands whose next word is an operation: the API groups, auth and config. */
+    HAS_OPERATIONS: new Set([...GROUPS.map((g) => g.name), 'auth', 'config']),
+    /** Whole flags that mean another flag of svc. The first candidate that a command has wins. */
+    FLAG_SYNONYMS: {
+      status: ['types'], state: ['types'], statuses: ['types'], type: ['types'],
+      sort: ['sort-by'], order: ['sort-order'], 'order-by': ['sort-by'],
+      severity: ['severities-min', 'fail-on'], 'min-severity': ['severities-min', 'fail-on'], 'max-severity': ['severities-max'],
+      levels: ['level', 'fail-on'],
+      level: ['fail-on', 'severities-min'], threshold: ['fail-on'],
+      repo: ['repository-ids', 'repository-id'], repos: ['repository-ids'], repository: ['repository-ids', 'repository-id'], repositories: ['repository-ids'],
+      organization: ['org', 'organization-id'], organisation: ['org', 'organization-id'], 'org-id': ['org', 'organization-id'],
+      query: ['search-query'], q: ['search-query'], search: ['search-query'], filter: ['search-query'],
+      limit: ['page-size'], 'per-page': ['page-size'], size: ['page-size'],
+      format: ['output'], out: ['output'],
+      lang: ['languages'], language: ['languages'],
+      cwe: ['vulnerability-classes'], class: ['vulnerability-classes'], classes: ['vulnerability-classes'],
+      rule: ['rule-id'], scan: ['scan-id'], project: ['project-id'], branch: ['default-scan-target-branch'],
+      token: ['token-id'], secret: ['with-secret-stdin'], force: ['yes'],
+    } as Record<string, string[]>,
+    /** Words that stand for other words inside a flag name. */
+    WORD_SYNONYMS: {
+      repo: ['repository'], repos: ['repository'], org: ['organization'], organisation: ['organization'],
+      vuln: ['vulnerability'], vulns: ['vulnerability'], sev: ['severity'], lang: ['language'],
+      id: ['ids'], max: ['max'], min: ['min'], pr: ['pr'], msg: ['message'], desc: ['description'],
+    } as Record<string, string[]>,
+    /** Operations users reach for under other names (gh, aws, kubectl habits). */
+    OPERATION_SYNONYMS: {
+      list: ['search', 'list'], ls: ['list', 'search'], find: ['search'], query: ['search'],
+      show: ['get'], view: ['get'], describe: ['get'], info: ['get'],
+      rm: ['delete'], remove: ['delete'], del: ['delete'], create: ['add', 'create'], new: ['add', 'create'],
+      run: ['start'], scan: ['start'], status: ['get', 'get-schedule'],
+    } as Record<string, string[]>,
+    /** Words typed at the top level that are a built-in's subcommand (gh, npm and docker habits). */
+    SUBCOMMANDS_AT_TOP: {
+      login: 'auth login', logout: 'auth logout', signin: 'auth login', 'sign-in': 'auth login', whoami: 'auth status', status: 'auth status', token: 'auth token',
+      set: 'config set', get: 'config get', unset: 'config unset',
+    } as Record<string, string>,
+  };
+}
 
 /**
  * What a flag means by the value it was given: `--severity high` names a level (critical, high,
@@ -38,27 +66,6 @@ function byValue(name: string, value: string | undefined): string[] {
   if (value === undefined || !/severity|sev/.test(name)) return [];
   return LEVEL_WORDS.test(value) ? ['level', 'fail-on'] : /^\d+(\.\d+)?$/.test(value) ? ['severities-min', 'severities-max'] : [];
 }
-
-/** Words that stand for other words inside a flag name. */
-const WORD_SYNONYMS: Record<string, string[]> = {
-  repo: ['repository'], repos: ['repository'], org: ['organization'], organisation: ['organization'],
-  vuln: ['vulnerability'], vulns: ['vulnerability'], sev: ['severity'], lang: ['language'],
-  id: ['ids'], max: ['max'], min: ['min'], pr: ['pr'], msg: ['message'], desc: ['description'],
-};
-
-/** Operations users reach for under other names (gh, aws, kubectl habits). */
-const OPERATION_SYNONYMS: Record<string, string[]> = {
-  list: ['search', 'list'], ls: ['list', 'search'], find: ['search'], query: ['search'],
-  show: ['get'], view: ['get'], describe: ['get'], info: ['get'],
-  rm: ['delete'], remove: ['delete'], del: ['delete'], create: ['add', 'create'], new: ['add', 'create'],
-  run: ['start'], scan: ['start'], status: ['get', 'get-schedule'],
-};
-
-/** Words typed at the top level that are a built-in's subcommand (gh, npm and docker habits). */
-const SUBCOMMANDS_AT_TOP: Record<string, string> = {
-  login: 'auth login', logout: 'auth logout', signin: 'auth login', 'sign-in': 'auth login', whoami: 'auth status', status: 'auth status', token: 'auth token',
-  set: 'config set', get: 'config get', unset: 'config unset',
-};
 
 /** `severities` and `severity`, `classes` and `class`: one stem. */
 function stem(word: string): string {
@@ -71,7 +78,7 @@ function wordsOf(flag: string): string[] {
 
 /** Does a typed word name this word of a flag: the same stem, a synonym, or a prefix of 3+ letters? */
 function wordMatches(typed: string, word: string): boolean {
-  const forms = [typed, ...(WORD_SYNONYMS[typed] ?? [])];
+  const forms = [typed, ...(tables().WORD_SYNONYMS[typed] ?? [])];
   return forms.some((f) => stem(f) === stem(word) || (f.length >= 3 && word.startsWith(f)) || (f.length >= 4 && editDistance(stem(f), stem(word)) <= 1));
 }
 
@@ -92,7 +99,7 @@ export function suggestFlags(typed: string, candidates: readonly string[], max =
   const add = (flag: string) => { if (!found.includes(flag) && found.length < max) found.push(flag); };
   // 1. What the value says the flag means, then a known synonym the command has.
   for (const s of byValue(name, typed.includes('=') ? typed.slice(typed.indexOf('=') + 1) : value)) if (plain.includes(s)) add(s);
-  for (const s of FLAG_SYNONYMS[name] ?? []) if (plain.includes(s)) add(s);
+  for (const s of tables().FLAG_SYNONYMS[name] ?? []) if (plain.includes(s)) add(s);
   // 2. Every typed word names a word of the flag; fewer other words first.
   const typedWords = wordsOf(name);
   const byWords = plain
@@ -115,9 +122,9 @@ export function suggestCommands(typed: string, candidates: readonly string[], ma
   const name = typed.toLowerCase();
   const found: string[] = [];
   const add = (c: string) => { if (!found.includes(c) && found.length < max) found.push(c); };
-  for (const s of OPERATION_SYNONYMS[name] ?? []) if (candidates.includes(s)) add(s);
+  for (const s of tables().OPERATION_SYNONYMS[name] ?? []) if (candidates.includes(s)) add(s);
   // A mistyped synonym (`lst`) still means what the synonym means.
-  for (const [word, targets] of Object.entries(OPERATION_SYNONYMS)) {
+  for (const [word, targets] of Object.entries(tables().OPERATION_SYNONYMS)) {
     if (word.length >= 3 && word !== name && closeBySpelling(name, word) !== undefined) targets.filter((t) => candidates.includes(t)).forEach(add);
   }
   candidates
@@ -177,7 +184,7 @@ function unknownCommand(cmd: Command, typed: string): string {
   // group's command, canonical name, and the rest as the operation (whose own check follows).
   const joined = cmd.parent === null ? /^([a-z]+)[-_.:/]([a-z][a-z0-9-]*)$/i.exec(typed) : null;
   const group = joined && owner.get(joined[1].toLowerCase());
-  if (joined && group && HAS_OPERATIONS.has(group.name())) {
+  if (joined && group && tables().HAS_OPERATIONS.has(group.name())) {
     s.push(`'${path} ${group.name()} ${joined[2].toLowerCase()}'`);
     picked.add(group);
   }
@@ -186,7 +193,7 @@ function unknownCommand(cmd: Command, typed: string): string {
     .slice(0, 2 - s.length)
     .map((n) => `'${path} ${n}'`));
   // A built-in's subcommand typed at the top (`svc login`): the command it lives under.
-  if (cmd.parent === null && SUBCOMMANDS_AT_TOP[typed.toLowerCase()]) s.unshift(`'${path} ${SUBCOMMANDS_AT_TOP[typed.toLowerCase()]}'`);
+  if (cmd.parent === null && tables().SUBCOMMANDS_AT_TOP[typed.toLowerCase()]) s.unshift(`'${path} ${tables().SUBCOMMANDS_AT_TOP[typed.toLowerCase()]}'`);
   const what = cmd.parent ? `unknown operation '${typed}' of '${path}'` : `unknown command '${typed}'`;
   return `${what}${s.length ? ` (did you mean ${s.join(' or ')}?)` : ''}; run '${path} --help' for ${cmd.parent ? 'its operations' : 'the commands'}`;
 }

@@ -7,7 +7,8 @@
  * hold it for seconds; taking it over then lost updates): the waiter gives up after WAIT_MS instead,
  * changing nothing. Only a lock svc cannot judge (empty, or of another host) is stale by age alone.
  */
-import * as fs from 'node:fs';
+import { promises } from 'node:fs';
+import type { FileHandle } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { UsageError } from '../core/errors.js';
 import { NotRegularFile, openRegularFile } from './regular-file.js';
@@ -45,7 +46,7 @@ interface Seen { ino: number; mtimeMs: number }
 
 /** The lock as read, when it is stale: read and stat'ed through one handle, so both are of one file. */
 async function staleLock(lockPath: string, what: string): Promise<Seen | undefined> {
-  let handle: fs.promises.FileHandle;
+  let handle: FileHandle;
   try {
     // Never a plain open: a FIFO there would block it for good.
     handle = await openRegularFile(lockPath);
@@ -72,8 +73,8 @@ async function staleLock(lockPath: string, what: string): Promise<Seen | undefin
 
 /** Deletes the lock judged stale, but only if the file there is still that one (not a newer lock). */
 async function removeStale(lockPath: string, seen: Seen): Promise<void> {
-  const now = await fs.promises.stat(lockPath).catch(() => undefined);
-  if (now && now.ino === seen.ino && now.mtimeMs === seen.mtimeMs) await fs.promises.unlink(lockPath).catch(() => {});
+  const now = await promises.stat(lockPath).catch(() => undefined);
+  if (now && now.ino === seen.ino && now.mtimeMs === seen.mtimeMs) await promises.unlink(lockPath).catch(() => {});
 }
 
 /** Runs `fn` holding the lock of `path` (`path.lock`); `what` names the file in messages. */
@@ -83,7 +84,7 @@ export async function withLock<T>(path: string, fn: () => Promise<T>, waitMs = W
   for (let attempt = 0; ; attempt++) {
     try {
       // fs.promises is read here, not imported: loading it costs ~1 ms, and only writes need it.
-      const handle = await fs.promises.open(lockPath, 'wx', 0o600);
+      const handle = await promises.open(lockPath, 'wx', 0o600);
       try {
         await handle.writeFile(`${process.pid} ${hostname()}\n`);
       } finally {
@@ -106,6 +107,6 @@ export async function withLock<T>(path: string, fn: () => Promise<T>, waitMs = W
   try {
     return await fn();
   } finally {
-    await fs.promises.unlink(lockPath).catch(() => {});
+    await promises.unlink(lockPath).catch(() => {});
   }
 }

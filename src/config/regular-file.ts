@@ -6,10 +6,12 @@
  * O_NONBLOCK and fstat'ed: that open cannot block whatever was put there since the stat, and what
  * is read is the very file fstat judged (no race between the check and the read).
  */
-import * as fs from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, openSync, promises, readFileSync, statSync } from 'node:fs';
+import type { Stats } from 'node:fs';
+import type { FileHandle } from 'node:fs/promises';
 
 // O_NONBLOCK and O_NOCTTY do not exist on Windows (0 there: no FIFOs of this kind, no terminals to take).
-const { O_RDONLY, O_NONBLOCK = 0, O_NOCTTY = 0 } = fs.constants;
+const { O_RDONLY, O_NONBLOCK = 0, O_NOCTTY = 0 } = constants;
 const READ_FLAGS = O_RDONLY | O_NONBLOCK | O_NOCTTY;
 
 /** A path that is there but is not a regular file; `kind` says what it is, in words. */
@@ -19,7 +21,7 @@ export class NotRegularFile extends Error {
   }
 }
 
-function kindOf(st: fs.Stats): string | undefined {
+function kindOf(st: Stats): string | undefined {
   if (st.isFile()) return undefined;
   if (st.isDirectory()) return 'a directory';
   if (st.isFIFO()) return 'a FIFO (named pipe)';
@@ -30,33 +32,33 @@ function kindOf(st: fs.Stats): string | undefined {
 }
 
 /** What `path` is, when not a regular file ("a FIFO (named pipe)", "a symbolic link to a socket"); undefined for a regular file. */
-export function describeSpecial(path: string, st: fs.Stats): string | undefined {
+export function describeSpecial(path: string, st: Stats): string | undefined {
   const kind = kindOf(st);
   if (!kind) return undefined;
   let link = false;
-  try { link = fs.lstatSync(path).isSymbolicLink(); } catch { /* gone since: say what was found */ }
+  try { link = lstatSync(path).isSymbolicLink(); } catch { /* gone since: say what was found */ }
   return link ? `a symbolic link to ${kind}` : kind;
 }
 
 /** The text of the regular file at `path`. Throws NotRegularFile for anything else, fs errors (ENOENT, ...) as they are. */
 export function readRegularFileSync(path: string): string {
-  const before = describeSpecial(path, fs.statSync(path));
+  const before = describeSpecial(path, statSync(path));
   if (before) throw new NotRegularFile(path, before);
-  const fd = fs.openSync(path, READ_FLAGS);
+  const fd = openSync(path, READ_FLAGS);
   try {
-    const now = describeSpecial(path, fs.fstatSync(fd));
+    const now = describeSpecial(path, fstatSync(fd));
     if (now) throw new NotRegularFile(path, now);
-    return fs.readFileSync(fd, 'utf8');
+    return readFileSync(fd, 'utf8');
   } finally {
-    fs.closeSync(fd);
+    closeSync(fd);
   }
 }
 
 /** The regular file at `path`, open for reading (the caller closes it); errors as readRegularFileSync. */
-export async function openRegularFile(path: string): Promise<fs.promises.FileHandle> {
-  const before = describeSpecial(path, await fs.promises.stat(path));
+export async function openRegularFile(path: string): Promise<FileHandle> {
+  const before = describeSpecial(path, await promises.stat(path));
   if (before) throw new NotRegularFile(path, before);
-  const handle = await fs.promises.open(path, READ_FLAGS);
+  const handle = await promises.open(path, READ_FLAGS);
   try {
     const now = describeSpecial(path, await handle.stat());
     if (now) throw new NotRegularFile(path, now);

@@ -5,7 +5,8 @@
  * deleted: the user is told to look at them). A failure is a usage error naming the path and the
  * fix (exit 2), never a crash.
  */
-import * as fs from 'node:fs';
+import { promises } from 'node:fs';
+import type { Stats } from 'node:fs';
 import { dirname } from 'node:path';
 import { UsageError } from '../core/errors.js';
 import { describeSpecial } from './regular-file.js';
@@ -19,10 +20,10 @@ type Removed =
   | { kind: 'special'; what: string };
 
 export async function removeConfigFile(path: string): Promise<Removed> {
-  let st: fs.Stats;
+  let st: Stats;
   try {
     // fs.promises is read here, not imported: loading it costs ~1 ms.
-    st = await fs.promises.lstat(path);
+    st = await promises.lstat(path);
   } catch (err) {
     if (isAbsent(err)) return { kind: 'absent' };
     throw removeError(path, err);
@@ -30,10 +31,10 @@ export async function removeConfigFile(path: string): Promise<Removed> {
   try {
     if (st.isDirectory()) {
       // rmdir removes only an empty directory: what is in one is not svc's to delete.
-      await fs.promises.rmdir(path);
+      await promises.rmdir(path);
       return { kind: 'empty directory' };
     }
-    await fs.promises.unlink(path);
+    await promises.unlink(path);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (isAbsent(err)) return { kind: 'absent' };

@@ -6,7 +6,7 @@
  * through conf (atomic, mode 0600): concurrent updates are never lost. What a write does not change
  * is kept as written (rewrite.ts).
  */
-import * as fs from 'node:fs';
+import { promises } from 'node:fs';
 import { dirname, basename } from 'node:path';
 import { UsageError } from '../core/errors.js';
 import { NotRegularFile, readRegularFileSync } from './regular-file.js';
@@ -191,7 +191,7 @@ export class ConfigStore {
   async update(name: string, change: (p: Profile) => Profile | undefined): Promise<void> {
     const dir = dirname(this.path);
     try {
-      await fs.promises.mkdir(dir, { recursive: true, mode: 0o700 });
+      await promises.mkdir(dir, { recursive: true, mode: 0o700 });
     } catch (err) {
       // A file where the folder should be is reported by the write, naming the config file.
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw folderError(this.path, dir, err);
@@ -224,7 +224,7 @@ export class ConfigStore {
   private async write(data: ConfigData, text: string): Promise<void> {
     try {
       // fs.promises is read here: loading it costs ~1 ms, and only writes need it.
-      await fs.promises.mkdir(dirname(this.path), { recursive: true, mode: 0o700 });
+      await promises.mkdir(dirname(this.path), { recursive: true, mode: 0o700 });
       const { default: Conf } = await import('conf');
       const conf = new Conf<Record<string, unknown>>({
         projectName: 'svc',
@@ -239,7 +239,7 @@ export class ConfigStore {
         serialize: () => text,
       });
       conf.store = data as unknown as Record<string, unknown>;
-      await fs.promises.chmod(this.path, 0o600);
+      await promises.chmod(this.path, 0o600);
     } catch (err) {
       if (err instanceof UsageError) throw err;
       throw writeError(this.path, err);

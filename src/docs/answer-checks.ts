@@ -3,7 +3,7 @@
  * checks (src/answers/checks.ts) by `npm run docs`; test/unit/completion/generated.test.ts fails when
  * the file is stale.
  */
-import { BASES, CHECKS, CHECK_IDS, USES, type Action, type AnswerCheck, type Basis, type Use } from '../answers/checks.js';
+import { BASES, USES, checkIds, checkTable, type Action, type AnswerCheck, type Basis, type Use } from '../answers/checks.js';
 
 const USE_NAMES: Record<Use, string> = { read: 'read', all: '--all', gate: 'gate', bulk: 'bulk' };
 
@@ -29,7 +29,7 @@ const COUNTED: Record<Basis, string> = {
 const cell = (text: string) => text.replace(/\|/g, '\\|');
 
 export function answerChecksMarkdown(): string {
-  const rows = CHECK_IDS.map((id) => [id, CHECKS[id] as AnswerCheck] as const);
+  const rows = checkIds().map((id) => [id, checkTable()[id] as AnswerCheck] as const);
   const byBasis = new Map<Basis, number>();
   for (const [, row] of rows) byBasis.set(row.basis, (byBasis.get(row.basis) ?? 0) + 1);
   const counts = (Object.keys(BASES) as Basis[]).map((b) => `${byBasis.get(b) ?? 0} ${COUNTED[b]}`);

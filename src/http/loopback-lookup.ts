@@ -1,12 +1,12 @@
 /** The lookup of plain-http host names (localhost...): loopback answers only. Loaded only when needed. */
-import dns, { type LookupAddress, type LookupAllOptions, type LookupOneOptions } from 'node:dns';
+import { lookup, type LookupAddress, type LookupAllOptions, type LookupOneOptions } from 'node:dns';
 import { isLoopbackAddress, notLoopbackError } from './loopback.js';
 
 type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
 
 /** dns.lookup that keeps only loopback answers: a name resolving elsewhere fails before any connection. */
 export function loopbackLookup(hostname: string, options: LookupOneOptions | LookupAllOptions, callback: LookupCallback): void {
-  dns.lookup(hostname, { ...options, all: true }, (err, addresses) => {
+  lookup(hostname, { ...options, all: true }, (err, addresses) => {
     if (err) return callback(err, '');
     const list = addresses as LookupAddress[];
     const local = list.filter((a) => isLoopbackAddress(a.address));

@@ -14,7 +14,9 @@ export function favourSmallHeap(nodeOptions = '', execArgv: readonly string[] = 
   set = true;
   setFlagsFromString('--optimize-for-size');
   // V8 stamps a code cache with a hash of its flags: bin/svc.js sets these (the flag and what it
-  // implies on node 20 and 22) before it makes one, so that the cache carries the hash a run starts with.
-  const undo = globalThis as { [k: symbol]: string[] | undefined };
-  (undo[Symbol.for('svc.v8FlagsUndo')] ??= []).push('--no-optimize-for-size', '--max-semi-space-size=0');
+  // implies on node 20 and 22) before it makes one, so that the cache carries the hash a run starts
+  // with, and while it compiles its second script (then this flag again).
+  const flags = globalThis as { [k: symbol]: string[] | undefined };
+  (flags[Symbol.for('svc.v8FlagsUndo')] ??= []).push('--no-optimize-for-size', '--max-semi-space-size=0');
+  (flags[Symbol.for('svc.v8FlagsSet')] ??= []).push('--optimize-for-size');
 }

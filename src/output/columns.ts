@@ -18,8 +18,13 @@ export interface Column {
   kind: ColumnKind;
 }
 
-/** Headers people read, for the fields the service returns (the last path segment when unlisted). */
-const HEADERS: Record<string, string> = {
+/**
+ * Headers people read, for the fields the service returns (the last path segment when unlisted).
+ * Made when a header is first needed: a JSON call has none, and a table of many keys costs
+ * instructions to make the first time (~0.3 M, docs/performance.md).
+ */
+let headers: Record<string, string> | undefined;
+const HEADERS = (): Record<string, string> => (headers ??= {
   id: 'ID', name: 'NAME', fullName: 'FULL NAME', url: 'URL', role: 'ROLE',
   defaultScanTargetBranch: 'BRANCH', scanTargetBranch: 'BRANCH', prTargetBranch: 'PR BRANCH',
   isPrScanningEnabled: 'PR SCANS', isPrScanSummaryEnabled: 'PR SUMMARY', showCheckStatus: 'CHECK STATUS',
@@ -31,7 +36,7 @@ const HEADERS: Record<string, string> = {
   executionCriteriaCrontab: 'SCHEDULE', isEnabled: 'ENABLED', createdAt: 'CREATED', updatedAt: 'UPDATED',
   prAuthor: 'PR AUTHOR', prLink: 'PR', pullRequestStatus: 'PR STATUS', errorMessage: 'ERROR',
   criticalIssues: 'CRITICAL', highIssues: 'HIGH', mediumIssues: 'MEDIUM', lowIssues: 'LOW',
-};
+});
 
 /** Fields that name a thing the user copies into the next command: never cut. */
 const KEYS = new Set(['id', 'name', 'scanId', 'repositoryId', 'repoId', 'issueId', 'patchId', 'organizationId', 'projectId', 'repositoryName', 'fullName', 'value', 'prAuthor',
@@ -60,9 +65,9 @@ const GENERIC = new Set(['id', 'name']);
 function headerOf(path: string): string {
   const segments = path.split('.');
   const last = segments.at(-1)!;
-  if (HEADERS[path] !== undefined) return HEADERS[path];
+  if (HEADERS()[path] !== undefined) return HEADERS()[path];
   if (segments.length > 1 && GENERIC.has(last)) return segments.slice(-2).map(words).join(' ');
-  return HEADERS[last] ?? words(last);
+  return HEADERS()[last] ?? words(last);
 }
 
 export function kindOf(path: string): ColumnKind {

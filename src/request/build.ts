@@ -9,21 +9,24 @@ import { checkControls } from './values.js';
 import { resolveRepositoryFields } from './repository-names.js';
 
 export async function buildRequestBody(ctx: Context, op: Operation, flags: OperationFlags, opts: OperationOptions, positional?: string): Promise<Body> {
-  const fromFile = flags.specs.filter((s) => s.fromFile && opts[fromFileAttribute(s)] !== undefined);
-  const needsStdin = opts.input === '-' || fromFile.some((s) => opts[fromFileAttribute(s)] === '-')
+  // The flags the command has options for: every one, or none for a command line of global flags only
+  // (commands/operation/command.ts), whose row's specs are then made only where an error names one.
+  const given = [...flags.attribute];
+  const fromFile = given.filter(([s]) => s.fromFile && opts[fromFileAttribute(s)] !== undefined).map(([s, attribute]) => ({ spec: s, attribute }));
+  const needsStdin = opts.input === '-' || fromFile.some(({ spec }) => opts[fromFileAttribute(spec)] === '-')
     || [...(opts.field ?? []), ...Object.values(opts)].some((v) => typeof v === 'string' && /(^|=)@-$/.test(v));
   const stdin = needsStdin ? await ctx.readStdin() : '';
   const src = { cwd: ctx.cwd, readStdin: () => stdin, input: opts.input, fields: opts.field, rawFields: opts.rawField };
 
   const typed: Body = {};
-  for (const spec of flags.specs) {
-    const raw = opts[flags.attribute.get(spec)!];
+  for (const [spec, attribute] of given) {
+    const raw = opts[attribute];
     if (raw === undefined) continue;
     setPath(typed, spec.path, flagValue(spec, raw, src));
   }
-  for (const spec of fromFile) {
+  for (const { spec, attribute } of fromFile) {
     const ref = String(opts[fromFileAttribute(spec)]);
-    if (opts[flags.attribute.get(spec)!] !== undefined) throw new UsageError(`--${spec.flag} and --${spec.flag}-from are both given`, 'give one of them');
+    if (opts[attribute] !== undefined) throw new UsageError(`--${spec.flag} and --${spec.flag}-from are both given`, 'give one of them');
     // The file's text, without the line end an editor or `echo` adds.
     const text = readSource(ref, `--${spec.flag}-from`, src).replace(/\r?\n$/, '');
     checkControls(`--${spec.flag}-from ${ref}`, text, spec.text);

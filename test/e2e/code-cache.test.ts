@@ -16,8 +16,8 @@ const run = promisify(execFile);
 
 /**
  * `svc issues search <args>` with these node options, a cache directory of its own and `env`;
- * `rejected()`: for each run so far, whether V8 rejected the cache it was given; `own()`: the
- * caches made in the cache directory.
+ * `rejected()`: for each script compiled so far (svc.cjs, and svc-more.cjs where a command needs
+ * it), whether V8 rejected the cache it was given; `own()`: the caches made in the cache directory.
  */
 function cacheProbe(name: string, env: Record<string, string> = {}) {
   const dir = tempDir(name);
@@ -27,7 +27,7 @@ function cacheProbe(name: string, env: Record<string, string> = {}) {
     const S = vm.Script;
     vm.Script = function (src, opts) {
       const s = new S(src, opts);
-      require('node:fs').appendFileSync(${JSON.stringify(log)}, String(s.cachedDataRejected) + '\\n');
+      require('node:fs').appendFileSync(${JSON.stringify(log)}, require('node:path').basename(opts.filename) + ' ' + String(s.cachedDataRejected) + '\\n');
       return s;
     };`);
   const cacheHome = join(dir, 'cache');
@@ -51,10 +51,11 @@ describe('the code cache of another node or other V8 flags', () => {
     // A V8 flag: the bundled cache is rejected, a cache for these flags is made ...
     const first = await call('--max-old-space-size=300', dryRun);
     expect(own()).toHaveLength(1);
-    expect(own()[0]).toMatch(/^\d+-\d+-[0-9a-f]+\.cache$/);
+    // (Named by the script, its build and a hash of node's version and flags.)
+    expect(own()[0]).toMatch(/^svc-[0-9a-z]+-[0-9a-f]+\.cache$/);
     // ... and accepted by the next run with the same flags.
     const second = await call('--max-old-space-size=300', dryRun);
-    expect(rejected()).toEqual(['false', 'true', 'false']);
+    expect(rejected()).toEqual(['svc.cjs false', 'svc.cjs true', 'svc.cjs false']);
     expect(first.stdout).toBe(plain.stdout);
     expect(second.stdout).toBe(plain.stdout);
   });
@@ -71,16 +72,18 @@ describe('the code cache of another node or other V8 flags', () => {
       const plain = await call('', json);
       expect(JSON.parse(plain.stdout).totalCount).toBe(1);
       expect(own()).toEqual([]);
-      // A listing first: it also sets --optimize-for-size (src/listing/heap.ts), undone as well.
+      // A listing first: it also sets --optimize-for-size (src/listing/heap.ts), undone as well. Its
+      // engine is in the second script, which gets a cache of its own.
       expect((await call('--max-old-space-size=300', listing)).stdout).toBe('{"id":"iss_1","score":9}\n');
-      expect(own()).toHaveLength(1);
+      const build = /^svc-([0-9a-z]+)-/.exec(own().find((f) => !f.startsWith('svc-more-'))!)![1];
+      expect(own().map((f) => f.replace(/-[0-9a-f]+\.cache$/, '')).sort()).toEqual([`svc-more-${build}`, `svc-${build}`]);
       await call('--max-old-space-size=300', listing);
       const second = await call('--max-old-space-size=300', json);
       await call('', json);
-      // The bundled cache (made by the build's real call), rejected only for the other flags, then
-      // this machine's cache for them, by a listing and by a call; the bundled one again without them.
-      expect(rejected()).toEqual(['false', 'true', 'false', 'false', 'false']);
-      expect(own()).toHaveLength(1);
+      // The bundled caches (made by the build's real calls), rejected only for the other flags, then
+      // this machine's caches for them, by a listing and by a call; the bundled one again without them.
+      expect(rejected()).toEqual(['svc.cjs false', 'svc.cjs true', 'svc-more.cjs true', 'svc.cjs false', 'svc-more.cjs false', 'svc.cjs false', 'svc.cjs false']);
+      expect(own()).toHaveLength(2);
       expect(second.stdout).toBe(plain.stdout);
     } finally {
       await server.close();

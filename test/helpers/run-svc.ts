@@ -2,7 +2,7 @@
 import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import { tempDir } from './temp.js';
-import { CI_ROWS, sourceNames } from '../../src/ci/providers.js';
+import { ciRows, sourceNames } from '../../src/ci/providers.js';
 
 export const BIN = resolve(__dirname, '../../bin/svc.js');
 
@@ -25,7 +25,7 @@ export function tempConfigDir(): string {
   return tempDir('svc-test-cfg-');
 }
 
-const CI_VARIABLES = new Set(CI_ROWS.flatMap((row) => [
+const CI_VARIABLES = new Set(ciRows().flatMap((row) => [
   row.marker.variable, ...Object.values(row.fields).flatMap((source) => sourceNames(source!)), ...(row.vcsFrom ? [row.vcsFrom.variable] : []),
 ]));
 

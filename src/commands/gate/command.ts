@@ -11,10 +11,10 @@ import { MAX_FLAGS, scopeSpecs } from './scope-flags.js';
 import { hint } from '../../completion/hints.js';
 import { REPORT_KEYS, REPORT_KINDS, oldFlagAttribute, type ReportKind } from '../../gate/reports/registry.js';
 import { LEVELS } from '../../operations/levels.js';
-import { CI_ROWS, OUTSIDE_FORMATS, PROVIDERS } from '../../ci/providers.js';
+import { ciRows, OUTSIDE_FORMATS, PROVIDERS } from '../../ci/providers.js';
 
 /** The CIs and providers as their users know them (the providers table). */
-const ciName = (kind: 'hosta' | 'hostb') => CI_ROWS.find((r) => r.kind === kind)!.name;
+const ciName = (kind: 'hosta' | 'hostb') => ciRows().find((r) => r.kind === kind)!.name;
 const SAST = OUTSIDE_FORMATS.sast.flag;
 
 /** An option whose value is stored under `attribute` (a report row's key), whatever its flag's words. */

@@ -2,7 +2,8 @@
 import { Command, Option } from 'commander';
 import type { Operation } from '../../operations/types.js';
 import { commandName } from '../../operations/index.js';
-import { argName, flagSpecs, typeText, type FlagSpec } from '../../request/flags.js';
+import { argName, flagSpecs, typeText, type FlagSpec, type OperationFlags } from '../../request/flags.js';
+import { onlyGlobalFlags } from '../globals.js';
 import type { Runner } from '../runner.js';
 import { hint, hintOf, markAliases } from '../../completion/hints.js';
 import { listParser, stringParser } from '../../request/values.js';
@@ -108,10 +109,28 @@ export function addFlagOptions(cmd: Command, specs: readonly FlagSpec[]): Map<Fl
   return attribute;
 }
 
-/** Give a stand-in (operationStandIn) its flags, help footer and run step. */
-export function completeOperationCommand(cmd: Command, op: Operation, run: Runner): Command {
-  const specs = flagSpecs(op.request.shape);
-  const attribute = addFlagOptions(cmd, specs);
+/**
+ * Give a stand-in (operationStandIn) its flags, help footer and run step. Given the command line
+ * (`argv`) and no flag on it but global ones, the command gets none of its own options: none is
+ * given, and making them (and the row's flag specs) was the largest step of a plain call (~5 M
+ * instructions for `issues search`). Any other flag (its own, a misspelt one, --help) makes them all,
+ * for commander's parsing, help and "did you mean".
+ */
+export function completeOperationCommand(cmd: Command, op: Operation, run: Runner, argv?: readonly string[]): Command {
+  const bare = argv !== undefined && onlyGlobalFlags(argv);
+  let specs: FlagSpec[] | undefined = bare ? undefined : flagSpecs(op.request.shape);
+  const attribute = specs ? addFlagOptions(cmd, specs) : new Map<FlagSpec, string>();
+  const followUp: string[] = [];
+  const flags: OperationFlags = { get specs() { return (specs ??= flagSpecs(op.request.shape)); }, attribute, followUp };
+  cmd.addHelpText('after', () => operationHelpFooter(op, flags.specs));
+  cmd.action(async (...args: unknown[]) => {
+    const command = args[args.length - 1] as Command;
+    const positional = op.positional ? (args[0] as string | string[] | undefined) : undefined;
+    await run(async (ctx) => {
+      await runOperation(ctx, op, flags, command.opts(), positional);
+    });
+  });
+  if (bare) return cmd;
   cmd.option('-F, --field <key=value>', 'Add a typed body field: numbers, true/false, null, JSON, @file (repeatable)', collect);
   cmd.option('-f, --raw-field <key=value>', 'Add a string body field (repeatable)', collect);
   cmd.option('--input <file|->', 'Read the whole JSON body from a file or stdin; flags win over it');
@@ -125,7 +144,6 @@ export function completeOperationCommand(cmd: Command, op: Operation, run: Runne
     cmd.addOption(opt);
   }
   if (op.localLimit) cmd.option('--limit <n>', `Show the first n, highest ${op.localLimit.orderBy} first (applied by svc: the request has no limit field, the service decides how many it sends)`);
-  const followUp: string[] = [];
   for (const extra of op.followUp?.options ?? []) {
     const opt = new Option(extra.flags, extra.description);
     followUp.push(opt.attributeName());
@@ -139,14 +157,6 @@ export function completeOperationCommand(cmd: Command, op: Operation, run: Runne
     cmd.option('-y, --yes', 'Do not ask before acting on what --where found (required when not on a terminal)');
   }
   if (op.destructive) cmd.option('-y, --yes', 'Do not ask for confirmation (required when not on a terminal)');
-  cmd.addHelpText('after', () => operationHelpFooter(op, specs));
-  cmd.action(async (...args: unknown[]) => {
-    const command = args[args.length - 1] as Command;
-    const positional = op.positional ? (args[0] as string | string[] | undefined) : undefined;
-    await run(async (ctx) => {
-      await runOperation(ctx, op, { specs, attribute, followUp }, command.opts(), positional);
-    });
-  });
   return cmd;
 }
 

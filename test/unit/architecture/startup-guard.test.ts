@@ -12,7 +12,7 @@
  */
 import { build, type Metafile } from 'esbuild';
 import { execFile } from 'node:child_process';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -91,6 +91,56 @@ describe('what a command evaluates, from the import graph', () => {
   });
 });
 
+describe('imports that cost every call', () => {
+  it("node's built-ins by name: `import * as fs from 'node:fs'` copies every export, getter by getter, at start-up", () => {
+    // (esbuild's __toESM of a module outside the bundle: ~100 getters for node:fs, in each module that
+    // imports it so; by name, esbuild reads the export where it is used.)
+    const offenders: string[] = [];
+    const walk = (dir: string) => {
+      for (const n of readdirSync(dir, { withFileTypes: true })) {
+        const p = join(dir, n.name);
+        if (n.isDirectory()) walk(p);
+        else if (/\.ts$/.test(n.name) && /^import (\* as \w+|\w+)(, \{[^}]*\})? from 'node:/m.test(readFileSync(p, 'utf8'))) offenders.push(p.slice(ROOT.length + 1));
+      }
+    };
+    walk(join(ROOT, 'src'));
+    expect(offenders, 'import what they use by name').toEqual([]);
+  });
+});
+
+describe('what dist/svc.cjs holds: the code an API call runs (scripts/bundle-chunks.mjs)', () => {
+  /** Never run by a plain call: the built-ins (sandbox, completion, auth, config, api), the gate, triage, tables, charts, the --all and bulk engines. */
+  const NOT_IN_A_CALL = [/^src\/sandbox\//, /^src\/gate\//, /^src\/commands\/gate\//, /^src\/commands\/triage\//, /^src\/commands\/builtin\//, /^src\/completion\/(generate|bash|zsh|fish)\.ts$/,
+    /^src\/output\/(table|chart|detail)\.ts$/, /^src\/listing\/(paginate|pager|bulk)/, /node_modules\/(ora|cli-table3|conf|ajv|yaml|picomatch)\//];
+  let split: { main: Metafile; more: Metafile };
+  beforeAll(async () => {
+    // (By path: the build's scripts are JavaScript, outside the type check.)
+    const { buildChunks } = await import(join(ROOT, 'scripts/bundle-chunks.mjs')) as { buildChunks: (root: string, options: object, o: { write: boolean }) => Promise<{ main: Metafile; more: Metafile }> };
+    const { plugins } = await import(join(ROOT, 'scripts/bundle-plugins.mjs')) as { plugins: unknown[] };
+    split = await buildChunks(ROOT, {
+      outfile: 'dist/svc.cjs', bundle: true, format: 'cjs', platform: 'node', target: 'node20', plugins, external: ['jq-wasm'],
+      banner: { js: '(function (module, exports, require, __svcMore) {' }, footer: { js: '})' }, logLevel: 'silent',
+    }, { write: false });
+  });
+  const inputs = (m: Metafile) => Object.keys(m.inputs).filter((p) => !/^svc-(main|more|entry):/.test(p) && !p.startsWith('svc-'));
+
+  it('none of the code a plain call never runs: that is in dist/svc-more.cjs', () => {
+    const main = inputs(split.main);
+    expect(main).toContain('src/http/client.ts');
+    expect(main).toContain('src/operations/issues.ts');
+    for (const f of main) for (const n of NOT_IN_A_CALL) expect(f, `${f} is in dist/svc.cjs`).not.toMatch(n);
+    const more = inputs(split.more);
+    for (const n of NOT_IN_A_CALL.slice(0, 7)) expect(more.some((f) => n.test(f)), `nothing of ${n} in dist/svc-more.cjs`).toBe(true);
+  });
+
+  it('each module in one script only: the second takes the first\'s from it', () => {
+    const main = new Set(inputs(split.main));
+    expect(inputs(split.more).filter((f) => main.has(f))).toEqual([]);
+    // commander and zod exist once: the second script's commands are of the first's classes.
+    expect(inputs(split.more).filter((f) => /node_modules\/(commander|zod|undici)\//.test(f))).toEqual([]);
+  });
+});
+
 describe('what a command loads, at run time', () => {
   let server: FakeServer;
   let dir: string;
@@ -148,11 +198,18 @@ describe('what a command loads, at run time', () => {
   it('an API call compiles the CLI from its code cache and loads no built-in it does not use', async () => {
     const r = await run(['issues', 'search', '-o', 'json']);
     expect(JSON.parse(r.stdout).totalCount).toBe(1);
+    // dist/svc.cjs only: the rest of the CLI (dist/svc-more.cjs) is neither read nor compiled.
     expect(r.seen.scripts).toEqual([{ file: join(ROOT, 'dist/svc.cjs'), cache: 'accepted' }]);
     expect(r.seen.builtins).toContain('net');
-    for (const unused of ['http', 'http2', 'assert', 'tls', 'crypto', 'child_process', 'readline', 'fs/promises', 'perf_hooks', 'zlib', 'worker_threads', 'dns']) {
+    for (const unused of ['http', 'http2', 'assert', 'tls', 'crypto', 'child_process', 'readline', 'fs/promises', 'perf_hooks', 'zlib', 'worker_threads', 'dns', 'os', 'tty']) {
       expect(r.seen.builtins, `node:${unused} was loaded`).not.toContain(unused);
     }
+  });
+
+  it('a table compiles the second script from its own code cache too', async () => {
+    const r = await run(['issues', 'search', '-o', 'table']);
+    expect(r.stdout).toMatch(/^ID +[A-Z]/);
+    expect(r.seen.scripts).toEqual([{ file: join(ROOT, 'dist/svc.cjs'), cache: 'accepted' }, { file: join(ROOT, 'dist/svc-more.cjs'), cache: 'accepted' }]);
   });
 
   it('undici still takes the header limit from --max-http-header-size without loading node:http up front', async () => {

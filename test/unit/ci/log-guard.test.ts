@@ -7,6 +7,7 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { guardStream, logParsesCommands, neutralise, writeCommand } from '../../../src/ci/log-guard.js';
+import { LOG_COMMAND_MARKERS, ciRows } from '../../../src/ci/providers.js';
 import { useFakeServer } from '../../helpers/fake-server.js';
 import { runCli } from '../../helpers/host.js';
 
@@ -86,6 +87,12 @@ describe('neutralise', () => {
     expect(logParsesCommands({ GITLAB_CI: 'true' })).toBe(false);
     expect(logParsesCommands({ BITBUCKET_BUILD_NUMBER: '7' })).toBe(false);
     expect(logParsesCommands({ CI: 'true' })).toBe(false);
+  });
+
+  it("reads the markers of exactly the table's rows whose log acts on commands (without making the table)", () => {
+    expect(ciRows().filter((r) => r.logCommands === true).map((r) => r.marker)).toEqual(LOG_COMMAND_MARKERS);
+    // The same objects: the rows use them, so the two cannot drift apart.
+    for (const m of LOG_COMMAND_MARKERS) expect(ciRows().some((r) => r.marker === m)).toBe(true);
   });
 });
 
