@@ -15,7 +15,7 @@ import { dirname, join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse, parseAllDocuments } from 'yaml';
 import { runProgram } from '../helpers/run-svc.js';
-import { highOrAboveOf as highOrAbove, mostOpenRepo as repoOf, openIssueIds as openIds, startGateSandbox, type GateSandbox } from '../helpers/sandbox-scope.js';
+import { mostOpenRepo as repoOf, startGateSandbox, type GateSandbox } from '../helpers/sandbox-scope.js';
 import { tempDir } from '../helpers/temp.js';
 import { codeQualityErrors, sastErrors } from '../unit/gate/reports/hostb-schemas.js';
 import { pullRequestCheckout } from '../helpers/git-repo.js';
@@ -122,7 +122,7 @@ async function world(sb: GateSandbox, jobs: Record<string, Job>, o: { onClose: (
   o.onClose(net.close);
   const dir = tempDir('svc-gitlab-');
   const project = join(dir, 'builds', 'group', 'project');
-  const { base } = pullRequestCheckout(project, dir);
+  const { base, head } = pullRequestCheckout(project, dir);
   // The image's node is svc's: only package managers are recorded.
   const rec = recorders(join(dir, 'recorders'), { node: false });
   const server = new URL(repo.url).origin;
@@ -141,7 +141,9 @@ async function world(sb: GateSandbox, jobs: Record<string, Job>, o: { onClose: (
       // What GitLab's runner sets (its predefined variables).
       CI: 'true', GITLAB_CI: 'true', CI_SERVER: 'yes', CI_PROJECT_URL: repo.url.replace(/\/+$/, ''), CI_SERVER_URL: server,
       CI_API_V4_URL: `${net.url}/api/v4`, CI_JOB_TOKEN: 'job-token-0042', CI_PROJECT_DIR: project, CI_PROJECT_ID: '42', CI_PROJECT_PATH: repo.url.slice(server.length + 1),
-      CI_COMMIT_SHA: 'b'.repeat(40), CI_DEFAULT_BRANCH: 'main', CI_JOB_NAME: name, CI_PIPELINE_ID: '1', CI_BUILDS_DIR: join(dir, 'builds'),
+      // A merge request pipeline's CI_COMMIT_SHA is the source branch's head (its merged results
+      // pipelines set CI_MERGE_REQUEST_SOURCE_BRANCH_SHA too); the default branch's, its last commit.
+      CI_COMMIT_SHA: mr ? head : base, CI_DEFAULT_BRANCH: 'main', CI_JOB_NAME: name, CI_PIPELINE_ID: '1', CI_BUILDS_DIR: join(dir, 'builds'),
       ...(mr
         ? { CI_PIPELINE_SOURCE: 'merge_request_event', CI_MERGE_REQUEST_IID: '7', CI_MERGE_REQUEST_PROJECT_ID: '42', CI_MERGE_REQUEST_SOURCE_PROJECT_ID: change.fork ? '99' : '42', CI_MERGE_REQUEST_TARGET_BRANCH_NAME: 'main', CI_MERGE_REQUEST_DIFF_BASE_SHA: base, CI_COMMIT_REF_NAME: 'feature' }
         : { CI_PIPELINE_SOURCE: 'push', CI_COMMIT_BRANCH: 'main', CI_COMMIT_REF_NAME: 'main' }),
@@ -153,18 +155,17 @@ async function world(sb: GateSandbox, jobs: Record<string, Job>, o: { onClose: (
     // GitLab's runner runs before_script and script as one bash script with -eo pipefail.
     return runProgram('bash', ['--noprofile', '--norc', '-eo', 'pipefail', file], { cwd: project, env, timeoutMs: 90_000 });
   };
-  return { repo, project, net, rec, run };
+  return { repo, project, net, rec, run, head };
 }
 
 for (const source of ['examples/gitlab-ci.yml', 'templates/svc-gate.yml']) {
   describe(source, () => {
     const jobs = () => (source.startsWith('examples') ? example() : component({ 'fail-on': 'high' }).jobs);
 
-    it.concurrent('default branch, then a merge request: svc from the pinned download (no npm), the baseline from the job artifacts API, SAST and Code Quality hold what the scan added; no baseline: a warning and every issue counts', async ({ onTestFinished }) => {
+    it.concurrent('default branch, then a merge request: svc from the pinned download (no npm), the baseline from the job artifacts API, --commit auto judges the service's scan of the head: its issue on the change counts, SAST and Code Quality list all it found; no baseline: a warning and every issue of the change counts', async ({ onTestFinished }) => {
       const sb = await startGateSandbox({ scanDurationMs: 200 });
       sandboxes.push(sb);
       const w = await world(sb, jobs(), { onClose: (f) => onTestFinished(f) });
-      const before = openIds(sb, w.repo.id);
 
       const main = await w.run('svc-gate-baseline', false);
       expect(main.code, main.stderr).toBe(0);
@@ -176,15 +177,32 @@ for (const source of ['examples/gitlab-ci.yml', 'templates/svc-gate.yml']) {
       w.net.state.baseline = readFileSync(join(w.project, 'svc-report.json'), 'utf8');
       for (const f of ['svc-report.json', 'svc-sast.json', 'svc-code-quality.json']) rmSync(join(w.project, f));
 
-      const r = await sb.run(['scans', 'start', '--repository-ids', w.repo.id, '--wait', '--poll-interval', '0.1']);
-      expect(r.code, r.stderr).toBe(0);
-      const added = openIds(sb, w.repo.id).filter((id) => !before.includes(id));
-      expect(added.length).toBeGreaterThan(0);
+      // The service scans this project's merge requests (PR scanning on): GitLab tells it of the
+      // merge request's head, and its scan of that commit finds an issue on the line the merge request
+      // adds and one in a file it does not touch (README.md, there since main).
+      const on = await sb.run(['repos', 'set-pr-scanning', w.repo.id, '--is-pr-scanning-enabled']);
+      expect(on.code, on.stderr).toBe(0);
+      const told = await fetch(`${sb.url}/__sandbox/pull-request`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({
+        repositoryId: w.repo.id, headSha: w.head, headBranch: 'feature', baseBranch: 'main',
+        findings: [{ score: 95, affectedFile: 'src/feature.ts', startLine: 1, generatedTitle: 'SQL injection in feature()' }, { score: 96, affectedFile: 'README.md', startLine: 1 }],
+      }) });
+      const prScan = (await told.json() as { scanId: string }).scanId;
+      // The scan takes 200 ms here (the sandbox's scanDurationMs): done by the time the job asks;
+      // --wait's polling of a running scan is test/unit/commands/gate/head-scan.test.ts's.
       const mr = await w.run('svc-gate', true);
+      const found = sb.state.issues.filter((i) => i.scanId === prScan);
+      expect(found).toHaveLength(2);
+      const onChange = found.find((i) => i.affectedFile === 'src/feature.ts')!.id;
+      const added = found.map((i) => i.id);
+      expect(mr.stderr).toContain(`--commit auto is ${w.head}`);
+      expect(mr.stderr).toMatch(new RegExp(`judging scan ${prScan} \\(PrScan of that commit, completed\\)`));
       expect(w.net.asked.filter((a) => a.includes('/artifacts/'))).toEqual(['GET /api/v4/projects/42/jobs/artifacts/main/raw/svc-report.json?job=svc-gate-baseline']);
       expect(mr.stderr).not.toContain('WARNING');
-      expect(JSON.parse(readFileSync(join(w.project, 'svc-report.json'), 'utf8')).baseline).toMatchObject({ new: added.length, unchanged: before.length });
-      expect(mr.code, mr.stderr).toBe(highOrAbove(sb, added) > 0 ? 1 : 0);
+      // Counted: the issue on the merge request's line, and only it (README.md's is elsewhere).
+      const report = JSON.parse(readFileSync(join(w.project, 'svc-report.json'), 'utf8'));
+      expect(report.issues.map((i: { id: string }) => i.id)).toEqual([onChange]);
+      expect(report.verified.commit).toEqual({ sha: w.head, scans: [{ id: prScan, status: 'completed' }] });
+      expect(mr.code, mr.stderr).toBe(1);
       // --diff auto on the merge request's base commit; --comment without SVC_GITLAB_TOKEN: a warning, the verdict stands.
       expect(mr.stderr).toMatch(/svc gate: --diff [0-9a-f]{40}: 1 file changed since/);
       expect(mr.stderr).toMatch(/--comment: could not post the comment .*no token: set SVC_GITLAB_TOKEN/);
@@ -193,19 +211,21 @@ for (const source of ['examples/gitlab-ci.yml', 'templates/svc-gate.yml']) {
       const quality = JSON.parse(readFileSync(join(w.project, 'svc-code-quality.json'), 'utf8'));
       expect(sastErrors(sast)).toEqual([]);
       expect(codeQualityErrors(quality)).toEqual([]);
+      // SAST and Code Quality list every open issue the scan found, counted or not: GitLab's widgets
+      // compare them with the target branch's, where an issue missing would read as fixed.
       expect(sast.vulnerabilities.map((v: { identifiers: Array<{ type: string; value: string }> }) => v.identifiers.find((i) => i.type === 'svc_issue')!.value).sort()).toEqual([...added].sort());
       expect(quality).toHaveLength(added.length);
       expect(mr.stdout).toMatch(/section_start:\d+:svc_gate_breaking|svc gate: PASSED/);
       expect(mr.stdout).not.toContain('::error');
 
       // No baseline to read (expired, never recorded, a token that may not read it): said loudly,
-      // and every open issue in scope counts.
+      // and every open issue of the head's scan on the change counts.
       w.net.state.baseline = undefined;
       const bare = await w.run('svc-gate', true);
-      const all = openIds(sb, w.repo.id);
       expect(bare.stderr).toContain('svc-gate: WARNING: no baseline: could not read svc-report.json of job svc-gate-baseline on main');
-      expect(bare.code, bare.stderr).toBe(highOrAbove(sb, all) > 0 ? 1 : 0);
-      expect(JSON.parse(readFileSync(join(w.project, 'svc-sast.json'), 'utf8')).vulnerabilities).toHaveLength(all.length);
+      expect(bare.code, bare.stderr).toBe(1);
+      expect(JSON.parse(readFileSync(join(w.project, 'svc-report.json'), 'utf8')).issues.map((i: { id: string }) => i.id)).toEqual([onChange]);
+      expect(JSON.parse(readFileSync(join(w.project, 'svc-sast.json'), 'utf8')).vulnerabilities).toHaveLength(added.length);
       expect(w.rec.calls()).toEqual([]);
       expect(`${main.stdout}${main.stderr}${mr.stdout}${mr.stderr}`).not.toContain(sb.tokenSecret);
     }, 240_000);

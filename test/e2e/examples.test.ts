@@ -22,7 +22,7 @@ import { join, resolve } from 'node:path';
 import { createRequire } from 'node:module';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { highOrAboveOf as highOrAbove, mostOpenRepo as repoOf, openIssueIds as openIds, startGateSandbox, type GateSandbox } from '../helpers/sandbox-scope.js';
+import { mostOpenRepo as repoOf, openIssueIds as openIds, startGateSandbox, type GateSandbox } from '../helpers/sandbox-scope.js';
 import { tempDir } from '../helpers/temp.js';
 import { schemaErrors } from '../unit/gate/reports/sarif-schema.js';
 import { pullRequestCheckout } from '../helpers/git-repo.js';
@@ -119,6 +119,22 @@ async function githubApi(): Promise<{ url: string; asked: string[]; close(): Pro
 const repoPath = (url: string) => new URL(url).pathname.replace(/^\/+|\/+$/g, '');
 
 /**
+ * The git host tells the service of the pull request's head (the sandbox's stand-in of its webhook):
+ * the service's PR scan of it, finished at once (the sandbox's clock moved past the scan's duration).
+ */
+async function prScan(sb: GateSandbox, repositoryId: string, headSha: string, findings: unknown[]): Promise<string> {
+  const res = await fetch(`${sb.url}/__sandbox/pull-request`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ repositoryId, headSha, headBranch: 'feature', baseBranch: 'main', findings }) });
+  const answer = await res.json() as { prScanning: boolean; scanId: string };
+  expect(answer.prScanning).toBe(true);
+  sb.advance(120_000);
+  // The service's scans move on when it is asked (the sandbox's transitions run on a request): the
+  // scan is listed completed, its findings are issues.
+  const listed = await sb.run(['scans', 'list', '--scan-id', answer.scanId, '-o', 'json']);
+  expect(JSON.parse(listed.stdout).codeScans[0]).toMatchObject({ scanId: answer.scanId, status: 'completed' });
+  return answer.scanId;
+}
+
+/**
  * A job's world: the pull request's checkout (branch feature one commit past main, origin/main as
  * fetch-depth 0 leaves it), the runner's folders, the recorders, the action downloaded from the
  * release tree (as the runner does at the job's start: its archive unpacked, timed).
@@ -178,11 +194,19 @@ describe('examples/github-workflow.yml, its action from the release tree', () =>
     const w = await world(sb, repo, api.url);
     expect(existsSync(join(w.workspace, 'node_modules'))).toBe(false);
 
-    // The first pull request: no baseline recorded yet: a warning, the output says so, every issue counts.
+    // The service scans pull requests of this repository (PR scanning on), and its scan of the pull
+    // request's head is clean. The first pull request: no baseline recorded yet: a warning, the output
+    // says so, and every issue of the head's scan counts (none).
+    const on = await sb.run(['repos', 'set-pr-scanning', repo.id, '--is-pr-scanning-enabled']);
+    expect(on.code, on.stderr).toBe(0);
+    const headScan = await prScan(sb, repo.id, w.head, []);
     const before = openIds(sb, repo.id);
     const first = await w.run('pull_request');
     expect(first.stdout).toMatch(/^::warning title=svc gate%3A no baseline::the baseline svc-baseline\.json is not there/m);
-    expect(first.steps.gate.outputs).toMatchObject({ baseline: 'missing', total: String(before.length) });
+    expect(first.steps.gate.outputs).toMatchObject({ baseline: 'missing', total: '0' });
+    // It judged the service's scan of the pull request's head, not the merge commit the runner built.
+    expect(first.stderr).toContain(`--commit auto is ${w.head} (pull_request.head.sha of the event file (GITHUB_EVENT_PATH))`);
+    expect(first.stderr).toContain(`judging scan ${headScan} (PrScan of that commit, completed)`);
 
     // The default branch: a verdict (here: failed on old issues) is recorded, the job passes.
     const main = await w.run('push');
@@ -196,24 +220,27 @@ describe('examples/github-workflow.yml, its action from the release tree', () =>
     const clean = await w.run('pull_request');
     expect(clean.failed, clean.stderr).toBe(false);
     expect(clean.steps.gate.outputs).toMatchObject({ verdict: 'passed', 'exit-code': '0', total: '0', baseline: 'used' });
-    expect(clean.stdout).toContain(`0 new, ${before.length} already in the baseline`);
     // Both lines of `args: |` took effect: --diff auto on the pull request's base, and --comment.
     expect(clean.stderr).toContain('svc gate: --diff origin/main: 1 file changed since');
     expect(clean.stderr, JSON.stringify(api.asked)).toMatch(/svc gate: created the comment 501 on/);
     expect(api.asked.filter((a) => a.startsWith('POST /repos'))).toEqual([`POST /repos/${repoPath(repo.url)}/issues/7/comments`, `POST /repos/${repoPath(repo.url)}/issues/7/comments`]);
 
-    // A scan adds issues: the pull request counts those, and only those; annotations without flags.
-    const r = await sb.run(['scans', 'start', '--repository-ids', repo.id, '--wait', '--poll-interval', '0.1']);
-    expect(r.code, r.stderr).toBe(0);
-    const added = openIds(sb, repo.id).filter((id) => !before.includes(id));
-    expect(added.length).toBeGreaterThan(0);
+    // The service scans the head again and finds what the pull request adds: one issue on the line it
+    // changes, one in a file it does not touch (README.md, there since main: an issue in a file the
+    // checkout does not have would count, fail closed). The pull request counts the first, and only it;
+    // annotations without flags.
+    const rescan = await prScan(sb, repo.id, w.head, [{ score: 95, affectedFile: 'src/feature.ts', startLine: 1, generatedTitle: 'SQL injection in feature()' }, { score: 96, affectedFile: 'README.md', startLine: 1 }]);
+    const added = sb.state.issues.filter((i) => i.scanId === rescan).map((i) => i.id);
+    expect(added).toHaveLength(2);
+    const onChange = sb.state.issues.find((i) => i.scanId === rescan && i.affectedFile === 'src/feature.ts')!.id;
     const pr = await w.run('pull_request');
     const report = JSON.parse(readFileSync(join(w.workspace, 'svc-report.json'), 'utf8'));
-    expect(report.issues.map((i: { id: string }) => i.id).sort()).toEqual([...added].sort());
-    const breaking = highOrAbove(sb, added);
-    expect(pr.failed, pr.stderr).toBe(breaking > 0);
-    expect(pr.steps.gate.outputs.verdict).toBe(breaking > 0 ? 'failed' : 'passed');
-    if (breaking > 0) expect(pr.stdout.match(/^::error /gm)).toHaveLength(breaking);
+    expect(report.issues.map((i: { id: string }) => i.id)).toEqual([onChange]);
+    expect(report.verified.commit).toEqual({ sha: w.head, scans: [{ id: rescan, status: 'completed' }] });
+    expect(pr.failed, pr.stderr).toBe(true);
+    expect(pr.steps.gate.outputs.verdict).toBe('failed');
+    expect(pr.stdout.match(/^::error /gm)).toHaveLength(1);
+    expect(before.length).toBeGreaterThan(0);
     expect(pr.ran).toContain('github/codeql-action/upload-sarif@v4');
     expect(w.summary().match(/svc gate (passed|failed)/g)).toHaveLength(4);
     expect(`${main.stdout}${main.stderr}${pr.stdout}${pr.stderr}`).not.toContain(sb.tokenSecret);

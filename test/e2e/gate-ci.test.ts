@@ -255,6 +255,32 @@ describe("svc gate in GitLab CI/CD", () => {
     expect(r.stderr).toContain("wrote GitLab's SAST report");
   });
 
+  it.concurrent('a merge request\'s SAST and Code Quality reports list every open issue found, also those the baseline leaves out of the count, so the widget does not show them as fixed; accepted risks stay out', async () => {
+    const sb = await sandbox();
+    const { repoId, ids } = await busiestRepo(sb);
+    const cwd = workDir();
+    const env = { CI: 'true', GITLAB_CI: 'true' };
+    const scope = ['gate', '--repository-ids', repoId, '--fail-on', 'info'];
+    const main = await sb.run([...scope, '--json-report', 'main.json'], { cwd, env });
+    expect(main.code, main.stderr).toBe(1);
+    // The baseline holds every open issue but the first; the policy accepts the second.
+    const base = JSON.parse(readFileSync(join(cwd, 'main.json'), 'utf8'));
+    for (const k of ['issues', 'breaking']) base[k] = base[k].filter((i: { id: string }) => i.id !== ids[0]);
+    writeFileSync(join(cwd, 'main.json'), JSON.stringify(base));
+    writeFileSync(join(cwd, '.svc-policy.yml'), `version: 1\nignore:\n  - id: ${ids[1]}\n    reason: accepted\n    expires: 2999-01-01\n`);
+    const mr = await sb.run([...scope, '--baseline', 'main.json', '--gitlab-sast', 'sast.json', '--code-quality', 'cq.json', '-o', 'json'], { cwd, env });
+    expect(mr.code, mr.stderr).toBe(1);
+    expect(JSON.parse(mr.stdout).counts.total).toBe(1);
+    const sast = JSON.parse(readFileSync(join(cwd, 'sast.json'), 'utf8'));
+    const cq = JSON.parse(readFileSync(join(cwd, 'cq.json'), 'utf8'));
+    expect(sastErrors(sast)).toEqual([]);
+    expect(codeQualityErrors(cq)).toEqual([]);
+    const listed = sast.vulnerabilities.map((v: { identifiers: Array<{ type: string; value: string }> }) => v.identifiers.find((x) => x.type === 'svc_issue')?.value).sort();
+    expect(listed).toEqual(ids.filter((id) => id !== ids[1]).sort());
+    expect(cq).toHaveLength(ids.length - 1);
+    expect(mr.stderr).toContain(`(${ids.length - 1} vulnerabilities)`);
+  });
+
   it.concurrent('--hostb-sast, the flag\'s earlier name, still writes the same report, with a warning; given with --gitlab-sast it is exit 2', async () => {
     const sb = await sandbox();
     const { repoId } = await busiestRepo(sb);

@@ -72,6 +72,20 @@ const sarifResults = (v: GateVerdict) => counted(v) + (v.sifted?.unchanged.lengt
 const capped = (o: ReportInputs) => (o.sarif && o.sarif.omitted > 0 ? { results: o.sarif.omitted, reason: o.sarif.reason } : undefined);
 const counted = (v: GateVerdict) => v.result.issues.length;
 
+/**
+ * Every open issue found in the scope: the counted ones, and those the baseline and --diff left out of
+ * the count (not those the policy suppresses: an accepted risk is out of every report's list). GitLab's
+ * merge request widgets compare a pipeline's SAST and Code Quality reports with the target branch's:
+ * an issue missing from the merge request's would read as fixed, and one only counted in it as new.
+ */
+function everythingFound(v: GateVerdict): GateVerdict['result'] {
+  const sf = v.sifted;
+  if (!sf || (sf.unchanged.length === 0 && sf.elsewhere.length === 0)) return v.result;
+  const parts = [v.result.issues, sf.unchanged, sf.elsewhere];
+  const issues = { length: parts.reduce((n, p) => n + p.length, 0), *[Symbol.iterator]() { for (const p of parts) yield* p; } };
+  return { ...v.result, issues };
+}
+
 /** The report formats, in the order of `svc gate --help` and of writing. */
 export const REPORT_KINDS = {
   sarif: {
@@ -118,21 +132,21 @@ export const REPORT_KINDS = {
   sast: {
     flag: OUTSIDE_FORMATS.sast.flag,
     oldFlag: OUTSIDE_FORMATS.sast.oldFlag,
-    description: `Write ${OUTSIDE_FORMATS.sast.name} (security report schema 15.x) of every counted issue`,
-    text: (v, o) => json(toHostBSast(v.result, { toolVersion: o.version, startedAt: o.startedAt, endedAt: o.endedAt, issueUrl: o.issueUrl })),
-    chunks: (v, o) => jsonPieces(toHostBSast(v.result, { toolVersion: o.version, startedAt: o.startedAt, endedAt: o.endedAt, issueUrl: o.issueUrl, lazyList })),
-    wrote: (v, path) => `wrote ${OUTSIDE_FORMATS.sast.name} ${path} (${counted(v)} vulnerabilities)`,
+    description: `Write ${OUTSIDE_FORMATS.sast.name} (security report schema 15.x) of every open issue found (also those the baseline or --diff leave out of the count: the merge request widget compares it with the target branch's)`,
+    text: (v, o) => json(toHostBSast(everythingFound(v), { toolVersion: o.version, startedAt: o.startedAt, endedAt: o.endedAt, issueUrl: o.issueUrl })),
+    chunks: (v, o) => jsonPieces(toHostBSast(everythingFound(v), { toolVersion: o.version, startedAt: o.startedAt, endedAt: o.endedAt, issueUrl: o.issueUrl, lazyList })),
+    wrote: (v, path) => `wrote ${OUTSIDE_FORMATS.sast.name} ${path} (${everythingFound(v).issues.length} vulnerabilities)`,
     everyIssue: true,
-    siftedIssues: false,
+    siftedIssues: true,
   },
   codeQuality: {
     flag: '--code-quality',
-    description: `Write ${OUTSIDE_FORMATS.codeQuality.name} (JSON) of every counted issue`,
-    text: (v) => json(toCodeQuality(v.result)),
-    chunks: (v) => jsonPieces(toCodeQuality(v.result, { lazyList })),
-    wrote: (v, path) => `wrote the Code Quality report ${path} (${counted(v)} entries)`,
+    description: `Write ${OUTSIDE_FORMATS.codeQuality.name} (JSON) of every open issue found (as the SAST report)`,
+    text: (v) => json(toCodeQuality(everythingFound(v))),
+    chunks: (v) => jsonPieces(toCodeQuality(everythingFound(v), { lazyList })),
+    wrote: (v, path) => `wrote the Code Quality report ${path} (${everythingFound(v).issues.length} entries)`,
     everyIssue: true,
-    siftedIssues: false,
+    siftedIssues: true,
   },
 } as const satisfies Record<string, ReportKind>;
 
