@@ -37,6 +37,10 @@ function toMore(root, keep, found) {
         if (r.errors.length || r.external) return undefined;
         const path = rel(root, r.path);
         if (CALL.some((re) => re.test(path)) || keep.has(path)) return undefined;
+        // The stand-in hands over a module's namespace, which esbuild's import() of it (node mode)
+        // turns into { default: namespace }: a package's default export would be lost. svc's own
+        // modules export by name; a package is loaded through one of them (src/config/conf-class.ts).
+        if (path.startsWith('node_modules/')) throw new Error(`${rel(root, a.importer)}: import('${a.path}') would reach dist/svc-more.cjs without its default export: import it through a module of src/ that re-exports it by name`);
         found.add(path);
         // (A path of its own: one ending in .mjs would make esbuild read the stand-in as an ES module.)
         return { path: `${path}:svc-more`, namespace: 'svc-more' };

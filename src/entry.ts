@@ -43,7 +43,24 @@ export async function runProcess(version: string): Promise<void> {
     eraseSpinners();
     process.exit(signalCode());
   };
+  // After a signal, once main has returned, what is left is its output reaching the reader: a reader
+  // that is still reading gets all of it (a bulk run's records), but one that stopped reading (a
+  // paused pipe, a pager left open) does not hold svc: when nothing of the output moved for the grace
+  // period, svc leaves with the signal's code.
+  let stallWatch: ReturnType<typeof setInterval> | undefined;
+  const leaveWhenStalled = () => {
+    if (stallWatch) return;
+    const pending = () => process.stdout.writableLength + process.stderr.writableLength;
+    let last = pending();
+    stallWatch = setInterval(() => {
+      const now = pending();
+      if (now === last) leave();
+      last = now;
+    }, SIGNAL_GRACE_MS);
+    stallWatch.unref();
+  };
   const onSignal = (signal: 'SIGINT' | 'SIGTERM') => {
+    if (mainReturned) leaveWhenStalled();
     if (controller.signal.aborted) {
       // A second signal: what a holder was finishing stops (it still reports); otherwise, or a
       // third time, leave now.
@@ -133,6 +150,7 @@ export async function runProcess(version: string): Promise<void> {
   };
   const code = await main(process.argv.slice(2), host);
   mainReturned = true;
+  if (controller.signal.aborted) leaveWhenStalled();
   // A reader that goes away while the last output is flushed does not change the code.
   settled = code;
   // Leave as soon as the output is flushed rather than when every timer and socket has wound down

@@ -225,7 +225,7 @@ export class ConfigStore {
     try {
       // fs.promises is read here: loading it costs ~1 ms, and only writes need it.
       await promises.mkdir(dirname(this.path), { recursive: true, mode: 0o700 });
-      const { default: Conf } = await import('conf');
+      const { Conf } = await import('./conf-class.js');
       const conf = new Conf<Record<string, unknown>>({
         projectName: 'svc',
         cwd: dirname(this.path),

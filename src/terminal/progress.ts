@@ -64,7 +64,7 @@ export async function startProgress(ctx: ProgressHost, text: string): Promise<Pr
     };
   }
   // ora (and its chalk, cli-cursor, spinners) is evaluated only when a spinner is shown on a terminal.
-  const { default: ora } = await import('ora');
+  const { ora } = await import('./ora-function.js');
   // NO_COLOR and --no-color hold for the spinner as for everything else on stderr.
   const color = useColor({ flag: ctx.globals.color, env: ctx.env, isTTY: true }) ? 'cyan' : false;
   const spinner = tracked(ora({ text, stream: ctx.io.stderr, color, isEnabled: true, discardStdin: false }).start());

@@ -162,7 +162,7 @@ for (const source of ['examples/gitlab-ci.yml', 'templates/svc-gate.yml']) {
   describe(source, () => {
     const jobs = () => (source.startsWith('examples') ? example() : component({ 'fail-on': 'high' }).jobs);
 
-    it.concurrent('default branch, then a merge request: svc from the pinned download (no npm), the baseline from the job artifacts API, --commit auto judges the service's scan of the head: its issue on the change counts, SAST and Code Quality list all it found; no baseline: a warning and every issue of the change counts', async ({ onTestFinished }) => {
+    it.concurrent('default branch, then a merge request: svc from the pinned download (no npm), the baseline from the job artifacts API, --commit auto judges the scan of the head: its issue on the change counts, SAST and Code Quality list all it found; no baseline: a warning and every issue of the change counts', async ({ onTestFinished }) => {
       const sb = await startGateSandbox({ scanDurationMs: 200 });
       sandboxes.push(sb);
       const w = await world(sb, jobs(), { onClose: (f) => onTestFinished(f) });

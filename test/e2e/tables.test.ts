@@ -270,6 +270,27 @@ describe('Ctrl-C while a long table is written', () => {
     }
   });
 
+  it('stops too when the whole listing was read and only its output waits for a reader that stopped (the real bin on a pipe)', async () => {
+    let served = 0;
+    const big = await startTestSandbox({ issues: 3000, repos: 4, log: (line) => { if (line.includes('/issues/search')) served += 1; } });
+    try {
+      const child = spawn(process.execPath, [BIN, 'issues', 'search', '--all', '-o', 'table'], { env: cleanEnv(big.env), stdio: ['ignore', 'pipe', 'pipe'] });
+      let stderr = '';
+      child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+      const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+      child.stdout.once('data', () => child.stdout.pause());
+      // Every page served and no request since: svc has read the listing, and what is left is its
+      // output, which nobody reads.
+      for (let last = -1; served === 0 || served !== last;) { last = served; await new Promise((r) => setTimeout(r, 500)); }
+      child.kill('SIGINT');
+      expect(await exited).toBe(130);
+      expect(stderr).toContain('interrupted by SIGINT');
+      child.stdout.destroy();
+    } finally {
+      await big.close();
+    }
+  });
+
   // The NDJSON listing copies the service's bytes; its wait for a slow reader must end as an
   // interrupt too (it used to surface as an internal error, exit 70), and the JSON and CSV writers'
   // waits must heed Ctrl-C at all (they waited for the 1 s fallback timer). In-process: stdout is a

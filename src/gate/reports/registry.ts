@@ -74,7 +74,7 @@ const counted = (v: GateVerdict) => v.result.issues.length;
 
 /**
  * Every open issue found in the scope: the counted ones, and those the baseline and --diff left out of
- * the count (not those the policy suppresses: an accepted risk is out of every report's list). GitLab's
+ * the count (not those the policy suppresses: an accepted risk is out of every report's list). Host B's
  * merge request widgets compare a pipeline's SAST and Code Quality reports with the target branch's:
  * an issue missing from the merge request's would read as fixed, and one only counted in it as new.
  */
