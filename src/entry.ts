@@ -1,5 +1,4 @@
 /** The process boundary: builds the real Host from `process` and runs main. Imported by bin/svc.js. */
-import { setMaxListeners } from 'node:events';
 import { fstatSync } from 'node:fs';
 import type { Host } from './core/host.js';
 import { sleep } from './core/host.js';
@@ -15,9 +14,11 @@ import { stdoutFailureText } from './output/write.js';
 const SIGNAL_GRACE_MS = 1000;
 
 export async function runProcess(version: string): Promise<void> {
+  // Every request in flight listens to the one interrupt signal: the engines that send them
+  // concurrently (--all, bulk actions, the gate's count) raise its listener limit to their
+  // concurrency (listing/pager.ts allowListeners); everything else holds a few at a time, under
+  // node's 10. (Raised here for every call, it cost ~0.3 M instructions.)
   const controller = new AbortController();
-  // Every request in flight (--all fetches pages concurrently) listens to the one interrupt signal.
-  setMaxListeners(64, controller.signal);
   const env = process.env;
   // Last resort: one line, the documented code, no stack trace (unless --debug), no secret.
   const die = (err: unknown) => {
