@@ -24,7 +24,8 @@ if (only === '--version' || only === '-V') {
     const dist = join(__dirname, '..', 'dist');
     let more;
     const main = load(join(dist, 'svc.cjs'), '1', (path) => (more ??= load(join(dist, 'svc-more.cjs'), 'more', (p) => main.__svcModule(p)))(path));
-    main.runProcess(version());
+    // The version the build read from package.json (scripts/build.mjs), else package.json's own.
+    main.runProcess(main.builtVersion ?? version());
   }
 }
 

@@ -10,6 +10,14 @@ import { logParsesCommands } from './ci/log-guard.js';
 import { eraseSpinners } from './terminal/spinners.js';
 import { stdoutFailureText } from './output/write.js';
 
+declare const __SVC_VERSION__: string | undefined;
+
+/**
+ * The version of package.json this script was built from (scripts/build.mjs): bin/svc.js passes it
+ * to runProcess instead of reading package.json in every call. Undefined outside the build.
+ */
+export const builtVersion: string | undefined = typeof __SVC_VERSION__ === 'string' ? __SVC_VERSION__ : undefined;
+
 /** How long work that does not listen to the abort signal gets after Ctrl-C / SIGTERM. */
 const SIGNAL_GRACE_MS = 1000;
 
