@@ -12,7 +12,7 @@ import { flagSpecs, type FlagSpec } from '../request/flags.js';
 import { flagValue, setPath, validateTyped } from '../request/body.js';
 import { listParser, stringParser } from '../request/values.js';
 import { parseNumberFlag } from '../request/number-flag.js';
-import { Pager } from './pager.js';
+import { Pager } from './all-pages.js';
 import { resolveRepositoryFields } from '../request/repository-names.js';
 import { kebab } from '../operations/index.js';
 import { askYesNo } from '../terminal/confirm.js';

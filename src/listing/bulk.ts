@@ -28,7 +28,7 @@ import { writeFileAtomic } from '../output/write-file.js';
 import { count } from '../terminal/progress.js';
 import { outputSink } from '../output/print-json.js';
 import { write } from '../output/write.js';
-import { allowListeners } from './pager.js';
+import { allowListeners } from './all-pages.js';
 import { printDryRunPreview } from './bulk-preview.js';
 import type { Skipped } from './bulk-where.js';
 import { sendRow } from '../http/row-call.js';

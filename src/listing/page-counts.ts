@@ -3,7 +3,7 @@
  * `categoryCounts`; the row's `pagination.counts`). They describe the whole listing, so every page
  * of one listing must give the same ones as page 1: a count that changes (an issue archived and
  * another created leave `totalCount` as it was, but not these) says the listing changed while it
- * was read, and an item may have moved past the page boundary unseen (pager.ts: exit 7).
+ * was read, and an item may have moved past the page boundary unseen (all-pages.ts: exit 7).
  *
  * Cheap per page: a few property reads (categoryCounts has one key per status), no copy kept but
  * page 1's values.

@@ -1,6 +1,6 @@
 /**
  * `--all`: every page of a listing, streamed to stdout in page order and checked against the total
- * the service reports (see pager.ts for the checks, stream-out.ts for the formats).
+ * the service reports (see all-pages.ts for the checks, stream-out.ts for the formats).
  *
  * Order: unless the user names a sort, `--all` asks for the row's stable order (createdAt ascending):
  * items do not move between pages while they are read, and new ones land on the last page, where the
@@ -11,7 +11,7 @@ import { layoutWidth } from '../core/host.js';
 import type { Context } from '../context.js';
 import type { Operation } from '../operations/types.js';
 import { checkEmptyScope } from './empty-scope.js';
-import { Pager, allowListeners, parseConcurrency } from './pager.js';
+import { Pager, allowListeners, parseConcurrency } from './all-pages.js';
 import { checkShape, columnsFor, jqPerItem } from '../output/respond.js';
 import { parseColumns } from '../output/columns.js';
 import { itemWriter, type ItemWriter } from './stream-out.js';

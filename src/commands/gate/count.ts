@@ -1,6 +1,6 @@
 /**
  * The gate's count: every open issue of the scope read (all pages, checked against totalCount and the
- * counts beside it, listing/pager.ts), each checked (answers/checks.ts: a record with an id, of the
+ * counts beside it, listing/all-pages.ts), each checked (answers/checks.ts: a record with an id, of the
  * scope, with values the gate can decide on: what it cannot is counted fail closed and named, or not
  * counted and no PASS) and given to the sieve (baseline, policy, --diff, --new-since, --commit) and
  * the tally.
@@ -18,7 +18,7 @@ import type { CheckId } from '../../answers/checks.js';
 import { AnswerRefusedError, type Doubts } from '../../answers/doubts.js';
 import { askedCategorySum } from '../../answers/search-counts.js';
 import { BufferPool } from '../../http/buffer-pool.js';
-import { Pager, allowListeners } from '../../listing/pager.js';
+import { Pager, allowListeners } from '../../listing/all-pages.js';
 import { decodePage, releasePage } from '../../listing/page-decode.js';
 import { count } from '../../terminal/progress.js';
 import { createTally, type IssueInput } from '../../gate/tally.js';

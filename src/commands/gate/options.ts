@@ -7,7 +7,7 @@
 import { UsageError } from '../../core/errors.js';
 import type { OperationOptions } from '../../request/flags.js';
 import { numberFlag, parseNumberFlag } from '../../request/number-flag.js';
-import { parseConcurrency } from '../../listing/pager.js';
+import { parseConcurrency } from '../../listing/all-pages.js';
 import { prepareWait, type WaitSettings } from '../../scans/wait.js';
 import { parseLevel, type MaxThresholds } from '../../gate/policy.js';
 import type { GateFlags } from './scope-flags.js';

@@ -28,7 +28,7 @@ import { askedFormat } from '../../output/data-format.js';
 import type { Format } from '../../output/formats.js';
 import { checkOutput } from '../../output/respond.js';
 import { printDryRun } from '../../http/dry-run.js';
-import { buildScope, searchOperation } from './scope-flags.js';
+import { buildScope, organizationInUse, searchOperation } from './scope-flags.js';
 import { verifyScope } from './scope.js';
 import { verifyCommitScanned } from './commit-scan.js';
 import { findCommitScan } from './head-scan.js';
@@ -43,10 +43,7 @@ import { fullList, inputFiles, outputFiles, reportPaths } from './report-paths.j
 import { spillStore, type SpillStore } from './spill.js';
 import { ReportWriteError, writeDecidedReports } from './write-reports.js';
 import { undecided } from './undecided.js';
-import { kindLine, type Kind } from '../../answers/doubts.js';
-import { checkOf } from '../../answers/checks.js';
-import type { CountsScope } from '../../gate/policy-file.js';
-import type { DoubtData } from '../../gate/verdict.js';
+import { countsScope, doubtData, noPass, type CountsSetting } from './no-pass.js';
 
 /** The run step of `svc gate`, on options parsed by parseGateOptions (options.ts). */
 export async function runGate(ctx: Context, opts: GateOptions): Promise<void> {
@@ -111,40 +108,7 @@ interface GateRun {
   store: SpillStore;
   repositories: ReadonlySet<string>;
   /** What the service's categoryCounts are taken to count, and where that came from. */
-  counts: { scope: CountsScope; from: string };
-}
-
-/** --counts, else the policy file's `counts:`, else narrow (svc's inference). */
-function countsScope(opts: GateOptions, setup: GateSetup): { scope: CountsScope; from: string } {
-  if (opts.counts !== undefined) return { scope: opts.counts, from: '--counts' };
-  if (setup.policy?.counts !== undefined) return { scope: setup.policy.counts, from: setup.policy.file };
-  return { scope: 'narrow', from: 'default' };
-}
-
-/** Each kind of doubt the run's answers raised, as the verdict lists it. */
-function doubtData(ctx: Context): DoubtData[] {
-  return ctx.doubts.found().map((k) => ({ check: k.id, action: k.action, line: kindLine(k), times: k.times, details: k.details.slice(0, 10) }));
-}
-
-/**
- * No PASS: what was read breaks no threshold, but a doubt could hide an issue that would (answers/
- * checks.ts, action `stop`): exit 7 naming it. Counts above the listing name the setting that tells
- * svc this service counts categories over a wider scope.
- */
-function noPass(ctx: Context, stops: readonly Kind[], counts: { scope: CountsScope; from: string }): CliError {
-  // The counts first: the one doubt a setting resolves.
-  const first = stops.find((k) => k.id === 'counts-above-total') ?? stops[0];
-  const others = stops.filter((k) => k !== first);
-  // Named here, so not said again as a warning (the others are, above the error).
-  ctx.doubts.markSaid(first.id);
-  const said = `${first.details[0]}${first.times > 1 ? ` (and ${first.times - 1} more)` : ''}`;
-  const more = others.length > 0 ? `; and ${others.length} more kind${others.length === 1 ? '' : 's'} of doubt (above: ${others.map((k) => k.id).join(', ')})` : '';
-  const hint = first.id === 'counts-above-total'
-    ? `svc infers that categoryCounts count the search's scope (the spec does not say); if this service counts them over a wider scope (the organization's), say so with --counts wide, or counts: wide in .svc-policy.yml (now: ${counts.scope}, from ${counts.from}); the setting is recorded in the summary and in -o json`
-    : `no issue read breaks a threshold, but this doubt could hide one (${first.id}: ${checkOf(first.id).doubt}; docs/security.md; --verbose says more)`;
-  // The setting is named in the message itself, which the CI step summary and the reports carry too.
-  const setting = first.id === 'counts-above-total' ? ' (counts say more issues exist than were listed; a service whose categoryCounts count a wider scope: --counts wide)' : '';
-  return new CliError(`gate: no PASS: ${said}${setting}${more}`, EXIT.BAD_RESPONSE, hint);
+  counts: CountsSetting;
 }
 
 /** Verifies the scope, counts, decides, writes the reports and prints the verdict (runGate's second half). */
@@ -228,12 +192,4 @@ async function decideAndReport(ctx: Context, opts: GateOptions, g: GateRun): Pro
     const partly = verdict.incomplete !== undefined ? ` (on the issues read: the listing was incomplete, ${verdict.incomplete})` : '';
     throw new CliError(`gate failed: ${verdict.result.violations.join('; ')}${partly}`, EXIT.GATE_FAILED);
   }
-}
-
-/** The organization the gate sends and where it came from; none: the token's default. */
-function organizationInUse(ctx: Context, body: Record<string, unknown>): { id?: string; from: string } {
-  const sent = typeof body.organizationId === 'string' ? body.organizationId : undefined;
-  if (sent === undefined) return { from: "the token's default" };
-  const org = ctx.organization();
-  return { id: sent, from: sent === org.id && org.from ? org.from : '--organization-id' };
 }

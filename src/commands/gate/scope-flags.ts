@@ -68,3 +68,11 @@ export function checkRepositoryFlag(value: string, ci: CiInfo | undefined, env: 
   }
   return /^[a-z][a-z0-9+.-]*:\/\//i.test(v) || /^[^@/\s]+@[^:/\s]+:/.test(v) ? 'url' : 'id';
 }
+
+/** The organization the gate sends and where it came from; none: the token's default. */
+export function organizationInUse(ctx: Context, body: Record<string, unknown>): { id?: string; from: string } {
+  const sent = typeof body.organizationId === 'string' ? body.organizationId : undefined;
+  if (sent === undefined) return { from: "the token's default" };
+  const org = ctx.organization();
+  return { id: sent, from: sent === org.id && org.from ? org.from : '--organization-id' };
+}

@@ -150,7 +150,7 @@ async function runBulkOperation(ctx: Context, op: Operation, flags: OperationFla
   // The bulk engine (and --where's search) is evaluated only when several ids are given.
   const { collectIds } = await import('../../listing/bulk-ids.js');
   const { runBulk } = await import('../../listing/bulk.js');
-  const { parseConcurrency } = await import('../../listing/pager.js');
+  const { parseConcurrency } = await import('../../listing/all-pages.js');
   const concurrency = parseConcurrency(opts.concurrency);
   await checkOutput(ctx);
   // The body every id shares, checked before any id is looked for (its id is set per call).

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Pager, parseConcurrency, type PagerOptions } from '../../../src/listing/pager.js';
+import { Pager, parseConcurrency, type PagerOptions } from '../../../src/listing/all-pages.js';
 import type { Pagination } from '../../../src/operations/types.js';
 import { ResponseError } from '../../../src/http/api-errors.js';
 import { CliError, UsageError } from '../../../src/core/errors.js';
