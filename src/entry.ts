@@ -24,7 +24,7 @@ const SIGNAL_GRACE_MS = 1000;
 export async function runProcess(version: string): Promise<void> {
   // Every request in flight listens to the one interrupt signal: the engines that send them
   // concurrently (--all, bulk actions, the gate's count) raise its listener limit to their
-  // concurrency (listing/pager.ts allowListeners); everything else holds a few at a time, under
+  // concurrency (listing/all-pages.ts allowListeners); everything else holds a few at a time, under
   // node's 10. (Raised here for every call, it cost ~0.3 M instructions.)
   const controller = new AbortController();
   const env = process.env;
