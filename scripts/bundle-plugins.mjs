@@ -64,9 +64,25 @@ const lazyAssertInUndici = {
   },
 };
 
+/**
+ * croner from its CommonJS build: from its ES module build esbuild hoists its ~20 functions to the
+ * top level of dist/svc.cjs, where every call paid for them (each an object of the code cache to
+ * read and a closure made at start: ~0.4 M instructions) though only a scan schedule's check runs
+ * them; as CommonJS they sit in one function, run on first use. (Not in src/: `npm run docs` and
+ * vitest load croner as an ES module.)
+ */
+const cronerAsCommonJs = {
+  name: 'croner as CommonJS',
+  setup(b) {
+    b.onResolve({ filter: /^croner$/ }, (a) => (a.pluginData?.svcCroner ? undefined
+      : b.resolve(a.path, { resolveDir: a.resolveDir, importer: a.importer, kind: 'require-call', pluginData: { svcCroner: true } })));
+  },
+};
+
 export const plugins = [
   noDynamicBuiltins,
   lazyAssertInUndici,
+  cronerAsCommonJs,
   // undici's client module loads node:http2 (and with it tls, crypto and fs/promises: ~5 ms) for
   // HTTP/2 connections svc never makes (it does not offer h2): loaded on first use. It loads
   // node:http (~0.8 ms) only for http.maxHeaderSize, which is 16 kB unless node was given

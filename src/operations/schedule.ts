@@ -3,7 +3,7 @@
  * would reject them), with croner (a maintained cron parser, no dependencies) and the time zones
  * Intl knows; the human output shows the next three runs.
  */
-import croner from './croner.cjs';
+import { Cron } from 'croner';
 import * as z from './zod.js';
 import { editDistance } from '../core/edit-distance.js';
 
@@ -12,7 +12,7 @@ function crontabProblem(expr: string): string | undefined {
   const parts = expr.trim().split(/\s+/).filter(Boolean);
   if (parts.length !== 5) return `a crontab has 5 fields (minute hour day-of-month month day-of-week), got ${parts.length}`;
   try {
-    const cron = new croner.Cron(parts.join(' '), { paused: true, legacyMode: true });
+    const cron = new Cron(parts.join(' '), { paused: true, legacyMode: true });
     if (cron.nextRun() === null) return 'it never runs (no such date)';
   } catch (err) {
     return (err as Error).message.replace(/^CronPattern:\s*/, '').replace(/\.$/, '');
@@ -59,7 +59,7 @@ function nearestTimeZone(typed: string): string | undefined {
 
 /** The next `n` runs of a valid schedule, as local times of its zone (`2026-11-23 03:00 Europe/Berlin`). */
 export function nextRuns(expr: string, zone: string | undefined, n = 3, from = new Date()): string[] {
-  const cron = new croner.Cron(expr.trim(), { paused: true, legacyMode: true, ...(zone ? { timezone: zone } : {}) });
+  const cron = new Cron(expr.trim(), { paused: true, legacyMode: true, ...(zone ? { timezone: zone } : {}) });
   const fmt = new Intl.DateTimeFormat('sv-SE', { timeZone: zone ?? 'UTC', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
   return cron.nextRuns(n, from).map((d) => `${fmt.format(d)} ${zone ?? 'UTC'}`);
 }
