@@ -12,7 +12,7 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  * (sandbox.ts imports run-svc too, for its `svc()`, unused by most of its users: not listed, so a file
  * that calls `sb.svc()` imports run-svc itself, as test/e2e/process.test.ts does.)
  */
-const SPAWNS = /helpers\/(run-svc|pty|shells|sarif-multitool|git-repo|pack|release-tree|github-runner|completion-cases)\.js['"]|['"]node:child_process['"]/;
+const SPAWNS = /helpers\/(run-svc|pty|shells|sarif-multitool|git-repo|pack|release-tree|github-runner|completion-cases|demo-tour)\.js['"]|['"]node:child_process['"]/;
 function testFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((n) => {
     const p = join(dir, n);
@@ -23,9 +23,10 @@ function testFiles(dir: string): string[] {
 const spawning = testFiles('test').filter((f) => SPAWNS.test(readFileSync(f, 'utf8')));
 
 /**
- * The order of the files: the projects one after the other (the spawning one in a group of its own,
- * first: see `projects` below), and within each project the longest files first, so the last files
- * to start are short ones and no worker idles long at the end.
+ * The order of the files: the projects one after the other (the spawning one first; the three are
+ * one group, so an in-process file starts as soon as a worker is free: see `projects` below), and
+ * within each project the longest files first, so the last files to start are short ones and no
+ * worker idles long at the end.
  *
  * Projects are not mixed: vitest keeps a worker (with every module it has loaded) for the next file
  * only when that file is of the same project; a file of another project gets a new worker that loads
@@ -81,13 +82,18 @@ export default defineConfig({
     maxWorkers: 2,
     sequence: { sequencer: LongestFirst },
     projects: [
-      // The spawning files first (groupOrder 0), three at a time: much of their time is spent waiting
-      // on their children (shells, npm, servers, retries' back-off), so a third file fills the cores.
-      // Idle 2-core machine, whole vitest run: 53.7-54.5 s with two workers, 49.9-50.6 s with three.
-      { extends: true, test: { name: 'process', include: spawning, maxWorkers: 3, sequence: { groupOrder: 0 } } },
-      // Then the in-process files, two at a time (groupOrder 1: a group's worker count is its own).
-      { extends: true, test: { name: 'e2e', include: ['test/e2e/**/*.test.ts'], exclude: spawning, sequence: { groupOrder: 1 } } },
-      { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts', 'test/helpers/**/*.test.ts'], exclude: spawning, sequence: { groupOrder: 1 } } },
+      // One group (groupOrder 0 for all, so one worker count: 3), the spawning files first (the
+      // sequencer above): much of their time is spent waiting on their children (shells, npm, servers,
+      // retries' back-off), and the in-process files fill that wait as soon as the last spawning file
+      // has started, instead of after the slowest one has ended (the README's release recipe alone
+      // is 55-63 s). A fresh clone's run used 1.24 of 2 cores with two groups (CPU 256 s in 206 s).
+      // The spawning files run in processes of their own (forks), not threads of vitest's process:
+      // the in-process files now run beside them, and threads share the process's file descriptors
+      // (with threads for all, 13 in-process files failed with EBADF on close, a descriptor closed
+      // under them by another file of the process; which one was not found).
+      { extends: true, test: { name: 'process', include: spawning, pool: 'forks', maxWorkers: 3, sequence: { groupOrder: 0 } } },
+      { extends: true, test: { name: 'e2e', include: ['test/e2e/**/*.test.ts'], exclude: spawning, maxWorkers: 3, sequence: { groupOrder: 0 } } },
+      { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts', 'test/helpers/**/*.test.ts'], exclude: spawning, maxWorkers: 3, sequence: { groupOrder: 0 } } },
     ],
   },
 });

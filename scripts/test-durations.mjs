@@ -4,8 +4,8 @@
  * (seconds) from vitest's cache of the last run here (node_modules/.vite/vitest/.../results.json).
  *
  * vitest.config.ts orders each project's files longest first by that cache; a fresh clone has none,
- * and orders the spawning project (three files at a time, a group of its own that must end before
- * the in-process files start) by test/durations.json instead. Only the order depends on it: a figure
+ * and orders the spawning project (its files start first, three at a time, before the in-process
+ * files take the workers they free) by test/durations.json instead. Only the order depends on it: a figure
  * that is stale, or a file it does not list, changes which file starts when, never what runs.
  * Refresh it after a full run (`npm test`) when a spawning file's length changes much.
  */

@@ -4,23 +4,9 @@
  * dialect shows reach a result: the search shows its answer (exit 0), the gate on the scan just run
  * and on an organization without issues give a verdict (exit 0 or 1), never 7 or 8.
  */
-import { spawn } from 'node:child_process';
-import { resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DIALECT_NAMES } from '../../src/sandbox/dialects.js';
-import { cleanEnv } from '../helpers/run-svc.js';
-
-const DEMO = resolve(__dirname, '../../scripts/demo.mjs');
-
-function demo(args: string[]): Promise<{ code: number | null; out: string }> {
-  return new Promise((done) => {
-    const child = spawn(process.execPath, [DEMO, ...args], { env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => { out += d; });
-    child.stderr.setEncoding('utf8').on('data', (d: string) => { out += d; });
-    child.on('close', (code) => done({ code, out }));
-  });
-}
+import { defaultTour, runDemo as demo } from '../helpers/demo-tour.js';
 
 /** The verdict line of each gate step of a tour, in order, and what the baseline step counted. */
 function verdicts(out: string) {
@@ -31,8 +17,9 @@ function verdicts(out: string) {
 }
 
 let reference: ReturnType<typeof verdicts>;
+// The default tour, as sandbox-command.test.ts reads it too (made once per run: demo-tour.ts).
 beforeAll(async () => {
-  const r = await demo([]);
+  const r = await defaultTour();
   expect(r.code, r.out).toBe(0);
   reference = verdicts(r.out);
   expect(reference.gates).toEqual(['FAILED', 'FAILED']);

@@ -67,6 +67,9 @@ describe('the GitLab files', () => {
       expect(spec, name).toHaveProperty('default');
       expect(spec.description, name).toBeTruthy();
     }
+    // With an input given as its default: the same jobs. The jobs run below are these (one run serves both files).
+    expect(component({ 'fail-on': 'high' }).jobs).toEqual(example());
+    expect(component({ 'fail-on': 'critical' }).jobs['svc-gate'].variables.SVC_FAIL_ON).toBe('critical');
     expect(Object.keys(component({ 'job-name': 'security' }).jobs)).toEqual(['security', 'security-baseline']);
     expect(component({ 'job-name': 'security' }).jobs.security.variables.SVC_BASELINE_JOB).toBe('security-baseline');
     expect(() => component({ 'fail-on': 'severe' })).toThrow(/not one of its options/);
@@ -158,116 +161,119 @@ async function world(sb: GateSandbox, jobs: Record<string, Job>, o: { onClose: (
   return { repo, project, net, rec, run, head };
 }
 
-for (const source of ['examples/gitlab-ci.yml', 'templates/svc-gate.yml']) {
-  describe(source, () => {
-    const jobs = () => (source.startsWith('examples') ? example() : component({ 'fail-on': 'high' }).jobs);
+/**
+ * The jobs as the component gives them with `fail-on: high`: the example's jobs, key for key and
+ * string for string (the test above), so a run of these is a run of examples/gitlab-ci.yml's too.
+ * (The two files' jobs were each run here: the same scripts with the same variables, twice.)
+ */
+describe('templates/svc-gate.yml and examples/gitlab-ci.yml (the same jobs)', () => {
+  const jobs = () => component({ 'fail-on': 'high' }).jobs;
 
-    it.concurrent('default branch, then a merge request: svc from the pinned download (no npm), the baseline from the job artifacts API, --commit auto judges the scan of the head: its issue on the change counts, SAST and Code Quality list all it found; no baseline: a warning and every issue of the change counts', async ({ onTestFinished }) => {
-      const sb = await startGateSandbox({ scanDurationMs: 200 });
-      sandboxes.push(sb);
-      const w = await world(sb, jobs(), { onClose: (f) => onTestFinished(f) });
+  it.concurrent('default branch, then a merge request: svc from the pinned download (no npm), the baseline from the job artifacts API, --commit auto judges the scan of the head: its issue on the change counts, SAST and Code Quality list all it found; no baseline: a warning and every issue of the change counts', async ({ onTestFinished }) => {
+    const sb = await startGateSandbox({ scanDurationMs: 200 });
+    sandboxes.push(sb);
+    const w = await world(sb, jobs(), { onClose: (f) => onTestFinished(f) });
 
-      const main = await w.run('svc-gate-baseline', false);
-      expect(main.code, main.stderr).toBe(0);
-      expect(main.stdout).toContain(`${JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version}\n`);
-      // Everything its artifacts list is there (it writes no JUnit: its job shows no failed tests).
-      for (const p of [...jobs()['svc-gate-baseline'].artifacts.paths, ...Object.values(jobs()['svc-gate-baseline'].artifacts.reports)]) expect(existsSync(join(w.project, p)), p).toBe(true);
-      expect(existsSync(join(w.project, 'svc-junit.xml'))).toBe(false);
-      // Kept as that job's artifact; the merge request's job starts without it.
-      w.net.state.baseline = readFileSync(join(w.project, 'svc-report.json'), 'utf8');
-      for (const f of ['svc-report.json', 'svc-sast.json', 'svc-code-quality.json']) rmSync(join(w.project, f));
+    const main = await w.run('svc-gate-baseline', false);
+    expect(main.code, main.stderr).toBe(0);
+    expect(main.stdout).toContain(`${JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version}\n`);
+    // Everything its artifacts list is there (it writes no JUnit: its job shows no failed tests).
+    for (const p of [...jobs()['svc-gate-baseline'].artifacts.paths, ...Object.values(jobs()['svc-gate-baseline'].artifacts.reports)]) expect(existsSync(join(w.project, p)), p).toBe(true);
+    expect(existsSync(join(w.project, 'svc-junit.xml'))).toBe(false);
+    // Kept as that job's artifact; the merge request's job starts without it.
+    w.net.state.baseline = readFileSync(join(w.project, 'svc-report.json'), 'utf8');
+    for (const f of ['svc-report.json', 'svc-sast.json', 'svc-code-quality.json']) rmSync(join(w.project, f));
 
-      // The service scans this project's merge requests (PR scanning on): GitLab tells it of the
-      // merge request's head, and its scan of that commit finds an issue on the line the merge request
-      // adds and one in a file it does not touch (README.md, there since main).
-      const on = await sb.run(['repos', 'set-pr-scanning', w.repo.id, '--is-pr-scanning-enabled']);
-      expect(on.code, on.stderr).toBe(0);
-      const told = await fetch(`${sb.url}/__sandbox/pull-request`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({
-        repositoryId: w.repo.id, headSha: w.head, headBranch: 'feature', baseBranch: 'main',
-        findings: [{ score: 95, affectedFile: 'src/feature.ts', startLine: 1, generatedTitle: 'SQL injection in feature()' }, { score: 96, affectedFile: 'README.md', startLine: 1 }],
-      }) });
-      const prScan = (await told.json() as { scanId: string }).scanId;
-      // The scan takes 200 ms here (the sandbox's scanDurationMs): done by the time the job asks;
-      // --wait's polling of a running scan is test/unit/commands/gate/head-scan.test.ts's.
-      const mr = await w.run('svc-gate', true);
-      const found = sb.state.issues.filter((i) => i.scanId === prScan);
-      expect(found).toHaveLength(2);
-      const onChange = found.find((i) => i.affectedFile === 'src/feature.ts')!.id;
-      const added = found.map((i) => i.id);
-      expect(mr.stderr).toContain(`--commit auto is ${w.head}`);
-      expect(mr.stderr).toMatch(new RegExp(`judging scan ${prScan} \\(PrScan of that commit, completed\\)`));
-      expect(w.net.asked.filter((a) => a.includes('/artifacts/'))).toEqual(['GET /api/v4/projects/42/jobs/artifacts/main/raw/svc-report.json?job=svc-gate-baseline']);
-      expect(mr.stderr).not.toContain('WARNING');
-      // Counted: the issue on the merge request's line, and only it (README.md's is elsewhere).
-      const report = JSON.parse(readFileSync(join(w.project, 'svc-report.json'), 'utf8'));
-      expect(report.issues.map((i: { id: string }) => i.id)).toEqual([onChange]);
-      expect(report.verified.commit).toEqual({ sha: w.head, scans: [{ id: prScan, status: 'completed' }] });
-      expect(mr.code, mr.stderr).toBe(1);
-      // --diff auto on the merge request's base commit; --comment without SVC_GITLAB_TOKEN: a warning, the verdict stands.
-      expect(mr.stderr).toMatch(/svc gate: --diff [0-9a-f]{40}: 1 file changed since/);
-      expect(mr.stderr).toMatch(/--comment: could not post the comment .*no token: set SVC_GITLAB_TOKEN/);
-      for (const p of [...jobs()['svc-gate'].artifacts.paths, ...Object.values(jobs()['svc-gate'].artifacts.reports)]) expect(existsSync(join(w.project, p)), p).toBe(true);
-      const sast = JSON.parse(readFileSync(join(w.project, 'svc-sast.json'), 'utf8'));
-      const quality = JSON.parse(readFileSync(join(w.project, 'svc-code-quality.json'), 'utf8'));
-      expect(sastErrors(sast)).toEqual([]);
-      expect(codeQualityErrors(quality)).toEqual([]);
-      // SAST and Code Quality list every open issue the scan found, counted or not: GitLab's widgets
-      // compare them with the target branch's, where an issue missing would read as fixed.
-      expect(sast.vulnerabilities.map((v: { identifiers: Array<{ type: string; value: string }> }) => v.identifiers.find((i) => i.type === 'svc_issue')!.value).sort()).toEqual([...added].sort());
-      expect(quality).toHaveLength(added.length);
-      expect(mr.stdout).toMatch(/section_start:\d+:svc_gate_breaking|svc gate: PASSED/);
-      expect(mr.stdout).not.toContain('::error');
+    // The service scans this project's merge requests (PR scanning on): GitLab tells it of the
+    // merge request's head, and its scan of that commit finds an issue on the line the merge request
+    // adds and one in a file it does not touch (README.md, there since main).
+    const on = await sb.run(['repos', 'set-pr-scanning', w.repo.id, '--is-pr-scanning-enabled']);
+    expect(on.code, on.stderr).toBe(0);
+    const told = await fetch(`${sb.url}/__sandbox/pull-request`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({
+      repositoryId: w.repo.id, headSha: w.head, headBranch: 'feature', baseBranch: 'main',
+      findings: [{ score: 95, affectedFile: 'src/feature.ts', startLine: 1, generatedTitle: 'SQL injection in feature()' }, { score: 96, affectedFile: 'README.md', startLine: 1 }],
+    }) });
+    const prScan = (await told.json() as { scanId: string }).scanId;
+    // The scan takes 200 ms here (the sandbox's scanDurationMs): done by the time the job asks;
+    // --wait's polling of a running scan is test/unit/commands/gate/head-scan.test.ts's.
+    const mr = await w.run('svc-gate', true);
+    const found = sb.state.issues.filter((i) => i.scanId === prScan);
+    expect(found).toHaveLength(2);
+    const onChange = found.find((i) => i.affectedFile === 'src/feature.ts')!.id;
+    const added = found.map((i) => i.id);
+    expect(mr.stderr).toContain(`--commit auto is ${w.head}`);
+    expect(mr.stderr).toMatch(new RegExp(`judging scan ${prScan} \\(PrScan of that commit, completed\\)`));
+    expect(w.net.asked.filter((a) => a.includes('/artifacts/'))).toEqual(['GET /api/v4/projects/42/jobs/artifacts/main/raw/svc-report.json?job=svc-gate-baseline']);
+    expect(mr.stderr).not.toContain('WARNING');
+    // Counted: the issue on the merge request's line, and only it (README.md's is elsewhere).
+    const report = JSON.parse(readFileSync(join(w.project, 'svc-report.json'), 'utf8'));
+    expect(report.issues.map((i: { id: string }) => i.id)).toEqual([onChange]);
+    expect(report.verified.commit).toEqual({ sha: w.head, scans: [{ id: prScan, status: 'completed' }] });
+    expect(mr.code, mr.stderr).toBe(1);
+    // --diff auto on the merge request's base commit; --comment without SVC_GITLAB_TOKEN: a warning, the verdict stands.
+    expect(mr.stderr).toMatch(/svc gate: --diff [0-9a-f]{40}: 1 file changed since/);
+    expect(mr.stderr).toMatch(/--comment: could not post the comment .*no token: set SVC_GITLAB_TOKEN/);
+    for (const p of [...jobs()['svc-gate'].artifacts.paths, ...Object.values(jobs()['svc-gate'].artifacts.reports)]) expect(existsSync(join(w.project, p)), p).toBe(true);
+    const sast = JSON.parse(readFileSync(join(w.project, 'svc-sast.json'), 'utf8'));
+    const quality = JSON.parse(readFileSync(join(w.project, 'svc-code-quality.json'), 'utf8'));
+    expect(sastErrors(sast)).toEqual([]);
+    expect(codeQualityErrors(quality)).toEqual([]);
+    // SAST and Code Quality list every open issue the scan found, counted or not: GitLab's widgets
+    // compare them with the target branch's, where an issue missing would read as fixed.
+    expect(sast.vulnerabilities.map((v: { identifiers: Array<{ type: string; value: string }> }) => v.identifiers.find((i) => i.type === 'svc_issue')!.value).sort()).toEqual([...added].sort());
+    expect(quality).toHaveLength(added.length);
+    expect(mr.stdout).toMatch(/section_start:\d+:svc_gate_breaking|svc gate: PASSED/);
+    expect(mr.stdout).not.toContain('::error');
 
-      // No baseline to read (expired, never recorded, a token that may not read it): said loudly,
-      // and every open issue of the head's scan on the change counts.
-      w.net.state.baseline = undefined;
-      const bare = await w.run('svc-gate', true);
-      expect(bare.stderr).toContain('svc-gate: WARNING: no baseline: could not read svc-report.json of job svc-gate-baseline on main');
-      expect(bare.code, bare.stderr).toBe(1);
-      expect(JSON.parse(readFileSync(join(w.project, 'svc-report.json'), 'utf8')).issues.map((i: { id: string }) => i.id)).toEqual([onChange]);
-      expect(JSON.parse(readFileSync(join(w.project, 'svc-sast.json'), 'utf8')).vulnerabilities).toHaveLength(added.length);
-      expect(w.rec.calls()).toEqual([]);
-      expect(`${main.stdout}${main.stderr}${mr.stdout}${mr.stderr}`).not.toContain(sb.tokenSecret);
-    }, 240_000);
+    // No baseline to read (expired, never recorded, a token that may not read it): said loudly,
+    // and every open issue of the head's scan on the change counts.
+    w.net.state.baseline = undefined;
+    const bare = await w.run('svc-gate', true);
+    expect(bare.stderr).toContain('svc-gate: WARNING: no baseline: could not read svc-report.json of job svc-gate-baseline on main');
+    expect(bare.code, bare.stderr).toBe(1);
+    expect(JSON.parse(readFileSync(join(w.project, 'svc-report.json'), 'utf8')).issues.map((i: { id: string }) => i.id)).toEqual([onChange]);
+    expect(JSON.parse(readFileSync(join(w.project, 'svc-sast.json'), 'utf8')).vulnerabilities).toHaveLength(added.length);
+    expect(w.rec.calls()).toEqual([]);
+    expect(`${main.stdout}${main.stderr}${mr.stdout}${mr.stderr}`).not.toContain(sb.tokenSecret);
+  }, 240_000);
 
-    it.concurrent('the pin: unset, malformed, a download that differs or fails: the job fails (exit 2) saying so, before svc runs; a fork\'s merge request without the variables: skipped with a notice', async ({ onTestFinished }) => {
-      const sb = await startGateSandbox({ scanDurationMs: 200 });
-      sandboxes.push(sb);
-      const w = await world(sb, jobs(), { onClose: (f) => onTestFinished(f) });
-      let requests = 0;
-      sb.onLine = () => { requests += 1; };
-      const cases: Array<[Record<string, string | undefined>, RegExp]> = [
-        [{ SVC_RELEASE_URL: undefined }, /svc-gate: ERROR: SVC_RELEASE_URL is not set \(or not a URL\)/],
-        [{ SVC_RELEASE_URL: '$SVC_RELEASE_URL' }, /svc-gate: ERROR: SVC_RELEASE_URL is not set \(or not a URL\)/],
-        [{ SVC_RELEASE_SHA256: undefined }, /svc-gate: ERROR: SVC_RELEASE_SHA256 is not set \(or not 64 hexadecimal digits\)/],
-        [{ SVC_RELEASE_SHA256: 'ABC' }, /svc-gate: ERROR: SVC_RELEASE_SHA256 is not set/],
-        [{ SVC_RELEASE_SHA256: createHash('sha256').update('another file').digest('hex') }, /svc-gate: ERROR: the file at http:\/\/127\.0\.0\.1:\d+\/releases\/svc\.tar\.gz does not have the SHA-256 SVC_RELEASE_SHA256 pins \([0-9a-f]{64}\): not run/],
-        [{ SVC_RELEASE_URL: `${w.net.url}/releases/gone.tar.gz` }, /svc-gate: ERROR: could not download svc from http:\/\/127\.0\.0\.1:\d+\/releases\/gone\.tar\.gz/],
-      ];
-      for (const [settings, said] of cases) {
-        for (const name of ['svc-gate', 'svc-gate-baseline']) {
-          const r = await w.run(name, name === 'svc-gate', { settings });
-          expect(r.code, `${name} ${JSON.stringify(settings)}: ${r.stderr}`).toBe(2);
-          expect(r.stderr).toMatch(said);
-        }
+  it.concurrent('the pin: unset, malformed, a download that differs or fails: the job fails (exit 2) saying so, before svc runs; a fork\'s merge request without the variables: skipped with a notice', async ({ onTestFinished }) => {
+    const sb = await startGateSandbox({ scanDurationMs: 200 });
+    sandboxes.push(sb);
+    const w = await world(sb, jobs(), { onClose: (f) => onTestFinished(f) });
+    let requests = 0;
+    sb.onLine = () => { requests += 1; };
+    const cases: Array<[Record<string, string | undefined>, RegExp]> = [
+      [{ SVC_RELEASE_URL: undefined }, /svc-gate: ERROR: SVC_RELEASE_URL is not set \(or not a URL\)/],
+      [{ SVC_RELEASE_URL: '$SVC_RELEASE_URL' }, /svc-gate: ERROR: SVC_RELEASE_URL is not set \(or not a URL\)/],
+      [{ SVC_RELEASE_SHA256: undefined }, /svc-gate: ERROR: SVC_RELEASE_SHA256 is not set \(or not 64 hexadecimal digits\)/],
+      [{ SVC_RELEASE_SHA256: 'ABC' }, /svc-gate: ERROR: SVC_RELEASE_SHA256 is not set/],
+      [{ SVC_RELEASE_SHA256: createHash('sha256').update('another file').digest('hex') }, /svc-gate: ERROR: the file at http:\/\/127\.0\.0\.1:\d+\/releases\/svc\.tar\.gz does not have the SHA-256 SVC_RELEASE_SHA256 pins \([0-9a-f]{64}\): not run/],
+      [{ SVC_RELEASE_URL: `${w.net.url}/releases/gone.tar.gz` }, /svc-gate: ERROR: could not download svc from http:\/\/127\.0\.0\.1:\d+\/releases\/gone\.tar\.gz/],
+    ];
+    for (const [settings, said] of cases) {
+      for (const name of ['svc-gate', 'svc-gate-baseline']) {
+        const r = await w.run(name, name === 'svc-gate', { settings });
+        expect(r.code, `${name} ${JSON.stringify(settings)}: ${r.stderr}`).toBe(2);
+        expect(r.stderr).toMatch(said);
       }
-      // A download changed on the server (the same URL): refused too.
-      const original = w.net.state.download;
-      w.net.state.download = Buffer.concat([original, Buffer.from('x')]);
-      const changed = await w.run('svc-gate-baseline', false);
-      expect(changed.code).toBe(2);
-      expect(changed.stderr).toMatch(/does not have the SHA-256 SVC_RELEASE_SHA256 pins/);
-      expect(requests, 'svc never ran').toBe(0);
-      w.net.state.download = original;
+    }
+    // A download changed on the server (the same URL): refused too.
+    const original = w.net.state.download;
+    w.net.state.download = Buffer.concat([original, Buffer.from('x')]);
+    const changed = await w.run('svc-gate-baseline', false);
+    expect(changed.code).toBe(2);
+    expect(changed.stderr).toMatch(/does not have the SHA-256 SVC_RELEASE_SHA256 pins/);
+    expect(requests, 'svc never ran').toBe(0);
+    w.net.state.download = original;
 
-      // A fork's merge request runs without this project's variables: a notice, the job passes.
-      const fork = await w.run('svc-gate', true, { fork: true, settings: { SVC_API_TOKEN_ID: undefined, SVC_API_TOKEN_SECRET: undefined, SVC_RELEASE_URL: undefined, SVC_RELEASE_SHA256: undefined, SVC_BASE_URL: undefined } });
-      expect(fork.code, fork.stderr).toBe(0);
-      expect(fork.stdout).toContain('svc-gate: SKIPPED: this merge request comes from a fork');
-      // The same merge request from this project without the token: not skipped (svc says exit 3).
-      const own = await w.run('svc-gate', true, { settings: { SVC_API_TOKEN_ID: undefined, SVC_API_TOKEN_SECRET: undefined } });
-      expect(own.code, own.stderr).toBe(3);
-      expect(w.rec.calls()).toEqual([]);
-    }, 120_000);
-  });
-}
+    // A fork's merge request runs without this project's variables: a notice, the job passes.
+    const fork = await w.run('svc-gate', true, { fork: true, settings: { SVC_API_TOKEN_ID: undefined, SVC_API_TOKEN_SECRET: undefined, SVC_RELEASE_URL: undefined, SVC_RELEASE_SHA256: undefined, SVC_BASE_URL: undefined } });
+    expect(fork.code, fork.stderr).toBe(0);
+    expect(fork.stdout).toContain('svc-gate: SKIPPED: this merge request comes from a fork');
+    // The same merge request from this project without the token: not skipped (svc says exit 3).
+    const own = await w.run('svc-gate', true, { settings: { SVC_API_TOKEN_ID: undefined, SVC_API_TOKEN_SECRET: undefined } });
+    expect(own.code, own.stderr).toBe(3);
+    expect(w.rec.calls()).toEqual([]);
+  }, 120_000);
+});

@@ -5,16 +5,24 @@
  */
 import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { runOnPty, ptyAvailable } from '../helpers/pty.js';
+import { runOnPty, ptyAvailable, type PtyResult } from '../helpers/pty.js';
 import { terminalScreen } from '../helpers/terminal-screen.js';
 import { runTogether, underfilled } from '../helpers/help-fit.js';
 import { has } from '../helpers/shells.js';
 
 const SCREENS = [['gate', '--help'], ['issues', 'triage', '--help'], ['auth', 'status', '--help'], ['help', 'environment'], ['--help']];
 
+/** Each screen drawn once per file, on an 80x24 pty: the tests that read the same screen read the same run. */
+const drawn = new Map<string, Promise<PtyResult>>();
+function screen(argv: string[]): Promise<PtyResult> {
+  const key = argv.join(' ');
+  if (!drawn.has(key)) drawn.set(key, runOnPty(argv, [], { cols: 80, rows: 24 }));
+  return drawn.get(key)!;
+}
+
 describe.runIf(ptyAvailable())('help at 80 columns on a terminal: fitted once, from paragraphs', () => {
   it.each(SCREENS.map((argv) => [argv.join(' '), argv]))('svc %s', async (_name, argv) => {
-    const r = await runOnPty(argv as string[], [], { cols: 80, rows: 24 });
+    const r = await screen(argv as string[]);
     expect(r.code).toBe(0);
     const lines = terminalScreen(r.output);
     const text = lines.join('\n');
@@ -24,7 +32,7 @@ describe.runIf(ptyAvailable())('help at 80 columns on a terminal: fitted once, f
   });
 
   it('svc --help: the closing paragraph is one paragraph, the topics a list of commands', async () => {
-    const r = await runOnPty(['--help'], [], { cols: 80 });
+    const r = await screen(['--help']);
     const lines = terminalScreen(r.output);
     // It was two paragraphs wrapped by hand ("for\nflags and examples.\nEvery API command ...").
     expect(lines.some((l) => / examples\. Every API command/.test(l))).toBe(true);
@@ -33,7 +41,7 @@ describe.runIf(ptyAvailable())('help at 80 columns on a terminal: fitted once, f
   });
 
   it('svc gate --help and auth status --help: one exit code a line', async () => {
-    const [gate, auth] = await Promise.all([runOnPty(['gate', '--help'], [], { cols: 80 }), runOnPty(['auth', 'status', '--help'], [], { cols: 80 })]);
+    const [gate, auth] = await Promise.all([screen(['gate', '--help']), screen(['auth', 'status', '--help'])]);
     const g = terminalScreen(gate.output);
     for (const [code, meaning] of [[0, 'passed'], [1, 'a threshold was broken'], [8, 'the scan is still queued'], [130, 'interrupted']] as const) {
       expect(g.some((l) => new RegExp(`^ {2,4}${code}  ${meaning}`).test(l)), `gate: ${code}`).toBe(true);

@@ -12,6 +12,7 @@ import { BIN, cleanEnv } from '../helpers/run-svc.js';
 import { runCli } from '../helpers/host.js';
 import { tempDir } from '../helpers/temp.js';
 import { DIALECTS } from '../../src/sandbox/dialects.js';
+import { defaultTour } from '../helpers/demo-tour.js';
 
 interface Running { child: ChildProcessWithoutNullStreams; first: string; stdout: () => string; stderr: () => string; exit: Promise<number | null> }
 const running: Running[] = [];
@@ -129,13 +130,8 @@ describe('svc sandbox', () => {
 
 describe('npm run demo', () => {
   it('tours the CLI against a sandbox it starts and stops, and exits 0', async () => {
-    const r = await new Promise<{ code: number | null; out: string }>((done) => {
-      const child = spawn(process.execPath, [resolve(__dirname, '../../scripts/demo.mjs')], { env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
-      let out = '';
-      child.stdout.setEncoding('utf8').on('data', (d: string) => { out += d; });
-      child.stderr.setEncoding('utf8').on('data', (d: string) => { out += d; });
-      child.on('close', (code) => done({ code, out }));
-    });
+    // The default tour, as demo-dialects.test.ts reads it too (made once per run: demo-tour.ts).
+    const r = await defaultTour();
     expect(r.code, r.out).toBe(0);
     expect(r.out).toMatch(/That was the real svc against a local stand-in/);
     expect(r.out).toMatch(/\$ svc repos list -o table/);
