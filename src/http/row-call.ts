@@ -18,6 +18,7 @@ import type { Client } from './client.js';
 import type { BodyBuffers } from './raw-answer.js';
 import { refusal } from '../answers/doubts.js';
 import { CliError } from '../core/errors.js';
+import { kebab } from '../operations/index.js';
 import { EXIT } from '../core/exit-codes.js';
 import { issueText, topType } from '../operations/fields.js';
 import type { Operation } from '../operations/types.js';
@@ -40,7 +41,7 @@ interface CallOptions extends SendOptions {
 
 /** The command of a row as typed: `stats issues-by-severity`. */
 export function rowCommand(op: Pick<Operation, 'group' | 'name'>): string {
-  return `${op.group} ${op.name.replace(/([a-z0-9])([A-Z])/g, '$1-$2').toLowerCase()}`;
+  return `${op.group} ${kebab(op.name)}`;
 }
 
 /** The body (built from the row's flags) sent to the row's path, retried as the row allows. */
