@@ -49,6 +49,14 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array | 
 
 const OWN_STDOUT = new Set(['/dev/stdout', '/dev/fd/1', '/proc/self/fd/1']);
 
+/**
+ * Paths of devices and of the kernel's views (/dev/stdout, /dev/fd/N, /dev/null, /proc/self/fd/N):
+ * written in place, never replaced or created. /dev/shm is not one of them: it is a file system
+ * (tmpfs) of regular files, where a report is written as on any disk (before, an existing report
+ * there was appended to, and a new one refused).
+ */
+const DEVICE_PATH = /^\/(dev\/(?!shm\/)|proc\/)/;
+
 /** How a report path is written: `-` to stdout, in place (FIFOs, devices), or atomically (files, new paths). */
 type WriteMode = 'stdout' | 'direct' | 'atomic';
 
@@ -67,7 +75,7 @@ export async function writeModeFor(path: string): Promise<{ mode: WriteMode; tar
   // svc's own stdout by name: written through the same stream as the rest of the output, so that the
   // two share one file offset (a file behind `>` would otherwise be written over from its start).
   if (OWN_STDOUT.has(absolute)) return { mode: 'stdout', target: '-' };
-  if (/^\/(dev|proc)\//.test(absolute)) return { mode: 'direct', target: absolute };
+  if (DEVICE_PATH.test(absolute)) return { mode: 'direct', target: absolute };
   let info: Stats;
   try {
     info = await stat(absolute);
@@ -79,7 +87,7 @@ export async function writeModeFor(path: string): Promise<{ mode: WriteMode; tar
   if (info.isFIFO() || info.isCharacterDevice() || info.isSocket()) return { mode: 'direct', target: absolute };
   if (!info.isFile()) throw Object.assign(new Error(`${path} is not a regular file`), { code: 'ENOTREG' });
   const real = await realpath(absolute);
-  if (/^\/(dev|proc)\//.test(real)) return { mode: 'direct', target: absolute };
+  if (DEVICE_PATH.test(real)) return { mode: 'direct', target: absolute };
   return { mode: 'atomic', target: real };
 }
 
@@ -105,7 +113,7 @@ async function missingTarget(absolute: string): Promise<string> {
   if (path === absolute) return absolute;
   // The target's directory, resolved: a missing one is ENOENT (a wrong path, exit 2), as for any report.
   const target = join(await realpath(dirname(path)), basename(path));
-  if (/^\/(dev|proc)\//.test(target)) throw Object.assign(new Error(`${absolute} is a symbolic link to nothing under /dev or /proc`), { code: 'ENOTREG' });
+  if (DEVICE_PATH.test(target)) throw Object.assign(new Error(`${absolute} is a symbolic link to nothing under /dev or /proc`), { code: 'ENOTREG' });
   return target;
 }
 

@@ -3,7 +3,7 @@
  * only what a report would replace, never a FIFO, a device, stdout or a directory.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { removeStaleReport, writeModeFor, writeReport } from '../../../src/output/write-file.js';
@@ -78,5 +78,25 @@ describe('removeStaleReport', () => {
     execFileSync('mkfifo', [join(dir, 'pipe')]);
     expect(await removeStaleReport(join(dir, 'pipe'))).toBe(false);
     expect(lstatSync(join(dir, 'pipe')).isFIFO()).toBe(true);
+  });
+});
+
+// /dev/shm is tmpfs, a file system of regular files (Linux): a report there is made and replaced as
+// on any disk. Under the old rule ("/dev/... is a device") a new one was refused (ENOENT) and an old
+// one appended to, leaving two reports in one file.
+describe.runIf(existsSync('/dev/shm') && lstatSync('/dev/shm').isDirectory())('a report under /dev/shm', () => {
+  it('is created, then replaced, atomically', async () => {
+    const dir = mkdtempSync('/dev/shm/svc-wf-');
+    try {
+      const path = join(dir, 'report.sarif');
+      expect(await writeModeFor(path)).toEqual({ mode: 'atomic', target: path });
+      await writeReport(path, 'first', undefined);
+      await writeReport(path, 'second', undefined);
+      expect(readFileSync(path, 'utf8')).toBe('second');
+      expect(await removeStaleReport(path)).toBe(true);
+      expect(existsSync(path)).toBe(false);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
