@@ -5,9 +5,30 @@
  * run's folder must be empty: anything left fails the run, and is removed.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statfsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+
+/**
+ * Where the run's temporary folders go: /dev/shm when it is a tmpfs with room (Linux, outside small
+ * containers), else the system's temporary directory. The tests make and remove thousands of
+ * folders and files (a folder per test, the gate's spill file, config files written atomically,
+ * `npm ci` of the README's release recipe, git repositories); on this project's ext4 disk a mkdtemp
+ * and rmdir cost 3.1 ms (0.72 ms of CPU), on tmpfs 0.11 ms (0.04 ms). `SVC_TEST_TMPFS=0` keeps the
+ * system's temporary directory (to run the tests on the disk a user's TMPDIR is on).
+ */
+function tempRoot(): string {
+  const shm = '/dev/shm';
+  const TMPFS_MAGIC = 0x01021994;
+  const ROOM = 2 * 1024 ** 3;
+  if (process.env.SVC_TEST_TMPFS === '0' || process.platform !== 'linux') return tmpdir();
+  try {
+    const fs = statfsSync(shm);
+    return fs.type === TMPFS_MAGIC && fs.bavail * fs.bsize >= ROOM ? shm : tmpdir();
+  } catch {
+    return tmpdir();
+  }
+}
 
 /** Set once per run: each vitest project (unit, e2e, process) calls this setup; the first does the work. */
 const DONE = Symbol.for('svc.test.globalSetup');
@@ -24,16 +45,17 @@ export default function setup(): () => void {
   delete process.env.NODE_EXTRA_CA_CERTS;
   // Where a spawned svc keeps the code cache of another node or other V8 flags (bin/svc.js): the
   // run's own, never the developer's ~/.cache, and not under the run's folder (which must end empty).
-  const cacheHome = mkdtempSync(join(tmpdir(), 'svc-test-cache-'));
+  const temp = tempRoot();
+  const cacheHome = mkdtempSync(join(temp, 'svc-test-cache-'));
   process.env.XDG_CACHE_HOME = cacheHome;
   // What several files share for the whole run (the packed tarball, test/helpers/pack.ts): made
   // once, by whichever file asks first, removed at the end.
-  const shared = mkdtempSync(join(tmpdir(), 'svc-test-shared-'));
+  const shared = mkdtempSync(join(temp, 'svc-test-shared-'));
   process.env.SVC_TEST_SHARED = shared;
   // Only the spawning tests (the `process` project) run the built bin: `npm run test:unit` skips the build.
   if (process.env.SVC_TEST_NO_BUILD !== '1') execFileSync(process.execPath, ['scripts/build.mjs'], { stdio: 'inherit' });
   // Made here, in vitest's main process, and removed by the teardown below.
-  const root = mkdtempSync(join(tmpdir(), 'svc-test-run-'));
+  const root = mkdtempSync(join(temp, 'svc-test-run-'));
   process.env.SVC_TEST_TMP_ROOT = root;
   return () => {
     rmSync(cacheHome, { recursive: true, force: true, maxRetries: 3 });
