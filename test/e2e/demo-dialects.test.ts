@@ -9,6 +9,8 @@
  * demo's steps) in-process, sandbox and steps through main(): what they check is svc's answer to each
  * dialect, and a process tour of each cost ~4.5 CPU-s for that. The demo's process, its arguments and
  * what it hands its sandbox are the process tours' and the usage cases' (here and sandbox-command).
+ * One tour in all five (`--dialect a,b,...`) would not pin each: no-counts leaves categoryCounts out,
+ * so sparse-counts and wide-counts never show (a gate that refused a missing zero count passed it).
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DIALECT_NAMES } from '../../src/sandbox/dialects.js';
