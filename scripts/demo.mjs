@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm run demo`: a short tour of svc against the local sandbox. No account, no network, no
 // configuration: it starts `svc sandbox --port 0`, runs the real bin against it (each command
-// printed before its output), and stops the sandbox again.
+// printed before its output), and stops the sandbox again. The tour's steps: scripts/demo-tour.mjs.
 // `npm run demo -- --dialect NAME[,NAME]`: the same tour against a sandbox that answers in those
 // dialects (docs/sandbox.md: how a plausible real service may answer where the spec leaves room),
 // and then the places where a dialect shows: a search with its counts, the gate on the scan just
@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { ROOT, ensureBuilt } from './sandbox-build.mjs';
+import { sandboxArgs, tour } from './demo-tour.mjs';
 
 const BIN = join(ROOT, 'bin', 'svc.js');
 const tty = process.stdout.isTTY === true && !process.env.NO_COLOR;
@@ -30,7 +31,7 @@ baseEnv.SVC_CONFIG_DIR = configDir;
 const sandbox = await startSandbox(dialects);
 let failed = false;
 try {
-  await tour(sandbox.info);
+  await tour(sandbox.info, { dialects, baseEnv, configDir, say, bold, dim, svc });
 } catch (err) {
   failed = true;
   process.stderr.write(`demo: error: ${err.message}\n`);
@@ -40,95 +41,15 @@ try {
 }
 process.exit(failed ? 1 : 0);
 
-async function tour(info) {
-  const env = { ...baseEnv, SVC_BASE_URL: info.baseUrl, SVC_API_TOKEN_ID: info.tokenId, SVC_API_TOKEN_SECRET: info.tokenSecret };
-  say(bold('svc demo: a tour against the local sandbox'));
-  say(dim(`The sandbox runs on ${info.baseUrl} with seeded data (${info.repositories} repositories, ${info.issues} issues)`));
-  say(dim("and its own sandbox-only test token. Nothing leaves this machine."));
-  if (dialects.length) say(dim(`It answers in the dialect ${dialects.join(', ')}: the same data, told as another real service might (docs/sandbox.md).`));
-  // A service that counts categories over the organization: the gate is told so (the setting its message names).
-  const counts = dialects.includes('wide-counts') ? ['--counts', 'wide'] : [];
-  if (counts.length) say(dim('This service counts categoryCounts over the organization: each gate below says so with --counts wide (or counts: wide in .svc-policy.yml).'));
-
-  await step('Repositories of the organization, with their issue counts', ['repos', 'list', '-o', 'table'], env);
-  await step('The five highest-scoring open issues', ['issues', 'search', '--types', 'open', '--sort-by', 'score', '--page-size', '5', '-o', 'table'], env);
-  const before = await api(info, 'stats/summary', {});
-  await step('A summary of scans and issues', ['stats', 'summary', '-o', 'table'], env);
-
-  // Triage: of the open critical issues, the one the scanner is least sure of is read in full and,
-  // its input being checked upstream, set aside as a false positive, saying why (never without a reason).
-  const critical = (await api(info, 'issues/search', { types: ['open'], sortBy: 'score', pageSize: 50 })).issues.filter((i) => i.score >= 90);
-  const doubt = critical.reduce((a, b) => ((b.confidence ?? 100) < (a.confidence ?? 100) ? b : a));
-  await step(`The critical issue the scanner is least sure of (confidence ${doubt.confidence}%), in full: level, location, CWE, description, code, and what to do next`, ['issues', 'get', doubt.id, '-o', 'table'], env);
-  await step('Triaged: its input is checked upstream, so mark it a false positive, saying why',
-    ['issues', 'mark-false-positive', doubt.id, '--reason', 'Input is validated by the API gateway before it reaches this handler (SEC-42)', '-o', 'table'], env);
-  await step('The counts changed', ['stats', 'summary', '--columns', 'issues.open,issues.falsePositive', '-o', 'table'], env);
-  const after = await api(info, 'stats/summary', {});
-  say(dim(`open ${before.issues.open} -> ${after.issues.open}, false positive ${before.issues.falsePositive} -> ${after.issues.falsePositive}`));
-
-  const repo = (await api(info, 'repositories/list', { getCounts: false }))[0];
-  const baseline = join(configDir, 'baseline.json');
-  await step(`The CI gate on ${repo.name}: fail on any open issue at level high or above (exit 1 = failed), keeping the verdict as a baseline`,
-    ['gate', '--repository-ids', repo.id, '--fail-on', 'high', '--json-report', baseline, ...counts], env, { expect: [0, 1] });
-  const started = await step(`Start a scan of ${repo.name}`, ['scans', 'start', '--repository-ids', repo.id, '-o', 'json'], env, { capture: true });
-  const { scanId } = JSON.parse(started);
-  say(dim('(waiting for the scan to complete...)'));
-  for (let k = 0; k < 100; k++) {
-    const scans = await api(info, 'scans/list', { scanId });
-    if (scans.codeScans[0]?.status !== 'running') break;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  await step('The scan has completed, with the issues it found', ['scans', 'list', '--scan-id', scanId, '--columns', 'scanId,repositoryId,status,finished,issueCounts.open', '-o', 'table'], env);
-  await step('The gate a pull request wants: only what is new since the baseline counts',
-    ['gate', '--repository-ids', repo.id, '--fail-on', 'high', '--baseline', baseline, ...counts], env, { expect: [0, 1] });
-
-  if (dialects.length) {
-    say();
-    say(bold(`Where the dialect ${dialects.join(', ')} shows`));
-    await step('A search with its counts: totalCount, categoryCounts and the scan each issue names (codeScan.id)',
-      ['issues', 'search', '--types', 'open', '--repository-ids', repo.id, '--get-counts', '--page-size', '3', '-o', 'json', '--jq', '{totalCount, categoryCounts, scans: [.issues[].codeScan.id]}'], env);
-    await step('The gate on exactly the scan just run', ['gate', '--scan-id', scanId, '--fail-on', 'high', ...counts], env, { expect: [0, 1] });
-    const orgs = await api(info, 'orgs/list', {});
-    const bare = [];
-    for (const o of orgs) if ((await api(info, 'repositories/list', { organizationId: o.id, getCounts: false })).length === 0) bare.push(o);
-    if (bare[0]) await step(`The gate on ${bare[0].name}, an organization without repositories: nothing to fail on`, ['gate', '--org', bare[0].id, '--fail-on', 'high', ...counts], env);
-  }
-
-  say();
-  say(bold('That was the real svc against a local stand-in of the service.'));
-  say(`Run your own: ${bold('npm run sandbox')}, then paste the export line it prints into another shell.`);
-}
-
-/**
- * Print the command, run the real bin, let its output through; `capture` also returns stdout. An exit
- * code outside `expect` (default: 0 only) ends the tour as a failure; an expected non-zero one is shown.
- */
-function step(title, args, env, { capture = false, expect = [0] } = {}) {
-  say();
-  say(dim(`# ${title}`));
-  say(bold(`$ svc ${args.map((a) => (/^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, "'\\''")}'`)).join(' ')}`));
+/** svc as its own process, its output let through (stdout also kept with `capture`). */
+function svc(args, env, capture) {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, ...args], { env, stdio: ['ignore', capture ? 'pipe' : 'inherit', 'inherit'] });
     let out = '';
     child.stdout?.setEncoding('utf8').on('data', (d) => { out += d; process.stdout.write(d); });
     child.on('error', reject);
-    child.on('close', (code) => {
-      if (!expect.includes(code)) return reject(new Error(`'svc ${args.join(' ')}' exited ${code}`));
-      if (code !== 0) say(dim(`(exit ${code})`));
-      resolve(out);
-    });
+    child.on('close', (code) => resolve({ code, stdout: out }));
   });
-}
-
-/** Direct calls for the glue of the tour (ids, before/after numbers). */
-async function api(info, path, body) {
-  const res = await fetch(`${info.baseUrl}/api/v1/${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-service-api-token-id': info.tokenId, 'x-service-api-token-secret': info.tokenSecret },
-    body: JSON.stringify(body),
-  });
-  if (!res.ok) throw new Error(`${path}: HTTP ${res.status} ${await res.text()}`);
-  return res.json();
 }
 
 /** `--dialect NAME[,NAME]` (or `--dialect=...`, repeated); the sandbox checks the names. Anything else: exit 2. */
@@ -148,7 +69,7 @@ function dialectArg(args) {
 
 /** `svc sandbox --port 0 -o json` in the background; resolves with its ready line. */
 function startSandbox(dialects) {
-  const child = spawn(process.execPath, [BIN, 'sandbox', '--port', '0', '-o', 'json', '--quiet', '--scan-duration', '800', ...(dialects.length ? ['--dialect', dialects.join(',')] : [])], {
+  const child = spawn(process.execPath, [BIN, ...sandboxArgs(dialects)], {
     env: baseEnv, stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stderr = '';
