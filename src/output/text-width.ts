@@ -39,7 +39,8 @@ export function clip(text: string, max: number): string {
 export function clipPath(text: string, max: number): string {
   if (displayWidth(text) <= max) return text;
   if (max <= 0) return '';
-  const chars = [...graphemes(text)];
+  // Printable ASCII: every character is a grapheme of one column (no segmenter: a table of 10,000 rows cuts a path in each).
+  const chars = NARROW.test(text) ? text.split('') : [...graphemes(text)];
   let tail = '';
   let used = 0;
   let atSlash = '';

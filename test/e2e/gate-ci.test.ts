@@ -50,7 +50,12 @@ describe('svc gate --baseline', () => {
     }
 
     // A new scan adds issues: the gate fails on those and only those.
-    const scan = await sb.run(['scans', 'start', '--repository-ids', repoId, '--wait', '--poll-interval', '0.1', '-o', 'json'], { cwd });
+    // svc's waits between polls move the sandbox's clock (a fake clock): the scan's 300 ms pass without waiting them.
+    const host = testHost({ env: sb.env, cwd, clock: 'fake' });
+    const sleep = host.sleep;
+    host.sleep = async (ms, signal) => { sb.advance(ms); await sleep(ms, signal); };
+    const scan = await sb.run(['scans', 'start', '--repository-ids', repoId, '--wait', '--poll-interval', '0.1', '-o', 'json'], { host });
+    expect(host.sleeps.length, 'svc polled until the scan finished').toBeGreaterThan(1);
     expect(scan.code, scan.stderr).toBe(0);
     const added = openIds(sb, repoId).filter((id) => !ids.includes(id));
     expect(added.length, 'the scan adds issues').toBeGreaterThan(0);

@@ -6,7 +6,8 @@
  */
 import { createServer, type AddressInfo, type Socket } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../helpers/host.js';
+import { runCli, testHost } from '../helpers/host.js';
+import { sleep as realSleep } from '../../src/core/host.js';
 import { startFakeServer, type Reply, type FakeServer } from '../helpers/fake-server.js';
 
 const SECRET = 'fault-suite-secret-5e2d';
@@ -106,7 +107,7 @@ describe.concurrent(`fault suite (${CASES.length} faults)`, () => {
   });
 });
 
-describe('retry details', () => {
+describe.concurrent('retry details', () => {
   it("Retry-After is honoured: the warning says how long svc waits", async () => {
     const server = await startFakeServer();
     server.stub(READ_PATH, [{ kind: 'status', status: 429, headers: { 'retry-after': '1' } }, ok]);
@@ -147,7 +148,7 @@ describe('retry details', () => {
   });
 });
 
-describe('connections', () => {
+describe.concurrent('connections', () => {
   it('a server that accepts and never answers sees one connection per attempt (undici reconnected after each abort)', async () => {
     const sockets = new Set<Socket>();
     let connections = 0;
@@ -156,7 +157,13 @@ describe('connections', () => {
     try {
       const url = `http://127.0.0.1:${(mute.address() as AddressInfo).port}`;
       // Real waits between the tries: a retry sent at once would reuse the connection opened for nothing.
-      const r = await runCli([...READ, '--timeout', '0.3', '--retries', '2'], { env: { SVC_BASE_URL: url, SVC_API_TOKEN_ID: 'id-0001', SVC_API_TOKEN_SECRET: SECRET } });
+      // 100 ms of each (the back-off asks 0.5-2 s): undici opens the connection for nothing within
+      // milliseconds of the abort (with connect.ts's fix taken out, this still counts 5).
+      const host = testHost({ env: { SVC_BASE_URL: url, SVC_API_TOKEN_ID: 'id-0001', SVC_API_TOKEN_SECRET: SECRET } });
+      const waits: number[] = [];
+      host.sleep = (ms, signal) => { waits.push(ms); return realSleep(Math.min(ms, 100), signal); };
+      const r = await runCli([...READ, '--timeout', '0.3', '--retries', '2'], { host });
+      expect(waits).toHaveLength(2);
       expect(r.code).toBe(6);
       expect(r.stderr).toContain('(gave up after 3 tries)');
       // Whatever undici would still open after the last abort has had its chance.
@@ -169,7 +176,7 @@ describe('connections', () => {
   });
 });
 
-describe('hostile text from the service', () => {
+describe.concurrent('hostile text from the service', () => {
   const title = '\u001b]0;owned\u0007\u001b[2J\u001b[31mSQL\u001b[0m inj\u202eection\r\u001b]8;;https://evil.example\u0007here\u001b]8;;\u0007\b';
   const data = { issues: [{ id: 'iss_1', generatedTitle: title, language: 'js\u0007' }], totalCount: 1 };
 

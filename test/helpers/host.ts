@@ -42,6 +42,11 @@ export interface TestHostOptions {
   version?: string;
   /** Where API requests go instead of the network (an undici MockAgent): see Host.dispatcher. */
   dispatcher?: Dispatcher;
+  /**
+   * An existing folder to be SVC_CONFIG_DIR and HOME instead of a new temporary one per host: for many
+   * runs that never write there (help screens), which then skip making and removing a folder each.
+   */
+  configDir?: string;
 }
 
 export interface TestHost extends Host {
@@ -99,7 +104,7 @@ export function testHost(o: TestHostOptions = {}): TestHost {
   }
   if (tty.stdin) Object.assign(stdin, { isTTY: true, setRawMode: () => stdin });
 
-  const configDir = tempDir('svc-host-');
+  const configDir = o.configDir ?? tempDir('svc-host-');
   const env: Record<string, string | undefined> = { SVC_CONFIG_DIR: configDir, HOME: configDir };
   for (const [k, v] of Object.entries(o.env ?? {})) {
     if (v === undefined) delete env[k];

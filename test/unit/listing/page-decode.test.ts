@@ -4,6 +4,7 @@
  * parsed whole.
  */
 import { Writable } from 'node:stream';
+import { isDeepStrictEqual } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { RawAnswer } from '../../../src/http/raw-answer.js';
 import { BufferPool } from '../../../src/http/buffer-pool.js';
@@ -208,7 +209,11 @@ describe('the key check rides on the item scan (one walk over the bytes)', () =>
   function decoded(text: string, slim?: { id?: string }): string | undefined {
     try {
       const data = decodePage(answer(text), 'issues', slim);
-      if (!slim) expect(data, text).toEqual(JSON.parse(text));
+      // expect() only where the cheap strict check finds a difference (toEqual then says what it is): 6,000 calls here.
+      if (!slim) {
+        const parsed: unknown = JSON.parse(text);
+        if (!isDeepStrictEqual(data, parsed)) expect(data, text).toEqual(parsed);
+      }
       return undefined;
     } catch (err) {
       return (err as Error).message;
@@ -284,8 +289,10 @@ describe('the key check rides on the item scan (one walk over the bytes)', () =>
       const expected = separateChecks(text);
       if (expected === undefined) passed++; else refused++;
       if (itemSpans(Buffer.from(text), 'issues', true)!.keysOnce) decidedByScan++;
-      expect(decoded(text), text).toBe(expected);
-      expect(decoded(text, { id: 'id' }), text).toBe(expected);
+      // expect() only on a difference (it then fails, saying what differs): the same check, 3,000 times cheaper.
+      const [whole, slimmed] = [decoded(text), decoded(text, { id: 'id' })];
+      if (whole !== expected) expect(whole, text).toBe(expected);
+      if (slimmed !== expected) expect(slimmed, text).toBe(expected);
     }
     // Both verdicts are common, so the comparison means something.
     expect(refused).toBeGreaterThan(500);

@@ -47,16 +47,19 @@ describe('seeded data', () => {
 
   it('uses plausible ranges and a mix of statuses', () => {
     const w = seedWorld(params);
-    for (const i of w.issues) {
-      expect(i.score).toBeGreaterThanOrEqual(0);
-      expect(i.score).toBeLessThanOrEqual(100);
-      expect(i.severity).toBeGreaterThanOrEqual(0);
-      expect(i.severity).toBeLessThanOrEqual(10);
-      expect(i.confidence).toBeGreaterThanOrEqual(0);
-      expect(i.confidence).toBeLessThanOrEqual(100);
-      expect(i.endLine).toBeGreaterThanOrEqual(i.startLine);
-      expect(w.scans.find((s) => s.scanId === i.scanId)!.repositoryId).toBe(i.repositoryId);
-    }
+    // Each issue's scan by id (the first of an id, as find() gave): one pass instead of a search per issue.
+    const scans = new Map<string, (typeof w.scans)[number]>();
+    for (const s of w.scans) if (!scans.has(s.scanId)) scans.set(s.scanId, s);
+    // Every issue checked, the ones out of range listed by what is wrong (one expect per check, not per issue).
+    const within = (v: unknown, lo: number, hi: number) => typeof v === 'number' && v >= lo && v <= hi;
+    const wrong = (what: string, ok: (i: (typeof w.issues)[number]) => boolean) => w.issues.filter((i) => !ok(i)).map((i) => `${what}: ${JSON.stringify(i)}`);
+    expect([
+      ...wrong('score 0-100', (i) => within(i.score, 0, 100)),
+      ...wrong('severity 0-10', (i) => within(i.severity, 0, 10)),
+      ...wrong('confidence 0-100', (i) => within(i.confidence, 0, 100)),
+      ...wrong('endLine >= startLine', (i) => typeof i.endLine === 'number' && typeof i.startLine === 'number' && i.endLine >= i.startLine),
+      ...wrong("its scan's repository", (i) => scans.get(i.scanId)!.repositoryId === i.repositoryId),
+    ]).toEqual([]);
     const statuses = new Set(w.issues.map((i) => i.status));
     for (const s of ['open', 'patched', 'falsePositive', 'archived', 'closed']) expect(statuses).toContain(s);
     expect(new Set(w.issues.map((i) => i.id)).size).toBe(w.issues.length);

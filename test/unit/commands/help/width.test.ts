@@ -3,7 +3,9 @@
  * columns (in a pipe, where 80 is the width, and on an 80-column terminal): no line is wider than
  * 80 unless it is one word that cannot be broken, and no word is split across lines.
  */
+import { readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { tempDir } from '../../../helpers/temp.js';
 import { runCli, type CliResult } from '../../../helpers/host.js';
 import { built } from '../../../helpers/program.js';
 import { allCommands, buildModel } from '../../../../src/completion/tree.js';
@@ -33,10 +35,19 @@ function screens(): Promise<string[][]> {
  * wide) and shared by the tests that read it: rendering every screen is most of this file's time.
  */
 const rendered = new Map<string, Promise<CliResult>>();
+/** One config folder for every help screen (help reads no config and writes none; checked after each), removed when the file ends. */
+const home = tempDir('svc-help-width-');
 function render(argv: string[], columns?: number): Promise<CliResult> {
   const key = `${columns ?? 'pipe'} ${argv.join(' ')}`;
   let r = rendered.get(key);
-  if (!r) rendered.set(key, (r = columns === undefined ? runCli(argv) : runCli(argv, { tty: true, columns })));
+  if (!r) {
+    const configDir = home;
+    r = (columns === undefined ? runCli(argv, { configDir }) : runCli(argv, { tty: true, columns, configDir })).then((x) => {
+      expect(readdirSync(configDir), `svc ${argv.join(' ')} wrote to the config folder`).toEqual([]);
+      return x;
+    });
+    rendered.set(key, r);
+  }
   return r;
 }
 
