@@ -42,8 +42,8 @@
 // 7. Bulk: 1,000 archives by one `svc issues archive --ids-from FILE` vs a shell loop of 1,000
 //    `svc issues archive ID` calls against the same sandbox (other issues): >= 10x faster (benchBulk).
 //
-// --quick: small sizes and few rounds, to check that the script works (the figures then say little);
-// it leaves out the instruction counts (a minute of valgrind).
+// --quick: small sizes and few rounds, no warm-up round, to check that the script works (the figures
+// then say little); it leaves out the instruction counts (a minute of valgrind).
 // Builds dist/ first when it is missing or older than src/. Starts its own sandboxes on 127.0.0.1
 // (`svc sandbox --port 0`) and stops them. Exit 0 when every target passed, 1 otherwise.
 import { execFileSync, spawn } from 'node:child_process';
@@ -173,8 +173,10 @@ function run(cmd, args, { env = cleanEnv(), measure = false, onStdout, stopAfter
 }
 
 /**
- * Runs the commands in `rounds` interleaved rounds after one warm-up round; the order rotates each
- * round so that no command always follows the same one. Returns each command's wall times, and with
+ * Runs the commands in `rounds` interleaved rounds after one warm-up round (none with --quick, whose
+ * figures say little anyway: it checks that every command runs and every figure is made, and the
+ * warm-up round was a third of its processes); the order rotates each round so that no command always
+ * follows the same one. Returns each command's wall times, and with
  * a command's `measure` its CPU seconds and peak RSS (kB) too. A command may name the exit codes it
  * may end with (`codes`, default [0]), the lines it must write (`lines`), and check its (short)
  * output (`check(stdout)` returns what is wrong, or undefined).
@@ -183,7 +185,7 @@ async function sideBySide(commands, rounds) {
   const walls = commands.map(() => []);
   const cpus = commands.map(() => []);
   const peaks = commands.map(() => []);
-  for (let r = -1; r < rounds; r++) {
+  for (let r = quick ? 0 : -1; r < rounds; r++) {
     for (let k = 0; k < commands.length; k++) {
       const i = (k + Math.max(r, 0)) % commands.length;
       const c = commands[i];
