@@ -5,7 +5,7 @@
 import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { runOnPty, ptyAvailable } from '../helpers/pty.js';
-import { startTestSandbox, useSandbox } from '../helpers/sandbox.js';
+import { useSandbox } from '../helpers/sandbox.js';
 import { BIN, cleanEnv } from '../helpers/run-svc.js';
 import { Writable } from 'node:stream';
 import { runCli, testHost } from '../helpers/host.js';
@@ -248,47 +248,51 @@ describe('the gate summary', () => {
 });
 
 describe('Ctrl-C while a long table is written', () => {
-  it('stops at once, exit 130, while stdout is a slow reader (the real bin on a pipe)', async () => {
-    const big = await startTestSandbox({ issues: 6000, repos: 4 });
-    try {
-      const child = spawn(process.execPath, [BIN, 'issues', 'search', '--all', '-o', 'table'], { env: cleanEnv(big.env), stdio: ['ignore', 'pipe', 'pipe'] });
-      let stderr = '';
-      child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-      // Read the first rows, then stop reading: svc fills the pipe and waits for it to drain.
-      const first = await new Promise<string>((resolve) => child.stdout.once('data', (d) => { child.stdout.pause(); resolve(String(d)); }));
-      expect(first).toMatch(/^ID +LEVEL +SCORE/);
-      await new Promise((r) => setTimeout(r, 300));
-      const ended = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
-      child.kill('SIGINT');
-      const code = await ended;
-      expect(code).toBe(130);
-      // Not a timed assertion (the machine may be loaded): the message comes from main's own
-      // interrupted path; the 1 s fallback timer in entry.ts exits without it.
-      expect(stderr).toContain('interrupted by SIGINT');
-    } finally {
-      await big.close();
-    }
+  // One listing for both real-bin cases: 3,000 issues, ~360 kB of table in a pipe, more than svc
+  // can put out before it waits (the reader's first read and its buffer, the pipe's 64 KiB, one
+  // piece in stdout's buffer: svc waited after 1,300-2,200 rows here). With 2,000 the whole table
+  // got out once, and svc exited 0 before the signal.
+  let served = 0;
+  const big = useSandbox({ issues: 3000, repos: 4, log: (line) => { if (line.includes('/issues/search')) served += 1; } });
+  /** Resolves once `atLeast` pages were asked for and no more in `ms`: svc waits (on the pipe, or has read every page). */
+  const settled = async (ms: number, atLeast = 1) => { for (let last = -1; served < atLeast || served !== last;) { last = served; await new Promise((r) => setTimeout(r, ms)); } };
+
+  it('stops at once, exit 130, while stdout is a slow reader and pages are still to come (the real bin on a pipe)', async () => {
+    // Pages of 50: svc waits on the pipe with ~35 of its 60 pages asked for (4 of them ahead).
+    served = 0;
+    const child = spawn(process.execPath, [BIN, 'issues', 'search', '--all', '--page-size', '50', '-o', 'table'], { env: cleanEnv(big.env), stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    // Read the first rows, then stop reading: svc fills the pipe and waits for it to drain.
+    const first = await new Promise<string>((resolve) => child.stdout.once('data', (d) => { child.stdout.pause(); resolve(String(d)); }));
+    expect(first).toMatch(/^ID +LEVEL +SCORE/);
+    await settled(300);
+    // It waits with the listing half read (else this would be the next test's case).
+    expect(served).toBeLessThan(60);
+    const ended = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+    child.kill('SIGINT');
+    const code = await ended;
+    expect(code).toBe(130);
+    // Not a timed assertion (the machine may be loaded): the message comes from main's own
+    // interrupted path; the 1 s fallback timer in entry.ts exits without it.
+    expect(stderr).toContain('interrupted by SIGINT');
   });
 
   it('stops too when the whole listing was read and only its output waits for a reader that stopped (the real bin on a pipe)', async () => {
-    let served = 0;
-    const big = await startTestSandbox({ issues: 3000, repos: 4, log: (line) => { if (line.includes('/issues/search')) served += 1; } });
-    try {
-      const child = spawn(process.execPath, [BIN, 'issues', 'search', '--all', '-o', 'table'], { env: cleanEnv(big.env), stdio: ['ignore', 'pipe', 'pipe'] });
-      let stderr = '';
-      child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-      const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-      child.stdout.once('data', () => child.stdout.pause());
-      // Every page served and no request since: svc has read the listing, and what is left is its
-      // output, which nobody reads.
-      for (let last = -1; served === 0 || served !== last;) { last = served; await new Promise((r) => setTimeout(r, 500)); }
-      child.kill('SIGINT');
-      expect(await exited).toBe(130);
-      expect(stderr).toContain('interrupted by SIGINT');
-      child.stdout.destroy();
-    } finally {
-      await big.close();
-    }
+    served = 0;
+    const child = spawn(process.execPath, [BIN, 'issues', 'search', '--all', '-o', 'table'], { env: cleanEnv(big.env), stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    child.stdout.once('data', () => child.stdout.pause());
+    // Every page served and no request since: svc has read the listing, and what is left is its
+    // output, which nobody reads (a load that slowed the reading does not send the signal early).
+    await settled(500, 6);
+    expect(served).toBe(6);
+    child.kill('SIGINT');
+    expect(await exited).toBe(130);
+    expect(stderr).toContain('interrupted by SIGINT');
+    child.stdout.destroy();
   });
 
   // The NDJSON listing copies the service's bytes; its wait for a slow reader must end as an
