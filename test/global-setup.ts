@@ -53,7 +53,8 @@ export default function setup(): () => void {
   const shared = mkdtempSync(join(temp, 'svc-test-shared-'));
   process.env.SVC_TEST_SHARED = shared;
   // Only the spawning tests (the `process` project) run the built bin: `npm run test:unit` skips the build.
-  if (process.env.SVC_TEST_NO_BUILD !== '1') execFileSync(process.execPath, ['scripts/build.mjs'], { stdio: 'inherit' });
+  // As the README says to build (`npm run build`), so that every run goes through that command too.
+  if (process.env.SVC_TEST_NO_BUILD !== '1') execFileSync('npm', ['run', 'build', '--silent'], { stdio: 'inherit', env: { ...process.env, npm_config_update_notifier: 'false' } });
   // Made here, in vitest's main process, and removed by the teardown below.
   const root = mkdtempSync(join(temp, 'svc-test-run-'));
   process.env.SVC_TEST_TMP_ROOT = root;

@@ -23,7 +23,7 @@ const RUNS: Record<string, { args: string[]; check(r: Run): void } | { elsewhere
   // The build of a fresh clone, after `npm ci`, is the README's release recipe's (`npm run release`
   // runs `node scripts/build.mjs`, this script, and fails when it fails): a build here too cost ~8 s
   // of CPU (esbuild's included) for the same check. The copy below runs the run's build.
-  build: { elsewhere: 'readme-release-recipe.test.ts (npm run release builds a fresh clone with it)', script: 'node scripts/build.mjs' },
+  build: { elsewhere: 'test/global-setup.ts (every run builds with npm run build) and readme-release-recipe.test.ts (npm run release builds a fresh clone with it)', script: 'node scripts/build.mjs' },
   docs: { args: [], check: (r) => expect(r.code, r.stderr).toBe(0) },
   // Run once in the suite, where their output is checked closely; there as `node <script>`, which
   // is what package.json's script is (checked in the first test below).
