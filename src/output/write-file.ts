@@ -55,7 +55,7 @@ const OWN_STDOUT = new Set(['/dev/stdout', '/dev/fd/1', '/proc/self/fd/1']);
  * (tmpfs) of regular files, where a report is written as on any disk (before, an existing report
  * there was appended to, and a new one refused).
  */
-const DEVICE_PATH = /^\/(dev\/(?!shm\/)|proc\/)/;
+const DEVICE_PATH = /^\/(dev\/(?!shm(\/|$))|proc\/)/;
 
 /** How a report path is written: `-` to stdout, in place (FIFOs, devices), or atomically (files, new paths). */
 type WriteMode = 'stdout' | 'direct' | 'atomic';
@@ -64,8 +64,8 @@ type WriteMode = 'stdout' | 'direct' | 'atomic';
  * Decides how to write `path` without clobbering what is there. Temp file + rename suits regular
  * files and new paths only: over a FIFO it would leave a regular file (the reader waits forever), and
  * over /dev/stdout or /dev/full (as root) it would replace the device. So FIFOs, character devices,
- * sockets and anything under /dev or /proc (where /dev/stdout may lead to the shell's own redirect
- * target) are written in place; a symbolic link to a regular file keeps the link and replaces its
+ * sockets and anything under /dev (but /dev/shm) or /proc (where /dev/stdout may lead to the shell's
+ * own redirect target) are written in place; a symbolic link to a regular file keeps the link and replaces its
  * target (a link to nothing: the file it names is created, in an existing directory); a directory
  * or a block device is refused.
  */
@@ -121,8 +121,8 @@ async function missingTarget(absolute: string): Promise<string> {
  * Takes away a report that an earlier run left at `path`, where this run has none to put there (it
  * could not decide, or could not write it): so that nothing reads the old one as this run's. Only
  * what a report would replace is removed: a regular file, or the regular file a symbolic link leads
- * to (the link is kept, as a write keeps it). Never a FIFO, a device, stdout, anything under /dev or
- * /proc, or a directory. Returns whether a file was removed; never throws.
+ * to (the link is kept, as a write keeps it). Never a FIFO, a device, stdout, anything under /dev (but
+ * /dev/shm) or /proc, or a directory. Returns whether a file was removed; never throws.
  */
 export async function removeStaleReport(path: string): Promise<boolean> {
   try {

@@ -95,6 +95,9 @@ describe.runIf(existsSync('/dev/shm') && lstatSync('/dev/shm').isDirectory())('a
       expect(readFileSync(path, 'utf8')).toBe('second');
       expect(await removeStaleReport(path)).toBe(true);
       expect(existsSync(path)).toBe(false);
+      // The folder itself is a folder (refused as one); a path that only leads back into /dev is a device's.
+      await expect(writeModeFor('/dev/shm')).rejects.toMatchObject({ code: 'EISDIR' });
+      expect(await writeModeFor('/dev/shm/../null')).toEqual({ mode: 'direct', target: '/dev/null' });
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
