@@ -6,8 +6,8 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 /**
  * The test files that start real processes (the built bin/svc.js, shells, a pty, git, npm): the ones
  * that import a spawning helper or node:child_process. They run in their own project, `process`;
- * everything else runs in-process (`unit`: test/unit and the helpers' own tests; `e2e`: the whole
- * program through main()). Classified from the files, so a new test lands in the right project.
+ * everything else runs in the project `in-process` (test/unit, the helpers' own tests, and test/e2e:
+ * the whole program through main()). Classified from the files, so a new test lands in the right project.
  * completion-cases drives the real shells (through shells.ts) for the completion-<shell> files.
  * (sandbox.ts imports run-svc too, for its `svc()`, unused by most of its users: not listed, so a file
  * that calls `sb.svc()` imports run-svc itself, as test/e2e/process.test.ts does.)
@@ -23,7 +23,7 @@ function testFiles(dir: string): string[] {
 const spawning = testFiles('test').filter((f) => SPAWNS.test(readFileSync(f, 'utf8')));
 
 /**
- * The order of the files: the projects one after the other (the spawning one first; the three are
+ * The order of the files: the projects one after the other (the spawning one first; the two are
  * one group, so an in-process file starts as soon as a worker is free: see `projects` below), and
  * within each project the longest files first, so the last files to start are short ones and no
  * worker idles long at the end.
@@ -42,7 +42,7 @@ const spawning = testFiles('test').filter((f) => SPAWNS.test(readFileSync(f, 'ut
  * three workers' busiest one ran ~10% longer than in the order of the durations (a replay of the
  * scheduling with one serial run's durations of each file: 55.8 s against 50.9 s).
  */
-const PROJECT_ORDER = ['process', 'e2e', 'unit'];
+const PROJECT_ORDER = ['process', 'in-process'];
 const COLD_SECONDS: Record<string, number> = JSON.parse(readFileSync('test/durations.json', 'utf8'));
 class LongestFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
@@ -92,8 +92,11 @@ export default defineConfig({
       // (with threads for all, 13 in-process files failed with EBADF on close, a descriptor closed
       // under them by another file of the process; which one was not found).
       { extends: true, test: { name: 'process', include: spawning, pool: 'forks', maxWorkers: 3, sequence: { groupOrder: 0 } } },
-      { extends: true, test: { name: 'e2e', include: ['test/e2e/**/*.test.ts'], exclude: spawning, maxWorkers: 3, sequence: { groupOrder: 0 } } },
-      { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts', 'test/helpers/**/*.test.ts'], exclude: spawning, maxWorkers: 3, sequence: { groupOrder: 0 } } },
+      // Every file that starts no process, test/unit and test/e2e alike, in one project: a worker and
+      // the modules it loaded serve every in-process file. As two projects (unit, e2e) each had
+      // workers of its own that loaded src/ and the helpers again: 81-86 CPU-s for these files
+      // against 70-71 as one (alternated runs, 2 cores).
+      { extends: true, test: { name: 'in-process', include: ['test/e2e/**/*.test.ts', 'test/unit/**/*.test.ts', 'test/helpers/**/*.test.ts'], exclude: spawning, maxWorkers: 3, sequence: { groupOrder: 0 } } },
     ],
   },
 });
