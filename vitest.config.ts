@@ -43,6 +43,19 @@ const spawning = testFiles('test').filter((f) => SPAWNS.test(readFileSync(f, 'ut
  * scheduling with one serial run's durations of each file: 55.8 s against 50.9 s).
  */
 const PROJECT_ORDER = ['process', 'in-process'];
+
+/**
+ * The in-process files, all of them or one part: SVC_TEST_PART=unit (test/unit and the helpers' own
+ * tests: `npm run test:unit`) or e2e (test/e2e: `npm run test:e2e`). A part, not a path filter on the
+ * command line: vitest ORs path filters, so `npm run test:unit -- sanitize` would run every unit file.
+ */
+const IN_PROCESS: Record<string, string[]> = {
+  unit: ['test/unit/**/*.test.ts', 'test/helpers/**/*.test.ts'],
+  e2e: ['test/e2e/**/*.test.ts'],
+};
+const part = process.env.SVC_TEST_PART;
+if (part !== undefined && !(part in IN_PROCESS)) throw new Error(`SVC_TEST_PART=${part}: give unit or e2e (or leave it unset for every in-process file)`);
+const inProcess = part === undefined ? Object.values(IN_PROCESS).flat() : IN_PROCESS[part];
 const COLD_SECONDS: Record<string, number> = JSON.parse(readFileSync('test/durations.json', 'utf8'));
 class LongestFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
@@ -96,7 +109,7 @@ export default defineConfig({
       // the modules it loaded serve every in-process file. As two projects (unit, e2e) each had
       // workers of its own that loaded src/ and the helpers again: 81-86 CPU-s for these files
       // against 70-71 as one (alternated runs, 2 cores).
-      { extends: true, test: { name: 'in-process', include: ['test/e2e/**/*.test.ts', 'test/unit/**/*.test.ts', 'test/helpers/**/*.test.ts'], exclude: spawning, maxWorkers: 3, sequence: { groupOrder: 0 } } },
+      { extends: true, test: { name: 'in-process', include: inProcess, exclude: spawning, maxWorkers: 3, sequence: { groupOrder: 0 } } },
     ],
   },
 });
