@@ -54,7 +54,7 @@ const IN_PROCESS: Record<string, string[]> = {
   e2e: ['test/e2e/**/*.test.ts'],
 };
 const part = process.env.SVC_TEST_PART;
-if (part !== undefined && !(part in IN_PROCESS)) throw new Error(`SVC_TEST_PART=${part}: give unit or e2e (or leave it unset for every in-process file)`);
+if (part !== undefined && !Object.hasOwn(IN_PROCESS, part)) throw new Error(`SVC_TEST_PART=${part}: give unit or e2e (or leave it unset for every in-process file)`);
 const inProcess = part === undefined ? Object.values(IN_PROCESS).flat() : IN_PROCESS[part];
 const COLD_SECONDS: Record<string, number> = JSON.parse(readFileSync('test/durations.json', 'utf8'));
 class LongestFirst extends BaseSequencer {
