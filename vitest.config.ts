@@ -2,6 +2,7 @@ import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
+import { inProcessInclude } from './test/parts.js';
 
 /**
  * The test files that start real processes (the built bin/svc.js, shells, a pty, git, npm): the ones
@@ -44,18 +45,8 @@ const spawning = testFiles('test').filter((f) => SPAWNS.test(readFileSync(f, 'ut
  */
 const PROJECT_ORDER = ['process', 'in-process'];
 
-/**
- * The in-process files, all of them or one part: SVC_TEST_PART=unit (test/unit and the helpers' own
- * tests: `npm run test:unit`) or e2e (test/e2e: `npm run test:e2e`). A part, not a path filter on the
- * command line: vitest ORs path filters, so `npm run test:unit -- sanitize` would run every unit file.
- */
-const IN_PROCESS: Record<string, string[]> = {
-  unit: ['test/unit/**/*.test.ts', 'test/helpers/**/*.test.ts'],
-  e2e: ['test/e2e/**/*.test.ts'],
-};
-const part = process.env.SVC_TEST_PART;
-if (part !== undefined && !Object.hasOwn(IN_PROCESS, part)) throw new Error(`SVC_TEST_PART=${part}: give unit or e2e (or leave it unset for every in-process file)`);
-const inProcess = part === undefined ? Object.values(IN_PROCESS).flat() : IN_PROCESS[part];
+// The in-process files, every one or the part SVC_TEST_PART names (test/parts.ts).
+const inProcess = inProcessInclude(process.env.SVC_TEST_PART);
 const COLD_SECONDS: Record<string, number> = JSON.parse(readFileSync('test/durations.json', 'utf8'));
 class LongestFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {

@@ -1,11 +1,13 @@
 /** The test toolkit itself: in-process runs, the fake server's checks, the sandbox wiring, temp dirs. */
-import { existsSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import picomatch from 'picomatch';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runCli, testHost } from './host.js';
 import { startFakeServer, useFakeServer } from './fake-server.js';
 import { useSandbox } from './sandbox.js';
 import { tempDir } from './temp.js';
+import { IN_PROCESS_PARTS, inProcessInclude } from '../parts.js';
 
 describe('runCli / testHost', () => {
   it('runs main in-process: --version on stdout, exit 0', async () => {
@@ -153,5 +155,37 @@ describe('tempDir', () => {
   it('(checked)', () => {
     expect(existsSync(inside)).toBe(false);
     expect(existsSync(outside)).toBe(true);
+  });
+});
+
+describe('the in-process project\'s parts (test/parts.ts, SVC_TEST_PART)', () => {
+  const ROOT = resolve(__dirname, '../..');
+  const testFiles = (dir: string): string[] => readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((e) => {
+    const p = join(dir, e.name);
+    if (e.isDirectory()) return e.name === 'fixtures' || e.name === '__snapshots__' ? [] : testFiles(p);
+    return e.name.endsWith('.test.ts') ? [p] : [];
+  });
+  const files = testFiles('test');
+  const inPart = (name: string) => files.filter((f) => picomatch(inProcessInclude(name))(f));
+
+  it('unit, e2e and unset pick their folders; every test file is in exactly one part', () => {
+    expect(inPart('unit').every((f) => /^test\/(unit|helpers)\//.test(f))).toBe(true);
+    expect(inPart('e2e').every((f) => f.startsWith('test/e2e/'))).toBe(true);
+    // A test file in a folder no part takes would run in no project: none is.
+    const counts = files.map((f) => Object.keys(IN_PROCESS_PARTS).filter((name) => picomatch(inProcessInclude(name))(f)).length);
+    expect(files.filter((_, i) => counts[i] !== 1)).toEqual([]);
+    expect(files.filter((f) => picomatch(inProcessInclude(undefined))(f))).toEqual(files);
+    expect(inPart('unit').length).toBeGreaterThan(50);
+    expect(inPart('e2e').length).toBeGreaterThan(20);
+  });
+
+  it('another value is an error naming the parts, also a name of Object\'s prototype or an empty value', () => {
+    for (const bad of ['bogus', 'toString', '', 'Unit']) expect(() => inProcessInclude(bad)).toThrow(`SVC_TEST_PART=${bad}: give unit or e2e (or leave it unset for every in-process file)`);
+  });
+
+  it('npm run test:unit and test:e2e choose their part by SVC_TEST_PART, so a filter after -- narrows them', () => {
+    const scripts = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
+    expect(scripts['test:unit']).toBe('SVC_TEST_NO_BUILD=1 SVC_TEST_PART=unit vitest run --project in-process');
+    expect(scripts['test:e2e']).toBe('SVC_TEST_PART=e2e vitest run --project in-process');
   });
 });
