@@ -29,12 +29,23 @@ const answers = new WeakMap<object, RawAnswer>();
 
 /**
  * Items that are only counted and copied (NDJSON from the bytes): each is parsed, which checks it,
- * but only its id is kept (`{ [id]: value }`), so a page's items do not outlive their parsing and
+ * but only what the pager's checks read is kept: the id and its aliases (the duplicate check,
+ * `item-id-field`), the fields the scope check reads (`item-foreign`...), and the page's first item
+ * whole (a page that repeats the one before). So a page's items do not outlive their parsing and
  * V8's young generation stays small. Used only where the page's bytes are written as they are.
  */
 interface Slim {
   /** The item's id field (the pager's duplicate check), if the listing has one. */
   id?: string;
+  /** Other fields to keep: the id's aliases, the scope check's fields. */
+  keep?: readonly string[];
+}
+
+/** The fields of `item` named in `fields` that it has. */
+function kept(item: Record<string, unknown>, fields: readonly string[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const f of fields) if (Object.hasOwn(item, f)) out[f] = item[f];
+  return out;
 }
 
 /** The bytes hold compact items: single commas between them, no white space inside. */
@@ -76,12 +87,12 @@ export function decodePage(answer: unknown, key: string, slim?: Slim, exact = fa
       const b = spans.bounds;
       const items = new Array<unknown>(b.length / 2);
       if (slim && copyable && compactItems(spans)) {
-        const id = slim.id;
+        const fields = slim.id === undefined ? (slim.keep ?? []) : [slim.id, ...(slim.keep ?? [])];
         for (let k = 0; k < items.length; k++) {
           const text = bytes.toString('utf8', b[2 * k], b[2 * k + 1]);
           const item = JSON.parse(text);
           if (!keysChecked) checkKeysOnce(text, answer.call, answer.report, 2);
-          items[k] = item !== null && typeof item === 'object' && !Array.isArray(item) ? (id === undefined ? {} : { [id]: item[id] }) : item;
+          items[k] = k > 0 && item !== null && typeof item === 'object' && !Array.isArray(item) ? kept(item as Record<string, unknown>, fields) : item;
         }
       } else {
         for (let k = 0; k < items.length; k++) {

@@ -16,6 +16,7 @@ import { checkShape, columnsFor, jqPerItem } from '../output/respond.js';
 import { parseColumns } from '../output/columns.js';
 import { itemWriter, type ItemWriter } from './stream-out.js';
 import { decodePage, pageSource, releasePage } from './page-decode.js';
+import { itemScopeFields } from '../answers/item-scope.js';
 import { BufferPool } from '../http/buffer-pool.js';
 import { favourSmallHeap } from './heap.js';
 import { count } from '../terminal/progress.js';
@@ -48,8 +49,11 @@ export async function runAllPages(ctx: Context, op: Operation, body: Record<stri
   favourSmallHeap(ctx.env.NODE_OPTIONS);
   const buffers = new BufferPool(concurrency + 2);
   const format = ctx.format();
-  // NDJSON straight from the pages' bytes (in pipes and files: a terminal gets escaped JSON).
-  const slim = format === 'ndjson' && ctx.globals.columns === undefined && ctx.globals.jq === undefined && !ctx.io.stdoutIsTTY && !filter;
+  // NDJSON and JSON straight from the pages' bytes (in pipes and files: a terminal gets escaped JSON).
+  const copy = (format === 'ndjson' || format === 'json') && ctx.globals.columns === undefined && ctx.globals.jq === undefined && !ctx.io.stdoutIsTTY && !filter;
+  // Their pages after the first decoded slim: of each item only what the pager's checks read (its id
+  // and the id's aliases, the fields of the scope check, a page's first item whole: page-decode.ts).
+  const slimKeeps = { id: op.pagination!.id, keep: [...(op.pagination!.idAliases ?? []), ...itemScopeFields(op.path, body)] };
   const pager = new Pager({
     what,
     pagination: op.pagination!,
@@ -60,9 +64,10 @@ export async function runAllPages(ctx: Context, op: Operation, body: Record<stri
     // The checks report to the run's doubts (its use: --all): what --all cannot promise is refused, the rest warned.
     report: ctx.doubts.report,
     call: (b) => sendRow(client, op, b, { raw: buffers }),
-    // NDJSON copied from the bytes needs of each item only its id (page 1 is checked whole: checkShape).
-    // Items written one by one as JSON keep the numbers a double does not hold (not needed when copied).
-    decode: (answer, page) => decodePage(answer, op.pagination!.items, slim && page > 1 ? { id: op.pagination!.id } : undefined, !slim),
+    // Items copied from the bytes need of each item only its id (page 1 is checked whole: checkShape).
+    // Items written one by one keep the numbers a double does not hold, as do items copied but sent
+    // with white space (those are serialized: ndjsonFromSource).
+    decode: (answer, page) => decodePage(answer, op.pagination!.items, copy && page > 1 ? slimKeeps : undefined, true),
   });
   // Made with page 1: --columns may name any field the answer has, checked on it (exit 2 when none has it).
   const writerFor = (first?: unknown) => itemWriter({
@@ -74,7 +79,7 @@ export async function runAllPages(ctx: Context, op: Operation, body: Record<stri
     names: ctx.globals.columns !== undefined ? parseColumns(ctx.globals.columns) : undefined,
     jq: ctx.globals.jq,
     jqMode: jqPerItem(op.pagination!),
-    copyBytes: slim,
+    copyBytes: copy,
     render: { pretty: ctx.io.stdoutIsTTY, color: ctx.color, width: layoutWidth(ctx) },
     sink: { out: ctx.out, note: ctx.note, warn: ctx.warn },
     signal: ctx.signal,

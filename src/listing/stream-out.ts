@@ -8,7 +8,7 @@ import type { Writable } from 'node:stream';
 import { write, writeOut } from '../output/write.js';
 import type { Format } from '../output/formats.js';
 import { csvHeader, csvRow, readableHeaders } from '../output/csv.js';
-import { itemSpans } from './item-spans.js';
+import { itemSpans, type Spans } from './item-spans.js';
 import { autoColumns, tableRenderers, warnInexact, type RenderOptions, type Sink } from '../output/render.js';
 import { exactStringify, projectRowExact, withServiceText } from '../output/exact-json.js';
 import { jqText, jqValues, type JqMode } from '../output/jq.js';
@@ -17,7 +17,7 @@ import { compactItems, type PageSource } from './page-decode.js';
 import { terminalJson } from '../core/sanitize.js';
 
 export interface ItemWriter {
-  /** `source`: the bytes the page was parsed from and the key of its item list (NDJSON copies items from them). */
+  /** `source`: the bytes the page was parsed from and the key of its item list (NDJSON and JSON copy items from them). */
   page(items: unknown[], source?: PageSource): Promise<void>;
   end(): Promise<void>;
 }
@@ -60,8 +60,9 @@ export interface WriterOptions {
   /** How a failing expression is explained (the per-item form). */
   jqMode?: JqMode;
   /**
-   * NDJSON is the page's own bytes where it can be (ndjsonFromSource): only in pipes and files, without
-   * --columns and --jq. The pages are then decoded slim (page-decode.ts), so this must agree with that.
+   * NDJSON and JSON are the page's own bytes where they can be (ndjsonFromSource, jsonMembersFromSource):
+   * only in pipes and files, without --columns and --jq. The pages are then decoded slim
+   * (page-decode.ts), so this must agree with that.
    */
   copyBytes?: boolean;
   /** For the table. */
@@ -77,8 +78,9 @@ const NEWLINE = 0x0a;
 
 /**
  * A page as NDJSON bytes, each item as the service sent it (no serializing, no UTF-8 encoding); an
- * item sent with white space between its tokens is serialized instead. Undefined when the bytes do
- * not hold exactly these items (see item-spans.ts): the caller then serializes them all.
+ * item sent with white space between its tokens is serialized instead (its numbers a double does not
+ * hold as the service wrote them: the page was decoded with them recorded). Undefined when the bytes
+ * do not hold exactly these items (see item-spans.ts): the caller then serializes them all.
  *
  * When the items are separated by single commas (compact JSON, as services send), the page's own
  * bytes become the output: each comma between two items, and the byte after the last item, are
@@ -97,11 +99,29 @@ export function ndjsonFromSource(items: unknown[], source: PageSource): Buffer |
     bytes[end] = NEWLINE;
     return bytes.subarray(b[0], end + 1);
   }
+  return joinItems(items, source.bytes, spans, () => '', '\n');
+}
+
+/**
+ * A page as the members of `-o json`'s array, each item as the service sent it (as ndjsonFromSource,
+ * but copied: each item after a newline, and after a comma unless it is the array's first). Undefined
+ * when the bytes do not hold exactly these items.
+ */
+export function jsonMembersFromSource(items: unknown[], source: PageSource, first: boolean): Buffer | undefined {
+  const spans = source.spans ?? itemSpans(source.bytes, source.key);
+  if (!spans || spans.bounds.length !== items.length * 2) return undefined;
+  return joinItems(items, source.bytes, spans, (k) => (first && k === 0 ? '\n' : ',\n'), '');
+}
+
+/** The items' bytes, each between `before(k)` and `after`; an item sent with white space serialized. */
+function joinItems(items: unknown[], bytes: Buffer, spans: Spans, before: (k: number) => string, after: string): Buffer {
+  const b = spans.bounds;
   const again = new Map<number, Buffer>();
-  let size = items.length;
+  let size = 0;
   for (let k = 0; k < items.length; k++) {
+    size += before(k).length + after.length;
     if (spans.spaced.has(k)) {
-      const s = Buffer.from(JSON.stringify(items[k]));
+      const s = Buffer.from(exactStringify(items[k]));
       again.set(k, s);
       size += s.length;
     } else {
@@ -111,9 +131,10 @@ export function ndjsonFromSource(items: unknown[], source: PageSource): Buffer |
   const out = Buffer.allocUnsafe(size);
   let at = 0;
   for (let k = 0; k < items.length; k++) {
+    at += out.write(before(k), at, 'latin1');
     const s = again.get(k);
     at += s ? s.copy(out, at) : bytes.copy(out, at, b[2 * k], b[2 * k + 1]);
-    out[at++] = NEWLINE;
+    at += out.write(after, at, 'latin1');
   }
   return out;
 }
@@ -169,8 +190,15 @@ export function itemWriter(o: WriterOptions): ItemWriter {
       const open = async () => { if (!started) { started = true; await write(o.stdout, '[', o.signal); } };
       const out = new PieceWriter(o.stdout, o.signal);
       return {
-        page: async (items) => {
+        page: async (items, source) => {
           await open();
+          // Items as the service sent them (a pipe or a file, not cut down or filtered), as NDJSON.
+          const copied = o.copyBytes && source && jsonMembersFromSource(items, source, !any);
+          if (copied) {
+            await writeOut(o.stdout, copied, o.signal);
+            any ||= items.length > 0;
+            return;
+          }
           for (const raw of items) {
             const item = shape(warned(raw));
             const json = o.pretty ? terminalJson(exactStringify(item, raw, 2).replace(/\n/g, '\n  ')) : exactStringify(item, raw);

@@ -140,6 +140,54 @@ describe('svc issues search --all: pages as the service sends them', () => {
     }
   });
 
+  it.concurrent('numbers a double does not hold are written as sent, in compact items and in items sent with white space; -o json is -o ndjson\'s lines as one array', async () => {
+    const s = await fake(250);
+    const big = (i: number) => `${i}8765432109876543210`;
+    s.faults.pageText = (page, text) => {
+      const data = JSON.parse(text) as { issues: Array<Record<string, unknown>> };
+      // Page 1 sent indented (every item with white space), page 2 compact, page 3 compact with one spaced item.
+      const withBig = (t: string, i: number, spaced: boolean) => t.replace(`"id":${spaced ? ' ' : ''}"${makeIssue(i).id}"`, (m) => `${m},${spaced ? ' ' : ''}"big":${spaced ? ' ' : ''}${big(i)}`);
+      if (page === 1) return withBig(JSON.stringify(data, null, 1), 7, true);
+      if (page === 2) return withBig(text, 150, false);
+      return withBig(text.replace(`{"id":"${makeIssue(220).id}"`, `{ "id": "${makeIssue(220).id}"`), 220, true);
+    };
+    const out: Record<string, string> = {};
+    for (const format of ['ndjson', 'json']) {
+      const r = await runCli([...ALL, '--page-size', '100', '-o', format], { env: s.env, dispatcher: s.dispatcher });
+      expect(r.stderr, format).toBe('');
+      expect(r.code, format).toBe(0);
+      for (const i of [7, 150, 220]) expect(r.stdout, `${format} ${i}`).toContain(`"big":${big(i)}`);
+      out[format] = r.stdout;
+    }
+    const lines = out.ndjson.trimEnd().split('\n');
+    expect(lines.map((l) => (JSON.parse(l) as { id: string }).id)).toEqual(ids(250));
+    expect(out.json).toBe(`[\n${lines.join(',\n')}\n]\n`);
+  });
+
+  it.concurrent('-o ndjson and -o json (items copied, kept slim) are checked as -o csv (items whole): an item of another status, items named by issueId listed twice, a page repeated', async () => {
+    const cases: Array<{ name: string; args: string[]; noTotal?: boolean; pageText: (page: number, text: string) => string; code: number; says: RegExp }> = [
+      // Not the first item of its page (the slim page keeps that one whole).
+      { name: 'status', args: ['--types', 'open'], pageText: (page, text) => (page === 2 ? text.replace(`"id":"${makeIssue(150).id}","repositoryId":"repo-3","repositoryName":"acme/service-3","status":"open"`, (m) => m.replace('"open"', '"closed"')) : text), code: 0, says: /page 2 holds item 'iss-0000150' of status 'closed', not the one asked for/ },
+      { name: 'issueId', args: [], pageText: (page, text) => text.replace(/"id":"iss-0000\d+",/g, '').replace(/"issueId"/g, '"x"').replace(/"repositoryId"/g, (m) => m).replace(/\{"repositoryId"/g, '{"issueId":"same","repositoryId"'), code: 7, says: /item 'same' came twice/ },
+      // A service that ignores 'page' (and sends no total): every page is page 1.
+      { name: 'repeated', args: [], noTotal: true, pageText: (() => { let first = ''; return (page: number, text: string) => (page === 1 ? (first = text) : first); })(), code: 7, says: /page 2 starts with the same item as page 1; the service seems to ignore 'page'/ },
+    ];
+    for (const c of cases) {
+      const results: Record<string, { code: number; stderr: string }> = {};
+      for (const format of ['csv', 'json', 'ndjson']) {
+        const s = await fake(250);
+        s.faults.pageText = c.pageText;
+        s.faults.noTotal = c.noTotal;
+        const r = await runCli([...ALL, '--page-size', '100', '--concurrency', '1', ...c.args, '-o', format], { env: s.env, dispatcher: s.dispatcher });
+        results[format] = { code: r.code, stderr: r.stderr };
+      }
+      expect(results.ndjson, c.name).toEqual(results.csv);
+      expect(results.json, c.name).toEqual(results.csv);
+      expect(results.csv.code, `${c.name}: ${results.csv.stderr}`).toBe(c.code);
+      expect(results.csv.stderr, c.name).toMatch(c.says);
+    }
+  });
+
   it.concurrent('a page cut off in the middle of an item: exit 7, never a line of half an item', async () => {
     const s = await fake(250);
     s.faults.pageText = (page, text) => (page === 3 ? text.slice(0, text.length / 2) : text);

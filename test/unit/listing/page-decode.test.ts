@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { RawAnswer } from '../../../src/http/raw-answer.js';
 import { BufferPool } from '../../../src/http/buffer-pool.js';
 import { decodePage, pageSource, releasePage } from '../../../src/listing/page-decode.js';
-import { ndjsonFromSource } from '../../../src/listing/stream-out.js';
+import { jsonMembersFromSource, ndjsonFromSource } from '../../../src/listing/stream-out.js';
 import { writeOut } from '../../../src/output/write.js';
 import { InterruptedError } from '../../../src/core/errors.js';
 import { itemSpans } from '../../../src/listing/item-spans.js';
@@ -91,10 +91,13 @@ describe('decodePage', () => {
     }
   });
 
-  it('slim: only each item\'s id is kept, and only for compact items (the bytes are written as they are)', () => {
-    const compact = '{"issues":[{"id":"a","x":[1,2]},{"id":"b","y":{"z":1}},"s",3],"totalCount":4}';
-    expect(decodePage(answer(compact), 'issues', { id: 'id' })).toEqual({ issues: [{ id: 'a' }, { id: 'b' }, 's', 3], totalCount: 4 });
-    expect(decodePage(answer(compact), 'issues', {})).toEqual({ issues: [{}, {}, 's', 3], totalCount: 4 });
+  it('slim: of each item but the first only the id and the fields to keep, and only for compact items (the bytes are written as they are)', () => {
+    const compact = '{"issues":[{"id":"a","x":[1,2]},{"id":"b","y":{"z":1}},{"issueId":"c","repositoryId":"r","t":"u"},"s",3],"totalCount":5}';
+    // The first whole: the pager compares it with the page before's first (a service ignoring 'page').
+    expect(decodePage(answer(compact), 'issues', { id: 'id' })).toEqual({ issues: [{ id: 'a', x: [1, 2] }, { id: 'b' }, {}, 's', 3], totalCount: 5 });
+    expect(decodePage(answer(compact), 'issues', {})).toEqual({ issues: [{ id: 'a', x: [1, 2] }, {}, {}, 's', 3], totalCount: 5 });
+    // The id's aliases and the scope check's fields are kept where the item has them.
+    expect(decodePage(answer(compact), 'issues', { id: 'id', keep: ['issueId', 'repositoryId'] })).toEqual({ issues: [{ id: 'a', x: [1, 2] }, { id: 'b' }, { issueId: 'c', repositoryId: 'r' }, 's', 3], totalCount: 5 });
     // White space between items or inside one: every item whole (the writer serializes those).
     for (const spaced of ['{"issues":[{"id":"a"}, {"id":"b"}]}', '{"issues":[{"id": "a"},{"id":"b"}]}']) {
       expect(decodePage(answer(spaced), 'issues', { id: 'id' }), spaced).toEqual(JSON.parse(spaced));
@@ -117,6 +120,32 @@ describe('decodePage', () => {
     const out = ndjsonFromSource(data.issues, source)!;
     expect(out.toString()).toBe('{"id":"a","t":"x,y"}\n{"id":"b"}\n[1,2]\n"s"\n');
     expect(out.buffer).toBe(source.bytes.buffer);
+  });
+
+  it('an item sent with white space is serialized with its numbers as the service wrote them (NDJSON and JSON alike)', () => {
+    // As `svc issues search --all` decodes a page (exact: true): a number a double does not hold is
+    // recorded, so the serialized item writes its text, not 98765432109876540000.
+    const text = '{"issues":[{"id":"a","n":12345678901234567890},{ "id": "b", "n": 98765432109876543210, "f": 0.1 }],"totalCount":2}';
+    const decode = () => { const data = decodePage(answer(text), 'issues', { id: 'id' }, true) as { issues: unknown[] }; return { items: data.issues, source: pageSource(data)! }; };
+    const lines = '{"id":"a","n":12345678901234567890}\n{"id":"b","n":98765432109876543210,"f":0.1}\n';
+    const n = decode();
+    expect(ndjsonFromSource(n.items, n.source)!.toString()).toBe(lines);
+    const j = decode();
+    expect(jsonMembersFromSource(j.items, j.source, true)!.toString()).toBe(`\n${lines.trimEnd().split('\n').join(',\n')}`);
+  });
+
+  it('-o json\'s members of a page are its items as sent: after a newline, and a comma unless the first of the array', () => {
+    const text = '{"issues":[{"id":"a","t":"x,y","u":"\u00fcn"},{"id":"b"},[1,2],"s"],"totalCount":4}';
+    const data = decodePage(answer(text), 'issues', { id: 'id' }, true) as { issues: unknown[] };
+    const source = pageSource(data)!;
+    expect(jsonMembersFromSource(data.issues, source, true)!.toString()).toBe('\n{"id":"a","t":"x,y","u":"\u00fcn"},\n{"id":"b"},\n[1,2],\n"s"');
+    expect(jsonMembersFromSource(data.issues, source, false)!.toString()).toBe(',\n{"id":"a","t":"x,y","u":"\u00fcn"},\n{"id":"b"},\n[1,2],\n"s"');
+    // Copied, not a view: the page's bytes are left as they were.
+    expect(source.bytes.toString()).toBe(text);
+    // Bytes that do not hold exactly these items: nothing (the writer serializes the items).
+    expect(jsonMembersFromSource(data.issues.slice(1), source, true)).toBeUndefined();
+    const empty = decodePage(answer('{"issues":[],"totalCount":0}'), 'issues', { id: 'id' }, true) as { issues: unknown[] };
+    expect(jsonMembersFromSource(empty.issues, pageSource(empty)!, true)!.length).toBe(0);
   });
 
   it('releasePage gives the buffer back once, and a released page is no longer a source', () => {
