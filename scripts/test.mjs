@@ -19,9 +19,9 @@ function bin(pkg, name) {
 }
 
 /** Run a node script; resolve with its exit code and (when `quiet`) what it wrote. */
-function run(script, args, quiet) {
+function run(script, args, quiet, env = process.env) {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [script, ...args], { stdio: quiet ? ['ignore', 'pipe', 'pipe'] : 'inherit' });
+    const child = spawn(process.execPath, [script, ...args], { env, stdio: quiet ? ['ignore', 'pipe', 'pipe'] : 'inherit' });
     let out = '';
     if (quiet) {
       child.stdout.setEncoding('utf8').on('data', (d) => { out += d; });
@@ -40,13 +40,15 @@ function run(script, args, quiet) {
  */
 function checker() {
   try {
-    return { name: 'tsgo', script: bin('@typescript/native-preview', 'tsgo'), args: ['-p', '.', '--tsBuildInfoFile', 'node_modules/.cache/svc-tsgo.tsbuildinfo'] };
+    // Go's collector less often (GOGC 400, unless the caller set GOGC): 4.2 and 4.2 CPU-s for a cold
+    // check instead of 5.2 and 6.0, for ~30 MB more (428 MB at most against 384-406; 2026-11-28).
+    return { name: 'tsgo', script: bin('@typescript/native-preview', 'tsgo'), args: ['-p', '.', '--tsBuildInfoFile', 'node_modules/.cache/svc-tsgo.tsbuildinfo'], env: { ...process.env, GOGC: process.env.GOGC ?? '400' } };
   } catch {
     return { name: 'tsc', script: bin('typescript', 'tsc'), args: ['-p', '.'] };
   }
 }
 const check = checker();
-const typecheck = run(check.script, check.args, true);
+const typecheck = run(check.script, check.args, true, check.env);
 const tests = run(bin('vitest', 'vitest'), ['run', ...process.argv.slice(2)], false);
 const [tsc, vitest] = await Promise.all([typecheck, tests]);
 if (tsc.code !== 0) {
