@@ -20,6 +20,14 @@ export const builtVersion: string | undefined = typeof __SVC_VERSION__ === 'stri
 
 /** How long work that does not listen to the abort signal gets after Ctrl-C / SIGTERM. */
 const SIGNAL_GRACE_MS = 1000;
+/**
+ * After a signal, how many SIGNAL_GRACE_MS in a row the output must not move for its reader to count
+ * as stopped (svc then leaves). One second was too short for a reader that is alive but slowed (a
+ * loaded machine, a consumer doing work per line): in one full test run on a loaded 2-core machine,
+ * the slow reader of 1,000 bulk records in test/e2e/signals.test.ts got 594, with exit 130, which only
+ * this watch explains. A pager left open now holds svc ~3 s after the signal instead of ~1 s.
+ */
+const STALL_CHECKS = 3;
 
 export async function runProcess(version: string): Promise<void> {
   // Every request in flight listens to the one interrupt signal: the engines that send them
@@ -54,16 +62,18 @@ export async function runProcess(version: string): Promise<void> {
   };
   // After a signal, once main has returned, what is left is its output reaching the reader: a reader
   // that is still reading gets all of it (a bulk run's records), but one that stopped reading (a
-  // paused pipe, a pager left open) does not hold svc: when nothing of the output moved for the grace
-  // period, svc leaves with the signal's code.
+  // paused pipe, a pager left open) does not hold svc: when nothing of the output moved for
+  // STALL_CHECKS grace periods in a row, svc leaves with the signal's code.
   let stallWatch: ReturnType<typeof setInterval> | undefined;
   const leaveWhenStalled = () => {
     if (stallWatch) return;
     const pending = () => process.stdout.writableLength + process.stderr.writableLength;
     let last = pending();
+    let still = 0;
     stallWatch = setInterval(() => {
       const now = pending();
-      if (now === last) leave();
+      still = now === last ? still + 1 : 0;
+      if (still >= STALL_CHECKS) leave();
       last = now;
     }, SIGNAL_GRACE_MS);
     stallWatch.unref();

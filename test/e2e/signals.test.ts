@@ -119,7 +119,7 @@ describe('signals', () => {
  */
 interface BulkRun extends Ended { records: Array<{ id: string; outcome: string; error?: string }>; failedTo: string[] }
 
-function bulkRun(ids: string[], extra: string[], steps: Array<(r: { stderr: () => string }) => Promise<NodeJS.Signals>>, opts: { slowReader?: boolean; closeStdout?: boolean } = {}): Promise<BulkRun> {
+function bulkRun(ids: string[], extra: string[], steps: Array<(r: { stderr: () => string }) => Promise<NodeJS.Signals>>, opts: { slowReader?: boolean; closeStdout?: boolean; pauseAfterSignalMs?: number } = {}): Promise<BulkRun> {
   const dir = tempDir('svc-bulk-signal-');
   writeFileSync(join(dir, 'ids.txt'), ids.join('\n') + '\n');
   const child = spawn(process.execPath, [BIN, 'issues', 'archive', '--ids-from', join(dir, 'ids.txt'), '--org', 'o', '-o', 'ndjson', '--failed-to', join(dir, 'failed.txt'), ...extra], {
@@ -154,6 +154,8 @@ function bulkRun(ids: string[], extra: string[], steps: Array<(r: { stderr: () =
         const sig = await step({ stderr: () => stderr });
         sentAt = Date.now();
         child.kill(sig);
+        // A reader that is alive but stops for a while (a busy machine, work per line), then reads on.
+        if (opts.pauseAfterSignalMs) { child.stdout.pause(); setTimeout(() => child.stdout.resume(), opts.pauseAfterSignalMs); }
       }
     })().catch(reject);
   });
@@ -199,6 +201,15 @@ describe('signals in the middle of a bulk run (issue 36.8)', () => {
       expect(last).toMatch(new RegExp(`^svc: error: ${done.length} archived; .*not sent \\(interrupted\\).*--ids-from `));
     }, 30_000);
   }
+
+  it('a reader that stops for 2.2 s after the signal, then reads on, still gets every record (a second without reading is not a stopped reader)', async () => {
+    server.stub('/api/v1/issues/archive', { json: { ok: true }, delayMs: 2 });
+    const given = ids(1000);
+    const r = await bulkRun(given, [], [() => server.waitForRequests(100).then(() => 'SIGINT' as const)], { pauseAfterSignalMs: 2200 });
+    expect(r.code, r.stderr).toBe(130);
+    expect(r.records.map((x) => x.id)).toEqual(given);
+    expect(r.afterSignalMs).toBeGreaterThanOrEqual(2200);
+  }, 30_000);
 
   it('a reader gone before the records: --failed-to is written and the exit code is the run\'s, not 0', async () => {
     server.stub('/api/v1/issues/archive', (req: FakeRequest) => (idOf(req) === 'iss_0007' ? { status: 404, json: { error: 'no such issue' } } : { json: { ok: true } }));
