@@ -202,9 +202,11 @@ describe('signals in the middle of a bulk run (issue 36.8)', () => {
     }, 30_000);
   }
 
-  it('a reader that stops for 2.2 s after the signal, then reads on, still gets every record (a second without reading is not a stopped reader)', async () => {
+  it('a reader that stops for 2.2 s after the signal, then reads on, still gets all 5,000 records (a second without reading is not a stopped reader)', async () => {
     server.stub('/api/v1/issues/archive', { json: { ok: true }, delayMs: 2 });
-    const given = ids(1000);
+    // 5,000 records (~600 kB): more than the pipe and the reader's buffers hold, so svc is still
+    // writing when the reader stops, and must wait through the pause.
+    const given = ids(5000);
     const r = await bulkRun(given, [], [() => server.waitForRequests(100).then(() => 'SIGINT' as const)], { pauseAfterSignalMs: 2200 });
     expect(r.code, r.stderr).toBe(130);
     expect(r.records.map((x) => x.id)).toEqual(given);
