@@ -142,10 +142,6 @@ export type ItemScopeCheck = (item: unknown, page: number) => CheckId[];
 const NONE: CheckId[] = [];
 
 /**
- * The scope check of the items of the operation at `path` for this request, or undefined when the
- * request asks nothing the items carry. Built once per listing.
- */
-/**
  * The top-level fields of an item that itemScopeCheck reads for this request (a listing that keeps
  * only some fields of each item must keep these for the check to see what it would see whole).
  */
@@ -157,6 +153,10 @@ export function itemScopeFields(path: string, body: Body): string[] {
   return [...keys];
 }
 
+/**
+ * The scope check of the items of the operation at `path` for this request, or undefined when the
+ * request asks nothing the items carry. Built once per listing.
+ */
 export function itemScopeCheck(path: string, body: Body, what: string, report: Report): ItemScopeCheck | undefined {
   const asked: Asked[] = [];
   for (const rule of RULES[path] ?? []) {

@@ -53,7 +53,7 @@ export async function runAllPages(ctx: Context, op: Operation, body: Record<stri
   const copy = (format === 'ndjson' || format === 'json') && ctx.globals.columns === undefined && ctx.globals.jq === undefined && !ctx.io.stdoutIsTTY && !filter;
   // Their pages after the first decoded slim: of each item only what the pager's checks read (its id
   // and the id's aliases, the fields of the scope check, a page's first item whole: page-decode.ts).
-  const slimKeeps = { id: op.pagination!.id, keep: [...(op.pagination!.idAliases ?? []), ...itemScopeFields(op.path, body)] };
+  const slimKeeps = copy ? { id: op.pagination!.id, keep: [...(op.pagination!.idAliases ?? []), ...itemScopeFields(op.path, body)] } : undefined;
   const pager = new Pager({
     what,
     pagination: op.pagination!,
@@ -64,10 +64,10 @@ export async function runAllPages(ctx: Context, op: Operation, body: Record<stri
     // The checks report to the run's doubts (its use: --all): what --all cannot promise is refused, the rest warned.
     report: ctx.doubts.report,
     call: (b) => sendRow(client, op, b, { raw: buffers }),
-    // Items copied from the bytes need of each item only its id (page 1 is checked whole: checkShape).
-    // Items written one by one keep the numbers a double does not hold, as do items copied but sent
-    // with white space (those are serialized: ndjsonFromSource).
-    decode: (answer, page) => decodePage(answer, op.pagination!.items, copy && page > 1 ? slimKeeps : undefined, true),
+    // Copied pages after the first are decoded slim (page 1 is checked whole: checkShape). Every page
+    // records the numbers a double does not hold: items written one by one keep them, and so do
+    // copied items sent with white space (those are serialized: stream-out.ts joinItems).
+    decode: (answer, page) => decodePage(answer, op.pagination!.items, page > 1 ? slimKeeps : undefined, true),
   });
   // Made with page 1: --columns may name any field the answer has, checked on it (exit 2 when none has it).
   const writerFor = (first?: unknown) => itemWriter({
