@@ -22,6 +22,9 @@ describe('set -o pipefail; svc gate ... | head: the verdict\'s exit code survive
     { name: 'a failed gate as JSON, | head -c 20', cmd: 'gate --fail-on info -o json | head -c 20', code: 1, first: /^\{"passed":false/ },
     { name: 'a failed gate as CSV (every breaking issue), | head -1', cmd: 'gate --fail-on info -o csv | head -1', code: 1, first: /^level,score,id/ },
     { name: 'a passing gate as JSON, | head -c 20', cmd: 'gate --max-total 1000000 -o json | head -c 20', code: 0, first: /^\{"passed":true/ },
+    // --all in a pipe writes the pages' own bytes (listing/stream-out.ts): a reader that leaves is still a clean exit 0.
+    { name: 'every issue as a JSON array (the bytes copied), | head -c 20', cmd: 'issues search --all -o json | head -c 20', code: 0, first: /^\[\n\{"id":"/ },
+    { name: 'every issue as NDJSON (the bytes copied), | head -1', cmd: 'issues search --all -o ndjson | head -1', code: 0, first: /^\{"id":"[^\n]*\}\n$/ },
   ])('$name: exit $code', async ({ cmd, code, first }) => {
     const r = await bash(`set -o pipefail; $SVC ${cmd}`, sb.env);
     expect(r.stdout).toMatch(first);
