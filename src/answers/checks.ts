@@ -162,6 +162,14 @@ function makeChecks() {
       plausible: '`--all` reads pages until a short one and says it could not check completeness',
       lie: 'a listing that leaves out its total: the gate reaches no PASS on it (a FAIL it reads stands)',
     },
+    'past-total': {
+      doubt: 'items on the page after the last one `totalCount` implies (the last page was full)',
+      basis: 'inferred',
+      why: 'inference: the spec gives `totalCount` without saying what it counts; svc reads it as the matches of the whole listing, and reads the page after a full last page to see that none follow. Items there say it counts less (the page, or a capped page): the rest is read as a listing without a total',
+      on: { all: 'warn', gate: 'stop', bulk: 'warn' },
+      plausible: '`totalCount: 100` on a full page of 100 (the service\'s cap) when 150 exist: --all reads on until a short page, with a warning',
+      lie: 'a total that counts only the page: the gate reaches no PASS on it (a FAIL it reads stands)',
+    },
     'no-counts': {
       doubt: 'a gate listing of more than one page with neither `totalCountAllCategories` nor `categoryCounts` beside `totalCount`',
       basis: 'absent',

@@ -32,7 +32,7 @@ import { getPath } from '../output/field-paths.js';
 import { numberFlag } from '../request/number-flag.js';
 import { IdSet } from './id-set.js';
 import type { CheckId } from '../answers/checks.js';
-import { Doubts, type Report } from '../answers/doubts.js';
+import { AnswerRefusedError, Doubts, type Report } from '../answers/doubts.js';
 import { checkAnswerCounts, type CountOptions } from '../answers/search-counts.js';
 import { itemScopeCheck, itemsOf, type ItemScopeCheck } from '../answers/item-scope.js';
 import { countChange, pageCounts, shownCount } from './page-counts.js';
@@ -62,6 +62,13 @@ export interface PagerOptions {
    * its id: for the gate and bulk actions, which own their items; a read writes items as they came.
    */
   adoptId?: boolean;
+  /**
+   * The gate: a refusal found on a page (the listing proven incomplete or doubled: its total changed,
+   * the page's length is wrong) is thrown after that page is handed out, not before, so that a
+   * breaking issue the page holds still proves the FAIL (a proven FAIL stands). An item already
+   * handed out on an earlier page is marked `id-twice` in `doubted` (counted once).
+   */
+  holdRefusals?: boolean;
 }
 
 interface Page {
@@ -92,9 +99,19 @@ export class Pager {
   /** Page 1's values of the listing's other counts (pagination.counts), which every page repeats. */
   private firstCounts: unknown[] = [];
   private readonly report: Report;
+  /** With holdRefusals: the first refusal of the page being read, thrown once the page is handed out. */
+  private held: unknown;
 
   constructor(private readonly o: PagerOptions) {
-    this.report = o.report ?? new Doubts('all').report;
+    const base = o.report ?? new Doubts('all').report;
+    this.report = !o.holdRefusals ? base : (id, what, detail, hint) => {
+      try {
+        base(id, what, detail, hint);
+      } catch (err) {
+        if (!(err instanceof AnswerRefusedError)) throw err;
+        this.held ??= err;
+      }
+    };
     this.inScope = o.path === undefined ? undefined : itemScopeCheck(o.path, o.body, o.what, this.report);
   }
 
@@ -106,7 +123,7 @@ export class Pager {
     (o.pagination.counts ?? []).forEach((f, i) => { this.firstData[f] = this.firstCounts[i]; });
     if (first.total === undefined) {
       this.report('no-total', o.what, `the service reported no ${o.pagination.total}: pages are read until a short one, without a completeness check`);
-      yield* this.sequential(first, size);
+      yield* this.sequential(first, size, 1);
       return;
     }
     const total = first.total;
@@ -124,6 +141,10 @@ export class Pager {
     const last = Math.ceil(total / size);
     if (last > 1) this.countsBeside(last);
     this.account(first);
+    if (this.held) {
+      yield first;
+      this.throwHeld();
+    }
 
     const inflight = new Map<number, Promise<unknown>>();
     let next = 2;
@@ -137,6 +158,7 @@ export class Pager {
     };
     launch();
     yield first;
+    let lastRead: Read = first;
     for (let page = 2; page <= last; page++) {
       launch();
       const data = await inflight.get(page)!;
@@ -150,10 +172,39 @@ export class Pager {
       if (r.items.length !== expected) this.sizeError(page, r.items.length, expected, total, size);
       this.account(r);
       yield r;
+      this.throwHeld();
+      lastRead = r;
     }
     if (this.fetched !== total) {
       this.report('page-short', o.what, `fetched ${this.fetched} items but the service reported ${total}`);
+      this.throwHeld();
+      return;
     }
+    // One page, full (at the size asked for, or at the size the answer states), and totalCount is its
+    // length: the spec does not say that totalCount counts the whole listing rather than the page
+    // (inference), so page 2 is read too. Empty: the total holds. Not empty: the listing is read on
+    // as one without a total. (A total above a page's length counts more than the page: no doubt.)
+    const full = lastRead.items.length > 0 && (lastRead.items.length === size || lastRead.reportedPageSize === lastRead.items.length);
+    if (lastRead.page !== 1 || !full) return;
+    // Asked at the size asked for: a service that caps it numbers its pages by its cap.
+    const after = this.read(await this.fetch(2, size), 2, size);
+    if (after.items.length === 0) return;
+    this.report('past-total', o.what, `page 2 holds ${after.items.length} more item${after.items.length === 1 ? '' : 's'} after the ${total} that ${o.pagination.total} gives: it does not count the whole listing; pages are read until a short one, without a completeness check`);
+    const capped = lastRead.reportedPageSize;
+    if (capped !== undefined && capped === lastRead.items.length && capped < size) {
+      this.report('page-size-capped', o.what, `the service caps the page size at ${capped} (asked for ${size})`);
+      size = capped;
+    }
+    this.total = undefined;
+    yield* this.sequential(after, size, 2);
+  }
+
+  /** With holdRefusals: the refusal held while the page was read, now that the page is handed out. */
+  private throwHeld(): void {
+    const held = this.held;
+    if (held === undefined) return;
+    this.held = undefined;
+    throw held;
   }
 
   /** A listing of `pages` pages without counts beside its total (the gate reaches no PASS: a change while reading could not be seen). */
@@ -163,12 +214,13 @@ export class Pager {
     this.report('no-counts', this.o.what, `the service reported no ${counts.join(' nor ')} beside ${this.o.pagination.total} (asked for with getCounts), so a change while the ${pages} pages are read could not be seen`);
   }
 
-  /** Without a total: page after page until one holds fewer than `size` items. */
-  private async *sequential(first: Read, size: number): AsyncGenerator<Page> {
+  /** Without a total: page after page until one holds fewer than `size` items (`first` is page `at`). */
+  private async *sequential(first: Read, size: number, at: number): AsyncGenerator<Page> {
     this.account(first);
     yield first;
+    this.throwHeld();
     let prev = first;
-    for (let page = 2; prev.items.length >= size && prev.items.length > 0; page++) {
+    for (let page = at + 1; prev.items.length >= size && prev.items.length > 0; page++) {
       const r = this.read(await this.fetch(page, size), page, size);
       if (page === 2) this.countsBeside(2);
       this.sameCounts(r);
@@ -177,6 +229,7 @@ export class Pager {
       }
       this.account(r);
       yield r;
+      this.throwHeld();
       prev = r;
     }
   }
@@ -258,7 +311,8 @@ export class Pager {
     const idField = this.o.pagination.id;
     if (idField) {
       const aliases = this.o.pagination.idAliases ?? [];
-      for (const item of r.items) {
+      for (let i = 0; i < r.items.length; i++) {
+        const item = r.items[i];
         const rec = item !== null && typeof item === 'object' ? item as Record<string, unknown> : undefined;
         let id = rec?.[idField];
         if (!usableId(id) && rec) id = aliases.map((a) => rec[a]).find(usableId);
@@ -266,6 +320,8 @@ export class Pager {
         const key = String(id);
         const seenOn = this.ids.add(key, r.page);
         if (seenOn !== undefined) {
+          const marks = (r.doubted ??= new Map()).get(i) ?? [];
+          r.doubted.set(i, [...marks, 'id-twice']);
           this.report('id-twice', this.o.what, `item ${quoted(key)} came twice (pages ${seenOn} and ${r.page}): the order shifted between pages, so another item was missed`,
             'the listing is incomplete, so nothing was reported as complete; run again; sort by a field that does not change while reading (the default, createdAt ascending)');
         }

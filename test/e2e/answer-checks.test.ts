@@ -165,6 +165,44 @@ const CASES: Record<CheckId, Case> = {
       expect((await gate()).code).toBe(1);
     },
   },
+  'past-total': {
+    async plausible() {
+      // A service that caps at 2 a page and gives the page's count as totalCount: 3 issues exist.
+      const capped = (req: { body: Json }) => {
+        const all = [issue(), issue({ id: 'iss-2' }), issue({ id: 'iss-3' })];
+        const at = ((req.body.page as number) - 1) * 2;
+        const items = all.slice(at, at + 2);
+        return { json: { issues: items, totalCount: items.length, pageSize: 2 } };
+      };
+      fake.stub(SEARCH, capped);
+      const r = await svc(['issues', 'search', '--all', '-o', 'ndjson']);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout.trim().split('\n').map((l) => JSON.parse(l).id)).toEqual(['iss-1', 'iss-2', 'iss-3']);
+      expect(r.stderr).toContain('page 2 holds 1 more item after the 2 that totalCount gives');
+      // A total that holds (the page after a full last page is empty): one request more, no warning.
+      const two = answer([issue(), issue({ id: 'iss-2' })]);
+      fake.stub(SEARCH, (req) => ({ json: { ...two, issues: req.body.page === 1 ? two.issues : [], currentPage: req.body.page } }));
+      const before = fake.requests.length;
+      const whole = await svc(['issues', 'search', '--all', '--page-size', '2', '-o', 'ndjson']);
+      expect(whole.code, whole.stderr).toBe(0);
+      expect(whole.stderr).toBe('');
+      expect(fake.requests.slice(before).filter((q) => q.path === SEARCH).map((q) => q.body.page)).toEqual([1, 2]);
+    },
+    async lie() {
+      // The page's own count as the total, 5 a page (asked for 5): the breaking issue is on page 2.
+      const paged = (score: number) => (req: { body: Json }) => {
+        const all = [0, 1, 2, 3, 4, 5].map((n) => issue({ id: `iss-${n}`, score: n === 5 ? score : 5 }));
+        const at = ((req.body.page as number) - 1) * 5;
+        const items = all.slice(at, at + 5);
+        return { json: answer(items, { totalCount: items.length, pageSize: 5 }) };
+      };
+      fake.stub(SEARCH, paged(95));
+      const failed = await gate(['--page-size', '5']);
+      expect(failed.code, failed.stderr).toBe(1);
+      fake.stub(SEARCH, paged(5));
+      refused(await gate(['--page-size', '5']), /gate: no PASS: page 2 holds 1 more item after the 5 that totalCount gives/);
+    },
+  },
   'no-counts': {
     async plausible() {
       // One page needs none; several pages with a breaking issue read: the FAIL stands.
@@ -269,6 +307,12 @@ const CASES: Record<CheckId, Case> = {
     async lie() {
       fake.stub(SEARCH, (req) => ({ json: { issues: [issue({ id: `iss-${req.body.page}` })], totalCount: req.body.page === 1 ? 2 : 3 } }));
       allRefused(await svc(['issues', 'search', '--all', '--page-size', '1', '-o', 'json']), 'the listing changed while it was read (totalCount was 2 on page 1, 3 on page 2)');
+      // The gate: no PASS on it; but a breaking issue on the very page that changed proves the FAIL.
+      refused(await gate(['--page-size', '1']), /gate: the listing changed while it was read/);
+      fake.stub(SEARCH, (req) => ({ json: { issues: [issue({ id: `iss-${req.body.page}`, score: req.body.page === 2 ? 95 : 5 })], totalCount: req.body.page === 1 ? 2 : 3 } }));
+      const failed = await gate(['--page-size', '1']);
+      expect(failed.code, failed.stderr).toBe(1);
+      expect(failed.stderr).toContain('the listing changed while it was read');
     },
   },
   'counts-changed': {
@@ -287,6 +331,12 @@ const CASES: Record<CheckId, Case> = {
     async lie() {
       fake.stub(SEARCH, { json: { issues: [issue()], totalCount: 2 } });
       allRefused(await svc(['issues', 'search', '--all', '--page-size', '1', '-o', 'json']), "item 'iss-1' came twice (pages 1 and 2)");
+      // The gate counts an issue once: the same breaking issue twice is not 2 over --max-critical 1.
+      fake.stub(SEARCH, { json: { issues: [issue({ score: 95 })], totalCount: 2 } });
+      refused(await svc(['gate', '--max-critical', '1', '--page-size', '1']), "item 'iss-1' came twice (pages 1 and 2)");
+      // A breaking issue new on the page that repeats another still proves the FAIL.
+      fake.stub(SEARCH, (req) => ({ json: { issues: req.body.page === 1 ? [issue({ id: 'iss-0' }), issue()] : [issue(), issue({ id: 'iss-2', score: 95 })], totalCount: 4 } }));
+      expect((await gate(['--page-size', '2'])).code).toBe(1);
     },
   },
   'page-repeated': {

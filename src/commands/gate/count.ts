@@ -131,6 +131,9 @@ export async function countIssues(
     report: ctx.doubts.report,
     // An issue named by `issueId` (item-id-field) is counted and named by it.
     adoptId: true,
+    // A page proven wrong (its total changed, its length) is refused after its issues are counted:
+    // a breaking issue it holds proves the FAIL (the catch below).
+    holdRefusals: true,
     ...(o.countsWide ? { counts: { wide: true } } : {}),
     // Pages read into reused buffers and parsed when their turn comes (src/listing/page-decode.ts).
     call: (b) => sendRow(client, op, b, { raw: buffers }),
@@ -147,7 +150,10 @@ export async function countIssues(
     for await (const page of pager.pages()) {
       releasePage(page.data);
       page.items.forEach((item, i) => {
-        const issue = counted(item, page.page, page.doubted?.get(i), check);
+        const marks = page.doubted?.get(i);
+        // Handed out on an earlier page already (the listing is refused after this page: id-twice).
+        if (marks?.includes('id-twice')) return;
+        const issue = counted(item, page.page, marks, check);
         if (issue) sieve.add(issue);
         else notCounted++;
       });
