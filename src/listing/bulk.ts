@@ -24,7 +24,7 @@ import { ApiError } from '../http/api-errors.js';
 import { describeRequest } from '../http/dry-run.js';
 import { render } from '../output/render.js';
 import { checkShape } from '../output/respond.js';
-import { writeFileAtomic } from '../output/write-file.js';
+import { writeFailedTo } from './failed-to.js';
 import { count } from '../terminal/progress.js';
 import { outputSink } from '../output/print-json.js';
 import { write } from '../output/write.js';
@@ -45,8 +45,10 @@ interface BulkJob {
   /** The request body of one id. */
   bodyFor(id: string): Record<string, unknown>;
   concurrency: number;
-  /** `--failed-to FILE`. */
+  /** `--failed-to FILE`, as given. */
   failedTo?: string;
+  /** Where it is written: resolved and checked before anything is sent (failed-to.ts). */
+  failedToPath?: string;
   /** For --dry-run's table on a terminal: the issues --where found (by id), and the search that draws them. */
   found?: ReadonlyMap<string, Record<string, unknown>>;
   search?: Operation;
@@ -201,12 +203,11 @@ export async function runBulk(ctx: Context, job: BulkJob): Promise<void> {
     for (const s of job.skipped ?? []) {
       all.push({ id: s.id, action, outcome: 'skipped', code: EXIT.PARTIAL, error: `not acted on: the search answered it outside --where (${s.why})` });
     }
+    let failedWritten = false;
     if (job.failedTo !== undefined) {
       // A skipped issue is not one to try again: it is outside the filter.
       const ids = all.filter((r) => r.outcome !== 'done' && r.outcome !== 'skipped').map((r) => r.id);
-      await writeFileAtomic(job.failedTo, ids.length ? ids.join('\n') + '\n' : '').catch((err: NodeJS.ErrnoException) => {
-        ctx.warn(`could not write --failed-to ${job.failedTo}: ${err.code ?? err.message}`);
-      });
+      failedWritten = await writeFailedTo(ctx, job.failedToPath ?? job.failedTo, job.failedTo, ids);
     }
     const outcome = verdict(all);
     ctx.settle?.(outcome.code);
@@ -218,7 +219,7 @@ export async function runBulk(ctx: Context, job: BulkJob): Promise<void> {
       ctx.note(outcome.line);
       return;
     }
-    throw new CliError(outcome.line, outcome.code, rerunHint(job, all));
+    throw new CliError(outcome.line, outcome.code, rerunHint(job, all, failedWritten));
   }
 
   /** The summary line and the exit code of the run. */
@@ -238,11 +239,12 @@ function worstCode(records: BulkRecord[]): ExitCode {
   return BULK_FAILURE_ORDER.find((c) => codes.has(c)) ?? EXIT.INTERNAL;
 }
 
-function rerunHint(job: BulkJob, all: readonly BulkRecord[] = []): string {
+function rerunHint(job: BulkJob, all: readonly BulkRecord[] = [], failedWritten = true): string {
   // Only issues skipped: nothing to run again (they are outside the filter).
   if (all.length > 0 && all.every((r) => r.outcome === 'done' || r.outcome === 'skipped')) {
     return 'the skipped issues are outside the filter that found them: look at them (svc issues get ID) before acting on one by its id';
   }
+  if (job.failedTo !== undefined && !failedWritten) return `the ids that failed or were not sent are in the records above (--failed-to ${job.failedTo} could not be written)`;
   return job.failedTo !== undefined
     ? `the ids that failed or were not sent are in ${job.failedTo}: run the same command with --ids-from ${job.failedTo}`
     : 'add --failed-to FILE to keep the ids that failed, then run again with --ids-from FILE';

@@ -9,7 +9,7 @@ import type { Context } from '../../context.js';
 import { UsageError } from '../../core/errors.js';
 import { writeModeFor } from '../../output/write-file.js';
 import { REPORT_KEYS, kindOf, type ReportPaths } from '../../gate/reports/registry.js';
-import type { NamedFile } from './file-clash.js';
+import type { NamedFile } from '../../output/file-clash.js';
 import type { GateOptions } from './options.js';
 import type { GateSetup } from './setup.js';
 

@@ -38,7 +38,7 @@ import { gateSetup, resolveRepository, type GateSetup } from './setup.js';
 import { repositoriesOf, repositoryOf, writeStepSummary } from './ci-reports.js';
 import type { GateOptions } from './options.js';
 import { postComment } from './post-comment.js';
-import { checkOutputsSpareInputs } from './file-clash.js';
+import { checkOutputsSpareInputs } from '../../output/file-clash.js';
 import { fullList, inputFiles, outputFiles, reportPaths } from './report-paths.js';
 import { spillStore, type SpillStore } from './spill.js';
 import { ReportWriteError, writeDecidedReports } from './write-reports.js';

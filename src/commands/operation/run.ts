@@ -153,6 +153,9 @@ async function runBulkOperation(ctx: Context, op: Operation, flags: OperationFla
   const { parseConcurrency } = await import('../../listing/all-pages.js');
   const concurrency = parseConcurrency(opts.concurrency);
   await checkOutput(ctx);
+  // --failed-to: a file that can be written and is not the config file, before anything is sent.
+  const failedTo = opts.failedTo as string | undefined;
+  const failedToPath = failedTo === undefined ? undefined : await (await import('../../listing/failed-to.js')).checkFailedTo(ctx, failedTo);
   // The body every id shares, checked before any id is looked for (its id is set per call).
   const base = await buildRequestBody(ctx, op, flags, opts, positionals[0] ?? 'id');
   const org = typeof base.organizationId === 'string' ? base.organizationId : undefined;
@@ -164,7 +167,7 @@ async function runBulkOperation(ctx: Context, op: Operation, flags: OperationFla
   }, org);
   if (ids.length === 0 && skipped.length === 0) return;
   const search = found.size ? (await loadGroup('issues')).find((o) => o.name === 'search') : undefined;
-  await runBulk(ctx, { op, ids, skipped, bodyFor: (id) => ({ ...base, [op.positional!]: id }), concurrency, failedTo: opts.failedTo as string | undefined, found, search });
+  await runBulk(ctx, { op, ids, skipped, bodyFor: (id) => ({ ...base, [op.positional!]: id }), concurrency, failedTo, failedToPath, found, search });
 }
 
 /**

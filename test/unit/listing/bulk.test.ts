@@ -1,5 +1,5 @@
 /** Bulk actions: several ids in one process (src/listing/bulk.ts, bulk-ids.ts, bulk-where.ts). */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useSandbox } from '../../helpers/sandbox.js';
@@ -53,6 +53,38 @@ describe('bulk actions against the sandbox', () => {
     const records = JSON.parse(r.stdout);
     expect(records.find((x: { id: string }) => x.id === 'iss_nope')).toMatchObject({ outcome: 'failed', code: 4, status: 404 });
     for (const id of ids) expect(await status(id)).toBe('archived');
+  });
+
+  it('--failed-to is checked before anything is sent: svc\'s config file, a directory, a missing folder, stdout are exit 2', async () => {
+    const dir = tempDir('bulk-failed-to');
+    const [a] = await openIds(1);
+    const config = join(dir, 'config.json');
+    writeFileSync(config, '{"profiles":{"default":{"baseUrl":"http://127.0.0.1:9"}}}\n', { mode: 0o600 });
+    const cases: Array<[string, RegExp]> = [
+      [config, /--failed-to '.*config\.json' and the config file '.*config\.json' are the same file/],
+      [dir, /cannot write --failed-to '.*' \(a directory\)/],
+      [join(dir, 'missing', 'failed.txt'), /its directory does not exist or is not writable/],
+      ['-', /--failed-to writes a file/],
+    ];
+    for (const [path, says] of cases) {
+      const r = await sb.run(['issues', 'archive', a, 'iss_nope', '--failed-to', path, '-o', 'json'], { env: { SVC_CONFIG_DIR: dir } });
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toMatch(says);
+      expect(r.stdout).toBe('');
+    }
+    expect(await status(a)).toBe('open');
+    expect(readFileSync(config, 'utf8')).toContain('"baseUrl":"http://127.0.0.1:9"');
+  });
+
+  it.runIf(existsSync('/dev/full'))('--failed-to /dev/full: the device is written in place, never replaced; a failed write is said, and the hint does not claim the ids are there', async () => {
+    const [a] = await openIds(1);
+    const r = await sb.run(['issues', 'mark-true-positive', a, 'iss_nope', '--failed-to', '/dev/full', '-o', 'json']);
+    expect(r.code, r.stderr).toBe(4);
+    expect(r.stderr).toContain('could not write --failed-to /dev/full: ENOSPC');
+    expect(r.stderr).toContain('the ids that failed or were not sent are in the records above (--failed-to /dev/full could not be written)');
+    expect(r.stderr).not.toContain('--ids-from /dev/full');
+    // As root, a rename over it replaced the device with a regular file holding "iss_nope".
+    expect(statSync('/dev/full').isCharacterDevice()).toBe(true);
   });
 
   it('sends a duplicate id once and says so', async () => {

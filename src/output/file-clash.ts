@@ -8,7 +8,7 @@
  */
 import { realpath, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
-import { UsageError } from '../../core/errors.js';
+import { UsageError } from '../core/errors.js';
 
 export interface NamedFile {
   /** The flag (or the place) that names it, e.g. `--baseline`. */
