@@ -50,22 +50,45 @@ export function parseWhere(search: Operation, filters: string[]): Where {
   const body: Record<string, unknown> = {};
   const where: Where = { body, text: filters.join(' ') };
   const known = () => [...specs.map((s) => s.flag), 'min-score', 'max-score'].join(', ');
+  // A filter given twice: a list filter takes both lists (as the search's repeated list flags do);
+  // any other with two values is refused. Kept last (as it was), `severities-min=9 --where
+  // severities-min=1` widened the action to every issue of severity 1 and up.
+  const given = new Map<string, string>();
+  const values = new Map<string, unknown>();
   for (const filter of filters) {
     const eq = filter.indexOf('=');
     if (eq <= 0) throw new UsageError(`--where expects FILTER=VALUE, got '${filter}'`, `for example --where types=open --where severities-min=7; filters: ${known()}`);
     const key = filter.slice(0, eq).trim().replace(/^--/, '');
     const raw = filter.slice(eq + 1);
+    // An empty filter would filter nothing (`--where search-query=$Q` with Q unset: every issue).
+    if (raw.trim() === '') throw new UsageError(`--where ${key}= has no value: an empty filter would not narrow the action`, 'give a value, or leave the filter out (an unset variable expands to nothing)');
     if (key === 'min-score' || key === 'max-score') {
       const n = parseNumberFlag(raw, { flag: `--where ${key}`, min: 0, max: 100 });
+      const before = key === 'min-score' ? where.minScore : where.maxScore;
+      if (before !== undefined && before !== n) throw twice(key, given.get(key)!, raw);
+      given.set(key, raw);
       if (key === 'min-score') where.minScore = n; else where.maxScore = n;
       continue;
     }
     const spec = specs.find((s) => s.flag === key || s.path.join('.') === key);
     if (!spec) throw new UsageError(`--where: unknown filter '${key}'`, `the filters are the flags of 'svc issues search': ${known()}`);
-    setPath(body, spec.path, valueOf(spec, raw));
+    const value = valueOf(spec, raw);
+    const name = spec.path.join('.');
+    const before = values.get(name);
+    const merged = before === undefined ? value
+      : Array.isArray(before) && Array.isArray(value) ? [...new Set([...before, ...value])]
+        : JSON.stringify(before) === JSON.stringify(value) ? value : undefined;
+    if (merged === undefined) throw twice(spec.flag, given.get(name)!, raw);
+    setPath(body, spec.path, merged);
+    values.set(name, merged);
+    given.set(name, raw);
   }
   validateTyped(search.request, body, (path) => `--where ${specs.find((s) => s.path.join('.') === path.map(String).join('.'))?.flag ?? path.join('.')}`);
   return where;
+}
+
+function twice(flag: string, first: string, second: string): UsageError {
+  return new UsageError(`--where ${flag} is given twice ('${first}' and '${second}'): it takes one value`, `give --where ${flag} once`);
 }
 
 function valueOf(spec: FlagSpec, raw: string): unknown {

@@ -114,6 +114,8 @@ export async function runBulk(ctx: Context, job: BulkJob): Promise<void> {
   // process's exit until every record is written (Host.hold). SIGTERM, or a second signal, ends them.
   const held = ctx.hold?.();
   const inFlight = new AbortController();
+  // The calls are sent with this signal, each listening to it (--concurrency up to 16: node warned at 11).
+  allowListeners(inFlight.signal, concurrency);
   const records = new Map<string, BulkRecord>();
   let failed = 0;
   let active = 0;

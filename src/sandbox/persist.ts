@@ -43,7 +43,7 @@ export function restore(file: StateFile, clock?: () => number): Store {
   const saved = new Map(file.issues.map((i) => [i.id, i]));
   const issues = world.issues.filter((i) => repoIds.has(i.repositoryId)).map((i) => saved.get(i.id) ?? i);
   const seeded = new Set(world.issues.map((i) => i.id));
-  issues.push(...file.issues.filter((i) => !seeded.has(i.id) && repoIds.has(i.repositoryId)));
+  for (const i of file.issues) if (!seeded.has(i.id) && repoIds.has(i.repositoryId)) issues.push(i);
   const store = new Store({ ...world, counters: file.counters, orgs: file.orgs, repos: file.repos, installations: file.installations, scans: file.scans, schedules: file.schedules, issues }, clock);
   for (const i of file.issues) if (repoIds.has(i.repositoryId)) store.touched.add(i.id);
   return store;

@@ -91,3 +91,23 @@ describe('--input above the limit on a request body', () => {
     expect(r.stderr).not.toMatch(/nested too deeply/);
   });
 });
+
+describe('many ids', () => {
+  // Spawned: the overflow was of the main thread's stack (ids.push(...150,000 ids)), which a test
+  // worker's larger stack did not reach; 100,000 worked, 150,000 was exit 7 "nested too deeply".
+  it('--ids-from with 150,000 ids (more than a 100,000-issue listing gives): every id taken, exit 0', async () => {
+    const file = join(tempDir('many-ids-'), 'ids.txt');
+    writeFileSync(file, Array.from({ length: 150_000 }, (_, i) => `iss_${i}`).join('\n') + '\n');
+    const r = await new Promise<{ code: number | null; stderr: string; last: string }>((resolve) => {
+      const child = spawn(process.execPath, [BIN, 'issues', 'archive', '--ids-from', file, '--org', 'org_1', '--dry-run', '-o', 'ndjson'], { env: cleanEnv(svc.env), stdio: ['ignore', 'pipe', 'pipe'] });
+      let stderr = '';
+      let tail = '';
+      child.stdout.setEncoding('utf8').on('data', (d: string) => { tail = (tail + d).slice(-4000); });
+      child.stderr.setEncoding('utf8').on('data', (d: string) => { stderr += d; });
+      child.on('close', (code) => resolve({ code, stderr, last: tail.trimEnd().split('\n').pop() ?? '' }));
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain('dry run: 150,000 requests');
+    expect(JSON.parse(r.last).body).toMatchObject({ issueId: 'iss_149999' });
+  });
+});

@@ -186,6 +186,32 @@ describe('bulk actions against the sandbox', () => {
     for (const id of ids) expect(await status(id)).toBe('open');
   });
 
+  it('--where given twice: a list filter takes both lists, another filter with two values is exit 2; an empty filter is exit 2 (it would not narrow)', async () => {
+    const open = (await sb.runJson(['issues', 'search', '--types', 'open', '--page-size', '50'])).issues;
+    const repos = [...new Set(open.map((i: { repositoryId: string }) => i.repositoryId))].slice(0, 2) as string[];
+    expect(repos).toHaveLength(2);
+    const one = (repo: string) => sb.runJson(['issues', 'search', '--types', 'open', '--repository-ids', repo, '--all']);
+    const expected = [...(await one(repos[0])), ...(await one(repos[1]))].map((i: { id: string }) => i.id).sort();
+    const both = await sb.run(['issues', 'archive', '--where', 'types=open', '--where', `repository-ids=${repos[0]}`, '--where', `repository-ids=${repos[1]}`, '--dry-run', '-o', 'json']);
+    expect(both.code, both.stderr).toBe(0);
+    const sent = JSON.parse(both.stdout).map((x: { body: { issueId: string } }) => x.body.issueId).sort();
+    expect(sent).toEqual(expected);
+    for (const [args, says] of [
+      [['--where', 'severities-min=9', '--where', 'severities-min=1'], "--where severities-min is given twice ('9' and '1')"],
+      [['--where', 'min-score=90', '--where', 'min-score=10'], "--where min-score is given twice ('90' and '10')"],
+      [['--where', 'types=open', '--where', 'search-query='], '--where search-query= has no value'],
+      [['--where', 'search-query=  '], '--where search-query= has no value'],
+    ] as const) {
+      const r = await sb.run(['issues', 'archive', ...args, '--yes', '-o', 'json']);
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toContain(says);
+      expect(r.stdout).toBe('');
+    }
+    // The same value twice is one filter.
+    const same = await sb.run(['issues', 'archive', '--where', 'severities-min=9', '--where', 'severities-min=9', '--dry-run', '-o', 'json']);
+    expect(same.code, same.stderr).toBe(0);
+  });
+
   it('--where refuses an unknown filter with exit 2', async () => {
     const r = await sb.run(['issues', 'archive', '--where', 'colour=red', '--yes']);
     expect(r.code).toBe(2);
@@ -213,6 +239,22 @@ describe('bulk actions: failure classes, interrupts', () => {
     const r = await runCli(['issues', 'archive', 'iss_gone', 'iss_down', 'iss_busy', '--org', 'org_1', '--retries', '0', '-o', 'json'], { env: fake.env });
     expect(r.code).toBe(6);
     expect(JSON.parse(r.stdout).map((x: { code: number }) => x.code)).toEqual([4, 6, 5]);
+  });
+
+  it('--concurrency 16 (its most): no node warning of too many abort listeners (it came at 11)', async () => {
+    fake.stub('/api/v1/issues/archive', { json: { ok: true } });
+    const warned: string[] = [];
+    const onWarning = (w: Error) => warned.push(`${w.name}: ${w.message}`);
+    process.on('warning', onWarning);
+    try {
+      const ids = Array.from({ length: 40 }, (_, i) => `iss_${i}`);
+      const r = await runCli(['issues', 'archive', ...ids, '--concurrency', '16', '--org', 'org_1', '-o', 'json'], { env: fake.env });
+      expect(r.code, r.stderr).toBe(0);
+      await new Promise((resolve) => setImmediate(resolve));
+    } finally {
+      process.off('warning', onWarning);
+    }
+    expect(warned.filter((w) => w.startsWith('MaxListenersExceededWarning'))).toEqual([]);
   });
 
   it('stops sending after a 401: the rest are not sent, exit 3', async () => {
