@@ -18,6 +18,8 @@ interface GitChange {
   base: string;
   /** The commit the diff starts from. */
   mergeBase: string;
+  /** The commit it ends at, when not HEAD (readChange's `head`). */
+  head?: string;
   /** The diff, as git printed it. */
   diff: string;
   /** Files at HEAD, plus the index's with the work tree. */
@@ -86,7 +88,14 @@ function fetchHint(base: string, shallow: boolean): string {
     : `fetch it first: '${fetch}' (or fetch-depth: 0 in the checkout step)`;
 }
 
-export async function readChange(o: { cwd: string; env: Env; base: string; workTree: boolean; signal?: AbortSignal }): Promise<GitChange> {
+/**
+ * `head`: the commit the change ends at, when it is not HEAD: the commit the gate judges (--commit),
+ * a pull request's head, where the CI checked out the merge commit it made (GitHub's
+ * refs/pull/N/merge, GitLab's merged results). The issues of the head's scan are at the head's line
+ * numbers; the merge commit's diff puts the change at others when the base moved since (a finding
+ * at line 50 of the head, line 1,050 of the merge: judged outside the change, a PASS).
+ */
+export async function readChange(o: { cwd: string; env: Env; base: string; workTree: boolean; head?: string; signal?: AbortSignal }): Promise<GitChange> {
   const git = (args: string[], cwd = o.cwd) => runGit(args, { cwd, env: o.env, signal: o.signal });
   // The root and whether the clone is shallow, in one git process: `root\ntrue|false\n`.
   const top = await git(['rev-parse', '--show-toplevel', '--is-shallow-repository']);
@@ -107,22 +116,32 @@ export async function readChange(o: { cwd: string; env: Env; base: string; workT
     if (head.failure) gitError(head, 'rev-parse HEAD');
     fail('--diff: the repository has no commit at HEAD', 'commit the change first');
   }
+  let end = 'HEAD';
+  if (o.head !== undefined && !o.workTree) {
+    const judged = await git(['rev-parse', '--verify', '--quiet', '--end-of-options', `${o.head}^{commit}`]);
+    if (!judged.ok) {
+      if (judged.failure) gitError(judged, 'rev-parse');
+      fail(`--diff: the commit the gate judges (${o.head}, --commit) is not in this clone${shallow ? ' (a shallow clone)' : ''}, so its change cannot be read`,
+        'check that commit out (GitHub: actions/checkout with ref: ${{ github.event.pull_request.head.sha }}), or fetch it: git fetch origin ' + o.head);
+    }
+    end = judged.stdout.trim();
+  }
   const resolved = await git(['rev-parse', '--verify', '--quiet', '--end-of-options', `${base}^{commit}`]);
   if (!resolved.ok) {
     if (resolved.failure) gitError(resolved, 'rev-parse');
     fail(`--diff: git cannot resolve the base '${base}' in this clone${shallow ? ' (a shallow clone)' : ''}`, fetchHint(base, shallow));
   }
   const baseSha = resolved.stdout.trim();
-  const mb = await git(['merge-base', baseSha, 'HEAD']);
+  const mb = await git(['merge-base', baseSha, end]);
   if (!mb.ok) {
     if (mb.failure) gitError(mb, 'merge-base');
-    fail(`--diff: '${base}' and HEAD have no common commit in this clone${shallow ? ' (a shallow clone: the history stops before it)' : ''}`, fetchHint(base, true));
+    fail(`--diff: '${base}' and ${end === 'HEAD' ? 'HEAD' : end.slice(0, 12)} have no common commit in this clone${shallow ? ' (a shallow clone: the history stops before it)' : ''}`, fetchHint(base, true));
   }
   const mergeBase = mb.stdout.trim().split('\n')[0];
-  const range = o.workTree ? [mergeBase] : [mergeBase, 'HEAD'];
+  const range = o.workTree ? [mergeBase] : [mergeBase, end];
   const diff = await git([...DIFF_ARGS, ...range, '--'], root);
   if (!diff.ok) gitError(diff, 'diff');
-  const tree = await git(['ls-tree', '-r', '-z', '--name-only', '--full-tree', 'HEAD'], root);
+  const tree = await git(['ls-tree', '-r', '-z', '--name-only', '--full-tree', end], root);
   if (!tree.ok) gitError(tree, 'ls-tree');
   const tracked = tree.stdout.split('\0').filter((p) => p !== '');
   let untracked: string[] = [];
@@ -134,5 +153,5 @@ export async function readChange(o: { cwd: string; env: Env; base: string; workT
     if (!others.ok) gitError(others, 'ls-files --others');
     untracked = others.stdout.split('\0').filter((p) => p !== '');
   }
-  return { root, base, mergeBase, diff: diff.stdout, tracked, untracked, shallow };
+  return { root, base, mergeBase, ...(end !== 'HEAD' ? { head: end } : {}), diff: diff.stdout, tracked, untracked, shallow };
 }

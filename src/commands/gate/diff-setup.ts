@@ -19,7 +19,8 @@ import type { GateOptions } from './options.js';
 
 type DiffOpts = Pick<GateOptions, 'diff' | 'diffScope' | 'diffWorkTree'>;
 
-export async function diffSetup(ctx: Context, opts: DiffOpts): Promise<(DiffFilter & { about: DiffAbout }) | undefined> {
+/** `commit`: the commit the gate judges (--commit): the change ends there, not at HEAD (git/change.ts). */
+export async function diffSetup(ctx: Context, opts: DiffOpts, commit?: string): Promise<(DiffFilter & { about: DiffAbout }) | undefined> {
   if (opts.diff === undefined) return undefined;
   const scope = opts.diffScope;
   let base = opts.diff.trim();
@@ -32,7 +33,7 @@ export async function diffSetup(ctx: Context, opts: DiffOpts): Promise<(DiffFilt
     }
     base = pr.base;
   }
-  const change = await readChange({ cwd: ctx.cwd, env: ctx.env, base, workTree: opts.diffWorkTree === true, signal: ctx.signal });
+  const change = await readChange({ cwd: ctx.cwd, env: ctx.env, base, workTree: opts.diffWorkTree === true, ...(commit !== undefined ? { head: commit } : {}), signal: ctx.signal });
   let parsed;
   try {
     parsed = parseDiff(change.diff);
@@ -42,7 +43,7 @@ export async function diffSetup(ctx: Context, opts: DiffOpts): Promise<(DiffFilt
   }
   addUntracked(parsed, change.untracked);
   const tracked = new Set(change.tracked);
-  ctx.note(`svc gate: --diff ${base}: ${parsed.files.size} file${parsed.files.size === 1 ? '' : 's'} changed since ${change.mergeBase.slice(0, 12)} (the merge base)${opts.diffWorkTree ? ', with the work tree' : ''}`);
+  ctx.note(`svc gate: --diff ${base}: ${parsed.files.size} file${parsed.files.size === 1 ? '' : 's'} changed since ${change.mergeBase.slice(0, 12)} (the merge base)${opts.diffWorkTree ? ', with the work tree' : change.head ? ` up to ${change.head.slice(0, 12)} (the commit judged)` : ''}`);
   return {
     change: parsed, scope, tracked,
     about: { base, mergeBase: change.mergeBase, scope, workTree: opts.diffWorkTree === true, files: parsed.files.size },

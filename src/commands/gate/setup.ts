@@ -137,7 +137,8 @@ export async function gateSetup(ctx: Context, opts: SetupOpts): Promise<GateSetu
     if (byIdOnly > 0) ctx.note(`svc gate: ${byIdOnly} entr${byIdOnly === 1 ? 'y' : 'ies'} of the baseline name${byIdOnly === 1 ? 's' : ''} no rule, file or title: matched by id only, never as a wildcard`);
     setup.sieve.baseline = setup.baseline;
   }
-  const diff = await diffSetup(ctx, opts);
+  // The change ends at the commit judged (a pull request's head), not at the merge commit checked out.
+  const diff = await diffSetup(ctx, opts, setup.sieve.commit);
   if (diff) setup.sieve.diff = diff;
   return setup;
 }

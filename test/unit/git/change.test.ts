@@ -204,3 +204,50 @@ describe('readChange: a repository git refuses for its owner ("dubious ownership
     expect(e2.message).toBe('--diff: git rev-parse failed: fatal: this operation must be run in a work tree');
   });
 });
+
+describe('the change of the commit judged, where the CI checked out a merge commit', () => {
+  /**
+   * A pull request adds line 50 of app.txt on feat; main then adds 1,000 lines above it. The CI
+   * checks out the merge commit (GitHub's refs/pull/N/merge), where the added line is line 1,050;
+   * the head's scan reports it at line 50. The change read must be the head's.
+   */
+  function mergeCheckout(): { repo: GitRepo; head: string } {
+    const repo = gitRepo();
+    const lines = (n: number, from = 1) => Array.from({ length: n }, (_, i) => `line ${i + from}`);
+    repo.write('app.txt', lines(60).join('\n') + '\n');
+    repo.commit('base');
+    repo.git('checkout', '-q', '-b', 'feat');
+    const withNew = lines(60);
+    withNew.splice(49, 0, 'vulnerable line');
+    repo.write('app.txt', withNew.join('\n') + '\n');
+    const head = repo.commit('pull request');
+    repo.git('checkout', '-q', 'main');
+    repo.write('app.txt', [...lines(1000, 1001), ...lines(60)].join('\n') + '\n');
+    repo.commit('main moves on');
+    repo.git('merge', '-q', '--no-edit', '--no-ff', 'feat');
+    return { repo, head };
+  }
+
+  it('with the head given, the lines added are the head\'s (line 50), not the merge commit\'s (line 1,050)', async () => {
+    const { repo, head } = mergeCheckout();
+    const env = { PATH, HOME: repo.dir, GIT_CONFIG_NOSYSTEM: '1' };
+    const judged = await readChange({ cwd: repo.dir, env, base: 'main~1', workTree: false, head });
+    expect(judged.head).toBe(head);
+    expect(parseDiff(judged.diff).files.get('app.txt')!.added).toEqual([[50, 50]]);
+    // HEAD (the merge commit) against the same base: the line is at 1,050, so the head's finding at
+    // line 50 was judged outside the change (a PASS).
+    const merged = await readChange({ cwd: repo.dir, env, base: 'main~1', workTree: false });
+    expect(merged.head).toBeUndefined();
+    expect(parseDiff(merged.diff).files.get('app.txt')!.added).toEqual([[1050, 1050]]);
+  });
+
+  it('a head not in the clone: exit 2 naming it and the checkout that fixes it', async () => {
+    const { repo } = mergeCheckout();
+    const env = { PATH, HOME: repo.dir, GIT_CONFIG_NOSYSTEM: '1' };
+    const err = await readChange({ cwd: repo.dir, env, base: 'main~1', workTree: false, head: 'abcdef1234567' }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(CliError);
+    expect((err as CliError).exitCode).toBe(EXIT.USAGE);
+    expect((err as CliError).message).toContain('the commit the gate judges (abcdef1234567, --commit) is not in this clone');
+    expect((err as CliError).hint).toContain('github.event.pull_request.head.sha');
+  });
+});
