@@ -87,7 +87,14 @@ describe('the GitHub files pass their linters', () => {
       .replace(/\$\{\{ inputs\.base-url \|\| vars\.SVC_BASE_URL \}\}/g, '${{ vars.SVC_BASE_URL }}'));
     expect(asStandalone).toEqual(standalone);
     const caller = yamlFile('examples/github-caller-workflow.yml');
-    expect(caller.jobs['svc-gate']).toMatchObject({ secrets: 'inherit', with: { 'fail-on': 'high' } });
+    // Only the two secrets the reusable workflow declares, by name: not every secret (`secrets: inherit`).
+    expect(caller.jobs['svc-gate']).toMatchObject({ with: { 'fail-on': 'high' } });
+    expect(caller.jobs['svc-gate'].secrets).toEqual({ SVC_API_TOKEN_ID: '${{ secrets.SVC_API_TOKEN_ID }}', SVC_API_TOKEN_SECRET: '${{ secrets.SVC_API_TOKEN_SECRET }}' });
+    expect(Object.keys(reusable.on.workflow_call.secrets).sort()).toEqual(Object.keys(caller.jobs['svc-gate'].secrets).sort());
+    // The SARIF upload reads the run's workflow (a 403 in a private repository without actions: read).
+    for (const permissions of [standalone === undefined ? {} : yamlFile('examples/github-workflow.yml').permissions, reusable.permissions, caller.jobs['svc-gate'].permissions]) {
+      expect(permissions).toMatchObject({ 'security-events': 'write', 'actions': 'read', 'contents': 'read' });
+    }
     expect(caller.jobs['svc-gate'].uses).toMatch(/^[\w-]+\/[\w.-]+\/\.github\/workflows\/svc-gate\.yml@/);
   });
 
