@@ -155,7 +155,8 @@ export const ciRows = (): readonly CiRow[] => (rows ??= [
         projectId: 'CI_PROJECT_ID',
         repositoryPath: 'CI_PROJECT_PATH',
         workspace: 'CI_PROJECT_NAMESPACE',
-        token: { anyOf: ['GITLAB_TOKEN', 'CI_JOB_TOKEN'] },
+        // No token here: GITLAB_TOKEN is no variable GitLab sets, and CI_JOB_TOKEN cannot write a
+        // merge request's notes; the comment's token is svc's own SVC_GITLAB_TOKEN (pull-request.ts).
         workingDirectory: 'CI_PROJECT_DIR',
       },
       groups: 'sections',

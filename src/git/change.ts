@@ -90,8 +90,8 @@ function fetchHint(base: string, shallow: boolean): string {
 
 /**
  * `head`: the commit the change ends at, when it is not HEAD: the commit the gate judges (--commit),
- * a pull request's head, where the CI checked out the merge commit it made (GitHub's
- * refs/pull/N/merge, GitLab's merged results). The issues of the head's scan are at the head's line
+ * a pull request's head, where the CI checked out the merge commit it made (refs/pull/N/merge, a
+ * merged results pipeline). The issues of the head's scan are at the head's line
  * numbers; the merge commit's diff puts the change at others when the base moved since (a finding
  * at line 50 of the head, line 1,050 of the merge: judged outside the change, a PASS).
  */
@@ -122,7 +122,7 @@ export async function readChange(o: { cwd: string; env: Env; base: string; workT
     if (!judged.ok) {
       if (judged.failure) gitError(judged, 'rev-parse');
       fail(`--diff: the commit the gate judges (${o.head}, --commit) is not in this clone${shallow ? ' (a shallow clone)' : ''}, so its change cannot be read`,
-        'check that commit out (GitHub: actions/checkout with ref: ${{ github.event.pull_request.head.sha }}), or fetch it: git fetch origin ' + o.head);
+        `fetch it (git fetch origin ${o.head}), or check out with the whole history (fetch-depth: 0), which holds a merge commit's parents`);
     }
     end = judged.stdout.trim();
   }

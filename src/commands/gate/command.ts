@@ -63,7 +63,7 @@ Gating on what a change adds:
   --commit SHA|auto   what the service's scan of SHA found (auto: the commit the CI built; in a pull request build its head, so the pull request's own scan is judged). The scan is the finished one scans list gives with that commit (its commit field is an inference: scanTargetBranchCommitSha or commitSha); the gate counts its open issues, so a clean scan of the head passes. --wait waits for it (a pull request's scan starts when the head is pushed), up to --wait-timeout: exit 8 after. Without --wait: exit 8 while it runs, exit 4 when there is none yet. PR scanning off for the repository (isPrScanningEnabled false): exit 4, naming svc repos set-pr-scanning. A service whose scans name no commit: the issues that name SHA (codeScan.scanTargetBranchCommitSha) and their scans decide instead.
 
 Gating a pull request on the lines it touches:
-  --diff BASE         only issues on lines the change adds or modifies: git diff of the merge base of BASE and HEAD (--diff-work-tree: and the work tree); auto: the pull request's base (origin/<base branch>, or the CI's base commit). --diff-scope files: the whole of every changed file. The summary says "N in this change, M elsewhere (not counted)"; JSON lists issues and elsewhere; SARIF leaves the others out. An issue without a file or line counts; a base git cannot resolve (shallow clone) or no repository is exit 2 with the fix (fetch-depth: 0, git fetch origin <branch>).
+  --diff BASE         only issues on lines the change adds or modifies: git diff of the merge base of BASE and HEAD (--diff-work-tree: and the work tree; with --commit: up to that commit, the pull request's head where HEAD is a merge the CI made); auto: the pull request's base (origin/<base branch>, or the CI's base commit). --diff-scope files: the whole of every changed file. The summary says "N in this change, M elsewhere (not counted)"; JSON lists issues and elsewhere; SARIF leaves the others out. An issue without a file or line counts; a base git cannot resolve (shallow clone) or no repository is exit 2 with the fix (fetch-depth: 0, git fetch origin <branch>).
   --comment           the summary as one comment on the pull (or merge) request, edited on every later run; tokens: ${PROVIDERS.hosta.tokenVariable} (or the runner's token), ${PROVIDERS.hostb.tokenVariable}, ${PROVIDERS.hostc.tokenVariable}. A comment that cannot be posted is a warning; the exit code is the verdict's.
 
 Policy file (.svc-policy.yml in the current directory, or --policy FILE; YAML or JSON):
@@ -84,8 +84,8 @@ In CI (detected from its variables, which svc help environment lists; --no-ci tu
   any CI           a progress line every 5 seconds, no spinner. --repository auto and --commit auto read the repository and commit the CI builds; in a pull request build whose commit is a merge the CI made, --commit auto is the pull request's head (${PROVIDERS.hosta.name}: the event file's head sha; ${PROVIDERS.hostb.name}'s merged results pipelines: its head variable).
 
 Examples:
-  # A pull request on the lines it touches, with one comment on it
-  $ svc gate --repository auto --fail-on high --diff auto --comment
+  # A pull request on the lines it touches, by the service's scan of its head, with one comment on it
+  $ svc gate --repository auto --commit auto --wait --fail-on high --diff auto --comment
   # A pull request on what it adds: issues not in the main branch's last report
   $ svc gate --repository auto --fail-on high --baseline main.sarif --sarif svc.sarif
   # ${PROVIDERS.hostb.name}'s merge request widgets

@@ -42,10 +42,13 @@ describe('CI detection from the variables real runners set', () => {
     expect(ci).toMatchObject({
       kind: 'hostb', name: "GitLab CI/CD", repositoryUrl: 'https://gitlab.example.com/group/api', vcs: 'hostb', commit: 'def456', groups: 'sections',
       pullRequest: '9', baseSha: 'b45e', baseRef: 'main', apiUrl: 'https://gitlab.example.com/api/v4', projectId: '42', serverUrl: 'https://gitlab.example.com',
-      event: 'merge_request_event', token: 'job-token',
+      event: 'merge_request_event',
     });
     expect(ci.annotations).toBeUndefined();
-    expect(detectCi({ ...HOSTB, GITLAB_TOKEN: 'glpat' })?.token).toBe('glpat');
+    // GitLab's comment token is svc's own SVC_GITLAB_TOKEN (pull-request.ts): no CI variable is read
+    // as a token (GITLAB_TOKEN is not GitLab's; CI_JOB_TOKEN cannot write notes).
+    expect(ci.token).toBeUndefined();
+    expect(detectCi({ ...HOSTB, GITLAB_TOKEN: 'glpat' })?.token).toBeUndefined();
   });
 
   it("Bitbucket Pipelines: repository URL (https), commit, pull request", () => {
@@ -92,8 +95,6 @@ describe('CI detection from the variables real runners set', () => {
     expect(missingText(detectCi(noSha), 'commit', noSha)).toBe("CI_COMMIT_SHA is not set on GitLab CI/CD");
     const badUrl = { ...HOSTB, CI_PROJECT_URL: 'not a url' };
     expect(missingText(detectCi(badUrl), 'repositoryUrl', badUrl)).toBe("CI_PROJECT_URL on GitLab CI/CD is set but gives no usable value");
-    const { CI_JOB_TOKEN: _t, ...noToken } = HOSTB;
-    expect(missingText(detectCi(noToken), 'token', noToken)).toBe("none of GITLAB_TOKEN or CI_JOB_TOKEN is set on GitLab CI/CD");
     expect(missingText(detectCi({ CI: 'true' }), 'commit', { CI: 'true' })).toBe('CI sets no variable with the commit');
     expect(missingText(undefined, 'commit', {})).toMatch(/^no CI job is detected/);
   });

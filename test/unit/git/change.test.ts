@@ -248,6 +248,6 @@ describe('the change of the commit judged, where the CI checked out a merge comm
     expect(err).toBeInstanceOf(CliError);
     expect((err as CliError).exitCode).toBe(EXIT.USAGE);
     expect((err as CliError).message).toContain('the commit the gate judges (abcdef1234567, --commit) is not in this clone');
-    expect((err as CliError).hint).toContain('github.event.pull_request.head.sha');
+    expect((err as CliError).hint).toContain('git fetch origin abcdef1234567');
   });
 });
