@@ -53,3 +53,25 @@ export async function checkOutputsSpareInputs(outputs: NamedFile[], inputs: Name
     }
   }
 }
+
+/** Whether two paths name one file (symlinks and `..` resolved, hard links by inode). */
+export async function sameFile(a: string, b: string): Promise<boolean> {
+  const [x, y] = await Promise.all([identity(a), identity(b)]);
+  return x.real === y.real || (x.inode !== undefined && x.inode === y.inode);
+}
+
+/**
+ * Throws a UsageError when two outputs are one file by another name (a symbolic or hard link): the
+ * second report would replace the first (the paths as given are compared where they are parsed).
+ */
+export async function checkOutputsDistinct(outputs: NamedFile[]): Promise<void> {
+  const ids = await Promise.all(outputs.map(async (f) => ({ f, id: await identity(f.path) })));
+  for (let i = 0; i < ids.length; i++) {
+    for (let j = 0; j < i; j++) {
+      const [a, b] = [ids[j], ids[i]];
+      if (a.id.real === b.id.real || (a.id.inode !== undefined && a.id.inode === b.id.inode)) {
+        throw new UsageError(`${a.f.flag} '${a.f.given}' and ${b.f.flag} '${b.f.given}' are the same file (a link to it): one report would replace the other`, 'give each report its own file');
+      }
+    }
+  }
+}

@@ -38,7 +38,7 @@ import { gateSetup, resolveRepository, type GateSetup } from './setup.js';
 import { repositoriesOf, repositoryOf, writeStepSummary } from './ci-reports.js';
 import type { GateOptions } from './options.js';
 import { postComment } from './post-comment.js';
-import { checkOutputsSpareInputs } from '../../output/file-clash.js';
+import { checkOutputsDistinct, checkOutputsSpareInputs, sameFile } from '../../output/file-clash.js';
 import { fullList, inputFiles, outputFiles, reportPaths } from './report-paths.js';
 import { spillStore, type SpillStore } from './spill.js';
 import { ReportWriteError, writeDecidedReports } from './write-reports.js';
@@ -66,9 +66,12 @@ export async function runGate(ctx: Context, opts: GateOptions): Promise<void> {
   // The CI's step-summary file: appended to, never replaced.
   const stepSummary = setup.ci?.stepSummary ? resolve(ctx.cwd, setup.ci.stepSummary) : undefined;
   // --markdown naming the step summary appends too: earlier steps' content is never replaced.
-  if (stepSummary !== undefined && paths.markdown === stepSummary) delete paths.markdown;
-  // No output of the run is one of its inputs (file-clash.ts): checked before anything is sent or written.
-  await checkOutputsSpareInputs(outputFiles(paths, opts.reports, stepSummary), inputFiles(ctx, opts, setup));
+  if (stepSummary !== undefined && paths.markdown !== undefined && paths.markdown !== '-' && await sameFile(paths.markdown, stepSummary)) delete paths.markdown;
+  // No output of the run is one of its inputs, nor another output by a link's name (file-clash.ts):
+  // checked before anything is sent or written.
+  const outputs = outputFiles(paths, opts.reports, stepSummary);
+  await checkOutputsDistinct(outputs);
+  await checkOutputsSpareInputs(outputs, inputFiles(ctx, opts, setup));
   // From here on the report paths are known to spare the inputs: a run that ends without a verdict
   // (a usage error found now, exit 2, too) leaves no earlier run's report at them (undecided.ts).
   let scope: { scope: Record<string, unknown>; built: Record<string, unknown> };

@@ -1,5 +1,5 @@
 /** `svc gate --json-report FILE`: the `-o json` verdict in a file beside the summary; "no verdict" when it cannot decide. */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, linkSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useSandbox } from '../../../helpers/sandbox.js';
@@ -40,5 +40,19 @@ describe('--json-report', () => {
     const same = await runCli(['gate', '--fail-on', 'high', '--json-report', join(dir, 'x'), '--junit', join(dir, 'x')], { env: sb.env });
     expect(same.code).toBe(2);
     expect(same.stderr).toContain('--junit and --json-report name the same file');
+  });
+
+  it('two reports that are one file by a symbolic or a hard link: exit 2 before anything is written (the JUnit replaced the SARIF)', async () => {
+    const sub = tempDir('svc-json-report-links-');
+    const sarif = join(sub, 's.sarif');
+    writeFileSync(sarif, 'an earlier SARIF\n');
+    symlinkSync('s.sarif', join(sub, 'by-symlink.xml'));
+    linkSync(sarif, join(sub, 'by-hardlink.xml'));
+    for (const other of ['by-symlink.xml', 'by-hardlink.xml']) {
+      const r = await runCli(['gate', '--fail-on', 'high', '--sarif', sarif, '--junit', join(sub, other)], { env: sb.env });
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toContain(`are the same file (a link to it): one report would replace the other`);
+      expect(readFileSync(sarif, 'utf8')).toBe('an earlier SARIF\n');
+    }
   });
 });
