@@ -387,9 +387,16 @@ function makeChecks() {
     'created-unreadable': {
       doubt: 'with `--new-since`: a `createdAt` that is not an ISO 8601 date-time, or none',
       basis: 'spec',
-      why: 'the spec: timestamps are ISO 8601 date-times (one without a zone is UTC); an issue whose date cannot be read is counted as new (fail closed)',
+      why: 'the spec: timestamps are ISO 8601 date-times; an issue whose date cannot be read is counted as new (fail closed)',
       on: { gate: 'count' },
       plausible: '`"createdAt": "2026-11-31T10:00:00Z"` (no such day): counted as new, named',
+    },
+    'created-no-zone': {
+      doubt: 'with `--new-since`: a `createdAt` without a zone that is before the cut-off read as UTC, and after it in a zone west of UTC (up to 12 h)',
+      basis: 'inferred',
+      why: 'the spec says "ISO 8601 date-time", where a time without a zone is local time of a zone it does not name; svc reads it as UTC (inference), and counts as new (fail closed) one that another zone would make new',
+      on: { gate: 'count' },
+      plausible: '`"createdAt": "2026-03-10T10:00:00"` with `--new-since 2026-03-10T12:00:00Z`: counted as new, named; 13 h or more before it: not new',
     },
     // --- Stats ------------------------------------------------------------------------------------
     'severity-total': {

@@ -11,7 +11,7 @@ import { baselineMatcher, type Baseline } from './baseline.js';
 import type { GateIssue, GateTally, IssueInput } from './tally.js';
 import { fingerprintOf } from './fingerprint.js';
 import { entryMatches, isExpired, type IgnoreEntry, type Policy } from './policy-file.js';
-import { commitOf, createdAtOf, sameCommit, scanIdOf } from './since.js';
+import { commitOf, createdAtOf, mayBeNew, sameCommit, scanIdOf } from './since.js';
 import { placeOf, type DiffFilter, type DiffScope } from './diff-match.js';
 import { DEFAULT_CUTOFFS, levelOf, type Cutoffs } from '../operations/levels.js';
 
@@ -120,7 +120,7 @@ export function createSieve(tally: GateTally, o: SieveOptions): Sieve {
       if (o.since !== undefined) {
         const created = createdAtOf(input);
         if (created === undefined) sifted.undated++;
-        else if (created <= o.since) { sifted.outOfScope++; return; }
+        else if (!mayBeNew(input, o.since)) { sifted.outOfScope++; return; }
       }
       if (o.commit !== undefined) {
         if (sha === undefined) sifted.uncommitted++;

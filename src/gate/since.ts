@@ -4,7 +4,7 @@
  * (2026-11-01T12:00:00Z) or a duration back from now (90m, 12h, 7d, 2w).
  */
 import { GateUsageError } from './policy.js';
-import { isoInstant } from './date-time.js';
+import { NO_ZONE_SPREAD_MS, isoInstant, withoutZone } from './date-time.js';
 
 const UNITS: Record<string, number> = { m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
 
@@ -58,9 +58,25 @@ export function sameCommit(a: string, b: string): boolean {
   return a.length >= MIN_SHA && b.length >= MIN_SHA && (a.startsWith(b) || b.startsWith(a));
 }
 
-/** createdAt as ms (an ISO 8601 date-time; without a zone, UTC), or undefined when missing or unreadable. */
+/** createdAt as ms (an ISO 8601 date-time; without a zone, read as UTC), or undefined when missing or unreadable. */
 export function createdAtOf(issue: Record<string, unknown>): number | undefined {
   return isoInstant(issue.createdAt);
+}
+
+/**
+ * Whether --new-since must count the issue as new: its createdAt is after `since`, cannot be read,
+ * or has no zone and is after `since` in some zone (read as UTC it is at most 12 h before it:
+ * `uncertainNew`). Fail closed: an issue that may be new counts.
+ */
+export function mayBeNew(issue: Record<string, unknown>, since: number): boolean {
+  const created = createdAtOf(issue);
+  return created === undefined || created > since || uncertainNew(issue, since);
+}
+
+/** createdAt without a zone, at or before `since` read as UTC, after it in a zone west of UTC. */
+export function uncertainNew(issue: Record<string, unknown>, since: number): boolean {
+  const created = createdAtOf(issue);
+  return created !== undefined && created <= since && withoutZone(issue.createdAt) && created + NO_ZONE_SPREAD_MS.after > since;
 }
 
 /**

@@ -553,6 +553,23 @@ const CASES: Record<CheckId, Case> = {
       expect(r.stdout).toContain('createdAt "2026-11-31T10:00:00Z", not an ISO 8601 date-time: counted as new');
     },
   },
+  'created-no-zone': {
+    async plausible() {
+      // 10:00 without a zone, the cut-off 12:00Z: 18:00Z in UTC-8, so it may be new: counted, named.
+      fake.stub(SEARCH, { json: answer([issue({ createdAt: '2026-03-10T10:00:00', score: 95 })]) });
+      const r = await gate(['--new-since', '2026-03-10T12:00:00Z']);
+      expect(r.code, r.stderr).toBe(1);
+      expect(r.stdout).toContain('createdAt "2026-03-10T10:00:00" without a zone: before --new-since as UTC, after it in a zone west of UTC: counted as new');
+      // 13 h before the cut-off as UTC: old in every zone (UTC-12 at most): not counted, no doubt.
+      fake.stub(SEARCH, { json: answer([issue({ createdAt: '2026-03-09T23:00:00', score: 95 })]) });
+      const old = await gate(['--new-since', '2026-03-10T12:00:00Z']);
+      expect(old.code, old.stderr).toBe(0);
+      expect(old.stdout).not.toContain('without a zone');
+      // With a zone, the same time is old: not counted.
+      fake.stub(SEARCH, { json: answer([issue({ createdAt: '2026-03-10T10:00:00Z', score: 95 })]) });
+      expect((await gate(['--new-since', '2026-03-10T12:00:00Z'])).code).toBe(0);
+    },
+  },
   'severity-total': {
     async plausible() {
       fake.stub('/api/v1/stats/issuesBySeverity', { json: { severityCounts: { critical: 3, high: 0, medium: 0, low: 0, info: 0 }, total: 20 } });

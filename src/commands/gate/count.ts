@@ -27,6 +27,7 @@ import type { GateVerdict } from '../../gate/verdict.js';
 import { createSieve } from '../../gate/sieve.js';
 import { fingerprintOf } from '../../gate/fingerprint.js';
 import { isoInstant } from '../../gate/date-time.js';
+import { uncertainNew } from '../../gate/since.js';
 import { searchOperation } from './scope-flags.js';
 import type { GateSetup } from './setup.js';
 import { inScopeRepository, sameRepositoryName, type RepositoryNames, type ScopeRepositories } from './scope-repositories.js';
@@ -140,8 +141,7 @@ export async function countIssues(
     decode: (answer) => decodePage(answer, op.pagination!.items),
   });
   // --new-since reads createdAt: then an issue without a date-time is counted as new, and named (date-time.ts).
-  const dates = setup.sieve.since !== undefined;
-  const check = { dates, names: o.repositoryNames, repositories: o.repositories, doubts: ctx.doubts };
+  const check = { since: setup.sieve.since, names: o.repositoryNames, repositories: o.repositories, doubts: ctx.doubts };
   let notCounted = 0;
   let incomplete: string | undefined;
   let stoppedBy: CliError | undefined;
@@ -186,7 +186,8 @@ export async function countIssues(
 }
 
 interface ItemChecks {
-  dates: boolean;
+  /** --new-since, as ms: dates are read. */
+  since: number | undefined;
   names: RepositoryNames | undefined;
   repositories: ScopeRepositories | undefined;
   doubts: Doubts;
@@ -214,8 +215,10 @@ function counted(item: unknown, page: number, doubted: readonly CheckId[] | unde
     // Counted as critical: the level of a missing score (operations/levels.ts); the value is named above.
     issue.score = undefined;
   }
-  if (c.dates && isoInstant(issue.createdAt) === undefined) {
+  if (c.since !== undefined && isoInstant(issue.createdAt) === undefined) {
     c.doubts.add('created-unreadable', 'gate', `${at} has ${issue.createdAt === undefined ? 'no createdAt' : `createdAt ${shown(issue.createdAt)}, not an ISO 8601 date-time`}: counted as new`);
+  } else if (c.since !== undefined && uncertainNew(issue as Record<string, unknown>, c.since)) {
+    c.doubts.add('created-no-zone', 'gate', `${at} has createdAt ${shown(issue.createdAt)} without a zone: before --new-since as UTC, after it in a zone west of UTC: counted as new`);
   }
   return issue;
 }
