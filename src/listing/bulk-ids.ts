@@ -24,7 +24,7 @@ const HINT = 'give one id a line, or the NDJSON/JSON that `svc issues search -o 
 interface RecordInfo {
   /** The actions of its records (`issues archive`); empty for a record without them. */
   actions: string[];
-  /** How many of its ids were not done, by outcome (`failed`, `not-sent`): left out. */
+  /** How many of its ids were not done, by outcome (`failed`, `not-sent`, `unknown`): left out. */
   left: Map<string, number>;
 }
 
@@ -187,8 +187,10 @@ export async function collectIds(ctx: Context, op: Operation, src: IdSources, or
  * fed to its undo).
  */
 async function sayRecord(ctx: Context, op: Operation, name: string, taken: number, record: RecordInfo): Promise<void> {
-  const left = [...record.left].map(([outcome, n]) => `${n} ${outcome}`).join(', ');
-  const leftText = left ? `; left out: ${left} (not done by that run)` : '';
+  const notDone = [...record.left].filter(([outcome]) => outcome !== 'unknown').map(([outcome, n]) => `${n} ${outcome}`).join(', ');
+  const unknown = record.left.get('unknown') ?? 0;
+  const leftText = (notDone ? `; left out: ${notDone} (not done by that run)` : '')
+    + (unknown ? `; left out too: ${unknown} whose outcome is unknown (that run may have applied ${unknown === 1 ? 'it' : 'them'}: look with svc issues get ID before undoing one by its id)` : '');
   const command = `svc ${op.group} ${op.name}`;
   const of = record.actions.map((a) => `svc ${a}`).join(', ');
   if (taken === 0) {

@@ -20,7 +20,7 @@ import type { Context } from '../context.js';
 import type { Operation } from '../operations/types.js';
 import { CliError, InterruptedError } from '../core/errors.js';
 import { BULK_FAILURE_ORDER, EXIT, type ExitCode } from '../core/exit-codes.js';
-import { ApiError } from '../http/api-errors.js';
+import { ApiError, ResponseError, ServerError, TimeoutError } from '../http/api-errors.js';
 import { describeRequest } from '../http/dry-run.js';
 import { render } from '../output/render.js';
 import { checkShape } from '../output/respond.js';
@@ -54,7 +54,22 @@ interface BulkJob {
   search?: Operation;
 }
 
-type Outcome = 'done' | 'failed' | 'not-sent' | 'skipped';
+/**
+ * `unknown`: the call reached the service and its answer does not say whether it was applied (cut
+ * off in flight by a second Ctrl-C or SIGTERM, a 5xx or 408, a timeout waiting for the answer, a
+ * success status with an answer svc cannot read): the undo leaves it out and names it (bulk-ids.ts).
+ */
+type Outcome = 'done' | 'failed' | 'unknown' | 'not-sent' | 'skipped';
+
+/** Whether a call that failed with `err` may have been applied (its outcome is unknown). */
+function mayHaveApplied(err: unknown): boolean {
+  if (err instanceof InterruptedError) return !err.waitingToRetry;
+  if (err instanceof ServerError || err instanceof TimeoutError) return true;
+  // A status svc does not take as the answer (a 2xx not 200, a redirect not followed): it was handled.
+  if (err instanceof ResponseError) return true;
+  // An answer not understood after a success status (not JSON, another shape, no `ok`).
+  return err instanceof CliError && err.exitCode === EXIT.BAD_RESPONSE;
+}
 
 interface BulkRecord {
   id: string;
@@ -161,7 +176,7 @@ export async function runBulk(ctx: Context, job: BulkJob): Promise<void> {
           const code = err instanceof CliError ? err.exitCode : EXIT.INTERNAL;
           if (err instanceof InterruptedError) {
             records.set(id, {
-              id, action, outcome: 'not-sent', code,
+              id, action, outcome: err.waitingToRetry ? 'not-sent' : 'unknown', code,
               error: err.waitingToRetry
                 ? 'interrupted while waiting to send it again: the service had not taken it'
                 : 'interrupted while in flight: it may or may not have been applied',
@@ -169,7 +184,7 @@ export async function runBulk(ctx: Context, job: BulkJob): Promise<void> {
             stopped ??= 'interrupted';
           } else {
             records.set(id, {
-              id, action, outcome: 'failed', code,
+              id, action, outcome: mayHaveApplied(err) ? 'unknown' : 'failed', code,
               ...(err instanceof ApiError && err.status !== undefined ? { status: err.status } : {}),
               error: err instanceof Error ? err.message : String(err),
             });
@@ -257,13 +272,15 @@ function summary(op: Operation, records: BulkRecord[], done: number, dupes: numb
   const failed = records.filter((r) => r.outcome === 'failed');
   const notSent = records.filter((r) => r.outcome === 'not-sent');
   const skipped = records.filter((r) => r.outcome === 'skipped');
+  const unsure = records.filter((r) => r.outcome === 'unknown' && !r.error?.startsWith('interrupted while in flight'));
   const parts = [`${count(done)} ${op.bulk?.done ?? 'done'}`];
   if (failed.length) parts.push(`${count(failed.length)} failed: ${list(failed.map((r) => `${r.id} (${failureText(r)})`))}`);
+  if (unsure.length) parts.push(`${count(unsure.length)} failed, outcome unknown (may have been applied): ${list(unsure.map((r) => `${r.id} (${failureText(r)})`))}`);
   if (skipped.length) parts.push(`${count(skipped.length)} skipped, outside --where (the service answered ${skipped.length === 1 ? 'it' : 'them'} outside the filter): ${list(skipped.map((r) => `${r.id} (${r.error?.replace(/^.*outside --where \((.*)\)$/, '$1')})`))}`);
   let line = parts.join(', ');
   // A call cut off in flight is told apart: the service may have applied it.
-  const unknown = notSent.filter((r) => r.error?.startsWith('interrupted while in flight'));
-  const unsent = notSent.filter((r) => !unknown.includes(r));
+  const unknown = records.filter((r) => r.outcome === 'unknown' && r.error?.startsWith('interrupted while in flight'));
+  const unsent = notSent;
   if (unknown.length) line += `; ${count(unknown.length)} cut off in flight (may or may not have been applied)`;
   if (unsent.length) line += `; ${count(unsent.length)} not sent (${unsent[0].error?.replace(/^not sent: /, '').replace(/ while waiting to send it again:.*$/, '')})`;
   if (dupes) line += `; ${plural(dupes, 'duplicate id')} sent once`;

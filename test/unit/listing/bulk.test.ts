@@ -257,6 +257,24 @@ describe('bulk actions: failure classes, interrupts', () => {
     expect(warned.filter((w) => w.startsWith('MaxListenersExceededWarning'))).toEqual([]);
   });
 
+  it('a change whose answer does not say whether it was applied (a 5xx, a 200 svc cannot read) is outcome unknown, not failed; its undo leaves it out and names it', async () => {
+    fake.stub('/api/v1/issues/archive', (req: { body: { issueId: string } }) => (
+      req.body.issueId === 'iss_5xx' ? { status: 503, json: { error: 'down' } }
+        : req.body.issueId === 'iss_garbled' ? { status: 200, text: 'not json', type: 'application/json' }
+          : req.body.issueId === 'iss_gone' ? { status: 404, json: { error: 'no such issue' } } : { json: { ok: true } }));
+    const r = await runCli(['issues', 'archive', 'iss_ok', 'iss_5xx', 'iss_garbled', 'iss_gone', '--retries', '0', '--org', 'org_1', '-o', 'ndjson'], { env: fake.env });
+    expect(r.code).not.toBe(0);
+    const records = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    expect(records.map((x: { id: string; outcome: string }) => [x.id, x.outcome])).toEqual([['iss_ok', 'done'], ['iss_5xx', 'unknown'], ['iss_garbled', 'unknown'], ['iss_gone', 'failed']]);
+    expect(r.stderr).toContain('1 failed: iss_gone (not found), 2 failed, outcome unknown (may have been applied): iss_5xx');
+    // The undo: the done id only; the unknown ones named apart, not as "not done by that run".
+    fake.stub('/api/v1/issues/unarchive', { json: { ok: true } });
+    const undo = await runCli(['issues', 'unarchive', '--ids-from', '-', '--org', 'org_1', '-o', 'json'], { env: fake.env, stdin: r.stdout });
+    expect(undo.code, undo.stderr).toBe(0);
+    expect(JSON.parse(undo.stdout).map((x: { id: string }) => x.id)).toEqual(['iss_ok']);
+    expect(undo.stderr).toContain('left out: 1 failed (not done by that run); left out too: 2 whose outcome is unknown (that run may have applied them');
+  });
+
   it('stops sending after a 401: the rest are not sent, exit 3', async () => {
     fake.stub('/api/v1/issues/archive', { status: 401, json: { error: 'bad token' } });
     const r = await runCli(['issues', 'archive', 'iss_1', 'iss_2', 'iss_3', '--concurrency', '1', '--org', 'org_1', '-o', 'json'], { env: fake.env });
