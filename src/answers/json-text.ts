@@ -200,15 +200,18 @@ export function checkKeysOnce(text: string, what: string, report: Report, maxDep
  * string or an object, field notes "Errors"), a non-empty `errors` (a list, an object or a text), or
  * `success: false` (with its `message`). No record of the spec has `errors` or `success` (its answers
  * are the records, or OkResponse's `ok`): beside data they come from something between svc and the
- * service ("partial results, shard down"). `"error": ""`, `null`, `false`, an empty `errors` ([] or
- * {}) and `success: true` say there is none.
+ * service ("partial results, shard down"). `"error": ""`, `null`, `false`, `0` or `"0"` (a code of
+ * no error), `{}`, an empty `errors` ([] or {}) and `success: true` say there is none.
  */
 function errorBesideData(data: unknown): string | undefined {
   if (data === null || typeof data !== 'object' || Array.isArray(data)) return undefined;
   const record = data as Record<string, unknown>;
   const said = (v: unknown): string => JSON.stringify((typeof v === 'string' ? v : JSON.stringify(v)).slice(0, 120));
   const e = record.error;
-  if (e !== undefined && e !== null && e !== false && e !== '') return `it carries an error (${said(e)}) with a success status`;
+  // A code of 0 (or "0") is the common "no error" (inference: the field notes show only texts and objects).
+  const none = e === undefined || e === null || e === false || e === 0 || (typeof e === 'string' && (e.trim() === '' || e.trim() === '0'))
+    || (typeof e === 'object' && Object.keys(e as object).length === 0);
+  if (!none) return `it carries an error (${said(e)}) with a success status`;
   const list = record.errors;
   const listed = typeof list === 'string' ? list !== ''
     : Array.isArray(list) ? list.length > 0

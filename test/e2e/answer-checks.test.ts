@@ -103,10 +103,12 @@ const CASES: Record<CheckId, Case> = {
   'error-beside-data': {
     async plausible() {
       // An empty error beside complete data says there is none: no doubt at all.
-      fake.stub(SEARCH, { json: { ...answer([issue()]), error: '' } });
-      const clean = await svc(['issues', 'search', '-o', 'json']);
-      expect([clean.code, warnings(clean.stderr)]).toEqual([0, []]);
-      expect((await gate()).code).toBe(0);
+      for (const none of ['', 0, '0', {}, null, false]) {
+        fake.stub(SEARCH, { json: { ...answer([issue()]), error: none } });
+        const clean = await svc(['issues', 'search', '-o', 'json']);
+        expect([clean.code, warnings(clean.stderr)]).toEqual([0, []]);
+        expect((await gate()).code).toBe(0);
+      }
       fake.stub(SEARCH, { json: { ...answer([issue()]), error: 'index degraded' } });
       shownWithWarning(await svc(['issues', 'search', '-o', 'json']), 'error-beside-data', 'index degraded');
     },
