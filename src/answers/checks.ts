@@ -154,6 +154,14 @@ function makeChecks() {
       plausible: '`scans list` answered `{ "scans": [...], "totalCount": 3 }`: shown (a table\'s or CSV\'s rows are its `scans`); --all and the gate read `scans`, with a warning',
       lie: 'an answer with no list at all, or two: --all, the gate and bulk refuse it (there is no item to read)',
     },
+    'items-null': {
+      doubt: 'a listing whose items are `null` or absent, with `totalCount` 0',
+      basis: 'absent',
+      why: 'the spec gives a list; inference: `null` (how a Go service writes an empty list) or no list beside a total of 0 is an empty listing. With a total above 0 it is refused: the items cannot be read',
+      on: { read: 'warn', all: 'warn', gate: 'warn', bulk: 'warn' },
+      plausible: '`{ "issues": null, "totalCount": 0, ... }`: no results, with a warning; the gate decides on no issues',
+      lie: '`{ "issues": null, "totalCount": 3 }`: refused (the 3 cannot be read)',
+    },
     'no-total': {
       doubt: 'a listing without `totalCount`, or with one that is not a whole number',
       basis: 'absent',

@@ -235,6 +235,11 @@ export function itemsOf(data: unknown, key: string, what: string, report: Report
     report('items-key', what, `no '${key}' list; its one list, '${lists[0][0]}', is read as the items`);
     return lists[0][1] as unknown[];
   }
+  // `"issues": null` (a Go service's nil slice) or no list at all, with a total of 0: an empty listing.
+  if ((items === undefined || items === null) && lists.length === 0 && isObject(data) && data.totalCount === 0) {
+    report('items-null', what, `'${key}' is ${items === null ? 'null' : 'absent'} and totalCount 0: read as no items`);
+    return [];
+  }
   report('top-level', what, `the response does not have the documented shape: no '${key}' list${lists.length > 1 ? ` (and ${lists.length} other lists: ${lists.map(([k]) => quoted(k)).join(', ')}, none of them known to be the items)` : ''}`, 'check the base URL; try again with --verbose');
   throw new Error('unreachable: top-level is refused in every use');
 }

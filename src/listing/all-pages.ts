@@ -71,6 +71,9 @@ export interface PagerOptions {
   holdRefusals?: boolean;
 }
 
+/** The refusals holdRefusals holds until the page is handed out: what a page says of the listing, not of its items. */
+const HELD: ReadonlySet<CheckId> = new Set<CheckId>(['total-changed', 'counts-changed', 'page-short', 'over-page-size', 'over-total', 'id-twice', 'page-repeated']);
+
 interface Page {
   page: number;
   items: unknown[];
@@ -108,7 +111,8 @@ export class Pager {
       try {
         base(id, what, detail, hint);
       } catch (err) {
-        if (!(err instanceof AnswerRefusedError)) throw err;
+        // Only the listing's completeness is held: a page that cannot be read is refused at once.
+        if (!(err instanceof AnswerRefusedError) || !HELD.has(id)) throw err;
         this.held ??= err;
       }
     };

@@ -153,6 +153,22 @@ const CASES: Record<CheckId, Case> = {
       allRefused(await svc(['scans', 'list', '--all', '-o', 'ndjson']), "no 'codeScans' list");
     },
   },
+  'items-null': {
+    async plausible() {
+      for (const empty of [{ issues: null }, {}]) {
+        fake.stub(SEARCH, { json: { ...answer([]), issues: undefined, ...empty } });
+        shownWithWarning(await svc(['issues', 'search', '-o', 'json']), 'items-null', "'issues' is");
+        const r = await gate();
+        expect(r.code, r.stderr).toBe(0);
+        expect(r.stderr).toContain('[items-null, ');
+      }
+    },
+    async lie() {
+      fake.stub(SEARCH, { json: { ...answer([]), issues: null, totalCount: 3 } });
+      refused(await svc(['issues', 'search', '-o', 'json']), "no 'issues' list");
+      refused(await gate(), "no 'issues' list");
+    },
+  },
   'no-total': {
     async plausible() {
       fake.stub(SEARCH, { json: { issues: [issue()] } });
