@@ -246,11 +246,11 @@ function makeChecks() {
       plausible: '`currentPage: 0` for page 1: shown and counted, with a warning',
     },
     'page-size-capped': {
-      doubt: 'page 1 shorter than asked, with the answer\'s `pageSize` saying it is the service\'s cap',
+      doubt: 'page 1 of another length than asked, with the answer\'s `pageSize` saying it is the service\'s page size (a cap, or a minimum)',
       basis: 'request',
-      why: 'the request\'s `pageSize` against the answer\'s: the service caps it; the rest is read at the cap',
+      why: 'the request\'s `pageSize` against the answer\'s: the service pages by its own size; the rest is read at it',
       on: { all: 'warn', gate: 'warn', bulk: 'warn' },
-      plausible: '`--page-size 500` answered 100 a page with `pageSize: 100`: read 100 a page, with a warning',
+      plausible: '`--page-size 500` answered 100 a page with `pageSize: 100`, or `--page-size 5` answered 10 with `pageSize: 10`: read at the service\'s size, with a warning',
     },
     'total-changed': {
       doubt: '`totalCount` that changes between pages',

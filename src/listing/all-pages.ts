@@ -134,10 +134,12 @@ export class Pager {
     this.total = total;
     const expectFirst = Math.min(size, total);
     if (first.items.length !== expectFirst) {
-      const capped = first.reportedPageSize;
-      if (first.items.length < expectFirst && capped !== undefined && capped === first.items.length && capped > 0 && capped < size) {
-        this.report('page-size-capped', o.what, `the service caps the page size at ${capped} (asked for ${size})`);
-        size = capped;
+      // The answer's pageSize says the service pages by another size (a cap below the size asked, or
+      // a minimum above it), and page 1 holds just that: read on at its size, numbering pages by it.
+      const stated = first.reportedPageSize;
+      if (stated !== undefined && stated > 0 && stated !== size && first.items.length === Math.min(stated, total)) {
+        this.report('page-size-capped', o.what, stated < size ? `the service caps the page size at ${stated} (asked for ${size})` : `the service answers pages of ${stated} (asked for ${size})`);
+        size = stated;
       } else {
         this.sizeError(1, first.items.length, expectFirst, total, size);
       }

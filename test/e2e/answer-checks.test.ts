@@ -297,11 +297,12 @@ const CASES: Record<CheckId, Case> = {
   },
   'over-page-size': {
     async plausible() {
-      fake.stub(SEARCH, { json: answer([issue(), issue({ id: 'iss-2' })]) });
+      // (An answer whose pageSize gives its length is a service paging by its own size: page-size-capped.)
+      fake.stub(SEARCH, { json: answer([issue(), issue({ id: 'iss-2' })], { pageSize: undefined }) });
       shownWithWarning(await svc(['issues', 'search', '--page-size', '1', '-o', 'json']), 'over-page-size', 'it lists 2 issues on a page of 1');
     },
     async lie() {
-      fake.stub(SEARCH, { json: answer([issue(), issue({ id: 'iss-2' })], { totalCount: 3 }) });
+      fake.stub(SEARCH, { json: answer([issue(), issue({ id: 'iss-2' })], { totalCount: 3, pageSize: undefined }) });
       allRefused(await svc(['issues', 'search', '--all', '--page-size', '1', '-o', 'ndjson']), 'it lists 2 issues on a page of 1');
     },
   },
@@ -319,6 +320,19 @@ const CASES: Record<CheckId, Case> = {
       expect(r.code, r.stderr).toBe(0);
       expect(r.stdout.trim().split('\n')).toHaveLength(2);
       expect(r.stderr).toContain('the service caps the page size at 1 (asked for 5)');
+      // A service with a minimum page of 10 (5 asked), saying so: read at 10 a page, 23 issues, the
+      // breaking one on page 3 (it was exit 7 "10 issues on a page of 5").
+      const bigPages = (req: { body: Json }) => {
+        const all = Array.from({ length: 23 }, (_, n) => issue({ id: `iss-${n}`, score: n === 22 ? 95 : 5 }));
+        const at = ((req.body.page as number) - 1) * 10;
+        return { json: answer(all.slice(at, at + 10), { totalCount: 23, totalCountAllCategories: 23, categoryCounts: { ...OPEN_ONLY, open: 23 }, pageSize: 10, currentPage: req.body.page }) };
+      };
+      fake.stub(SEARCH, bigPages);
+      const all = await svc(['issues', 'search', '--all', '--page-size', '5', '-o', 'ndjson']);
+      expect(all.code, all.stderr).toBe(0);
+      expect(new Set(all.stdout.trim().split('\n').map((l) => JSON.parse(l).id)).size).toBe(23);
+      expect(all.stderr).toContain('the service answers pages of 10 (asked for 5)');
+      expect((await gate(['--page-size', '5'])).code).toBe(1);
     },
   },
   'total-changed': {
