@@ -452,11 +452,18 @@ function makeChecks() {
       lie: 'a record `completed` beside one `running` for the scan the gate is scoped to',
     },
     'scan-total': {
-      doubt: 'an answer for one scan id whose `totalCount` is above its records, or above 1',
-      basis: 'inferred',
-      why: 'inference: one id, one scan; a page 2 could hold the same scan running',
+      doubt: 'an answer for one scan id whose `totalCount` is above the records it holds',
+      basis: 'pages',
+      why: 'the records not sent could hold the same scan again (a page 2 with it running)',
       on: { gate: 'refuse', bulk: 'refuse' },
       lie: 'the completed record on page 1 and a running one on page 2',
+    },
+    'scan-others': {
+      doubt: 'a whole answer for one scan id that holds other scans beside it (the scan once)',
+      basis: 'inferred',
+      why: 'the field notes give `scanId` as a filter of `scans list`; inference: other scans beside the one asked for mean the service ignored the filter, and its one record is the scan (listed twice it is refused: scan-twice)',
+      on: { gate: 'warn', bulk: 'warn' },
+      plausible: '`--scan-id scan_1` answered `{ codeScans: [scan_1 completed, scan_9 ...], totalCount: 2 }`: scan_1 is judged, with a warning',
     },
     'scan-no-id': {
       doubt: 'a scan record without an id, where one scan is looked for',

@@ -149,8 +149,9 @@ export function startedScanId(response: unknown): string {
 
 /**
  * The scan's item in a `scans list` response (to a request for that one scan id), if listed. An
- * answer whose totalCount exceeds the records it holds, or is more than 1, is refused (`scan-total`:
- * the rest of it is unread, or one id names several scans). A scan listed twice is refused
+ * answer whose totalCount exceeds the records it holds is refused (`scan-total`: the rest of it is
+ * unread, and could hold the scan again); a whole answer with other scans beside the one is read,
+ * with a warning (`scan-others`: the service ignored the filter). A scan listed twice is refused
  * (`scan-twice`): two records of one scan contradict each other (or may: which one is the scan cannot
  * be told), so neither is taken, whichever comes first.
  */
@@ -166,8 +167,12 @@ export function findScan(data: unknown, scanId: string, report: Report = new Dou
   // records it holds (page 2 would hold the rest: another record of the scan, say running), or more
   // than one (one id, one scan), and the records read are not the whole answer: neither is trusted.
   const total = (data as { totalCount?: unknown }).totalCount;
-  if (typeof total === 'number' && (total > list.length || total > 1)) {
-    report('scan-total', what, `the answer ${total > list.length ? 'is incomplete' : 'contradicts itself'}: it gives totalCount ${total} for scan '${scanId}' but holds ${list.length} record${list.length === 1 ? '' : 's'}${total > list.length ? '' : ', and one scan id names one scan'}, so the scan's state cannot be told`);
+  if (typeof total === 'number' && total > list.length) {
+    report('scan-total', what, `the answer is incomplete: it gives totalCount ${total} for scan '${scanId}' but holds ${list.length} record${list.length === 1 ? '' : 's'}, so the scan's state cannot be told`);
+  } else if (matches.length === 1 && items.length > 1) {
+    // Whole (its total, if any, is what it holds) and the scan once in it: other scans beside it say
+    // the service did not filter by scanId, not that the scan is two.
+    report('scan-others', what, `the answer holds ${items.length - 1} other scan${items.length === 2 ? '' : 's'} beside '${scanId}' (the scanId filter seems ignored): its one record is read`);
   }
   const match = matches[0];
   if (match) return match;

@@ -664,6 +664,16 @@ const CASES: Record<CheckId, Case> = {
       refused(await gate(['--scan-id', 'scan-1']), "it gives totalCount 2 for scan 'scan-1' but holds 1 record");
     },
   },
+  'scan-others': {
+    async plausible() {
+      fake.stub(REPOS, { json: [{ id: 'repo-1' }] });
+      fake.stub(SCANS, { json: { codeScans: [{ scanId: 'scan-1', status: 'completed', finished: true }, { scanId: 'scan-9', repositoryId: 'repo-2', status: 'running', finished: false }], totalCount: 2 } });
+      fake.stub(SEARCH, { json: answer([issue()]) });
+      const r = await gate(['--scan-id', 'scan-1']);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).toContain("the answer holds 1 other scan beside 'scan-1' (the scanId filter seems ignored)");
+    },
+  },
   'scan-no-id': {
     async lie() {
       fake.stub(REPOS, { json: [{ id: 'repo-1' }] });
