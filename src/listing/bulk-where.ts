@@ -13,6 +13,7 @@ import { flagValue, setPath, validateTyped } from '../request/body.js';
 import { listParser, stringParser } from '../request/values.js';
 import { parseNumberFlag } from '../request/number-flag.js';
 import { Pager } from './all-pages.js';
+import { checkEmptyScope } from './empty-scope.js';
 import { resolveRepositoryFields } from '../request/repository-names.js';
 import { kebab } from '../operations/index.js';
 import { askYesNo } from '../terminal/confirm.js';
@@ -163,6 +164,9 @@ export async function findWhere(ctx: Context, search: Operation, where: Where, o
   } finally {
     progress.stop();
   }
+  // Nothing listed for a repository the service does not know is exit 4 naming it, as for the
+  // search itself: a mistyped id is not "nothing to do" (it was exit 0).
+  if (pager.fetched === 0) await checkEmptyScope(client, search.path, body, 'issues search (--where)');
   return { found, skipped };
 }
 

@@ -212,6 +212,13 @@ describe('bulk actions against the sandbox', () => {
     expect(same.code, same.stderr).toBe(0);
   });
 
+  it('--where repository-ids= a repository the service does not know: exit 4 naming it, not "nothing to do"', async () => {
+    const r = await sb.run(['issues', 'archive', '--where', 'types=open', '--where', 'repository-ids=repo_doesnotexist', '--yes', '-o', 'json']);
+    expect(r.code, r.stderr).toBe(4);
+    expect(r.stderr).toContain("repository 'repo_doesnotexist' not found");
+    expect(r.stdout).toBe('');
+  });
+
   it('--where refuses an unknown filter with exit 2', async () => {
     const r = await sb.run(['issues', 'archive', '--where', 'colour=red', '--yes']);
     expect(r.code).toBe(2);
