@@ -22,6 +22,7 @@ import { pullRequestCheckout } from '../helpers/git-repo.js';
 import { releaseTree } from '../helpers/release-tree.js';
 import { recorders } from '../helpers/github-runner.js';
 import { SCHEMAS, schemaCheck } from '../helpers/schemas.js';
+import { SHARED_REQUIRED } from '../helpers/spec.js';
 
 const ROOT = resolve(__dirname, '../..');
 type Job = { image: string; stage: string; rules: Array<{ if: string }>; variables: Record<string, unknown>; script: string[]; artifacts: { when?: string; paths: string[]; reports: Record<string, string> } };
@@ -53,7 +54,7 @@ export function component(given: Record<string, string>): { inputs: Record<strin
 }
 
 describe('the GitLab files', () => {
-  it.skipIf(!SCHEMAS && !process.env.CI)('validate against the CI schema subset (../shared/schemas), each job', () => {
+  it.skipIf(!SCHEMAS && !SHARED_REQUIRED)('validate against the CI schema subset (../shared/schemas), each job', () => {
     expect(SCHEMAS, 'the schemas beside the clone (../shared/schemas) are missing: CI must have them').toBeDefined();
     for (const [name, job] of Object.entries(example())) expect(schemaCheck('host-b-ci-subset.json', { [name]: job }), name).toEqual([]);
     for (const [name, job] of Object.entries(component({}).jobs)) expect(schemaCheck('host-b-ci-subset.json', { [name]: job }), name).toEqual([]);

@@ -31,6 +31,7 @@ import { releaseTree } from '../helpers/release-tree.js';
 import { recorders, runJob, stepSummaryOf, type RunnerOptions, type Step } from '../helpers/github-runner.js';
 import { runProgram } from '../helpers/run-svc.js';
 import { SCHEMAS, schemaCheck } from '../helpers/schemas.js';
+import { SHARED_REQUIRED } from '../helpers/spec.js';
 
 const ROOT = resolve(__dirname, '../..');
 // The action's address: package.json's repository (the one place, test/unit/docs/publish-address.test.ts).
@@ -68,7 +69,7 @@ describe('the GitHub files pass their linters', () => {
     }
   });
 
-  it.skipIf(!SCHEMAS && !process.env.CI)('validate against the published schemas (../shared/schemas)', () => {
+  it.skipIf(!SCHEMAS && !SHARED_REQUIRED)('validate against the published schemas (../shared/schemas)', () => {
     expect(SCHEMAS, 'the schemas beside the clone (../shared/schemas) are missing: CI must have them').toBeDefined();
     for (const file of WORKFLOWS) expect(schemaCheck('host-a-workflow.json', yamlFile(file)), file).toEqual([]);
     expect(schemaCheck('host-a-action.json', yamlFile('action.yml'))).toEqual([]);
@@ -96,6 +97,23 @@ describe('the GitHub files pass their linters', () => {
       expect(permissions).toMatchObject({ 'security-events': 'write', 'actions': 'read', 'contents': 'read' });
     }
     expect(caller.jobs['svc-gate'].uses).toMatch(/^[\w-]+\/[\w.-]+\/\.github\/workflows\/svc-gate\.yml@/);
+  });
+
+  it('the release workflow runs no code of the repository or its packages in the job that can push: build reads, publish pushes a bundle', () => {
+    const release = yamlFile('.github/workflows/release.yml');
+    expect(release.permissions).toEqual({ contents: 'read' });
+    const { build, publish } = release.jobs as Record<string, { permissions: Record<string, string>; needs?: string; steps: Step[] }>;
+    expect(build.permissions).toEqual({ contents: 'read' });
+    expect(publish.permissions).toEqual({ contents: 'write' });
+    expect(publish.needs).toBe('build');
+    // publish: the artifact and git/gh only; no checkout (whose tree a build could have changed), no
+    // npm, node or script of the repository.
+    expect(publish.steps.map((st) => st.uses).filter(Boolean)).toEqual(['actions/download-artifact@v4']);
+    for (const st of publish.steps) expect(String(st.run ?? '')).not.toMatch(/\bnpm\b|\bnode\b|\.ci\/|scripts\//);
+    // build: the install (its scripts) and the tests, with the token read-only.
+    expect(build.steps.some((st) => st.run === '.ci/run')).toBe(true);
+    expect(JSON.stringify(build)).not.toContain('GH_TOKEN');
+    expect(build.steps.find((st) => st.uses?.startsWith('actions/checkout'))?.with).toMatchObject({ 'persist-credentials': false });
   });
 
   it('the action runs the release tree with the runner\'s Node; the secrets are on the svc steps only; real actions, pinned', () => {

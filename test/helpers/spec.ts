@@ -6,11 +6,18 @@ import { resolve } from 'node:path';
 const CANDIDATES = ['../../../shared/spec/service-api.md', '../../../../shared/spec/service-api.md'].map((p) => resolve(__dirname, p));
 export const SPEC_PATH = CANDIDATES.find((p) => existsSync(p)) ?? CANDIDATES[0];
 
+/**
+ * Whether the spec and the outside schemas beside the clone (../shared) must be there: in CI, where
+ * missing is a failure, not a skip; but for a clone that never had them (a mirror's release
+ * workflow, .github/workflows/release.yml), which says so with SVC_TEST_SHARED=optional.
+ */
+export const SHARED_REQUIRED = !!process.env.CI && process.env.SVC_TEST_SHARED !== 'optional';
+
 /** Operation paths of the spec's endpoint tables, or undefined when the spec is not beside the clone. */
 export function specPaths(): string[] | undefined {
   if (!existsSync(SPEC_PATH)) {
-    // CI always has the spec beside the clone: missing there is a failure, not a skip.
-    if (process.env.CI) throw new Error(`the API spec is missing at ${SPEC_PATH}`);
+    if (SHARED_REQUIRED) throw new Error(`the API spec is missing at ${SPEC_PATH}`);
+    console.warn(`SKIPPED: the tests against the API spec: it is not at ${SPEC_PATH}`);
     return undefined;
   }
   const text = readFileSync(SPEC_PATH, 'utf8');
