@@ -291,3 +291,24 @@ describe('svc gate --diff auto: the base from the CI', () => {
     expect(r.stderr).toContain('give the base, e.g. --diff origin/main');
   });
 });
+
+describe('svc gate --diff: a change that edits the policy file', () => {
+  it('says so: its ignore rules apply before review', async () => {
+    const repo = project();
+    repo.git('checkout', '-q', 'feat');
+    repo.write('.svc-policy.yml', 'version: 1\nignore:\n  - path: "src/**"\n    reason: not ours\n    expires: 2099-12-31\n');
+    repo.commit('waive');
+    const s = await fake(ISSUES());
+    const r = await gate(s, repo.dir, ['--diff', 'main']);
+    expect(r.stderr).toContain('svc gate: this change edits the policy file .svc-policy.yml: its ignore rules apply to this run as the change writes them, before review');
+    // A change that leaves the policy file alone: nothing said.
+    const other = project();
+    other.git('checkout', '-q', 'main');
+    other.write('.svc-policy.yml', 'version: 1\n');
+    other.commit('policy on main');
+    other.git('checkout', '-q', 'feat');
+    other.git('rebase', '-q', 'main');
+    const quiet = await gate(s, other.dir, ['--diff', 'main']);
+    expect(quiet.stderr).not.toContain('edits the policy file');
+  });
+});

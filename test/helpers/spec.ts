@@ -9,9 +9,9 @@ export const SPEC_PATH = CANDIDATES.find((p) => existsSync(p)) ?? CANDIDATES[0];
 /**
  * Whether the spec and the outside schemas beside the clone (../shared) must be there: in CI, where
  * missing is a failure, not a skip; but for a clone that never had them (a mirror's release
- * workflow, .github/workflows/release.yml), which says so with SVC_TEST_SHARED=optional.
+ * workflow, .github/workflows/release.yml), which says so with SVC_TEST_SPEC=optional.
  */
-export const SHARED_REQUIRED = !!process.env.CI && process.env.SVC_TEST_SHARED !== 'optional';
+export const SHARED_REQUIRED = !!process.env.CI && process.env.SVC_TEST_SPEC !== 'optional';
 
 /** Operation paths of the spec's endpoint tables, or undefined when the spec is not beside the clone. */
 export function specPaths(): string[] | undefined {

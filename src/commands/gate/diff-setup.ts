@@ -7,6 +7,7 @@
  * that builds no pull request (a push, a schedule) there is no change to narrow to: every issue
  * counts, and a note says so. Outside a CI, `auto` is exit 2 (give the base).
  */
+import { relative, resolve, sep } from 'node:path';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../core/errors.js';
 import { pullRequestOf } from '../../ci/pull-request.js';
@@ -20,7 +21,7 @@ import type { GateOptions } from './options.js';
 type DiffOpts = Pick<GateOptions, 'diff' | 'diffScope' | 'diffWorkTree'>;
 
 /** `commit`: the commit the gate judges (--commit): the change ends there, not at HEAD (git/change.ts). */
-export async function diffSetup(ctx: Context, opts: DiffOpts, commit?: string): Promise<(DiffFilter & { about: DiffAbout }) | undefined> {
+export async function diffSetup(ctx: Context, opts: DiffOpts, commit?: string, policyFile?: string): Promise<(DiffFilter & { about: DiffAbout }) | undefined> {
   if (opts.diff === undefined) return undefined;
   const scope = opts.diffScope;
   let base = opts.diff.trim();
@@ -42,6 +43,12 @@ export async function diffSetup(ctx: Context, opts: DiffOpts, commit?: string): 
     throw err;
   }
   addUntracked(parsed, change.untracked);
+  // The policy's ignore rules take effect in the run of the change that writes them, before anyone
+  // reviewed it: said, so that a reviewer sees it (README: protect the file with a code owner).
+  const policy = policyFile === undefined ? undefined : relative(change.root, resolve(ctx.cwd, policyFile)).split(sep).join('/');
+  if (policy !== undefined && parsed.files.has(policy)) {
+    ctx.warn(`svc gate: this change edits the policy file ${policy}: its ignore rules apply to this run as the change writes them, before review (require a code owner's review of it)`);
+  }
   const tracked = new Set(change.tracked);
   ctx.note(`svc gate: --diff ${base}: ${parsed.files.size} file${parsed.files.size === 1 ? '' : 's'} changed since ${change.mergeBase.slice(0, 12)} (the merge base)${opts.diffWorkTree ? ', with the work tree' : change.head ? ` up to ${change.head.slice(0, 12)} (the commit judged)` : ''}`);
   return {

@@ -138,7 +138,7 @@ export async function gateSetup(ctx: Context, opts: SetupOpts): Promise<GateSetu
     setup.sieve.baseline = setup.baseline;
   }
   // The change ends at the commit judged (a pull request's head), not at the merge commit checked out.
-  const diff = await diffSetup(ctx, opts, setup.sieve.commit);
+  const diff = await diffSetup(ctx, opts, setup.sieve.commit, setup.policy?.file);
   if (diff) setup.sieve.diff = diff;
   return setup;
 }
