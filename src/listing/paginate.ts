@@ -9,6 +9,8 @@
  */
 import { layoutWidth } from '../core/host.js';
 import type { Context } from '../context.js';
+import { UsageError } from '../core/errors.js';
+import { kebab } from '../operations/index.js';
 import type { Operation } from '../operations/types.js';
 import { checkEmptyScope } from './empty-scope.js';
 import { Pager, allowListeners, parseConcurrency } from './all-pages.js';
@@ -42,6 +44,11 @@ function pageSizeFor(op: Operation, body: Record<string, unknown>): number {
  * against the service's total; only the items kept are written, and a note says how many.
  */
 export async function runAllPages(ctx: Context, op: Operation, body: Record<string, unknown>, opts: OperationOptions, filter?: ItemFilter): Promise<void> {
+  // Flags that page otherwise: --all reads every page itself (a --return-all answer holds every item
+  // on each page, so pages overlapped: exit 7 blamed the service), from page 1 (--page was ignored).
+  const p = op.pagination!;
+  if (body.returnAll === true) throw new UsageError('--all and --return-all both ask for every item: --all reads page after page, --return-all asks for one answer with all', 'give one of them');
+  if (body[p.page] !== undefined && body[p.page] !== 1) throw new UsageError(`--all reads every page from the first: --${kebab(p.page)} ${String(body[p.page])} would be ignored`, `drop --${kebab(p.page)}, or drop --all to read that page`);
   const concurrency = parseConcurrency(opts.concurrency);
   const what = `${op.group} ${op.name} --all`;
   const client = await ctx.client();

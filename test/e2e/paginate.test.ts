@@ -17,6 +17,19 @@ const ids = (n: number) => Array.from({ length: n }, (_, i) => makeIssue(i).id);
 const ALL = ['issues', 'search', '--all'];
 
 describe('svc issues search --all', () => {
+  it.concurrent('--all with --return-all or a --page other than 1: exit 2 before anything is sent (--return-all was exit 7 "the pages overlap", --page ignored)', async () => {
+    const s = await fake(5);
+    const both = await runCli([...ALL, '--return-all', '-o', 'ndjson'], { env: s.env, dispatcher: s.dispatcher });
+    expect(both.code, both.stderr).toBe(2);
+    expect(both.stderr).toContain('--all and --return-all both ask for every item');
+    const page = await runCli([...ALL, '--page', '3', '-o', 'ndjson'], { env: s.env, dispatcher: s.dispatcher });
+    expect(page.code, page.stderr).toBe(2);
+    expect(page.stderr).toContain('--all reads every page from the first: --page 3 would be ignored');
+    expect(s.searches()).toEqual([]);
+    const first = await runCli([...ALL, '--page', '1', '-o', 'ndjson'], { env: s.env, dispatcher: s.dispatcher });
+    expect(first.code, first.stderr).toBe(0);
+  });
+
   it.concurrent('streams every item exactly once, in order, with concurrent page requests', async () => {
     const s = await fake(2345);
     const r = await runCli([...ALL, '--page-size', '100', '--concurrency', '4', '-o', 'ndjson'], { env: s.env, dispatcher: s.dispatcher });
