@@ -112,7 +112,13 @@ function idOf(item: unknown, where: string): string {
   if (typeof item === 'string') return checkId(item.trim(), where);
   if (isObject(item) && typeof item.id === 'string') return checkId(item.id.trim(), where);
   if (isObject(item) && typeof item.issueId === 'string') return checkId(item.issueId.trim(), where);
-  throw new UsageError(`${where}: no 'id' field`, HINT);
+  // A service that numbers its issues (svc shows such an id with a warning, and acts on it as text).
+  for (const key of ['id', 'issueId']) {
+    const v = isObject(item) ? item[key] : undefined;
+    if (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0) return checkId(String(v), where);
+  }
+  const present = isObject(item) && ('id' in item || 'issueId' in item);
+  throw new UsageError(`${where}: ${present ? `its 'id' is not an issue id (${clip(JSON.stringify(isObject(item) ? item.id ?? item.issueId : item) ?? '')})` : "no 'id' field"}`, HINT);
 }
 
 function checkId(id: string, where: string): string {

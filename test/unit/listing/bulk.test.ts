@@ -321,6 +321,10 @@ describe('parseIdList', () => {
     expect(parseIdList('[{"id":"a"},{"id":"b"}]', 'f').ids).toEqual(['a', 'b']);
     expect(parseIdList('{"issues":[{"id":"a"}],"totalCount":1}', 'f').ids).toEqual(['a']);
   });
+  it('takes a numbered id as its text; names an id that is neither', () => {
+    expect(parseIdList('{"id":5}\n{"issueId":12}\n', 'f').ids).toEqual(['5', '12']);
+    expect(() => parseIdList('{"id":true}\n', 'f')).toThrow(/f: (line|item) 1: its 'id' is not an issue id \(true\)/);
+  });
   it('names the line of a record without an id', () => {
     expect(() => parseIdList('{"id":"a"}\n{"name":"b"}\n', 'f')).toThrow("f: line 2: no 'id' field");
   });
