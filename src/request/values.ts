@@ -39,7 +39,11 @@ export function checkControls(what: string, value: string, text = false): void {
   const name = NAMES[ch] ? `${escapeControls(ch)} ${NAMES[ch]}` : escapeControls(ch);
   const kind = text ? 'text here may hold tabs and line breaks, no other control character' : 'an id holds no control character';
   const hint = ch === '\r' ? 'a value taken from CRLF output (Windows line ends) ends with \\r: strip it, e.g. with `tr -d \'\\r\'`' : 'check where the value comes from';
-  throw new UsageError(`${what}: '${escapeControls(value)}' holds the control character ${name}; ${kind}`, hint);
+  // The value as far as its first such character (and a little after): a file's whole text (a binary
+  // given to --reason-from) was echoed into the one line, kilobytes of it.
+  const at = value.indexOf(ch);
+  const shown = value.length <= 80 ? escapeControls(value) : `${at > 40 ? '...' : ''}${escapeControls(value.slice(Math.max(0, at - 40), at + 20))}...`;
+  throw new UsageError(`${what}: '${shown}' holds the control character ${name}${value.length > 80 ? ` (at character ${at + 1} of ${value.length})` : ''}; ${kind}`, hint);
 }
 
 /**

@@ -1,3 +1,6 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { tempDir } from '../../helpers/temp.js';
 /**
  * Values typed on the command line, for every command of the operation table and the gate: an empty
  * list element and an id holding a control character are exit 2, naming the flag and showing the
@@ -101,6 +104,16 @@ describe('ids with control characters are exit 2 naming the flag, the character 
     await refused(['issues', 'search', '--search-query', 'a\u001b]52;c;x\u0007'], '--search-query', '\\x1b');
     await refused(['issues', 'search', '--search-query', 'a\rb'], '--search-query', '\\r');
     await refused(['repos', 'set-pr-title-template', 'repo_1', '--pr-title-template', 'x\u0000'], '--pr-title-template', '\\0');
+  });
+
+  it('a long value (a binary file given to --reason-from) is shown about its control character only, not whole', async () => {
+    const file = join(tempDir('svc-values-'), 'bin.dat');
+    writeFileSync(file, `${'reason '.repeat(500)}\u001c${'x'.repeat(4000)}`);
+    const r = await runCli(['issues', 'mark-false-positive', 'iss_1', '--reason-from', file, '--org', 'org_1'], { env, dispatcher: server.dispatcher });
+    expect(r.code).toBe(2);
+    const line = r.stderr.split('\n')[0];
+    expect(line).toMatch(/holds the control character \\x1c \(at character 3501 of 7501\)/);
+    expect(line.length).toBeLessThan(500); // it was the whole file: 7,600 characters
   });
 });
 
