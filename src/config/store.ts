@@ -83,7 +83,9 @@ export class ConfigStore {
         throw new ConfigFileError(`cannot read the config file ${this.path}: it is ${err.kind}, not a regular file`, fix);
       }
       const code = (err as NodeJS.ErrnoException).code;
-      if (code === 'ENOENT' || code === 'ENOTDIR') { this.raw = null; return undefined; }
+      if (code === 'ENOENT') { this.raw = null; return undefined; }
+      // A part of the path is a file (SVC_CONFIG_DIR naming a file): not "no config", which showed {}.
+      if (code === 'ENOTDIR') throw new ConfigFileError(`cannot read the config file ${this.path}: a part of its path is not a directory (SVC_CONFIG_DIR, or the config folder, names a file?)`, 'point SVC_CONFIG_DIR at a folder, or move that file away');
       const why = code === 'EACCES' || code === 'EPERM' ? 'permission denied' : code === 'ELOOP' ? 'too many symbolic links (a loop?)' : (err as Error).message;
       throw new ConfigFileError(`cannot read the config file ${this.path}: ${why}`, `fix it, run 'svc config reset --yes', or point SVC_CONFIG_DIR elsewhere`);
     }

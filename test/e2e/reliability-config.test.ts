@@ -88,6 +88,20 @@ describe('a corrupt config file', () => {
   });
 });
 
+describe('SVC_CONFIG_DIR naming a file', () => {
+  it('is exit 2 naming it for reads and writes alike (config list showed {} with exit 0), and the file is left as it was', async () => {
+    const file = join(fresh(), 'not-a-folder');
+    writeFileSync(file, 'mine\n');
+    for (const args of [['config', 'list'], ['config', 'set', 'organization', 'org_1'], ['orgs', 'list']]) {
+      const r = await runCli(args, { env: { SVC_CONFIG_DIR: file, ...noCreds } });
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stderr).toMatch(/not a directory/);
+      expect(r.stdout).toBe('');
+    }
+    expect(readFileSync(file, 'utf8')).toBe('mine\n');
+  });
+});
+
 describe('read-only runs never write', () => {
   it('the file keeps its inode, mtime and bytes after many read-only commands, ten of them at once', async () => {
     const dir = fresh();
