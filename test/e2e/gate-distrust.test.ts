@@ -208,18 +208,19 @@ describe('class 2: values outside the spec in verdict fields (counted fail close
   }
 
   // The runner's TZ is the process's: the run a wrong zone would change spawns bin/svc with it (a
-  // worker thread cannot change it). West of UTC a local reading puts 01:00 after the 02:00Z cut
-  // (a pass turned into a failure); east of it, 03:00 before the cut (a failure turned into a pass).
-  // The other run, which no zone changes, is the control that the cut itself works (in-process).
+  // worker thread cannot change it). East of UTC a local reading puts 03:00 before the 02:00Z cut
+  // (a failure turned into a pass). (West of it, a local reading could only make an issue newer, and
+  // one without a zone up to 12 h before the cut is counted as new anyway: created-no-zone.) The
+  // other run, which no zone changes, is the control that the cut itself works (in-process).
   for (const [tz, spawned] of [['Asia/Tokyo', 'after'], ['America/Los_Angeles', 'before']] as const) {
-    it(`a date-time without a zone is UTC, whatever TZ says (TZ=${tz})`, async () => {
+    it(`a date-time without a zone is read as UTC, whatever TZ says (TZ=${tz})`, async () => {
       // 03:00 UTC is after the 02:00Z cut: a new issue (score 95) that fails the gate.
-      fake.stub(SEARCH, [{ json: answer([issue({ createdAt: '2026-11-20T03:00:00', score: 95 })]) }, { json: answer([issue({ createdAt: '2026-11-20T01:00:00', score: 95 })]) }]);
+      fake.stub(SEARCH, [{ json: answer([issue({ createdAt: '2026-11-20T03:00:00', score: 95 })]) }, { json: answer([issue({ createdAt: '2026-11-19T13:00:00', score: 95 })]) }]);
       const args = ['gate', '--fail-on', 'high', '--new-since', '2026-11-20T02:00:00Z'];
       const run = (real: boolean) => real ? runSvc(args, { env: { ...fake.env, TZ: tz } }) : runCli(args, { env: { ...fake.env, TZ: tz } });
       const r = await run(spawned === 'after');
       expect(r.code, r.stdout + r.stderr).toBe(1);
-      // 01:00 UTC is before it: left out, the gate passes.
+      // 13:00 the day before is 13 h before it: old in every zone, left out, the gate passes.
       const p = await run(spawned === 'before');
       expect(p.code, p.stdout + p.stderr).toBe(0);
     });
@@ -289,7 +290,7 @@ describe('the rules are documented where users look', () => {
     expect(r.stdout).toContain('--counts wide');
     const doc = readFileSync(new URL('../../docs/security.md', import.meta.url), 'utf8');
     const section = doc.slice(doc.indexOf('## What svc does not trust in an answer'), doc.indexOf('## Cases that depend on the machine'));
-    for (const rule of ['a status other than 200', 'a key given twice', 'categoryCounts', 'status svc does not know', 'from 0 to 100', 'without a zone is UTC', 'scan record without an id', 'finished-flags disagree', '`--counts wide`', 'inferred', '7 hex digits', 'svc/unknown', 'leaves the repository', 'dangling or looping symlink', 'hard links', '16 MiB', 'exit 9 in every format', 'exit 4 naming']) {
+    for (const rule of ['a status other than 200', 'a key given twice', 'categoryCounts', 'status svc does not know', 'from 0 to 100', 'without a zone is read as UTC', 'scan record without an id', 'finished-flags disagree', '`--counts wide`', 'inferred', '7 hex digits', 'svc/unknown', 'leaves the repository', 'dangling or looping symlink', 'hard links', '16 MiB', 'exit 9 in every format', 'exit 4 naming']) {
       expect(section, rule).toContain(rule);
     }
   });
