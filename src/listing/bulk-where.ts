@@ -72,7 +72,7 @@ export function parseWhere(search: Operation, filters: string[]): Where {
       continue;
     }
     const spec = specs.find((s) => s.flag === key || s.path.join('.') === key);
-    if (!spec) throw new UsageError(`--where: unknown filter '${key}'`, `the filters are the flags of 'svc issues search': ${known()}`);
+    if (!spec) throw new UsageError(`--where: unknown filter '${key}'`, `the filters are the flags of 'svc issues search' that the service applies: ${known()}`);
     const value = valueOf(spec, raw);
     const name = spec.path.join('.');
     const before = values.get(name);
