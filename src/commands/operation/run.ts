@@ -14,7 +14,7 @@ import { checkAnswer } from '../../answers/item-scope.js';
 import { getPath } from '../../output/field-paths.js';
 import { count } from '../../terminal/progress.js';
 import { parseNumberFlag } from '../../request/number-flag.js';
-import { loadGroup } from '../../operations/index.js';
+import { kebab, loadGroup } from '../../operations/index.js';
 import { carryInexact } from '../../http/exact-numbers.js';
 
 const isEmptyList = (v: unknown): boolean => Array.isArray(v) && v.length === 0;
@@ -156,6 +156,12 @@ async function runBulkOperation(ctx: Context, op: Operation, flags: OperationFla
   // --failed-to: a file that can be written and is not the config file, before anything is sent.
   const failedTo = opts.failedTo as string | undefined;
   const failedToPath = failedTo === undefined ? undefined : await (await import('../../listing/failed-to.js')).checkFailedTo(ctx, failedTo);
+  // The id's own flag (--issue-id) beside the bulk ways of giving ids: one way only (it was reported
+  // as "issueId is given twice: 'id' and 'X'", the placeholder of the shared body in it).
+  const own = op.positional === undefined ? undefined : opts[op.positional];
+  if (own !== undefined) {
+    throw new UsageError(`--${kebab(op.positional!)} names one issue; with several ids, --ids-from, --where or --failed-to give every id that way`, `drop --${kebab(op.positional!)}, or give its id as an argument beside the others`);
+  }
   // The body every id shares, checked before any id is looked for (its id is set per call).
   const base = await buildRequestBody(ctx, op, flags, opts, positionals[0] ?? 'id');
   const org = typeof base.organizationId === 'string' ? base.organizationId : undefined;

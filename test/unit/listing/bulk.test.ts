@@ -219,6 +219,13 @@ describe('bulk actions against the sandbox', () => {
     expect(r.stdout).toBe('');
   });
 
+  it('--issue-id beside --where (or several ids): exit 2 naming the one way to give ids, nothing sent', async () => {
+    const r = await sb.run(['issues', 'archive', '--issue-id', 'iss_x', '--where', 'types=open', '--yes', '-o', 'json']);
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toContain('--issue-id names one issue; with several ids, --ids-from, --where or --failed-to give every id that way');
+    expect(r.stderr).not.toContain("'id'");
+  });
+
   it('--where refuses an unknown filter with exit 2', async () => {
     const r = await sb.run(['issues', 'archive', '--where', 'colour=red', '--yes']);
     expect(r.code).toBe(2);
