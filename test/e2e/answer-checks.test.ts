@@ -175,6 +175,11 @@ const CASES: Record<CheckId, Case> = {
       const r = await svc(['issues', 'search', '--all', '-o', 'ndjson']);
       expect(r.code, r.stderr).toBe(0);
       expect(r.stderr).toContain('the service reported no totalCount: pages are read until a short one');
+      // One page: shown, with a warning (it was silent).
+      for (const total of [undefined, null]) {
+        fake.stub(SEARCH, { json: { issues: [issue()], totalCount: total } });
+        shownWithWarning(await svc(['issues', 'search', '-o', 'json']), 'no-total', 'the answer has no totalCount: how many match is not known');
+      }
     },
     async lie() {
       fake.stub(SEARCH, { json: { issues: [issue()] } });

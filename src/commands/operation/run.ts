@@ -90,6 +90,11 @@ export async function runOperation(ctx: Context, op: Operation, flags: Operation
   // empty one scoped to repositories is checked to name only repositories that exist (listing/empty-scope.ts).
   checkAnswer(op.path, op.pagination?.items, data, body, `${op.group} ${op.name}`, ctx.doubts.report, { id: op.pagination?.id ?? (op.idAliases ? 'id' : undefined), idAliases: op.pagination?.idAliases ?? op.idAliases });
   if (op.pagination && isEmptyList(getPath(data, op.pagination.items))) await checkEmptyScope(client, op.path, body, `${op.group} ${op.name}`);
+  // A page without its total: how many match is not known (a total that is not a number is warned of above).
+  const totalKey = op.pagination?.total;
+  if (totalKey !== undefined && data !== null && typeof data === 'object' && !Array.isArray(data) && getPath(data, totalKey) == null) {
+    ctx.doubts.report('no-total', `${op.group} ${op.name}`, `the answer has no ${totalKey}: how many match is not known`);
+  }
   if (filter && local && op.pagination) {
     checkShape(ctx, op, data);
     const page = local.filterPage(data, op.pagination.items, filter);
