@@ -146,6 +146,10 @@ export class Pager {
     }
     const last = Math.ceil(total / size);
     if (last > 1) this.countsBeside(last);
+    // One page holds the whole listing: its ids, to tell page 2 (read below) repeating it.
+    // (Only when every item has an id: page 2 repeating page 1 is told by them.)
+    const ids = last === 1 && first.items.length > 0 ? first.items.map((x) => this.idOf(x)) : [];
+    const single = ids.length > 0 && ids.every((id) => id !== undefined) ? new Set(ids as string[]) : undefined;
     this.account(first);
     if (this.held) {
       yield first;
@@ -164,7 +168,6 @@ export class Pager {
     };
     launch();
     yield first;
-    let lastRead: Read = first;
     for (let page = 2; page <= last; page++) {
       launch();
       const data = await inflight.get(page)!;
@@ -179,25 +182,29 @@ export class Pager {
       this.account(r);
       yield r;
       this.throwHeld();
-      lastRead = r;
     }
     if (this.fetched !== total) {
       this.report('page-short', o.what, `fetched ${this.fetched} items but the service reported ${total}`);
       this.throwHeld();
       return;
     }
-    // One page, full (at the size asked for, or at the size the answer states), and totalCount is its
-    // length: the spec does not say that totalCount counts the whole listing rather than the page
-    // (inference), so page 2 is read too. Empty: the total holds. Not empty: the listing is read on
-    // as one without a total. (A total above a page's length counts more than the page: no doubt.)
-    const full = lastRead.items.length > 0 && (lastRead.items.length === size || lastRead.reportedPageSize === lastRead.items.length);
-    if (lastRead.page !== 1 || !full) return;
+    // One page, and totalCount is its length: the spec does not say that totalCount counts the whole
+    // listing rather than the page (inference), and a service may cap the page without saying so, so
+    // page 2 is asked for too (one request more). Empty, or page 1 again (a service that answers past
+    // its last page with it): the total holds, and nothing is said of that page. New items: the
+    // listing is read on as one without a total. (A total above a page's length counts more than
+    // the page: no doubt, no request.)
+    if (single === undefined) return;
     // Asked at the size asked for: a service that caps it numbers its pages by its cap.
-    const after = this.read(await this.fetch(2, size), 2, size);
+    const answer = await this.fetch(2, size);
+    const data = this.o.decode ? this.o.decode(answer, 2) : answer;
+    const peeked = peekItems(data, o.pagination.items);
+    if (peeked !== undefined && peeked.every((x) => { const id = this.idOf(x); return id !== undefined && single.has(id); })) return;
+    const after = this.readData(data, 2, size);
     if (after.items.length === 0) return;
     this.report('past-total', o.what, `page 2 holds ${after.items.length} more item${after.items.length === 1 ? '' : 's'} after the ${total} that ${o.pagination.total} gives: it does not count the whole listing; pages are read until a short one, without a completeness check`);
-    const capped = lastRead.reportedPageSize;
-    if (capped !== undefined && capped === lastRead.items.length && capped < size) {
+    const capped = first.reportedPageSize;
+    if (capped !== undefined && capped === first.items.length && capped < size) {
       this.report('page-size-capped', o.what, `the service caps the page size at ${capped} (asked for ${size})`);
       size = capped;
     }
@@ -256,8 +263,12 @@ export class Pager {
   }
 
   private read(answer: unknown, page: number, size: number): Read {
+    return this.readData(this.o.decode ? this.o.decode(answer, page) : answer, page, size);
+  }
+
+  /** A page already decoded (read: decode, then this). */
+  private readData(data: unknown, page: number, size: number): Read {
     const p = this.o.pagination;
-    const data = this.o.decode ? this.o.decode(answer, page) : answer;
     this.pagesRead++;
     const items = itemsOf(data, p.items, `${this.o.what}: page ${page}`, this.report);
     const t = getPath(data, p.total);
@@ -313,6 +324,16 @@ export class Pager {
     }
   }
 
+  /** An item's id (or its alias's), as text; undefined for an item without one. */
+  private idOf(item: unknown): string | undefined {
+    const idField = this.o.pagination.id;
+    if (!idField || item === null || typeof item !== 'object') return undefined;
+    const rec = item as Record<string, unknown>;
+    let id = rec[idField];
+    if (!usableId(id)) id = (this.o.pagination.idAliases ?? []).map((a) => rec[a]).find(usableId);
+    return typeof id === 'string' || typeof id === 'number' ? String(id) : undefined;
+  }
+
   private account(r: Read): void {
     const idField = this.o.pagination.id;
     if (idField) {
@@ -343,6 +364,15 @@ export class Pager {
       got < expected && page === 1 ? `the service may cap the page size: try --page-size ${got || 100}` : undefined,
     );
   }
+}
+
+/** The items of a page as itemsOf finds them (under the key, or the one list), without reporting; undefined when it finds none. */
+function peekItems(data: unknown, key: string): unknown[] | undefined {
+  const items = getPath(data, key);
+  if (Array.isArray(items)) return items;
+  if (items !== undefined || data === null || typeof data !== 'object') return undefined;
+  const lists = Object.values(data).filter(Array.isArray);
+  return lists.length === 1 ? lists[0] : undefined;
 }
 
 /** An id an item can be named by: a string that is not blank, or a number. */

@@ -210,6 +210,13 @@ const CASES: Record<CheckId, Case> = {
       expect(whole.code, whole.stderr).toBe(0);
       expect(whole.stderr).toBe('');
       expect(fake.requests.slice(before).filter((q) => q.path === SEARCH).map((q) => q.body.page)).toEqual([1, 2]);
+      // A service that answers past its last page with the last page again: the total holds, and
+      // nothing is said (it was id-twice, "the order shifted").
+      fake.stub(SEARCH, { json: answer([issue(), issue({ id: 'iss-2' })]) });
+      const clamped = await gate();
+      expect([clamped.code, warnings(clamped.stderr)]).toEqual([0, []]);
+      const all = await svc(['issues', 'search', '--all', '-o', 'ndjson']);
+      expect([all.code, all.stderr, all.stdout.trim().split('\n').length]).toEqual([0, '', 2]);
     },
     async lie() {
       // The page's own count as the total, 5 a page (asked for 5): the breaking issue is on page 2.
@@ -224,6 +231,18 @@ const CASES: Record<CheckId, Case> = {
       expect(failed.code, failed.stderr).toBe(1);
       fake.stub(SEARCH, paged(5));
       refused(await gate(['--page-size', '5']), /gate: no PASS: page 2 holds 1 more item after the 5 that totalCount gives/);
+      // A cap the answer does not state (no pageSize), 2 of the 3 a page, totalCount the page's count:
+      // the page is not full at the size asked (500), and the gate passed on it, the breaking one unread.
+      const silent = (score: number) => (req: { body: Json }) => {
+        const all = [issue(), issue({ id: 'iss-2' }), issue({ id: 'iss-3', score })];
+        const at = ((req.body.page as number) - 1) * 2;
+        const items = all.slice(at, at + 2);
+        return { json: answer(items, { totalCount: items.length, pageSize: undefined }) };
+      };
+      fake.stub(SEARCH, silent(95));
+      expect((await gate()).code).toBe(1);
+      fake.stub(SEARCH, silent(5));
+      refused(await gate(), /gate: no PASS: page 2 holds 1 more item after the 2 that totalCount gives/);
     },
   },
   'no-counts': {

@@ -126,12 +126,15 @@ describe('svc gate: usage', () => {
       '--code-scan-types', 'FullScan', '--vulnerability-classes', 'XSS', '--rule-id', 'r1', '--search-query', 'q', '--project-id', 'proj-1', '--organization-id', 'org-1']);
     expect(r.code, r.stderr).toBe(1);
     // The scope was verified first (organization, repositories and project, rule, scan), then counted.
-    expect(s.requests.map((q) => q.path.replace('/api/v1/', ''))).toEqual(['orgs/list', 'repositories/list', 'issues/search', 'scans/list', 'issues/search']);
-    expect(s.searches().at(-1)!.body).toEqual({
+    // (The listing fits one page whose total is its length: page 2 is asked for too, and is empty.)
+    expect(s.requests.map((q) => q.path.replace('/api/v1/', ''))).toEqual(['orgs/list', 'repositories/list', 'issues/search', 'scans/list', 'issues/search', 'issues/search']);
+    const counting = {
       organizationId: 'org-1', repositoryIds: ['repo-1', 'repo-2'], scanId: 'scan-1', projectId: 'proj-1', codeScanTypes: ['FullScan'],
       vulnerabilityClasses: ['XSS'], languages: ['go'], ruleId: 'r1', searchQuery: 'q', types: ['open'], getCounts: true,
       sortBy: 'createdAt', sortOrder: 'asc', page: 1, pageSize: 500,
-    });
+    };
+    expect(s.searches().at(-2)!.body).toEqual(counting);
+    expect(s.searches().at(-1)!.body).toEqual({ ...counting, page: 2 });
   });
 });
 
