@@ -20,7 +20,7 @@ import type { Context } from '../context.js';
 import type { Operation } from '../operations/types.js';
 import { CliError, InterruptedError } from '../core/errors.js';
 import { BULK_FAILURE_ORDER, EXIT, type ExitCode } from '../core/exit-codes.js';
-import { ApiError, ResponseError, ServerError, TimeoutError } from '../http/api-errors.js';
+import { ApiError, ConnectionError, ResponseError, ServerError, TimeoutError } from '../http/api-errors.js';
 import { describeRequest } from '../http/dry-run.js';
 import { render } from '../output/render.js';
 import { checkShape } from '../output/respond.js';
@@ -64,7 +64,11 @@ type Outcome = 'done' | 'failed' | 'unknown' | 'not-sent' | 'skipped';
 /** Whether a call that failed with `err` may have been applied (its outcome is unknown). */
 function mayHaveApplied(err: unknown): boolean {
   if (err instanceof InterruptedError) return !err.waitingToRetry;
-  if (err instanceof ServerError || err instanceof TimeoutError) return true;
+  if (err instanceof ServerError) return true;
+  // Waiting for the connection: nothing was sent. For the answer's headers or body: it was.
+  if (err instanceof TimeoutError) return err.phase !== 'connect';
+  // A connection that failed after the request went out (reset, closed mid-answer).
+  if (err instanceof ConnectionError) return !err.neverSent;
   // A status svc does not take as the answer (a 2xx not 200, a redirect not followed): it was handled.
   if (err instanceof ResponseError) return true;
   // An answer not understood after a success status (not JSON, another shape, no `ok`).

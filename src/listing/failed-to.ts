@@ -17,9 +17,11 @@ export async function checkFailedTo(ctx: Context, given: string): Promise<string
   if (given.trim() === '') throw new UsageError('--failed-to needs a file name');
   if (given === '-') throw new UsageError("--failed-to writes a file: '-' (stdout) would mix the ids into the records", 'give a file name');
   const path = resolve(ctx.cwd, given);
+  // A device or a FIFO is written in place: its folder (/dev) need not be writable.
+  const inPlace = await stat(path).then((s) => s.isCharacterDevice() || s.isFIFO() || s.isSocket(), () => false);
   try {
     if (!(await stat(dirname(path))).isDirectory()) throw new Error('not a directory');
-    await access(dirname(path), constants.W_OK);
+    if (!inPlace) await access(dirname(path), constants.W_OK);
   } catch {
     throw new UsageError(`cannot write --failed-to '${given}': its directory does not exist or is not writable`, 'create the directory first');
   }

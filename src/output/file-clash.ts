@@ -65,7 +65,9 @@ export async function sameFile(a: string, b: string): Promise<boolean> {
  * second report would replace the first (the paths as given are compared where they are parsed).
  */
 export async function checkOutputsDistinct(outputs: NamedFile[]): Promise<void> {
-  const ids = await Promise.all(outputs.map(async (f) => ({ f, id: await identity(f.path) })));
+  // Devices and FIFOs are written in place, one report after the other: nothing is replaced.
+  const files = (await Promise.all(outputs.map(async (f) => ((await stat(f.path).catch(() => undefined))?.isFile() === false ? undefined : f)))).filter((f): f is NamedFile => f !== undefined);
+  const ids = await Promise.all(files.map(async (f) => ({ f, id: await identity(f.path) })));
   for (let i = 0; i < ids.length; i++) {
     for (let j = 0; j < i; j++) {
       const [a, b] = [ids[j], ids[i]];

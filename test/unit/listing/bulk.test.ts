@@ -1,5 +1,7 @@
 /** Bulk actions: several ids in one process (src/listing/bulk.ts, bulk-ids.ts, bulk-where.ts). */
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useSandbox } from '../../helpers/sandbox.js';
@@ -287,6 +289,25 @@ describe('bulk actions: failure classes, interrupts', () => {
     expect(undo.code, undo.stderr).toBe(0);
     expect(JSON.parse(undo.stdout).map((x: { id: string }) => x.id)).toEqual(['iss_ok']);
     expect(undo.stderr).toContain('left out: 1 failed (not done by that run); left out too: 2 whose outcome is unknown (that run may have applied them');
+  });
+
+  it('a connection dropped after the request went out is outcome unknown (it may have been applied), not failed', async () => {
+    const received: string[] = [];
+    const server = createServer((req) => {
+      let body = '';
+      req.setEncoding('utf8').on('data', (d: string) => { body += d; }).on('end', () => { received.push(JSON.parse(body).issueId); req.socket.destroy(); });
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      const r = await runCli(['issues', 'archive', 'iss_1', 'iss_2', '--retries', '0', '--concurrency', '1', '--org', 'org_1', '-o', 'json'],
+        { env: { SVC_BASE_URL: url, SVC_API_TOKEN_ID: 'id', SVC_API_TOKEN_SECRET: 'secret' } });
+      expect(r.code, r.stderr).toBe(6);
+      expect(received).toEqual(['iss_1', 'iss_2']);
+      expect(JSON.parse(r.stdout).map((x: { outcome: string }) => x.outcome)).toEqual(['unknown', 'unknown']);
+    } finally {
+      await new Promise<void>((r) => server.close(() => r()));
+    }
   });
 
   it('stops sending after a 401: the rest are not sent, exit 3', async () => {

@@ -54,5 +54,10 @@ describe('--json-report', () => {
       expect(r.stderr).toContain(`are the same file (a link to it): one report would replace the other`);
       expect(readFileSync(sarif, 'utf8')).toBe('an earlier SARIF\n');
     }
+    // A device (here by its name and by a link to it) is written in place, one report after the other: not "the same file".
+    symlinkSync('/dev/null', join(sub, 'null-link'));
+    const devices = await runCli(['gate', '--fail-on', 'high', '--sarif', '/dev/null', '--junit', join(sub, 'null-link')], { env: sb.env });
+    expect(devices.stderr).not.toContain('are the same file');
+    expect(devices.code).toBe(1);
   });
 });
