@@ -33,6 +33,7 @@ import { numberFlag } from '../request/number-flag.js';
 import { IdSet } from './id-set.js';
 import type { CheckId } from '../answers/checks.js';
 import { AnswerRefusedError, Doubts, type Report } from '../answers/doubts.js';
+import { ApiError } from '../http/api-errors.js';
 import { checkAnswerCounts, type CountOptions } from '../answers/search-counts.js';
 import { itemScopeCheck, itemsOf, type ItemScopeCheck } from '../answers/item-scope.js';
 import { countChange, pageCounts, shownCount } from './page-counts.js';
@@ -195,11 +196,28 @@ export class Pager {
     // listing is read on as one without a total. (A total above a page's length counts more than
     // the page: no doubt, no request.)
     if (single === undefined) return;
-    // Asked at the size asked for: a service that caps it numbers its pages by its cap.
-    const answer = await this.fetch(2, size);
+    // Asked at the size asked for: a service that caps it numbers its pages by its cap. A 4xx for it
+    // (404 or 400 "page out of range") is a service without a page 2: the listing is whole.
+    let answer: unknown;
+    try {
+      answer = await this.fetch(2, size);
+    } catch (err) {
+      if (err instanceof ApiError && err.status !== undefined && err.status >= 400 && err.status < 500 && ![401, 403, 408, 429].includes(err.status)) return;
+      throw err;
+    }
     const data = this.o.decode ? this.o.decode(answer, 2) : answer;
+    // Its total: page 1's, 0 (nothing past the end), none, or its own length (a total of the page,
+    // with new items: past-total below); another says the listing changed since page 1 (an issue
+    // opened: it may be the one not read), whatever the page holds.
+    const later = getPath(data, o.pagination.total);
     const peeked = peekItems(data, o.pagination.items);
-    if (peeked !== undefined && peeked.every((x) => { const id = this.idOf(x); return id !== undefined && single.has(id); })) return;
+    const repeats = peeked !== undefined && peeked.every((x) => { const id = this.idOf(x); return id !== undefined && single.has(id); });
+    if (typeof later === 'number' && later !== 0 && later !== total && !(peeked !== undefined && !repeats && later === peeked.length)) {
+      // (Held by the gate, which counts the new items first: sequential() throws it after the page.)
+      this.report('total-changed', o.what, `the listing changed while it was read (${o.pagination.total} was ${total} on page 1, ${later} on page 2)`);
+      if (repeats) this.throwHeld();
+    }
+    if (repeats) return;
     const after = this.readData(data, 2, size);
     if (after.items.length === 0) return;
     this.report('past-total', o.what, `page 2 holds ${after.items.length} more item${after.items.length === 1 ? '' : 's'} after the ${total} that ${o.pagination.total} gives: it does not count the whole listing; pages are read until a short one, without a completeness check`);

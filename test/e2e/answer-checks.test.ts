@@ -369,6 +369,25 @@ const CASES: Record<CheckId, Case> = {
       const failed = await gate(['--page-size', '1']);
       expect(failed.code, failed.stderr).toBe(1);
       expect(failed.stderr).toContain('the listing changed while it was read');
+      // One page, then the page-2 read after it: a total grown since page 1 (an issue opened, maybe
+      // the breaking one, unread) is no PASS, whether page 2 is empty or repeats part of page 1.
+      const two = answer([issue(), issue({ id: 'iss-2' })]);
+      for (const later of [[], [issue({ id: 'iss-2' })]]) {
+        fake.stub(SEARCH, (req) => ({ json: req.body.page === 1 ? two : { ...two, issues: later, totalCount: 3, currentPage: req.body.page } }));
+        refused(await gate(), /gate: the listing changed while it was read \(totalCount was 2 on page 1, 3 on page 2\)/);
+      }
+    },
+    async plausible() {
+      // Past the end of a one-page listing: an empty page with totalCount 0, or a 404 / 400 "page out
+      // of range": the listing is whole (a 404 was exit 4 "check the id", a 400 exit 5).
+      const two = answer([issue(), issue({ id: 'iss-2' })]);
+      for (const past of [{ json: { ...two, issues: [], totalCount: 0 } }, { status: 404, json: { error: 'page out of range' } }, { status: 400, json: { error: 'page out of range' } }]) {
+        fake.stub(SEARCH, (req) => (req.body.page === 1 ? { json: two } : past));
+        const r = await gate();
+        expect([r.code, warnings(r.stderr)], r.stderr).toEqual([0, []]);
+        const all = await svc(['issues', 'search', '--all', '-o', 'ndjson']);
+        expect([all.code, all.stderr]).toEqual([0, '']);
+      }
     },
   },
   'counts-changed': {
