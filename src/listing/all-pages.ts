@@ -19,6 +19,14 @@
  * are checked too; the items' doubts are handed out with the page (`doubted`), for the gate and bulk
  * actions to decide on each.
  *
+ * The page size is the service's where its answer states another (a cap below the size asked, a
+ * minimum above it: `page-size-capped`). A listing that fits one page whose total is its length is
+ * followed by page 2 (the spec does not say that totalCount counts more than the page; inference):
+ * empty, page 1 again, or a 4xx, the listing is whole; new items, `past-total`, read on without a
+ * total; a total grown since page 1, `total-changed`. The gate holds the refusals that say the
+ * listing is incomplete until the page that shows it is counted (`holdRefusals`): a breaking issue
+ * on it proves the FAIL.
+ *
  * What no page shows cannot be seen: a change that leaves every count as it was (one issue archived
  * while another is reopened), or one made while a service reports no counts beside the total, may
  * move an item past a page boundary unseen. No re-read at the end is made for it: with the counts
