@@ -281,7 +281,7 @@ function makeChecks() {
       lie: 'a service that ignores `page` and sends page 1 again',
     },
     'page-repeated': {
-      doubt: 'without `totalCount`, a page that starts with the previous page\'s first item',
+      doubt: 'a page that starts with the previous page\'s first item (without `totalCount`), or with page 1\'s',
       basis: 'pages',
       why: 'the service ignores the page number: reading on would never end, or double every item',
       on: { all: 'refuse', gate: 'refuse', bulk: 'refuse' },

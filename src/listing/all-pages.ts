@@ -165,6 +165,7 @@ export class Pager {
       this.throwHeld();
     }
 
+    const firstId = first.items.length > 0 ? this.idOf(first.items[0]) : undefined;
     const inflight = new Map<number, Promise<unknown>>();
     let next = 2;
     const launch = () => {
@@ -188,6 +189,12 @@ export class Pager {
       this.sameCounts(r);
       const expected = page < last ? size : total - (last - 1) * size;
       if (r.items.length !== expected) this.sizeError(page, r.items.length, expected, total, size);
+      // A page that starts with page 1's first item: the service ignores the page number (said as
+      // such, not as an order that shifted; both refused).
+      const head = r.items.length > 0 ? this.idOf(r.items[0]) : undefined;
+      if (head !== undefined && head === firstId) {
+        this.report('page-repeated', o.what, `page ${page} starts with the same item as page 1 ('${head}'); the service seems to ignore '${o.pagination.page}'`, 'use --page and --page-size instead of --all');
+      }
       this.account(r);
       yield r;
       this.throwHeld();

@@ -404,11 +404,13 @@ const CASES: Record<CheckId, Case> = {
   },
   'id-twice': {
     async lie() {
-      fake.stub(SEARCH, { json: { issues: [issue()], totalCount: 2 } });
-      allRefused(await svc(['issues', 'search', '--all', '--page-size', '1', '-o', 'json']), "item 'iss-1' came twice (pages 1 and 2)");
+      // The order shifted: page 2 starts with page 1's second item.
+      const shifted = (score: number) => (req: { body: Json }) => ({ json: { issues: req.body.page === 1 ? [issue({ id: 'iss-0' }), issue({ score })] : [issue({ score }), issue({ id: 'iss-2' })], totalCount: 4 } });
+      fake.stub(SEARCH, shifted(5));
+      allRefused(await svc(['issues', 'search', '--all', '--page-size', '2', '-o', 'json']), "item 'iss-1' came twice (pages 1 and 2)");
       // The gate counts an issue once: the same breaking issue twice is not 2 over --max-critical 1.
-      fake.stub(SEARCH, { json: { issues: [issue({ score: 95 })], totalCount: 2 } });
-      refused(await svc(['gate', '--max-critical', '1', '--page-size', '1']), "item 'iss-1' came twice (pages 1 and 2)");
+      fake.stub(SEARCH, shifted(95));
+      refused(await svc(['gate', '--max-critical', '1', '--page-size', '2']), "item 'iss-1' came twice (pages 1 and 2)");
       // A breaking issue new on the page that repeats another still proves the FAIL.
       fake.stub(SEARCH, (req) => ({ json: { issues: req.body.page === 1 ? [issue({ id: 'iss-0' }), issue()] : [issue(), issue({ id: 'iss-2', score: 95 })], totalCount: 4 } }));
       expect((await gate(['--page-size', '2'])).code).toBe(1);
@@ -416,6 +418,10 @@ const CASES: Record<CheckId, Case> = {
   },
   'page-repeated': {
     async lie() {
+      // With a total: page 2 starts with page 1's first item (it was 'came twice: the order shifted').
+      fake.stub(SEARCH, { json: { issues: [issue()], totalCount: 2 } });
+      allRefused(await svc(['issues', 'search', '--all', '--page-size', '1', '-o', 'json']), "page 2 starts with the same item as page 1 ('iss-1'); the service seems to ignore 'page'");
+      refused(await gate(['--page-size', '1']), "page 2 starts with the same item as page 1 ('iss-1'); the service seems to ignore 'page'");
       fake.stub(SEARCH, { json: { issues: [{ n: 1 }] } });
       allRefused(await svc(['issues', 'search', '--all', '--page-size', '1', '-o', 'json']), "page 2 starts with the same item as page 1; the service seems to ignore 'page'");
     },
@@ -464,9 +470,9 @@ const CASES: Record<CheckId, Case> = {
       const bulk = await svc(['issues', 'archive', '--where', 'types=open', '--yes', '-o', 'json']);
       expect(bulk.code, bulk.stderr).toBe(0);
       expect(fake.to('/api/v1/issues/archive').map((q) => q.body.issueId).sort()).toEqual(['iss-1', 'iss-2']);
-      // Doubled across pages under its alias: still caught (id-twice).
+      // Doubled across pages under its alias: still caught (page 1 again: page-repeated, by the alias).
       fake.stub(SEARCH, { json: { issues: [named()], totalCount: 2 } });
-      allRefused(await svc(['issues', 'search', '--all', '--page-size', '1', '-o', 'json']), "item 'iss-1' came twice");
+      allRefused(await svc(['issues', 'search', '--all', '--page-size', '1', '-o', 'json']), "page 2 starts with the same item as page 1 ('iss-1')");
     },
   },
   'item-status-other': {
