@@ -381,7 +381,7 @@ function makeChecks() {
     'score-absent': {
       doubt: 'an issue without a score',
       basis: 'absent',
-      why: 'the spec gives every issue a `score`; one without is counted as critical (fail closed)',
+      why: 'the spec lists `score` in the issue record, not marked required; an issue without one cannot be placed at a level, so it is counted as critical (fail closed: a FAIL on it is a doubt counted, not a breach read; both fail the job)',
       on: { gate: 'count' },
       plausible: 'counted as critical, named',
     },
