@@ -83,6 +83,9 @@ export interface PagerOptions {
 /** The refusals holdRefusals holds until the page is handed out: what a page says of the listing, not of its items. */
 const HELD: ReadonlySet<CheckId> = new Set<CheckId>(['total-changed', 'counts-changed', 'page-short', 'over-page-size', 'over-total', 'id-twice', 'page-repeated']);
 
+/** 4xx answers to the page after a whole one that say something else than "no such page": the token, a timeout, the rate. */
+const NOT_PAST_THE_END: ReadonlySet<number> = new Set([401, 403, 408, 429]);
+
 interface Page {
   page: number;
   items: unknown[];
@@ -217,7 +220,7 @@ export class Pager {
     try {
       answer = await this.fetch(2, size);
     } catch (err) {
-      if (err instanceof ApiError && err.status !== undefined && err.status >= 400 && err.status < 500 && ![401, 403, 408, 429].includes(err.status)) return;
+      if (err instanceof ApiError && err.status !== undefined && err.status >= 400 && err.status < 500 && !NOT_PAST_THE_END.has(err.status)) return;
       throw err;
     }
     const data = this.o.decode ? this.o.decode(answer, 2) : answer;
@@ -368,16 +371,10 @@ export class Pager {
   }
 
   private account(r: Read): void {
-    const idField = this.o.pagination.id;
-    if (idField) {
-      const aliases = this.o.pagination.idAliases ?? [];
+    if (this.o.pagination.id) {
       for (let i = 0; i < r.items.length; i++) {
-        const item = r.items[i];
-        const rec = item !== null && typeof item === 'object' ? item as Record<string, unknown> : undefined;
-        let id = rec?.[idField];
-        if (!usableId(id) && rec) id = aliases.map((a) => rec[a]).find(usableId);
-        if (typeof id !== 'string' && typeof id !== 'number') continue;
-        const key = String(id);
+        const key = this.idOf(r.items[i]);
+        if (key === undefined) continue;
         const seenOn = this.ids.add(key, r.page);
         if (seenOn !== undefined) {
           const marks = (r.doubted ??= new Map()).get(i) ?? [];

@@ -5,29 +5,20 @@
  * root, `--failed-to /dev/full` replaced the device with a regular file, and the config file named
  * there lost every profile.
  */
-import { access, constants, stat } from 'node:fs/promises';
-import { dirname, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import type { Context } from '../context.js';
 import { UsageError } from '../core/errors.js';
 import { checkOutputsSpareInputs } from '../output/file-clash.js';
-import { writeModeFor, writeReport } from '../output/write-file.js';
+import { unwritable, writeReport } from '../output/write-file.js';
 
 /** The path --failed-to writes, resolved; exit 2 (before any request) where it cannot be written or is svc's config file. */
 export async function checkFailedTo(ctx: Context, given: string): Promise<string> {
   if (given.trim() === '') throw new UsageError('--failed-to needs a file name');
   if (given === '-') throw new UsageError("--failed-to writes a file: '-' (stdout) would mix the ids into the records", 'give a file name');
   const path = resolve(ctx.cwd, given);
-  // A device or a FIFO is written in place: its folder (/dev) need not be writable.
-  const inPlace = await stat(path).then((s) => s.isCharacterDevice() || s.isFIFO() || s.isSocket(), () => false);
-  try {
-    if (!(await stat(dirname(path))).isDirectory()) throw new Error('not a directory');
-    if (!inPlace) await access(dirname(path), constants.W_OK);
-  } catch {
-    throw new UsageError(`cannot write --failed-to '${given}': its directory does not exist or is not writable`, 'create the directory first');
-  }
-  await writeModeFor(path).catch((err: NodeJS.ErrnoException) => {
-    throw new UsageError(`cannot write --failed-to '${given}' (${err.code === 'EISDIR' ? 'a directory' : err.code ?? err.message})`, 'give a regular file or a new path');
-  });
+  const no = await unwritable(path);
+  if (no?.why === 'folder') throw new UsageError(`cannot write --failed-to '${given}': its directory does not exist or is not writable`, 'create the directory first');
+  if (no !== undefined) throw new UsageError(`cannot write --failed-to '${given}' (${no.why === 'refused' ? no.code : 'a directory'})`, 'give a regular file or a new path');
   await checkOutputsSpareInputs(
     [{ flag: '--failed-to', given, path }],
     [{ flag: 'the config file', given: ctx.config.path, path: resolve(ctx.cwd, ctx.config.path), hint: 'give --failed-to another file: this one holds the profiles and the stored token' }],

@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Stats } from 'node:fs';
 import { close as closeFd, constants, open as openFd, unlinkSync } from 'node:fs';
-import { appendFile, lstat, open, readlink, realpath, rename, stat, unlink } from 'node:fs/promises';
+import { access, appendFile, lstat, open, readlink, realpath, rename, stat, unlink } from 'node:fs/promises';
 import { Socket } from 'node:net';
 import { basename, dirname, join, resolve as resolvePath } from 'node:path';
 import type { Writable } from 'node:stream';
@@ -89,6 +89,26 @@ export async function writeModeFor(path: string): Promise<{ mode: WriteMode; tar
   const real = await realpath(absolute);
   if (DEVICE_PATH.test(real)) return { mode: 'direct', target: absolute };
   return { mode: 'atomic', target: real };
+}
+
+/**
+ * Why `path` cannot be written as a file svc writes (a report, --failed-to), checked before anything
+ * is sent; undefined when it can. `folder`: its folder does not exist or is not writable (a device,
+ * FIFO or socket is written in place and needs neither: --failed-to /dev/null for a user who is not
+ * root); `directory`; `refused`: what writeModeFor refuses (a symlink loop, a link to nothing in a
+ * missing folder, a block device), with its code.
+ */
+export async function unwritable(path: string): Promise<{ why: 'folder' | 'directory' } | { why: 'refused'; code: string } | undefined> {
+  const info = await stat(path).catch(() => undefined);
+  if (info?.isDirectory()) return { why: 'directory' };
+  const inPlace = info !== undefined && (info.isCharacterDevice() || info.isFIFO() || info.isSocket());
+  try {
+    if (!(await stat(dirname(path))).isDirectory()) throw new Error('not a directory');
+    if (!inPlace) await access(dirname(path), constants.W_OK);
+  } catch {
+    return { why: 'folder' };
+  }
+  return writeModeFor(path).then(() => undefined, (err: NodeJS.ErrnoException) => ({ why: 'refused' as const, code: err.code ?? err.message }));
 }
 
 /** Most links followed to the file a dangling symbolic link names (as the kernel's limit). */

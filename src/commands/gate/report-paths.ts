@@ -3,11 +3,10 @@
  * folder, a directory, two reports at one path), what the run writes and what it reads (file-clash.ts
  * keeps the two apart), and where the full list of issues is, for the notices.
  */
-import { access, constants, stat } from 'node:fs/promises';
-import { dirname, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../core/errors.js';
-import { writeModeFor } from '../../output/write-file.js';
+import { unwritable } from '../../output/write-file.js';
 import { REPORT_KEYS, kindOf, type ReportPaths } from '../../gate/reports/registry.js';
 import type { NamedFile } from '../../output/file-clash.js';
 import type { GateOptions } from './options.js';
@@ -28,19 +27,11 @@ export async function reportPaths(ctx: Context, files: ReportPaths): Promise<Rep
     if (other) throw new UsageError(`${other} and ${flag} name the same file '${given}'`, 'give each report its own file');
     seen.set(path, flag);
     if (path === '-') { paths[kind] = path; continue; }
-    const dir = dirname(path);
-    try {
-      if (!(await stat(dir)).isDirectory()) throw new Error('not a directory');
-      await access(dir, constants.W_OK);
-    } catch {
-      throw new UsageError(`cannot write the ${flag} report '${given}': its directory does not exist or is not writable`, 'create the directory first');
-    }
-    if (await stat(path).then((s) => s.isDirectory(), () => false)) throw new UsageError(`${flag} '${given}' is a directory`);
-    // What the writing would refuse (a symlink loop, a link to nothing in a missing directory, a block
-    // device): refused now, before anything is sent.
-    await writeModeFor(path).catch((err: NodeJS.ErrnoException) => {
-      throw new UsageError(`cannot write the ${flag} report '${given}' (${err.code ?? err.message})`, 'give a regular file, a new path, or a symbolic link to one in an existing directory');
-    });
+    // What the writing would refuse, refused now, before anything is sent (output/write-file.ts).
+    const no = await unwritable(path);
+    if (no?.why === 'directory') throw new UsageError(`${flag} '${given}' is a directory`);
+    if (no?.why === 'folder') throw new UsageError(`cannot write the ${flag} report '${given}': its directory does not exist or is not writable`, 'create the directory first');
+    if (no?.why === 'refused') throw new UsageError(`cannot write the ${flag} report '${given}' (${no.code})`, 'give a regular file, a new path, or a symbolic link to one in an existing directory');
     paths[kind] = path;
   }
   return paths;

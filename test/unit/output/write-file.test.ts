@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { removeStaleReport, writeModeFor, writeReport } from '../../../src/output/write-file.js';
+import { removeStaleReport, unwritable, writeModeFor, writeReport } from '../../../src/output/write-file.js';
 import { tempDir } from '../../helpers/temp.js';
 
 const hasMkfifo = (() => { try { execFileSync('mkfifo', ['--version'], { stdio: 'ignore' }); return true; } catch { return false; } })();
@@ -101,5 +101,17 @@ describe.runIf(existsSync('/dev/shm') && lstatSync('/dev/shm').isDirectory())('a
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('unwritable: what a report or --failed-to path cannot be, checked before anything is sent', () => {
+  it('a directory, a missing folder, a link loop; a new file, a device (written in place) are fine', async () => {
+    const dir = tempDir('svc-unwritable-');
+    expect(await unwritable(dir)).toEqual({ why: 'directory' });
+    expect(await unwritable(join(dir, 'missing', 'r.json'))).toEqual({ why: 'folder' });
+    symlinkSync('loop', join(dir, 'loop'));
+    expect(await unwritable(join(dir, 'loop'))).toMatchObject({ why: 'refused' });
+    expect(await unwritable(join(dir, 'new.json'))).toBeUndefined();
+    expect(await unwritable('/dev/null')).toBeUndefined();
   });
 });
