@@ -152,6 +152,12 @@ export class Pager {
       if (stated !== undefined && stated > 0 && stated !== size && first.items.length === Math.min(stated, total)) {
         this.report('page-size-capped', o.what, stated < size ? `the service caps the page size at ${stated} (asked for ${size})` : `the service answers pages of ${stated} (asked for ${size})`);
         size = stated;
+      } else if ((stated === undefined || stated === size) && first.items.length > 0 && first.items.length < expectFirst) {
+        // Fewer than asked, with no other size stated: a cap the service does not name (inference).
+        // Page 1 starts at the first item at any size, so the rest is read at its length; a service
+        // that pages by the size asked and leaves items out shows as page-short or id-twice there.
+        this.report('page-cap-unstated', o.what, `page 1 held ${first.items.length} of ${total} items (asked for ${size} a page): the service seems to cap the page size at ${first.items.length}; the rest is read at that size`);
+        size = first.items.length;
       } else {
         this.sizeError(1, first.items.length, expectFirst, total, size);
       }

@@ -359,6 +359,54 @@ const CASES: Record<CheckId, Case> = {
       expect((await gate(['--page-size', '5'])).code).toBe(1);
     },
   },
+  'page-cap-unstated': {
+    async plausible() {
+      // A service that caps a page at 100 without saying so: 250 open issues, the gate's 500 asked,
+      // `pageSize` echoing 500 (or left out), pages numbered by the cap. The breaking issue is the
+      // last one, on page 3 (it was exit 7 "page 1 held 100 items, expected 250").
+      const all = Array.from({ length: 250 }, (_, n) => issue({ id: `iss-${n}`, score: n === 249 ? 95 : 5 }));
+      const asked: number[] = [];
+      const capped = (echo: boolean) => (req: { body: Json }) => {
+        asked.push(req.body.pageSize as number);
+        const size = Math.min(req.body.pageSize as number, 100);
+        const at = ((req.body.page as number) - 1) * size;
+        const counts = { totalCount: 250, totalCountAllCategories: 250, categoryCounts: { ...OPEN_ONLY, open: 250 }, currentPage: req.body.page };
+        return { json: answer(all.slice(at, at + size), echo ? { ...counts, pageSize: req.body.pageSize } : { ...counts, pageSize: undefined }) };
+      };
+      for (const echo of [true, false]) {
+        fake.stub(SEARCH, capped(echo));
+        asked.length = 0;
+        const failed = await gate();
+        expect(failed.code, failed.stderr).toBe(1);
+        expect(asked).toEqual([500, 100, 100]);
+        const said = warnings(failed.stderr).filter((l) => l.includes('[page-cap-unstated, '));
+        expect(said, failed.stderr).toHaveLength(1);
+        expect(said[0]).toContain('page 1 held 100 of 250 items (asked for 500 a page): the service seems to cap the page size at 100');
+        const r = await svc(['issues', 'search', '--all', '--page-size', '500', '-o', 'ndjson']);
+        expect(r.code, r.stderr).toBe(0);
+        expect(new Set(r.stdout.trim().split('\n').map((l) => JSON.parse(l).id)).size).toBe(250);
+        expect(r.stderr).toContain('[page-cap-unstated, ');
+      }
+      // Without the breaking issue the gate passes, with the warning.
+      all[249] = issue({ id: 'iss-249', score: 5 });
+      const passed = await gate();
+      expect(passed.code, passed.stderr).toBe(0);
+      expect(passed.stderr).toContain('[page-cap-unstated, ');
+    },
+    async lie() {
+      // A short page 1 that is not a cap: the service pages by the size asked and leaves some items
+      // out of each page (2 of 3 on page 1). Read on at 2 a page, page 2 repeats an item of page 1's
+      // window or misses one: refused, never a PASS.
+      const all = Array.from({ length: 6 }, (_, n) => issue({ id: `iss-${n}` }));
+      fake.stub(SEARCH, (req) => {
+        const size = req.body.pageSize as number;
+        const at = ((req.body.page as number) - 1) * size;
+        return { json: answer(all.slice(at, at + size).filter((x) => x.id !== 'iss-1'), { totalCount: 6, totalCountAllCategories: 6, categoryCounts: { ...OPEN_ONLY, open: 6 } }) };
+      });
+      allRefused(await svc(['issues', 'search', '--all', '--page-size', '3', '-o', 'json']), /page \d held \d items, expected \d|came twice|fetched \d items but the service reported 6/);
+      refused(await gate(['--page-size', '3']), /page \d held \d items, expected \d|came twice|fetched \d items but the service reported 6/);
+    },
+  },
   'total-changed': {
     async lie() {
       fake.stub(SEARCH, (req) => ({ json: { issues: [issue({ id: `iss-${req.body.page}` })], totalCount: req.body.page === 1 ? 2 : 3 } }));
