@@ -253,9 +253,9 @@ function makeChecks() {
       plausible: '`--page-size 500` answered 100 a page with `pageSize: 100`, or `--page-size 5` answered 10 with `pageSize: 10`: read at the service\'s size, with a warning',
     },
     'page-cap-unstated': {
-      doubt: 'page 1 shorter than asked and than `totalCount`, with no other page size stated (`pageSize` absent, or the size asked)',
+      doubt: 'page 1 shorter than asked with more items after it (fewer than `totalCount`; without a total, page 2 asked at page 1\'s length holds more), and no other page size stated (`pageSize` absent, or the size asked)',
       basis: 'inferred',
-      why: 'inference: the spec sets no upper bound on `pageSize` and the field notes see clients ask up to 500; a service that caps a page (at 100, say) without saying so answers page 1 with its cap. Page 1 is the same whatever the size (it starts at the first item), so the rest is asked for at page 1\'s length, where no cap applies: a service that pages otherwise (items left out of a page) shows as items missing or seen twice, refused as those',
+      why: 'inference: the spec sets no upper bound on `pageSize` and the field notes see clients ask up to 500; a service that caps a page (at 100, say) without saying so answers page 1 with its cap. Page 1 is the same whatever the size (it starts at the first item), so the rest is asked for at page 1\'s length, where no cap applies (without a total, page 2 at that length is asked for to tell a cap from a last page): a service that pages otherwise (items left out of a page) shows as items missing or seen twice, refused as those',
       on: { all: 'warn', gate: 'warn', bulk: 'warn' },
       plausible: '`svc gate` (500 a page) against a service that answers 100 of `totalCount: 250` with `pageSize: 500`: pages 2 and 3 are read at 100, with a warning (it was exit 7 "try --page-size 100")',
       lie: 'a short page 1 that is not a cap (a service leaving items out of the pages it numbers by the size asked): read on at its length, the pages then miss or repeat items, and the listing is refused',

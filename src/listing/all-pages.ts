@@ -139,7 +139,17 @@ export class Pager {
     (o.pagination.counts ?? []).forEach((f, i) => { this.firstData[f] = this.firstCounts[i]; });
     if (first.total === undefined) {
       this.report('no-total', o.what, `the service reported no ${o.pagination.total}: pages are read until a short one, without a completeness check`);
-      yield* this.sequential(first, size, 1);
+      const stated = first.reportedPageSize;
+      if (first.items.length === 0 || first.items.length >= size || (stated !== undefined && stated !== size)) {
+        yield* this.sequential(first, size, 1);
+        return;
+      }
+      // A short page 1 and nothing to say whether it is the last: page 2 at its length tells (empty,
+      // page 1 again or a 4xx: it was; more items: a cap the service does not state, read on at it).
+      this.account(first);
+      yield first;
+      this.throwHeld();
+      yield* this.pastShortFirst(first);
       return;
     }
     const total = first.total;
@@ -252,6 +262,31 @@ export class Pager {
     }
     this.total = undefined;
     yield* this.sequential(after, size, 2);
+  }
+
+  /**
+   * A listing without a total whose page 1 was shorter than asked: page 2 asked at page 1's length.
+   * A service without a cap has nothing there; one that caps without saying so has the next items.
+   */
+  private async *pastShortFirst(first: Read): AsyncGenerator<Page> {
+    const size = first.items.length;
+    let answer: unknown;
+    try {
+      answer = await this.fetch(2, size);
+    } catch (err) {
+      if (err instanceof ApiError && err.status !== undefined && err.status >= 400 && err.status < 500 && !NOT_PAST_THE_END.has(err.status)) return;
+      throw err;
+    }
+    const data = this.o.decode ? this.o.decode(answer, 2) : answer;
+    const peeked = peekItems(data, this.o.pagination.items);
+    if (peeked === undefined || peeked.length === 0) return;
+    const seen = new Set(first.items.map((x) => this.idOf(x)));
+    if (peeked.every((x) => { const id = this.idOf(x); return id !== undefined && seen.has(id); })) return;
+    this.report('page-cap-unstated', this.o.what, `page 1 held ${size} items (asked for ${this.o.pageSize} a page) and page 2 at ${size} a page holds more: the service seems to cap the page size at ${size}; the rest is read at that size`);
+    this.countsBeside(2);
+    const r = this.readData(data, 2, size);
+    this.sameCounts(r);
+    yield* this.sequential(r, size, 2);
   }
 
   /** With holdRefusals: the refusal held while the page was read, now that the page is handed out. */

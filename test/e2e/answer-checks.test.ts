@@ -387,8 +387,36 @@ const CASES: Record<CheckId, Case> = {
         expect(new Set(r.stdout.trim().split('\n').map((l) => JSON.parse(l).id)).size).toBe(250);
         expect(r.stderr).toContain('[page-cap-unstated, ');
       }
+      // Without a total too: page 1 short of the 500 asked says nothing of a page 2, so page 2 is asked
+      // at page 1's length. A cap: the rest read at 100 (it ended at 100 issues, silently short).
+      const noTotal = (cap: number, of: Json[]) => (req: { body: Json }) => {
+        asked.push(req.body.pageSize as number);
+        const size = Math.min(req.body.pageSize as number, cap);
+        const at = ((req.body.page as number) - 1) * size;
+        return { json: { issues: of.slice(at, at + size) } };
+      };
+      fake.stub(SEARCH, noTotal(100, all));
+      asked.length = 0;
+      const whole = await svc(['issues', 'search', '--all', '--page-size', '500', '-o', 'ndjson']);
+      expect(whole.code, whole.stderr).toBe(0);
+      expect(new Set(whole.stdout.trim().split('\n').map((l) => JSON.parse(l).id)).size).toBe(250);
+      expect(asked).toEqual([500, 100, 100]);
+      expect(whole.stderr).toContain('page 1 held 100 items (asked for 500 a page) and page 2 at 100 a page holds more');
+      expect(whole.stderr).toContain('[no-total, ');
+      asked.length = 0;
+      expect((await gate()).code).toBe(1);
+      expect(asked).toEqual([500, 100, 100]);
+      // A last page, not a cap: page 2 at its length is empty, one request more and no cap said.
+      fake.stub(SEARCH, noTotal(100, all.slice(0, 7)));
+      asked.length = 0;
+      const seven = await svc(['issues', 'search', '--all', '-o', 'ndjson']);
+      expect(seven.code, seven.stderr).toBe(0);
+      expect(seven.stdout.trim().split('\n')).toHaveLength(7);
+      expect(asked).toEqual([500, 7]);
+      expect(seven.stderr).not.toContain('page-cap-unstated');
       // Without the breaking issue the gate passes, with the warning.
       all[249] = issue({ id: 'iss-249', score: 5 });
+      fake.stub(SEARCH, capped(true));
       const passed = await gate();
       expect(passed.code, passed.stderr).toBe(0);
       expect(passed.stderr).toContain('[page-cap-unstated, ');
