@@ -518,9 +518,9 @@ function makeChecks() {
     'commit-scan-unknown': {
       doubt: '`--commit`: issues name a scan of the commit that `scans list` does not know, or one without a scan id',
       basis: 'inferred',
-      why: 'inference: the scan an issue names is listed by `scans list` (field notes); otherwise whether it has finished cannot be shown',
-      on: { gate: 'refuse' },
-      lie: 'a commit whose scan is still running but unlisted: no verdict',
+      why: 'inference: the scan an issue names is listed by `scans list` (field notes); otherwise whether it has finished cannot be shown, which could only hide issues it has yet to list: a breaking issue of the commit already read stands',
+      on: { gate: 'stop' },
+      lie: 'a commit whose scan is still running but unlisted: no PASS (a FAIL read of the commit stands)',
     },
   } as const satisfies Record<string, AnswerCheck>;
 }

@@ -13,8 +13,9 @@
  * | own listing; else any other status, searched newest first)     | up in `scans list`            |
  * |   - one of those scans is queued or running                    | exit 8 (no verdict yet)       |
  * |   - every one failed                                           | exit 1, its message           |
- * |   - `scans list` does not list it / the path is not offered    | exit 7 / exit 4               |
- * |   - such an issue names no scan (`codeScan.id`)                | exit 7                        |
+ * |   - `scans list` does not list it / the path is not offered    | no PASS (7; a FAIL read       |
+ * |                                                                | stands) / exit 4              |
+ * |   - such an issue names no scan (`codeScan.id`)                | no PASS (7; a FAIL stands)    |
  * | no issue of any status names it, and a scan of the scope's     | exit 8: it may be of this     |
  * | repositories is queued or running                              | commit; run the gate later    |
  * | no issue names it, no scan is running                          | exit 4: not scanned (yet), or |
@@ -29,7 +30,7 @@ import { EXIT } from '../../core/exit-codes.js';
 import type { Client } from '../../http/client.js';
 import { NotFoundError } from '../../http/api-errors.js';
 import { checkAnswer, itemsOf } from '../../answers/item-scope.js';
-import { refusal, type Report } from '../../answers/doubts.js';
+import type { Report } from '../../answers/doubts.js';
 import { escapeControls } from '../../core/sanitize.js';
 import { commitOf, sameCommit, scanIdOf } from '../../gate/since.js';
 import { findScan, reportScan, scanState } from '../../scans/wait.js';
@@ -132,6 +133,7 @@ async function searchOtherStatuses(client: Client, s: Scope, sha: string, report
 async function checkScans(client: Client, s: Scope, sha: string, ids: string[], report: Report, doubts: Context['doubts']): Promise<VerifiedCommit> {
   const scans: VerifiedCommit['scans'] = [];
   const failed: string[] = [];
+  let unknown = 0;
   const list = await rowOf('scans', 'list');
   for (const id of ids) {
     const body: Record<string, unknown> = { scanId: id, page: 1, pageSize: 10 };
@@ -146,7 +148,11 @@ async function checkScans(client: Client, s: Scope, sha: string, ids: string[], 
       throw err;
     }
     if (!item) {
-      throw refusal('commit-scan-unknown', 'gate', `issues name scan ${q(id)} of commit ${sha}, which scans list does not know, so its state cannot be checked`, 'check the base URL; try again with --verbose');
+      // Whether it has finished cannot be shown, which could only hide issues it has yet to list: no
+      // PASS, but a breaking issue already read of the commit stands (answers/checks.ts: `stop`).
+      doubts.add('commit-scan-unknown', 'gate', `issues name scan ${q(id)} of commit ${sha}, which scans list does not know, so its state cannot be checked`, 'check the base URL; try again with --verbose');
+      unknown++;
+      continue;
     }
     // A scan record carries no organizationId: its repository is checked against the scope's (no PASS).
     if (s.repositories) inScopeScan(s.repositories, id, item, doubts);
@@ -165,7 +171,7 @@ async function checkScans(client: Client, s: Scope, sha: string, ids: string[], 
     }
     scans.push({ id, status });
   }
-  if (failed.length === scans.length) {
+  if (failed.length > 0 && failed.length === scans.length && unknown === 0) {
     throw new CliError(`gate: the ${plural(failed.length, 'scan', 'scans')} of commit ${sha} failed (${failed.join('; ')})`, EXIT.GATE_FAILED, 'a failed scan has no complete findings: fix the cause and scan again');
   }
   return { sha, scans };
@@ -206,10 +212,12 @@ export async function verifyCommitScanned(ctx: Context, searchScope: Record<stri
   const report = ctx.doubts.report;
   if (evidence.ids.length === 0 && evidence.unnamed === 0) evidence = await searchOtherStatuses(client, s, sha, report);
   if (evidence.unnamed > 0) {
-    throw refusal('commit-scan-unknown', 'gate',
+    // No PASS on it; a breaking issue already read of the commit stands (answers/checks.ts: `stop`).
+    ctx.doubts.add('commit-scan-unknown', 'gate',
       `${evidence.unnamed} ${plural(evidence.unnamed, 'issue names', 'issues name')} commit ${sha} but not the scan that found ${plural(evidence.unnamed, 'it', 'them')} (codeScan.id), so svc cannot check that the scan has finished`,
       'the service answered an issue without its scan id; try again with --verbose',
     );
+    if (evidence.ids.length === 0) return { sha, scans: [] };
   }
   if (evidence.ids.length > 0) return checkScans(client, s, sha, evidence.ids, report, ctx.doubts);
   const where = whereText(s);

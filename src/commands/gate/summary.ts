@@ -223,7 +223,7 @@ function verifiedText(v: VerifiedScope): string {
   if (v.project !== undefined) parts.push(`project ${cellText(v.project)}`);
   if (v.rule !== undefined) parts.push(`rule ${cellText(v.rule)}`);
   if (v.scan !== undefined) parts.push(`scan ${cellText(v.scan.id)} (${cellText(v.scan.status)})`);
-  if (v.commit !== undefined) parts.push(`commit ${cellText(v.commit.sha)}, scanned by ${v.commit.scans.map((x) => `${cellText(x.id)} (${cellText(x.status)})`).join(', ')}`);
+  if (v.commit !== undefined) parts.push(`commit ${cellText(v.commit.sha)}, ${v.commit.scans.length === 0 ? 'its scan not shown (above)' : `scanned by ${v.commit.scans.map((x) => `${cellText(x.id)} (${cellText(x.status)})`).join(', ')}`}`);
   return parts.length === 0 ? 'Verified: no id named (the token\'s default organization).' : `Verified to exist: ${parts.join(', ')}.`;
 }
 

@@ -190,6 +190,21 @@ describe('the scan an issue of the commit names must have finished', () => {
     expect(unnamed.code, unnamed.stderr).toBe(7);
     expect(unnamed.stderr).toContain(`1 issue names commit ${SHA} but not the scan that found it`);
   });
+
+  it('a breaking issue of the commit read in scope is a FAIL (exit 1) even when its scan cannot be checked (it was exit 7)', async () => {
+    // Whether the scan has finished can only hide issues it has yet to list: the FAIL read stands.
+    stub([issue({ score: 95 })], { json: { codeScans: [], totalCount: 0 } });
+    const unknown = await gate();
+    expect(unknown.code, unknown.stderr).toBe(1);
+    expect(unknown.stdout).toContain('FAILED');
+    expect(unknown.stderr).toContain("issues name scan 'scan_1'");
+    expect(unknown.stderr).toContain('gate failed: 1 issue at critical or above');
+
+    stub([issue({ score: 95, codeScan: { scanTargetBranchCommitSha: SHA } })]);
+    const unnamed = await gate();
+    expect(unnamed.code, unnamed.stderr).toBe(1);
+    expect(unnamed.stderr).toContain(`1 issue names commit ${SHA} but not the scan that found it`);
+  });
 });
 
 describe('--commit auto in a pull request build judges the head the CI built, not its merge commit', () => {
