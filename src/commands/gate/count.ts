@@ -84,6 +84,8 @@ interface CountOptions {
   repositories?: ScopeRepositories;
   /** --counts wide (or the policy's `counts: wide`): categoryCounts count a wider scope than the search's. */
   countsWide?: boolean;
+  /** --commit held in several repositories: each one's scan of it listed in turn (head-scan.ts judgeScans). */
+  scanIds?: string[];
 }
 
 /** A failure reading the listing after some of it was read: a FAIL proven on what was read stands. */
@@ -117,8 +119,8 @@ export async function countIssues(
   const tally = createTally({ ...options, keep: o.keepAll ? 'all' : 'breaking', slim, store: o.store });
   const sieve = createSieve(tally, { ...setup.sieve, cutoffs: options.cutoffs, keep: o.keepSifted, slim });
   const buffers = new BufferPool(o.concurrency + 2);
-  const body = gateSearchBody(scope);
-  const pager = new Pager({
+  const bodies = o.scanIds ? o.scanIds.map((scanId) => gateSearchBody({ ...scope, scanId })) : [gateSearchBody(scope)];
+  const pagerOf = (body: Record<string, unknown>) => new Pager({
     what: 'gate',
     pagination: op.pagination!,
     // getCounts: the spec's search answers carry categoryCounts only when asked (the sandbox too):
@@ -140,6 +142,9 @@ export async function countIssues(
     call: (b) => sendRow(client, op, b, { raw: buffers }),
     decode: (answer) => decodePage(answer, op.pagination!.items),
   });
+  // The listings read, each one's fetched and total summed (undefined: one reported no total).
+  let fetched = 0;
+  let total: number | undefined = 0;
   // --new-since reads createdAt: then an issue without a date-time is counted as new, and named (date-time.ts).
   const check = { since: setup.sieve.since, names: o.repositoryNames, repositories: o.repositories, doubts: ctx.doubts };
   let notCounted = 0;
@@ -147,17 +152,30 @@ export async function countIssues(
   let stoppedBy: CliError | undefined;
   const progress = await ctx.progress('gate: reading open issues');
   try {
-    for await (const page of pager.pages()) {
-      releasePage(page.data);
-      page.items.forEach((item, i) => {
-        const marks = page.doubted?.get(i);
-        // Handed out on an earlier page already (the listing is refused after this page: id-twice).
-        if (marks?.includes('id-twice')) return;
-        const issue = counted(item, page.page, marks, check);
-        if (issue) sieve.add(issue);
-        else notCounted++;
-      });
-      progress.update(`gate: fetched ${count(pager.fetched)}${pager.total !== undefined ? ` of ${count(pager.total)}` : ''} open issues`);
+    for (const body of bodies) {
+      const pager = pagerOf(body);
+      try {
+        for await (const page of pager.pages()) {
+          releasePage(page.data);
+          page.items.forEach((item, i) => {
+            const marks = page.doubted?.get(i);
+            // Handed out on an earlier page already (the listing is refused after this page: id-twice).
+            if (marks?.includes('id-twice')) return;
+            const issue = counted(item, page.page, marks, check);
+            if (issue) sieve.add(issue);
+            else notCounted++;
+          });
+          progress.update(`gate: fetched ${count(fetched + pager.fetched)}${pager.total !== undefined && bodies.length === 1 ? ` of ${count(pager.total)}` : ''} open issues`);
+        }
+      } finally {
+        fetched += pager.fetched;
+      }
+      total = total === undefined || pager.total === undefined ? undefined : total + pager.total;
+      if (pager.total === undefined && !o.countsWide) {
+        // Without a total, counts beside the listing still say whether issues are missing from it.
+        const sum = askedCategorySum(pager.firstData, body);
+        if (sum !== undefined && sum > pager.fetched) ctx.doubts.add('counts-above-total', 'gate', `categoryCounts gives ${sum} open issue${sum === 1 ? '' : 's'} but the listing holds ${pager.fetched}`);
+      }
     }
   } catch (err) {
     if (!readingFailure(err)) throw err;
@@ -172,17 +190,12 @@ export async function countIssues(
   if (stoppedBy) {
     // A proven FAIL stands: more pages could only add issues. Otherwise the listing's failure is the gate's.
     if (result.passed) throw stoppedBy;
-  } else if (pager.total !== undefined && sieve.seen + notCounted !== pager.total) {
+  } else if (total !== undefined && sieve.seen + notCounted !== total) {
     // The pager already checks this; kept as the last line of defence of the fail-closed rule.
-    ctx.doubts.add('page-short', 'gate', `counted ${sieve.seen + notCounted} issues but the service reported ${pager.total}`);
-  }
-  if (pager.total === undefined && !o.countsWide) {
-    // Without a total, counts beside the listing still say whether issues are missing from it.
-    const sum = askedCategorySum(pager.firstData, body);
-    if (sum !== undefined && sum > pager.fetched) ctx.doubts.add('counts-above-total', 'gate', `categoryCounts gives ${sum} open issue${sum === 1 ? '' : 's'} but the listing holds ${pager.fetched}`);
+    ctx.doubts.add('page-short', 'gate', `counted ${sieve.seen + notCounted} issues but the service reported ${total}`);
   }
   const narrowed = setup.baseline || setup.policy || setup.sieve.diff || setup.sieve.since !== undefined || setup.sieve.commit !== undefined;
-  return { result, ...(narrowed ? { sifted } : {}), scope, fetched: pager.fetched, ...(pager.total !== undefined ? { totalCount: pager.total } : {}), ...(incomplete !== undefined ? { incomplete } : {}) };
+  return { result, ...(narrowed ? { sifted } : {}), scope, fetched, ...(total !== undefined ? { totalCount: total } : {}), ...(incomplete !== undefined ? { incomplete } : {}) };
 }
 
 interface ItemChecks {

@@ -11,7 +11,11 @@
  *
  * | scans list shows                                     | the gate                                       |
  * |------------------------------------------------------|------------------------------------------------|
- * | a finished scan of the commit                        | counts the open issues of that scan (scanId)   |
+ * | a finished scan of the commit                        | counts the open issues of that scan (scanId);  |
+ * |                                                      | one per repository holding the commit (each    |
+ * |                                                      | one's newest finished), all of them read       |
+ * | a scan of another type than --code-scan-types        | not a scan of the scope (its issues are not    |
+ * |                                                      | listed): as none                               |
  * | a scan of the commit still running                   | --wait: waits for it; else exit 8              |
  * | scans of the commit that all failed                  | exit 1, the scan's message                     |
  * | no scan of the commit yet, scans that carry commits  | --wait: polls until one appears (exit 8 at     |
@@ -54,6 +58,8 @@ function scanCommitOf(item: Item): string | undefined {
   return undefined;
 }
 
+/** ` of type PrScan` when --code-scan-types narrows the scans looked for. */
+const ofTypes = (scope: Record<string, unknown>) => (Array.isArray(scope.codeScanTypes) ? ` of type ${scope.codeScanTypes.map(String).join(' or ')} (--code-scan-types)` : '');
 const idOf = (item: Item) => String(item.scanId ?? item.id ?? '');
 const q = (s: string) => `'${escapeControls(s)}'`;
 
@@ -77,8 +83,11 @@ async function look(ctx: Context, scope: Record<string, unknown>, sha: string, r
   const items = itemsOf(data, 'codeScans', what, ctx.doubts.report).filter((x): x is Item => x !== null && typeof x === 'object' && !Array.isArray(x));
   const wanted = Array.isArray(scope.repositoryIds) ? new Set(scope.repositoryIds.map(String)) : undefined;
   const inScope = items.filter((x) => !wanted || wanted.has(String(x.repositoryId)));
+  // --code-scan-types: a scan of another type shown is none of the scope's (its issues are not listed).
+  const types = Array.isArray(scope.codeScanTypes) ? new Set(scope.codeScanTypes.map(String)) : undefined;
+  const ofType = (x: Item) => !types || typeof x.codeScanType !== 'string' || types.has(x.codeScanType);
   // A scan of the commit of a repository outside the scope's list is reported (no PASS) and not judged.
-  const ofCommit = inScope.filter((x) => { const c = scanCommitOf(x); return c !== undefined && sameCommit(c, sha) && (!repositories || inScopeScan(repositories, idOf(x), x, ctx.doubts)); });
+  const ofCommit = inScope.filter((x) => { const c = scanCommitOf(x); return c !== undefined && sameCommit(c, sha) && ofType(x) && (!repositories || inScopeScan(repositories, idOf(x), x, ctx.doubts)); });
   return { ofCommit, anyCommit: items.some((x) => scanCommitOf(x) !== undefined), running: inScope.filter((x) => scanState(x) === 'running').length };
 }
 
@@ -111,13 +120,25 @@ export async function findCommitScan(ctx: Context, scope: Record<string, unknown
   let said = false;
   for (;;) {
     const found = await look(ctx, scope, sha, o.repositories);
-    const done = found.ofCommit.filter((x) => reportScan(x, `gate: scan ${q(idOf(x))}`, ctx.doubts.report) === 'done');
-    if (done.length > 0) {
-      const scan = done[0];
-      ctx.note(`svc gate: --commit ${sha.slice(0, 12)}: judging scan ${idOf(scan)} (${escapeControls(String(scan.codeScanType ?? 'scan'))} of that commit, ${escapeControls(String(scan.status ?? 'finished'))})`);
-      return { sha, scans: [{ id: idOf(scan), status: String(scan.status ?? 'finished') }] };
+    // Each repository with a scan of the commit gets its newest finished one judged (several
+    // repositories can hold one commit: a fork, a repository linked twice); one whose scans of it
+    // are all still running is waited for, never left out because another repository's has finished.
+    const byRepository = new Map<string, Item[]>();
+    for (const x of found.ofCommit) {
+      const key = String(x.repositoryId ?? '');
+      byRepository.set(key, [...(byRepository.get(key) ?? []), x]);
     }
-    const running = found.ofCommit.find((x) => scanState(x) === 'running');
+    const judged: Item[] = [];
+    let running: Item | undefined;
+    for (const scans of byRepository.values()) {
+      const done = scans.filter((x) => reportScan(x, `gate: scan ${q(idOf(x))}`, ctx.doubts.report) === 'done');
+      if (done.length > 0) judged.push(done[0]);
+      else running ??= scans.find((x) => scanState(x) === 'running');
+    }
+    if (judged.length > 0 && judged.length === byRepository.size) {
+      for (const scan of judged) ctx.note(`svc gate: --commit ${sha.slice(0, 12)}: judging scan ${idOf(scan)} (${escapeControls(String(scan.codeScanType ?? 'scan'))} of that commit, ${escapeControls(String(scan.status ?? 'finished'))}${judged.length > 1 ? `, repository ${q(String(scan.repositoryId))}` : ''})`);
+      return { sha, scans: judged.map((scan) => ({ id: idOf(scan), status: String(scan.status ?? 'finished') })) };
+    }
     if (running) {
       const id = idOf(running);
       if (!o.wait) {
@@ -134,8 +155,10 @@ export async function findCommitScan(ctx: Context, scope: Record<string, unknown
       continue;
     }
     if (found.ofCommit.length > 0) {
-      const why = found.ofCommit.map((x) => `${q(idOf(x))}: ${escapeControls(typeof x.errorMessage === 'string' && x.errorMessage.trim() !== '' ? x.errorMessage.trim() : `status ${String(x.status)}`)}`);
-      throw new CliError(`gate: the ${found.ofCommit.length === 1 ? 'scan' : 'scans'} of commit ${sha} failed (${why.join('; ')})`, EXIT.GATE_FAILED, 'a failed scan has no complete findings: fix the cause and scan again');
+      // A repository whose every scan of the commit failed: its findings are not complete.
+      const failed = [...byRepository.values()].filter((scans) => !scans.some((x) => judged.includes(x))).flat();
+      const why = failed.map((x) => `${q(idOf(x))}: ${escapeControls(typeof x.errorMessage === 'string' && x.errorMessage.trim() !== '' ? x.errorMessage.trim() : `status ${String(x.status)}`)}`);
+      throw new CliError(`gate: the ${failed.length === 1 ? 'scan' : 'scans'} of commit ${sha} failed (${why.join('; ')})`, EXIT.GATE_FAILED, 'a failed scan has no complete findings: fix the cause and scan again');
     }
     // No scan of the commit listed yet: in a pull request build, none comes when PR scanning is off.
     await prScanningOff(ctx, scope, o.ci, sha);
@@ -143,7 +166,7 @@ export async function findCommitScan(ctx: Context, scope: Record<string, unknown
       // scans list shows no commit at all: the issue evidence decides (commit-scan.ts).
       if (!found.anyCommit) return undefined;
       throw new CliError(
-        `gate: no scan of commit ${sha} in scope yet (scans list names the commit of each scan, and none is this one): the service has not scanned it yet, or --commit names the wrong commit`,
+        `gate: no scan of commit ${sha}${ofTypes(scope)} in scope yet (scans list names the commit of each scan, and none is this one): the service has not scanned it yet, or --commit names the wrong commit`,
         EXIT.NOT_FOUND,
         'add --wait to wait for the service\'s scan of it (bounded by --wait-timeout); check the sha (git rev-parse HEAD)',
       );
@@ -153,7 +176,7 @@ export async function findCommitScan(ctx: Context, scope: Record<string, unknown
     const elapsed = ctx.now() - started;
     if (elapsed >= o.wait.timeoutMs) {
       throw new CliError(
-        `gate: no finished scan of commit ${sha} after ${duration(elapsed)} (--wait-timeout ${o.wait.timeoutMs / 1000}), so there is no verdict yet`,
+        `gate: no finished scan of commit ${sha}${ofTypes(scope)} after ${duration(elapsed)} (--wait-timeout ${o.wait.timeoutMs / 1000}), so there is no verdict yet`,
         EXIT.PENDING,
         'the service may not have received the push yet, or scans take longer: raise --wait-timeout, or run the gate again later (svc scans list shows the scans)',
       );
@@ -168,4 +191,19 @@ export async function findCommitScan(ctx: Context, scope: Record<string, unknown
       throw new InterruptedError(ctx.signal.reason === 'SIGTERM' ? 'SIGTERM' : 'SIGINT');
     }
   }
+}
+
+/**
+ * The scope of the listing that judges the scans found (findCommitScan): one scan is the search's
+ * `scanId`; several (one per repository) are each listed in turn (count.ts), returned here. The scan
+ * ids name the scans, so `--code-scan-types` is dropped: a type filter the judged scan's type does not
+ * show could only leave its issues out (it was checked against each scan's shown type in `look`).
+ */
+export function judgeScans(scope: Record<string, unknown>, head: VerifiedCommit): string[] | undefined {
+  delete scope.codeScanTypes;
+  if (head.scans.length === 1) {
+    scope.scanId = head.scans[0].id;
+    return undefined;
+  }
+  return head.scans.map((s) => s.id);
 }

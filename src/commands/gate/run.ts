@@ -31,7 +31,7 @@ import { printDryRun } from '../../http/dry-run.js';
 import { buildScope, organizationInUse, searchOperation } from './scope-flags.js';
 import { verifyScope } from './scope.js';
 import { verifyCommitScanned } from './commit-scan.js';
-import { findCommitScan } from './head-scan.js';
+import { findCommitScan, judgeScans } from './head-scan.js';
 import { countIssues, gateSearchBody } from './count.js';
 import { printVerdict } from './summary.js';
 import { gateSetup, resolveRepository, type GateSetup } from './setup.js';
@@ -132,10 +132,10 @@ async function decideAndReport(ctx: Context, opts: GateOptions, g: GateRun): Pro
     // --wait; found, the gate counts what that scan found (head-scan.ts).
     const sha = setup.sieve.commit;
     const head = sha !== undefined && scope.scanId === undefined ? await findCommitScan(ctx, scope, sha, { wait: opts.wait, ci: setup.ci, repositories }) : undefined;
-    if (head) scope.scanId = head.scans[0].id;
+    const scanIds = head ? judgeScans(scope, head) : undefined;
     const sieved = head ? { ...setup, sieve: { ...setup.sieve, commit: undefined } } : setup;
     // Fingerprints only where something shows them: reports that list every issue, -o json/ndjson/csv.
-    const counted = await countIssues(ctx, scope, g.options, sieved, { size: opts.pageSize, concurrency: opts.concurrency, keepAll, keepSifted: keep.siftedIssues || asData, fingerprints: keepAll || format !== 'table', store: g.store, repositoryNames, repositories, countsWide: g.counts.scope === 'wide' });
+    const counted = await countIssues(ctx, scope, g.options, sieved, { size: opts.pageSize, concurrency: opts.concurrency, scanIds, keepAll, keepSifted: keep.siftedIssues || asData, fingerprints: keepAll || format !== 'table', store: g.store, repositoryNames, repositories, countsWide: g.counts.scope === 'wide' });
     // --commit otherwise: no verdict unless the issues show a finished scan of that commit (4, 8, 1, 7).
     if (head) verified.commit = head;
     else if (sha !== undefined) verified.commit = await verifyCommitScanned(ctx, scope, sha, counted.sifted?.commitScans, repositories);

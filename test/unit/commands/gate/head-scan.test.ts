@@ -8,6 +8,8 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestSandbox, type TestSandbox } from '../../../helpers/sandbox.js';
+import { useFakeServer, type FakeRequest } from '../../../helpers/fake-server.js';
+import { runCli } from '../../../helpers/host.js';
 import { tempDir } from '../../../helpers/temp.js';
 
 let sb: TestSandbox;
@@ -132,5 +134,61 @@ describe('svc gate --commit auto --wait on a pull request', () => {
     expect(running.code, running.stderr).toBe(8);
     expect(running.stderr).toContain(`the scan '${pushed.scanId}' of commit ${head} has not finished`);
     expect(running.stderr).toContain('add --wait to wait for it');
+  });
+});
+
+describe('svc gate --commit judges every scan of the commit in scope, of the types asked for', () => {
+  const fake = useFakeServer();
+  const SHA = 'c0ffee0c0ffee0c0ffee0c0ffee0c0ffee0c0ffe';
+  const repo = (id: string) => ({ id, name: id, url: `https://github.com/acme/${id}` });
+  const scan = (scanId: string, repositoryId: string, o: Record<string, unknown> = {}) => ({ scanId, repositoryId, status: 'completed', finished: true, codeScanType: 'PrScan', scanTargetBranchCommitSha: SHA, ...o });
+  const issue = (id: string, repositoryId: string, scanId: string, score: number) => ({ id, status: 'open', score, repositoryId, createdAt: '2026-11-01T00:00:00Z', codeScan: { id: scanId, scanTargetBranchCommitSha: SHA } });
+  /** The issue search answered per request: the issues of the scan asked for (all of them when none is), filtered by type as a service does. */
+  function service(repos: string[], scans: Array<Record<string, unknown>>, issues: Record<string, Array<Record<string, unknown>>>) {
+    fake.stub('/api/v1/repositories/list', { json: repos.map(repo) });
+    fake.stub('/api/v1/scans/list', { json: { codeScans: scans, totalCount: scans.length } });
+    fake.stub('/api/v1/issues/search', (req: FakeRequest) => {
+      const b = req.body as Record<string, unknown>;
+      const types = b.codeScanTypes as string[] | undefined;
+      const all = Object.entries(issues)
+        .filter(([scanId]) => b.scanId === undefined || b.scanId === scanId)
+        .filter(([scanId]) => !types || types.includes(String(scans.find((x) => x.scanId === scanId)?.codeScanType)))
+        .flatMap(([, list]) => list);
+      const page = Number(b.page), size = Number(b.pageSize);
+      const items = all.slice((page - 1) * size, page * size);
+      return { json: { issues: items, totalCount: all.length, totalCountAllCategories: all.length, categoryCounts: { open: all.length, patched: 0, falsePositive: 0, archived: 0, processing: 0, silenced: 0, closed: 0 }, currentPage: page, pageSize: size } };
+    });
+  }
+  const gate = (args: string[]) => runCli(['gate', '--fail-on', 'high', '--commit', SHA, '--no-annotations', '-o', 'json', ...args], { env: fake.env });
+
+  it('a finished scan of the commit in each of two repositories: both are judged (it passed with exit 0 on the newest one\'s clean findings)', async () => {
+    service(['repo_1', 'repo_2'], [scan('scan_a', 'repo_1'), scan('scan_b', 'repo_2')], { scan_a: [issue('iss_a', 'repo_1', 'scan_a', 20)], scan_b: [issue('iss_b', 'repo_2', 'scan_b', 95)] });
+    const r = await gate(['--repository-ids', 'repo_1,repo_2']);
+    expect(r.code, r.stderr).toBe(1);
+    const v = JSON.parse(r.stdout);
+    expect(v.verified.commit).toEqual({ sha: SHA, scans: [{ id: 'scan_a', status: 'completed' }, { id: 'scan_b', status: 'completed' }] });
+    expect(v.breaking.map((i: { id: string }) => i.id)).toEqual(['iss_b']);
+    expect([v.counts.total, v.totalCount]).toEqual([2, 2]);
+  });
+
+  it('one repository\'s scan of the commit finished, the other\'s still running: exit 8, not a verdict on the first alone (it passed)', async () => {
+    service(['repo_1', 'repo_2'], [scan('scan_a', 'repo_1'), scan('scan_b', 'repo_2', { status: 'running', finished: false })], { scan_a: [], scan_b: [] });
+    // No verdict before the listing: the search is never asked.
+    fake.stub('/api/v1/issues/search', { json: {} }, { optional: true });
+    const r = await gate(['--repository-ids', 'repo_1,repo_2']);
+    expect(r.code, r.stderr).toBe(8);
+    expect(r.stderr).toContain("the scan 'scan_b' of commit");
+  });
+
+  it('--code-scan-types FullScan and only a PrScan of the commit: no scan of it of that type, exit 4 (it judged the PrScan through a FullScan filter: 0 issues, exit 0)', async () => {
+    service(['repo_1'], [scan('scan_pr', 'repo_1')], { scan_pr: [issue('iss_1', 'repo_1', 'scan_pr', 95)] });
+    const r = await gate(['--repository-ids', 'repo_1', '--code-scan-types', 'FullScan']);
+    expect(r.code, r.stderr).toBe(4);
+    expect(r.stderr).toContain(`no scan of commit ${SHA} of type FullScan (--code-scan-types) in scope yet`);
+    // A scan that shows no type is judged, its issues listed by its id alone (a type filter could only leave them out).
+    service(['repo_1'], [scan('scan_pr', 'repo_1', { codeScanType: undefined })], { scan_pr: [issue('iss_1', 'repo_1', 'scan_pr', 95)] });
+    const typeless = await gate(['--repository-ids', 'repo_1', '--code-scan-types', 'FullScan']);
+    expect(typeless.code, typeless.stderr).toBe(1);
+    expect(JSON.parse(typeless.stdout).breaking.map((i: { id: string }) => i.id)).toEqual(['iss_1']);
   });
 });
