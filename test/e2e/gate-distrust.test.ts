@@ -313,6 +313,8 @@ describe('a proven FAIL stands (issue 33): a breaking issue read in scope is exi
       expect(r.code, r.stderr).toBe(1);
       expect(r.stdout).toMatch(/svc gate: FAILED/);
       expect(r.stdout).toMatch(new RegExp(`The listing was incomplete \\(.*${says}`));
+      // What was read, of the total page 1 gave.
+      expect(r.stdout).toMatch(/read \d+ of 3 \(totalCount\)/);
       expect(r.stderr).toMatch(/gate failed: .*on the issues read: the listing was incomplete/);
       // Without the breaking issue: no verdict (exit 7 or 6), never PASSED.
       fake.stub(SEARCH, ((req: { body: { page: number } }) => (req.body.page === 1 ? { json: answer([issue()], { totalCount: 3, totalCountAllCategories: 5, categoryCounts: { open: 3, patched: 2, falsePositive: 0, archived: 0, processing: 0, silenced: 0, closed: 0 }, pageSize: 1 }) } : (later as (p: number) => unknown)(req.body.page))) as never);

@@ -169,8 +169,8 @@ export async function countIssues(
         }
       } finally {
         fetched += pager.fetched;
+        total = total === undefined || pager.total === undefined ? undefined : total + pager.total;
       }
-      total = total === undefined || pager.total === undefined ? undefined : total + pager.total;
       if (pager.total === undefined && !o.countsWide) {
         // Without a total, counts beside the listing still say whether issues are missing from it.
         const sum = askedCategorySum(pager.firstData, body);
