@@ -20,6 +20,8 @@ interface GitChange {
   mergeBase: string;
   /** The commit it ends at, when not HEAD (readChange's `head`). */
   head?: string;
+  /** The commit it ends at is the merge base (without the work tree): already in the base, so the change is empty. */
+  contained: boolean;
   /** The diff, as git printed it. */
   diff: string;
   /** Files at HEAD, plus the index's with the work tree. */
@@ -153,5 +155,6 @@ export async function readChange(o: { cwd: string; env: Env; base: string; workT
     if (!others.ok) gitError(others, 'ls-files --others');
     untracked = others.stdout.split('\0').filter((p) => p !== '');
   }
-  return { root, base, mergeBase, ...(end !== 'HEAD' ? { head: end } : {}), diff: diff.stdout, tracked, untracked, shallow };
+  const contained = !o.workTree && mergeBase === (end === 'HEAD' ? head.stdout.trim() : end);
+  return { root, base, mergeBase, ...(end !== 'HEAD' ? { head: end } : {}), contained, diff: diff.stdout, tracked, untracked, shallow };
 }

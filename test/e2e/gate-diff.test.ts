@@ -290,6 +290,20 @@ describe('svc gate --diff auto: the base from the CI', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('give the base, e.g. --diff origin/main');
   });
+
+  it('a pull request build that checked out its base (pull_request_target\'s default): exit 2 naming the checkout, not an empty change that passes (it passed with exit 0)', async () => {
+    const origin = project();
+    const dir = tempDir();
+    openRepo(dir).git('clone', '-q', '--branch', 'main', `file://${origin.dir}`, 'base');
+    const repo = openRepo(join(dir, 'base'), dir);
+    const s = await fake([issue('on-changed', 'src/app.ts', 5)]);
+    const env = { GITHUB_ACTIONS: 'true', GITHUB_EVENT_NAME: 'pull_request_target', GITHUB_BASE_REF: 'main', GITHUB_HEAD_REF: 'feat', GITHUB_REF: 'refs/heads/main' };
+    const r = await gate(s, repo.dir, ['--diff', 'auto'], env);
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stdout).not.toContain('PASSED');
+    expect(r.stderr).toContain("is already in the pull request's base origin/main, so this checkout is not the pull request's code");
+    expect(r.stderr).toContain('add --commit auto');
+  });
 });
 
 describe('svc gate --diff: a change that edits the policy file', () => {

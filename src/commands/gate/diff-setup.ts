@@ -35,6 +35,16 @@ export async function diffSetup(ctx: Context, opts: DiffOpts, commit?: string, p
     base = pr.base;
   }
   const change = await readChange({ cwd: ctx.cwd, env: ctx.env, base, workTree: opts.diffWorkTree === true, ...(commit !== undefined ? { head: commit } : {}), signal: ctx.signal });
+  // A pull request build whose change ends at a commit the base already holds has checked out the
+  // base, not the pull request (host A's pull_request_target does by default): its change would be
+  // empty, every issue "elsewhere", and the gate would pass on nothing.
+  if (opts.diff.trim() === 'auto' && change.contained) {
+    const end = change.head !== undefined ? `the commit the gate judges (${change.head.slice(0, 12)}, --commit)` : `HEAD (${change.mergeBase.slice(0, 12)})`;
+    throw new UsageError(
+      `--diff auto: ${end} is already in the pull request's base ${base}, so this checkout is not the pull request's code (a pull_request_target job checks out the base branch) and its change would be empty: no issue would count`,
+      'check out the pull request\'s head (actions/checkout with ref: ${{ github.event.pull_request.head.sha }}), or add --commit auto: the change then ends at the pull request\'s head',
+    );
+  }
   let parsed;
   try {
     parsed = parseDiff(change.diff);
