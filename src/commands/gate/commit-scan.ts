@@ -11,7 +11,8 @@
  * |----------------------------------------------------------------|-------------------------------|
  * | an issue of the scope names the commit (open: from the gate's  | each scan it names is looked  |
  * | own listing; else any other status, searched newest first)     | up in `scans list`            |
- * |   - one of those scans is queued or running                    | exit 8 (no verdict yet)       |
+ * |   - one of those scans is queued or running                    | exit 8 (no verdict yet); a    |
+ * |                                                                | FAIL read of it stands (1)    |
  * |   - every one failed                                           | exit 1, its message           |
  * |   - `scans list` does not list it / the path is not offered    | no PASS (7; a FAIL read       |
  * |                                                                | stands) / exit 4              |
@@ -130,7 +131,7 @@ async function searchOtherStatuses(client: Client, s: Scope, sha: string, report
 }
 
 /** The state of each scan the issues name: running -> 8, all failed -> 1, unknown -> 7 (or 4). */
-async function checkScans(client: Client, s: Scope, sha: string, ids: string[], report: Report, doubts: Context['doubts']): Promise<VerifiedCommit> {
+async function checkScans(client: Client, s: Scope, sha: string, ids: string[], report: Report, doubts: Context['doubts'], failing?: (text: string) => void): Promise<VerifiedCommit> {
   const scans: VerifiedCommit['scans'] = [];
   const failed: string[] = [];
   let unknown = 0;
@@ -158,6 +159,12 @@ async function checkScans(client: Client, s: Scope, sha: string, ids: string[], 
     if (s.repositories) inScopeScan(s.repositories, id, item, doubts);
     const state = reportScan(item, `gate: scan ${q(id)}`, report);
     const status = String(item.status ?? state);
+    if (state === 'running' && failing) {
+      // A breaking issue of the commit was read: the scan can only list more, so the FAIL stands.
+      failing(`gate: the scan ${q(id)} of commit ${sha} has not finished (status ${escapeControls(status)}): the FAIL stands on the issues it has listed so far; more may follow`);
+      scans.push({ id, status });
+      continue;
+    }
     if (state === 'running') {
       throw new CliError(
         `gate: the scan ${q(id)} of commit ${sha} has not finished (status ${escapeControls(status)}): its issues are not all known yet, so there is no verdict`,
@@ -204,7 +211,7 @@ async function runningScans(client: Client, s: Scope, report: Report): Promise<s
  * Verifies that the service has scanned `sha` within the gate's scope and that the scan has finished
  * (see the table above); throws the documented exit code when it cannot show it.
  */
-export async function verifyCommitScanned(ctx: Context, searchScope: Record<string, unknown>, sha: string, listed: Evidence | undefined, repositories?: ScopeRepositories): Promise<VerifiedCommit> {
+export async function verifyCommitScanned(ctx: Context, searchScope: Record<string, unknown>, sha: string, listed: Evidence | undefined, repositories: ScopeRepositories | undefined, failed: boolean): Promise<VerifiedCommit> {
   const client = await ctx.client();
   const s = scopeOf(searchScope);
   if (repositories) s.repositories = repositories;
@@ -219,7 +226,8 @@ export async function verifyCommitScanned(ctx: Context, searchScope: Record<stri
     );
     if (evidence.ids.length === 0) return { sha, scans: [] };
   }
-  if (evidence.ids.length > 0) return checkScans(client, s, sha, evidence.ids, report, ctx.doubts);
+  // A FAIL already proven on the commit's issues stands while a scan of it is still running (exit 1, said).
+  if (evidence.ids.length > 0) return checkScans(client, s, sha, evidence.ids, report, ctx.doubts, failed ? (text) => ctx.warn(text) : undefined);
   const where = whereText(s);
   const running = await runningScans(client, s, report);
   if (running.length > 0) {

@@ -138,7 +138,7 @@ async function decideAndReport(ctx: Context, opts: GateOptions, g: GateRun): Pro
     const counted = await countIssues(ctx, scope, g.options, sieved, { size: opts.pageSize, concurrency: opts.concurrency, scanIds, keepAll, keepSifted: keep.siftedIssues || asData, fingerprints: keepAll || format !== 'table', store: g.store, repositoryNames, repositories, countsWide: g.counts.scope === 'wide' });
     // --commit otherwise: no verdict unless the issues show a finished scan of that commit (4, 8, 1, 7).
     if (head) verified.commit = head;
-    else if (sha !== undefined) verified.commit = await verifyCommitScanned(ctx, scope, sha, counted.sifted?.commitScans, repositories);
+    else if (sha !== undefined) verified.commit = await verifyCommitScanned(ctx, scope, sha, counted.sifted?.commitScans, repositories, !counted.result.passed);
     verdict = { ...counted, verified, organization: organizationInUse(ctx, g.built), categoryCounts: g.counts, doubts: doubtData(ctx) };
     // A doubt that could hide a breaking issue stops a PASS (exit 7 naming it); a proven FAIL stands.
     const stops = ctx.doubts.stopping();

@@ -125,6 +125,14 @@ describe('the scan an issue of the commit names must have finished', () => {
     expect(fake.to('/api/v1/scans/list').map((q) => q.body.scanId)).toContain('scan_1');
   });
 
+  it('running, with a breaking issue of the commit read: the FAIL stands (exit 1), said (it was exit 8)', async () => {
+    stub([issue(), issue({ id: 'iss_2', score: 95 })], scanItem({ status: 'running', finished: false }));
+    const r = await gate();
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stderr).toContain(`the scan 'scan_1' of commit ${SHA} has not finished (status running): the FAIL stands on the issues it has listed so far`);
+    expect(r.stdout).toContain('FAILED');
+  });
+
   it('failed: exit 1 with its message', async () => {
     stub([issue()], scanItem({ status: 'failed', errorMessage: 'clone failed' }));
     const r = await gate();
