@@ -222,7 +222,7 @@ export async function runBulk(ctx: Context, job: BulkJob): Promise<void> {
       return n > 1 ? { ...rec, given: n } : rec;
     });
     for (const s of job.skipped ?? []) {
-      all.push({ id: s.id, action, outcome: 'skipped', code: EXIT.PARTIAL, error: `not acted on: the search answered it outside --where (${s.why})` });
+      all.push({ id: s.id, action, outcome: 'skipped', code: EXIT.PARTIAL, error: s.unnamed ? `not acted on: ${s.why}` : `not acted on: the search answered it outside --where (${s.why})` });
     }
     let failedWritten = false;
     if (job.failedTo !== undefined) {
@@ -263,6 +263,7 @@ function worstCode(records: BulkRecord[]): ExitCode {
 function rerunHint(job: BulkJob, all: readonly BulkRecord[] = [], failedWritten = true): string {
   // Only issues skipped: nothing to run again (they are outside the filter).
   if (all.length > 0 && all.every((r) => r.outcome === 'done' || r.outcome === 'skipped')) {
+    if (all.every((r) => r.outcome === 'done' || r.error?.startsWith(UNNAMED))) return 'act on those issues where their ids are shown whole (the service\'s dashboard): svc would send another number';
     return 'the skipped issues are outside the filter that found them: look at them (svc issues get ID) before acting on one by its id';
   }
   if (job.failedTo !== undefined && !failedWritten) return `the ids that failed or were not sent are in the records above (--failed-to ${job.failedTo} could not be written)`;
@@ -275,12 +276,14 @@ function rerunHint(job: BulkJob, all: readonly BulkRecord[] = [], failedWritten 
 function summary(op: Operation, records: BulkRecord[], done: number, dupes: number): string {
   const failed = records.filter((r) => r.outcome === 'failed');
   const notSent = records.filter((r) => r.outcome === 'not-sent');
-  const skipped = records.filter((r) => r.outcome === 'skipped');
+  const skipped = records.filter((r) => r.outcome === 'skipped' && !r.error?.startsWith(UNNAMED));
+  const unnamed = records.filter((r) => r.outcome === 'skipped' && r.error?.startsWith(UNNAMED));
   const unsure = records.filter((r) => r.outcome === 'unknown' && !r.error?.startsWith('interrupted while in flight'));
   const parts = [`${count(done)} ${op.bulk?.done ?? 'done'}`];
   if (failed.length) parts.push(`${count(failed.length)} failed: ${list(failed.map((r) => `${r.id} (${failureText(r)})`))}`);
   if (unsure.length) parts.push(`${count(unsure.length)} failed, outcome unknown (may have been applied): ${list(unsure.map((r) => `${r.id} (${failureText(r)})`))}`);
   if (skipped.length) parts.push(`${count(skipped.length)} skipped, outside --where (the service answered ${skipped.length === 1 ? 'it' : 'them'} outside the filter): ${list(skipped.map((r) => `${r.id} (${r.error?.replace(/^.*outside --where \((.*)\)$/, '$1')})`))}`);
+  if (unnamed.length) parts.push(`${count(unnamed.length)} skipped, ${unnamed.length === 1 ? 'its id a number' : 'their ids numbers'} a double does not hold exactly (svc cannot name ${unnamed.length === 1 ? 'it' : 'them'}): ${list(unnamed.map((r) => r.id))}`);
   let line = parts.join(', ');
   // A call cut off in flight is told apart: the service may have applied it.
   const unknown = records.filter((r) => r.outcome === 'unknown' && r.error?.startsWith('interrupted while in flight'));
@@ -290,6 +293,9 @@ function summary(op: Operation, records: BulkRecord[], done: number, dupes: numb
   if (dupes) line += `; ${plural(dupes, 'duplicate id')} sent once`;
   return line;
 }
+
+/** How the record of an issue --where found but cannot name (its id a number a double rounds) begins. */
+const UNNAMED = 'not acted on: its id is a number';
 
 function failureText(r: BulkRecord): string {
   const kind = CLASS[r.code] ?? `exit ${r.code}`;

@@ -310,6 +310,25 @@ describe('bulk actions: failure classes, interrupts', () => {
     }
   });
 
+  it('--where against a service that numbers its issues: acts on each id as its text, never on a number a double rounded (another issue)', async () => {
+    // 9007199254740993 and 12345678901234567890 parse to 9007199254740992 and 12345678901234567168:
+    // sent back as numbers they named other issues than the ones the search found.
+    fake.stub('/api/v1/issues/search', {
+      type: 'application/json',
+      text: '{"issues":[{"id":42,"status":"open"},{"id":9007199254740993,"status":"open"},{"id":12345678901234567890,"status":"open"}],"totalCount":3,"currentPage":1,"pageSize":500}',
+    });
+    fake.stub('/api/v1/issues/archive', { json: { ok: true } });
+    const r = await runCli(['issues', 'archive', '--where', 'types=open', '--yes', '--org', 'org_1', '-o', 'json'], { env: fake.env });
+    const sent = fake.requests.filter((q) => q.path === '/api/v1/issues/archive').map((q) => q.raw);
+    expect(sent).toHaveLength(1);
+    expect(JSON.parse(sent[0])).toEqual({ organizationId: 'org_1', issueId: '42' });
+    expect(r.code, r.stderr).toBe(10);
+    const records = JSON.parse(r.stdout) as Array<{ id: string; outcome: string; error?: string }>;
+    expect(records.map((x) => [x.id, x.outcome])).toEqual([['42', 'done'], ['9007199254740992', 'skipped'], ['12345678901234567000', 'skipped']]);
+    expect(records[1].error).toContain('a number a double does not hold exactly');
+    expect(r.stderr).toContain('1 archived, 2 skipped, their ids numbers a double does not hold exactly (svc cannot name them): 9007199254740992, 12345678901234567000');
+  });
+
   it('stops sending after a 401: the rest are not sent, exit 3', async () => {
     fake.stub('/api/v1/issues/archive', { status: 401, json: { error: 'bad token' } });
     const r = await runCli(['issues', 'archive', 'iss_1', 'iss_2', 'iss_3', '--concurrency', '1', '--org', 'org_1', '-o', 'json'], { env: fake.env });
