@@ -55,7 +55,8 @@ export function configCommand(run: Runner, config = new Command('config')): Comm
     .action((key: string) => run(async (ctx) => {
       const field = CONFIG_KEYS[checkKey(key)];
       const v = ctx.profile()?.[field];
-      if (v === undefined) throw new UsageError(`'${key}' is not set in profile "${ctx.profileName}"`, `set it with 'svc config set ${key} VALUE'`);
+      // The profile named in the hint: without it, following the hint set the default profile.
+      if (v === undefined) throw new UsageError(`'${key}' is not set in profile "${ctx.profileName}"`, `set it with 'svc config set ${key} VALUE${ctx.profileName === 'default' ? '' : ` --profile ${ctx.profileName}`}'`);
       ctx.out(`${v}\n`);
     }));
   config.command('set').addArgument(keyArgument()).argument('<value>', 'the new value').description('Change one setting of the profile')
