@@ -75,11 +75,14 @@ const DEFAULT_AUTH_HINT = 'check the token with `svc auth status`, or log in aga
  * Map a non-2xx status to its error class. `safe`: a read (a failed mutation may still have taken effect).
  * `authHint`: what to do on 401/403, naming where the credentials in use came from.
  */
-export function statusError(status: number, what: string, text: string, retryAfterMs?: number, safe = true, authHint = DEFAULT_AUTH_HINT): ApiError {
+export function statusError(status: number, what: string, text: string, retryAfterMs?: number, safe = true, authHint = DEFAULT_AUTH_HINT, sentId = true): ApiError {
   const detail = errorMessage(text);
   const msg = `${what} failed: HTTP ${status}${detail ? `: ${detail}` : ''}`;
   if (status === 401 || status === 403) return new UnauthorizedError(msg, status, authHint);
   // The service's own words name what was not found (an issue id): the path is fine, the id is not.
+  // A request that names no id (orgs list, stats): what was not found is the path, so the base URL
+  // (a path prefix such as /api or /svc before svc's own /api/v1) is what to check, not an id.
+  if (status === 404 && !sentId) return new NotFoundError(msg, status, 'the request names no id, so the path was not found: check the base URL and its path prefix (`svc auth status` shows it and where it comes from)');
   if (status === 404) return new NotFoundError(msg, status, detail ? 'check the id' : 'check the id or path; `svc api` calls any path');
   if (status === 429) {
     // Transient (exit 6, "may work later"), never 5 ("your request is wrong"): CI scripts retry on 6.

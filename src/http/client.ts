@@ -153,6 +153,9 @@ export function createDispatcher(settings: ProxySettings, timeoutSec: number, li
   return new Agent({ ...opts, connect: connector({ timeoutMs: connectTimeoutSec(timeoutSec) * 1000, loopbackOnly: limits.loopbackOnly === true }) });
 }
 
+/** A body key that names a record by its id (`issueId`, `repositoryIds`, `organizationId`): a 404 may be about it. */
+const NAMES_ID = /"[A-Za-z_]*(?:Id|Ids|_id|id)"\s*:/;
+
 export function createClient(o: ClientOptions): Client {
   // undici parses HTTP with WebAssembly, which node leaves out under --jitless: say so now, once,
   // rather than as a connection failure after every retry.
@@ -246,7 +249,7 @@ export function createClient(o: ClientOptions): Client {
     const shown = () => scrub(text(), [o.tokenSecret]);
     o.verbose?.(`< HTTP ${res.statusCode} (${elapsed()} ms)\n${formatHeaders(redactHeaders(res.headers), '< ')}\n< ${truncate(shown())}`);
     if (res.statusCode >= 400) {
-      throw statusError(res.statusCode, what, shown(), parseRetryAfter(res.headers['retry-after'], wallClock()), safe, o.authHint);
+      throw statusError(res.statusCode, what, shown(), parseRetryAfter(res.headers['retry-after'], wallClock()), safe, o.authHint, NAMES_ID.test(payload));
     }
     if (res.statusCode < 200 || res.statusCode >= 300) {
       const where = res.headers.location ? ` to ${redactUrl(String(res.headers.location)).slice(0, 200)}` : '';

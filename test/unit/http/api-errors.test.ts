@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { useFakeServer } from '../../helpers/fake-server.js';
+import { runCli } from '../../helpers/host.js';
 import { BadRequestError, NotFoundError, RateLimitedError, ServerError, UnauthorizedError, errorMessage, statusError } from '../../../src/http/api-errors.js';
 import { EXIT } from '../../../src/core/exit-codes.js';
 
@@ -37,5 +39,26 @@ describe('errorMessage', () => {
     expect(m).not.toMatch(/[\u0000-\u001f]/);
     expect(m).toContain('line1');
     expect(errorMessage('x'.repeat(1000))).toHaveLength(300);
+  });
+});
+
+describe('a 404: the id or the base URL', () => {
+  const fake = useFakeServer();
+  const notFound = { status: 404, json: { error: "unknown path '/svc/api/v1/orgs/list'" } };
+
+  it('a request that names no id (orgs list): the hint is the base URL, not "check the id"', async () => {
+    fake.stub('/api/v1/orgs/list', notFound);
+    const r = await runCli(['orgs', 'list', '-o', 'json'], { env: fake.env });
+    expect(r.code).toBe(4);
+    expect(r.stderr).toContain('the request names no id, so the path was not found: check the base URL and its path prefix');
+    expect(r.stderr).not.toContain('check the id');
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+  });
+
+  it('a request that names an issue: "check the id" stays', async () => {
+    fake.stub('/api/v1/issues/get', { status: 404, json: { error: "issue 'iss_nope' not found" } });
+    const r = await runCli(['issues', 'get', 'iss_nope', '-o', 'json'], { env: fake.env });
+    expect(r.code).toBe(4);
+    expect(r.stderr).toMatch(/check the id\s*$/);
   });
 });
