@@ -4,12 +4,12 @@
  * from which the `id` fields are taken. Spaces and CR line ends are trimmed, blank lines skipped; any
  * other line that is not an id is refused (exit 2) naming its line number, before anything is sent.
  */
-import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Context } from '../context.js';
 import type { Operation } from '../operations/types.js';
 import { loadGroup } from '../operations/index.js';
-import { UsageError } from '../core/errors.js';
+import { InterruptedError, UsageError } from '../core/errors.js';
+import { readTextFile } from '../output/read-file.js';
 import { checkControls } from '../request/values.js';
 import { escapeControls } from '../core/sanitize.js';
 import { argName } from '../request/flags.js';
@@ -216,8 +216,10 @@ async function sayRecord(ctx: Context, op: Operation, name: string, taken: numbe
 
 async function readIdFile(ctx: Context, path: string): Promise<string> {
   try {
-    return await readFile(resolve(ctx.cwd, path), 'utf8');
+    // A FIFO without a writer is waited on without holding a thread: Ctrl-C and SIGTERM still end svc.
+    return await readTextFile(resolve(ctx.cwd, path), ctx.signal);
   } catch (err) {
+    if (err instanceof InterruptedError) throw err;
     const code = (err as NodeJS.ErrnoException).code;
     const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : code === 'EACCES' ? 'permission denied' : (err as Error).message;
     throw new UsageError(`cannot read --ids-from ${path}: ${why}`, 'check the path');
