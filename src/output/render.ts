@@ -13,6 +13,12 @@ export interface RenderOptions {
   columns: string[];
   /** Where the rows of a table live in an object response. */
   rowsPath?: string;
+  /**
+   * The answer's shape is not shown (no record declared: a row whose response the spec leaves "not
+   * shown", `svc api`): a record holding exactly one list of records is shown as that list. Never for
+   * a declared record (an issue, a schedule), whose unknown extra list is one of its fields.
+   */
+  findRows?: boolean;
   pretty: boolean;
   color: boolean;
   width?: number;
@@ -55,8 +61,11 @@ export function warnInexact(data: unknown, o: { jq?: string }, sink: Pick<Sink, 
   if (o.jq) for (const line of inexactWarnings(data, '--jq computes with doubles and sees')) warnTo(sink, line);
 }
 
-/** The list a table shows: the response itself when it is an array, else the field `rowsPath`. */
-export function rowsOf(data: unknown, rowsPath?: string): unknown[] | undefined {
+/**
+ * The list a table shows: the response itself when it is an array, else the field `rowsPath`, else
+ * (`find`: a shape the spec does not show) the one list of records the record holds.
+ */
+export function rowsOf(data: unknown, rowsPath?: string, find = false): unknown[] | undefined {
   if (Array.isArray(data)) return data;
   if (rowsPath) {
     const rows = getPath(data, rowsPath);
@@ -64,8 +73,10 @@ export function rowsOf(data: unknown, rowsPath?: string): unknown[] | undefined 
     return undefined;
   }
   // No declared rows (shapes the spec does not show): a record holding exactly one list of
-  // records, like `{ repositories: [...], total }`, is shown as that list.
-  if (data !== null && typeof data === 'object') {
+  // records, like `{ repositories: [...], total }`, is shown as that list. A declared record (an
+  // issue with an extra `comments: [...]`, a schedule) is the record: its list was shown instead
+  // of it, the record lost from the table and CSV.
+  if (find && data !== null && typeof data === 'object') {
     const lists = Object.values(data).filter((v) => Array.isArray(v) && v.length > 0 && v.every((x) => x !== null && typeof x === 'object' && !Array.isArray(x)));
     if (lists.length === 1) return lists[0] as unknown[];
   }
@@ -82,7 +93,7 @@ export function autoColumns(rows: unknown[]): string[] {
 export async function render(answer: unknown, o: RenderOptions, sink: Sink): Promise<void> {
   // A table and CSV show the service's text of a number a double does not hold (a string cell).
   const data = o.format === 'csv' || o.format === 'table' ? withServiceText(answer) : answer;
-  const rows = rowsOf(data, o.rowsPath);
+  const rows = rowsOf(data, o.rowsPath, o.findRows);
   switch (o.format) {
     case 'json': {
       warnInexact(data, o, sink);

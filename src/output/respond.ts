@@ -27,7 +27,7 @@ export function columnsFor(ctx: IoContext, op: ColumnsOf, data?: unknown): strin
   const declared = fieldPaths(rowSchema(op.response, op.rows));
   // Any field the answer has, declared or not (records are loose: the service may send more).
   // Before the answer (--all's writer is made before page 1), a name not declared waits for it.
-  const seen = data === undefined ? undefined : seenPaths(data, op.rows);
+  const seen = data === undefined ? undefined : seenPaths(data, op.rows, shapeNotShown(op));
   const valid = declared || seen ? [...new Set([...(declared ?? []), ...(seen ?? [])])] : undefined;
   return resolveColumns(parseColumns(chosen), valid, what, op.columns, data === undefined || (seen === undefined && declared !== undefined));
 }
@@ -64,10 +64,11 @@ function renderOptions(ctx: IoContext, op: Pick<Operation, 'rows' | 'columns'> &
     format: ctx.format(),
     columns: op.response && op.group ? columnsFor(ctx, op as Operation, data)
       // No row (svc api): the names are checked against what the answer has, not taken blindly.
-      : ctx.globals.columns !== undefined ? resolveColumns(parseColumns(ctx.globals.columns), seenPaths(data), what ?? 'this answer') : op.columns,
+      : ctx.globals.columns !== undefined ? resolveColumns(parseColumns(ctx.globals.columns), seenPaths(data, undefined, true), what ?? 'this answer') : op.columns,
     project: ctx.globals.columns !== undefined,
     names: ctx.globals.columns !== undefined ? parseColumns(ctx.globals.columns) : undefined,
     rowsPath: op.rows,
+    findRows: shapeNotShown(op),
     pretty: ctx.io.stdoutIsTTY,
     color: ctx.color,
     width: layoutWidth(ctx),
@@ -194,6 +195,9 @@ function rowsKey(op: Pick<Operation, 'rows'> & Partial<Operation>, data: unknown
   return getPath(data, items) === undefined && lists.length === 1 ? lists[0][0] : op.rows;
 }
 
+/** No record declared for the answer (`anyObject`: the spec does not show it; no row: `svc api`). */
+const shapeNotShown = (op: Partial<Pick<Operation, 'response'>>): boolean => op.response === undefined || op.response === anyObject;
+
 /** The command as typed; for a shape the spec does not show, which list of the answer its rows are. */
 function columnsWhat(op: Pick<Operation, 'group' | 'name' | 'rows' | 'response'>): string {
   const kebab = op.name.replace(/([a-z0-9])([A-Z])/g, '$1-$2').toLowerCase();
@@ -201,8 +205,8 @@ function columnsWhat(op: Pick<Operation, 'group' | 'name' | 'rows' | 'response'>
 }
 
 /** Every path the answer's rows (or the record itself) have: leaves and the objects above them. */
-function seenPaths(data: unknown, rowsPath?: string): string[] | undefined {
-  const rows = rowsOf(data, rowsPath) ?? (data !== null && typeof data === 'object' && !Array.isArray(data) ? [data] : []);
+function seenPaths(data: unknown, rowsPath?: string, find = false): string[] | undefined {
+  const rows = rowsOf(data, rowsPath, find) ?? (data !== null && typeof data === 'object' && !Array.isArray(data) ? [data] : []);
   const seen = new Set<string>();
   for (const row of rows.slice(0, 200)) {
     for (const leaf of leafPaths(row)) {

@@ -90,9 +90,11 @@ describe('format and colour choice', () => {
 describe('rows of shapes the spec does not show', () => {
   it('shows the one list of records inside a record as the rows', async () => {
     const { rowsOf } = await import('../../../src/output/render.js');
-    expect(rowsOf({ repositories: [{ id: 'a' }, { id: 'b' }], total: 2 })).toEqual([{ id: 'a' }, { id: 'b' }]);
-    expect(rowsOf({ a: [{ id: 1 }], b: [{ id: 2 }] })).toBeUndefined();
-    expect(rowsOf({ tags: ['x', 'y'], total: 2 })).toBeUndefined();
+    expect(rowsOf({ repositories: [{ id: 'a' }, { id: 'b' }], total: 2 }, undefined, true)).toEqual([{ id: 'a' }, { id: 'b' }]);
+    expect(rowsOf({ a: [{ id: 1 }], b: [{ id: 2 }] }, undefined, true)).toBeUndefined();
+    expect(rowsOf({ tags: ['x', 'y'], total: 2 }, undefined, true)).toBeUndefined();
+    // A declared record (an issue with an extra list of records) is the record, not that list.
+    expect(rowsOf({ id: 'iss_1', comments: [{ text: 'x' }] })).toBeUndefined();
     expect(rowsOf({ issues: [] , other: [{ id: 1 }] }, 'issues')).toEqual([]);
   });
 });

@@ -99,3 +99,37 @@ describe('a number too large to read in an answer', () => {
     expect(r.stderr).toContain('issues.0.score expected a number, got a number too large to read');
   });
 });
+
+describe('a declared record with an extra list of records (fields beyond the spec are kept)', () => {
+  // The one-list rule is for shapes the spec does not show: an issue carrying `comments: [...]`
+  // was drawn as a table of its comments (table empty, CSV a row of empty cells): the issue lost.
+  const issue = { id: 'iss_1', status: 'open', score: 95, generatedTitle: 'SQL injection in login', comments: [{ author: 'bob', text: 'looking' }] };
+  it('issues get -o table shows the issue, not its comments', async () => {
+    fake.stub('/api/v1/issues/get', { json: issue });
+    const r = await run(['issues', 'get', 'iss_1', '-o', 'table']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('SQL injection in login');
+    expect(r.stdout).toMatch(/ID\s+iss_1/);
+  });
+
+  it('issues get -o csv: the issue as its one row', async () => {
+    fake.stub('/api/v1/issues/get', { json: { ...issue, comments: [...issue.comments, { author: 'al', text: 'x' }] } });
+    const r = await run(['issues', 'get', 'iss_1', '-o', 'csv']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout.split('\n')[1]).toMatch(/^iss_1,open,95,/);
+  });
+
+  it('scans get-schedule with an extra list of runs: the schedule shown', async () => {
+    fake.stub('/api/v1/scans/get-schedule', { json: { id: 'sch_1', repoId: 'r1', executionCriteriaCrontab: '0 3 * * 1', timezone: 'UTC', isEnabled: true, recentRuns: [{ at: '2026-01-05T03:00:00Z', scanId: 's1' }] } });
+    const r = await run(['scans', 'get-schedule', 'r1', '-o', 'table']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/Schedule\s+0 3 \* \* 1/);
+  });
+
+  it('a shape the spec does not show still shows its one list as the rows (stats time-saved)', async () => {
+    fake.stub('/api/v1/stats/timeSaved', { json: { byRepository: [{ repositoryId: 'r1', hours: 10 }, { repositoryId: 'r2', hours: 2.5 }] } });
+    const r = await run(['stats', 'time-saved', '-o', 'csv']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toBe('repository,hours\nr1,10\nr2,2.5\n');
+  });
+});
