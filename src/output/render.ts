@@ -83,6 +83,18 @@ export function rowsOf(data: unknown, rowsPath?: string, find = false): unknown[
   return undefined;
 }
 
+/**
+ * The columns of a table or CSV: the chosen ones (--columns), else the row's defaults, unless no row
+ * has a value in any of them: an answer of a shape the spec does not show (`repos branches` answered
+ * `["main", "develop"]`, or records of other fields) had every value dropped under empty default
+ * columns. Then the rows' own columns (`value` for strings and numbers).
+ */
+function shownColumns(o: Pick<RenderOptions, 'columns' | 'project'>, rows: readonly unknown[], own: () => string[]): string[] {
+  if (!o.columns.length) return own();
+  if (o.project || rows.length === 0) return o.columns;
+  return rows.some((r) => o.columns.some((c) => getPath(primitiveRow(r), c) != null)) ? o.columns : own();
+}
+
 /** Columns for a list with no defaults: the scalar leaves of the first row, at most 8. */
 export function autoColumns(rows: unknown[]): string[] {
   const first = rows.find((r) => r !== null && typeof r === 'object');
@@ -116,7 +128,7 @@ export async function render(answer: unknown, o: RenderOptions, sink: Sink): Pro
       return;
     case 'csv': {
       const list = rows ?? [data];
-      const columns = o.columns.length ? o.columns : rows ? autoColumns(list) : leafPaths(data);
+      const columns = shownColumns(o, list, () => (rows ? autoColumns(list) : leafPaths(data).length ? leafPaths(data) : ['value']));
       let text = csvHeader(columns, (o.project ? o.names : undefined) ?? readableHeaders(columns));
       for (const row of list) text += csvRow(primitiveRow(row), columns);
       // Cleaned of controls and formulas cell by cell (csv.ts), on a terminal or not.
@@ -139,7 +151,7 @@ export async function render(answer: unknown, o: RenderOptions, sink: Sink): Pro
           sink.out(await table.detailView(rows[0], o.detail, people));
           return;
         }
-        const columns = o.columns.length ? o.columns : autoColumns(rows);
+        const columns = shownColumns(o, rows, () => autoColumns(rows));
         const list = rows.map(primitiveRow);
         if (list.length > table.SCREENFUL && sink.write) {
           await new table.TableStream(columns, people, { write: sink.write, signal: sink.signal }).rows(list);

@@ -159,7 +159,11 @@ export function checkDone(data: unknown, what: string): void {
 export async function renderResponse(ctx: IoContext, op: Pick<Operation, 'rows' | 'columns'> & Partial<Operation>, data: unknown, request?: Record<string, unknown>, what?: string): Promise<void> {
   if (op.response && op.group) checkShape(ctx, op as Operation, data);
   else checkDone(data, what ?? 'the call');
-  const rows = rowsKey(op, data);
+  let rows = rowsKey(op, data);
+  // A shape the spec does not show whose rows are not where the row guessed them (`branches` for
+  // repos branches, answered `{ items: [...] }` or a bare list): the answer's own list, found as for
+  // any such shape (render.ts rowsOf), not a record of the row's empty default columns.
+  if (rows !== undefined && shapeNotShown(op) && !Array.isArray(getPath(data, rows))) rows = undefined;
   const shown = op.idAliases && (ctx.format() === 'table' || ctx.format() === 'csv') ? idsShown(data, rows, op.idAliases) : data;
   await render(shown, renderOptions(ctx, { ...op, rows }, shown, request, what), outputSink(ctx));
 }

@@ -133,3 +133,53 @@ describe('a declared record with an extra list of records (fields beyond the spe
     expect(r.stdout).toBe('repository,hours\nr1,10\nr2,2.5\n');
   });
 });
+
+describe('an answer of a shape the spec does not show, not where the row guessed its rows', () => {
+  // The row's default columns (name, isDefault; id, criticalIssues...) were drawn over rows that
+  // have none of them: every value dropped, empty rows left.
+  for (const [what, answer] of [['a bare list of names', ['main', 'develop']], ['branches as names', { branches: ['main', 'develop'] }]] as const) {
+    it(`repos branches answered ${what}: the names shown (table and CSV)`, async () => {
+      fake.stub('/api/v1/repositories/branches', { json: answer });
+      const table = await run(['repos', 'branches', 'r1', '-o', 'table']);
+      expect(table.code, table.stderr).toBe(0);
+      expect(table.stdout).toBe('VALUE\nmain\ndevelop\n');
+      fake.stub('/api/v1/repositories/branches', { json: answer });
+      const csv = await run(['repos', 'branches', 'r1', '-o', 'csv']);
+      expect(csv.stdout).toBe('value\nmain\ndevelop\n');
+    });
+  }
+
+  it('repos branches answered { items: [...] }: the items are the rows', async () => {
+    fake.stub('/api/v1/repositories/branches', { json: { items: [{ name: 'main' }, { name: 'dev' }] } });
+    const r = await run(['repos', 'branches', 'r1', '-o', 'csv']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toBe('name,default\nmain,\ndev,\n');
+  });
+
+  it('stats security-posture answered a list of periods: -o csv shows their fields', async () => {
+    fake.stub('/api/v1/stats/securityPosture', { json: [{ date: '2026-01-05', critical: 2, high: 1 }, { date: '2026-01-12', critical: 1, high: 0 }] });
+    const r = await run(['stats', 'security-posture', '-o', 'csv']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toBe('date,critical,high\n2026-01-05,2,1\n2026-01-12,1,0\n');
+  });
+
+  it('stats security-posture without repositoryRiskScores: -o csv gives its fields, not a row of empty cells', async () => {
+    fake.stub('/api/v1/stats/securityPosture', { json: { exposure: { oldestCriticalAge: 3 }, totalOpen: 5 } });
+    const r = await run(['stats', 'security-posture', '-o', 'csv']);
+    expect(r.stdout).toBe('oldest critical age,total open\n3,5\n');
+  });
+
+  it('stats time-saved answered a bare number: -o csv gives it', async () => {
+    fake.stub('/api/v1/stats/timeSaved', { json: 42.5 });
+    const r = await run(['stats', 'time-saved', '-o', 'csv']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toBe('value\n42.5\n');
+  });
+
+  it('--columns chosen are kept as chosen, and an empty list keeps the default header', async () => {
+    fake.stub('/api/v1/repositories/branches', { json: { branches: [] } });
+    expect((await run(['repos', 'branches', 'r1', '-o', 'csv'])).stdout).toBe('name,default\n');
+    fake.stub('/api/v1/repositories/branches', { json: { branches: [{ sha: 'abc' }] } });
+    expect((await run(['repos', 'branches', 'r1', '-o', 'csv', '--columns', 'sha'])).stdout).toBe('sha\nabc\n');
+  });
+});
