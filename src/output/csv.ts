@@ -4,7 +4,7 @@
  * escape sequences are removed, and a text cell that a spreadsheet would run as a formula (it starts
  * with `=`, `+`, `-`, `@`, a tab or a CR, the OWASP list) gets a leading `'` so it shows as text.
  */
-import { getPath, scalarText } from './field-paths.js';
+import { scalarText, shownAt } from './field-paths.js';
 import { columnsOf } from './columns.js';
 import { stripControls } from '../core/sanitize.js';
 
@@ -41,5 +41,5 @@ export function readableHeaders(columns: readonly string[]): string[] {
 }
 
 export function csvRow(row: unknown, columns: string[]): string {
-  return columns.map((c) => csvCell(getPath(row, c))).join(',') + '\n';
+  return columns.map((c) => csvCell(shownAt(row, c))).join(',') + '\n';
 }

@@ -20,6 +20,30 @@ export function getPath(value: unknown, path: string): unknown {
   return cur;
 }
 
+/**
+ * The value a table cell, a key/value line or a CSV cell shows at a path of leafPaths: getPath, else
+ * through keys that hold a dot themselves (`{ "web.app": 4 }`, a map keyed by repository or file
+ * name in an answer the spec does not show), which leafPaths joins with dots like any other; the
+ * longest key first. Only for showing: what svc decides on (filters, scope, the gate) reads getPath,
+ * so `{ "codeScan.id": ... }` never passes for a `codeScan.id`.
+ */
+export function shownAt(value: unknown, path: string): unknown {
+  const found = getPath(value, path);
+  return found === undefined && path.includes('.') ? dottedKeys(value, path.split('.')) : found;
+}
+
+function dottedKeys(value: unknown, keys: readonly string[]): unknown {
+  if (keys.length === 0) return value;
+  if (value === null || typeof value !== 'object') return undefined;
+  for (let n = keys.length; n >= 1; n--) {
+    const key = keys.slice(0, n).join('.');
+    if (!Object.hasOwn(value, key)) continue;
+    const found = dottedKeys((value as Record<string, unknown>)[key], keys.slice(n));
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}
+
 /** Leaf paths of an object's scalar values (arrays count as leaves), depth first. */
 export function leafPaths(value: unknown, prefix = ''): string[] {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return prefix ? [prefix] : [];

@@ -7,7 +7,7 @@
  * further; keys (ids, names) are never cut, so they can be copied into the next command.
  */
 import type { ChalkInstance } from 'chalk';
-import { getPath, scalarText } from './field-paths.js';
+import { scalarText, shownAt } from './field-paths.js';
 import { cellOf, painter, type Cell, type CellOptions } from './cells.js';
 import { columnsOf, companionOf, nameOf, type Column } from './columns.js';
 import { clip, clipPath, displayWidth } from './text-width.js';
@@ -130,7 +130,7 @@ export class TableLayout {
 
   /** The cells of one row. */
   cells(row: unknown): Cell[] {
-    return this.columns.map((c) => cellOf(getPath(row, c.path), c.kind, this.o, this.chalk));
+    return this.columns.map((c) => cellOf(shownAt(row, c.path), c.kind, this.o, this.chalk));
   }
 
   /**
@@ -179,8 +179,8 @@ export class TableLayout {
     const same: Array<{ path: string; text: string }> = [];
     for (const c of this.columns) {
       if (!UNIFORM_KINDS.has(c.kind)) continue;
-      const first = cellText(scalarText(getPath(rows[0], c.path)));
-      if (rows.every((r) => cellText(scalarText(getPath(r, c.path))) === first)) same.push({ path: c.path, text: first });
+      const first = cellText(scalarText(shownAt(rows[0], c.path)));
+      if (rows.every((r) => cellText(scalarText(shownAt(r, c.path))) === first)) same.push({ path: c.path, text: first });
     }
     const gone = new Set(same.map((s) => s.path));
     if (this.columns.every((c) => c.kind === 'key' || gone.has(c.path))) return;

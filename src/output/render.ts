@@ -1,7 +1,7 @@
 /** Render a response in the chosen format: data to stdout, notes (counts, hints) to stderr. */
 import type { Format } from './formats.js';
 import { csvHeader, csvRow, readableHeaders } from './csv.js';
-import { getPath, leafPaths } from './field-paths.js';
+import { getPath, leafPaths, shownAt } from './field-paths.js';
 import type { DetailView } from './detail.js';
 import { stripControls, terminalJson } from '../core/sanitize.js';
 import { jqText, jqValues } from './jq.js';
@@ -92,7 +92,7 @@ export function rowsOf(data: unknown, rowsPath?: string, find = false): unknown[
 function shownColumns(o: Pick<RenderOptions, 'columns' | 'project'>, rows: readonly unknown[], own: () => string[]): string[] {
   if (!o.columns.length) return own();
   if (o.project || rows.length === 0) return o.columns;
-  return rows.some((r) => o.columns.some((c) => getPath(primitiveRow(r), c) != null)) ? o.columns : own();
+  return rows.some((r) => o.columns.some((c) => shownAt(primitiveRow(r), c) != null)) ? o.columns : own();
 }
 
 /** Columns for a list with no defaults: the scalar leaves of the first row, at most 8. */

@@ -9,7 +9,7 @@ import { InterruptedError } from '../core/errors.js';
 import { cellOf, painter } from './cells.js';
 import { kindOf } from './columns.js';
 import { GAP, TableLayout, DEFAULT_WIDTH, type LayoutOptions } from './layout.js';
-import { getPath, leafPaths } from './field-paths.js';
+import { leafPaths, shownAt } from './field-paths.js';
 import { cellText } from '../core/sanitize.js';
 import { displayWidth, clip } from './text-width.js';
 
@@ -110,7 +110,7 @@ export function recordTable(value: unknown, columns: readonly string[], o: Table
   const width = Math.max(...keys.map((k) => displayWidth(k)));
   const valueMax = Math.max(20, (o.width ?? DEFAULT_WIDTH) - width - GAP);
   return keys.map((k) => {
-    const cell = cellOf(getPath(value, k), kindOf(k), lo, chalk);
+    const cell = cellOf(shownAt(value, k), kindOf(k), lo, chalk);
     const text = clip(cell.text, valueMax);
     return `${chalk.bold(k)}${' '.repeat(width - displayWidth(k) + GAP)}${cell.paint ? cell.paint(text) : text}`.trimEnd();
   }).join('\n') + '\n';

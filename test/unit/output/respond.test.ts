@@ -183,3 +183,26 @@ describe('an answer of a shape the spec does not show, not where the row guessed
     expect((await run(['repos', 'branches', 'r1', '-o', 'csv', '--columns', 'sha'])).stdout).toBe('sha\nabc\n');
   });
 });
+
+describe('keys that hold a dot (a map keyed by repository or file name)', () => {
+  // leafPaths joins keys with dots and getPath split them again: `{ "web.app": 4 }` showed its key
+  // with no value in a table, and an empty CSV cell.
+  it('stats issues-by-vuln-class answered a map keyed by names with dots: every value shown', async () => {
+    fake.stub('/api/v1/stats/issuesByVulnClass', { json: { 'acme/web.app': 4, 'api.v2': { critical: 1 } } });
+    const table = await run(['stats', 'issues-by-vuln-class', '-o', 'table']);
+    expect(table.code, table.stderr).toBe(0);
+    expect(table.stdout).toBe('acme/web.app     4\napi.v2.critical  1\n');
+    fake.stub('/api/v1/stats/issuesByVulnClass', { json: { 'acme/web.app': 4, 'api.v2': { critical: 1 } } });
+    const csv = await run(['stats', 'issues-by-vuln-class', '-o', 'csv']);
+    expect(csv.stdout.split('\n')[1]).toBe('4,1');
+  });
+
+  it('shownAt reads a dotted key back; getPath (what svc decides on) does not', async () => {
+    const { getPath, shownAt } = await import('../../../src/output/field-paths.js');
+    expect(shownAt({ 'hours.saved': 3 }, 'hours.saved')).toBe(3);
+    expect(shownAt({ a: { 'b.c': { d: 1 } } }, 'a.b.c.d')).toBe(1);
+    expect(shownAt({ hours: { saved: 2 }, 'hours.saved': 3 }, 'hours.saved')).toBe(2);
+    expect(shownAt({ issueCounts: { open: 1 } }, 'issueCounts.patched')).toBeUndefined();
+    expect(getPath({ 'codeScan.id': 's1' }, 'codeScan.id')).toBeUndefined();
+  });
+});
