@@ -15,6 +15,7 @@ import { getPath } from '../../output/field-paths.js';
 import { count } from '../../terminal/progress.js';
 import { parseNumberFlag } from '../../request/number-flag.js';
 import { kebab, loadGroup } from '../../operations/index.js';
+import { numericScore } from '../../operations/levels.js';
 import { carryInexact } from '../../http/exact-numbers.js';
 
 const isEmptyList = (v: unknown): boolean => Array.isArray(v) && v.length === 0;
@@ -123,7 +124,9 @@ function limitRows(ctx: Context, op: Operation, data: unknown, limit: number): u
   const rows = op.rows ? getPath(data, op.rows) : data;
   if (!Array.isArray(rows)) return data;
   const key = op.localLimit!.orderBy;
-  const rank = (r: unknown) => { const v = getPath(r, key); return typeof v === 'number' ? v : -Infinity; };
+  // The number the table shows and ranks by level: a score the service sent as text ("72", warned of
+  // as a shape doubt) ranks as 72, as its LEVEL column reads it, not last.
+  const rank = (r: unknown) => numericScore(getPath(r, key)) ?? -Infinity;
   const kept = [...rows].sort((a, b) => rank(b) - rank(a)).slice(0, limit);
   if (rows.length < limit) ctx.note(`note: the service sent ${rows.length}, fewer than --limit ${limit}: the request has no field to ask for more`);
   const cut = op.rows && data !== null && typeof data === 'object' && !Array.isArray(data) ? { ...(data as Record<string, unknown>), [op.rows]: kept } : kept;
