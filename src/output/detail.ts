@@ -8,7 +8,7 @@ import { levelOf, numericScore } from '../operations/levels.js';
 import { cellOf, levelPaint, painter, statusPaint, type CellOptions } from './cells.js';
 import { kindOf } from './columns.js';
 import { DEFAULT_WIDTH } from './layout.js';
-import { getPath, scalarText } from './field-paths.js';
+import { getPath, leafPaths, scalarText, shownAt } from './field-paths.js';
 import { cellText, stripControls } from '../core/sanitize.js';
 import { commandLines, displayWidth, wrap } from './text-width.js';
 import { rowsTable } from './table.js';
@@ -23,6 +23,12 @@ interface DetailOptions extends CellOptions {
   charts?: { seriesChart: typeof seriesChart; countBars: typeof countBars };
   /** The request body: values the next steps may name. */
   request?: Record<string, unknown>;
+  /**
+   * The answer's shape is not shown (the spec leaves its fields out): the fields the view does not
+   * name are listed under `Other fields`, so a service's own fields (`totalOpen`, a map keyed by
+   * repository) are never dropped from the table.
+   */
+  others?: boolean;
 }
 
 const present = (v: unknown) => v !== undefined && v !== null && v !== '' && !(Array.isArray(v) && v.length === 0);
@@ -77,6 +83,13 @@ export async function detailView(record: unknown, view: DetailView, o: DetailOpt
     else out.push(...text.split('\n').map((l) => `  ${s.show === 'diff' ? diffPaint(chalk, l) : l}`));
   }
 
+  const others = o.others ? unnamed(record, view) : [];
+  if (others.length) {
+    const width2 = Math.max(...others.map(([k]) => displayWidth(k)));
+    out.push(...(out.length && out[out.length - 1] !== '' ? [''] : []), chalk.bold('Other fields'));
+    for (const [k, v] of others) out.push(`  ${k}${' '.repeat(width2 - displayWidth(k) + 2)}${v}`);
+  }
+
   const next = (view.next ?? []).filter((n) => !n.when || n.when.split('&').every((c) => holds(record, c.trim())));
   if (next.length) {
     if (out.length && out[out.length - 1] !== '') out.push('');
@@ -90,6 +103,31 @@ export async function detailView(record: unknown, view: DetailView, o: DetailOpt
   }
   while (out.length && out[out.length - 1] === '') out.pop();
   return out.map((l) => l.trimEnd()).join('\n') + '\n';
+}
+
+/** Paths a view's special fields read beside their own (`location`, `repository`). */
+const READS: Partial<Record<string, string[]>> = { location: ['affectedFile', 'startLine', 'endLine'], repository: ['repositoryName', 'repositoryId'] };
+
+/**
+ * The leaves of `record` under top-level keys the view names nowhere (fields, sections, title), as
+ * [path, text] lines, cleaned; at most 50 (-o json shows every one).
+ */
+function unnamed(record: unknown, view: DetailView): Array<[string, string]> {
+  if (record === null || typeof record !== 'object' || Array.isArray(record)) return [];
+  const named = new Set<string>([
+    ...view.fields.flatMap((f) => [...(f.path ? [f.path] : []), ...(READS[f.show ?? ''] ?? [])]),
+    ...(view.sections ?? []).map((s) => s.path),
+    ...(view.title ? [view.title] : []),
+  ].map((p) => p.split('.')[0]));
+  const lines: Array<[string, string]> = [];
+  for (const [key, value] of Object.entries(record)) {
+    if (named.has(key) || !present(value)) continue;
+    for (const path of leafPaths({ [key]: value })) {
+      const text = cellText(scalarText(shownAt({ [key]: value }, path)));
+      if (text !== '') lines.push([cellText(path), text]);
+    }
+  }
+  return lines.slice(0, 50);
 }
 
 /** One condition of a next step: `path` (has a value), `!path` (has none), `path=a|b` (is one of), `path!=a|b` (is none of). */

@@ -144,8 +144,13 @@ export async function render(answer: unknown, o: RenderOptions, sink: Sink): Pro
       // Default columns: the rows here are the whole answer, so one that reads the same on each is said once.
       const people = { ...o, now: o.now ?? Date.now(), mayHide: !o.project, dropUniform: !o.project, note: (l: string) => later.push(l), charts };
       if (o.detail?.whole && isRecord(data) && !o.project) {
-        sink.out(await table.detailView(data, o.detail, people));
+        // A shape the spec does not show: what the view does not name is listed under it, not dropped.
+        sink.out(await table.detailView(data, o.detail, { ...people, others: o.findRows === true }));
       } else if (rows) {
+        // The one list found in a record the spec does not show (`{ timeSaved: {...}, byRepository: [...] }`):
+        // the record's other fields first, not dropped.
+        const beside = o.findRows && !o.rowsPath && isRecord(data) && !o.project ? besideRows(data, rows) : undefined;
+        if (beside) sink.out(table.recordTable(beside, [], people) + '\n');
         if (rows.length === 0) { sink.note('No results.'); return; }
         if (rows.length === 1 && o.detail && !o.project && isRecord(rows[0])) {
           sink.out(await table.detailView(rows[0], o.detail, people));
@@ -187,6 +192,12 @@ export async function tableRenderers() {
 async function chartRenderers() {
   const { seriesChart, countBars } = await import('./chart.js');
   return { seriesChart, countBars };
+}
+
+/** The fields of `data` beside its list `rows` that hold something, or undefined when none does. */
+function besideRows(data: Record<string, unknown>, rows: unknown[]): Record<string, unknown> | undefined {
+  const rest = Object.entries(data).filter(([, v]) => v !== rows && v !== undefined && v !== null && v !== '');
+  return rest.length ? Object.fromEntries(rest) : undefined;
 }
 
 const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);

@@ -206,3 +206,32 @@ describe('keys that hold a dot (a map keyed by repository or file name)', () => 
     expect(getPath({ 'codeScan.id': 's1' }, 'codeScan.id')).toBeUndefined();
   });
 });
+
+describe('fields of an answer the spec does not show are never dropped from a table', () => {
+  // The stats views name the fields public clients were seen to read; any other field of the
+  // service's answer was left out of -o table without a word (a map by repository: a bare heading).
+  it('stats issues-by-repository answered a map keyed by repository: its counts listed', async () => {
+    fake.stub('/api/v1/stats/issuesByRepository', { json: { r1: { critical: 1, high: 2 }, r2: { critical: 0, high: 1 } } });
+    const r = await run(['stats', 'issues-by-repository', '-o', 'table']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toBe('Open issues by repository\n\nOther fields\n  r1.critical  1\n  r1.high      2\n  r2.critical  0\n  r2.high      1\n');
+  });
+
+  it('stats security-posture with a field of its own: listed under the view', async () => {
+    fake.stub('/api/v1/stats/securityPosture', { json: { exposure: { oldestCriticalAge: 3 }, totalOpen: 5 } });
+    const r = await run(['stats', 'security-posture', '-o', 'table']);
+    expect(r.stdout).toBe('Security posture\n\nOldest critical  3 days\n\nOther fields\n  totalOpen  5\n');
+  });
+
+  it('stats time-saved: the fields beside the one list shown above its rows', async () => {
+    fake.stub('/api/v1/stats/timeSaved', { json: { timeSaved: { hours: 12, minutes: 30 }, byRepository: [{ repositoryId: 'r1', hours: 10 }, { repositoryId: 'r2', hours: 2.5 }] } });
+    const r = await run(['stats', 'time-saved', '-o', 'table']);
+    expect(r.stdout).toBe('timeSaved.hours    12\ntimeSaved.minutes  30\n\nREPOSITORY  HOURS\nr1          10\nr2          2.5\n');
+  });
+
+  it('a declared record keeps its curated view (issues get lists no other fields)', async () => {
+    fake.stub('/api/v1/issues/get', { json: { id: 'iss_1', status: 'open', score: 95, generatedTitle: 'SQLi', internalRank: 3 } });
+    const r = await run(['issues', 'get', 'iss_1', '-o', 'table']);
+    expect(r.stdout).not.toContain('Other fields');
+  });
+});
