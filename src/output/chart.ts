@@ -21,6 +21,8 @@ interface ChartOptions {
 const GLYPH: Record<Level, string> = { critical: '█', high: '▓', medium: '▒', low: '░', info: '·' };
 const PLAIN = '█';
 const MISSING = '?';
+/** A JSON number's text. */
+const NUMBER_TEXT = /^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$/;
 /** More periods than this (a year of weeks is 53) get a line saying how to draw fewer. */
 const LONG_SERIES = 60;
 /** The narrowest bar drawn, however narrow the terminal. */
@@ -28,7 +30,8 @@ const BAR_MIN = 8;
 
 type Paint = (s: string) => string;
 interface Part { n: number; glyph: string; paint: Paint }
-interface Bar { label: string; parts: Part[]; value: number; missing: boolean }
+/** `text`: the value as the service wrote it, where a double does not hold it (`12345678901234567890`, `1e400`). */
+interface Bar { label: string; parts: Part[]; value: number; missing: boolean; text?: string }
 
 const num = (v: unknown): number | undefined => {
   const n = typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : NaN;
@@ -65,7 +68,7 @@ function periodLabel(point: unknown, index: number): string {
 function drawBars(bars: Bar[], o: ChartOptions): string[] {
   const width = o.width ?? 80;
   const anyMissing = bars.some((b) => b.missing);
-  const values = bars.map((b) => `${b.value}${b.missing ? ` ${MISSING}` : anyMissing ? '  ' : ''}`);
+  const values = bars.map((b) => `${b.text ?? b.value}${b.missing ? ` ${MISSING}` : anyMissing ? '  ' : ''}`);
   const valueWidth = Math.max(...values.map((v) => v.length));
   const labelWidth = Math.min(Math.max(...bars.map((b) => displayWidth(b.label))), Math.max(8, Math.floor(width * 0.4)));
   const barWidth = Math.max(BAR_MIN, width - labelWidth - valueWidth - 3);
@@ -206,15 +209,20 @@ export function countBars(value: unknown, o: ChartOptions, keys: string[] = []):
     return [...drawBars(bars, o), ...(drawn.length ? legend(drawn, o, false) : [])];
   }
   if (value === null || typeof value !== 'object') return [];
+  // A count the service wrote beyond a double (a table gets its text: exact-json.ts withServiceText)
+  // is shown as written: `12345678901234567890`, not `12345678901234567000`; `1e400` is not dropped.
   const entries = Object.entries(value as Record<string, unknown>).flatMap(([k, v]) => {
     const n = num(v);
-    return n === undefined ? [] : [[k, n] as const];
+    const text = typeof v === 'string' && NUMBER_TEXT.test(v.trim()) ? v.trim() : undefined;
+    return n === undefined && text === undefined ? [] : [[k, n, text] as const];
   });
   if (entries.length === 0) return [];
-  bars = entries.map(([k, n]) => {
+  bars = entries.map(([k, n, text]) => {
     const paint = (LEVELS as readonly string[]).includes(k) ? levelPaint(o.chalk, k as Level) : statusPaint(o.chalk, k) ?? ((s: string) => s);
     const glyph = (LEVELS as readonly string[]).includes(k) ? GLYPH[k as Level] : PLAIN;
-    return { label: words(k), parts: [{ n: Math.max(0, n), glyph, paint }], value: n, missing: false };
+    // Beyond a double: its bar is as long as the longest (Infinity would stretch the scale to nothing).
+    const finite = n ?? 0;
+    return { label: words(k), parts: [{ n: Math.max(0, finite), glyph, paint }], value: finite, missing: false, ...(text !== undefined && text !== String(n) ? { text } : {}) };
   });
   return drawBars(bars, o);
 }

@@ -112,3 +112,16 @@ describe('countBars', () => {
     expect(countBars([], plain)).toEqual(['Nothing to count.']);
   });
 });
+
+describe('countBars of counts a double does not hold', () => {
+  // A table gets the service's text of such a number (exact-json.ts withServiceText); the bars
+  // printed the double (12345678901234567000) and left a count of 1e400 out without a line.
+  it('shows the service\'s text of each count, and keeps a count of 1e400 as a line', () => {
+    const lines = countBars({ fullScans: '12345678901234567890', prScans: '1e400', failedScans: 1 }, { ...plain, width: 80 });
+    expect(lines).toHaveLength(3);
+    expect(lines[0]).toMatch(/^full scans +█+ 12345678901234567890$/);
+    expect(lines[1]).toMatch(/^pr scans +1e400$/);
+    expect(lines[2]).toMatch(/ 1$/);
+    fits(lines, 80);
+  });
+});

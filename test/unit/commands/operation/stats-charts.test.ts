@@ -132,3 +132,14 @@ describe('bars for summary, issues-by-severity and issues-by-repository at 80 co
     expect(csv.stdout.split('\n')[0]).toBe('repository id,repository name,critical,high,medium,low,info,total');
   });
 });
+
+describe('bars of a count a double does not hold', () => {
+  it('stats summary -o table: the count as the service wrote it, not the double', async () => {
+    mockAgent().get(BASE).intercept({ path: '/api/v1/stats/summary', method: 'POST' })
+      .reply(200, '{"scans":{"fullScans":12345678901234567890,"prScans":3}}', { headers: { 'content-type': 'application/json' } });
+    const r = await runCli(['stats', 'summary', '-o', 'table'], { env, dispatcher: mockAgent() });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/full scans +█+ 12345678901234567890\n/);
+    expect(r.stdout).not.toContain('12345678901234567000');
+  });
+});
