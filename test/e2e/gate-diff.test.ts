@@ -301,7 +301,8 @@ describe('svc gate --diff auto: the base from the CI', () => {
     const r = await gate(s, repo.dir, ['--diff', 'auto'], env);
     expect(r.code, r.stderr).toBe(2);
     expect(r.stdout).not.toContain('PASSED');
-    expect(r.stderr).toContain("is already in the pull request's base origin/main, so this checkout is not the pull request's code");
+    expect(r.stderr).toContain("is already in the pull request's base origin/main, so this GitHub Actions checkout is not the pull request's code");
+    expect(r.stderr).toContain("check out the pull request's head commit");
     expect(r.stderr).toContain('add --commit auto');
   });
 });

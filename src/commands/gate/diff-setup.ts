@@ -25,8 +25,9 @@ export async function diffSetup(ctx: Context, opts: DiffOpts, commit?: string, p
   if (opts.diff === undefined) return undefined;
   const scope = opts.diffScope;
   let base = opts.diff.trim();
+  let pr: ReturnType<typeof pullRequestOf>;
   if (base === 'auto') {
-    const pr = pullRequestOf(detectCi(ctx.env, { disabled: ctx.globals.ci === false }), ctx.env);
+    pr = pullRequestOf(detectCi(ctx.env, { disabled: ctx.globals.ci === false }), ctx.env);
     if (!pr) throw new UsageError('--diff auto takes the base from a pull request build, and this is not a CI job svc knows', 'give the base, e.g. --diff origin/main');
     if (pr.base === undefined) {
       ctx.note(`svc gate: --diff auto: ${pr.name} builds no ${pr.change} (${pr.noBase}): every issue counts`);
@@ -36,13 +37,13 @@ export async function diffSetup(ctx: Context, opts: DiffOpts, commit?: string, p
   }
   const change = await readChange({ cwd: ctx.cwd, env: ctx.env, base, workTree: opts.diffWorkTree === true, ...(commit !== undefined ? { head: commit } : {}), signal: ctx.signal });
   // A pull request build whose change ends at a commit the base already holds has checked out the
-  // base, not the pull request (host A's pull_request_target does by default): its change would be
-  // empty, every issue "elsewhere", and the gate would pass on nothing.
-  if (opts.diff.trim() === 'auto' && change.contained) {
+  // base, not the pull request (host A's event for the base repository's workflow does by default):
+  // its change would be empty, every issue "elsewhere", and the gate would pass on nothing.
+  if (pr && change.contained) {
     const end = change.head !== undefined ? `the commit the gate judges (${change.head.slice(0, 12)}, --commit)` : `HEAD (${change.mergeBase.slice(0, 12)})`;
     throw new UsageError(
-      `--diff auto: ${end} is already in the pull request's base ${base}, so this checkout is not the pull request's code (a pull_request_target job checks out the base branch) and its change would be empty: no issue would count`,
-      'check out the pull request\'s head (actions/checkout with ref: ${{ github.event.pull_request.head.sha }}), or add --commit auto: the change then ends at the pull request\'s head',
+      `--diff auto: ${end} is already in the ${pr.change}'s base ${base}, so this ${pr.name} checkout is not the ${pr.change}'s code (a job run for the base branch checks out the base) and its change would be empty: no issue would count`,
+      `check out the ${pr.change}'s head commit, or add --commit auto: the change then ends at the ${pr.change}'s head`,
     );
   }
   let parsed;
