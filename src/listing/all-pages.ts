@@ -140,6 +140,12 @@ export class Pager {
     if (first.total === undefined) {
       this.report('no-total', o.what, `the service reported no ${o.pagination.total}: pages are read until a short one, without a completeness check`);
       const stated = first.reportedPageSize;
+      if (stated !== undefined && stated > 0 && stated !== size && first.items.length === stated) {
+        // The service's page size, stated, and page 1 full at it: read on at it (a short page ends it).
+        this.report('page-size-capped', o.what, stated < size ? `the service caps the page size at ${stated} (asked for ${size})` : `the service answers pages of ${stated} (asked for ${size})`);
+        yield* this.sequential(first, stated, 1);
+        return;
+      }
       if (first.items.length === 0 || first.items.length >= size || (stated !== undefined && stated !== size)) {
         yield* this.sequential(first, size, 1);
         return;

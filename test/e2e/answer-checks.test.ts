@@ -344,6 +344,12 @@ const CASES: Record<CheckId, Case> = {
       expect(r.code, r.stderr).toBe(0);
       expect(r.stdout.trim().split('\n')).toHaveLength(2);
       expect(r.stderr).toContain('the service caps the page size at 1 (asked for 5)');
+      // Without a total too: page 1 full at the pageSize it states is not the last (it ended there).
+      fake.stub(SEARCH, (req) => ({ json: { issues: (req.body.page as number) <= 2 ? [issue({ id: `iss-${req.body.page}` })] : [], pageSize: 1 } }));
+      const noTotal = await svc(['issues', 'search', '--all', '--page-size', '5', '-o', 'ndjson']);
+      expect(noTotal.code, noTotal.stderr).toBe(0);
+      expect(noTotal.stdout.trim().split('\n')).toHaveLength(2);
+      expect(noTotal.stderr).toContain('the service caps the page size at 1 (asked for 5)');
       // A service with a minimum page of 10 (5 asked), saying so: read at 10 a page, 23 issues, the
       // breaking one on page 3 (it was exit 7 "10 issues on a page of 5").
       const bigPages = (req: { body: Json }) => {
