@@ -49,6 +49,13 @@ export async function runProcess(version: string): Promise<void> {
   };
   process.on('uncaughtException', die);
   process.on('unhandledRejection', die);
+  // undici's SOCKS5 proxy agent prints node's two-line ExperimentalWarning on every call through a
+  // socks5:// proxy, which svc supports and documents: left out, so stderr holds only svc's own lines.
+  const emitWarning = process.emitWarning;
+  process.emitWarning = ((warning: string | Error, ...rest: unknown[]) => {
+    if (String(typeof warning === 'string' ? warning : warning?.message).startsWith('SOCKS5 proxy support is experimental')) return;
+    (emitWarning as (...a: unknown[]) => void).call(process, warning, ...rest);
+  }) as typeof process.emitWarning;
 
   // Work that holds the exit after a signal (Host.hold: the bulk engine reporting every id), and
   // whether main has returned (the output is then only being flushed).

@@ -166,6 +166,12 @@ describe('proxies (HTTPS_PROXY, HTTP_PROXY, NO_PROXY)', () => {
     expect(r.stderr).not.toContain('proxy-pw-77');
   });
 
+  it('a socks5:// proxy that is down, from the real bin: one line on stderr, without node\'s ExperimentalWarning (it printed two more)', async () => {
+    const r = await runSvc([...READ, '--retries', '0'], { env: { ...creds, SVC_BASE_URL: https.url, HTTPS_PROXY: 'socks5://127.0.0.1:1' } });
+    expect(r.code).toBe(6);
+    expect(r.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^svc: error: orgs\/list: cannot reach the proxy socks5:\/\/127\.0\.0\.1:1 .*\(ECONNREFUSED\)/)]);
+  });
+
   it('plain http through a proxy on another machine is refused before anything is sent (exit 2)', async () => {
     const before = http.requests.length;
     const r = await runCli(READ, { env: { ...creds, SVC_BASE_URL: http.url, HTTP_PROXY: 'http://proxy.invalid:3128' } });
