@@ -13,7 +13,8 @@
  * |------------------------------------------------------|------------------------------------------------|
  * | a finished scan of the commit                        | counts the open issues of that scan (scanId);  |
  * |                                                      | one per repository holding the commit (each    |
- * |                                                      | one's newest finished), all of them read       |
+ * |                                                      | one's newest finished), all of them read; a    |
+ * |                                                      | scan that names no repository: on its own      |
  * | a scan of another type than --code-scan-types        | not a scan of the scope (its issues are not    |
  * |                                                      | listed): as none                               |
  * | a scan of the commit still running                   | --wait: waits for it; else exit 8              |
@@ -123,9 +124,12 @@ export async function findCommitScan(ctx: Context, scope: Record<string, unknown
     // Each repository with a scan of the commit gets its newest finished one judged (several
     // repositories can hold one commit: a fork, a repository linked twice); one whose scans of it
     // are all still running is waited for, never left out because another repository's has finished.
+    // A scan that names no repository may be another repository's than the next one's: it is a group
+    // of its own (judged, or waited for), never left unread behind another scan of the commit.
     const byRepository = new Map<string, Item[]>();
     for (const x of found.ofCommit) {
-      const key = String(x.repositoryId ?? '');
+      const repo = x.repositoryId;
+      const key = typeof repo === 'string' || typeof repo === 'number' ? `repository ${String(repo)}` : `scan ${idOf(x)}`;
       byRepository.set(key, [...(byRepository.get(key) ?? []), x]);
     }
     const judged: Item[] = [];
@@ -136,7 +140,7 @@ export async function findCommitScan(ctx: Context, scope: Record<string, unknown
       else running ??= scans.find((x) => scanState(x) === 'running');
     }
     if (judged.length > 0 && judged.length === byRepository.size) {
-      for (const scan of judged) ctx.note(`svc gate: --commit ${sha.slice(0, 12)}: judging scan ${idOf(scan)} (${escapeControls(String(scan.codeScanType ?? 'scan'))} of that commit, ${escapeControls(String(scan.status ?? 'finished'))}${judged.length > 1 ? `, repository ${q(String(scan.repositoryId))}` : ''})`);
+      for (const scan of judged) ctx.note(`svc gate: --commit ${sha.slice(0, 12)}: judging scan ${idOf(scan)} (${escapeControls(String(scan.codeScanType ?? 'scan'))} of that commit, ${escapeControls(String(scan.status ?? 'finished'))}${judged.length > 1 ? (scan.repositoryId !== undefined && scan.repositoryId !== null ? `, repository ${q(String(scan.repositoryId))}` : ', its repository not shown') : ''})`);
       return { sha, scans: judged.map((scan) => ({ id: idOf(scan), status: String(scan.status ?? 'finished') })) };
     }
     if (running) {

@@ -171,6 +171,19 @@ describe('svc gate --commit judges every scan of the commit in scope, of the typ
     expect([v.counts.total, v.totalCount]).toEqual([2, 2]);
   });
 
+  it('two finished scans of the commit that name no repository: both are judged (it judged the newest alone: exit 0, the other\'s critical issue unread)', async () => {
+    const bare = (scanId: string) => { const s = scan(scanId, ''); delete (s as Record<string, unknown>).repositoryId; return s; };
+    service(['repo_1', 'repo_2'], [bare('scan_a'), bare('scan_b')], { scan_a: [issue('iss_a', 'repo_1', 'scan_a', 20)], scan_b: [issue('iss_b', 'repo_2', 'scan_b', 95)] });
+    // The organization's scope (with --repository-ids a scan naming no repository is none of it).
+    fake.stub('/api/v1/repositories/list', { json: [] }, { optional: true });
+    const r = await gate([]);
+    expect(r.code, r.stderr).toBe(1);
+    const v = JSON.parse(r.stdout);
+    expect(v.verified.commit.scans.map((s: { id: string }) => s.id)).toEqual(['scan_a', 'scan_b']);
+    expect(v.breaking.map((i: { id: string }) => i.id)).toEqual(['iss_b']);
+    expect(r.stderr).toContain('judging scan scan_b (PrScan of that commit, completed, its repository not shown)');
+  });
+
   it('one repository\'s scan of the commit finished, the other\'s still running: exit 8, not a verdict on the first alone (it passed)', async () => {
     service(['repo_1', 'repo_2'], [scan('scan_a', 'repo_1'), scan('scan_b', 'repo_2', { status: 'running', finished: false })], { scan_a: [], scan_b: [] });
     // No verdict before the listing: the search is never asked.
