@@ -156,13 +156,14 @@ export async function findWhere(ctx: Context, search: Operation, where: Where, o
           return;
         }
         if (id === undefined) return;
+        // The filter first: an issue outside min-score/max-score is none of --where's, whatever its id.
+        const score = typeof it.score === 'number' ? it.score : undefined;
+        if (where.minScore !== undefined && (score === undefined || score < where.minScore)) return;
+        if (where.maxScore !== undefined && (score === undefined || score > where.maxScore)) return;
         if (typeof it.id === 'number' && !(Number.isSafeInteger(it.id) && it.id >= 0)) {
           skipped.push({ id, why: `its id is a number a double does not hold exactly (read as ${id}): acting on it could change another issue`, unnamed: true });
           return;
         }
-        const score = typeof it.score === 'number' ? it.score : undefined;
-        if (where.minScore !== undefined && (score === undefined || score < where.minScore)) return;
-        if (where.maxScore !== undefined && (score === undefined || score > where.maxScore)) return;
         const kept: Found = { id };
         for (const path of search.columns) if (path in it && path !== 'id') kept[path] = it[path];
         found.push(kept);
