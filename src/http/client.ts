@@ -153,8 +153,12 @@ export function createDispatcher(settings: ProxySettings, timeoutSec: number, li
   return new Agent({ ...opts, connect: connector({ timeoutMs: connectTimeoutSec(timeoutSec) * 1000, loopbackOnly: limits.loopbackOnly === true }) });
 }
 
-/** A body key that names a record by its id (`issueId`, `repositoryIds`, `organizationId`): a 404 may be about it. */
-const NAMES_ID = /"[A-Za-z_]*(?:Id|Ids|_id|id)"\s*:/;
+/**
+ * A body key that names a record by its id (`issueId`, `repositoryIds`, `organizationId`) or its URL
+ * (`repositoryUrl`: resolve-by-url, whose 404 the spec declares for a URL no repository is linked
+ * with): a 404 may be about it.
+ */
+const NAMES_ID = /"[A-Za-z_]*(?:Id|Ids|_id|id|Url|url)"\s*:/;
 
 export function createClient(o: ClientOptions): Client {
   // undici parses HTTP with WebAssembly, which node leaves out under --jitless: say so now, once,

@@ -55,6 +55,14 @@ describe('a 404: the id or the base URL', () => {
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
   });
 
+  it('repos resolve-by-url without an organization (a 404 the spec declares: no repository has that URL): not "check the base URL"', async () => {
+    fake.stub('/api/v1/repositories/resolve-by-url', { status: 404, json: { error: 'no repository linked with that URL' } });
+    const r = await runCli(['repos', 'resolve-by-url', 'https://hosta.example/team/api', '--vcs', 'hosta', '-o', 'json'], { env: fake.env });
+    expect(r.code).toBe(4);
+    expect(r.stderr).toContain('no repository linked with that URL');
+    expect(r.stderr).not.toContain('check the base URL');
+  });
+
   it('a request that names an issue: "check the id" stays', async () => {
     fake.stub('/api/v1/issues/get', { status: 404, json: { error: "issue 'iss_nope' not found" } });
     const r = await runCli(['issues', 'get', 'iss_nope', '-o', 'json'], { env: fake.env });
