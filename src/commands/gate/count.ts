@@ -195,7 +195,10 @@ export async function countIssues(
     ctx.doubts.add('page-short', 'gate', `counted ${sieve.seen + notCounted} issues but the service reported ${total}`);
   }
   const narrowed = setup.baseline || setup.policy || setup.sieve.diff || setup.sieve.since !== undefined || setup.sieve.commit !== undefined;
-  return { result, ...(narrowed ? { sifted } : {}), scope, fetched, ...(total !== undefined ? { totalCount: total } : {}), ...(incomplete !== undefined ? { incomplete } : {}) };
+  // The scans listed in turn are the scope read (the summary's Scope line, -o json): without them it
+  // read as the whole organization's or repositories' open issues.
+  const read = o.scanIds ? { ...scope, scanIds: o.scanIds } : scope;
+  return { result, ...(narrowed ? { sifted } : {}), scope: read, fetched, ...(total !== undefined ? { totalCount: total } : {}), ...(incomplete !== undefined ? { incomplete } : {}) };
 }
 
 interface ItemChecks {

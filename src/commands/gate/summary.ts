@@ -228,7 +228,7 @@ function verifiedText(v: VerifiedScope): string {
 }
 
 const SCOPE_NAMES: Record<string, string> = {
-  organizationId: 'organization', repositoryIds: 'repositories', scanId: 'scan', projectId: 'project',
+  organizationId: 'organization', repositoryIds: 'repositories', scanId: 'scan', scanIds: 'scans', projectId: 'project',
   codeScanTypes: 'scan types', vulnerabilityClasses: 'classes', languages: 'languages', ruleId: 'rule', searchQuery: 'search',
 };
 

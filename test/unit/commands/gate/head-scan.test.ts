@@ -169,6 +169,10 @@ describe('svc gate --commit judges every scan of the commit in scope, of the typ
     expect(v.verified.commit).toEqual({ sha: SHA, scans: [{ id: 'scan_a', status: 'completed' }, { id: 'scan_b', status: 'completed' }] });
     expect(v.breaking.map((i: { id: string }) => i.id)).toEqual(['iss_b']);
     expect([v.counts.total, v.totalCount]).toEqual([2, 2]);
+    expect(v.scope.scanIds).toEqual(['scan_a', 'scan_b']);
+    // The summary's Scope line names the scans read, not the repositories' every open issue.
+    const table = await runCli(['gate', '--fail-on', 'high', '--commit', SHA, '--no-annotations', '--repository-ids', 'repo_1,repo_2'], { env: fake.env });
+    expect(table.stdout).toContain('Scope: open issues, repositories repo_1,repo_2, scans scan_a,scan_b; read 2 of 2 (totalCount).');
   });
 
   it('two finished scans of the commit that name no repository: both are judged (it judged the newest alone: exit 0, the other\'s critical issue unread)', async () => {
