@@ -160,8 +160,8 @@ export async function findWhere(ctx: Context, search: Operation, where: Where, o
         const score = typeof it.score === 'number' ? it.score : undefined;
         if (where.minScore !== undefined && (score === undefined || score < where.minScore)) return;
         if (where.maxScore !== undefined && (score === undefined || score > where.maxScore)) return;
-        if (typeof it.id === 'number' && !(Number.isSafeInteger(it.id) && it.id >= 0)) {
-          skipped.push({ id, why: `its id is a number a double does not hold exactly (read as ${id}): acting on it could change another issue`, unnamed: true });
+        if (typeof it.id === 'number' && !Number.isSafeInteger(it.id)) {
+          skipped.push({ id, why: `its id is a number svc cannot send as the service wrote it (read as ${id}): acting on it could change another issue`, unnamed: true });
           return;
         }
         const kept: Found = { id };

@@ -283,7 +283,7 @@ function summary(op: Operation, records: BulkRecord[], done: number, dupes: numb
   if (failed.length) parts.push(`${count(failed.length)} failed: ${list(failed.map((r) => `${r.id} (${failureText(r)})`))}`);
   if (unsure.length) parts.push(`${count(unsure.length)} failed, outcome unknown (may have been applied): ${list(unsure.map((r) => `${r.id} (${failureText(r)})`))}`);
   if (skipped.length) parts.push(`${count(skipped.length)} skipped, outside --where (the service answered ${skipped.length === 1 ? 'it' : 'them'} outside the filter): ${list(skipped.map((r) => `${r.id} (${r.error?.replace(/^.*outside --where \((.*)\)$/, '$1')})`))}`);
-  if (unnamed.length) parts.push(`${count(unnamed.length)} skipped, ${unnamed.length === 1 ? 'its id a number' : 'their ids numbers'} a double does not hold exactly (svc cannot name ${unnamed.length === 1 ? 'it' : 'them'}): ${list(unnamed.map((r) => r.id))}`);
+  if (unnamed.length) parts.push(`${count(unnamed.length)} skipped, ${unnamed.length === 1 ? 'its id a number' : 'their ids numbers'} svc cannot send as the service wrote ${unnamed.length === 1 ? 'it' : 'them'}: ${list(unnamed.map((r) => r.id))}`);
   let line = parts.join(', ');
   // A call cut off in flight is told apart: the service may have applied it.
   const unknown = records.filter((r) => r.outcome === 'unknown' && r.error?.startsWith('interrupted while in flight'));

@@ -220,7 +220,7 @@ export function countBars(value: unknown, o: ChartOptions, keys: string[] = []):
   bars = entries.map(([k, n, text]) => {
     const paint = (LEVELS as readonly string[]).includes(k) ? levelPaint(o.chalk, k as Level) : statusPaint(o.chalk, k) ?? ((s: string) => s);
     const glyph = (LEVELS as readonly string[]).includes(k) ? GLYPH[k as Level] : PLAIN;
-    // Beyond a double: its bar is as long as the longest (Infinity would stretch the scale to nothing).
+    // Beyond a double's range (`1e400`): no bar (Infinity would stretch the scale to nothing), its text shown.
     const finite = n ?? 0;
     return { label: words(k), parts: [{ n: Math.max(0, finite), glyph, paint }], value: finite, missing: false, ...(text !== undefined && text !== String(n) ? { text } : {}) };
   });

@@ -325,8 +325,17 @@ describe('bulk actions: failure classes, interrupts', () => {
     expect(r.code, r.stderr).toBe(10);
     const records = JSON.parse(r.stdout) as Array<{ id: string; outcome: string; error?: string }>;
     expect(records.map((x) => [x.id, x.outcome])).toEqual([['42', 'done'], ['9007199254740992', 'skipped'], ['12345678901234567000', 'skipped']]);
-    expect(records[1].error).toContain('a number a double does not hold exactly');
-    expect(r.stderr).toContain('1 archived, 2 skipped, their ids numbers a double does not hold exactly (svc cannot name them): 9007199254740992, 12345678901234567000');
+    expect(records[1].error).toContain('a number svc cannot send as the service wrote it');
+    expect(r.stderr).toContain('1 archived, 2 skipped, their ids numbers svc cannot send as the service wrote them: 9007199254740992, 12345678901234567000');
+  });
+
+  it('--where: a negative id is a number like any other, acted on as its text (it was skipped as one a double does not hold)', async () => {
+    fake.stub('/api/v1/issues/search', { type: 'application/json', text: '{"issues":[{"id":-5,"status":"open"}],"totalCount":1,"currentPage":1,"pageSize":500}' });
+    fake.stub('/api/v1/issues/archive', { json: { ok: true } });
+    const r = await runCli(['issues', 'archive', '--where', 'types=open', '--yes', '--org', 'org_1', '-o', 'json'], { env: fake.env });
+    expect(r.code, r.stderr).toBe(0);
+    const sent = fake.requests.filter((q) => q.path === '/api/v1/issues/archive').map((q) => JSON.parse(q.raw));
+    expect(sent).toEqual([{ organizationId: 'org_1', issueId: '-5' }]);
   });
 
   it('--where min-score: an issue below it is not one of the filter\'s, whatever its id (it was skipped as unnamed: exit 10)', async () => {
@@ -338,7 +347,7 @@ describe('bulk actions: failure classes, interrupts', () => {
     const r = await runCli(['issues', 'archive', '--where', 'types=open', '--where', 'min-score=90', '--yes', '--org', 'org_1', '-o', 'json'], { env: fake.env });
     expect(r.code, r.stderr).toBe(0);
     expect((JSON.parse(r.stdout) as Array<{ id: string; outcome: string }>).map((x) => [x.id, x.outcome])).toEqual([['42', 'done']]);
-    expect(r.stderr).not.toContain('a double does not hold exactly');
+    expect(r.stderr).not.toContain('svc cannot send as the service wrote');
   });
 
   it('stops sending after a 401: the rest are not sent, exit 3', async () => {
