@@ -319,6 +319,34 @@ describe('examples/github-workflow.yml, its action from the release tree', () =>
     expect(own.failed).toBe(true);
     expect(own.steps.gate.outputs).toMatchObject({ 'exit-code': '3', verdict: 'undecided' });
   }, 120_000);
+
+  it.concurrent('the baseline comes from the cache only: a svc-baseline.json or svc.sarif in the pull request\'s tree is neither read nor uploaded', async ({ onTestFinished }) => {
+    const sb = await sandbox();
+    const repo = repoOf(sb, 'hosta');
+    const api = await githubApi();
+    onTestFinished(() => api.close());
+    const w = await world(sb, repo, api.url);
+    expect((await sb.run(['repos', 'set-pr-scanning', repo.id, '--is-pr-scanning-enabled'])).code).toBe(0);
+    await prScan(sb, repo.id, w.head, [{ score: 95, affectedFile: 'src/feature.ts', startLine: 1, generatedTitle: 'SQL injection in feature()' }]);
+    // The pull request adds a high issue: the gate fails (no baseline recorded yet, every issue counts).
+    const first = await w.run('pull_request');
+    expect(first.failed, first.stderr).toBe(true);
+    expect(first.steps.gate.outputs).toMatchObject({ verdict: 'failed', baseline: 'missing' });
+    // Its author puts that run's report in the pull request as svc-baseline.json (the checkout holds
+    // it; the emulated checkout is the workspace). The cache has no baseline (none recorded yet, or
+    // expired): the gate must not take the pull request's own file for the default branch's.
+    writeFileSync(join(w.workspace, 'svc-baseline.json'), readFileSync(join(w.workspace, 'svc-report.json')));
+    const again = await w.run('pull_request');
+    expect(again.steps.gate.outputs, again.stderr).toMatchObject({ verdict: 'failed', baseline: 'missing' });
+    expect(again.failed).toBe(true);
+
+    // A fork's pull request (no secrets, gate skipped) whose tree holds a svc.sarif: nothing uploaded.
+    writeFileSync(join(w.workspace, 'svc.sarif'), readFileSync(join(w.workspace, 'svc.sarif')));
+    const fork = await w.run('pull_request', { secrets: { SVC_API_TOKEN_ID: '', SVC_API_TOKEN_SECRET: '' }, pr: { headRepo: 'someone/fork' } });
+    expect(fork.failed, fork.stderr).toBe(false);
+    expect(fork.ran).not.toContain(SVC_ACTION);
+    expect(fork.ran).not.toContain('github/codeql-action/upload-sarif@v4');
+  }, 120_000);
 });
 
 describe('the action\'s inputs', () => {
