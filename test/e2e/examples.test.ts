@@ -187,7 +187,7 @@ async function world(sb: GateSandbox, repo: { url: string; id: string }, apiUrl:
   let runId = 0;
   const setups: number[] = [];
   /** One run of the workflow's job for `event`; `pr` changes the pull request's payload. */
-  const run = async (event: 'push' | 'pull_request', o: { secrets?: Record<string, string>; pr?: { headRepo?: string; user?: string } } = {}) => {
+  const run = async (event: 'push' | 'pull_request' | 'merge_group', o: { secrets?: Record<string, string>; pr?: { headRepo?: string; user?: string } } = {}) => {
     runId += 1;
     // The runner downloads the action at the job's start: its archive unpacked into _actions/.
     const actionDir = join(home, 'work', '_actions', ...SVC_REPO.split('/'), `v0-${runId}`);
@@ -200,7 +200,7 @@ async function world(sb: GateSandbox, repo: { url: string; id: string }, apiUrl:
       : { ref: 'refs/heads/main', after: base, repository: { full_name: repository } };
     const opts: RunnerOptions = {
       workspace, runnerTemp, event, eventPayload: payload, serverUrl: server, repository, repositoryId: '123456', sha: event === 'push' ? base : 'f'.repeat(40),
-      ref: event === 'push' ? 'refs/heads/main' : 'refs/pull/7/merge', baseRef: event === 'pull_request' ? 'main' : '', headRef: event === 'pull_request' ? 'feature' : '',
+      ref: event === 'push' ? 'refs/heads/main' : event === 'merge_group' ? `refs/heads/gh-readonly-queue/main/pr-7-${'f'.repeat(40)}` : 'refs/pull/7/merge', baseRef: event === 'pull_request' ? 'main' : '', headRef: event === 'pull_request' ? 'feature' : '',
       actor: o.pr?.user ?? 'octocat', runId, job: 'svc-gate', workflow: 'svc-gate', home, recorders: rec.dir,
     };
     let started = 0;
@@ -346,6 +346,13 @@ describe('examples/github-workflow.yml, its action from the release tree', () =>
     expect(fork.failed, fork.stderr).toBe(false);
     expect(fork.ran).not.toContain(SVC_ACTION);
     expect(fork.ran).not.toContain('github/codeql-action/upload-sarif@v4');
+
+    // An event the job does not gate (a merge queue's merge_group added to `on:`): the job fails,
+    // never green with no gate run (every gate step's `if:` names push or pull_request).
+    const queued = await w.run('merge_group');
+    expect(queued.failed).toBe(true);
+    expect(queued.stdout).toContain('::error title=svc gate not run::this job gates push and pull_request events, not merge_group');
+    expect(queued.ran).not.toContain(SVC_ACTION);
   }, 120_000);
 });
 
