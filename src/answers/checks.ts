@@ -313,11 +313,11 @@ function makeChecks() {
       lie: 'an issue the gate cannot tell from another: no PASS (it is counted, so a FAIL stands)',
     },
     'item-id-field': {
-      doubt: 'an item without `id` that names itself in another field (`issueId` in an issue search)',
+      doubt: 'an item without its id field that names itself in another (`issueId` in an issue search, `id` in a scan list)',
       basis: 'inferred',
-      why: 'the spec gives an issue `id`; the field notes name an issue `issueId` in the bodies that act on one. Inference: an item without `id` that gives `issueId` names itself there (as an organization record with `organizationId`)',
+      why: 'the spec gives an issue `id`; the field notes name an issue `issueId` in the bodies that act on one, and say a started scan is `{ scanId }` with some clients falling back to `id`. Inference: an item without `id` that gives `issueId`, or a scan without `scanId` that gives `id`, names itself there (as an organization record with `organizationId`)',
       on: { read: 'warn', all: 'warn', gate: 'warn', bulk: 'warn' },
-      plausible: 'issues search items `{ "issueId": "iss_1", ... }`: shown as they came; --all, the gate and --where read the id there (a doubled listing is still caught; the gate decides and names the issues by it), with a warning',
+      plausible: 'issues search items `{ "issueId": "iss_1", ... }`, scans list items `{ "id": "s1", ... }`: JSON as they came, a table and CSV show the id in its column; --all, the gate and --where read the id there (a doubled listing is still caught; the gate decides and names the issues by it), with a warning',
     },
     'item-status-other': {
       doubt: 'an issue of a status the search did not ask for (`types`; top issues: `type`), a status the spec knows',

@@ -14,7 +14,7 @@ import { kebab } from '../operations/index.js';
 import type { Operation } from '../operations/types.js';
 import { checkEmptyScope } from './empty-scope.js';
 import { Pager, allowListeners, parseConcurrency } from './all-pages.js';
-import { checkShape, columnsFor, jqPerItem } from '../output/respond.js';
+import { checkShape, columnsFor, idsFilled, jqPerItem } from '../output/respond.js';
 import { parseColumns } from '../output/columns.js';
 import { itemWriter, type ItemWriter } from './stream-out.js';
 import { decodePage, pageSource, releasePage } from './page-decode.js';
@@ -93,6 +93,10 @@ export async function runAllPages(ctx: Context, op: Operation, body: Record<stri
     // Rows and the spinner share the terminal: the spinner is taken down while rows are written.
     around: ctx.io.stdoutIsTTY ? (fn) => progress.around(fn) : undefined,
   });
+  // A table or CSV shows an item named by an alias of its id (item-id-field, said by the pager) in the
+  // id's column, as a single page does (respond.ts idsShown); JSON and NDJSON write items as they came.
+  const aliases = format === 'table' || format === 'csv' ? p.idAliases : undefined;
+  const shown = (items: unknown[]) => (aliases && p.id ? idsFilled(items, p.id, aliases) : items);
   let writer: ItemWriter | undefined;
   let matched = 0;
   const progress = await ctx.progress(`${what}: fetching page 1`);
@@ -108,9 +112,9 @@ export async function runAllPages(ctx: Context, op: Operation, body: Record<stri
       if (filter) {
         const kept = page.items.filter((i) => filter.keep(i));
         matched += kept.length;
-        await writer.page(kept);
+        await writer.page(shown(kept));
       } else {
-        await writer.page(page.items, pageSource(page.data));
+        await writer.page(shown(page.items), pageSource(page.data));
       }
       // Written (NDJSON's copy included): the page's buffer serves a later page.
       releasePage(page.data);

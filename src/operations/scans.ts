@@ -86,6 +86,7 @@ export const scans: Operation[] = [
   row('scans', 'list', {
     effect: 'read', source: 'notes',
     summary: 'List scans with their status and issue counts (beyond the spec: seen in public clients)',
+    description: 'A scan without `scanId` that names itself `id` is read by that (inference: the field notes say some clients fall back to `id` for the id of a started scan, as `scans start --wait` and the gate do): a table and CSV show it in the SCAN column, with a warning; JSON shows it as it came.',
     request: body({
       organizationId: orgId('notes'),
       page: field(int(1), 'Page number', 'notes', 'n'),
@@ -99,9 +100,10 @@ export const scans: Operation[] = [
     }),
     response: record({ codeScans: list(codeScan), totalCount: optional(int()) }),
     rows: 'codeScans',
+    idAliases: ['id'],
     columns: ['scanId', 'repositoryId', 'codeScanType', 'status', 'scanTargetBranch', 'issueCounts.open', 'createdAt'],
     pagination: { page: 'page', pageSize: 'pageSize', items: 'codeScans', total: 'totalCount', maxPageSize: 100,
-      id: 'scanId', stableOrder: { sortBy: 'createdAt', sortOrder: 'asc' } },
+      id: 'scanId', idAliases: ['id'], stableOrder: { sortBy: 'createdAt', sortOrder: 'asc' } },
     examples: [{ cmd: 'svc scans list --repository-ids repo_123 --sort-by createdAt --sort-order desc', desc: 'Latest scans of repo_123' }],
   }),
 ];

@@ -31,7 +31,7 @@ export interface Pagination {
   id?: string;
   /**
    * Other fields an item without `id` may name itself by (inference, answers/checks.ts `item-id-field`:
-   * `issueId`, the name the field notes give an issue in request bodies).
+   * `issueId`, the name the field notes give an issue in request bodies; `id` for a scan without `scanId`).
    */
   idAliases?: string[];
   /**
@@ -151,8 +151,9 @@ export interface Operation {
   /** Default table columns (dot paths into a row). */
   columns: string[];
   /**
-   * Fields a row without `id` names itself by (inference, answers/checks.ts `org-id-field`,
-   * `item-id-field`): a table and CSV show it in the ID column, with a warning; JSON shows the row as it came.
+   * Fields a row without its id (`id`, or the listing's `pagination.id`: `scanId`) names itself by
+   * (inference, answers/checks.ts `org-id-field`, `item-id-field`): a table and CSV show it in that
+   * id's column, with a warning; JSON shows the row as it came.
    */
   idAliases?: string[];
   /**

@@ -12,6 +12,7 @@ import { fieldPaths, rowSchema } from '../operations/fields.js';
 import { anyObject, issueText, okResponse } from '../operations/fields.js';
 import { BadRequestError } from '../http/api-errors.js';
 import { answerValue, stripControls } from '../core/sanitize.js';
+import { withServiceText } from './exact-json.js';
 
 type ColumnsOf = Pick<Operation, 'columns' | 'response' | 'rows' | 'group' | 'name'> & Partial<Pick<Operation, 'csvColumns'>>;
 
@@ -164,24 +165,33 @@ export async function renderResponse(ctx: IoContext, op: Pick<Operation, 'rows' 
   // repos branches, answered `{ items: [...] }` or a bare list): the answer's own list, found as for
   // any such shape (render.ts rowsOf), not a record of the row's empty default columns.
   if (rows !== undefined && shapeNotShown(op) && !Array.isArray(getPath(data, rows))) rows = undefined;
-  const shown = op.idAliases && (ctx.format() === 'table' || ctx.format() === 'csv') ? idsShown(data, rows, op.idAliases) : data;
+  const shown = op.idAliases && (ctx.format() === 'table' || ctx.format() === 'csv') ? idsShown(data, rows, op.pagination?.id ?? 'id', op.idAliases) : data;
   await render(shown, renderOptions(ctx, { ...op, rows }, shown, request, what), outputSink(ctx));
 }
 
 /**
- * For a table or CSV: each row without `id` that names itself by an alias (`organizationId`: the
- * row's idAliases, said by its check) shows it in the ID column; rows with an id, and JSON, as they came.
+ * For a table or CSV: each row without its id field `idField` (`id`; `scanId` for scans list, its
+ * pagination.id) that names itself by an alias (`organizationId`, `id` for a scan: the row's idAliases,
+ * said by its check) shows it in that ID column; rows with an id, and JSON, as they came.
  */
-function idsShown(data: unknown, rowsPath: string | undefined, aliases: readonly string[]): unknown {
+function idsShown(data: unknown, rowsPath: string | undefined, idField: string, aliases: readonly string[]): unknown {
   const list = rowsOf(data, rowsPath);
-  if (!list || !list.some((r, i) => aliasNamed(list, i, aliases) && !usable((r as Record<string, unknown>).id))) return data;
-  const rows = list.map((r, i) => {
-    if (!aliasNamed(list, i, aliases) || usable((r as Record<string, unknown>).id)) return r;
-    const rec = r as Record<string, unknown>;
-    return { ...rec, id: rec[aliases.find((a) => usable(rec[a]))!] };
-  });
+  const rows = list && idsFilled(list, idField, aliases);
+  if (!rows || rows === list) return data;
   if (Array.isArray(data)) return rows;
   return rowsPath && !rowsPath.includes('.') ? { ...(data as Record<string, unknown>), [rowsPath]: rows } : data;
+}
+
+/** The rows of `list`, each without a usable `idField` given it from its alias (idsShown); `list` itself when none lacks it. */
+export function idsFilled(list: unknown[], idField: string, aliases: readonly string[]): unknown[] {
+  if (!list.some((r, i) => aliasNamed(list, i, aliases) && !usable((r as Record<string, unknown>)[idField]))) return list;
+  return list.map((r, i) => {
+    if (!aliasNamed(list, i, aliases) || usable((r as Record<string, unknown>)[idField])) return r;
+    const rec = r as Record<string, unknown>;
+    // Copied: a number a double does not hold is kept as the service's text first (exact-json.ts
+    // finds it by the object it came in).
+    return { ...(withServiceText(rec) as Record<string, unknown>), [idField]: rec[aliases.find((a) => usable(rec[a]))!] };
+  });
 }
 
 const usable = (v: unknown) => (typeof v === 'string' && v.trim() !== '') || typeof v === 'number';

@@ -235,3 +235,30 @@ describe('fields of an answer the spec does not show are never dropped from a ta
     expect(r.stdout).not.toContain('Other fields');
   });
 });
+
+describe('scans list items named by `id`, not `scanId` (item-id-field: some clients fall back to `id`)', () => {
+  // The SCAN column was empty and the warning said "without a usable scanId": idsShown filled only a column `id`.
+  const answer = { codeScans: [{ id: 's1', repositoryId: 'r1', status: 'completed' }, { scanId: 's2', id: 'x', repositoryId: 'r2', status: 'running' }], totalCount: 2 };
+  for (const all of [false, true]) {
+    const flags = all ? ['--all'] : [];
+    it(`scans list${all ? ' --all' : ''} -o table and csv: the SCAN column shows the id; the warning names the alias`, async () => {
+      fake.stub('/api/v1/scans/list', { json: answer });
+      const table = await run(['scans', 'list', ...flags, '-o', 'table']);
+      expect(table.code, table.stderr).toBe(0);
+      expect(table.stdout).toMatch(/^s1\s+r1\s+completed/m);
+      expect(table.stdout).toMatch(/^s2\s+r2\s+running/m);
+      expect(table.stderr).toContain("holds an item without 'scanId' that gives 'id' 's1': read as its id [item-id-field, inferred");
+      expect(table.stderr).not.toContain('usable scanId');
+      fake.stub('/api/v1/scans/list', { json: answer });
+      const csv = await run(['scans', 'list', ...flags, '-o', 'csv']);
+      expect(csv.stdout.split('\n').slice(1, 3)).toEqual(['s1,r1,,completed,,,', 's2,r2,,running,,,']);
+    });
+  }
+
+  it('-o json: the items as they came', async () => {
+    fake.stub('/api/v1/scans/list', { json: answer });
+    const r = await run(['scans', 'list', '-o', 'json']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual(answer);
+  });
+});
