@@ -393,7 +393,7 @@ export class Pager {
               this.report('item-id-field', this.o.what, `page ${r.page} holds an item without '${idField}' that gives '${alias}' ${quoted(String(rec[alias]))}: read as its id`);
               if (this.o.adoptId) rec[idField] = rec[alias];
             } else {
-              this.report('item-no-id', this.o.what, `page ${r.page} holds an item without ${id === undefined ? `an ${idField}` : `a usable ${idField} (${answerValue(id).slice(0, 40)})`}`);
+              this.report('item-no-id', this.o.what, `page ${r.page} holds an item without ${id === undefined ? `${/^[aeiou]/i.test(idField) ? 'an' : 'a'} ${idField}` : `a usable ${idField} (${answerValue(id).slice(0, 40)})`}`);
               found = ['item-no-id'];
             }
           }

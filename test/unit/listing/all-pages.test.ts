@@ -203,3 +203,16 @@ describe('Pager', () => {
     for (const bad of ['0', '17', '2.5', 'x']) expect(() => parseConcurrency(bad)).toThrow(UsageError);
   });
 });
+
+describe('an item without its id field', () => {
+  // The warning read "without an scanId": the article was "an" for every field name.
+  for (const [idField, said] of [['scanId', 'without a scanId'], ['id', 'without an id'], ['issueId', 'without an issueId']] as const) {
+    it(`names the field with its article: "${said}"`, async () => {
+      const doubts = new Doubts('all');
+      const call = async () => ({ issues: [{ repositoryId: 'r1' }], totalCount: 1 });
+      await drain(pager(call, { report: doubts.report, pagination: { ...P, id: idField } }));
+      expect(doubts.found().map((k) => k.id)).toEqual(['item-no-id']);
+      expect(doubts.found()[0].details.join()).toBe(`page 1 holds an item ${said}`);
+    });
+  }
+});
