@@ -20,6 +20,8 @@ interface ChartOptions {
 
 const GLYPH: Record<Level, string> = { critical: '█', high: '▓', medium: '▒', low: '░', info: '·' };
 const PLAIN = '█';
+/** The part of a period's own total (`total`, else `open`) its levels do not account for. */
+const REST = '-';
 const MISSING = '?';
 /** A JSON number's text. */
 const NUMBER_TEXT = /^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$/;
@@ -108,10 +110,11 @@ function partCells(parts: readonly Part[], scale: number): number[] {
 }
 
 /** `█ critical  ▓ high ...` for the levels drawn, wrapped to the width between items. */
-function legend(levels: Level[], o: ChartOptions, missing: boolean): string[] {
+function legend(levels: Level[], o: ChartOptions, missing: boolean, rest?: string): string[] {
   const items = levels.map((l) => `${levelPaint(o.chalk, l)(GLYPH[l])} ${l}`);
   const widths = levels.map((l) => 2 + l.length);
   if (missing) { items.push(`${MISSING} a level missing`); widths.push(17); }
+  if (rest) { const item = `${REST} ${rest} beyond the levels`; items.push(item); widths.push(item.length); }
   const lines: string[] = [];
   let line = '';
   let used = 0;
@@ -135,21 +138,38 @@ function change(from: number, to: number): string {
 }
 
 /**
+ * The field that holds a period's own total of open issues, where the periods give one: `total`,
+ * else `open` (inference: the periods of "open issues over time" name their count of open issues
+ * `open`, as issueCounts does in the field notes; said in the total's line).
+ */
+function ownTotalField(points: unknown[]): 'total' | 'open' | undefined {
+  return (['total', 'open'] as const).find((f) => points.some((p) => num(getPath(p, f)) !== undefined));
+}
+
+/**
  * A series of periods (each a record with a date and counts by level) as stacked bars, a legend,
  * and the change over the range for each level and the total: "open critical 12 → 7, −42% since
  * 2026-11-01". A period without some level is marked `?` and left out of that level's change.
+ * The total is the period's own (`total`, else `open`: which is said), its open issues beyond the
+ * levels given drawn as the rest of its bar; without one it is the sum of the levels, called the
+ * total only when all five are given (else "sum of the levels shown").
  */
 export function seriesChart(points: unknown[], o: ChartOptions): string[] {
   if (points.length === 0) return ['No periods in this range: nothing to chart.'];
   const withLevels = points.filter(hasLevels);
   if (withLevels.length === 0) return ['The periods carry no counts by level: nothing to chart (-o json shows them).'];
   const drawn = LEVELS.filter((l) => points.some((p) => levelCount(p, l) !== undefined));
+  const own = ownTotalField(points);
+  const ownTotal = (p: unknown) => (own ? num(getPath(p, own)) : undefined);
   const bars: Bar[] = points.map((p, i) => {
     const parts = levelParts(p, o.chalk);
-    const total = num(getPath(p, 'total')) ?? parts.reduce((s, x) => s + x.n, 0);
-    return { label: periodLabel(p, i), parts, value: total, missing: drawn.some((l) => levelCount(p, l) === undefined) };
+    const sum = parts.reduce((s, x) => s + x.n, 0);
+    const total = ownTotal(p);
+    if (total !== undefined && total > sum) parts.push({ n: total - sum, glyph: REST, paint: (x) => x });
+    return { label: periodLabel(p, i), parts, value: total ?? sum, missing: drawn.some((l) => levelCount(p, l) === undefined) };
   });
-  const lines = [...drawBars(bars, o), ...legend(drawn, o, bars.some((b) => b.missing))];
+  const rest = bars.some((b) => b.parts.some((x) => x.glyph === REST));
+  const lines = [...drawBars(bars, o), ...legend(drawn, o, bars.some((b) => b.missing), rest ? own : undefined)];
   // Day buckets over years scroll for hundreds of lines: say how to read the trend in fewer.
   if (points.length > LONG_SERIES) lines.push(...wrap(`${points.length} periods: a coarser --time-granularity (week or month) draws fewer bars.`, o.width ?? 80));
   lines.push('');
@@ -173,9 +193,15 @@ export function seriesChart(points: unknown[], o: ChartOptions): string[] {
     if (points.every((p) => !levelCount(p, l))) continue;
     say(l, levelPaint(o.chalk, l), (p) => levelCount(p, l));
   }
-  say('total', (s) => o.chalk.bold(s), (p) => num(getPath(p, 'total')) ?? (hasLevels(p) && !drawn.some((l) => levelCount(p, l) === undefined) ? drawn.reduce((s, l) => s + levelCount(p, l)!, 0) : undefined));
+  const levelSum = (p: unknown) => (hasLevels(p) && !drawn.some((l) => levelCount(p, l) === undefined) ? drawn.reduce((s, l) => s + levelCount(p, l)!, 0) : undefined);
+  // The service's own total where it gives one (its field named unless it is `total`); else the
+  // levels' sum, a total only when every level is given. One level's sum is that level's own line.
+  if (own) say('total', (s) => o.chalk.bold(s), ownTotal);
+  else if (drawn.length === LEVELS.length) say('total', (s) => o.chalk.bold(s), levelSum);
+  else if (drawn.length > 1) say('sum of the levels shown', (s) => o.chalk.bold(s), levelSum);
   const width = o.width ?? 80;
-  const full = said.map((x) => `open ${x.name} ${x.text} since ${x.since}${x.until}`);
+  const from = (x: { name: string }) => (x.name === 'total' && own === 'open' ? " (the service's `open`, inferred)" : '');
+  const full = said.map((x) => `open ${x.name} ${x.text} since ${x.since}${x.until}${from(x)}`);
   if (full.every((l) => displayWidth(l) <= width)) {
     said.forEach((x, i) => lines.push(full[i].replace(`open ${x.name}`, `open ${x.paint(x.name)}`)));
   } else {
@@ -183,7 +209,7 @@ export function seriesChart(points: unknown[], o: ChartOptions): string[] {
     const since = [...new Set(said.map((x) => x.since))];
     if (since.length === 1) lines.push(`Since ${since[0]}:`);
     for (const x of said) {
-      const [head, ...rest] = wrap(`open ${x.name} ${x.text}${since.length === 1 ? '' : ` since ${x.since}`}${x.until}`, width);
+      const [head, ...rest] = wrap(`open ${x.name} ${x.text}${since.length === 1 ? '' : ` since ${x.since}`}${x.until}${from(x)}`, width);
       lines.push(head.replace(`open ${x.name}`, `open ${x.paint(x.name)}`), ...rest);
     }
   }

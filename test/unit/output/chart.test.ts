@@ -93,6 +93,43 @@ describe('seriesChart', () => {
   });
 });
 
+describe("seriesChart: the total is the service's own, or said to be a sum", () => {
+  // `{ open: 12, critical: 2 }` was drawn as a bar of 2 with "open total 2 → 1": the sum of the one
+  // level given, called the total, the service's own `open` ignored.
+  const open = [{ date: '2026-11-01', open: 12, critical: 2 }, { date: '2026-11-08', open: 10, critical: 1 }];
+
+  it("periods with `open` and some levels: bars as long as `open`, the rest of it drawn apart, its change named as the service's `open`", () => {
+    const lines = seriesChart(open, { ...plain, width: 80 });
+    fits(lines, 80);
+    expect(lines[0]).toMatch(/^2026-11-01 {2}█+-+ 12$/);
+    expect(lines[1]).toMatch(/^2026-11-08 {2}█+-+ +10$/);
+    expect(lines).toContain('█ critical  - open beyond the levels');
+    expect(lines).toContain('open critical 2 → 1, −50% since 2026-11-01');
+    expect(lines).toContain("open total 12 → 10, −17% since 2026-11-01 (the service's `open`, inferred)");
+    expect(lines.join('\n')).not.toContain('2 → 1, −50% since 2026-11-01 (');
+  });
+
+  it('a `total` of its own is the total (no inference said); levels that make it up draw no rest', () => {
+    const lines = seriesChart([{ date: '2026-11-01', total: 12, open: 99, critical: 2 }, { date: '2026-11-08', total: 10, critical: 1 }], { ...plain, width: 80 });
+    expect(lines).toContain('open total 12 → 10, −17% since 2026-11-01');
+    expect(lines).toContain('█ critical  - total beyond the levels');
+    expect(seriesChart(series3(), { ...plain, width: 80 }).join('\n')).not.toContain('beyond the levels');
+  });
+
+  it('no total of its own: the sum is "the total" only when all five levels are given', () => {
+    const two = seriesChart([{ date: '2026-11-01', critical: 2, high: 3 }, { date: '2026-11-08', critical: 1, high: 1 }], { ...plain, width: 80 });
+    expect(two).toContain('open sum of the levels shown 5 → 2, −60% since 2026-11-01');
+    expect(two.join('\n')).not.toContain('open total');
+    const one = seriesChart([{ date: '2026-11-01', critical: 2 }, { date: '2026-11-08', critical: 1 }], { ...plain, width: 80 });
+    expect(one.filter((l) => l.startsWith('open '))).toEqual(['open critical 2 → 1, −50% since 2026-11-01']);
+    const { total: _a, ...a } = point('2026-11-01', 1, 2, 3, 4, 5);
+    const { total: _b, ...b } = point('2026-11-08', 1, 1, 1, 1, 1);
+    expect(seriesChart([a, b], { ...plain, width: 80 })).toContain('open total 15 → 5, −67% since 2026-11-01');
+  });
+});
+
+const series3 = () => [point('2026-11-01', 12, 30, 20, 5, 1), point('2026-11-08', 10, 28, 20, 5, 1)];
+
 describe('countBars', () => {
   it('an object of counts: one bar a key, words for camelCase keys, within the width', () => {
     const lines = countBars({ open: 185, falsePositive: 20, processing: 0 }, { ...plain, width: 40 });
