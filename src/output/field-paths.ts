@@ -32,6 +32,25 @@ export function shownAt(value: unknown, path: string): unknown {
   return found === undefined && path.includes('.') ? dottedKeys(value, path.split('.')) : found;
 }
 
+/**
+ * The keys a path of leafPaths stands for in `value` (`acme/web.app.hours` -> `acme/web.app`,
+ * `hours`), each with the record that holds it; undefined where the path is not there.
+ */
+export function keysAt(value: unknown, path: string): Array<{ key: string; holder: Record<string, unknown> }> | undefined {
+  const walk = (at: unknown, keys: readonly string[]): Array<{ key: string; holder: Record<string, unknown> }> | undefined => {
+    if (keys.length === 0) return [];
+    if (at === null || typeof at !== 'object' || Array.isArray(at)) return undefined;
+    for (let n = 1; n <= keys.length; n++) {
+      const key = keys.slice(0, n).join('.');
+      if (!Object.hasOwn(at, key)) continue;
+      const rest = walk((at as Record<string, unknown>)[key], keys.slice(n));
+      if (rest) return [{ key, holder: at as Record<string, unknown> }, ...rest];
+    }
+    return undefined;
+  };
+  return walk(value, path.split('.'));
+}
+
 function dottedKeys(value: unknown, keys: readonly string[]): unknown {
   if (keys.length === 0) return value;
   if (value === null || typeof value !== 'object') return undefined;

@@ -129,7 +129,8 @@ export async function render(answer: unknown, o: RenderOptions, sink: Sink): Pro
     case 'csv': {
       const list = rows ?? [data];
       const columns = shownColumns(o, list, () => (rows ? autoColumns(list) : leafPaths(data).length ? leafPaths(data) : ['value']));
-      let text = csvHeader(columns, (o.project ? o.names : undefined) ?? readableHeaders(columns));
+      // A shape the spec does not show may be a map keyed by data (vuln class, repository): its keys kept as written.
+      let text = csvHeader(columns, (o.project ? o.names : undefined) ?? readableHeaders(columns, o.findRows ? list : undefined));
       for (const row of list) text += csvRow(primitiveRow(row), columns);
       // Cleaned of controls and formulas cell by cell (csv.ts), on a terminal or not.
       sink.out(text);

@@ -262,3 +262,27 @@ describe('scans list items named by `id`, not `scanId` (item-id-field: some clie
     expect(JSON.parse(r.stdout)).toEqual(answer);
   });
 });
+
+describe('CSV headers of keys that are data (a map keyed by vuln class or repository, in an answer the spec does not show)', () => {
+  // `XSS` became `xss`, `SQLInjection` `sql injection`, `acme/web.app` `app` (the text after its dot).
+  it('stats issues-by-vuln-class answered a map keyed by class: the keys as written', async () => {
+    fake.stub('/api/v1/stats/issuesByVulnClass', { json: { XSS: 3, SQLInjection: 2, 'acme/web.app': 4, 'Path Traversal': 1, 'x\u001b[31m\ny': 5 } });
+    const r = await run(['stats', 'issues-by-vuln-class', '-o', 'csv']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toBe('XSS,SQLInjection,acme/web.app,Path Traversal,x y\n3,2,4,1,5\n');
+  });
+
+  it('a map of records keyed by repository: each key as written, the field after it in words', async () => {
+    fake.stub('/api/v1/stats/timeSaved', { json: { byRepository: { 'acme/web.app': { hoursSaved: 3 }, api: { hoursSaved: 1 } } } });
+    const r = await run(['stats', 'time-saved', '-o', 'csv']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toBe('acme/web.app hours saved,api hours saved\n3,1\n');
+  });
+
+  it('field names are still words (a record, not a map), and a declared record keeps its headers', async () => {
+    fake.stub('/api/v1/stats/securityPosture', { json: { exposure: { oldestCriticalAge: 3 }, totalOpen: 5 } });
+    expect((await run(['stats', 'security-posture', '-o', 'csv'])).stdout).toBe('oldest critical age,total open\n3,5\n');
+    fake.stub('/api/v1/issues/get', { json: { id: 'iss_1', status: 'open', generatedTitle: 'T', 'X-Extra': 1 } });
+    expect((await run(['issues', 'get', 'iss_1', '-o', 'csv'])).stdout.split('\n')[0]).toMatch(/^id,status,.*,title$/);
+  });
+});
