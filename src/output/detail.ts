@@ -161,7 +161,9 @@ function fieldText(record: unknown, f: DetailField, o: DetailOptions, chalk: Cha
       if (n === undefined) return present(value) ? cellText(scalarText(value)) : undefined;
       const level = levelOf(n);
       const severity = getPath(record, 'severity');
-      const parts = [`score ${n}`, ...(typeof severity === 'number' ? [`severity ${severity}`] : [])];
+      // A severity sent as text (`"8.5"`, warned as not the spec's number) is shown as it came, as the score is.
+      const said = typeof severity === 'number' ? String(severity) : typeof severity === 'string' ? cellText(severity).trim() : '';
+      const parts = [`score ${n}`, ...(said ? [`severity ${said}`] : [])];
       return `${levelPaint(chalk, level)(level)} (${parts.join(', ')})`;
     }
     case 'cwes': {

@@ -77,6 +77,18 @@ describe('detail views (declared by the row)', () => {
     expect(lines.every((l) => l.length <= 80)).toBe(true);
   });
 
+  it('a severity sent as text is shown on the Level line as it came, as a numeric one is', async () => {
+    // It was left out: only a number made "(score 97, severity 9.2)".
+    for (const [severity, said] of [['8.5', 'severity 8.5'], [' 9 ', 'severity 9'], ['High', 'severity High']] as const) {
+      const text = await detailView({ ...issue, severity }, view, { color: false, pretty: true, now: NOW, width: 80 });
+      expect(text.split('\n')).toContain(`Level       critical (score 97, ${said})`);
+    }
+    for (const severity of ['', null, { n: 1 }]) {
+      const text = await detailView({ ...issue, severity }, view, { color: false, pretty: true, now: NOW, width: 80 });
+      expect(text.split('\n')).toContain('Level       critical (score 97)');
+    }
+  });
+
   it('colours the level, the status and the diff only with colour on', async () => {
     const text = await detailView(issue, view, { color: true, pretty: true, now: NOW });
     expect(text).toContain(`${ESC}[31m${ESC}[1mcritical`);
