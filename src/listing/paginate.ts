@@ -14,7 +14,7 @@ import { kebab } from '../operations/index.js';
 import type { Operation } from '../operations/types.js';
 import { checkEmptyScope } from './empty-scope.js';
 import { Pager, allowListeners, parseConcurrency } from './all-pages.js';
-import { checkShape, columnsFor, idsFilled, jqPerItem } from '../output/respond.js';
+import { checkShape, columnsFor, jqPerItem, rowsForPeople } from '../output/respond.js';
 import { parseColumns } from '../output/columns.js';
 import { itemWriter, type ItemWriter } from './stream-out.js';
 import { decodePage, pageSource, releasePage } from './page-decode.js';
@@ -94,9 +94,10 @@ export async function runAllPages(ctx: Context, op: Operation, body: Record<stri
     around: ctx.io.stdoutIsTTY ? (fn) => progress.around(fn) : undefined,
   });
   // A table or CSV shows an item named by an alias of its id (item-id-field, said by the pager) in the
-  // id's column, as a single page does (respond.ts idsShown); JSON and NDJSON write items as they came.
-  const aliases = format === 'table' || format === 'csv' ? p.idAliases : undefined;
-  const shown = (items: unknown[]) => (aliases && p.id ? idsFilled(items, p.id, aliases) : items);
+  // id's column, and a column's stand-in (cellFallbacks), as a single page does (respond.ts
+  // shownRows); JSON and NDJSON write items as they came.
+  const people = (format === 'table' || format === 'csv') && (op.idAliases || op.cellFallbacks);
+  const shown = (items: unknown[]) => (people ? rowsForPeople(items, op) : items);
   let writer: ItemWriter | undefined;
   let matched = 0;
   const progress = await ctx.progress(`${what}: fetching page 1`);

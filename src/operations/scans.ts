@@ -86,7 +86,7 @@ export const scans: Operation[] = [
   row('scans', 'list', {
     effect: 'read', source: 'notes',
     summary: 'List scans with their status and issue counts (beyond the spec: seen in public clients)',
-    description: 'A scan without `scanId` that names itself `id` is read by that (inference: the field notes say some clients fall back to `id` for the id of a started scan, as `scans start --wait` and the gate do): a table and CSV show it in the SCAN column, with a warning; JSON shows it as it came.',
+    description: 'A scan without `scanId` that names itself `id` is read by that (inference: the field notes say some clients fall back to `id` for the id of a started scan, as `scans start --wait` and the gate do): a table and CSV show it in the SCAN column, with a warning; JSON shows it as it came. A PR scan without `scanTargetBranch` shows the branch its pull request targets (`prTargetBranch`, field notes) in the BRANCH column, marked "(PR target)".',
     request: body({
       organizationId: orgId('notes'),
       page: field(int(1), 'Page number', 'notes', 'n'),
@@ -101,6 +101,7 @@ export const scans: Operation[] = [
     response: record({ codeScans: list(codeScan), totalCount: optional(int()) }),
     rows: 'codeScans',
     idAliases: ['id'],
+    cellFallbacks: [{ path: 'scanTargetBranch', from: 'prTargetBranch', mark: ' (PR target)' }],
     columns: ['scanId', 'repositoryId', 'codeScanType', 'status', 'scanTargetBranch', 'issueCounts.open', 'createdAt'],
     pagination: { page: 'page', pageSize: 'pageSize', items: 'codeScans', total: 'totalCount', maxPageSize: 100,
       id: 'scanId', idAliases: ['id'], stableOrder: { sortBy: 'createdAt', sortOrder: 'asc' } },

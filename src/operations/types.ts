@@ -157,6 +157,12 @@ export interface Operation {
    */
   idAliases?: string[];
   /**
+   * A column a row may leave empty that another field fills for people (a PR scan's branch: its
+   * `prTargetBranch`, field notes): a table and CSV show `from`'s value there followed by `mark`,
+   * which says which it is; JSON shows the row as it came.
+   */
+  cellFallbacks?: Array<{ path: string; from: string; mark: string }>;
+  /**
    * Default CSV columns where a spreadsheet wants more than a screen holds (the CWE, the dates);
    * default: `columns`.
    */

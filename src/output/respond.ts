@@ -165,35 +165,49 @@ export async function renderResponse(ctx: IoContext, op: Pick<Operation, 'rows' 
   // repos branches, answered `{ items: [...] }` or a bare list): the answer's own list, found as for
   // any such shape (render.ts rowsOf), not a record of the row's empty default columns.
   if (rows !== undefined && shapeNotShown(op) && !Array.isArray(getPath(data, rows))) rows = undefined;
-  const shown = op.idAliases && (ctx.format() === 'table' || ctx.format() === 'csv') ? idsShown(data, rows, op.pagination?.id ?? 'id', op.idAliases) : data;
+  const shown = (op.idAliases || op.cellFallbacks) && (ctx.format() === 'table' || ctx.format() === 'csv') ? shownRows(data, rows, op) : data;
   await render(shown, renderOptions(ctx, { ...op, rows }, shown, request, what), outputSink(ctx));
 }
 
 /**
- * For a table or CSV: each row without its id field `idField` (`id`; `scanId` for scans list, its
+ * For a table or CSV: each row without its id field (`id`; `scanId` for scans list, its
  * pagination.id) that names itself by an alias (`organizationId`, `id` for a scan: the row's idAliases,
- * said by its check) shows it in that ID column; rows with an id, and JSON, as they came.
+ * said by its check) shows it in that ID column, and an empty cell of a cellFallbacks column shows the
+ * field that stands in for it, marked; rows with an id, and JSON, as they came.
  */
-function idsShown(data: unknown, rowsPath: string | undefined, idField: string, aliases: readonly string[]): unknown {
+function shownRows(data: unknown, rowsPath: string | undefined, op: PeopleRows): unknown {
   const list = rowsOf(data, rowsPath);
-  const rows = list && idsFilled(list, idField, aliases);
+  const rows = list && rowsForPeople(list, op);
   if (!rows || rows === list) return data;
   if (Array.isArray(data)) return rows;
   return rowsPath && !rowsPath.includes('.') ? { ...(data as Record<string, unknown>), [rowsPath]: rows } : data;
 }
 
-/** The rows of `list`, each without a usable `idField` given it from its alias (idsShown); `list` itself when none lacks it. */
-export function idsFilled(list: unknown[], idField: string, aliases: readonly string[]): unknown[] {
-  if (!list.some((r, i) => aliasNamed(list, i, aliases) && !usable((r as Record<string, unknown>)[idField]))) return list;
-  return list.map((r, i) => {
-    if (!aliasNamed(list, i, aliases) || usable((r as Record<string, unknown>)[idField])) return r;
+type PeopleRows = Partial<Pick<Operation, 'idAliases' | 'cellFallbacks' | 'pagination'>>;
+
+/** The rows of `list` as a table or CSV shows them (shownRows); `list` itself when none changes. */
+export function rowsForPeople(list: unknown[], op: PeopleRows): unknown[] {
+  const idField = op.pagination?.id ?? 'id';
+  const aliases = op.idAliases ?? [];
+  const fallbacks = op.cellFallbacks ?? [];
+  const fills = (r: unknown, i: number): Record<string, unknown> | undefined => {
+    if (r === null || typeof r !== 'object' || Array.isArray(r)) return undefined;
     const rec = r as Record<string, unknown>;
+    const add: Record<string, unknown> = {};
+    if (aliases.length && !usable(rec[idField]) && aliasNamed(list, i, aliases)) add[idField] = rec[aliases.find((a) => usable(rec[a]))!];
+    for (const f of fallbacks) if (!present(rec[f.path]) && usable(rec[f.from])) add[f.path] = `${String(rec[f.from])}${f.mark}`;
+    return Object.keys(add).length ? add : undefined;
+  };
+  if (!list.some((r, i) => fills(r, i))) return list;
+  return list.map((r, i) => {
+    const add = fills(r, i);
     // Copied: a number a double does not hold is kept as the service's text first (exact-json.ts
     // finds it by the object it came in).
-    return { ...(withServiceText(rec) as Record<string, unknown>), [idField]: rec[aliases.find((a) => usable(rec[a]))!] };
+    return add ? { ...(withServiceText(r) as Record<string, unknown>), ...add } : r;
   });
 }
 
+const present = (v: unknown) => v !== undefined && v !== null && !(typeof v === 'string' && v.trim() === '');
 const usable = (v: unknown) => (typeof v === 'string' && v.trim() !== '') || typeof v === 'number';
 
 /**

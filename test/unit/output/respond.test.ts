@@ -286,3 +286,28 @@ describe('CSV headers of keys that are data (a map keyed by vuln class or reposi
     expect((await run(['issues', 'get', 'iss_1', '-o', 'csv'])).stdout.split('\n')[0]).toMatch(/^id,status,.*,title$/);
   });
 });
+
+describe('scans list: a PR scan with only prTargetBranch (field notes) in the BRANCH column', () => {
+  // Its BRANCH cell was empty: the column reads scanTargetBranch only.
+  const answer = { codeScans: [
+    { scanId: 's1', repositoryId: 'r1', status: 'completed', codeScanType: 'PrScan', prTargetBranch: 'main' },
+    { scanId: 's2', repositoryId: 'r1', status: 'completed', codeScanType: 'FullScan', scanTargetBranch: 'develop', prTargetBranch: 'x' },
+  ], totalCount: 2 };
+  for (const all of [false, true]) {
+    it(`scans list${all ? ' --all' : ''}: the PR's target branch, marked; a scan's own branch wins`, async () => {
+      fake.stub('/api/v1/scans/list', { json: answer });
+      const table = await run(['scans', 'list', ...(all ? ['--all'] : []), '-o', 'table']);
+      expect(table.code, table.stderr).toBe(0);
+      expect(table.stdout).toMatch(/^s1\s+r1\s+PrScan\s+(completed\s+)?main \(PR target\)$/m);
+      expect(table.stdout).toMatch(/^s2\s+r1\s+FullScan\s+(completed\s+)?develop$/m);
+      fake.stub('/api/v1/scans/list', { json: answer });
+      const csv = await run(['scans', 'list', ...(all ? ['--all'] : []), '-o', 'csv']);
+      expect(csv.stdout).toBe('scan,repository,type,status,branch,open,created\ns1,r1,PrScan,completed,main (PR target),,\ns2,r1,FullScan,completed,develop,,\n');
+    });
+  }
+
+  it('-o json: as it came', async () => {
+    fake.stub('/api/v1/scans/list', { json: answer });
+    expect(JSON.parse((await run(['scans', 'list', '-o', 'json'])).stdout)).toEqual(answer);
+  });
+});
