@@ -171,7 +171,7 @@ export async function collectIds(ctx: Context, op: Operation, src: IdSources, or
   let skipped: Skipped[] = [];
   if (src.where !== undefined) {
     const search = (await loadGroup('issues')).find((o) => o.name === 'search')!;
-    const where = parseWhere(search, src.where);
+    const where = await parseWhere(search, src.where);
     const answer = await findWhere(ctx, search, where, organizationId, src.concurrency);
     const found = answer.found;
     skipped = answer.skipped;

@@ -48,7 +48,7 @@ interface Where {
   text: string;
 }
 
-export function parseWhere(search: Operation, filters: string[]): Where {
+export async function parseWhere(search: Operation, filters: string[]): Promise<Where> {
   const specs = flagSpecs(search.request.shape).filter((s) => !NOT_FILTERS.has(s.flag));
   const body: Record<string, unknown> = {};
   const where: Where = { body, text: filters.join(' ') };
@@ -75,7 +75,7 @@ export function parseWhere(search: Operation, filters: string[]): Where {
     }
     const spec = specs.find((s) => s.flag === key || s.path.join('.') === key);
     if (!spec) throw new UsageError(`--where: unknown filter '${key}'`, `the filters are the flags of 'svc issues search' that the service applies: ${known()}`);
-    const value = valueOf(spec, raw);
+    const value = await valueOf(spec, raw);
     const name = spec.path.join('.');
     const before = values.get(name);
     const merged = before === undefined ? value
@@ -94,7 +94,7 @@ function twice(flag: string, first: string, second: string): UsageError {
   return new UsageError(`--where ${flag} is given twice ('${first}' and '${second}'): it takes one value`, `give --where ${flag} once`);
 }
 
-function valueOf(spec: FlagSpec, raw: string): unknown {
+async function valueOf(spec: FlagSpec, raw: string): Promise<unknown> {
   const name = `--where ${spec.flag}`;
   if (spec.kind === 'boolean') {
     if (raw !== 'true' && raw !== 'false') throw new UsageError(`${name} expects true or false, got '${raw}'`);

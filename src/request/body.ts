@@ -3,10 +3,10 @@
  * positional argument, and the default organization. Typed flags are validated with the operation's
  * zod schema before anything is sent; the escape hatches are sent as given.
  */
-import { readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { issueText, type Schema } from '../operations/fields.js';
-import { UsageError } from '../core/errors.js';
+import { InterruptedError, UsageError } from '../core/errors.js';
+import { readTextFile, statOf } from '../output/read-file.js';
 import type { FlagSpec } from './flags.js';
 import { DECIMAL, exactNumber, inexactNumbers, inexactReason } from './exact-number.js';
 
@@ -21,7 +21,12 @@ interface BodySources {
   fields?: string[];
   /** `-f key=value`, strings. */
   rawFields?: string[];
+  /** Ends the wait for a FIFO's writer (Ctrl-C, SIGTERM: InterruptedError). */
+  signal?: AbortSignal;
 }
+
+/** What reading `@file`, `--input` and `--x-from` needs: where paths start, stdin (read already), the interrupt. */
+type FileSources = Pick<BodySources, 'cwd' | 'readStdin' | 'signal'>;
 
 /**
  * Most bytes `--input` (a file or stdin) or one `-F name=@file` may hold: a request body of this API
@@ -34,8 +39,11 @@ function tooLarge(what: string, ref: string, bytes: number): UsageError {
   return new UsageError(`${what} from '${ref}' is ${mb(bytes)}, above svc's limit of ${mb(MAX_INPUT_BYTES)} on a request body`, 'check that it is the file you meant; a request body of this API is small');
 }
 
-/** Read `@file` / `@-` / a file path; errors name the flag. */
-export function readSource(ref: string, what: string, src: Pick<BodySources, 'cwd' | 'readStdin'>): string {
+/**
+ * Read `@file` / `@-` / a file path; errors name the flag. A FIFO is waited on without holding a
+ * thread (output/read-file.ts): a plain open() of one with no writer outlived Ctrl-C and SIGTERM.
+ */
+export async function readSource(ref: string, what: string, src: FileSources): Promise<string> {
   if (ref === '-') {
     const text = src.readStdin();
     const bytes = Buffer.byteLength(text);
@@ -44,11 +52,15 @@ export function readSource(ref: string, what: string, src: Pick<BodySources, 'cw
   }
   try {
     const path = resolve(src.cwd, ref);
-    const size = statSync(path).size;
+    const size = (await statOf(path)).size;
     if (size > MAX_INPUT_BYTES) throw tooLarge(what, ref, size);
-    return readFileSync(path, 'utf8');
+    const text = await readTextFile(path, src.signal);
+    // A FIFO's size is 0 until it is read.
+    const bytes = Buffer.byteLength(text);
+    if (bytes > MAX_INPUT_BYTES) throw tooLarge(what, ref, bytes);
+    return text;
   } catch (err) {
-    if (err instanceof UsageError) throw err;
+    if (err instanceof UsageError || err instanceof InterruptedError) throw err;
     const code = (err as NodeJS.ErrnoException).code;
     const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : code === 'EACCES' ? 'permission denied' : (err as Error).message;
     throw new UsageError(`cannot read ${what} from '${ref}': ${why}`, 'check the path');
@@ -72,8 +84,8 @@ function parseJson(text: string, what: string): unknown {
 }
 
 /** `-F` value typing, as gh does: true/false/null, numbers, JSON arrays/objects, @file contents, else string. */
-export function typedValue(raw: string, key: string, src: Pick<BodySources, 'cwd' | 'readStdin'>): unknown {
-  if (raw.startsWith('@')) return readSource(raw.slice(1), `-F ${key}`, src).replace(/\r?\n$/, '');
+export async function typedValue(raw: string, key: string, src: FileSources): Promise<unknown> {
+  if (raw.startsWith('@')) return (await readSource(raw.slice(1), `-F ${key}`, src)).replace(/\r?\n$/, '');
   if (raw === 'true') return true;
   if (raw === 'false') return false;
   if (raw === 'null') return null;
@@ -107,10 +119,10 @@ export function setPath(target: Body, path: string[], value: unknown): void {
 }
 
 /** Body from `--input`, `-F` and `-f` (the escape hatches). */
-export function escapeHatchBody(src: BodySources): Body {
+export async function escapeHatchBody(src: BodySources): Promise<Body> {
   let body: Body = {};
   if (src.input !== undefined) {
-    const parsed = parseJson(readSource(src.input, '--input', src), `--input ${src.input === '-' ? '(stdin)' : src.input}`);
+    const parsed = parseJson(await readSource(src.input, '--input', src), `--input ${src.input === '-' ? '(stdin)' : src.input}`);
     if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
       throw new UsageError('--input must hold a JSON object (the request body)', 'wrap the fields in { }');
     }
@@ -118,7 +130,7 @@ export function escapeHatchBody(src: BodySources): Body {
   }
   for (const arg of src.fields ?? []) {
     const [path, raw] = splitField(arg, '-F');
-    setPath(body, path, typedValue(raw, path.join('.'), src));
+    setPath(body, path, await typedValue(raw, path.join('.'), src));
   }
   for (const arg of src.rawFields ?? []) {
     const [path, raw] = splitField(arg, '-f');
@@ -128,7 +140,7 @@ export function escapeHatchBody(src: BodySources): Body {
 }
 
 /** Convert one flag's raw value (string, string[] or boolean from commander) to its typed value. */
-export function flagValue(spec: FlagSpec, raw: unknown, src: Pick<BodySources, 'cwd' | 'readStdin'>): unknown {
+export async function flagValue(spec: FlagSpec, raw: unknown, src: FileSources): Promise<unknown> {
   const name = `--${spec.flag}`;
   switch (spec.kind) {
     case 'boolean':
@@ -146,7 +158,7 @@ export function flagValue(spec: FlagSpec, raw: unknown, src: Pick<BodySources, '
     }
     case 'json': {
       const text = String(raw);
-      return parseJson(text.startsWith('@') ? readSource(text.slice(1), name, src) : text, `the value of ${name}`);
+      return parseJson(text.startsWith('@') ? await readSource(text.slice(1), name, src) : text, `the value of ${name}`);
     }
   }
 }

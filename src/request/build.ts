@@ -16,19 +16,19 @@ export async function buildRequestBody(ctx: Context, op: Operation, flags: Opera
   const needsStdin = opts.input === '-' || fromFile.some(({ spec }) => opts[fromFileAttribute(spec)] === '-')
     || [...(opts.field ?? []), ...Object.values(opts)].some((v) => typeof v === 'string' && /(^|=)@-$/.test(v));
   const stdin = needsStdin ? await ctx.readStdin() : '';
-  const src = { cwd: ctx.cwd, readStdin: () => stdin, input: opts.input, fields: opts.field, rawFields: opts.rawField };
+  const src = { cwd: ctx.cwd, readStdin: () => stdin, input: opts.input, fields: opts.field, rawFields: opts.rawField, signal: ctx.signal };
 
   const typed: Body = {};
   for (const [spec, attribute] of given) {
     const raw = opts[attribute];
     if (raw === undefined) continue;
-    setPath(typed, spec.path, flagValue(spec, raw, src));
+    setPath(typed, spec.path, await flagValue(spec, raw, src));
   }
   for (const { spec, attribute } of fromFile) {
     const ref = String(opts[fromFileAttribute(spec)]);
     if (opts[attribute] !== undefined) throw new UsageError(`--${spec.flag} and --${spec.flag}-from are both given`, 'give one of them');
     // The file's text, without the line end an editor or `echo` adds.
-    const text = readSource(ref, `--${spec.flag}-from`, src).replace(/\r?\n$/, '');
+    const text = (await readSource(ref, `--${spec.flag}-from`, src)).replace(/\r?\n$/, '');
     checkControls(`--${spec.flag}-from ${ref}`, text, spec.text);
     setPath(typed, spec.path, text);
   }
@@ -46,7 +46,7 @@ export async function buildRequestBody(ctx: Context, op: Operation, flags: Opera
   };
   validateTyped(op.request, typed, flagOf);
 
-  const own = escapeHatchBody(src);
+  const own = await escapeHatchBody(src);
   const body = deepMerge(own, typed);
   if ('organizationId' in op.request.shape && body.organizationId === undefined) {
     // A destructive command never picks an organization the user did not name on its command line.

@@ -2,7 +2,7 @@
  * Ctrl-C and SIGTERM: svc stops at once with 130 / 143, aborts the request in flight (the server
  * sees the connection close), and says so in one line.
  */
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -102,6 +102,19 @@ describe('signals', () => {
     const r = await interrupt(['issues', 'search', '--input', '-'], 'SIGINT', started, { keepStdinOpen: true });
     expect(r.code).toBe(130);
     expect(r.afterSignalMs).toBeLessThan(2500);
+    expect(server.requests).toHaveLength(0);
+  });
+
+  // A plain open() of a FIFO with no writer held a thread (readFileSync: the main one) that process.exit
+  // waits for: the signal was never acted on, and only the killer's SIGKILL (10 s) ended svc.
+  const hasMkfifo = (() => { try { execFileSync('mkfifo', ['--version'], { stdio: 'ignore' }); return true; } catch { return false; } })();
+  it.skipIf(!hasMkfifo)('SIGTERM while --input is a FIFO with no writer: exit 143, nothing sent (skipped without mkfifo)', async () => {
+    const fifo = join(tempDir('svc-fifo-'), 'body');
+    execFileSync('mkfifo', [fifo]);
+    const r = await interrupt(['issues', 'search', '--input', fifo, '--org', 'o'], 'SIGTERM', started);
+    expect(r.signal, r.stderr).toBeNull();
+    expect(r.code, r.stderr).toBe(143);
+    expect(r.stderr.trim().split('\n')).toEqual(['svc: error: interrupted by SIGTERM']);
     expect(server.requests).toHaveLength(0);
   });
 

@@ -43,7 +43,7 @@ async function callApi(ctx: Context, raw: string, o: ApiOptions): Promise<void> 
   const path = apiPath(raw);
   const needsStdin = o.input === '-' || (o.field ?? []).some((f) => f.endsWith('=@-'));
   const stdin = needsStdin ? await ctx.readStdin() : '';
-  const body = escapeHatchBody({ cwd: ctx.cwd, readStdin: () => stdin, input: o.input, fields: o.field, rawFields: o.rawField });
+  const body = await escapeHatchBody({ cwd: ctx.cwd, readStdin: () => stdin, input: o.input, fields: o.field, rawFields: o.rawField, signal: ctx.signal });
   const org = ctx.organization().id;
   if (org && body.organizationId === undefined) body.organizationId = org;
   await checkOutput(ctx);

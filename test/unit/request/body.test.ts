@@ -16,22 +16,22 @@ writeFileSync(join(dir, 'text.txt'), 'hello\n');
 const src = { cwd: dir, readStdin: () => '{"fromStdin": true}' };
 
 describe('-F typing', () => {
-  it('types values the way gh does', () => {
-    expect(typedValue('true', 'k', src)).toBe(true);
-    expect(typedValue('false', 'k', src)).toBe(false);
-    expect(typedValue('null', 'k', src)).toBeNull();
-    expect(typedValue('42', 'k', src)).toBe(42);
-    expect(typedValue('-1.5', 'k', src)).toBe(-1.5);
-    expect(typedValue('007', 'k', src)).toBe('007');
-    expect(typedValue('["a",1]', 'k', src)).toEqual(['a', 1]);
-    expect(typedValue('{"min":1}', 'k', src)).toEqual({ min: 1 });
-    expect(typedValue('@text.txt', 'k', src)).toBe('hello');
-    expect(typedValue('plain words', 'k', src)).toBe('plain words');
+  it('types values the way gh does', async () => {
+    expect(await typedValue('true', 'k', src)).toBe(true);
+    expect(await typedValue('false', 'k', src)).toBe(false);
+    expect(await typedValue('null', 'k', src)).toBeNull();
+    expect(await typedValue('42', 'k', src)).toBe(42);
+    expect(await typedValue('-1.5', 'k', src)).toBe(-1.5);
+    expect(await typedValue('007', 'k', src)).toBe('007');
+    expect(await typedValue('["a",1]', 'k', src)).toEqual(['a', 1]);
+    expect(await typedValue('{"min":1}', 'k', src)).toEqual({ min: 1 });
+    expect(await typedValue('@text.txt', 'k', src)).toBe('hello');
+    expect(await typedValue('plain words', 'k', src)).toBe('plain words');
   });
 
-  it('rejects malformed JSON values and missing files with a usage error', () => {
-    expect(() => typedValue('[1,', 'k', src)).toThrow(UsageError);
-    expect(() => typedValue('@nope.txt', 'k', src)).toThrow(/cannot read -F k from 'nope.txt': no such file/);
+  it('rejects malformed JSON values and missing files with a usage error', async () => {
+    await expect(typedValue('[1,', 'k', src)).rejects.toThrow(UsageError);
+    await expect(typedValue('@nope.txt', 'k', src)).rejects.toThrow(/cannot read -F k from 'nope.txt': no such file/);
   });
 
   it('splits key=value and nests dotted keys', () => {
@@ -44,20 +44,20 @@ describe('-F typing', () => {
 });
 
 describe('escape-hatch body', () => {
-  it('layers --input, then -F, then -f', () => {
-    const body = escapeHatchBody({ ...src, input: 'body.json', fields: ['page=4', 'severities.min=2'], rawFields: ['searchQuery=42'] });
+  it('layers --input, then -F, then -f', async () => {
+    const body = await escapeHatchBody({ ...src, input: 'body.json', fields: ['page=4', 'severities.min=2'], rawFields: ['searchQuery=42'] });
     expect(body).toEqual({ page: 4, searchQuery: '42', severities: { min: 2 } });
   });
 
-  it('reads --input from stdin with -', () => {
-    expect(escapeHatchBody({ ...src, input: '-' })).toEqual({ fromStdin: true });
+  it('reads --input from stdin with -', async () => {
+    expect(await escapeHatchBody({ ...src, input: '-' })).toEqual({ fromStdin: true });
   });
 
-  it('names the problem for malformed or non-object --input', () => {
-    expect(() => escapeHatchBody({ ...src, input: 'bad.json' })).toThrow(/--input bad.json is not valid JSON/);
-    expect(() => escapeHatchBody({ ...src, input: 'list.json' })).toThrow(/must hold a JSON object/);
-    expect(() => escapeHatchBody({ ...src, input: 'missing.json' })).toThrow(/no such file/);
-    expect(() => escapeHatchBody({ ...src, input: '.' })).toThrow(/it is a directory/);
+  it('names the problem for malformed or non-object --input', async () => {
+    await expect(escapeHatchBody({ ...src, input: 'bad.json' })).rejects.toThrow(/--input bad.json is not valid JSON/);
+    await expect(escapeHatchBody({ ...src, input: 'list.json' })).rejects.toThrow(/must hold a JSON object/);
+    await expect(escapeHatchBody({ ...src, input: 'missing.json' })).rejects.toThrow(/no such file/);
+    await expect(escapeHatchBody({ ...src, input: '.' })).rejects.toThrow(/it is a directory/);
   });
 });
 
@@ -75,19 +75,19 @@ describe('typed flags', () => {
   };
   const specs = Object.fromEntries(flagSpecs(shape).map((s) => [s.flag, s]));
 
-  it('converts numbers, integers, lists and JSON', () => {
-    expect(flagValue(specs.page, '2', src)).toBe(2);
-    expect(flagValue(specs.score, '2.5', src)).toBe(2.5);
-    expect(flagValue(specs.nums, ['1', '2'], src)).toEqual([1, 2]);
-    expect(flagValue(specs.repos, '[{"a":"x"}]', src)).toEqual([{ a: 'x' }]);
-    expect(flagValue(specs.ids, ['a', 'b'], src)).toEqual(['a', 'b']);
+  it('converts numbers, integers, lists and JSON', async () => {
+    expect(await flagValue(specs.page, '2', src)).toBe(2);
+    expect(await flagValue(specs.score, '2.5', src)).toBe(2.5);
+    expect(await flagValue(specs.nums, ['1', '2'], src)).toEqual([1, 2]);
+    expect(await flagValue(specs.repos, '[{"a":"x"}]', src)).toEqual([{ a: 'x' }]);
+    expect(await flagValue(specs.ids, ['a', 'b'], src)).toEqual(['a', 'b']);
   });
 
-  it('refuses non-numbers and fractions for integers', () => {
-    expect(() => flagValue(specs.page, 'abc', src)).toThrow("--page expects an integer, got 'abc'");
-    expect(() => flagValue(specs.page, '1.5', src)).toThrow("--page expects an integer, got '1.5'");
-    expect(() => flagValue(specs.score, '', src)).toThrow('--score expects a number');
-    expect(() => flagValue(specs.repos, '{not json', src)).toThrow(/the value of --repos is not valid JSON/);
+  it('refuses non-numbers and fractions for integers', async () => {
+    await expect(flagValue(specs.page, 'abc', src)).rejects.toThrow("--page expects an integer, got 'abc'");
+    await expect(flagValue(specs.page, '1.5', src)).rejects.toThrow("--page expects an integer, got '1.5'");
+    await expect(flagValue(specs.score, '', src)).rejects.toThrow('--score expects a number');
+    await expect(flagValue(specs.repos, '{not json', src)).rejects.toThrow(/the value of --repos is not valid JSON/);
   });
 
   it('validates with the schema and names the flag', () => {
