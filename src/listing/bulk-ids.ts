@@ -173,14 +173,24 @@ export async function collectIds(ctx: Context, op: Operation, src: IdSources, or
     const search = (await loadGroup('issues')).find((o) => o.name === 'search')!;
     const where = await parseWhere(search, src.where);
     const answer = await findWhere(ctx, search, where, organizationId, src.concurrency);
-    const found = answer.found;
-    skipped = answer.skipped;
+    // An id named by hand (an argument, --ids-from) is the user's choice: acted on as named, also when
+    // the search answers it outside the filter; recorded once, as done or failed, never also as skipped
+    // (the records and the summary said both). Not an id svc could not name (a number a double rounds:
+    // it names another issue than the one given).
+    const named = new Set(ids);
+    const namedOutside = answer.skipped.filter((s) => !s.unnamed && named.has(s.id));
+    if (namedOutside.length > 0) {
+      ctx.warn(`the search of --where ${where.text} answered ${namedOutside.map((s) => `${s.id} (${s.why})`).join(', ')} outside the filter: acted on all the same, as ${namedOutside.length === 1 ? 'it is' : 'they are'} named by id (as an argument or in --ids-from)`);
+    }
+    const found = answer.found.filter((f) => !named.has(f.id));
+    skipped = answer.skipped.filter((s) => !namedOutside.includes(s));
     if (found.length === 0 && ids.length === 0) {
       ctx.note(`no issue matches --where ${where.text}: nothing to do`);
       return { ids: [], skipped };
     }
-    await confirmWhere(ctx, op, search, where, found, src.yes === true, skipped);
-    src.onFound?.(found);
+    await confirmWhere(ctx, op, search, where, answer.found, src.yes === true, skipped);
+    src.onFound?.(answer.found);
+    // An issue both named and found is given once (not "given more than once").
     for (const f of found) ids.push(f.id);
   }
   if (ids.length === 0) throw new UsageError(`no ${op.positional} given`, `give ids as arguments, --ids-from FILE|-, or --where FILTER=VALUE; see 'svc ${op.group} ${op.name} --help'`);

@@ -350,6 +350,33 @@ describe('bulk actions: failure classes, interrupts', () => {
     expect(r.stderr).not.toContain('svc cannot send as the service wrote');
   });
 
+  it('an id named beside --where that the search answers outside the filter: acted on as named, one record, a summary that agrees', async () => {
+    // It was recorded done AND skipped, and the summary read "2 archived, 1 skipped: iss_b".
+    fake.stub('/api/v1/issues/search', { json: { issues: [{ id: 'iss_a', status: 'open' }, { id: 'iss_b', status: 'patched' }, { id: 'iss_c', status: 'patched' }], totalCount: 3, currentPage: 1, pageSize: 500 } });
+    fake.stub('/api/v1/issues/archive', { json: { ok: true } });
+    const r = await runCli(['issues', 'archive', 'iss_b', '--where', 'types=open', '--yes', '--org', 'org_1', '-o', 'json'], { env: fake.env });
+    const sent = fake.requests.filter((q) => q.path === '/api/v1/issues/archive').map((q) => (q.body as { issueId: string }).issueId);
+    expect(sent.sort()).toEqual(['iss_a', 'iss_b']);
+    const records = JSON.parse(r.stdout) as Array<{ id: string; outcome: string }>;
+    // iss_c, found outside the filter and not named, is still skipped (exit 10).
+    expect(records.map((x) => [x.id, x.outcome])).toEqual([['iss_b', 'done'], ['iss_a', 'done'], ['iss_c', 'skipped']]);
+    expect(r.code, r.stderr).toBe(10);
+    expect(r.stderr).toMatch(/2 archived, 1 skipped, outside --where .*: iss_c \(status 'patched', not 'open'\)/);
+    expect(r.stderr).not.toMatch(/skipped[^\n]*iss_b/);
+    expect(r.stderr).toMatch(/answered iss_b \(status 'patched', not 'open'\) outside the filter: acted on all the same, as it is named by id/);
+  });
+
+  it('an id named beside --where that the search also finds in the filter: given once, not a duplicate', async () => {
+    fake.stub('/api/v1/issues/search', { json: { issues: [{ id: 'iss_a', status: 'open' }], totalCount: 1, currentPage: 1, pageSize: 500 } });
+    fake.stub('/api/v1/issues/archive', { json: { ok: true } });
+    const r = await runCli(['issues', 'archive', 'iss_a', '--where', 'types=open', '--yes', '--org', 'org_1', '-o', 'json'], { env: fake.env });
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual([expect.objectContaining({ id: 'iss_a', outcome: 'done' })]);
+    expect(JSON.parse(r.stdout)[0].given).toBeUndefined();
+    expect(r.stderr).not.toContain('more than once');
+    expect(r.stderr).toContain('1 archived');
+  });
+
   it('stops sending after a 401: the rest are not sent, exit 3', async () => {
     fake.stub('/api/v1/issues/archive', { status: 401, json: { error: 'bad token' } });
     const r = await runCli(['issues', 'archive', 'iss_1', 'iss_2', 'iss_3', '--concurrency', '1', '--org', 'org_1', '-o', 'json'], { env: fake.env });
