@@ -9,7 +9,7 @@ import type { Env } from '../core/host.js';
 import { ApiError, ResponseError, statusError } from './api-errors.js';
 import type { Report } from '../answers/doubts.js';
 import { MAX_RETRY_AFTER_MS, isRetryable, parseRetryAfter, retryDelayMs } from './retry.js';
-import { redactBody, redactHeaders, redactUrl, scrub, truncate } from './redact.js';
+import { REDACTED, redactBody, redactHeaders, redactUrl, scrub, secretForms, truncate } from './redact.js';
 import { proxyFor, proxySettings, type ProxySettings } from './proxy.js';
 import { connectTimeoutSec, networkError } from './network-error.js';
 import { connector } from './connect.js';
@@ -185,6 +185,11 @@ export function createClient(o: ClientOptions): Client {
   dispatcher.on('connect', () => { connections++; for (const f of connected.splice(0)) f(); });
   dispatcher.on('disconnect', () => { connections = Math.max(0, connections - 1); });
   const whenConnected = (f: () => void) => (connections > 0 ? f() : connected.push(f));
+  // A success answer that echoes the token secret: scrubbed before anything reads it, so that neither
+  // stdout nor a file svc writes (records, --failed-to, reports) holds it, as stderr never does. A
+  // plain answer costs a search of its bytes for each form (usually one).
+  const echoForms = secretForms(o.tokenSecret).map((f) => Buffer.from(f, 'utf8'));
+  let echoSaid = false;
   const headers = {
     'content-type': 'application/json',
     accept: 'application/json',
@@ -268,6 +273,14 @@ export function createClient(o: ClientOptions): Client {
         res.statusCode,
         safe ? 'a proxy or a newer service version may be in between; check the base URL; --verbose shows the answer' : 'the change may or may not have been made: check before repeating it',
       );
+    }
+    if (echoForms.some((f) => bytes.includes(f))) {
+      bytes = Buffer.from(shown(), 'utf8');
+      decoded = undefined;
+      if (backing && pool) pool.give(backing.buf);
+      backing = undefined;
+      if (!echoSaid) o.notice?.(`the service echoed the token secret in its answer (${what}): svc shows and writes it as ${REDACTED}`);
+      echoSaid = true;
     }
     const type = String(res.headers['content-type'] ?? 'no content type');
     const header = res.headers['content-encoding'];

@@ -56,10 +56,13 @@ export function truncate(text: string, max = MAX_LOGGED_BODY): string {
 export function scrub(text: string, secrets: ReadonlyArray<string | undefined>): string {
   let out = text;
   for (const s of secrets) {
-    if (!s || s.length < 4) continue;
-    for (const form of new Set([s, JSON.stringify(s).slice(1, -1), encodeURIComponent(s)])) {
-      out = out.split(form).join(REDACTED);
-    }
+    for (const form of secretForms(s)) out = out.split(form).join(REDACTED);
   }
   return out;
+}
+
+/** The forms of a secret that scrub() removes: as is, JSON-escaped, percent-encoded (none for one under 4 characters). */
+export function secretForms(s: string | undefined): string[] {
+  if (!s || s.length < 4) return [];
+  return [...new Set([s, JSON.stringify(s).slice(1, -1), encodeURIComponent(s)])];
 }
