@@ -3,6 +3,7 @@
  * prints (NDJSON: one object a line; JSON: an array of issues, or the search answer `{ issues: [...] }`),
  * from which the `id` fields are taken. Spaces and CR line ends are trimmed, blank lines skipped; any
  * other line that is not an id is refused (exit 2) naming its line number, before anything is sent.
+ * No ids at all (an empty search) is nothing to do: exit 0 with a note, as --where finding nothing.
  */
 import { resolve } from 'node:path';
 import type { Context } from '../context.js';
@@ -164,7 +165,12 @@ export async function collectIds(ctx: Context, op: Operation, src: IdSources, or
       await sayRecord(ctx, op, name, read.ids.length, read.record);
       if (read.ids.length === 0 && ids.length === 0 && src.where === undefined) return { ids: [], skipped: [] };
     } else if (read.ids.length === 0) {
-      throw new UsageError(`${name} holds no id`, 'give one id a line, or the output of `svc issues search -o ndjson`');
+      // An empty search (`[]`, `{ "issues": [] }`, or no line at all: what `-o ndjson` prints for one)
+      // is nothing to do, as --where finding nothing is (exit 0), not a usage error: it was exit 2,
+      // with a hint to give the very search output that was given.
+      const what = text.trim() === '' ? 'is empty' : 'holds an empty search answer';
+      ctx.note(`${name} ${what}: no ids${ids.length === 0 && src.where === undefined ? ', nothing to do' : ''}`);
+      if (ids.length === 0 && src.where === undefined) return { ids: [], skipped: [] };
     }
     for (const id of read.ids) ids.push(id); // not push(...): 150,000 ids overflowed the stack
   }

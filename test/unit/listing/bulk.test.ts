@@ -377,6 +377,25 @@ describe('bulk actions: failure classes, interrupts', () => {
     expect(r.stderr).toContain('1 archived');
   });
 
+  it('--ids-from an empty search (`[]`, an answer with no issues, no line): nothing to do, exit 0 with a note, as --where finding nothing', async () => {
+    // It was exit 2, hinting at the search output that was given.
+    for (const [input, said] of [['[]\n', 'holds an empty search answer'], ['{"issues":[],"totalCount":0,"currentPage":1,"pageSize":100}', 'holds an empty search answer'], ['', 'is empty'], ['\n\n', 'is empty']]) {
+      const r = await runCli(['issues', 'archive', '--ids-from', '-', '--org', 'org_1', '-o', 'json'], { env: fake.env, stdin: input });
+      expect(r.code, `${JSON.stringify(input)}: ${r.stderr}`).toBe(0);
+      expect(r.stdout).toBe('');
+      expect(r.stderr.trim()).toBe(`--ids-from (stdin) ${said}: no ids, nothing to do`);
+    }
+    expect(fake.requests).toHaveLength(0);
+  });
+
+  it('--ids-from an empty search beside an id given as an argument: the argument is acted on', async () => {
+    fake.stub('/api/v1/issues/archive', { json: { ok: true } });
+    const r = await runCli(['issues', 'archive', 'iss_1', '--ids-from', '-', '--org', 'org_1', '-o', 'json'], { env: fake.env, stdin: '[]' });
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout).map((x: { id: string }) => x.id)).toEqual(['iss_1']);
+    expect(r.stderr).toContain('--ids-from (stdin) holds an empty search answer: no ids');
+  });
+
   it('stops sending after a 401: the rest are not sent, exit 3', async () => {
     fake.stub('/api/v1/issues/archive', { status: 401, json: { error: 'bad token' } });
     const r = await runCli(['issues', 'archive', 'iss_1', 'iss_2', 'iss_3', '--concurrency', '1', '--org', 'org_1', '-o', 'json'], { env: fake.env });
