@@ -121,7 +121,7 @@ export function interpolate(text: unknown, ctx: ExprContext): string {
 export interface RunnerOptions {
   workspace: string;
   runnerTemp: string;
-  event: 'push' | 'pull_request';
+  event: 'push' | 'pull_request' | 'merge_group';
   eventPayload: Record<string, unknown>;
   serverUrl: string;
   /** GITHUB_API_URL (default: the server's, as on Enterprise Server). */
