@@ -19,6 +19,7 @@ import { AnswerRefusedError, type Doubts } from '../../answers/doubts.js';
 import { askedCategorySum } from '../../answers/search-counts.js';
 import { BufferPool } from '../../http/buffer-pool.js';
 import { Pager, allowListeners } from '../../listing/all-pages.js';
+import { IdSet } from '../../listing/id-set.js';
 import { decodePage, releasePage } from '../../listing/page-decode.js';
 import { count } from '../../terminal/progress.js';
 import { createTally, type IssueInput } from '../../gate/tally.js';
@@ -148,11 +149,16 @@ export async function countIssues(
   // --new-since reads createdAt: then an issue without a date-time is counted as new, and named (date-time.ts).
   const check = { since: setup.sieve.since, names: o.repositoryNames, repositories: o.repositories, doubts: ctx.doubts };
   let notCounted = 0;
+  // --commit in several repositories: an issue one scan's listing gave is counted there only. One issue
+  // is one issue (a service that ignores scanId answers every listing with the same issues: counting
+  // them again breaks a --max-* that the issues read hold, and lists them twice in every report).
+  const across = bodies.length > 1 ? new IdSet() : undefined;
+  const again: string[] = [];
   let incomplete: string | undefined;
   let stoppedBy: CliError | undefined;
   const progress = await ctx.progress('gate: reading open issues');
   try {
-    for (const body of bodies) {
+    for (const [listing, body] of bodies.entries()) {
       const pager = pagerOf(body);
       try {
         for await (const page of pager.pages()) {
@@ -161,6 +167,11 @@ export async function countIssues(
             const marks = page.doubted?.get(i);
             // Handed out on an earlier page already (the listing is refused after this page: id-twice).
             if (marks?.includes('id-twice')) return;
+            const id = item !== null && typeof item === 'object' ? (item as Record<string, unknown>).id : undefined;
+            if (across && (typeof id === 'string' || typeof id === 'number') && (across.add(String(id), listing) ?? listing) < listing) {
+              again.push(String(id));
+              return;
+            }
             const issue = counted(item, page.page, marks, check);
             if (issue) sieve.add(issue);
             else notCounted++;
@@ -184,15 +195,18 @@ export async function countIssues(
   } finally {
     progress.stop();
   }
+  if (again.length > 0) {
+    ctx.warn(`gate: ${again.length} ${again.length === 1 ? 'issue was' : 'issues were'} listed under more than one scan of the commit (${again.slice(0, 3).map((id) => quoted(id, 40)).join(', ')}${again.length > 3 ? ', ...' : ''}): each counted once`);
+  }
   const sifted = sieve.finish();
   const result = tally.result();
   result.ignored = notCounted;
   if (stoppedBy) {
     // A proven FAIL stands: more pages could only add issues. Otherwise the listing's failure is the gate's.
     if (result.passed) throw stoppedBy;
-  } else if (total !== undefined && sieve.seen + notCounted !== total) {
+  } else if (total !== undefined && sieve.seen + notCounted + again.length !== total) {
     // The pager already checks this; kept as the last line of defence of the fail-closed rule.
-    ctx.doubts.add('page-short', 'gate', `counted ${sieve.seen + notCounted} issues but the service reported ${total}`);
+    ctx.doubts.add('page-short', 'gate', `counted ${sieve.seen + notCounted + again.length} issues but the service reported ${total}`);
   }
   const narrowed = setup.baseline || setup.policy || setup.sieve.diff || setup.sieve.since !== undefined || setup.sieve.commit !== undefined;
   // The scans listed in turn are the scope read (the summary's Scope line, -o json): without them it

@@ -4,7 +4,7 @@
  * that scan found. The sandbox models the service's PR scanning (POST /__sandbox/pull-request: a new
  * head gets a PR scan that runs, then lists its findings), driven with the variables the real runners set.
  */
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestSandbox, type TestSandbox } from '../../../helpers/sandbox.js';
@@ -186,6 +186,31 @@ describe('svc gate --commit judges every scan of the commit in scope, of the typ
     expect(v.verified.commit.scans.map((s: { id: string }) => s.id)).toEqual(['scan_a', 'scan_b']);
     expect(v.breaking.map((i: { id: string }) => i.id)).toEqual(['iss_b']);
     expect(r.stderr).toContain('judging scan scan_b (PrScan of that commit, completed, its repository not shown)');
+  });
+
+  it('a service that ignores scanId, answering each scan\'s listing with the same issue: counted once (it was counted twice: exit 1 "2 critical issues > max 1" on one issue, listed twice)', async () => {
+    service(['repo_1', 'repo_2'], [scan('scan_a', 'repo_1'), scan('scan_b', 'repo_2')], {});
+    const all = [issue('iss_a', 'repo_1', 'scan_a', 95), issue('iss_b', 'repo_2', 'scan_b', 40)];
+    fake.stub('/api/v1/issues/search', (req: FakeRequest) => {
+      const b = req.body as Record<string, unknown>;
+      const page = Number(b.page), size = Number(b.pageSize);
+      return { json: { issues: all.slice((page - 1) * size, page * size), totalCount: all.length, totalCountAllCategories: all.length, categoryCounts: { open: all.length, patched: 0, falsePositive: 0, archived: 0, processing: 0, silenced: 0, closed: 0 }, currentPage: page, pageSize: size } };
+    });
+    const dir = tempDir('svc-gate-twice-');
+    const sarif = join(dir, 'gate.sarif');
+    const byMax = (args: string[]) => runCli(['gate', '--max-critical', '1', '--commit', SHA, '--no-annotations', '-o', 'json', '--repository-ids', 'repo_1,repo_2', ...args], { env: fake.env });
+    const r = await byMax(['--sarif', sarif]);
+    expect(r.code, r.stderr).toBe(0);
+    const v = JSON.parse(r.stdout);
+    expect([v.counts.critical, v.counts.medium, v.counts.total]).toEqual([1, 1, 2]);
+    expect(v.issues.map((i: { id: string }) => i.id)).toEqual(['iss_a', 'iss_b']);
+    expect(r.stderr).toContain("2 issues were listed under more than one scan of the commit ('iss_a', 'iss_b'): each counted once");
+    expect(JSON.parse(readFileSync(sarif, 'utf8')).runs[0].results).toHaveLength(2);
+    // A critical issue in either listing still fails it.
+    all.push(issue('iss_c', 'repo_2', 'scan_b', 99));
+    const failed = await byMax([]);
+    expect(failed.code, failed.stderr).toBe(1);
+    expect(JSON.parse(failed.stdout).violations).toEqual(['2 critical issues > max 1']);
   });
 
   it('one repository\'s scan of the commit finished, the other\'s still running: exit 8, not a verdict on the first alone (it passed)', async () => {
