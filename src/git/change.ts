@@ -20,7 +20,10 @@ interface GitChange {
   mergeBase: string;
   /** The commit it ends at, when not HEAD (readChange's `head`). */
   head?: string;
-  /** The commit it ends at is the merge base (without the work tree): already in the base, so the change is empty. */
+  /**
+   * The commit it ends at (HEAD with the work tree) is the merge base: already in the base, so no commit
+   * of the change is in it (it is empty, or with the work tree only edits not committed).
+   */
   contained: boolean;
   /** The diff, as git printed it. */
   diff: string;
@@ -155,6 +158,6 @@ export async function readChange(o: { cwd: string; env: Env; base: string; workT
     if (!others.ok) gitError(others, 'ls-files --others');
     untracked = others.stdout.split('\0').filter((p) => p !== '');
   }
-  const contained = !o.workTree && mergeBase === (end === 'HEAD' ? head.stdout.trim() : end);
+  const contained = mergeBase === (end === 'HEAD' ? head.stdout.trim() : end);
   return { root, base, mergeBase, ...(end !== 'HEAD' ? { head: end } : {}), contained, diff: diff.stdout, tracked, untracked, shallow };
 }

@@ -304,6 +304,12 @@ describe('svc gate --diff auto: the base from the CI', () => {
     expect(r.stderr).toContain("is already in the pull request's base origin/main, so this GitHub Actions checkout is not the pull request's code");
     expect(r.stderr).toContain("check out the pull request's head commit");
     expect(r.stderr).toContain('add --commit auto');
+    // With the work tree too: its edits are not the pull request's commits (it passed with exit 0, '0 files changed').
+    const wt = await gate(s, repo.dir, ['--diff', 'auto', '--diff-work-tree'], env);
+    expect(wt.code, wt.stderr).toBe(2);
+    expect(wt.stdout).not.toContain('PASSED');
+    expect(wt.stderr).toContain("its change would hold only the work tree's edits, none of its commits: no issue of the pull request would count");
+    expect(wt.stderr).toContain('drop --diff-work-tree and add --commit auto');
   });
 });
 

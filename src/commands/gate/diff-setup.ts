@@ -38,12 +38,15 @@ export async function diffSetup(ctx: Context, opts: DiffOpts, commit?: string, p
   const change = await readChange({ cwd: ctx.cwd, env: ctx.env, base, workTree: opts.diffWorkTree === true, ...(commit !== undefined ? { head: commit } : {}), signal: ctx.signal });
   // A pull request build whose change ends at a commit the base already holds has checked out the
   // base, not the pull request (host A's event for the base repository's workflow does by default):
-  // its change would be empty, every issue "elsewhere", and the gate would pass on nothing.
+  // its change would be empty, every issue "elsewhere", and the gate would pass on nothing. With
+  // --diff-work-tree the same: the work tree's edits are not the pull request's commits.
   if (pr && change.contained) {
     const end = change.head !== undefined ? `the commit the gate judges (${change.head.slice(0, 12)}, --commit)` : `HEAD (${change.mergeBase.slice(0, 12)})`;
     throw new UsageError(
-      `--diff auto: ${end} is already in the ${pr.change}'s base ${base}, so this ${pr.name} checkout is not the ${pr.change}'s code (a job run for the base branch checks out the base) and its change would be empty: no issue would count`,
-      `check out the ${pr.change}'s head commit, or add --commit auto: the change then ends at the ${pr.change}'s head`,
+      `--diff auto: ${end} is already in the ${pr.change}'s base ${base}, so this ${pr.name} checkout is not the ${pr.change}'s code (a job run for the base branch checks out the base) and its change would ${opts.diffWorkTree ? 'hold only the work tree\'s edits, none of its commits' : 'be empty'}: no issue of the ${pr.change} would count`,
+      opts.diffWorkTree
+        ? `check out the ${pr.change}'s head commit (--diff-work-tree reads the change up to HEAD), or drop --diff-work-tree and add --commit auto`
+        : `check out the ${pr.change}'s head commit, or add --commit auto: the change then ends at the ${pr.change}'s head`,
     );
   }
   let parsed;
