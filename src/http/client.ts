@@ -9,7 +9,7 @@ import type { Env } from '../core/host.js';
 import { ApiError, ResponseError, statusError } from './api-errors.js';
 import type { Report } from '../answers/doubts.js';
 import { MAX_RETRY_AFTER_MS, isRetryable, parseRetryAfter, retryDelayMs } from './retry.js';
-import { REDACTED, redactBody, redactHeaders, redactUrl, scrub, secretForms, truncate } from './redact.js';
+import { REDACTED, jsonForms, redactBody, redactHeaders, redactUrl, scrub, secretForms, truncate } from './redact.js';
 import { proxyFor, proxySettings, type ProxySettings } from './proxy.js';
 import { connectTimeoutSec, networkError } from './network-error.js';
 import { connector } from './connect.js';
@@ -189,6 +189,12 @@ export function createClient(o: ClientOptions): Client {
   // stdout nor a file svc writes (records, --failed-to, reports) holds it, as stderr never does. A
   // plain answer costs a search of its bytes for each form (usually one).
   const echoForms = secretForms(o.tokenSecret).map((f) => Buffer.from(f, 'utf8'));
+  // The secret JSON-escaped otherwise than JSON.stringify writes it (`\/` as PHP writes `/`, `\u0026`
+  // as Go writes `&`): looked for in an answer that holds an escape and the secret's longest run of
+  // letters and digits (none escapes those), so a plain answer costs one more Buffer search or two.
+  const escaped = jsonForms(o.tokenSecret);
+  const escapedRun = escaped?.run === undefined ? undefined : Buffer.from(escaped.run, 'utf8');
+  const echoesEscaped = (bytes: Buffer, text: () => string) => escaped !== undefined && bytes.includes(0x5c) && (escapedRun === undefined || bytes.includes(escapedRun)) && escaped.any.test(text());
   let echoSaid = false;
   const headers = {
     'content-type': 'application/json',
@@ -274,7 +280,7 @@ export function createClient(o: ClientOptions): Client {
         safe ? 'a proxy or a newer service version may be in between; check the base URL; --verbose shows the answer' : 'the change may or may not have been made: check before repeating it',
       );
     }
-    if (echoForms.some((f) => bytes.includes(f))) {
+    if (echoForms.some((f) => bytes.includes(f)) || echoesEscaped(bytes, text)) {
       bytes = Buffer.from(shown(), 'utf8');
       decoded = undefined;
       if (backing && pool) pool.give(backing.buf);

@@ -45,6 +45,22 @@ describe('a success answer echoing the token secret', () => {
     }
   });
 
+  it('escaped as other serializers write JSON (`\\/` for `/`, `\\u0026` for `&`): redacted too (it reached stdout, parsed back to the secret, with no warning)', async () => {
+    const secret = 'echoSecret/4f+9a&c2e';
+    const php = secret.replace(/\//g, '\\/');
+    const go = secret.replace(/&/g, '\\u0026').replace(/e/g, '\\u0065');
+    const body = `{"issues":[{"id":"iss_1","status":"open","generatedTitle":"php ${php}","note":"go ${go}"}],"totalCount":1,"currentPage":1,"pageSize":100}`;
+    fake.stub('/api/v1/issues/search', { text: body, headers: { 'content-type': 'application/json' } });
+    for (const argv of [['issues', 'search', '-o', 'json'], ['issues', 'search', '--all', '-o', 'ndjson']]) {
+      const r = await runCli([...argv, '--org', 'org_1'], { env: { ...fake.env, SVC_API_TOKEN_SECRET: secret } });
+      expect(r.code, r.stderr).toBe(0);
+      const out = JSON.parse(r.stdout.trim()) as { issues?: Array<Record<string, string>> } & Record<string, string>;
+      const item = out.issues?.[0] ?? out;
+      expect([item.generatedTitle, item.note], argv.join(' ')).toEqual(['php [redacted]', 'go [redacted]']);
+      expect(r.stderr).toMatch(WARNING);
+    }
+  });
+
   it('a bulk run: its records on stdout, and --failed-to, hold no secret; the warning is said once', async () => {
     fake.stub('/api/v1/issues/archive', (req: { body: { issueId: string } }) => (req.body.issueId === 'iss_gone'
       ? { status: 404, json: { error: `no such issue (token ${SECRET})` } }

@@ -47,6 +47,15 @@ describe('scrub', () => {
     expect(out).not.toContain(encodeURIComponent(secret));
     expect(out.split(REDACTED)).toHaveLength(4);
   });
+  it('removes it as any JSON serializer may escape it (a slash as \\/, & as \\u0026, hex in either case), and leaves JSON it rewrites valid', () => {
+    const json = String.raw`{"php":"S3cr3t\/+\"value","go":"S3cr3t\u002F\u002b\u0022value"}`;
+    expect(JSON.parse(json)).toEqual({ php: secret, go: secret });
+    expect(JSON.parse(scrub(json, [secret]))).toEqual({ php: REDACTED, go: REDACTED });
+    // A backslash written as \\ before the text u0026 is no escape: it is not the secret '&abcd'.
+    const text = String.raw`{"a":"x\\u0026abcd"}`;
+    expect(JSON.parse(text).a).toBe(String.raw`x\u0026abcd`);
+    expect(scrub(text, ['&abcd'])).toBe(text);
+  });
   it('ignores empty and very short values (they would eat ordinary text)', () => {
     expect(scrub('abc', [undefined, '', 'ab'])).toBe('abc');
   });
