@@ -13,7 +13,8 @@
  * | own listing; else any other status, searched newest first)     | up in `scans list`            |
  * |   - one of those scans is queued or running                    | exit 8 (no verdict yet); a    |
  * |                                                                | FAIL read of it stands (1)    |
- * |   - every one failed                                           | exit 1, its message           |
+ * |   - every one of a repository failed (another repository's     | exit 1, its message           |
+ * |     finished scan beside it or not)                            |                               |
  * |   - `scans list` does not list it / the path is not offered    | no PASS (7; a FAIL read       |
  * |                                                                | stands) / exit 4              |
  * |   - such an issue names no scan (`codeScan.id`)                | no PASS (7; a FAIL stands)    |
@@ -135,6 +136,10 @@ async function checkScans(client: Client, s: Scope, sha: string, ids: string[], 
   const scans: VerifiedCommit['scans'] = [];
   const failed: string[] = [];
   let unknown = 0;
+  // Per repository (a scan naming none: on its own, as head-scan.ts groups them): whether a scan of it
+  // did not fail. One whose every scan failed has no complete findings, whatever another's scan says.
+  const sound = new Map<string, boolean>();
+  const failedOf = new Map<string, string[]>();
   const list = await rowOf('scans', 'list');
   for (const id of ids) {
     const body: Record<string, unknown> = { scanId: id, page: 1, pageSize: 10 };
@@ -172,14 +177,23 @@ async function checkScans(client: Client, s: Scope, sha: string, ids: string[], 
         `run the gate again when \`svc scans list --scan-id ${id}\` says completed`,
       );
     }
+    const repo = item.repositoryId;
+    const key = typeof repo === 'string' || typeof repo === 'number' ? `repository ${String(repo)}` : `scan ${id}`;
     if (state === 'failed') {
       const why = typeof item.errorMessage === 'string' && item.errorMessage.trim() !== '' ? item.errorMessage.trim() : `status ${status}`;
       failed.push(`${q(id)}: ${escapeControls(why)}`);
+      failedOf.set(key, [...(failedOf.get(key) ?? []), failed[failed.length - 1]]);
+      if (!sound.has(key)) sound.set(key, false);
+    } else {
+      sound.set(key, true);
     }
     scans.push({ id, status });
   }
-  if (failed.length > 0 && failed.length === scans.length && unknown === 0) {
-    throw new CliError(`gate: the ${plural(failed.length, 'scan', 'scans')} of commit ${sha} failed (${failed.join('; ')})`, EXIT.GATE_FAILED, 'a failed scan has no complete findings: fix the cause and scan again');
+  // Every scan of a repository failed (of all the scans named, or of one repository beside another's
+  // finished scan: its issues were judged, the failed one's not all known): exit 1, as head-scan.ts.
+  const broken = [...sound.entries()].filter(([, ok]) => !ok).flatMap(([key]) => failedOf.get(key) ?? []);
+  if (broken.length > 0 && unknown === 0) {
+    throw new CliError(`gate: the ${plural(broken.length, 'scan', 'scans')} of commit ${sha} failed (${broken.join('; ')})`, EXIT.GATE_FAILED, 'a failed scan has no complete findings: fix the cause and scan again');
   }
   return { sha, scans };
 }

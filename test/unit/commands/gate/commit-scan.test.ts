@@ -140,6 +140,29 @@ describe('the scan an issue of the commit names must have finished', () => {
     expect(r.stderr).toContain(`the scan of commit ${SHA} failed ('scan_1': clone failed)`);
   });
 
+  it('one repository\'s scan failed beside another repository\'s completed one: exit 1 naming it (it passed with exit 0, "scanned by scan_1 (failed)"); a retry that completed in the same repository: the verdict', async () => {
+    const scans: Record<string, Record<string, unknown>> = {
+      scan_1: { scanId: 'scan_1', repositoryId: 'repo_1', status: 'failed', errorMessage: 'clone failed' },
+      scan_2: { scanId: 'scan_2', repositoryId: 'repo_2', status: 'completed', finished: true },
+    };
+    fake.stub('/api/v1/repositories/list', { json: [{ id: 'repo_1' }, { id: 'repo_2' }] });
+    fake.stub('/api/v1/issues/search', listing([issue(), issue({ id: 'iss_2', repositoryId: 'repo_2', codeScan: { id: 'scan_2', scanTargetBranchCommitSha: SHA } })]));
+    // The newest scans name no commit (head-scan.ts finds none); each scan looked up by its id.
+    fake.stub('/api/v1/scans/list', (req: { body: Record<string, unknown> }) => (req.body.scanId === undefined
+      ? { json: { codeScans: Object.values(scans), totalCount: 2 } }
+      : { json: { codeScans: [scans[String(req.body.scanId)]], totalCount: 1 } }));
+    const both = ['gate', '--repository-ids', 'repo_1,repo_2', '--fail-on', 'critical', '--commit', SHA];
+    const r = await runCli(both, { env: fake.env });
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stdout).not.toContain('PASSED');
+    expect(r.stderr).toContain(`the scan of commit ${SHA} failed ('scan_1': clone failed)`);
+    // scan_2 a retry in repo_1 that completed: repo_1's findings are complete.
+    scans.scan_2.repositoryId = 'repo_1';
+    const retried = await runCli(both, { env: fake.env });
+    expect(retried.code, retried.stderr).toBe(0);
+    expect(retried.stdout).toContain('scanned by scan_1 (failed), scan_2 (completed)');
+  });
+
   it('completed: the verdict (passes below the threshold), naming the scan', async () => {
     stub([issue()], scanItem({ status: 'completed', finished: true }));
     const r = await gate();
