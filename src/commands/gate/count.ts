@@ -153,7 +153,8 @@ export async function countIssues(
   // is one issue (a service that ignores scanId answers every listing with the same issues: counting
   // them again breaks a --max-* that the issues read hold, and lists them twice in every report).
   const across = bodies.length > 1 ? new IdSet() : undefined;
-  const again: string[] = [];
+  let again = 0;
+  const againShown: string[] = [];
   let incomplete: string | undefined;
   let stoppedBy: CliError | undefined;
   const progress = await ctx.progress('gate: reading open issues');
@@ -169,7 +170,7 @@ export async function countIssues(
             if (marks?.includes('id-twice')) return;
             const id = item !== null && typeof item === 'object' ? (item as Record<string, unknown>).id : undefined;
             if (across && (typeof id === 'string' || typeof id === 'number') && (across.add(String(id), listing) ?? listing) < listing) {
-              again.push(String(id));
+              if (again++ < 3) againShown.push(String(id));
               return;
             }
             const issue = counted(item, page.page, marks, check);
@@ -195,8 +196,8 @@ export async function countIssues(
   } finally {
     progress.stop();
   }
-  if (again.length > 0) {
-    ctx.warn(`gate: ${again.length} ${again.length === 1 ? 'issue was' : 'issues were'} listed under more than one scan of the commit (${again.slice(0, 3).map((id) => quoted(id, 40)).join(', ')}${again.length > 3 ? ', ...' : ''}): each counted once`);
+  if (again > 0) {
+    ctx.warn(`gate: ${again} ${again === 1 ? 'issue was' : 'issues were'} listed under more than one scan of the commit (${againShown.map((id) => quoted(id, 40)).join(', ')}${again > 3 ? ', ...' : ''}): each counted once`);
   }
   const sifted = sieve.finish();
   const result = tally.result();
@@ -204,9 +205,9 @@ export async function countIssues(
   if (stoppedBy) {
     // A proven FAIL stands: more pages could only add issues. Otherwise the listing's failure is the gate's.
     if (result.passed) throw stoppedBy;
-  } else if (total !== undefined && sieve.seen + notCounted + again.length !== total) {
+  } else if (total !== undefined && sieve.seen + notCounted + again !== total) {
     // The pager already checks this; kept as the last line of defence of the fail-closed rule.
-    ctx.doubts.add('page-short', 'gate', `counted ${sieve.seen + notCounted + again.length} issues but the service reported ${total}`);
+    ctx.doubts.add('page-short', 'gate', `counted ${sieve.seen + notCounted + again} issues but the service reported ${total}`);
   }
   const narrowed = setup.baseline || setup.policy || setup.sieve.diff || setup.sieve.since !== undefined || setup.sieve.commit !== undefined;
   // The scans listed in turn are the scope read (the summary's Scope line, -o json): without them it
