@@ -77,7 +77,8 @@ export class ConfigStore {
       return (this.raw = readRegularFileSync(this.path));
     } catch (err) {
       if (err instanceof NotRegularFile) {
-        const fix = err.kind.endsWith('a directory')
+        // A link first: config reset removes a link (never what it points to), a directory too.
+        const fix = err.kind.endsWith('a directory') && !err.kind.startsWith('a symbolic link')
           ? `move that directory away ('svc config reset --yes' removes it only when it is empty), or point SVC_CONFIG_DIR elsewhere`
           : `delete it with 'svc config reset --yes'${err.kind.startsWith('a symbolic link') ? ' (it removes the link, not what it points to)' : ''}, or point SVC_CONFIG_DIR elsewhere`;
         throw new ConfigFileError(`cannot read the config file ${this.path}: it is ${err.kind}, not a regular file`, fix);

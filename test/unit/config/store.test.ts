@@ -136,6 +136,9 @@ describe('what is not a regular file at the config path', () => {
     ['a socket', async () => socketAt(path), /: it is a socket, not a regular file; delete it with 'svc config reset --yes', or point SVC_CONFIG_DIR elsewhere$/],
     ['a symbolic link to a device', async () => symlinkSync('/dev/null', path), /: it is a symbolic link to a character device, not a regular file; delete it with 'svc config reset --yes' \(it removes the link, not what it points to\)/],
     ['a directory', async () => mkdirSync(path), /: it is a directory, not a regular file; move that directory away/],
+    // A link to a directory: config reset removes the link, whatever the directory holds, so the way out is reset, not moving the directory.
+    ['a symbolic link to a directory with files', async () => { const to = join(dir, 'elsewhere'); mkdirSync(to); writeFileSync(join(to, 'f'), 'x'); symlinkSync(to, path); },
+      /: it is a symbolic link to a directory, not a regular file; delete it with 'svc config reset --yes' \(it removes the link, not what it points to\), or point SVC_CONFIG_DIR elsewhere$/],
   ])('%s is a usage error naming the path and the way out, for reads and writes alike', async (_, make, says) => {
     await make();
     const err = (() => { try { new ConfigStore(path).read(); } catch (e) { return e; } })() as UsageError;
