@@ -148,9 +148,9 @@ export async function render(answer: unknown, o: RenderOptions, sink: Sink): Pro
         // A shape the spec does not show: what the view does not name is listed under it, not dropped.
         sink.out(await table.detailView(data, o.detail, { ...people, others: o.findRows === true }));
       } else if (rows) {
-        // The one list found in a record the spec does not show (`{ timeSaved: {...}, byRepository: [...] }`):
-        // the record's other fields first, not dropped.
-        const beside = o.findRows && !o.rowsPath && isRecord(data) && !o.project ? besideRows(data, rows) : undefined;
+        // The list of a record the spec does not show, found (`{ timeSaved: {...}, byRepository: [...] }`)
+        // or where the row guessed it (`branches` of repos branches): the record's other fields first, not dropped.
+        const beside = o.findRows && isRecord(data) && !o.project ? besideRows(data, rows) : undefined;
         if (beside) sink.out(table.recordTable(beside, [], people) + '\n');
         if (rows.length === 0) { sink.note('No results.'); return; }
         if (rows.length === 1 && o.detail && !o.project && isRecord(rows[0])) {
@@ -170,7 +170,9 @@ export async function render(answer: unknown, o: RenderOptions, sink: Sink): Pro
         if (o.detail && !o.project) {
           sink.out(await table.detailView(data, o.detail, people));
         } else {
-          sink.out(table.recordTable(data, o.columns, people));
+          // A shape the spec does not show, with no list: its own fields when the row's default
+          // columns have nothing (as in CSV), never a record of empty default columns.
+          sink.out(table.recordTable(data, o.findRows ? shownColumns(o, [data], () => []) : o.columns, people));
         }
       } else {
         sink.out(`${stripControls(String(data))}\n`);

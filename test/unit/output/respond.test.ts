@@ -229,6 +229,20 @@ describe('fields of an answer the spec does not show are never dropped from a ta
     expect(r.stdout).toBe('timeSaved.hours    12\ntimeSaved.minutes  30\n\nREPOSITORY  HOURS\nr1          10\nr2          2.5\n');
   });
 
+  it('repos branches: the fields beside its branches shown above their rows', async () => {
+    fake.stub('/api/v1/repositories/branches', { json: { repositoryId: 'r1', defaultBranch: 'main', branches: [{ name: 'main', isDefault: true }, { name: 'dev', isDefault: false }] } });
+    const r = await run(['repos', 'branches', 'r1', '-o', 'table']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toBe('repositoryId   r1\ndefaultBranch  main\n\nNAME  DEFAULT\nmain  true\ndev   false\n');
+  });
+
+  it('repos branches answered a record with no list: its fields, not the empty default columns', async () => {
+    fake.stub('/api/v1/repositories/branches', { json: { defaultBranch: 'main', count: 2 } });
+    const r = await run(['repos', 'branches', 'r1', '-o', 'table']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toBe('defaultBranch  main\ncount          2\n');
+  });
+
   it('a declared record keeps its curated view (issues get lists no other fields)', async () => {
     fake.stub('/api/v1/issues/get', { json: { id: 'iss_1', status: 'open', score: 95, generatedTitle: 'SQLi', internalRank: 3 } });
     const r = await run(['issues', 'get', 'iss_1', '-o', 'table']);
