@@ -9,7 +9,7 @@ import type { Env } from '../core/host.js';
 import { ApiError, ResponseError, statusError } from './api-errors.js';
 import type { Report } from '../answers/doubts.js';
 import { MAX_RETRY_AFTER_MS, isRetryable, parseRetryAfter, retryDelayMs } from './retry.js';
-import { REDACTED, jsonForms, redactBody, redactHeaders, redactUrl, scrub, secretForms, truncate } from './redact.js';
+import { REDACTED, redactBody, redactHeaders, redactUrl, scrub, secretForms, secretRun, truncate, useJsonForms } from './redact.js';
 import { proxyFor, proxySettings, type ProxySettings } from './proxy.js';
 import { connectTimeoutSec, networkError } from './network-error.js';
 import { connector } from './connect.js';
@@ -186,15 +186,26 @@ export function createClient(o: ClientOptions): Client {
   dispatcher.on('disconnect', () => { connections = Math.max(0, connections - 1); });
   const whenConnected = (f: () => void) => (connections > 0 ? f() : connected.push(f));
   // A success answer that echoes the token secret: scrubbed before anything reads it, so that neither
-  // stdout nor a file svc writes (records, --failed-to, reports) holds it, as stderr never does. A
-  // plain answer costs a search of its bytes for each form (usually one).
-  const echoForms = secretForms(o.tokenSecret).map((f) => Buffer.from(f, 'utf8'));
-  // The secret JSON-escaped otherwise than JSON.stringify writes it (`\/` as PHP writes `/`, `\u0026`
-  // as Go writes `&`): looked for in an answer that holds an escape and the secret's longest run of
-  // letters and digits (none escapes those), so a plain answer costs one more Buffer search or two.
-  const escaped = jsonForms(o.tokenSecret);
-  const escapedRun = escaped?.run === undefined ? undefined : Buffer.from(escaped.run, 'utf8');
-  const echoesEscaped = (bytes: Buffer, text: () => string) => escaped !== undefined && bytes.includes(0x5c) && (escapedRun === undefined || bytes.includes(escapedRun)) && escaped.any.test(text());
+  // stdout nor a file svc writes (records, --failed-to, reports) holds it, as stderr never does. Any
+  // echo, as is, JSON-escaped (`\/` as PHP writes `/`, `\u0026` as Go writes `&`) or percent-encoded,
+  // holds the secret's longest run of letters and digits (none of those escapes them): a plain answer
+  // costs one search for it. Only an answer that holds it is searched for each form; the patterns of
+  // the other JSON escapes are loaded (core/json-escapes.ts, handed to scrub() as well) only for one
+  // that also holds a backslash.
+  const secret = o.tokenSecret !== undefined && o.tokenSecret.length >= 4 ? o.tokenSecret : undefined;
+  // (A secret without such a run of 4: every form is searched for in every answer.)
+  let echoRun: string | undefined | null = null;
+  const runOf = () => (echoRun === null ? (echoRun = secretRun(secret)) : echoRun);
+  let echoForms: Buffer[] | undefined;
+  const echoes = (bytes: Buffer, text: () => string): boolean => {
+    if (secret === undefined) return false;
+    const run = runOf();
+    if (run !== undefined && !bytes.includes(run)) return false;
+    echoForms ??= secretForms(secret).map((f) => Buffer.from(f, 'utf8'));
+    return echoForms.some((f) => bytes.includes(f)) || (escapedForms !== undefined && escapedForms(secret)!.any.test(text()));
+  };
+  const mayEchoEscaped = (bytes: Buffer) => { if (secret === undefined || !bytes.includes(0x5c)) return false; const run = runOf(); return run === undefined || bytes.includes(run); };
+  let escapedForms: typeof import('../core/json-escapes.js').jsonForms | undefined;
   let echoSaid = false;
   const headers = {
     'content-type': 'application/json',
@@ -261,6 +272,11 @@ export function createClient(o: ClientOptions): Client {
     // later). Only for what is printed: a page of a long listing is ~1 MB, scanned three times.
     // Decoded once, when something needs the text (a raw answer of a listing may never).
     const text = () => (decoded ??= bytes.toString('utf8'));
+    if (escapedForms === undefined && mayEchoEscaped(bytes)) {
+      const { jsonForms } = await import('../core/json-escapes.js');
+      escapedForms = jsonForms;
+      useJsonForms(jsonForms);
+    }
     const shown = () => scrub(text(), [o.tokenSecret]);
     o.verbose?.(`< HTTP ${res.statusCode} (${elapsed()} ms)\n${formatHeaders(redactHeaders(res.headers), '< ')}\n< ${truncate(shown())}`);
     if (res.statusCode >= 400) {
@@ -280,7 +296,7 @@ export function createClient(o: ClientOptions): Client {
         safe ? 'a proxy or a newer service version may be in between; check the base URL; --verbose shows the answer' : 'the change may or may not have been made: check before repeating it',
       );
     }
-    if (echoForms.some((f) => bytes.includes(f)) || echoesEscaped(bytes, text)) {
+    if (echoes(bytes, text)) {
       bytes = Buffer.from(shown(), 'utf8');
       decoded = undefined;
       if (backing && pool) pool.give(backing.buf);

@@ -57,7 +57,7 @@ export function truncate(text: string, max = MAX_LOGGED_BODY): string {
 export function scrub(text: string, secrets: ReadonlyArray<string | undefined>): string {
   let out = text;
   for (const s of secrets) {
-    const json = jsonForms(s);
+    const json = escapedForms?.(s);
     if (json) out = out.replace(json.all, REDACTED);
     for (const form of secretForms(s)) out = out.split(form).join(REDACTED);
   }
@@ -70,47 +70,37 @@ export function secretForms(s: string | undefined): string[] {
   return [...new Set([s, JSON.stringify(s).slice(1, -1), encodeURIComponent(s)])];
 }
 
-/** JSON's two-character escapes. */
-const SHORT: Record<string, string> = { '"': '"', '\\': '\\', '/': '/', '\b': 'b', '\f': 'f', '\n': 'n', '\r': 'r', '\t': 't' };
-const reEscape = (c: string) => c.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&');
-
-interface JsonForms {
-  /** Every occurrence (global). */
-  all: RegExp;
-  /** Whether there is one. */
-  any: RegExp;
-  /**
-   * The longest run of letters and digits in the secret (4 or more): JSON serializers write them as
-   * they are (inference: none escapes a letter), so an answer without it cannot echo the secret.
-   */
-  run?: string;
-}
-const jsonCache = new Map<string, JsonForms>();
+/** The JSON forms of a secret (core/json-escapes.ts jsonForms), once http/client.ts has loaded them. */
+type JsonFormsOf = (s: string | undefined) => { all: RegExp } | undefined;
+let escapedForms: JsonFormsOf | undefined;
 
 /**
- * The secret as a JSON string may write it: each character as itself (where JSON allows it), by its
- * two-character escape, or as `\uXXXX` (hex in either case). Undefined for one under 4 characters.
+ * From now on scrub() also removes a secret in any JSON form (`\/`, `\u0026`). http/client.ts loads
+ * core/json-escapes.ts and hands it here only for an answer that may echo a secret so: the plain
+ * call loads and compiles none of it.
  */
-export function jsonForms(s: string | undefined): JsonForms | undefined {
+export function useJsonForms(f: JsonFormsOf): void {
+  escapedForms = f;
+}
+
+/**
+ * The longest run of letters and digits in a secret (4 or more), undefined when it has none: JSON
+ * serializers write letters and digits as they are (inference: none escapes them), so an answer
+ * without this run cannot echo the secret in any JSON form.
+ */
+export function secretRun(s: string | undefined): string | undefined {
   if (!s || s.length < 4) return undefined;
-  let f = jsonCache.get(s);
-  if (f) return f;
-  let source = '';
-  for (let i = 0; i < s.length; i++) {
-    const c = s[i];
-    const code = c.charCodeAt(0);
-    const alts: string[] = [];
-    if (code >= 0x20 && c !== '"' && c !== '\\') alts.push(reEscape(c));
-    if (SHORT[c] !== undefined) alts.push(`\\\\${reEscape(SHORT[c])}`);
-    const hex = code.toString(16).padStart(4, '0').replace(/[a-f]/g, (h) => `[${h}${h.toUpperCase()}]`);
-    alts.push(`\\\\u${hex}`);
-    source += `(?:${alts.join('|')})`;
+  // A loop, not a regular expression: this runs on every call, and a pattern's compilation costs more.
+  let best: string | undefined;
+  let start = -1;
+  for (let i = 0; i <= s.length; i++) {
+    const c = i < s.length ? s.charCodeAt(i) : 0;
+    if ((c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122)) {
+      if (start < 0) start = i;
+    } else if (start >= 0) {
+      if (i - start >= 4 && (best === undefined || i - start > best.length)) best = s.slice(start, i);
+      start = -1;
+    }
   }
-  // At an escape's start: after an even run of backslashes (`\\u0026` is a backslash and the text u0026).
-  source = `(?<=(?:^|[^\\\\])(?:\\\\\\\\)*)${source}`;
-  const runs = s.match(/[A-Za-z0-9]{4,}/g) ?? [];
-  const run = runs.reduce<string | undefined>((a, b) => (a === undefined || b.length > a.length ? b : a), undefined);
-  f = { all: new RegExp(source, 'g'), any: new RegExp(source), ...(run !== undefined ? { run } : {}) };
-  jsonCache.set(s, f);
-  return f;
+  return best;
 }

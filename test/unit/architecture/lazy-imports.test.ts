@@ -27,6 +27,7 @@ const EDGES = new Map<string, string>([
   ['src/commands/triage/command.ts', "the triage loop with its pager (node:child_process), only when svc issues triage runs (every issues command lists its stand-in)"],
   ['src/runtime.ts', 'undici and the HTTP client, on the first request (not for help, --dry-run, config)'],
   ['src/http/connect.ts', 'node:dns, only for a plain-http host name such as localhost'],
+  ['src/http/client.ts', "the patterns of a token secret's JSON forms (core/json-escapes.ts), only for an answer that may echo it escaped"],
   ['src/config/store.ts', 'conf (with ajv) and zod/mini, only when a config file is read or written'],
   ['src/output/render.ts', 'cli-table3, chalk and detail views, only for the table format; the charts, only for the stats views that draw them'],
   ['src/output/jq.ts', 'jq-wasm (WebAssembly), only for --jq'],
