@@ -85,6 +85,8 @@ const HELD: ReadonlySet<CheckId> = new Set<CheckId>(['total-changed', 'counts-ch
 
 /** 4xx answers to the page after a whole one that say something else than "no such page": the token, a timeout, the rate. */
 const NOT_PAST_THE_END: ReadonlySet<number> = new Set([401, 403, 408, 429]);
+/** pageTwo(): the service has no page 2. */
+const PAST_THE_END = Symbol('past the end');
 
 interface Page {
   page: number;
@@ -236,16 +238,9 @@ export class Pager {
     // listing is read on as one without a total. (A total above a page's length counts more than
     // the page: no doubt, no request.)
     if (single === undefined) return;
-    // Asked at the size asked for: a service that caps it numbers its pages by its cap. A 4xx for it
-    // (404 or 400 "page out of range") is a service without a page 2: the listing is whole.
-    let answer: unknown;
-    try {
-      answer = await this.fetch(2, size);
-    } catch (err) {
-      if (err instanceof ApiError && err.status !== undefined && err.status >= 400 && err.status < 500 && !NOT_PAST_THE_END.has(err.status)) return;
-      throw err;
-    }
-    const data = this.o.decode ? this.o.decode(answer, 2) : answer;
+    // Asked at the size asked for: a service that caps it numbers its pages by its cap.
+    const data = await this.pageTwo(size);
+    if (data === PAST_THE_END) return;
     // Its total: page 1's, 0 (nothing past the end), none, or its own length (a total of the page,
     // with new items: past-total below); another says the listing changed since page 1 (an issue
     // opened: it may be the one not read), whatever the page holds.
@@ -271,19 +266,28 @@ export class Pager {
   }
 
   /**
+   * Page 2 asked to tell whether page 1 was the whole listing, decoded; PAST_THE_END for a 4xx (404 or
+   * 400 "page out of range": a service without a page 2, the listing is whole).
+   */
+  private async pageTwo(size: number): Promise<unknown> {
+    let answer: unknown;
+    try {
+      answer = await this.fetch(2, size);
+    } catch (err) {
+      if (err instanceof ApiError && err.status !== undefined && err.status >= 400 && err.status < 500 && !NOT_PAST_THE_END.has(err.status)) return PAST_THE_END;
+      throw err;
+    }
+    return this.o.decode ? this.o.decode(answer, 2) : answer;
+  }
+
+  /**
    * A listing without a total whose page 1 was shorter than asked: page 2 asked at page 1's length.
    * A service without a cap has nothing there; one that caps without saying so has the next items.
    */
   private async *pastShortFirst(first: Read): AsyncGenerator<Page> {
     const size = first.items.length;
-    let answer: unknown;
-    try {
-      answer = await this.fetch(2, size);
-    } catch (err) {
-      if (err instanceof ApiError && err.status !== undefined && err.status >= 400 && err.status < 500 && !NOT_PAST_THE_END.has(err.status)) return;
-      throw err;
-    }
-    const data = this.o.decode ? this.o.decode(answer, 2) : answer;
+    const data = await this.pageTwo(size);
+    if (data === PAST_THE_END) return;
     const peeked = peekItems(data, this.o.pagination.items);
     if (peeked === undefined || peeked.length === 0) return;
     const seen = new Set(first.items.map((x) => this.idOf(x)));
