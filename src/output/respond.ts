@@ -102,7 +102,8 @@ export function checkShape(ctx: Pick<IoContext, 'warn' | 'doubts'>, op: Operatio
   const issues = result.error.issues;
   const top = issues.find((i) => i.path.length === 0);
   if (top) {
-    ctx.doubts.add('top-level', what, `the response does not have the documented shape: the body ${issueText(top)} (got ${got})`, 'check the base URL and the service version; --verbose shows the answer as received');
+    // A change's answer that cannot be read says nothing of whether the change was made.
+    ctx.doubts.add('top-level', what, `the response does not have the documented shape: the body ${issueText(top)} (got ${got})`, `${op.safe ? '' : 'the change may or may not have been made: check before repeating it; '}check the base URL and the service version; --verbose shows the answer as received`);
   }
   if (op.response === okResponse) {
     const ok = (data as { ok?: unknown }).ok;

@@ -21,7 +21,9 @@ import { carryInexact } from '../../http/exact-numbers.js';
 const isEmptyList = (v: unknown): boolean => Array.isArray(v) && v.length === 0;
 /** Commander's attribute of a flag: `--min-score <n>` -> `minScore`. */
 const filterKey = (flags: string) => flags.split(' ')[0].slice(2).replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
-import { UsageError } from '../../core/errors.js';
+import { CliError, UsageError } from '../../core/errors.js';
+import { EXIT } from '../../core/exit-codes.js';
+import { ApiError, ResponseError } from '../../http/api-errors.js';
 import { rowCommand, sendRow } from '../../http/row-call.js';
 
 /** The code of each follow-up step a row can name, loaded only when one of its flags is given. */
@@ -85,7 +87,8 @@ export async function runOperation(ctx: Context, op: Operation, flags: Operation
     // The command as typed (`stats security-posture`), not the API's spelling (`securityPosture`).
     data = await ctx.spin(rowCommand(op), () => sendRow(client, op, body));
   } catch (err) {
-    throw infer?.failed ? await infer.failed(ctx, op, body, err) : err;
+    const failed = infer?.failed ? await infer.failed(ctx, op, body, err) : err;
+    throw op.safe ? failed : unsureChange(failed);
   }
   // The answer against itself and the request (answers/: what is found is shown with a warning); an
   // empty one scoped to repositories is checked to name only repositories that exist (listing/empty-scope.ts).
@@ -114,6 +117,20 @@ export async function runOperation(ctx: Context, op: Operation, flags: Operation
     await renderResponse(ctx, op, data, await withRepositoryName(ctx, op, body));
   }
   if (op.explain && ctx.format() === 'table') for (const line of await op.explain(body)) ctx.note(line);
+}
+
+const UNSURE = 'the change may or may not have been made: check before repeating it';
+
+/**
+ * A change sent whose answer svc cannot read (exit 7: not JSON, a key twice, nested too deeply...):
+ * the service may have made it, so the error says so, and does not tell the user to "try again"
+ * (docs/reliability.md: a change is never repeated blindly). Errors that say it already pass as they are.
+ */
+function unsureChange(err: unknown): unknown {
+  if (!(err instanceof CliError) || err.exitCode !== EXIT.BAD_RESPONSE) return err;
+  if (/may or may not have been made|taken effect|whether it was done/.test(`${err.message} ${err.hint ?? ''}`)) return err;
+  const rest = (err.hint ?? '').replace(/;?\s*try again with --verbose/, '; --verbose on a read shows what the service sends').replace(/^;\s*/, '');
+  return new ResponseError(err.message, err instanceof ApiError ? err.status : undefined, rest ? `${UNSURE} (${rest})` : UNSURE);
 }
 
 /**
