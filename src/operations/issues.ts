@@ -1,4 +1,4 @@
-import { body, bool, field, id, int, issueId, list, loose, num, okResponse, oneOf, optional, orgId, record, str, withDefault } from './fields.js';
+import { body, bool, field, id, int, issueId, list, loose, num, numIn, okResponse, oneOf, optional, orgId, record, str, withDefault } from './fields.js';
 import { ISSUE_STATUSES_SEEN, categoryCounts, issue } from './issue-records.js';
 import type { Operation } from './types.js';
 import { row, type RowSpec } from './row.js';
@@ -238,7 +238,7 @@ export const issues: Operation[] = [
     positional: 'issueId', required: ['issueId', 'severity'],
     request: body({
       issueId: issueId('spec'),
-      severity: field(num(), 'New severity (0-10 in public clients)', 'spec', 'n'),
+      severity: field(numIn(0, 10), 'New severity, 0 to 10: the range public clients use (field notes; the spec does not state one; another value: -F severity=N)', 'spec', 'n'),
       organizationId: orgId(),
     }),
     response: okResponse, columns: ['ok'],

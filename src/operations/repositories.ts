@@ -1,4 +1,4 @@
-import { anyObject, body, bool, field, id, idResponse, int, list, loose, maybe, nullable, okResponse, oneOf, optional, orgId, record, repoId, str, withDefault } from './fields.js';
+import { anyObject, body, bool, branchName, field, id, idResponse, int, list, loose, maybe, nullable, okResponse, oneLine, oneOf, optional, orgId, record, repoId, str, withDefault } from './fields.js';
 import { repository } from './records.js';
 import type { Operation, Source } from './types.js';
 import { row, type RowSpec } from './row.js';
@@ -126,7 +126,7 @@ export const repositories: Operation[] = [
     summary: 'Set the branch full scans run on',
     description: INFERRED,
     required: ['repositoryId', 'defaultScanTargetBranch'],
-    request: body({ organizationId: orgId('inferred'), repositoryId: repoId('inferred'), defaultScanTargetBranch: field(id(), 'Branch to scan', 'inferred', 'branch') }),
+    request: body({ organizationId: orgId('inferred'), repositoryId: repoId('inferred'), defaultScanTargetBranch: field(branchName(), 'Branch to scan (a git branch name: no spaces, checked before sending)', 'inferred', 'branch') }),
     examples: [{ cmd: 'svc repos set-scan-branch repo_123 --default-scan-target-branch main', desc: 'Set the branch full scans run on' }],
   }),
   row('repos', 'set-pr-scanning', {
@@ -226,7 +226,7 @@ export const repositories: Operation[] = [
     ...changed('Fix PR title template: {prTitleTemplate}'),
     summary: 'Set the title template of fix pull requests',
     required: ['repositoryId', 'prTitleTemplate'],
-    request: body({ organizationId: orgId(), repositoryId: repoId(), prTitleTemplate: field(str(), 'PR title template', 'spec', 'template') }),
+    request: body({ organizationId: orgId(), repositoryId: repoId(), prTitleTemplate: field(oneLine('a pull request title'), 'PR title template (one line)', 'spec', 'template') }),
     examples: [{ cmd: 'svc repos set-pr-title-template repo_123 --pr-title-template "Security fix: {title}"', desc: 'Set the title template of fix pull requests' }],
   }),
   row('repos', 'set-pr-description-template', {

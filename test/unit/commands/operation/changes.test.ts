@@ -31,3 +31,31 @@ describe('a change whose answer svc cannot read', () => {
     expect(r.stderr).not.toMatch(/may or may not have been made/);
   });
 });
+
+describe('bad values of a change: one line, exit 2, nothing sent', () => {
+  it.each([
+    [['repos', 'set-scan-branch', 'repo_1', '--default-scan-target-branch', 'my branch'], /--default-scan-target-branch: is not a git branch name: it holds white space/],
+    [['repos', 'set-scan-branch', 'repo_1', '--default-scan-target-branch', 'feat..x'], /is not a git branch name: it holds '\.\.'/],
+    [['repos', 'set-scan-branch', 'repo_1', '--default-scan-target-branch', 'main.lock'], /is not a git branch name: it ends with '\.lock'/],
+    [['repos', 'set-pr-title-template', 'repo_1', '--pr-title-template', 'Fix\nit'], /--pr-title-template: must be one line/],
+    [['issues', 'update-severity', 'iss_1', '--severity', '-3'], /--severity: must be at least 0/],
+    [['issues', 'update-severity', 'iss_1', '--severity', '11'], /--severity: must be at most 10/],
+  ])('%j', async (argv, says) => {
+    const r = await run(argv as string[]);
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toMatch(says);
+    expect(fake.requests).toHaveLength(0);
+  });
+
+  it.each([
+    [['repos', 'set-scan-branch', 'repo_1', '--default-scan-target-branch', 'release/v1.2'], '/api/v1/repositories/set-scan-branch', { defaultScanTargetBranch: 'release/v1.2' }],
+    [['repos', 'set-pr-title-template', 'repo_1', '--pr-title-template', 'Security fix: {title}'], '/api/v1/repositories/set-pr-title-template', { prTitleTemplate: 'Security fix: {title}' }],
+    [['issues', 'update-severity', 'iss_1', '--severity', '7.5'], '/api/v1/issues/update-severity', { severity: 7.5 }],
+  ])('a good value is sent: %j', async (argv, path, part) => {
+    fake.stub(path, { json: { ok: true } });
+    const r = await run([...(argv as string[]), '-o', 'json']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(fake.to(path)[0].body).toMatchObject({ ...part, organizationId: 'org_1' });
+  });
+});
