@@ -70,6 +70,17 @@ export const scans: Operation[] = [
     }),
     response: record({ scanId: optional(str()), id: optional(str()) }),
     columns: ['scanId'],
+    // The scan's id as the answer names it: `scanId`, or `id` (field notes: some clients fall back to
+    // it); a table of the `scanId` column alone showed an empty cell for `{ id }`.
+    detail: {
+      whole: true, heading: 'Scan started.',
+      fields: [{ label: 'Scan', path: 'scanId' }, { label: 'Scan', path: 'id' }, { label: 'Repositories', path: 'repositoryIds' }],
+      next: [
+        { when: 'scanId', text: 'Follow it:', cmd: 'svc scans list --scan-id {scanId}' },
+        { when: '!scanId&id', text: 'Follow it:', cmd: 'svc scans list --scan-id {id}' },
+        { when: '!scanId&!id', text: 'The answer names no scan id; find it among the latest scans:', cmd: 'svc scans list --sort-by createdAt --sort-order desc' },
+      ],
+    },
     followUp: {
       step: 'scan-wait',
       options: [

@@ -59,3 +59,18 @@ describe('bad values of a change: one line, exit 2, nothing sent', () => {
     expect(fake.to(path)[0].body).toMatchObject({ ...part, organizationId: 'org_1' });
   });
 });
+
+describe('scans start without --wait, on a table', () => {
+  it.each([
+    ['scanId', { scanId: 'sc_1' }],
+    ['id (some clients fall back to it)', { id: 'sc_1' }],
+  ])('an answer naming the scan by %s shows its id and how to follow it', async (_name, json) => {
+    fake.stub('/api/v1/scans/start', { json });
+    const r = await run(['scans', 'start', '--repository-ids', 'repo_1', '-o', 'table']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/Scan started/);
+    expect(r.stdout).toMatch(/Scan\s+sc_1/);
+    expect(r.stdout).toContain('svc scans list --scan-id sc_1');
+    expect(fake.hits('/api/v1/scans/start')).toBe(1);
+  });
+});
