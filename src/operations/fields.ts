@@ -45,8 +45,6 @@ export const str = () => z.string();
 export const id = () => z.string().check(z.minLength(1));
 export const int = (min?: number) => (min === undefined ? z.int() : z.int().check(z.minimum(min)));
 export const num = () => z.number();
-/** A number from `min` to `max`, both included. */
-export const numIn = (min: number, max: number) => z.number().check(z.minimum(min), z.maximum(max));
 export const bool = () => z.boolean();
 export const oneOf = <const T extends readonly [string, ...string[]]>(values: T) => z.enum(values);
 export const list = <T extends Schema>(item: T) => z.array(item);
@@ -64,36 +62,6 @@ function realDay(s: string): boolean {
   const t = new Date(Date.UTC(y, m - 1, d));
   return t.getUTCFullYear() === y && t.getUTCMonth() === m - 1 && t.getUTCDate() === d;
 }
-
-/**
- * A git branch name, checked before sending as git's own check-ref-format does: no space, control
- * character, `~ ^ : ? * [ \\`, `..`, `@{` or `//`; not `@`, not starting with `-`, `/` or `.`, not
- * ending with `/`, `.` or `.lock`, no part starting with `.` (the service could not scan such a branch).
- */
-export const branchName = () => z.string().check(z.minLength(1), z.check((ctx) => {
-  const problem = branchProblem(ctx.value);
-  if (problem) ctx.issues.push({ code: 'custom', message: `is not a git branch name: ${problem}`, input: ctx.value });
-}));
-
-function branchProblem(b: string): string | undefined {
-  if (b === '') return undefined; // "must not be empty" says it
-  if (/\s/.test(b)) return 'it holds white space';
-  const bad = /[~^:?*[\\]/.exec(b);
-  if (bad) return `it holds '${bad[0]}'`;
-  if (b.includes('..')) return "it holds '..'";
-  if (b.includes('@{')) return "it holds '@{'";
-  if (b.includes('//')) return "it holds '//'";
-  if (b === '@') return "'@' alone is not a branch";
-  if (/^[-/.]/.test(b)) return `it starts with '${b[0]}'`;
-  if (/(\/|\.|\.lock)$/.test(b)) return `it ends with '${/\.lock$/.test(b) ? '.lock' : b.slice(-1)}'`;
-  if (b.includes('/.')) return "a part of it starts with '.'";
-  return undefined;
-}
-
-/** Text of one line (a pull request's title, a branch name's format): free text without a line break. */
-export const oneLine = (what: string) => z.string().check(z.check((ctx) => {
-  if (/[\r\n\u2028\u2029]/.test(ctx.value)) ctx.issues.push({ code: 'custom', message: `must be one line (${what} holds no line break)`, input: ctx.value });
-}));
 
 export const orgId = (source: Source = 'spec') =>
   field(id(), 'Organization id (default: --org, SVC_ORGANIZATION_ID, then the profile)', source, 'id');

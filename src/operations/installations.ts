@@ -6,7 +6,7 @@ import { row, type RowSpec } from './row.js';
 const CONNECTOR: Pick<RowSpec, 'effect' | 'description' | 'request' | 'response' | 'columns'> = {
   effect: 'change',
   description: 'The spec and the field notes do not show this body: send its fields with -F/--input.',
-  request: body({ organizationId: orgId('inferred') }),
+  request: () => body({ organizationId: orgId('inferred') }),
   response: idResponse,
   columns: ['id'],
 };
@@ -15,7 +15,7 @@ export const installations: Operation[] = [
   row('installations', 'repositories', {
     effect: 'read',
     summary: 'List the repositories an installation can see',
-    request: body({
+    request: () => body({
       organizationId: orgId(),
       appId: field(id(), 'Installation (app) id', 'spec', 'id'),
     }),

@@ -1,4 +1,4 @@
-import { body, bool, field, id, int, issueId, list, loose, num, numIn, okResponse, oneOf, optional, orgId, record, str, withDefault } from './fields.js';
+import { body, bool, field, id, int, issueId, list, loose, num, okResponse, oneOf, optional, orgId, record, str, withDefault } from './fields.js';
 import { ISSUE_STATUSES_SEEN, categoryCounts, issue } from './issue-records.js';
 import type { Operation } from './types.js';
 import { row, type RowSpec } from './row.js';
@@ -57,7 +57,7 @@ const ISSUE_VIEW: DetailView = {
 /** An action on one issue: `{ issueId, organizationId }` (field notes). */
 const ISSUE_ACTION: Pick<RowSpec, 'positional' | 'required' | 'request' | 'response' | 'columns'> = {
   positional: 'issueId', required: ['issueId'],
-  request: body({ issueId: issueId(), organizationId: orgId('notes') }),
+  request: () => body({ issueId: issueId(), organizationId: orgId('notes') }),
   response: okResponse,
   columns: ['ok'],
 };
@@ -84,7 +84,7 @@ export const issues: Operation[] = [
   row('issues', 'search', {
     effect: 'read',
     summary: 'Search security issues with filters, sorting and paging',
-    request: body({
+    request: () => body({
       organizationId: orgId(),
       page: field(withDefault(int(1), 1), 'Page number', 'spec', 'n'),
       pageSize: field(withDefault(int(1), 10), 'Issues per page (clients use up to 500)', 'spec', 'n'),
@@ -106,7 +106,7 @@ export const issues: Operation[] = [
       returnAll: field(bool(), 'Ask the service for every match in one response'),
       ruleId: field(id(), 'Only issues found by this custom rule', 'spec', 'id'),
     }),
-    response: record({
+    response: () => record({
       issues: list(issue),
       totalCount: optional(int()),
       totalCountAllCategories: optional(int()),
@@ -152,7 +152,7 @@ export const issues: Operation[] = [
     effect: 'change',
     bulk: { done: 'archived', undoes: 'unarchive', undo: { by: 'unarchive', inferred: UNARCHIVE_STATUS } },
     summary: 'Archive an issue',
-    request: body({ issueId: issueId(), organizationId: orgId('notes'), falsePositiveReason: reason('archived') }),
+    request: () => body({ issueId: issueId(), organizationId: orgId('notes'), falsePositiveReason: reason('archived') }),
     examples: [
       { cmd: 'svc issues archive iss_123', desc: 'Archive an issue' },
       { cmd: 'svc issues archive iss_123 iss_456 --reason "Vendored code we do not ship"', desc: 'Archive two issues, saying why' },
@@ -190,7 +190,7 @@ export const issues: Operation[] = [
     effect: 'change',
     bulk: { done: 'marked false positive', undo: { by: 'mark-true-positive', inferred: 'that it reopens a false positive (the spec states no transitions; public clients use it so, and the sandbox does)' } },
     summary: 'Mark an issue as a false positive',
-    request: body({ issueId: issueId(), organizationId: orgId('notes'), falsePositiveReason: reason('a false positive') }),
+    request: () => body({ issueId: issueId(), organizationId: orgId('notes'), falsePositiveReason: reason('a false positive') }),
     examples: [
       { cmd: 'svc issues mark-false-positive iss_123 --reason "Input is validated upstream"', desc: 'Mark an issue as a false positive, saying why' },
       { cmd: 'svc issues mark-false-positive --ids-from ids.ndjson --reason-from why.txt', desc: 'Mark the issues of a file (ids, or `svc issues search -o ndjson` output), the reason read from another' },
@@ -213,7 +213,7 @@ export const issues: Operation[] = [
     ...ISSUE_ACTION,
     effect: 'change', bulk: { done: 'patches approved', undo: { none: "the API has no call that withdraws an approval: close the pull request on the git host" } },
     summary: 'Approve the generated patch of an issue',
-    response: record({ ok: optional(bool()), patchId: optional(str()), pullRequestStatus: optional(str()), prLink: optional(str()) }),
+    response: () => record({ ok: optional(bool()), patchId: optional(str()), pullRequestStatus: optional(str()), prLink: optional(str()) }),
     description: 'The spec shows neither request nor response; { issueId, organizationId } is what public clients send, and { ok, patchId, pullRequestStatus, prLink } what they receive.',
     examples: [{ cmd: 'svc issues approve-patch iss_123', desc: 'Approve the generated patch of an issue' }],
     columns: ['patchId', 'pullRequestStatus', 'prLink'],
@@ -236,9 +236,9 @@ export const issues: Operation[] = [
     summary: 'Change the severity of an issue',
     description: "svc's levels (critical, high, medium, low, info: in tables, issues get and svc gate) come from the issue's 0-100 score, not from severity: this changes the severity field (0-10 in public clients), and the level svc shows stays what the score says. Search by severity with --severities-min/--severities-max. To keep svc gate from counting an issue, accept its risk: svc policy ignore.",
     positional: 'issueId', required: ['issueId', 'severity'],
-    request: body({
+    request: () => body({
       issueId: issueId('spec'),
-      severity: field(numIn(0, 10), 'New severity, 0 to 10: the range public clients use (field notes; the spec does not state one; another value: -F severity=N)', 'spec', 'n'),
+      severity: field(num(), 'New severity (public clients use 0 to 10: field notes; the spec states no range, and svc sends any number)', 'spec', 'n'),
       organizationId: orgId(),
     }),
     response: okResponse, columns: ['ok'],

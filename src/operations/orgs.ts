@@ -9,7 +9,7 @@ export const orgs: Operation[] = [
   row('orgs', 'list', {
     effect: 'read',
     summary: 'List the organizations the token can see',
-    request: body({ searchQuery: field(str(), 'Filter organizations by name', 'notes', 'text') }),
+    request: () => body({ searchQuery: field(str(), 'Filter organizations by name', 'notes', 'text') }),
     response: list(organization),
     columns: ['id', 'name', 'role'],
     idAliases: ['organizationId', 'orgId'],
@@ -22,7 +22,7 @@ export const orgs: Operation[] = [
     effect: 'change',
     summary: 'Create an organization',
     description: NOT_SHOWN,
-    request: body({ name: field(id(), 'Name of the new organization', 'inferred', 'name') }),
+    request: () => body({ name: field(id(), 'Name of the new organization', 'inferred', 'name') }),
     response: anyObject,
     columns: ['id', 'name'],
     examples: [{ cmd: 'svc orgs create --name "Platform team"', desc: 'Create an organization' }],
@@ -31,7 +31,7 @@ export const orgs: Operation[] = [
     effect: 'change',
     summary: 'Invite a user to an organization',
     description: NOT_SHOWN,
-    request: body({
+    request: () => body({
       organizationId: orgId('inferred'),
       email: field(id(), 'E-mail address of the person to invite', 'inferred', 'email'),
       role: field(id(), 'Role to grant', 'inferred', 'role'),
@@ -46,7 +46,7 @@ export const orgs: Operation[] = [
     description: `${NOT_SHOWN} The organization is never taken from the profile or environment: name it.`,
     positional: 'organizationId',
     required: ['organizationId'],
-    request: body({ organizationId: orgId('inferred') }),
+    request: () => body({ organizationId: orgId('inferred') }),
     response: okResponse,
     columns: ['ok'],
     examples: [{ cmd: 'svc orgs delete org_123 --yes', desc: 'Delete organization org_123 without a prompt' }],

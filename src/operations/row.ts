@@ -14,11 +14,34 @@ import type { GroupName, Operation } from './types.js';
  */
 type Effect = 'read' | 'change' | 'destroy';
 
-export type RowSpec = Omit<Operation, 'group' | 'name' | 'path' | 'source' | 'safe' | 'destructive'> & {
+export type RowSpec = Omit<Operation, 'group' | 'name' | 'path' | 'source' | 'safe' | 'destructive' | 'request' | 'response'> & {
   effect: Effect;
   /** Default `spec`: the operation is in the API spec. */
   source?: Source;
+  /**
+   * The schemas, or functions that build them on first use: a group's module is evaluated whole, and
+   * each zod schema costs start-up time to build, so a call builds only its own row's.
+   */
+  request: Operation['request'] | (() => Operation['request']);
+  response: Operation['response'] | (() => Operation['response']);
 };
+
+/** `key` of `op`: the schema, or a getter that builds it once, on first use. */
+function schema<K extends 'request' | 'response'>(op: Operation, key: K, given: Operation[K] | (() => Operation[K])): void {
+  if (typeof given !== 'function') {
+    op[key] = given;
+    return;
+  }
+  Object.defineProperty(op, key, {
+    configurable: true,
+    enumerable: true,
+    get() {
+      const built = (given as () => Operation[K])();
+      Object.defineProperty(op, key, { value: built, enumerable: true, writable: true, configurable: true });
+      return built;
+    },
+  });
+}
 
 /**
  * The API path of an operation: `/api/v1/<group's API segment>/<name>`. The one place svc spells
@@ -31,8 +54,8 @@ export function apiPath(group: GroupName, name: string): string {
 
 /** One operation: `row('issues', 'archive', { effect: 'change', summary: ..., request: ..., ... })`. */
 export function row(group: GroupName, name: string, spec: RowSpec): Operation {
-  const { effect, source = 'spec', ...rest } = spec;
-  return {
+  const { effect, source = 'spec', request, response, ...rest } = spec;
+  const op = {
     group,
     name,
     path: apiPath(group, name),
@@ -40,5 +63,8 @@ export function row(group: GroupName, name: string, spec: RowSpec): Operation {
     safe: effect === 'read',
     ...(effect === 'destroy' ? { destructive: true } : {}),
     ...rest,
-  };
+  } as Operation;
+  schema(op, 'request', request);
+  schema(op, 'response', response);
+  return op;
 }

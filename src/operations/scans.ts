@@ -10,7 +10,7 @@ export const scans: Operation[] = [
     effect: 'read',
     summary: 'Show the scan schedule of a repository',
     positional: 'repositoryId', required: ['repositoryId'],
-    request: body({ organizationId: orgId(), repositoryId: repoId() }),
+    request: () => body({ organizationId: orgId(), repositoryId: repoId() }),
     response: scanSchedule,
     columns: ['id', 'repoId', 'executionCriteriaCrontab', 'isEnabled', 'updatedAt'],
     detail: {
@@ -39,7 +39,7 @@ export const scans: Operation[] = [
     effect: 'change',
     summary: 'Create or change the scan schedule of a repository',
     positional: 'repositoryId', required: ['repositoryId'],
-    request: body({
+    request: () => body({
       organizationId: orgId(),
       repositoryId: repoId(),
       executionCriteriaCrontab: field(crontab(), 'Crontab expression, 5 fields, e.g. "0 3 * * 1" (checked before sending)', 'spec', 'cron'),
@@ -64,11 +64,11 @@ export const scans: Operation[] = [
     summary: 'Start a full scan of repositories (beyond the spec: seen in public clients)',
     description: 'With --wait, svc polls `scans list` for the scan until its status is completed or finished (done), or failed/error or it carries an errorMessage (failed: exit 1). Progress goes to stderr: a spinner on a terminal, a line per status change and a heartbeat every 30 s elsewhere.',
     required: ['repositoryIds'],
-    request: body({
+    request: () => body({
       organizationId: orgId('notes'),
       repositoryIds: field(list(id()), 'Repositories to scan (ids, names, owner/name or URLs)', 'notes', 'ids'),
     }),
-    response: record({ scanId: optional(str()), id: optional(str()) }),
+    response: () => record({ scanId: optional(str()), id: optional(str()) }),
     columns: ['scanId'],
     // The scan's id as the answer names it: `scanId`, or `id` (field notes: some clients fall back to
     // it); a table of the `scanId` column alone showed an empty cell for `{ id }`.
@@ -98,7 +98,7 @@ export const scans: Operation[] = [
     effect: 'read', source: 'notes',
     summary: 'List scans with their status and issue counts (beyond the spec: seen in public clients)',
     description: 'A scan without `scanId` that names itself `id` is read by that (inference: the field notes say some clients fall back to `id` for the id of a started scan, as `scans start --wait` and the gate do): a table and CSV show it in the SCAN column, with a warning; JSON shows it as it came. A PR scan without `scanTargetBranch` shows the branch its pull request targets (`prTargetBranch`, field notes) in the BRANCH column, marked "(PR target)".',
-    request: body({
+    request: () => body({
       organizationId: orgId('notes'),
       page: field(int(1), 'Page number', 'notes', 'n'),
       pageSize: field(int(1), 'Scans per page', 'notes', 'n'),
@@ -109,7 +109,7 @@ export const scans: Operation[] = [
       sortBy: field(oneOf(['createdAt', 'updatedAt']), 'Sort key', 'notes'),
       sortOrder: field(oneOf(['asc', 'desc']), 'Sort order', 'notes'),
     }),
-    response: record({ codeScans: list(codeScan), totalCount: optional(int()) }),
+    response: () => record({ codeScans: list(codeScan), totalCount: optional(int()) }),
     rows: 'codeScans',
     idAliases: ['id'],
     cellFallbacks: [{ path: 'scanTargetBranch', from: 'prTargetBranch', mark: ' (PR target)' }],

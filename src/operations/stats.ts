@@ -22,7 +22,7 @@ export const stats: Operation[] = [
     effect: 'read',
     summary: 'Security posture over time',
     examples: [{ cmd: 'svc stats security-posture --start-date 2026-01-01 --end-date 2026-03-31', desc: 'Security posture over time, first quarter of 2026' }],
-    request: body({ ...filters, timeGranularity: field(oneOf(['day', 'week', 'month']), 'Bucket size of the series') }),
+    request: () => body({ ...filters, timeGranularity: field(oneOf(['day', 'week', 'month']), 'Bucket size of the series') }),
     response: anyObject, rows: 'repositoryRiskScores', columns: ['id', 'criticalIssues', 'highIssues', 'mediumIssues', 'lowIssues'],
     detail: {
       whole: true,
@@ -44,14 +44,14 @@ export const stats: Operation[] = [
     effect: 'read',
     summary: 'Time saved by fixes',
     examples: [{ cmd: 'svc stats time-saved --start-date 2026-01-01 --end-date 2026-03-31', desc: 'Time saved by fixes, first quarter of 2026' }],
-    request: body(dateRange), response: anyObject, columns: [],
+    request: () => body(dateRange), response: anyObject, columns: [],
   }),
   row('stats', 'issuesBySeverity', {
     effect: 'read',
     summary: 'Issue counts by severity',
-    request: body(filters),
+    request: () => body(filters),
     examples: [{ cmd: 'svc stats issues-by-severity --start-date 2026-01-01 --end-date 2026-03-31', desc: 'Issue counts by severity, first quarter of 2026' }],
-    response: record({ severityCounts: optional(severityCounts), total: optional(num()) }),
+    response: () => record({ severityCounts: optional(severityCounts), total: optional(num()) }),
     columns: ['severityCounts.critical', 'severityCounts.high', 'severityCounts.medium', 'severityCounts.low', 'severityCounts.info', 'total'],
     detail: {
       heading: 'Open issues by level',
@@ -62,7 +62,7 @@ export const stats: Operation[] = [
   row('stats', 'issuesByRepository', {
     effect: 'read',
     summary: 'Issue counts by repository',
-    request: body(filters),
+    request: () => body(filters),
     examples: [{ cmd: 'svc stats issues-by-repository --start-date 2026-01-01 --end-date 2026-03-31', desc: 'Issue counts by repository, first quarter of 2026' }],
     response: anyObject, columns: [],
     detail: {
@@ -76,7 +76,7 @@ export const stats: Operation[] = [
   row('stats', 'issuesByAuthor', {
     effect: 'read',
     summary: 'Issue counts by pull-request author',
-    request: body(filters),
+    request: () => body(filters),
     examples: [{ cmd: 'svc stats issues-by-author --start-date 2026-01-01 --end-date 2026-03-31', desc: 'Issue counts by pull-request author, first quarter of 2026' }],
     response: list(record({
       prAuthor: optional(str()), critical: optional(num()), high: optional(num()),
@@ -87,14 +87,14 @@ export const stats: Operation[] = [
   row('stats', 'issuesByVulnClass', {
     effect: 'read',
     summary: 'Issue counts by vulnerability class',
-    request: body(filters),
+    request: () => body(filters),
     examples: [{ cmd: 'svc stats issues-by-vuln-class --start-date 2026-01-01 --end-date 2026-03-31', desc: 'Issue counts by vulnerability class, first quarter of 2026' }],
     response: anyObject, columns: [],
   }),
   row('stats', 'topIssues', {
     effect: 'read',
     summary: 'The highest-scoring open or patched issues',
-    request: body({ ...filters, type: field(oneOf(['open', 'patched']), 'Open or patched issues') }),
+    request: () => body({ ...filters, type: field(oneOf(['open', 'patched']), 'Open or patched issues') }),
     response: list(record({
       id: str(), title: optional(str()), vulnClass: optional(str()), score: optional(num()),
       cwes: optional(list(str())), status: optional(str()),
@@ -109,12 +109,12 @@ export const stats: Operation[] = [
   row('stats', 'summary', {
     effect: 'read',
     summary: 'Counts of scans and issues, optionally for one repository or scan',
-    request: body({
+    request: () => body({
       organizationId: orgId(),
       repositoryId: repoId(),
       scanId: field(id(), 'Scan id', 'spec', 'id'),
     }),
-    response: record({
+    response: () => record({
       scans: optional(record({ fullScans: optional(int()), prScans: optional(int()), runningScans: optional(int()), failedScans: optional(int()) })),
       issues: optional(record({ open: optional(int()), patched: optional(int()), falsePositive: optional(int()), archived: optional(int()), processing: optional(int()) })),
       issuesByScore: optional(severityCounts),
