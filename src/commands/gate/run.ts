@@ -190,7 +190,8 @@ async function decideAndReport(ctx: Context, opts: GateOptions, g: GateRun): Pro
     ctx.warn(`${err.message}${err.hint ? `; ${err.hint}` : ''}`);
   }
   // --comment: one sticky comment on the pull request; whatever happens to it, the verdict stands.
-  if (opts.comment) await postComment(ctx, toComment(verdict.result, siftedLines(verdict.sifted, verdict.result.counts.total), { link: setup.issueUrl, commit: setup.ci?.commit }));
+  // The commit judged (--commit: a merge request's head), not the merge commit a merged results pipeline builds.
+  if (opts.comment) await postComment(ctx, toComment(verdict.result, siftedLines(verdict.sifted, verdict.result.counts.total), { link: setup.issueUrl, commit: setup.sieve.commit ?? setup.ci?.headCommit ?? setup.ci?.commit }));
   if (!verdict.result.passed) {
     const partly = verdict.incomplete !== undefined ? ` (on the issues read: the listing was incomplete, ${verdict.incomplete})` : '';
     throw new CliError(`gate failed: ${verdict.result.violations.join('; ')}${partly}`, EXIT.GATE_FAILED);

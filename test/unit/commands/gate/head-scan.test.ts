@@ -11,6 +11,7 @@ import { startTestSandbox, type TestSandbox } from '../../../helpers/sandbox.js'
 import { useFakeServer, type FakeRequest } from '../../../helpers/fake-server.js';
 import { runCli } from '../../../helpers/host.js';
 import { tempDir } from '../../../helpers/temp.js';
+import { startFakeComments } from '../../../helpers/fake-comments.js';
 
 let sb: TestSandbox;
 // A scan runs 60 s of the sandbox's clock: it finishes when a test moves that clock (sb.advance).
@@ -106,6 +107,29 @@ describe('svc gate --commit auto --wait on a pull request', () => {
     const r = await gateWhileScanning(GATE, env);
     expect(r.code, r.stderr).toBe(1);
     expect(JSON.parse(r.stdout).verified.commit).toEqual({ sha: head, scans: [{ id: pushed.scanId, status: 'completed' }] });
+  });
+
+  it('a GitLab merged results pipeline: the merge request note names the head judged, not the merge commit CI_COMMIT_SHA', async () => {
+    // The comment's footer is what a later undecided run points to ("an earlier comment of svc's shows
+    // the commit it judged"): the merge commit of a merged results pipeline is no commit of the merge request.
+    const repo = sb.state.repos.find((r) => r.organizationId === sb.organizationId && r.source === 'hostb' && r.isPrScanningEnabled)!;
+    const head = nextSha();
+    await push(repo.id, head, [{ score: 95 }]);
+    const notes = await startFakeComments('hostb');
+    try {
+      const env = {
+        ...notes.env, CI: 'true', CI_PIPELINE_SOURCE: 'merge_request_event', CI_PROJECT_URL: repo.url, CI_SERVER_URL: new URL(repo.url).origin,
+        CI_COMMIT_SHA: MERGE, CI_MERGE_REQUEST_SOURCE_BRANCH_SHA: head,
+        CI_MERGE_REQUEST_SOURCE_BRANCH_NAME: 'feature/pay', CI_MERGE_REQUEST_TARGET_BRANCH_NAME: 'main',
+      };
+      const r = await gateWhileScanning([...GATE, '--comment'], env);
+      expect(r.code, r.stderr).toBe(1);
+      const [note] = notes.marked();
+      expect(note.body).toContain(`svc gate on ${head.slice(0, 12)}`);
+      expect(note.body).not.toContain(MERGE.slice(0, 12));
+    } finally {
+      await notes.close();
+    }
   });
 
   it('PR scanning off for the repository: exit 4 at once, naming svc repos set-pr-scanning (no wait that cannot end)', async () => {
