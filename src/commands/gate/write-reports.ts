@@ -150,6 +150,17 @@ export async function writeDecidedReports(ctx: Context, paths: ReportPaths, verd
   const said = (err: ReportWriteError) => { failed.push(err); ctx.warn(`${err.message}; ${err.hint}`); };
   let sarifFailed = false;
   let rest = paths;
+  // A FAIL proven on an incomplete listing: a report that stands for every open issue would have the
+  // issues of the pages not read taken as fixed. Not written, and an earlier run's file removed.
+  if (verdict.incomplete !== undefined) {
+    const whole = REPORT_KEYS.filter((k) => paths[k] !== undefined && kindOf(k).wholeList);
+    if (whole.length > 0) {
+      rest = Object.fromEntries(Object.entries(paths).filter(([k]) => !whole.includes(k as ReportKey))) as ReportPaths;
+      const removed: string[] = [];
+      for (const k of whole) if (await removeStaleReport(paths[k]!)) removed.push(paths[k]!);
+      ctx.warn(`not written: ${whole.map((k) => `${kindOf(k).flag} ${paths[k]}`).join(', ')}: the listing was incomplete, and ${whole.length === 1 ? 'this report stands' : 'these reports stand'} for every open issue (those not read would read as fixed)${removed.length > 0 ? `; removed the earlier ${removed.join(', ')}` : ''}`);
+    }
+  }
   if (paths.sarif) {
     try {
       inputs.sarif = await writeSarifReport(paths.sarif, verdict, inputs, ctx.io.stdout, ctx.signal);
@@ -157,7 +168,7 @@ export async function writeDecidedReports(ctx: Context, paths: ReportPaths, verd
       if (!(err instanceof ReportWriteError)) throw err;
       said(err);
       sarifFailed = true;
-      rest = { ...paths, sarif: undefined };
+      rest = { ...rest, sarif: undefined };
     }
     written.push('sarif');
   }

@@ -8,6 +8,8 @@ import { gateCommand } from '../../../../src/commands/gate/command.js';
 import { evaluateGate } from '../../../../src/gate/tally.js';
 import type { GateVerdict } from '../../../../src/gate/verdict.js';
 import { tempDir } from '../../../helpers/temp.js';
+import { useFakeServer } from '../../../helpers/fake-server.js';
+import { runCli } from '../../../helpers/host.js';
 import { writeErrorReports, writeReports } from '../../../../src/commands/gate/write-reports.js';
 
 const verdict: GateVerdict = {
@@ -85,5 +87,32 @@ describe('REPORT_KINDS', () => {
     expect(existsSync(paths.junit!)).toBe(false);
     expect(readFileSync(paths.markdown!, 'utf8')).toContain('svc gate');
     expect(notes).toEqual([`wrote the markdown summary ${paths.markdown}`]);
+  });
+});
+
+describe('a FAIL proven on an incomplete listing', () => {
+  const fake = useFakeServer();
+  const issue = (id: string, score: number) => ({ id, status: 'open', score, generatedTitle: 'SQL injection', vulnClass: 'SQL Injection', affectedFile: 'src/a.ts', startLine: 3, repositoryId: 'repo-1', createdAt: '2026-11-20T10:00:00Z' });
+  const counts = { open: 3, patched: 0, falsePositive: 0, archived: 0, processing: 0, silenced: 0, closed: 0 };
+
+  it("writes no GitLab SAST or Code Quality report (their host would take the issues not read as fixed), removes an earlier run's, and keeps exit 1", async () => {
+    // Page 1 holds a breaking issue; page 2 cannot be read: the FAIL stands on the issues read.
+    fake.stub('/api/v1/issues/search', ((req: { body: { page: number } }) => req.body.page === 1
+      ? { json: { issues: [issue('iss-1', 95)], totalCount: 3, totalCountAllCategories: 3, categoryCounts: counts, currentPage: 1, pageSize: 1 } }
+      : { status: 503, json: { error: 'down' } }) as never);
+    const dir = tempDir('svc-incomplete-');
+    const p = (name: string) => join(dir, name);
+    writeFileSync(p('sast.json'), '{"earlier":true}');
+    writeFileSync(p('cq.json'), '[]');
+    const r = await runCli(['gate', '--fail-on', 'high', '--page-size', '1', '--concurrency', '1', '--retries', '0',
+      '--gitlab-sast', p('sast.json'), '--code-quality', p('cq.json'), '--json-report', p('r.json'), '--junit', p('j.xml')], { env: fake.env });
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stderr).toMatch(/gate failed: .*the listing was incomplete/);
+    expect(existsSync(p('sast.json'))).toBe(false);
+    expect(existsSync(p('cq.json'))).toBe(false);
+    expect(r.stderr).toMatch(/not written: --gitlab-sast .*sast\.json, --code-quality .*cq\.json: the listing was incomplete/);
+    // The reports that say what was read, and that the listing was incomplete, are written.
+    expect(JSON.parse(readFileSync(p('r.json'), 'utf8')).incomplete).toMatch(/503/);
+    expect(readFileSync(p('j.xml'), 'utf8')).toContain('<failure');
   });
 });
