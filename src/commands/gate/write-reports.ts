@@ -161,9 +161,9 @@ export async function writeDecidedReports(ctx: Context, paths: ReportPaths, verd
       ctx.warn(`not written: ${whole.map((k) => `${kindOf(k).flag} ${paths[k]}`).join(', ')}: the listing was incomplete, and ${whole.length === 1 ? 'this report stands' : 'these reports stand'} for every open issue (those not read would read as fixed)${removed.length > 0 ? `; removed the earlier ${removed.join(', ')}` : ''}`);
     }
   }
-  if (paths.sarif) {
+  if (rest.sarif) {
     try {
-      inputs.sarif = await writeSarifReport(paths.sarif, verdict, inputs, ctx.io.stdout, ctx.signal);
+      inputs.sarif = await writeSarifReport(rest.sarif, verdict, inputs, ctx.io.stdout, ctx.signal);
     } catch (err) {
       if (!(err instanceof ReportWriteError)) throw err;
       said(err);

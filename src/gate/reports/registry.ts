@@ -53,9 +53,10 @@ export interface ReportKind {
   /** It lists the issues the baseline and the policy took out of the count: the sieve keeps them. */
   siftedIssues: boolean;
   /**
-   * It stands for every open issue found: host B's merge request widgets and vulnerability report take
-   * an issue it lacks as fixed. Not written from an incomplete listing (a FAIL proven on the pages read,
-   * run.ts), whose list lacks the pages that could not be read (commands/gate/write-reports.ts).
+   * It stands for every open issue found: host A's code scanning closes an alert an upload of its
+   * category lacks, host B's merge request widgets and vulnerability report take an issue it lacks as
+   * fixed. Not written from an incomplete listing (a FAIL proven on the pages read, run.ts), whose
+   * list lacks the pages that could not be read (commands/gate/write-reports.ts).
    */
   wholeList?: true;
   /** Its CI variant: 'step-summary', also appended to the step summary of the CI the gate runs in (commands/gate/ci-reports.ts). */
@@ -103,6 +104,7 @@ export const REPORT_KINDS = {
     wrote: (v, path, o) => `wrote the SARIF report ${path} (${sarifResults(o?.sarif?.verdict ?? v)} results${o?.sarif?.omitted ? `, ${o.sarif.omitted} left out` : ''})`,
     everyIssue: true,
     siftedIssues: true,
+    wholeList: true,
   },
   junit: {
     flag: '--junit',

@@ -95,7 +95,7 @@ describe('a FAIL proven on an incomplete listing', () => {
   const issue = (id: string, score: number) => ({ id, status: 'open', score, generatedTitle: 'SQL injection', vulnClass: 'SQL Injection', affectedFile: 'src/a.ts', startLine: 3, repositoryId: 'repo-1', createdAt: '2026-11-20T10:00:00Z' });
   const counts = { open: 3, patched: 0, falsePositive: 0, archived: 0, processing: 0, silenced: 0, closed: 0 };
 
-  it("writes no GitLab SAST or Code Quality report (their host would take the issues not read as fixed), removes an earlier run's, and keeps exit 1", async () => {
+  it("writes no SARIF, GitLab SAST or Code Quality report (their host would take the issues not read as fixed), removes an earlier run's, and keeps exit 1", async () => {
     // Page 1 holds a breaking issue; page 2 cannot be read: the FAIL stands on the issues read.
     fake.stub('/api/v1/issues/search', ((req: { body: { page: number } }) => req.body.page === 1
       ? { json: { issues: [issue('iss-1', 95)], totalCount: 3, totalCountAllCategories: 3, categoryCounts: counts, currentPage: 1, pageSize: 1 } }
@@ -104,13 +104,16 @@ describe('a FAIL proven on an incomplete listing', () => {
     const p = (name: string) => join(dir, name);
     writeFileSync(p('sast.json'), '{"earlier":true}');
     writeFileSync(p('cq.json'), '[]');
-    const r = await runCli(['gate', '--fail-on', 'high', '--page-size', '1', '--concurrency', '1', '--retries', '0',
+    writeFileSync(p('s.sarif'), '{"earlier":true}');
+    const r = await runCli(['gate', '--fail-on', 'high', '--page-size', '1', '--concurrency', '1', '--retries', '0', '--sarif', p('s.sarif'),
       '--gitlab-sast', p('sast.json'), '--code-quality', p('cq.json'), '--json-report', p('r.json'), '--junit', p('j.xml')], { env: fake.env });
     expect(r.code, r.stderr).toBe(1);
     expect(r.stderr).toMatch(/gate failed: .*the listing was incomplete/);
     expect(existsSync(p('sast.json'))).toBe(false);
     expect(existsSync(p('cq.json'))).toBe(false);
-    expect(r.stderr).toMatch(/not written: --gitlab-sast .*sast\.json, --code-quality .*cq\.json: the listing was incomplete/);
+    // GitHub code scanning closes an alert an upload lacks: no SARIF either (the example uploads one only when written).
+    expect(existsSync(p('s.sarif'))).toBe(false);
+    expect(r.stderr).toMatch(/not written: --sarif .*s\.sarif, --gitlab-sast .*sast\.json, --code-quality .*cq\.json: the listing was incomplete/);
     // The reports that say what was read, and that the listing was incomplete, are written.
     expect(JSON.parse(readFileSync(p('r.json'), 'utf8')).incomplete).toMatch(/503/);
     expect(readFileSync(p('j.xml'), 'utf8')).toContain('<failure');
