@@ -65,6 +65,9 @@ function realDay(s: string): boolean {
 
 export const orgId = (source: Source = 'spec') =>
   field(id(), 'Organization id (default: --org, SVC_ORGANIZATION_ID, then the profile)', source, 'id');
+/** The organization of a destructive row: never taken from the environment or the profile (request/build.ts). */
+export const orgIdNamed = (source: Source = 'spec') =>
+  field(id(), 'Organization id (default: --org on the command line; a command that deletes takes none from SVC_ORGANIZATION_ID or the profile)', source, 'id');
 export const repoId = (source: Source = 'spec', description = 'Repository: its id, name, owner/name or URL') => field(id(), description, source, 'id');
 export const issueId = (source: Source = 'notes') => field(id(), 'Issue id', source, 'id');
 

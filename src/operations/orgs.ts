@@ -1,4 +1,4 @@
-import { anyObject, body, field, id, list, okResponse, orgId, str } from './fields.js';
+import { anyObject, body, field, id, list, okResponse, orgId, orgIdNamed, str } from './fields.js';
 import { organization } from './records.js';
 import type { Operation } from './types.js';
 import { row } from './row.js';
@@ -46,7 +46,7 @@ export const orgs: Operation[] = [
     description: `${NOT_SHOWN} The organization is never taken from the profile or environment: name it.`,
     positional: 'organizationId',
     required: ['organizationId'],
-    request: () => body({ organizationId: orgId('inferred') }),
+    request: () => body({ organizationId: orgIdNamed('inferred') }),
     response: okResponse,
     columns: ['ok'],
     examples: [{ cmd: 'svc orgs delete org_123 --yes', desc: 'Delete organization org_123 without a prompt' }],

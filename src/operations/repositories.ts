@@ -1,4 +1,4 @@
-import { anyObject, body, bool, field, id, idResponse, int, list, loose, maybe, nullable, okResponse, oneOf, optional, orgId, record, repoId, str, withDefault } from './fields.js';
+import { anyObject, body, bool, field, id, idResponse, int, list, loose, maybe, nullable, okResponse, oneOf, optional, orgId, orgIdNamed, record, repoId, str, withDefault } from './fields.js';
 import * as z from './zod.js';
 import { repository } from './records.js';
 import type { Operation, Source } from './types.js';
@@ -148,7 +148,7 @@ export const repositories: Operation[] = [
     summary: 'Delete (unlink) a repository',
     description: 'The spec does not show this body; { organizationId, repositoryId } is inferred from the setters. Send other fields with -F/--input.',
     positional: 'repositoryId', required: ['repositoryId'],
-    request: () => body({ organizationId: orgId('inferred'), repositoryId: repoId('inferred') }),
+    request: () => body({ organizationId: orgIdNamed('inferred'), repositoryId: repoId('inferred') }),
     response: okResponse, columns: ['ok'],
     examples: [{ cmd: 'svc repos delete repo_123 --yes', desc: 'Delete repository repo_123 without a prompt' }],
   }),
@@ -211,7 +211,7 @@ export const repositories: Operation[] = [
     description: 'The spec does not show this body; { organizationId, repositoryIds } is inferred. Send other fields with -F/--input.',
     required: ['repositoryIds'],
     request: () => body({
-      organizationId: orgId('inferred'),
+      organizationId: orgIdNamed('inferred'),
       repositoryIds: field(list(id()), 'Repositories whose settings to reset (ids, names, owner/name or URLs)', 'inferred', 'ids'),
     }),
     response: anyObject, columns: [],

@@ -73,4 +73,12 @@ describe('scans start without --wait, on a table', () => {
     expect(r.stdout).toContain('svc scans list --scan-id sc_1');
     expect(fake.hits('/api/v1/scans/start')).toBe(1);
   });
+
+  it('the help of a command that deletes says where its organization comes from (it said SVC_ORGANIZATION_ID and the profile, which it never reads)', async () => {
+    for (const args of [['repos', 'delete', '--help'], ['repos', 'reset-scanner-settings', '--help']]) {
+      const r = await runCli(args, { env: {} });
+      expect(r.code).toBe(0);
+      expect(r.stdout.replace(/\s+/g, ' ')).toContain('a command that deletes takes none from SVC_ORGANIZATION_ID or the profile');
+    }
+  });
 });
