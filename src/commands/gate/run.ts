@@ -21,8 +21,7 @@ import type { IssueInput } from '../../gate/tally.js';
 import { resolveThresholds, type Thresholds } from '../../gate/policy.js';
 import type { GateVerdict } from '../../gate/verdict.js';
 import { reportsKeep, type ReportInputs, type ReportKey, type ReportPaths } from '../../gate/reports/registry.js';
-import { toComment } from '../../gate/reports/comment.js';
-import { siftedLines } from '../../gate/sifted-text.js';
+import { verdictComment } from '../../gate/reports/comment.js';
 import { sarifCapLine } from '../../gate/caps.js';
 import { askedFormat } from '../../output/data-format.js';
 import type { Format } from '../../output/formats.js';
@@ -190,8 +189,9 @@ async function decideAndReport(ctx: Context, opts: GateOptions, g: GateRun): Pro
     ctx.warn(`${err.message}${err.hint ? `; ${err.hint}` : ''}`);
   }
   // --comment: one sticky comment on the pull request; whatever happens to it, the verdict stands.
-  // The commit judged (--commit: a merge request's head), not the merge commit a merged results pipeline builds.
-  if (opts.comment) await postComment(ctx, toComment(verdict.result, siftedLines(verdict.sifted, verdict.result.counts.total), { link: setup.issueUrl, commit: setup.sieve.commit ?? setup.ci?.headCommit ?? setup.ci?.commit }));
+  // The commit judged (--commit: a merge request's head), not the merge commit a merged results pipeline
+  // builds; what the verdict was made on (an incomplete listing) as the step summary says it.
+  if (opts.comment) await postComment(ctx, verdictComment(verdict, { link: setup.issueUrl, commit: setup.sieve.commit ?? setup.ci?.headCommit ?? setup.ci?.commit }));
   if (!verdict.result.passed) {
     const partly = verdict.incomplete !== undefined ? ` (on the issues read: the listing was incomplete, ${verdict.incomplete})` : '';
     throw new CliError(`gate failed: ${verdict.result.violations.join('; ')}${partly}`, EXIT.GATE_FAILED);

@@ -4,6 +4,8 @@
  * linked with --issue-url. The hidden marker is added by the poster (src/ci/sticky-comment.ts).
  */
 import type { GateIssue, GateResult } from '../tally.js';
+import { doubtNotes, type GateVerdict } from '../verdict.js';
+import { siftedLines } from '../sifted-text.js';
 import { ISSUE_TABLE_HEAD, MAX_ROWS, issueRow, mdCell, toMarkdown } from './markdown.js';
 
 /** Longest comment posted (the hosts refuse bodies above ~64 KB). */
@@ -13,7 +15,16 @@ function footer(commit: string | undefined): string {
   return `<sub>svc gate${commit ? ` on ${mdCell(commit.slice(0, 12))}` : ''}: this comment is updated on every run.</sub>\n`;
 }
 
-export function toComment(result: GateResult, notes: readonly string[], o: { link?: (id: string) => string; commit?: string } = {}): string {
+/**
+ * The comment of a decided gate: what the baseline and policy took out, and what the verdict was made
+ * on (doubtNotes: a listing read only in part, whose FAIL stands on the pages read), as the step
+ * summary and --markdown say it: a comment without it reads as a count of every open issue.
+ */
+export function verdictComment(v: Pick<GateVerdict, 'result' | 'sifted' | 'incomplete' | 'categoryCounts' | 'doubts'>, o: { link?: (id: string) => string; commit?: string } = {}): string {
+  return toComment(v.result, [...siftedLines(v.sifted, v.result.counts.total), ...doubtNotes(v)], o);
+}
+
+function toComment(result: GateResult, notes: readonly string[], o: { link?: (id: string) => string; commit?: string } = {}): string {
   const out = [toMarkdown(result, notes, { link: o.link }).trimEnd(), ''];
   // The issues that do not break: how many, and the first MAX_ROWS (the list is read once, not held).
   const others: GateIssue[] = [];
