@@ -64,10 +64,14 @@ export function scrub(text: string, secrets: ReadonlyArray<string | undefined>):
   return out;
 }
 
-/** The forms of a secret that scrub() removes as they are: as is, JSON-escaped, percent-encoded (none for one under 4 characters). */
+/**
+ * The forms of a secret that scrub() removes as they are: as is, JSON-escaped, percent-encoded with
+ * its hex in either case (`%2F`; `%2f` as .NET's UrlEncode writes it) (none for one under 4 characters).
+ */
 export function secretForms(s: string | undefined): string[] {
   if (!s || s.length < 4) return [];
-  return [...new Set([s, JSON.stringify(s).slice(1, -1), encodeURIComponent(s)])];
+  const percent = encodeURIComponent(s);
+  return [...new Set([s, JSON.stringify(s).slice(1, -1), percent, percent.replace(/%[0-9A-F]{2}/g, (h) => h.toLowerCase())])];
 }
 
 /** The JSON forms of a secret (core/json-escapes.ts jsonForms), once http/client.ts has loaded them. */

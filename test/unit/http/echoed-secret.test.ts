@@ -76,6 +76,17 @@ describe('a success answer echoing the token secret', () => {
     expect(r.stderr.match(new RegExp(WARNING, 'gm'))).toHaveLength(1);
   });
 
+  it('percent-encoded with lower-case hex (%2f, as .NET writes it): redacted too (it reached stdout as it came, with no warning)', async () => {
+    const lower = encodeURIComponent(SECRET).replace(/%[0-9A-F]{2}/g, (h) => h.toLowerCase());
+    const body = `{"issues":[{"id":"iss_1","status":"open","generatedTitle":"url ${lower}"}],"totalCount":1,"currentPage":1,"pageSize":100}`;
+    fake.stub('/api/v1/issues/search', { text: body, headers: { 'content-type': 'application/json' } });
+    const r = await runCli(['issues', 'search', '-o', 'json', '--org', 'org_1'], { env: env() });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).not.toContain(lower);
+    expect(JSON.parse(r.stdout).issues[0].generatedTitle).toBe('url [redacted]');
+    expect(r.stderr).toMatch(WARNING);
+  });
+
   it('a plain answer without it: no warning, the data as it came', async () => {
     fake.stub('/api/v1/orgs/list', { json: [{ id: 'org_1', name: 'echoSecret/4f (not the secret)' }] });
     const r = await runCli(['orgs', 'list', '-o', 'json'], { env: env() });

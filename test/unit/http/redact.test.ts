@@ -59,6 +59,11 @@ describe('scrub', () => {
     expect(JSON.parse(text).a).toBe(String.raw`x\u0026abcd`);
     expect(scrub(text, ['&abcd'])).toBe(text);
   });
+  it('removes it percent-encoded with lower-case hex (%2f, as .NET writes it) too', () => {
+    const lower = encodeURIComponent(secret).replace(/%[0-9A-F]{2}/g, (h) => h.toLowerCase());
+    expect(lower).not.toBe(encodeURIComponent(secret));
+    expect(scrub(`a ${lower} b`, [secret])).toBe(`a ${REDACTED} b`);
+  });
   it('ignores empty and very short values (they would eat ordinary text)', () => {
     expect(scrub('abc', [undefined, '', 'ab'])).toBe('abc');
   });
