@@ -172,7 +172,7 @@ async function decideAndReport(ctx: Context, opts: GateOptions, g: GateRun): Pro
     throw err;
   }
   if (stepSummary !== undefined) await writeStepSummary(ctx, stepSummary, verdict, inputs);
-  if (paths.sarif) {
+  if (written.includes('sarif') && !sarifFailed) {
     const repos = repositoriesOf(verdict, g.repositories);
     if (repos.length > 1) {
       ctx.warn(`the SARIF report holds issues of ${repos.length} repositories (${repos.slice(0, 3).join(', ')}${repos.length > 3 ? ', ...' : ''}); an upload to one repository would point at the wrong code: scope the gate to one repository (--repository auto, --repository-ids)`);

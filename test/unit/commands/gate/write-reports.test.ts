@@ -118,4 +118,16 @@ describe('a FAIL proven on an incomplete listing', () => {
     expect(JSON.parse(readFileSync(p('r.json'), 'utf8')).incomplete).toMatch(/503/);
     expect(readFileSync(p('j.xml'), 'utf8')).toContain('<failure');
   });
+
+  it('says nothing of what a SARIF report holds when none was written (the issues read are of two repositories)', async () => {
+    const two = [issue('iss-1', 95), { ...issue('iss-2', 95), repositoryId: 'repo-2' }];
+    fake.stub('/api/v1/issues/search', ((req: { body: { page: number } }) => req.body.page === 1
+      ? { json: { issues: two, totalCount: 3, totalCountAllCategories: 3, categoryCounts: counts, currentPage: 1, pageSize: 2 } }
+      : { status: 503, json: { error: 'down' } }) as never);
+    const p = (name: string) => join(tempDir('svc-incomplete-'), name);
+    const r = await runCli(['gate', '--fail-on', 'high', '--page-size', '2', '--concurrency', '1', '--retries', '0', '--sarif', p('s.sarif')], { env: fake.env });
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stderr).toMatch(/not written: --sarif /);
+    expect(r.stderr).not.toMatch(/the SARIF report holds issues of/);
+  });
 });
