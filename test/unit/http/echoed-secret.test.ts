@@ -48,7 +48,9 @@ describe('a success answer echoing the token secret', () => {
   it('escaped as other serializers write JSON (`\\/` for `/`, `\\u0026` for `&`): redacted too (it reached stdout, parsed back to the secret, with no warning)', async () => {
     const secret = 'echoSecret/4f+9a&c2e';
     const php = secret.replace(/\//g, '\\/');
-    const go = secret.replace(/&/g, '\\u0026').replace(/e/g, '\\u0065');
+    // (Go escapes `&` as \u0026; no serializer escapes a letter or a digit, which svc infers: an echo
+    // with its letters \u-escaped, such as \u0065 for `e`, is not looked for. docs/security.md.)
+    const go = secret.replace(/&/g, '\\u0026');
     const body = `{"issues":[{"id":"iss_1","status":"open","generatedTitle":"php ${php}","note":"go ${go}"}],"totalCount":1,"currentPage":1,"pageSize":100}`;
     fake.stub('/api/v1/issues/search', { text: body, headers: { 'content-type': 'application/json' } });
     for (const argv of [['issues', 'search', '-o', 'json'], ['issues', 'search', '--all', '-o', 'ndjson']]) {
