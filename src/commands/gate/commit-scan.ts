@@ -191,9 +191,12 @@ async function checkScans(client: Client, s: Scope, sha: string, ids: string[], 
   }
   // Every scan of a repository failed (of all the scans named, or of one repository beside another's
   // finished scan: its issues were judged, the failed one's not all known): exit 1, as head-scan.ts.
-  const broken = [...sound.entries()].filter(([, ok]) => !ok).flatMap(([key]) => failedOf.get(key) ?? []);
+  const brokenKeys = [...sound.entries()].filter(([, ok]) => !ok).map(([key]) => key);
+  const broken = brokenKeys.flatMap((key) => failedOf.get(key) ?? []);
   if (broken.length > 0 && unknown === 0) {
-    throw new CliError(`gate: the ${plural(broken.length, 'scan', 'scans')} of commit ${sha} failed (${broken.join('; ')})`, EXIT.GATE_FAILED, 'a failed scan has no complete findings: fix the cause and scan again');
+    // Beside another repository's finished scan: say whose failed (it read as the commit's only scan).
+    const where = [...sound.values()].some((ok) => ok) ? ` in ${brokenKeys.map((k) => escapeControls(k)).join(', ')} (another repository's scan of it finished)` : '';
+    throw new CliError(`gate: the ${plural(broken.length, 'scan', 'scans')} of commit ${sha}${where} failed (${broken.join('; ')})`, EXIT.GATE_FAILED, 'a failed scan has no complete findings: fix the cause and scan again');
   }
   return { sha, scans };
 }

@@ -181,7 +181,7 @@ async function decideAndReport(ctx: Context, opts: GateOptions, g: GateRun): Pro
   // Decided: a reader that closes stdout while the verdict is printed (`| head -1`) cannot change it.
   ctx.settle?.(verdict.result.passed ? EXIT.OK : EXIT.GATE_FAILED);
   try {
-    await printVerdict(ctx, format, verdict, annotations, setup.ci, { omitted: sarifCapLine(inputs.sarif), fullList: fullList(paths, stepSummary) });
+    await printVerdict(ctx, format, verdict, annotations, setup.ci, { omitted: sarifCapLine(inputs.sarif), fullList: fullList(written.includes('sarif') && !sarifFailed ? paths : { ...paths, sarif: undefined }, stepSummary) });
   } catch (err) {
     // Output that could not be made (--jq's engine stopped): a failing verdict keeps its code (1), said
     // after the output's failure; a passing one ends with the output's (9). Never a pass without output.

@@ -155,7 +155,7 @@ describe('the scan an issue of the commit names must have finished', () => {
     const r = await runCli(both, { env: fake.env });
     expect(r.code, r.stderr).toBe(1);
     expect(r.stdout).not.toContain('PASSED');
-    expect(r.stderr).toContain(`the scan of commit ${SHA} failed ('scan_1': clone failed)`);
+    expect(r.stderr).toContain(`the scan of commit ${SHA} in repository repo_1 (another repository's scan of it finished) failed ('scan_1': clone failed)`);
     // scan_2 a retry in repo_1 that completed: repo_1's findings are complete.
     scans.scan_2.repositoryId = 'repo_1';
     const retried = await runCli(both, { env: fake.env });
