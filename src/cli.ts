@@ -20,7 +20,7 @@ export async function main(argv: string[], given: Host): Promise<number> {
   const host = guardHost(given);
   let ctx: Context | undefined;
   let program: Command | undefined;
-  let commanderMessage: string | undefined;
+  let commanderError: { message: string; cmd: Command } | undefined;
   const debug = argv.includes('--debug');
   const run: Runner = async (fn) => {
     const c = createContext(host, program!.opts<GlobalOptions>());
@@ -37,11 +37,13 @@ export async function main(argv: string[], given: Host): Promise<number> {
     }
   };
   try {
-    program = buildProgram(run, host.io, host.version, (m) => { commanderMessage = m; }, host.env, argv);
+    program = buildProgram(run, host.io, host.version, (message, cmd) => { commanderError = { message, cmd }; }, host.env, argv);
     await program.parseAsync(argv, { from: 'user' });
     return EXIT.OK;
   } catch (err) {
-    return report(err, host, ctx, debug, commanderMessage);
+    // svc's own wording and suggestions for commander's error (suggest.ts), loaded only when there is one.
+    const said = commanderError && err instanceof CommanderError ? (await import('./commands/suggest.js')).explainCommanderError(commanderError.message, commanderError.cmd) : commanderError?.message;
+    return report(err, host, ctx, debug, said);
   } finally {
     if (!host.exitsAfterMain) await ctx?.close().catch(() => {});
   }

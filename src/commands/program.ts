@@ -13,7 +13,6 @@ import { HELP_TOPICS } from './help-topics.js';
 import { HELP_CONFIG, globalFlagsFooter } from './help-layout.js';
 import { fitText } from '../output/fit-text.js';
 import type { Runner } from './runner.js';
-import { explainCommanderError } from './suggest.js';
 
 /**
  * Built-in commands, each loaded only when commander dispatches to it: `load` fills the command
@@ -94,9 +93,10 @@ function namedCall(argv: readonly string[]): { group: Group; op?: string } | und
   return group && { group, op: words[1] };
 }
 
-export function buildProgram(run: Runner, io: IO, version: string, onError: (message: string) => void, env: Env = {}, argv?: readonly string[]): Command {
+export function buildProgram(run: Runner, io: IO, version: string, onError: (message: string, cmd: Command) => void, env: Env = {}, argv?: readonly string[]): Command {
   const helpWidth = () => Math.min(terminalWidth({ io, env }) ?? PIPE_WIDTH, HELP_WIDTH);
-  const sink = (message: string, cmd: Command) => onError(explainCommanderError(message, cmd));
+  // commander's message and the command it is about: cli.ts words it (suggest.ts) once parsing has failed.
+  const sink = (message: string, cmd: Command) => onError(message, cmd);
   const named = argv && namedCall(argv);
   // A call of global flags only (see namedCall) gets the global options it gives, no other: none can
   // be misspelt, no help is shown, and an absent one reads as not given (`--no-color` and `--no-ci`

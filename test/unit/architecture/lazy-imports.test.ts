@@ -21,6 +21,7 @@ const ROOT = resolve(__dirname, '../../..');
 /** The lazy edges of src/: file -> what its `import()` keeps out of a call that does not need it. */
 const EDGES = new Map<string, string>([
   ['src/commands/program.ts', 'groups, built-ins and operation commands: a call evaluates only the one it names'],
+  ['src/cli.ts', "svc's wording of commander's errors with its suggestions (commands/suggest.ts), only when commander reports one"],
   ['src/operations/index.ts', "one module per group: its zod schemas are built only when a command of the group runs"],
   ['src/commands/operation/run.ts', 'the --all engine, the --wait step and the local filters (with the gate levels and dates), only when their flags are given'],
   ['src/commands/gate/command.ts', "the gate's run (yaml policies, baseline, reports), not for `svc gate --help`"],
