@@ -47,6 +47,8 @@ export async function detailView(record: unknown, view: DetailView, o: DetailOpt
 
   const lines: Array<[string, string]> = [];
   for (const f of view.fields) {
+    // Fields of one label are alternatives (`scanId`, else `id`): the first that has a value is shown.
+    if (lines.some(([l]) => l === f.label)) continue;
     const value = fieldText(record, f, o, chalk);
     if (value !== undefined) lines.push([f.label, value]);
   }

@@ -74,6 +74,13 @@ describe('scans start without --wait, on a table', () => {
     expect(fake.hits('/api/v1/scans/start')).toBe(1);
   });
 
+  it('an answer naming it both ways shows one Scan line, the scanId (it showed two)', async () => {
+    fake.stub('/api/v1/scans/start', { json: { scanId: 'sc_1', id: 'other' } });
+    const r = await run(['scans', 'start', '--repository-ids', 'repo_1', '-o', 'table']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout.split('\n').filter((l) => /^Scan {2,}/.test(l))).toEqual([expect.stringMatching(/^Scan {2,}sc_1$/)]);
+  });
+
   it('the help of a command that deletes says where its organization comes from (it said SVC_ORGANIZATION_ID and the profile, which it never reads)', async () => {
     for (const args of [['repos', 'delete', '--help'], ['repos', 'reset-scanner-settings', '--help']]) {
       const r = await runCli(args, { env: {} });
