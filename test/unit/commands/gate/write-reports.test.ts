@@ -130,4 +130,18 @@ describe('a FAIL proven on an incomplete listing', () => {
     expect(r.stderr).toMatch(/not written: --sarif /);
     expect(r.stderr).not.toMatch(/the SARIF report holds issues of/);
   });
+
+  it('the notice of annotations left out names the reports written, not the SARIF file that was not', async () => {
+    const many = Array.from({ length: 12 }, (_, n) => ({ ...issue(`iss-${n}`, 95), startLine: n + 1 }));
+    fake.stub('/api/v1/issues/search', ((req: { body: { page: number } }) => req.body.page === 1
+      ? { json: { issues: many, totalCount: 13, totalCountAllCategories: 13, categoryCounts: { ...counts, open: 13 }, currentPage: 1, pageSize: 12 } }
+      : { status: 503, json: { error: 'down' } }) as never);
+    const dir = tempDir('svc-incomplete-notice-');
+    const r = await runCli(['gate', '--fail-on', 'high', '--page-size', '12', '--concurrency', '1', '--retries', '0',
+      '--sarif', join(dir, 's.sarif'), '--json-report', join(dir, 'r.json')], { env: { ...fake.env, GITHUB_ACTIONS: 'true' } });
+    expect(r.code, r.stderr).toBe(1);
+    const notice = r.stdout.split('\n').find((l) => l.startsWith('::notice title=svc gate::'));
+    expect(notice, r.stdout).toContain('the full list: --json-report');
+    expect(notice).not.toContain('--sarif');
+  });
 });
