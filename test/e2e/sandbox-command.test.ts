@@ -1,7 +1,9 @@
 /**
  * `svc sandbox` as a user runs it: ready line, export block, clean stop on signals, --state across
- * restarts, `npm run demo`. The sandbox is the real bin (its signals and exit are the point); the
- * calls against it, and the usage errors that end it before it serves, run in-process.
+ * restarts, `npm run demo`. The sandbox is the real bin where its signals and exit are the point
+ * (SIGTERM and SIGINT to the process, the state written as it stops); the calls against it, the
+ * usage errors that end it before it serves, and what it prints that main() prints the same way in
+ * this process (the human ready line and export block, the dialects) run in-process.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -9,7 +11,7 @@ import { join, resolve } from 'node:path';
 import { createServer, type AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
 import { BIN, cleanEnv } from '../helpers/run-svc.js';
-import { runCli } from '../helpers/host.js';
+import { runCli, testHost, until, type CliResult, type TestHost } from '../helpers/host.js';
 import { tempDir } from '../helpers/temp.js';
 import { DIALECTS } from '../../src/sandbox/dialects.js';
 import { defaultTour } from '../helpers/demo-tour.js';
@@ -41,6 +43,18 @@ afterEach(() => {
   for (const r of running.splice(0)) r.child.kill('SIGKILL');
 });
 
+/** `svc sandbox ...` through main() in this process, once its first stdout line is there; `host.abort()` stops it. */
+async function sandboxInProcess(args: string[]): Promise<{ host: TestHost; first: string; exit: Promise<CliResult> }> {
+  const host = testHost();
+  const exit = runCli(['sandbox', ...args], { host });
+  onTestFinished(async () => { host.abort('SIGTERM'); await exit; });
+  let ended = false;
+  exit.then(() => { ended = true; }, () => { ended = true; });
+  await until(() => ended || host.stdout.includes('\n'), "the sandbox's ready line", 20_000);
+  if (ended) throw new Error(`sandbox exited before it was ready: ${host.stderr}`);
+  return { host, first: host.stdout.slice(0, host.stdout.indexOf('\n')), exit };
+}
+
 const envOf = (info: { baseUrl: string; tokenId: string; tokenSecret: string }) => ({ SVC_BASE_URL: info.baseUrl, SVC_API_TOKEN_ID: info.tokenId, SVC_API_TOKEN_SECRET: info.tokenSecret });
 
 describe('svc sandbox', () => {
@@ -58,13 +72,14 @@ describe('svc sandbox', () => {
     expect(sb.stderr()).toMatch(/sandbox stopped/);
   });
 
+  // In-process: the text is main()'s; SIGINT to the real process stops it with 0 in '--state' below.
   it('human output: the base URL and a ready-to-paste export line with the sandbox token; SIGINT stops it', async () => {
-    const sb = await sandbox(['--port', '0', '-o', 'table', '--quiet']);
-    const out = sb.stdout();
+    const sb = await sandboxInProcess(['--port', '0', '-o', 'table', '--quiet']);
+    const out = sb.host.stdout;
     expect(sb.first).toMatch(/^# svc sandbox on http:\/\/127\.0\.0\.1:\d+: seed 42, 12 repositories, 400 issues, in memory$/);
     expect(out).toMatch(/^export SVC_BASE_URL=http:\/\/127\.0\.0\.1:\d+ SVC_API_TOKEN_ID=5a4db0c5-0000-4000-8000-000000000001 SVC_API_TOKEN_SECRET=sandbox-only-secret-not-for-production$/m);
-    sb.child.kill('SIGINT');
-    expect(await sb.exit).toBe(0);
+    sb.host.abort('SIGINT');
+    expect((await sb.exit).code).toBe(0);
   });
 
   it('--state: changes survive a restart', async () => {
@@ -111,8 +126,9 @@ describe('svc sandbox', () => {
     expect(dialect.stderr.trim().split('\n')).toHaveLength(1);
   });
 
+  // In-process: the ready line and the answers are main()'s; stopping on SIGTERM is the first test's.
   it('--dialect: the ready line names them and the sandbox answers in them; --help says what each does', async () => {
-    const sb = await sandbox(['--port', '0', '-o', 'json', '--quiet', '--repos', '4', '--issues', '60', '--dialect', 'status-words', '--dialect', 'no-counts']);
+    const sb = await sandboxInProcess(['--port', '0', '-o', 'json', '--quiet', '--repos', '4', '--issues', '60', '--dialect', 'status-words', '--dialect', 'no-counts']);
     const info = JSON.parse(sb.first);
     expect(info.dialects).toEqual(['status-words', 'no-counts']);
     const scans = JSON.parse((await runCli(['scans', 'list', '--all', '-o', 'json'], { env: envOf(info) })).stdout) as Array<{ status: string }>;
@@ -120,8 +136,8 @@ describe('svc sandbox', () => {
     expect(scans.some((x) => x.status === 'completed')).toBe(false);
     const search = await runCli(['issues', 'search', '--get-counts', '-o', 'json'], { env: envOf(info) });
     expect(JSON.parse(search.stdout).categoryCounts).toBeUndefined();
-    sb.child.kill('SIGTERM');
-    expect(await sb.exit).toBe(0);
+    sb.host.abort('SIGTERM');
+    expect((await sb.exit).code).toBe(0);
     // Wrapped at the terminal's width: compared word by word.
     const help = (await runCli(['sandbox', '--help'])).stdout.replace(/\s+/g, ' ');
     for (const d of DIALECTS) expect(help).toContain(`${d.name} ${d.summary}`.replace(/\s+/g, ' '));
