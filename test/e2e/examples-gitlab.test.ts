@@ -126,7 +126,7 @@ async function world(sb: GateSandbox, jobs: Record<string, Job>, o: { onClose: (
   o.onClose(net.close);
   const dir = tempDir('svc-gitlab-');
   const project = join(dir, 'builds', 'group', 'project');
-  const { base, head } = pullRequestCheckout(project, dir);
+  const { base, head } = await pullRequestCheckout(project, dir);
   // The image's node is svc's: only package managers are recorded.
   const rec = recorders(join(dir, 'recorders'), { node: false });
   const server = new URL(repo.url).origin;

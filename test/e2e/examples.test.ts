@@ -177,7 +177,7 @@ async function prScan(sb: GateSandbox, repositoryId: string, headSha: string, fi
 async function world(sb: GateSandbox, repo: { url: string; id: string }, apiUrl: string) {
   const home = tempDir('svc-runner-');
   const workspace = join(home, 'work', 'repo');
-  const { base, head } = pullRequestCheckout(workspace, home);
+  const { base, head } = await pullRequestCheckout(workspace, home);
   const runnerTemp = join(home, 'work', '_temp');
   mkdirSync(runnerTemp, { recursive: true });
   const rec = recorders(join(home, 'recorders'));

@@ -3,9 +3,10 @@
  * removed after the test) with a fixed identity and no global or system configuration.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { tempDir } from './temp.js';
+import { oncePerRun } from './once-per-run.js';
 
 export interface GitRepo {
   dir: string;
@@ -52,8 +53,22 @@ export function gitRepo(): GitRepo {
 /**
  * The checkout of a pull request in `dir` (made if needed): branch feature one commit past main
  * (a new src/feature.ts), origin/main as a full clone has it (fetch-depth: 0, GIT_DEPTH: "0").
+ *
+ * Made once per test run (once-per-run.ts: nine git processes, ~0.1 CPU-s) and copied into `dir`
+ * for each caller, every copy the same repository (the same commits); outside such a run, made in
+ * `dir`. `home`: the HOME its git runs with when it is made here.
  */
-export function pullRequestCheckout(dir: string, home: string): { base: string; head: string } {
+export async function pullRequestCheckout(dir: string, home: string): Promise<{ base: string; head: string }> {
+  if (!process.env.SVC_TEST_SHARED) return makePullRequestCheckout(dir, home);
+  const made = await (template ??= oncePerRun('pr-checkout', async (shared) => ({ dir: shared, ...makePullRequestCheckout(shared, shared) }), () => tempDir('svc-pr-checkout-')));
+  mkdirSync(dir, { recursive: true });
+  cpSync(made.dir, dir, { recursive: true });
+  return { base: made.base, head: made.head };
+}
+
+let template: Promise<{ dir: string; base: string; head: string }> | undefined;
+
+function makePullRequestCheckout(dir: string, home: string): { base: string; head: string } {
   mkdirSync(dir, { recursive: true });
   const git = openRepo(dir, home);
   git.git('init', '-q', '-b', 'main');
