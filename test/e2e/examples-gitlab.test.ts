@@ -27,7 +27,11 @@ import { SHARED_REQUIRED } from '../helpers/spec.js';
 const ROOT = resolve(__dirname, '../..');
 type Job = { image: string; stage: string; rules: Array<{ if: string }>; variables: Record<string, unknown>; script: string[]; artifacts: { when?: string; paths: string[]; reports: Record<string, string> } };
 
-const example = (): Record<string, Job> => parse(readFileSync(join(ROOT, 'examples/gitlab-ci.yml'), 'utf8'));
+// Each file parsed once (read again by most tests and each world: ~15 ms of CPU a parse); every
+// caller gets a copy of its own.
+let parsedExample: Record<string, Job> | undefined;
+const example = (): Record<string, Job> => structuredClone(parsedExample ??= parse(readFileSync(join(ROOT, 'examples/gitlab-ci.yml'), 'utf8')));
+let parsedComponent: unknown[] | undefined;
 
 /**
  * templates/svc-gate.yml: the `spec: inputs` header, and its jobs with `$[[ inputs.x ]]` replaced in
@@ -35,7 +39,7 @@ const example = (): Record<string, Job> => parse(readFileSync(join(ROOT, 'exampl
  * stays a quote).
  */
 export function component(given: Record<string, string>): { inputs: Record<string, { default?: string; options?: string[]; description?: string }>; jobs: Record<string, Job> } {
-  const [header, body] = parseAllDocuments(readFileSync(join(ROOT, 'templates/svc-gate.yml'), 'utf8')).map((d) => d.toJS());
+  const [header, body] = structuredClone(parsedComponent ??= parseAllDocuments(readFileSync(join(ROOT, 'templates/svc-gate.yml'), 'utf8')).map((d) => d.toJS()));
   const inputs = header.spec.inputs as Record<string, { default?: string; options?: string[]; description?: string }>;
   const fill = (text: string) => text.replace(/\$\[\[\s*inputs\.([\w-]+)\s*\]\]/g, (_m, n: string) => {
     if (!(n in inputs)) throw new Error(`the component reads inputs.${n}, which its spec does not declare`);

@@ -39,7 +39,13 @@ const SVC_REPO = /github\.com\/([\w.-]+\/[\w.-]+?)\.git$/.exec((JSON.parse(readF
 const SVC_ACTION = `${SVC_REPO}@v0`;
 const WORKFLOWS = ['examples/github-workflow.yml', 'examples/github-reusable-workflow.yml', 'examples/github-caller-workflow.yml', '.github/workflows/release.yml'];
 
-const yamlFile = (path: string) => parse(readFileSync(join(ROOT, path), 'utf8'));
+// Each file parsed once (the workflow is read again for each of the dozen job runs: ~15 ms of CPU a
+// parse); every caller gets a copy of its own.
+const parsedYaml = new Map<string, unknown>();
+const yamlFile = (path: string) => {
+  if (!parsedYaml.has(path)) parsedYaml.set(path, parse(readFileSync(join(ROOT, path), 'utf8')));
+  return structuredClone(parsedYaml.get(path)) as any;
+};
 
 const sandboxes: GateSandbox[] = [];
 afterAll(async () => { await Promise.all(sandboxes.splice(0).map((s) => s.close())); });

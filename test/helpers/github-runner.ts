@@ -257,6 +257,13 @@ export interface Played {
   timeoutMs?: number;
 }
 
+/** YAML text parsed once per text (each run's download holds the same action.yml), a copy for each caller. */
+const parsedTexts = new Map<string, unknown>();
+function parsedOnce(text: string): unknown {
+  if (!parsedTexts.has(text)) parsedTexts.set(text, parse(text));
+  return structuredClone(parsedTexts.get(text));
+}
+
 /** Runs the steps of `job` (the workflow's `env:` in `workflowEnv`). */
 export async function runJob(job: { env?: Record<string, unknown>; steps: Step[] }, o: RunnerOptions, played: Played, workflowEnv: Record<string, unknown> = {}): Promise<JobRun> {
   const result: JobRun = { failed: false, ran: [], steps: {}, stdout: '', stderr: '', actionStarts: [] };
@@ -291,7 +298,7 @@ export async function runJob(job: { env?: Record<string, unknown>; steps: Step[]
       r = await runProgram('bash', ['--noprofile', '--norc', '-eo', 'pipefail', file], { cwd: o.workspace, env: { ...base, ...stepEnv }, timeoutMs: played.timeoutMs ?? 90_000 });
     } else if (step.uses === played.svcAction) {
       result.ran.push(step.uses);
-      const action = parse(readFileSync(join(played.actionDir, 'action.yml'), 'utf8')) as { inputs: Record<string, { default?: string }>; runs: { using: string; main: string } };
+      const action = parsedOnce(readFileSync(join(played.actionDir, 'action.yml'), 'utf8')) as { inputs: Record<string, { default?: string }>; runs: { using: string; main: string } };
       if (action.runs.using !== 'node24') throw new Error(`action.yml runs.using is ${action.runs.using}: the test plays node24 actions`);
       const given = Object.fromEntries(Object.entries(step.with ?? {}).map(([k, v]) => [k, interpolate(v, ctx)]));
       for (const name of Object.keys(given)) if (!(name in action.inputs)) throw new Error(`the workflow gives the action an input it does not declare: ${name}`);
