@@ -2,6 +2,7 @@
 import { fstatSync } from 'node:fs';
 import type { Host } from './core/host.js';
 import { sleep } from './core/host.js';
+import { abortListed, listedController } from './core/abort.js';
 import { knownSecrets, main } from './cli.js';
 import { EXIT } from './core/exit-codes.js';
 import { scrub } from './http/redact.js';
@@ -34,7 +35,8 @@ export async function runProcess(version: string): Promise<void> {
   // concurrently (--all, bulk actions, the gate's count) raise its listener limit to their
   // concurrency (listing/all-pages.ts allowListeners); everything else holds a few at a time, under
   // node's 10. (Raised here for every call, it cost ~0.3 M instructions.)
-  const controller = new AbortController();
+  // (Its listeners added by onAbort(), the HTTP client's, in a list of svc's own: core/abort.ts.)
+  const controller = listedController();
   const env = process.env;
   // Last resort: one line, the documented code, no stack trace (unless --debug), no secret.
   const die = (err: unknown) => {
@@ -97,7 +99,7 @@ export async function runProcess(version: string): Promise<void> {
     // Requests in flight, retry waits and stdin reads listen to this and end at once (main then
     // returns the code); whatever does not listen gets a short grace period, unless it holds the
     // exit. Once main has returned, what is left is its output reaching the reader: not cut short.
-    controller.abort(signal);
+    abortListed(controller, signal);
     setTimeout(() => {
       graceOver = true;
       if (holds.size === 0 && !mainReturned) leave();

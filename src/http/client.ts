@@ -6,6 +6,7 @@ import { Agent, envHttpProxyAgent, request, type Dispatcher } from './undici.js'
 import { RawAnswer, notJsonError, parseAnswer, type BodyBuffers } from './raw-answer.js';
 import { InterruptedError } from '../core/errors.js';
 import type { Env } from '../core/host.js';
+import { AttemptAbort, onAbort } from '../core/abort.js';
 import { ApiError, ResponseError, statusError } from './api-errors.js';
 import type { Report } from '../answers/doubts.js';
 import { MAX_RETRY_AFTER_MS, isRetryable, parseRetryAfter, retryDelayMs } from './retry.js';
@@ -222,10 +223,10 @@ export function createClient(o: ClientOptions): Client {
     const started = o.now();
     const elapsed = () => Math.round(o.now() - started);
     o.verbose?.(`> POST ${url}${proxy ? ` (via proxy ${redactUrl(proxy)})` : ''}\n${formatHeaders(redactHeaders(headers), '> ')}\n> ${truncate(logged)}`);
-    // One controller per attempt: the user's Ctrl-C and the body deadline both abort it.
-    const attempt = new AbortController();
-    const onAbort = () => attempt.abort(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
+    // One abort per attempt: the user's Ctrl-C and the body deadline both abort it. (Neither an
+    // AbortController nor a listener added to the signal itself: core/abort.ts.)
+    const attempt = new AttemptAbort();
+    const stopListening = onAbort(signal, () => attempt.abort(signal.reason));
     let deadline: ReturnType<typeof setTimeout> | undefined;
     let headersDeadline: ReturnType<typeof setTimeout> | undefined;
     let waiting = true;
@@ -266,7 +267,7 @@ export function createClient(o: ClientOptions): Client {
       throw failure;
     } finally {
       clearTimeout(deadline);
-      signal.removeEventListener('abort', onAbort);
+      stopListening();
     }
     // A server may echo the token back: scrub it before any cutting (a cut secret could not be found
     // later). Only for what is printed: a page of a long listing is ~1 MB, scanned three times.
