@@ -43,10 +43,9 @@ const PROFILE_FIELDS = ['baseUrl', 'devBaseUrl', 'organization', 'output', 'toke
  */
 export async function loadProfileSchema(): Promise<void> {
   if (fieldOk) return;
-  // Through the table's zod module by name: `import('zod/mini')` would keep all of zod in the bundle.
-  const { looseObject, optional, string } = await import('../operations/zod.js');
-  const schema = looseObject(Object.fromEntries(PROFILE_FIELDS.map((f) => [f, optional(string())])));
-  fieldOk = (field, value) => schema.safeParse({ [field]: value }).success;
+  // Through a module of one export (operations/profile-schema.ts says why), which imports zod by name.
+  const { profileFieldCheck } = await import('../operations/profile-schema.js');
+  fieldOk = profileFieldCheck(PROFILE_FIELDS);
 }
 const FIELD_KEY: Record<string, string> = Object.fromEntries(Object.entries(CONFIG_KEYS).map(([k, f]) => [f, k]));
 

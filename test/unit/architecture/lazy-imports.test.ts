@@ -29,7 +29,7 @@ const EDGES = new Map<string, string>([
   ['src/runtime.ts', 'undici and the HTTP client, on the first request (not for help, --dry-run, config)'],
   ['src/http/connect.ts', 'node:dns, only for a plain-http host name such as localhost'],
   ['src/http/client.ts', "the patterns of a token secret's JSON forms (core/json-escapes.ts), only for an answer that may echo it escaped"],
-  ['src/config/store.ts', 'conf (with ajv) and zod/mini, only when a config file is read or written'],
+  ['src/config/store.ts', 'conf (with ajv) and zod/mini (through operations/profile-schema.ts), only when a config file is read or written'],
   ['src/output/render.ts', 'cli-table3, chalk and detail views, only for the table format; the charts, only for the stats views that draw them'],
   ['src/output/jq.ts', 'jq-wasm (WebAssembly), only for --jq'],
   ['src/terminal/progress.ts', 'ora, only when a spinner is shown on a terminal'],
