@@ -7,7 +7,11 @@ import { termRows } from './help-layout.js';
 /** A variable's earlier name, still read for one release (with a warning). */
 const earlier = (old: string) => `; ${old}, its earlier name, is read until the next release`;
 
-export const ENVIRONMENT: ReadonlyArray<[string, string]> = [
+/**
+ * The variables svc reads, with their meaning (this help, the README's table). Made when asked for,
+ * as the output help below: the texts are not built (or read from the code cache) by every call.
+ */
+export const environmentRows = (): ReadonlyArray<[string, string]> => [
   ['SVC_BASE_URL', 'API base URL (overrides the profile; --base-url overrides it); set but empty: exit 2'],
   ['SVC_DEV_BASE_URL', 'Development base URL used with --dev; set but empty: exit 2 with --dev'],
   ['SVC_API_TOKEN_ID', 'Token id; with SVC_API_TOKEN_SECRET it overrides the stored login; either set but empty: exit 3, never the stored login'],
@@ -33,7 +37,7 @@ export const ENVIRONMENT: ReadonlyArray<[string, string]> = [
   ['SVC_ISSUE_URL', 'Link template of an issue in reports, e.g. https://svc.example/issues/{id} (as svc gate --issue-url)'],
 ];
 
-export const OUTPUT_HELP = `Output formats (-o/--output, or --json):
+export const outputHelp = (): string => `Output formats (-o/--output, or --json):
 
   table   Human tables with the command's default columns (the default on a terminal)
   json    The full response, unchanged; pretty-printed on a terminal, compact in pipes (the default in pipes)
@@ -59,7 +63,7 @@ export function environmentHelp(): string {
   }
   return [
     'Environment variables read by svc:', '',
-    ...termRows(ENVIRONMENT, '  ', 34), '',
+    ...termRows(environmentRows(), '  ', 34), '',
     'Precedence: flags, then environment, then the profile in the config file.', '',
     'CI detection (off with --no-ci, SVC_NO_CI=1 or CI=false), from the variables the CI systems really set, under their own names; the first CI whose marker is set wins:',
     ...[...byCi].flatMap(([ci, rows]) => ['', `${ci}:`, ...termRows(rows, '  ', 34)]), '',
@@ -79,6 +83,6 @@ export function globalFlagsHelp(): string {
 export const HELP_TOPICS: Record<string, { summary: string; text: () => string }> = {
   'exit-codes': { summary: 'What each exit code means', text: formatExitCodes },
   environment: { summary: 'Environment variables', text: environmentHelp },
-  output: { summary: 'Output formats, columns and terminal rules', text: () => OUTPUT_HELP },
+  output: { summary: 'Output formats, columns and terminal rules', text: outputHelp },
   'global-flags': { summary: 'Flags every command takes', text: globalFlagsHelp },
 };

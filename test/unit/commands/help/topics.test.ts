@@ -1,7 +1,7 @@
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { HELP_TOPICS, environmentHelp, globalFlagsHelp, OUTPUT_HELP } from '../../../../src/commands/help-topics.js';
+import { HELP_TOPICS, environmentHelp, globalFlagsHelp, outputHelp } from '../../../../src/commands/help-topics.js';
 import { GLOBAL_OPTIONS } from '../../../../src/commands/globals.js';
 import { EXIT } from '../../../../src/core/exit-codes.js';
 
@@ -33,12 +33,12 @@ describe('help topics', () => {
 
   it('output explains every format, columns and the terminal rules', () => {
     const formats = GLOBAL_OPTIONS.find((o) => o.flags.includes('--output'))!.choices!;
-    for (const f of formats) expect(OUTPUT_HELP).toMatch(new RegExp(`^  ${f} +\\S`, 'm'));
-    expect(OUTPUT_HELP).toContain('--columns');
-    expect(OUTPUT_HELP).toMatch(/stdout/);
-    expect(OUTPUT_HELP).toMatch(/stderr/);
-    expect(OUTPUT_HELP).toMatch(/terminal/);
-    expect(OUTPUT_HELP).toContain('NO_COLOR');
+    for (const f of formats) expect(outputHelp()).toMatch(new RegExp(`^  ${f} +\\S`, 'm'));
+    expect(outputHelp()).toContain('--columns');
+    expect(outputHelp()).toMatch(/stdout/);
+    expect(outputHelp()).toMatch(/stderr/);
+    expect(outputHelp()).toMatch(/terminal/);
+    expect(outputHelp()).toContain('NO_COLOR');
   });
 
   it('exit-codes lists every code', () => {
