@@ -17,8 +17,9 @@ import type { Runner } from './runner.js';
 /**
  * Built-in commands, each loaded only when commander dispatches to it: `load` fills the command
  * registered under its name (so commander's own parsing, help and errors apply at every level).
+ * Made when asked for: a call that names an API group registers none of them (see namedCall).
  */
-export const BUILTINS: ReadonlyArray<{ name: string; summary: string; hidden?: boolean; load: () => Promise<(run: Runner, cmd: Command) => Command> }> = [
+export const builtins = (): ReadonlyArray<{ name: string; summary: string; hidden?: boolean; load: () => Promise<(run: Runner, cmd: Command) => Command> }> => [
   { name: 'auth', summary: 'Log in, check and log out', load: async () => (await import('./builtin/auth.js')).authCommand },
   { name: 'config', summary: 'Read and change profile settings', load: async () => (await import('./builtin/config.js')).configCommand },
   { name: 'api', summary: 'Call any API operation by path', load: async () => (await import('./builtin/api.js')).apiCommand },
@@ -137,7 +138,7 @@ export function buildProgram(run: Runner, io: IO, version: string, onError: (mes
   }
   if (!named) {
     program.commandsGroup('Other commands:');
-    for (const b of BUILTINS) {
+    for (const b of builtins()) {
       const cmd = new Command(b.name).description(b.summary);
       program.addCommand(cmd, { hidden: b.hidden === true });
       pending.set(cmd, async () => { (await b.load())(run, cmd); });

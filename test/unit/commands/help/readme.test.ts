@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { GROUPS } from '../../../../src/operations/index.js';
-import { BUILTINS } from '../../../../src/commands/program.js';
+import { builtins } from '../../../../src/commands/program.js';
 import { INSTALL, SHELLS } from '../../../../src/completion/shells.js';
 
 const README = readFileSync(resolve(__dirname, '../../../../README.md'), 'utf8');
@@ -22,7 +22,7 @@ describe('README', () => {
       expect(text).toContain(`\`${g.name}\``);
       for (const a of g.aliases) expect(text).toContain(`\`${a}\``);
     }
-    for (const b of BUILTINS.filter((x) => !x.hidden)) expect(text).toContain(`\`${b.name}\``);
+    for (const b of builtins().filter((x) => !x.hidden)) expect(text).toContain(`\`${b.name}\``);
     expect(text).toContain('](docs/reference.md)');
   });
 
