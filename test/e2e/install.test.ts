@@ -26,7 +26,7 @@ describe.skipIf(process.platform === 'win32')('installing the packed package', (
     const external = JSON.parse((/external: (\[[^\]]*\])/.exec(readFileSync(join(ROOT, 'scripts', 'build.mjs'), 'utf8'))?.[1] ?? '[]').replace(/'/g, '"')) as string[];
     expect(Object.keys(pkg.dependencies ?? {}).sort()).toEqual([...external].sort());
     const npmEnv = { ...process.env, npm_config_cache: join(dir, 'cache') };
-    // The package as `npm pack` makes it: packed once in the run (test/helpers/pack.ts), shared with the examples' installs.
+    // The package as `npm pack` makes it: packed once in the run (test/helpers/pack.ts; the examples install the release tree instead: release-tree.ts).
     const { tarball, files: paths } = await packedSvc();
     expect(paths).toEqual(expect.arrayContaining(['bin/svc.js', 'dist/svc.cjs', 'dist/svc.cjs.cache', 'dist/help.txt', 'package.json', 'LICENSE']));
     expect(paths.filter((p) => p.startsWith('src/') || p.startsWith('test/') || p.startsWith('node_modules/'))).toEqual([]);
