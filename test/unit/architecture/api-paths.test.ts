@@ -16,66 +16,23 @@
  * (src/http/base-url.ts) as long as it is not a path (`/api/v1/...` or the bare prefix as a value).
  * Run alone: npx vitest run test/unit/architecture/api-paths.test.ts
  */
-import { readFileSync, readdirSync, statSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
-import { createRequire } from 'node:module';
-import type * as TS from 'typescript';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { HANDLERS } from '../../../src/sandbox/router.js';
 import { loadAllOperations } from '../../../src/operations/index.js';
-
-// TypeScript's parser, as lazy-imports.test.ts loads it (CommonJS: faster than through node's ESM loader).
-const ts: typeof TS = createRequire(import.meta.url)('typescript');
-
-const ROOT = resolve(__dirname, '../../..');
+import { scan, sourceScan, type Found } from '../../helpers/source-scan.js';
 
 /** Files and folders (src-relative, a folder ends with /) where an API path may be written, see above. */
 const MAY_NAME_PATHS = ['src/operations/', 'src/commands/builtin/api.ts', 'src/sandbox/'];
 /** Files that may call the HTTP client's call() directly. */
 const MAY_CALL_CLIENT = ['src/http/row-call.ts', 'src/commands/builtin/api.ts'];
 
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir).flatMap((n) => {
-    const p = join(dir, n);
-    return statSync(p).isDirectory() ? sourceFiles(p) : /\.c?ts$/.test(n) && !n.endsWith('.d.cts') ? [p] : [];
-  });
-}
-
-/** A literal's text that is an API path or its bare prefix: `/api/v1/...`, `/api/v1`. */
-const PATH = /\/api\/v1(\/|$)/;
-
-interface Found {
-  paths: string[];
-  clientCalls: string[];
-}
-
-/** The string and template literals of a source that name an API path, and its calls of Client.call. */
-export function scan(file: string, text: string): Found {
-  const sf = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
-  const at = (n: TS.Node) => `${file}:${sf.getLineAndCharacterOfPosition(n.getStart()).line + 1}`;
-  const found: Found = { paths: [], clientCalls: [] };
-  const visit = (n: TS.Node) => {
-    if (ts.isStringLiteral(n) || ts.isNoSubstitutionTemplateLiteral(n) || ts.isTemplateHead(n) || ts.isTemplateMiddle(n) || ts.isTemplateTail(n)) {
-      if (PATH.test(n.text)) found.paths.push(`${at(n)}: ${n.getText()}`);
-    }
-    // client.call(path, body, { safe }): the client's signature; Function.prototype.call is not one.
-    if (ts.isCallExpression(n) && ts.isPropertyAccessExpression(n.expression) && n.expression.name.text === 'call') {
-      const opts = n.arguments[2];
-      const byName = /client/i.test(n.expression.expression.getText());
-      const bySignature = opts !== undefined && ts.isObjectLiteralExpression(opts) && opts.properties.some((p) => p.name !== undefined && p.name.getText() === 'safe');
-      if (byName || bySignature) found.clientCalls.push(`${at(n)}: ${n.getText().split('\n')[0]}`);
-    }
-    ts.forEachChild(n, visit);
-  };
-  visit(sf);
-  return found;
-}
-
 const allowed = (file: string, list: string[]) => list.some((a) => (a.endsWith('/') ? file.startsWith(a) : file === a));
 
 describe('every API call goes through a row of the operation table', () => {
-  const files = sourceFiles(join(ROOT, 'src')).map((abs) => ({ file: relative(ROOT, abs), text: readFileSync(abs, 'utf8') }));
-  const found = files.map(({ file, text }) => ({ file, ...scan(file, text) }));
+  // The string and template literals of each file of src/ that name an API path, and its calls of
+  // Client.call: scan() of test/helpers/source-scan.ts, on the parse it makes once per run.
+  let found: Array<{ file: string } & Found>;
+  beforeAll(async () => { found = (await sourceScan()).api; });
 
   it('finds what it looks for (a path in a string or a template, a client call by name or by its options)', () => {
     const sample = [

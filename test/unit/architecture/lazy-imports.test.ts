@@ -6,17 +6,8 @@
  * statically. A new edge needs a line here and a measurement (npm run bench).
  * Run alone: npx vitest run test/unit/architecture/lazy-imports.test.ts
  */
-import { readFileSync, readdirSync, statSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
-import { createRequire } from 'node:module';
-import type * as TS from 'typescript';
-import { describe, expect, it } from 'vitest';
-
-// TypeScript's parser, required as CommonJS: through node's ES module loader, its 9 MB script is
-// also scanned for its exports first (~0.3 s more per worker).
-const ts: typeof TS = createRequire(import.meta.url)('typescript');
-
-const ROOT = resolve(__dirname, '../../..');
+import { beforeAll, describe, expect, it } from 'vitest';
+import { sourceScan } from '../../helpers/source-scan.js';
 
 /** The lazy edges of src/: file -> what its `import()` keeps out of a call that does not need it. */
 const EDGES = new Map<string, string>([
@@ -36,36 +27,11 @@ const EDGES = new Map<string, string>([
   ['src/terminal/confirm.ts', 'node:readline, only when there is a question to ask'],
 ]);
 
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir).flatMap((n) => {
-    const p = join(dir, n);
-    return statSync(p).isDirectory() ? sourceFiles(p) : /\.c?ts$/.test(n) ? [p] : [];
-  });
-}
-
-/** The dynamic `import()` calls of each file of src/ (code only: not comments, strings or `typeof import()` types). */
-function lazyImports(): Map<string, string[]> {
-  const found = new Map<string, string[]>();
-  for (const abs of sourceFiles(join(ROOT, 'src'))) {
-    const text = readFileSync(abs, 'utf8');
-    // Parsed only where the text has one (comments and strings included: the parse tells them apart).
-    if (!/\bimport\s*\(/.test(text)) continue;
-    const sf = ts.createSourceFile(abs, text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
-    const calls: string[] = [];
-    const visit = (n: TS.Node) => {
-      if (ts.isCallExpression(n) && n.expression.kind === ts.SyntaxKind.ImportKeyword) {
-        calls.push(`${sf.getLineAndCharacterOfPosition(n.getStart()).line + 1}: ${n.getText()}`);
-      }
-      ts.forEachChild(n, visit);
-    };
-    visit(sf);
-    if (calls.length) found.set(relative(ROOT, abs), calls);
-  }
-  return found;
-}
-
 describe('lazy import() only at the edges', () => {
-  const found = lazyImports();
+  // The dynamic `import()` calls of each file of src/ (code only: not comments, strings or `typeof
+  // import()` types), read by test/helpers/source-scan.ts (TypeScript's parser, once per run).
+  let found: Map<string, string[]>;
+  beforeAll(async () => { found = new Map((await sourceScan()).lazyImports); });
 
   it('reads the import() calls it checks', () => {
     expect(found.get('src/operations/index.ts')?.length).toBeGreaterThan(0);
