@@ -170,9 +170,10 @@ export async function render(answer: unknown, o: RenderOptions, sink: Sink): Pro
         if (o.detail && !o.project) {
           sink.out(await table.detailView(data, o.detail, people));
         } else {
-          // A shape the spec does not show, with no list: its own fields when the row's default
-          // columns have nothing (as in CSV), never a record of empty default columns.
-          sink.out(table.recordTable(data, o.findRows ? shownColumns(o, [data], () => []) : o.columns, people));
+          // Its own fields when the row's default columns have nothing (as in CSV), never a record
+          // of empty default columns: a shape the spec does not show, or an IdResponse whose id is
+          // not under `id` (the spec does not show its field list: `{ "repositoryId": ... }`).
+          sink.out(table.recordTable(data, shownColumns(o, [data], () => []), people));
         }
       } else {
         sink.out(`${stripControls(String(data))}\n`);

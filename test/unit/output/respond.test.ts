@@ -243,6 +243,18 @@ describe('fields of an answer the spec does not show are never dropped from a ta
     expect(r.stdout).toBe('defaultBranch  main\ncount          2\n');
   });
 
+  // IdResponse: the spec does not show its field list; `id` is svc's inference. The table showed an
+  // empty ID for any other name, and the id the service gave was lost on a terminal.
+  it('an IdResponse without `id`: its own fields in the table, not an empty ID; `id` when it is there', async () => {
+    fake.stub('/api/v1/repositories/create-standalone', { json: { repositoryId: 'repo_9', created: true } });
+    const other = await run(['repos', 'create-standalone', '-F', 'organizationId=org_a', '-o', 'table']);
+    expect(other.code, other.stderr).toBe(0);
+    expect(other.stdout).toBe('repositoryId  repo_9\ncreated       true\n');
+    fake.stub('/api/v1/repositories/create-standalone', { json: { id: 'repo_9', created: true } });
+    const named = await run(['repos', 'create-standalone', '-F', 'organizationId=org_a', '-o', 'table']);
+    expect(named.stdout).toBe('id  repo_9\n');
+  });
+
   it('a declared record keeps its curated view (issues get lists no other fields)', async () => {
     fake.stub('/api/v1/issues/get', { json: { id: 'iss_1', status: 'open', score: 95, generatedTitle: 'SQLi', internalRank: 3 } });
     const r = await run(['issues', 'get', 'iss_1', '-o', 'table']);
