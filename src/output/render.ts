@@ -173,7 +173,10 @@ export async function render(answer: unknown, o: RenderOptions, sink: Sink): Pro
           // Its own fields when the row's default columns have nothing (as in CSV), never a record
           // of empty default columns: a shape the spec does not show, or an IdResponse whose id is
           // not under `id` (the spec does not show its field list: `{ "repositoryId": ... }`).
-          sink.out(table.recordTable(data, shownColumns(o, [data], () => []), people));
+          const columns = shownColumns(o, [data], () => []);
+          // `{}` (an IdResponse with no field at all): said on stderr, not a blank line on stdout.
+          if (columns.length === 0 && leafPaths(data).length === 0) { sink.note('The answer is an empty record ({}).'); return; }
+          sink.out(table.recordTable(data, columns, people));
         }
       } else {
         sink.out(`${stripControls(String(data))}\n`);

@@ -253,6 +253,11 @@ describe('fields of an answer the spec does not show are never dropped from a ta
     fake.stub('/api/v1/repositories/create-standalone', { json: { id: 'repo_9', created: true } });
     const named = await run(['repos', 'create-standalone', '-F', 'organizationId=org_a', '-o', 'table']);
     expect(named.stdout).toBe('id  repo_9\n');
+    fake.stub('/api/v1/repositories/create-standalone', { json: {} });
+    const empty = await run(['repos', 'create-standalone', '-F', 'organizationId=org_a', '-o', 'table']);
+    expect(empty.code, empty.stderr).toBe(0);
+    expect(empty.stdout).toBe('');
+    expect(empty.stderr).toContain('The answer is an empty record ({}).');
   });
 
   it('a declared record keeps its curated view (issues get lists no other fields)', async () => {
