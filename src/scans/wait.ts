@@ -3,8 +3,10 @@
  * or `--wait-timeout` passes.
  *
  * How a scan record reads (readScan, rows `scan-*` of answers/checks.ts):
- * - done: status `completed` or `finished` (field notes), or a status svc does not know (`succeeded`)
- *   where the finished flags (`finished`/`codeScanFinished`) present all say true (a warning); an
+ * - done: status `completed` or `finished` (field notes); a common word for done (`complete`, `done`,
+ *   `succeeded`, `success`, `successful`: inference, a warning) unless a finished flag says false; or
+ *   a status svc does not know where the finished flags (`finished`/`codeScanFinished`) present all
+ *   say true (a warning); an
  *   `errorMessage` beside that is a warning about part of the scan (inference), not a failure;
  * - failed: status failed, error, errored, cancelled, canceled or aborted; or an `errorMessage` on a
  *   scan that neither its word nor its flags say is done;
@@ -51,6 +53,8 @@ export interface WaitSettings {
 type ScanState = 'done' | 'failed' | 'running' | 'unknown';
 
 const DONE = new Set(['completed', 'finished']);
+/** Inference: words other services use for a scan that has ended well (the field notes name only the two above). */
+const DONE_INFERRED = new Set(['complete', 'done', 'succeeded', 'success', 'successful']);
 /** How often the elapsed time on a terminal's status line moves. */
 const TICK_MS = 1000;
 const FAILED = new Set(['failed', 'error', 'errored', 'cancelled', 'canceled', 'aborted']);
@@ -92,6 +96,11 @@ function readScan(item: ScanItem): ScanReading {
     if (flagged === true) return disagree('with finished: true');
     return { state: message !== undefined ? 'failed' : 'running', notes };
   }
+  // (A finished flag false beside one reads as a word svc does not know, below: a message there is a failure.)
+  if (DONE_INFERRED.has(status) && flagged !== false) {
+    notes.push({ id: 'scan-word-done', detail: `${said}${flagged === true ? ' with the finished flags true' : ''}: taken as done${flagged === true ? '' : ' (inference: a common word for done)'}` });
+    return done();
+  }
   // A word svc does not know (or none): the flags say what it means; without them nothing is stated.
   if (flagged === true) {
     if (word !== '') notes.push({ id: 'scan-word-done', detail: `${said} with the finished flags true: taken as done` });
@@ -111,7 +120,7 @@ export function scanState(item: ScanItem): ScanState {
 /** The scan record read, its doubts reported (`scan-word-unknown` is refused: exit 7 naming the word). */
 export function reportScan(item: ScanItem, what: string, report: Report): ScanState {
   const r = readScan(item);
-  for (const n of r.notes) report(n.id, what, n.detail, n.id === 'scan-word-unknown' ? 'the field notes name completed and finished; svc knows queued, pending, running, in_progress, started and scanning; check the service version, or gate on what the scan found with --repository-ids' : undefined);
+  for (const n of r.notes) report(n.id, what, n.detail, n.id === 'scan-word-unknown' ? 'svc knows completed, finished, complete, done, succeeded, success and successful as done and queued, pending, running, in_progress, started and scanning as running; check the service version, or gate on what the scan found with --repository-ids' : undefined);
   return r.state;
 }
 

@@ -828,6 +828,12 @@ const CASES: Record<CheckId, Case> = {
       expect(r.code, r.stderr).toBe(0);
       expect(r.stdout).toContain('scan scan-1 (succeeded)');
       expect(warnings(r.stderr).join()).toContain("status 'succeeded' with the finished flags true: taken as done");
+      // A common word for done without any flag: done too (inference), warned; a high issue still fails.
+      fake.stub(SCANS, { json: { codeScans: [{ scanId: 'scan-1', status: 'Done' }], totalCount: 1 } });
+      fake.stub(SEARCH, { json: answer([issue({ score: 95 })]) });
+      const f = await gate(['--scan-id', 'scan-1']);
+      expect(f.code, f.stderr).toBe(1);
+      expect(warnings(f.stderr).join()).toContain("status 'Done': taken as done (inference: a common word for done)");
     },
   },
   'scan-word-unknown': {

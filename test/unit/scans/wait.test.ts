@@ -65,11 +65,21 @@ describe('scanState', () => {
     expect(scanState({ status: 'queued' })).toBe('running');
   });
 
-  it('a word svc does not know: the finished flags say what it means; without them it is unknown (exit 7, never 8)', () => {
+  it('a common word for done is done unless a flag says false (inference, warned)', () => {
+    for (const w of ['complete', 'Done', 'succeeded', 'SUCCESS', 'successful']) expect(scanState({ status: w }), w).toBe('done');
     expect(scanState({ status: 'succeeded', finished: true })).toBe('done');
     expect(scanState({ status: 'done', codeScanFinished: true, finished: true })).toBe('done');
     expect(scanState({ status: 'succeeded', finished: false })).toBe('running');
-    expect(scanState({ status: 'succeeded' })).toBe('unknown');
+    expect(scanState({ status: 'done', finished: true, codeScanFinished: false })).toBe('running');
+    const doubts = new Doubts('gate');
+    expect(reportScan({ status: 'succeeded' }, 'gate: scan s1', doubts.report)).toBe('done');
+    expect(doubts.found().map((k) => [k.id, k.action, k.details])).toEqual([['scan-word-done', 'warn', ["status 'succeeded': taken as done (inference: a common word for done)"]]]);
+  });
+
+  it('a word svc does not know: the finished flags say what it means; without them it is unknown (exit 7, never 8)', () => {
+    expect(scanState({ status: 'ended', finished: true })).toBe('done');
+    expect(scanState({ status: 'ended', finished: false })).toBe('running');
+    expect(scanState({ status: 'ended' })).toBe('unknown');
     expect(scanState({ status: 'exploded' })).toBe('unknown');
     expect(scanState({})).toBe('unknown');
   });
