@@ -272,8 +272,11 @@ function folderError(path: string, dir: string, err: unknown): Error {
 
 /** Where JSON.parse stopped, as line and column (never the text there: it may hold a secret). */
 function jsonWhere(err: unknown, text: string): string {
-  const m = /at position (\d+)/.exec((err as Error).message);
-  if (!m) return 'it ends before the JSON does: cut short?';
+  const message = (err as Error).message;
+  const m = /at position (\d+)/.exec(message);
+  // V8 names no position for a bad first token (`Unexpected token 'o', "not json"...`): the message
+  // quotes the text, so it is not shown; only the end of the input is said as such.
+  if (!m) return /Unexpected end|end of JSON/i.test(message) ? 'it ends before the JSON does: cut short?' : 'an unexpected character where a JSON value should start';
   const pos = Number(m[1]);
   const before = text.slice(0, pos);
   return `line ${before.split('\n').length}, column ${pos - before.lastIndexOf('\n')}`;

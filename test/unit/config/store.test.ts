@@ -86,6 +86,10 @@ describe('ConfigStore', () => {
     writeFileSync(path, '{"profiles": {"a": {"tokenSecret": "s3cr3t-x"');
     expect(() => new ConfigStore(path).read()).toThrow(/is corrupt: it is not valid JSON \((line 1, column 46|it ends before the JSON does: cut short\?)\)$/);
     expect(() => new ConfigStore(path).read()).not.toThrow(/s3cr3t/);
+    // A bad first token: V8 names no position, and the text is not cut short.
+    writeFileSync(path, 'tokenSecret=s3cr3t-x');
+    expect(() => new ConfigStore(path).read()).toThrow(/is corrupt: it is not valid JSON \(an unexpected character where a JSON value should start\)$/);
+    expect(() => new ConfigStore(path).read()).not.toThrow(/s3cr3t/);
   });
 
   it('a directory where the file should be is a clear error', () => {
