@@ -515,6 +515,13 @@ function makeChecks() {
       on: { bulk: 'refuse' },
       lie: 'a start that says nothing of what it started',
     },
+    'commit-scan-short': {
+      doubt: '`--commit` (scans found by the issues naming the commit): the service lists fewer open issues for those scans (`scanId`) than name the commit',
+      basis: 'inferred',
+      why: 'inference: a scan\'s listing holds every issue that names the scan, and more where an issue found again names the scan that first found it; fewer means the scanId filter lost some: the issues naming the commit are counted, and what the listing left out cannot be shown',
+      on: { gate: 'stop' },
+      lie: 'a scan listing of 0 issues where an issue naming the commit was read: no PASS (a FAIL read of the commit stands)',
+    },
     'commit-scan-unknown': {
       doubt: '`--commit`: issues name a scan of the commit that `scans list` does not know, or one without a scan id',
       basis: 'inferred',

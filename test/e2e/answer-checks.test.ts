@@ -860,6 +860,20 @@ const CASES: Record<CheckId, Case> = {
       refused(await svc(['scans', 'start', '--repository-ids', 'repo-1', '--wait']), 'the response has no scanId (nor id), so there is no scan to wait for');
     },
   },
+  'commit-scan-short': {
+    async lie() {
+      // The scan of the commit (its items name no commit: found by the issue naming it) ended; its
+      // listing by scanId holds nothing, though an issue naming it was read.
+      fake.stub(SCANS, { json: { codeScans: [{ scanId: 'scan-1', repositoryId: 'repo-1', status: 'completed' }], totalCount: 1 } });
+      const serve = (found: Json[]) => fake.stub(SEARCH, (req: { body: Json }) => ({ json: answer(req.body.scanId === undefined ? found : []) }));
+      serve([issue()]);
+      refused(await gate(['--commit', 'abcdef0123456789']), "1 open issue names commit abcdef0123456789, but the service lists 0 for its scan (scan-1)");
+      // A breaking issue of the commit read: the FAIL stands.
+      serve([issue({ score: 95 })]);
+      const f = await gate(['--commit', 'abcdef0123456789']);
+      expect(f.code, f.stderr).toBe(1);
+    },
+  },
   'commit-scan-unknown': {
     async lie() {
       fake.stub(SEARCH, { json: answer([issue()]) });

@@ -53,7 +53,15 @@ const MAX_PAGES = 1000;
 /** Recent scans looked at for one that is still running. */
 const RECENT_SCANS = 100;
 
-/** What was verified of --commit, for the summary and `-o json` `verified.commit`. */
+/**
+ * What was verified of --commit (the summary's and `-o json`'s `verified.commit`), and `judge`: the
+ * scans whose findings the gate counts, when every scan the issues name was found and has ended.
+ */
+interface CommitScans {
+  commit: VerifiedCommit;
+  judge?: string[];
+}
+
 /** What the gate's listing found: the scans named by open issues of the commit (sieve.ts). */
 interface Evidence {
   ids: string[];
@@ -132,10 +140,11 @@ async function searchOtherStatuses(client: Client, s: Scope, sha: string, report
 }
 
 /** The state of each scan the issues name: running -> 8, all failed -> 1, unknown -> 7 (or 4). */
-async function checkScans(client: Client, s: Scope, sha: string, ids: string[], report: Report, doubts: Context['doubts'], failing?: (text: string) => void): Promise<VerifiedCommit> {
+async function checkScans(client: Client, s: Scope, sha: string, ids: string[], report: Report, doubts: Context['doubts'], failing?: (text: string) => void): Promise<CommitScans> {
   const scans: VerifiedCommit['scans'] = [];
   const failed: string[] = [];
   let unknown = 0;
+  let running = 0;
   // Per repository (a scan naming none: on its own, as head-scan.ts groups them): whether a scan of it
   // did not fail. One whose every scan failed has no complete findings, whatever another's scan says.
   const sound = new Map<string, boolean>();
@@ -168,6 +177,7 @@ async function checkScans(client: Client, s: Scope, sha: string, ids: string[], 
       // A breaking issue of the commit was read: the scan can only list more, so the FAIL stands.
       failing(`gate: the scan ${q(id)} of commit ${sha} has not finished (status ${escapeControls(status)}): the FAIL stands on the issues it has listed so far; more may follow`);
       scans.push({ id, status });
+      running++;
       continue;
     }
     if (state === 'running') {
@@ -198,7 +208,8 @@ async function checkScans(client: Client, s: Scope, sha: string, ids: string[], 
     const where = [...sound.values()].some((ok) => ok) ? ` in ${brokenKeys.map((k) => escapeControls(k)).join(', ')} (another repository's scan of it finished)` : '';
     throw new CliError(`gate: the ${plural(broken.length, 'scan', 'scans')} of commit ${sha}${where} failed (${broken.join('; ')})`, EXIT.GATE_FAILED, 'a failed scan has no complete findings: fix the cause and scan again');
   }
-  return { sha, scans };
+  // Every scan named was found and has ended: what the service lists for them is the commit's findings.
+  return { commit: { sha, scans }, ...(unknown === 0 && running === 0 ? { judge: ids } : {}) };
 }
 
 /** Scans of the scope's repositories that are queued or running (among the most recent). */
@@ -228,7 +239,7 @@ async function runningScans(client: Client, s: Scope, report: Report): Promise<s
  * Verifies that the service has scanned `sha` within the gate's scope and that the scan has finished
  * (see the table above); throws the documented exit code when it cannot show it.
  */
-export async function verifyCommitScanned(ctx: Context, searchScope: Record<string, unknown>, sha: string, listed: Evidence | undefined, repositories: ScopeRepositories | undefined, failed: boolean): Promise<VerifiedCommit> {
+export async function verifyCommitScanned(ctx: Context, searchScope: Record<string, unknown>, sha: string, listed: Evidence | undefined, repositories: ScopeRepositories | undefined, failed: boolean): Promise<CommitScans> {
   const client = await ctx.client();
   const s = scopeOf(searchScope);
   if (repositories) s.repositories = repositories;
@@ -241,10 +252,13 @@ export async function verifyCommitScanned(ctx: Context, searchScope: Record<stri
       `${evidence.unnamed} ${plural(evidence.unnamed, 'issue names', 'issues name')} commit ${sha} but not the scan that found ${plural(evidence.unnamed, 'it', 'them')} (codeScan.id), so svc cannot check that the scan has finished`,
       'the service answered an issue without its scan id; try again with --verbose',
     );
-    if (evidence.ids.length === 0) return { sha, scans: [] };
+    if (evidence.ids.length === 0) return { commit: { sha, scans: [] } };
   }
   // A FAIL already proven on the commit's issues stands while a scan of it is still running (exit 1, said).
-  if (evidence.ids.length > 0) return checkScans(client, s, sha, evidence.ids, report, ctx.doubts, failed ? (text) => ctx.warn(text) : undefined);
+  if (evidence.ids.length > 0) {
+    const checked = await checkScans(client, s, sha, evidence.ids, report, ctx.doubts, failed ? (text) => ctx.warn(text) : undefined);
+    return evidence.unnamed > 0 ? { commit: checked.commit } : checked;
+  }
   const where = whereText(s);
   const running = await runningScans(client, s, report);
   if (running.length > 0) {

@@ -74,7 +74,7 @@ export function gateSearchBody(scope: Record<string, unknown>): Record<string, u
 }
 
 /** What the gate's count is made on: the listing's options and what the scope verification found. */
-interface CountOptions {
+export interface CountOptions {
   size: number;
   concurrency: number;
   keepAll: boolean;

@@ -29,9 +29,8 @@ import { checkOutput } from '../../output/respond.js';
 import { printDryRun } from '../../http/dry-run.js';
 import { buildScope, organizationInUse, searchOperation } from './scope-flags.js';
 import { verifyScope } from './scope.js';
-import { verifyCommitScanned } from './commit-scan.js';
-import { findCommitScan, judgeScans } from './head-scan.js';
-import { countIssues, gateSearchBody } from './count.js';
+import { countForCommit } from './commit-count.js';
+import { gateSearchBody } from './count.js';
 import { printVerdict } from './summary.js';
 import { gateSetup, resolveRepository, type GateSetup } from './setup.js';
 import { repositoriesOf, repositoryOf, writeStepSummary } from './ci-reports.js';
@@ -89,11 +88,13 @@ export async function runGate(ctx: Context, opts: GateOptions): Promise<void> {
   // With --sarif, the repositories of the counted issues are noted as they are kept (the warning below).
   const repositories = new Set<string>();
   const seen = paths.sarif ? (issue: IssueInput) => { const name = repositoryOf(issue); if (name !== undefined) repositories.add(name); } : undefined;
-  const store = spillStore({ ...opts.spill, seen });
+  const stores = [spillStore({ ...opts.spill, seen })];
+  // A second count starts afresh: the repositories seen are those of the issues it keeps.
+  const freshStore = () => { repositories.clear(); stores.push(spillStore({ ...opts.spill, seen })); return stores[stores.length - 1]; };
   try {
-    await decideAndReport(ctx, opts, { setup, options, format, annotations, paths, stepSummary, ...scope, startedAt, store, repositories, counts: countsScope(opts, setup) });
+    await decideAndReport(ctx, opts, { setup, options, format, annotations, paths, stepSummary, ...scope, startedAt, store: stores[0], freshStore, repositories, counts: countsScope(opts, setup) });
   } finally {
-    store.close();
+    for (const store of stores) store.close();
   }
 }
 
@@ -108,6 +109,8 @@ interface GateRun {
   built: Record<string, unknown>;
   startedAt: number;
   store: SpillStore;
+  /** Another store, for a second count (commit-count.ts), closed with the first. */
+  freshStore: () => SpillStore;
   repositories: ReadonlySet<string>;
   /** What the service's categoryCounts are taken to count, and where that came from. */
   counts: CountsSetting;
@@ -127,17 +130,10 @@ async function decideAndReport(ctx: Context, opts: GateOptions, g: GateRun): Pro
     // Every id of the scope exists and its scan has finished, or there is no verdict (4, 8, 1); a
     // repository found by its URL has that URL in its record (7).
     const { verified, repositoryNames, repositories } = await verifyScope(ctx, scope, { wait: typeof scope.scanId === 'string' ? opts.wait : undefined, ...(repository?.url !== undefined ? { resolvedUrl: repository.url } : {}) });
-    // --commit: the service's scan of that commit (a pull request's head: its PR scan), waited for with
-    // --wait; found, the gate counts what that scan found (head-scan.ts).
-    const sha = setup.sieve.commit;
-    const head = sha !== undefined && scope.scanId === undefined ? await findCommitScan(ctx, scope, sha, { wait: opts.wait, ci: setup.ci, repositories }) : undefined;
-    const scanIds = head ? judgeScans(scope, head) : undefined;
-    const sieved = head ? { ...setup, sieve: { ...setup.sieve, commit: undefined } } : setup;
-    // Fingerprints only where something shows them: reports that list every issue, -o json/ndjson/csv.
-    const counted = await countIssues(ctx, scope, g.options, sieved, { size: opts.pageSize, concurrency: opts.concurrency, scanIds, keepAll, keepSifted: keep.siftedIssues || asData, fingerprints: keepAll || format !== 'table', store: g.store, repositoryNames, repositories, countsWide: g.counts.scope === 'wide' });
-    // --commit otherwise: no verdict unless the issues show a finished scan of that commit (4, 8, 1, 7).
-    if (head) verified.commit = head;
-    else if (sha !== undefined) verified.commit = await verifyCommitScanned(ctx, scope, sha, counted.sifted?.commitScans, repositories, !counted.result.passed);
+    // --commit: what the service's scans of that commit found (a pull request's head: its PR scan),
+    // waited for with --wait (commit-count.ts). Fingerprints only where something shows them: reports
+    // that list every issue, -o json/ndjson/csv.
+    const counted = await countForCommit(ctx, scope, g.options, setup, { size: opts.pageSize, concurrency: opts.concurrency, keepAll, keepSifted: keep.siftedIssues || asData, fingerprints: keepAll || format !== 'table', store: g.store, repositoryNames, repositories, countsWide: g.counts.scope === 'wide' }, verified, { wait: opts.wait, repositories, freshStore: g.freshStore });
     verdict = { ...counted, verified, organization: organizationInUse(ctx, g.built), categoryCounts: g.counts, doubts: doubtData(ctx) };
     // A doubt that could hide a breaking issue stops a PASS (exit 7 naming it); a proven FAIL stands.
     const stops = ctx.doubts.stopping();

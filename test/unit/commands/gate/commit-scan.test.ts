@@ -163,6 +163,26 @@ describe('the scan an issue of the commit names must have finished', () => {
     expect(retried.stdout).toContain('scanned by scan_1 (failed), scan_2 (completed)');
   });
 
+  it('an issue the commit\'s scan found again names the scan that first found it: counted, as the service lists the scan\'s findings (it passed, left out)', async () => {
+    const OLD = 'aaaaaaa0aaaaaaa0aaaaaaa0aaaaaaa0aaaaaaa0';
+    // iss_1 (critical) first found by scan_0 of an older commit; scan_1 of SHA found it again and iss_2.
+    const redetected = issue({ score: 95, codeScan: { id: 'scan_0', scanTargetBranchCommitSha: OLD } });
+    const found = issue({ id: 'iss_2' });
+    fake.stub('/api/v1/repositories/list', { json: [{ id: 'repo_1' }] });
+    fake.stub('/api/v1/issues/search', (req: { body: Record<string, unknown> }) => listing(req.body.scanId === 'scan_1' ? [redetected, found] : [redetected, found]));
+    // The field notes' scan items: no commit.
+    fake.stub('/api/v1/scans/list', (req: { body: Record<string, unknown> }) => ({ json: { codeScans: [{ scanId: String(req.body.scanId ?? 'scan_1'), repositoryId: 'repo_1', status: 'completed', finished: true }], totalCount: 1 } }));
+    const r = await runCli(['gate', '--repository-ids', 'repo_1', '--fail-on', 'critical', '--commit', SHA, '-o', 'json'], { env: fake.env });
+    expect(r.code, r.stderr).toBe(1);
+    const v = JSON.parse(r.stdout);
+    expect(v.breaking.map((i: { id: string }) => i.id)).toEqual(['iss_1']);
+    expect(v.verified.commit).toEqual({ sha: SHA, scans: [{ id: 'scan_1', status: 'completed' }] });
+    expect(v.scope.scanId).toBe('scan_1');
+    // Listed by the scan's id, after the scope's listing that named it.
+    expect([...new Set(fake.to('/api/v1/issues/search').map((q) => q.body.scanId))]).toEqual([undefined, 'scan_1']);
+    expect(r.stderr).toContain("item 'iss_1' of scan 'scan_0', not the one asked for ('scan_1')");
+  });
+
   it('completed: the verdict (passes below the threshold), naming the scan', async () => {
     stub([issue()], scanItem({ status: 'completed', finished: true }));
     const r = await gate();

@@ -1,0 +1,56 @@
+/**
+ * `--commit SHA`: which issues the gate counts.
+ *
+ * - `scans list` names the scan of the commit (head-scan.ts, an inferred field): what that scan
+ *   found, by the search's `scanId`.
+ * - Otherwise the issues show it (commit-scan.ts): the open issues whose `codeScan` names the commit
+ *   give the scans of it. Once every one of those scans is found and has ended, the gate counts what
+ *   the service lists for them by `scanId`, as above: an issue the scan found again names the scan
+ *   that first found it (the spec does not say which scan `codeScan` names), so the issues naming
+ *   the commit can be fewer than the scan's findings. A scan listing that holds fewer issues than
+ *   named the commit (`commit-scan-short`) keeps the first count, with no PASS.
+ */
+import type { Context } from '../../context.js';
+import type { Thresholds } from '../../gate/policy.js';
+import type { GateVerdict, VerifiedScope } from '../../gate/verdict.js';
+import type { WaitSettings } from '../../scans/wait.js';
+import { countIssues, type CountOptions } from './count.js';
+import { verifyCommitScanned } from './commit-scan.js';
+import { findCommitScan, judgeScans } from './head-scan.js';
+import type { ScopeRepositories } from './scope-repositories.js';
+import type { GateSetup } from './setup.js';
+import type { SpillStore } from './spill.js';
+
+type Counted = Omit<GateVerdict, 'verified'>;
+
+interface CommitCount {
+  wait?: WaitSettings;
+  repositories?: ScopeRepositories;
+  /** A store for a second count (the first one's keeps its issues). */
+  freshStore: () => SpillStore;
+}
+
+/** Counts the scope's issues (count.ts), of the commit's scans with --commit; sets `verified.commit`. */
+export async function countForCommit(ctx: Context, scope: Record<string, unknown>, options: Thresholds, setup: GateSetup, o: CountOptions, verified: VerifiedScope, c: CommitCount): Promise<Counted> {
+  const sha = setup.sieve.commit;
+  const unsieved: GateSetup = { ...setup, sieve: { ...setup.sieve, commit: undefined } };
+  const head = sha !== undefined && scope.scanId === undefined ? await findCommitScan(ctx, scope, sha, { wait: c.wait, ci: setup.ci, repositories: c.repositories }) : undefined;
+  if (head) {
+    verified.commit = head;
+    return countIssues(ctx, scope, options, unsieved, { ...o, scanIds: judgeScans(scope, head) });
+  }
+  const counted = await countIssues(ctx, scope, options, setup, o);
+  if (sha === undefined) return counted;
+  // No verdict unless the issues show a finished scan of that commit (4, 8, 1, 7).
+  const byIssues = await verifyCommitScanned(ctx, scope, sha, counted.sifted?.commitScans, c.repositories, !counted.result.passed);
+  verified.commit = byIssues.commit;
+  if (byIssues.judge === undefined || byIssues.judge.length === 0 || scope.scanId !== undefined) return counted;
+  const judged = { ...scope, ...(byIssues.judge.length === 1 ? { scanId: byIssues.judge[0] } : {}) };
+  const recounted = await countIssues(ctx, judged, options, unsieved, { ...o, store: c.freshStore(), scanIds: byIssues.judge.length > 1 ? byIssues.judge : undefined });
+  if (recounted.result.counts.total >= counted.result.counts.total) {
+    if (byIssues.judge.length === 1) scope.scanId = byIssues.judge[0];
+    return recounted;
+  }
+  ctx.doubts.add('commit-scan-short', 'gate', `${counted.result.counts.total} open ${counted.result.counts.total === 1 ? 'issue names' : 'issues name'} commit ${sha}, but the service lists ${recounted.result.counts.total} for its ${byIssues.judge.length === 1 ? 'scan' : 'scans'} (${byIssues.judge.join(', ')}): counted the issues that name the commit`, 'check the service version; try again with --verbose');
+  return counted;
+}
