@@ -14,7 +14,7 @@ import { listParser, stringParser } from '../request/values.js';
 import { parseNumberFlag } from '../request/number-flag.js';
 import { Pager } from './all-pages.js';
 import { checkEmptyScope } from './empty-scope.js';
-import { resolveRepositoryFields } from '../request/repository-names.js';
+import { repositoryIdsOf, resolveRepositoryFields } from '../request/repository-names.js';
 import { kebab } from '../operations/index.js';
 import { askYesNo } from '../terminal/confirm.js';
 import { actionOf, type CheckId } from '../answers/checks.js';
@@ -127,6 +127,8 @@ export async function findWhere(ctx: Context, search: Operation, where: Where, o
   const p = search.pagination!;
   await resolveRepositoryFields(ctx, where.body, (f) => `--where ${kebab(f)}`, { read: true });
   const body = { ...where.body, ...p.stableOrder, ...(organizationId ? { organizationId } : {}) };
+  // Read when the first issue that names its repository comes (one that names none cannot disagree).
+  let scope: Scope | undefined;
   const pager = new Pager({
     what: 'issues search (--where)',
     pagination: p,
@@ -145,6 +147,7 @@ export async function findWhere(ctx: Context, search: Operation, where: Where, o
   const progress = await ctx.progress('finding the issues of --where');
   try {
     for await (const page of pager.pages()) {
+      if (scope === undefined && page.items.some((it) => repositoryOf(it) !== undefined)) scope = await scopeOf(ctx, body);
       page.items.forEach((item, i) => {
         const doubted = page.doubted?.get(i);
         const it = (item ?? {}) as Record<string, unknown>;
@@ -156,6 +159,12 @@ export async function findWhere(ctx: Context, search: Operation, where: Where, o
           return;
         }
         if (id === undefined) return;
+        // Of a repository outside the organization or project asked for: the service ignored that filter.
+        const repo = repositoryOf(it);
+        if (scope?.ids && repo !== undefined && !scope.ids.has(repo)) {
+          skipped.push({ id, why: `of repository ${quoted(repo)}, not one of ${scope.where} (repositories list)` });
+          return;
+        }
         // The filter first: an issue outside min-score/max-score is none of --where's, whatever its id.
         const score = typeof it.score === 'number' ? it.score : undefined;
         if (where.minScore !== undefined && (score === undefined || score < where.minScore)) return;
@@ -177,6 +186,33 @@ export async function findWhere(ctx: Context, search: Operation, where: Where, o
   // search itself: a mistyped id is not "nothing to do" (it was exit 0).
   if (pager.fetched === 0) await checkEmptyScope(client, search.path, body, 'issues search (--where)');
   return { found, skipped };
+}
+
+/**
+ * The repositories of the organization or project --where names (--org, `project-id=`), or undefined
+ * when it names neither: an issue carries no organizationId or projectId (the spec's Issue record), so
+ * an item of another repository is the only sign that the service ignored those filters, and
+ * `item-foreign` cannot see it. Such an item is skipped, never acted on; one that names no repository
+ * cannot disagree (as answers/item-scope.ts checks the fields an item carries).
+ */
+async function scopeOf(ctx: Context, body: Record<string, unknown>): Promise<Scope> {
+  const org = typeof body.organizationId === 'string' ? body.organizationId : undefined;
+  const project = typeof body.projectId === 'string' ? body.projectId : undefined;
+  if (org === undefined && project === undefined) return {};
+  const where = project !== undefined ? `project ${quoted(project)}` : `organization ${quoted(org!)}`;
+  return { ids: await repositoryIdsOf(ctx, org, project), where };
+}
+
+/** The repositories an issue of --where must be of (none: no organization or project named). */
+interface Scope {
+  ids?: ReadonlySet<string>;
+  where?: string;
+}
+
+/** The repositoryId an item names, as text. */
+function repositoryOf(item: unknown): string | undefined {
+  const v = item !== null && typeof item === 'object' ? (item as Record<string, unknown>).repositoryId : undefined;
+  return typeof v === 'string' || typeof v === 'number' ? String(v) : undefined;
 }
 
 /** What a skipped issue disagrees with, in a few words. */

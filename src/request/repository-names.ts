@@ -31,6 +31,7 @@ interface Repo {
   id: string;
   name: string;
   urls: string[];
+  projectId?: string;
 }
 
 /** The request fields that hold repository ids. */
@@ -59,7 +60,7 @@ async function listRepos(ctx: Context, organizationId: string | undefined): Prom
     const rec = r as Record<string, unknown>;
     if (typeof rec.id !== 'string') return [];
     const urls = [rec.url, rec.repositoryUrl].filter((u): u is string => typeof u === 'string' && u !== '');
-    return [{ id: rec.id, name: typeof rec.name === 'string' ? rec.name : rec.id, urls }];
+    return [{ id: rec.id, name: typeof rec.name === 'string' ? rec.name : rec.id, urls, ...(typeof rec.projectId === 'string' ? { projectId: rec.projectId } : {}) }];
   });
 }
 
@@ -168,4 +169,15 @@ export async function repositoryName(ctx: Context, id: string, organizationId: s
     if (err instanceof CliError && (err.exitCode === EXIT.INTERRUPTED || err.exitCode === EXIT.TERMINATED)) throw err;
     return undefined;
   }
+}
+
+/**
+ * The ids of the repositories of an organization (`undefined`: the token's default), or of one
+ * project of it: `repositories list`, read once per run. An issue carries no organizationId or
+ * projectId (the spec's Issue record), so its repositoryId is what shows whether a search honoured
+ * those filters.
+ */
+export async function repositoryIdsOf(ctx: Context, organizationId: string | undefined, projectId?: string): Promise<Set<string>> {
+  const repos = await repositories(ctx, organizationId);
+  return new Set(repos.filter((r) => projectId === undefined || r.projectId === projectId).map((r) => r.id));
 }

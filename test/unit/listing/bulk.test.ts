@@ -350,6 +350,27 @@ describe('bulk actions: failure classes, interrupts', () => {
     expect(r.stderr).not.toContain('svc cannot send as the service wrote');
   });
 
+  it('--where project-id (or --org) against a service that ignores it: an issue of a repository outside the project is skipped, never acted on (it was archived)', async () => {
+    // Issues carry no projectId or organizationId: their repository, against repositories list, shows it.
+    fake.stub('/api/v1/repositories/list', { json: [{ id: 'repo_1', projectId: 'prj_1' }, { id: 'repo_2', projectId: 'prj_2' }] });
+    fake.stub('/api/v1/issues/search', { json: { issues: [{ id: 'iss_a', status: 'open', repositoryId: 'repo_2' }, { id: 'iss_b', status: 'open', repositoryId: 'repo_1' }, { id: 'iss_c', status: 'open' }], totalCount: 3, currentPage: 1, pageSize: 500 } });
+    fake.stub('/api/v1/issues/archive', { json: { ok: true } });
+    const r = await runCli(['issues', 'archive', '--where', 'types=open', '--where', 'project-id=prj_2', '--yes', '--org', 'org_1', '-o', 'json'], { env: fake.env });
+    const sent = fake.requests.filter((q) => q.path === '/api/v1/issues/archive').map((q) => (q.body as { issueId: string }).issueId);
+    // iss_c names no repository: it cannot disagree (as for every filter, checked on what an item carries).
+    expect(sent.sort()).toEqual(['iss_a', 'iss_c']);
+    expect(r.code, r.stderr).toBe(10);
+    expect(r.stderr).toMatch(/iss_b \(of repository 'repo_1', not one of project 'prj_2' \(repositories list\)\)/);
+    expect(fake.to('/api/v1/repositories/list')).toHaveLength(1);
+    // --org alone: a repository the organization's list does not hold.
+    fake.stub('/api/v1/repositories/list', { json: [{ id: 'repo_1', projectId: 'prj_1' }] });
+    const before = fake.to('/api/v1/issues/archive').length;
+    const org = await runCli(['issues', 'archive', '--where', 'types=open', '--yes', '--org', 'org_1', '-o', 'json'], { env: fake.env });
+    expect(org.code, org.stderr).toBe(10);
+    expect(fake.to('/api/v1/issues/archive').slice(before).map((q) => (q.body as { issueId: string }).issueId).sort()).toEqual(['iss_b', 'iss_c']);
+    expect(org.stderr).toMatch(/iss_a \(of repository 'repo_2', not one of organization 'org_1'/);
+  });
+
   it('an id named beside --where that the search answers outside the filter: acted on as named, one record, a summary that agrees', async () => {
     // It was recorded done AND skipped, and the summary read "2 archived, 1 skipped: iss_b".
     fake.stub('/api/v1/issues/search', { json: { issues: [{ id: 'iss_a', status: 'open' }, { id: 'iss_b', status: 'patched' }, { id: 'iss_c', status: 'patched' }], totalCount: 3, currentPage: 1, pageSize: 500 } });
