@@ -84,7 +84,7 @@ export const scans: Operation[] = [
     followUp: {
       step: 'scan-wait',
       options: [
-        { flags: '--wait', description: 'Wait until the scan finishes; print its id (-o json: its record). Exit 1 if the scan fails' },
+        { flags: '--wait', description: 'Wait until the scan finishes (every scan started, one per repository where the answer lists them); print its id (-o json: its record; several: a list). Exit 1 if a scan fails' },
         { flags: '--poll-interval <seconds>', description: 'Seconds between status checks while waiting (default 10)' },
         { flags: '--wait-timeout <seconds>', description: 'Stop waiting after this many seconds, exit 6 (default 3600)' },
       ],

@@ -146,14 +146,21 @@ export function prepareWait(opts: Record<string, unknown>): WaitSettings {
   return { pollMs: pollSec * 1000, timeoutMs: timeoutSec * 1000 };
 }
 
-/** The id of the started scan: `scanId`, or `id` as some clients fall back to. */
-export function startedScanId(response: unknown): string {
+const idText = (v: unknown): string | undefined => ((typeof v === 'string' && v.trim() !== '') || typeof v === 'number' ? String(v) : undefined);
+
+/**
+ * The ids of the started scans: `scanId` (or `id`, as some clients fall back to), and every one of
+ * `scanIds` where the answer lists the scans of several repositories (svc's sandbox does; inference:
+ * the field notes show `{ scanId }` only), each once.
+ */
+export function startedScanIds(response: unknown): string[] {
   const r = (response ?? {}) as Record<string, unknown>;
-  for (const key of ['scanId', 'id']) {
-    const v = r[key];
-    if ((typeof v === 'string' && v.trim() !== '') || typeof v === 'number') return String(v);
-  }
-  throw refusal('scan-started-no-id', 'scans start', 'the response has no scanId (nor id), so there is no scan to wait for', 'look for the scan with `svc scans list`');
+  const ids = new Set<string>();
+  const first = idText(r.scanId) ?? idText(r.id);
+  if (first !== undefined) ids.add(first);
+  if (Array.isArray(r.scanIds)) for (const v of r.scanIds) { const id = idText(v); if (id !== undefined) ids.add(id); }
+  if (ids.size === 0) throw refusal('scan-started-no-id', 'scans start', 'the response has no scanId (nor id, nor scanIds), so there is no scan to wait for', 'look for the scan with `svc scans list`');
+  return [...ids];
 }
 
 /**
@@ -196,13 +203,14 @@ function transient(err: unknown): boolean {
   return err instanceof ApiError && err.exitCode === EXIT.NETWORK;
 }
 
-export async function waitForScan(ctx: Context, scanId: string, organizationId: unknown, s: WaitSettings): Promise<ScanItem> {
+/** Waits for one scan; `since`: when the wait began (several scans share one --wait-timeout). */
+export async function waitForScan(ctx: Context, scanId: string, organizationId: unknown, s: WaitSettings, since?: number): Promise<ScanItem> {
   const client = await ctx.client();
   const list = await rowOf('scans', 'list');
   const body: Record<string, unknown> = { scanId, page: 1, pageSize: 10 };
   if (typeof organizationId === 'string') body.organizationId = organizationId;
   const started = ctx.now();
-  const deadline = started + s.timeoutMs;
+  const deadline = (since ?? started) + s.timeoutMs;
   ctx.note(`waiting for scan ${scanId} (status every ${s.pollMs / 1000}s, up to ${s.timeoutMs / 1000}s; --wait-timeout)`);
   const progress = await ctx.progress(`scan ${scanId}: waiting`);
   let status = 'not listed yet';
@@ -266,25 +274,34 @@ export async function waitForScan(ctx: Context, scanId: string, organizationId: 
   }
 }
 
-/** stdout: the scan id alone, or the final scan record when -o json/ndjson/csv is asked for. */
-async function printScan(ctx: Context, scanId: string, item: ScanItem): Promise<void> {
+/**
+ * stdout: the scan ids alone, one a line, or the final scan records when -o json/ndjson/csv is asked
+ * for (one scan: its record; several: a list of them).
+ */
+async function printScans(ctx: Context, done: ReadonlyArray<[string, ScanItem]>): Promise<void> {
   const format = askedFormat(ctx);
-  if (format === 'table') { ctx.out(`${scanId}\n`); return; }
-  await render(item, { format, columns: ctx.globals.columns !== undefined ? parseColumns(ctx.globals.columns) : [], pretty: ctx.io.stdoutIsTTY, color: ctx.color, width: layoutWidth(ctx), jq: ctx.globals.jq, project: ctx.globals.columns !== undefined }, { out: ctx.out, note: ctx.note });
+  if (format === 'table') { ctx.out(done.map(([scanId]) => `${scanId}\n`).join('')); return; }
+  await render(done.length === 1 ? done[0][1] : done.map(([, item]) => item), { format, columns: ctx.globals.columns !== undefined ? parseColumns(ctx.globals.columns) : [], pretty: ctx.io.stdoutIsTTY, color: ctx.color, width: layoutWidth(ctx), jq: ctx.globals.jq, project: ctx.globals.columns !== undefined }, { out: ctx.out, note: ctx.note });
 }
 
 export const scanWait: FollowUpStep = {
   prepare: prepareWait,
   async run(ctx, _op, body, response, settings) {
-    const scanId = startedScanId(response);
-    const item = await waitForScan(ctx, scanId, body.organizationId, settings as WaitSettings);
-    // The final record is data either way; the exit code tells a failed scan from a finished one.
-    await printScan(ctx, scanId, item);
-    if (scanState(item) === 'failed') {
-      const why = typeof item.errorMessage === 'string' && item.errorMessage.trim() !== '' ? item.errorMessage.trim() : `status ${String(item.status)}`;
-      throw new ScanFailedError(`scan ${scanId} failed: ${why}`, `see \`svc scans list --scan-id ${scanId}\`; do not gate on a failed scan`);
+    // Every scan started (one per repository where the answer lists them), in turn, within one --wait-timeout.
+    const since = ctx.now();
+    const done: Array<[string, ScanItem]> = [];
+    for (const scanId of startedScanIds(response)) done.push([scanId, await waitForScan(ctx, scanId, body.organizationId, settings as WaitSettings, since)]);
+    // The final records are data either way; the exit code tells a failed scan from a finished one.
+    await printScans(ctx, done);
+    const failed = done.filter(([, item]) => scanState(item) === 'failed');
+    for (const [scanId, item] of done) {
+      if (scanState(item) === 'failed') continue;
+      const open = (item.issueCounts as { open?: unknown } | undefined)?.open;
+      ctx.note(`scan ${scanId} ${String(item.status ?? 'finished')}${typeof open === 'number' ? `, ${open} open issue${open === 1 ? '' : 's'}` : ''}`);
     }
-    const open = (item.issueCounts as { open?: unknown } | undefined)?.open;
-    ctx.note(`scan ${scanId} ${String(item.status ?? 'finished')}${typeof open === 'number' ? `, ${open} open issue${open === 1 ? '' : 's'}` : ''}`);
+    if (failed.length > 0) {
+      const why = (item: ScanItem) => (typeof item.errorMessage === 'string' && item.errorMessage.trim() !== '' ? item.errorMessage.trim() : `status ${String(item.status)}`);
+      throw new ScanFailedError(failed.map(([scanId, item]) => `scan ${scanId} failed: ${why(item)}`).join('; '), `see \`svc scans list --scan-id ${failed[0][0]}\`; do not gate on a failed scan`);
+    }
   },
 };

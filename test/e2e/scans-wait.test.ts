@@ -110,3 +110,30 @@ describe('svc scans start --wait', () => {
     expect(stderr).toContain('svc: error: interrupted by SIGINT');
   });
 });
+
+describe('svc scans start --wait of several repositories', () => {
+  it('waits for every scan the answer lists (scanIds), not the first alone (it exited 0 with one still running)', async () => {
+    const { startTestSandbox } = await import('../helpers/sandbox.js');
+    const sb = await startTestSandbox({ scanDurationMs: 300 });
+    try {
+      const repos = (await sb.runJson(['repos', 'list'])) as Array<{ id: string }>;
+      const ids = repos.slice(0, 2).map((r) => r.id);
+      const r = await sb.run(['scans', 'start', '--repository-ids', ids.join(','), '--wait', '--poll-interval', '0.1']);
+      expect(r.code, r.stderr).toBe(0);
+      const started = r.stdout.trim().split('\n');
+      expect(started).toHaveLength(2);
+      // Both have finished when svc says so.
+      for (const id of started) {
+        const [scan] = ((await sb.runJson(['scans', 'list', '--scan-id', id])) as { codeScans: Array<{ status: string; repositoryId: string }> }).codeScans;
+        expect(scan.status).toBe('completed');
+      }
+      expect(r.stderr).toContain(`waiting for scan ${started[1]}`);
+      // -o json: the records, as one list.
+      const j = await sb.run(['scans', 'start', '--repository-ids', ids.join(','), '--wait', '--poll-interval', '0.1', '-o', 'json']);
+      expect(j.code, j.stderr).toBe(0);
+      expect((JSON.parse(j.stdout) as Array<{ status: string }>).map((x) => x.status)).toEqual(['completed', 'completed']);
+    } finally {
+      await sb.close();
+    }
+  });
+});

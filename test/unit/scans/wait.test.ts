@@ -2,7 +2,7 @@ import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import type { Context } from '../../../src/context.js';
 import {
-  HEARTBEAT_MS, ScanFailedError, WaitTimeoutError, findScan, prepareWait, reportScan, scanState, startedScanId, waitForScan,
+  HEARTBEAT_MS, ScanFailedError, WaitTimeoutError, findScan, prepareWait, reportScan, scanState, startedScanIds, waitForScan,
 } from '../../../src/scans/wait.js';
 import { ServerError, UnauthorizedError } from '../../../src/http/api-errors.js';
 import { InterruptedError, UsageError } from '../../../src/core/errors.js';
@@ -106,10 +106,13 @@ describe('scanState: status and finished-flags that disagree are not done (issue
 
 describe('scan wait helpers', () => {
   it('takes scanId, else id, from the start response', () => {
-    expect(startedScanId({ scanId: 'a', id: 'b' })).toBe('a');
-    expect(startedScanId({ id: 'b' })).toBe('b');
-    expect(() => startedScanId({ ok: true })).toThrow(/no scanId/);
-    expect(() => startedScanId(null)).toThrow(/no scanId/);
+    expect(startedScanIds({ scanId: 'a', id: 'b' })).toEqual(['a']);
+    expect(startedScanIds({ id: 'b' })).toEqual(['b']);
+    expect(() => startedScanIds({ ok: true })).toThrow(/no scanId/);
+    expect(() => startedScanIds(null)).toThrow(/no scanId/);
+    // Several repositories: every scan listed, each once.
+    expect(startedScanIds({ scanId: 'a', scanIds: ['a', 'b', 7, ''] })).toEqual(['a', 'b', '7']);
+    expect(startedScanIds({ scanIds: ['c'] })).toEqual(['c']);
   });
 
   it('finds the scan in a list by scanId or id', () => {
