@@ -41,7 +41,25 @@ export class ResponseError extends ApiError {
   constructor(message: string, status?: number, hint?: string) { super(message, EXIT.BAD_RESPONSE, status, hint); }
 }
 
-/** The service's message from an error body of any shape: `{error}`, `{error:{message,code,requestId}}`, `{message}`, text. */
+/** Strings, or records' `message` (after their `field`, `path` or `property`), of a list or one value; '' when none. */
+function texts(v: unknown): string {
+  const one = (x: unknown): string => {
+    if (typeof x === 'string') return x;
+    if (x === null || typeof x !== 'object' || typeof (x as { message?: unknown }).message !== 'string') return '';
+    const r = x as Record<string, unknown>;
+    const field = [r.field, r.path, r.property].find((f) => typeof f === 'string' && f !== '');
+    return field !== undefined ? `${String(field)}: ${String(r.message)}` : String(r.message);
+  };
+  return (Array.isArray(v) ? v.map(one) : [one(v)]).filter((t) => t !== '').join('; ');
+}
+
+/**
+ * The service's message from an error body of any shape (the field notes: "never assume the shape"):
+ * `{error}`, `{error:{message,code,requestId}}`, `{message}` (a string or a list: frameworks' validation
+ * errors, `{statusCode, message: [...], error: "Bad Request"}`), `{errors: [{field, message}]}`,
+ * problem+json's `detail`, or text. The words that say what to fix come first; a bare status phrase
+ * beside them in parentheses.
+ */
 export function errorMessage(text: string): string {
   let msg = text.trim();
   try {
@@ -49,11 +67,12 @@ export function errorMessage(text: string): string {
     if (body && typeof body === 'object') {
       const b = body as Record<string, unknown>;
       const e = b.error;
-      if (typeof e === 'string') msg = e;
-      else if (e && typeof e === 'object') {
+      const said = [texts(b.message), texts(b.errors), typeof b.detail === 'string' ? b.detail : ''].filter((t) => t !== '').join('; ');
+      if (e && typeof e === 'object' && !Array.isArray(e)) {
         const eo = e as Record<string, unknown>;
         msg = [eo.message, eo.code && `code ${String(eo.code)}`, eo.requestId && `request ${String(eo.requestId)}`].filter(Boolean).join(', ');
-      } else if (typeof b.message === 'string') msg = b.message;
+      } else if (typeof e === 'string' && e !== '') msg = said !== '' && said !== e ? `${said} (${e})` : e;
+      else if (said !== '') msg = said;
       else msg = JSON.stringify(body);
     }
   } catch { /* not JSON: keep the text */ }

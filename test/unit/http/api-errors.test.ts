@@ -30,6 +30,12 @@ describe('errorMessage', () => {
     expect(errorMessage('{"error":"bad issueId"}')).toBe('bad issueId');
     expect(errorMessage('{"error":{"message":"m","code":"E1","requestId":"r9"}}')).toBe('m, code E1, request r9');
     expect(errorMessage('{"message":"plain"}')).toBe('plain');
+    // Frameworks' validation errors: what to fix first, the status phrase beside it (it said only "Bad Request").
+    expect(errorMessage('{"statusCode":400,"message":["pageSize must not be greater than 100","page must be an integer"],"error":"Bad Request"}'))
+      .toBe('pageSize must not be greater than 100; page must be an integer (Bad Request)');
+    expect(errorMessage('{"message":"Validation failed","errors":[{"field":"pageSize","message":"too big"}]}')).toBe('Validation failed; pageSize: too big');
+    expect(errorMessage('{"type":"about:blank","title":"Bad Request","status":400,"detail":"pageSize too big"}')).toBe('pageSize too big');
+    expect(errorMessage('{"error":"bad issueId","message":"bad issueId"}')).toBe('bad issueId');
     expect(errorMessage('{"weird":1}')).toBe('{"weird":1}');
     expect(errorMessage('Bad Gateway\n')).toBe('Bad Gateway');
     expect(errorMessage('')).toBe('');
