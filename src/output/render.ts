@@ -153,7 +153,9 @@ export async function render(answer: unknown, o: RenderOptions, sink: Sink): Pro
         const beside = o.findRows && isRecord(data) && !o.project ? besideRows(data, rows) : undefined;
         if (beside) sink.out(table.recordTable(beside, [], people) + '\n');
         if (rows.length === 0) { sink.note('No results.'); return; }
-        if (rows.length === 1 && o.detail && !o.project && isRecord(rows[0])) {
+        // One row as its record's view; not a view of the whole answer (`whole`: the stats), which
+        // names the answer's fields, not a row's: its one row was drawn as the heading alone.
+        if (rows.length === 1 && o.detail && !o.detail.whole && !o.project && isRecord(rows[0])) {
           sink.out(await table.detailView(rows[0], o.detail, people));
           return;
         }

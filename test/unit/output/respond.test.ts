@@ -163,6 +163,16 @@ describe('an answer of a shape the spec does not show, not where the row guessed
     expect(r.stdout).toBe('date,critical,high\n2026-01-05,2,1\n2026-01-12,1,0\n');
   });
 
+  it('stats answered a list of one: -o table shows its fields (it showed the heading alone)', async () => {
+    fake.stub('/api/v1/stats/securityPosture', { json: [{ date: '2026-01-05', critical: 2, high: 1 }] });
+    const r = await run(['stats', 'security-posture', '-o', 'table']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout.split('\n').map((l) => l.trimEnd())).toEqual(['DATE        CRITICAL  HIGH', '2026-01-05  2         1', '']);
+    fake.stub('/api/v1/stats/issuesByRepository', { json: [{ repositoryId: 'r1', repositoryName: 'payments-api', critical: 1, total: 3 }] });
+    const byRepo = await run(['stats', 'issues-by-repository', '-o', 'table']);
+    expect(byRepo.stdout).toMatch(/^r1 +payments-api +1 +3$/m);
+  });
+
   it('stats security-posture without repositoryRiskScores: -o csv gives its fields, not a row of empty cells', async () => {
     fake.stub('/api/v1/stats/securityPosture', { json: { exposure: { oldestCriticalAge: 3 }, totalOpen: 5 } });
     const r = await run(['stats', 'security-posture', '-o', 'csv']);
