@@ -50,9 +50,11 @@ async function listRepositories(ctx: ApiContext, organizationId: string | undefi
   return answer.flatMap((r: unknown) => {
     if (r === null || typeof r !== 'object') return [];
     const rec = r as Record<string, unknown>;
-    if (typeof rec.id !== 'string') return [];
+    // A numbered id (the spec says a string) as its text; one a double does not hold exactly cannot name it.
+    const id = typeof rec.id === 'string' ? rec.id : Number.isSafeInteger(rec.id) ? String(rec.id) : undefined;
+    if (id === undefined) return [];
     const urls = recordUrls(rec);
-    const repo: LinkedRepository = { id: rec.id, name: typeof rec.name === 'string' ? rec.name : rec.id, urls };
+    const repo: LinkedRepository = { id, name: typeof rec.name === 'string' ? rec.name : id, urls };
     const vcs = recordVcs(rec);
     if (vcs) repo.vcs = vcs;
     return [repo];

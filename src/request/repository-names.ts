@@ -58,9 +58,11 @@ async function listRepos(ctx: Context, organizationId: string | undefined): Prom
   return answer.flatMap((r: unknown) => {
     if (r === null || typeof r !== 'object') return [];
     const rec = r as Record<string, unknown>;
-    if (typeof rec.id !== 'string') return [];
+    // A numbered id (the spec says a string) as its text; one a double does not hold exactly cannot name it.
+    const id = typeof rec.id === 'string' ? rec.id : Number.isSafeInteger(rec.id) ? String(rec.id) : undefined;
+    if (id === undefined) return [];
     const urls = [rec.url, rec.repositoryUrl].filter((u): u is string => typeof u === 'string' && u !== '');
-    return [{ id: rec.id, name: typeof rec.name === 'string' ? rec.name : rec.id, urls, ...(typeof rec.projectId === 'string' ? { projectId: rec.projectId } : {}) }];
+    return [{ id, name: typeof rec.name === 'string' ? rec.name : id, urls, ...(typeof rec.projectId === 'string' ? { projectId: rec.projectId } : {}) }];
   });
 }
 

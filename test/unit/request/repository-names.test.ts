@@ -104,6 +104,20 @@ describe('ambiguous names', () => {
   });
 });
 
+describe('a repository whose id the service writes as a number', () => {
+  const fake = useFakeServer();
+  it('found by its name, sent as the id\'s text (it was exit 4 "not found"); one a double does not hold is not taken', async () => {
+    fake.stub('/api/v1/repositories/list', { type: 'application/json', text: '[{"id":42,"name":"web-frontend"},{"id":12345678901234567890123,"name":"huge"},{"id":"repo_1","name":"payments-api"}]' });
+    fake.stub('/api/v1/issues/search', { json: { issues: [], totalCount: 0 } });
+    const r = await runCli(['issues', 'search', '-R', 'web-frontend', '--org', 'org_1', '-o', 'json'], { env: fake.env });
+    expect(r.code, r.stderr).toBe(0);
+    expect(fake.to('/api/v1/issues/search')[0].body.repositoryIds).toEqual(['42']);
+    fake.stub('/api/v1/orgs/list', { json: [{ id: 'org_1', name: 'Acme' }] });
+    const huge = await runCli(['issues', 'search', '-R', 'huge', '--org', 'org_1', '-o', 'json'], { env: fake.env });
+    expect(huge.code, huge.stderr).toBe(4);
+  });
+});
+
 describe('setters name the repository by name at an 80-column terminal (issue 24, item 4)', () => {
   const BASE = 'https://api.svc.test';
   const env = { SVC_BASE_URL: BASE, SVC_API_TOKEN_ID: 'tid_1', SVC_API_TOKEN_SECRET: 'secret-1' };
