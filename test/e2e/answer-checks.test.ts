@@ -857,7 +857,7 @@ const CASES: Record<CheckId, Case> = {
   'scan-started-no-id': {
     async lie() {
       fake.stub('/api/v1/scans/start', { json: {} });
-      refused(await svc(['scans', 'start', '--repository-ids', 'repo-1', '--wait']), 'the response has no scanId (nor id), so there is no scan to wait for');
+      refused(await svc(['scans', 'start', '--repository-ids', 'repo-1', '--wait']), 'the response has no scanId (nor id, nor scanIds), so there is no scan to wait for');
     },
   },
   'commit-scan-short': {
