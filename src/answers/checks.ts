@@ -509,7 +509,7 @@ function makeChecks() {
       plausible: '`completed`, `finished: true`, `errorMessage: "1 file skipped: too large"`: the gate decides, with a warning',
     },
     'scan-started-no-id': {
-      doubt: '`scans start --wait`: an answer without `scanId` (or `id`)',
+      doubt: '`scans start --wait`: an answer without `scanId` (or `id`, or a `scanIds` list)',
       basis: 'absent',
       why: 'the field notes: `{ scanId }` (some clients fall back to `id`): there is no scan to wait for',
       on: { bulk: 'refuse' },
