@@ -11,22 +11,40 @@ const args = process.argv.slice(2);
 const only = args.length === 1 ? args[0] : undefined;
 const version = () => JSON.parse(readFileSync(join(__dirname, '..', 'package.json'), 'utf8')).version;
 if (only === '--version' || only === '-V') {
-  process.stdout.write(`${version()}\n`);
+  answer(`${version()}\n`);
 } else {
   // (A copy without its build has no help.txt either: the program then says what is missing.)
   const help = (only === '--help' || only === '-h') && !process.env.SVC_NO_FAST_HELP && (!process.stdout.isTTY || process.stdout.columns >= 80)
     && readOrNothing(join(__dirname, '..', 'dist', 'help.txt'));
-  if (help) process.stdout.write(help);
-  else {
-    // The CLI is two scripts (scripts/bundle-chunks.mjs): svc.cjs, what an API call runs, and
-    // svc-more.cjs, the rest, compiled only when svc.cjs first asks for one of its modules. Each
-    // takes the other's modules from it (`__svcMore`, `__svcModule`).
-    const dist = join(__dirname, '..', 'dist');
-    let more;
-    const main = load(join(dist, 'svc.cjs'), '1', (path) => (more ??= load(join(dist, 'svc-more.cjs'), 'more', (p) => main.__svcModule(p)))(path));
-    // The version the build read from package.json (scripts/build.mjs), else package.json's own.
-    main.runProcess(main.builtVersion ?? version());
-  }
+  if (help) answer(help);
+  // The version the build read from package.json (scripts/build.mjs), else package.json's own.
+  else { const main = cli(); main.runProcess(main.builtVersion ?? version()); }
+}
+
+/**
+ * The CLI is two scripts (scripts/bundle-chunks.mjs): svc.cjs, what an API call runs, and
+ * svc-more.cjs, the rest, compiled only when svc.cjs first asks for one of its modules. Each
+ * takes the other's modules from it (`__svcMore`, `__svcModule`).
+ */
+function cli() {
+  const dist = join(__dirname, '..', 'dist');
+  let more;
+  const main = load(join(dist, 'svc.cjs'), '1', (path) => (more ??= load(join(dist, 'svc-more.cjs'), 'more', (p) => main.__svcModule(p)))(path));
+  return main;
+}
+
+/**
+ * A fast path's whole output. A stdout that cannot be written ends as the program's own does
+ * (src/entry.ts): a reader that went away (EPIPE, `svc --help | head -1`) is exit 0, quietly; any
+ * other failure (a full disk, an I/O error) is the program's one line and exit 9. Without a
+ * handler node threw the error with a stack trace (exit 1). The CLI is loaded only then.
+ */
+function answer(text) {
+  process.stdout.on('error', (err) => {
+    if (err.code === 'EPIPE') process.exit(0);
+    cli().stdoutFailed(err);
+  });
+  process.stdout.write(text);
 }
 
 /**

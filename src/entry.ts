@@ -30,6 +30,15 @@ const SIGNAL_GRACE_MS = 1000;
  */
 const STALL_CHECKS = 3;
 
+/**
+ * bin/svc.js's fast paths (`--version`, top-level help) when stdout could not be written (not EPIPE:
+ * the shim leaves with 0 itself): the line and the code runProcess gives such a failure.
+ */
+export function stdoutFailed(err: NodeJS.ErrnoException): never {
+  try { process.stderr.write(`svc: error: ${stdoutFailureText(err)}\n`); } catch { /* stderr gone too */ }
+  process.exit(EXIT.OUTPUT);
+}
+
 export async function runProcess(version: string): Promise<void> {
   // Every request in flight listens to the one interrupt signal: the engines that send them
   // concurrently (--all, bulk actions, the gate's count) raise its listener limit to their

@@ -15,6 +15,7 @@ import { sourceScan, type ExportUse } from '../../helpers/source-scan.js';
 const ALLOWED = new Map<string, string>([
   ['src/entry.ts runProcess', 'bin/svc.js runs it (the bundle\'s one entry)'],
   ['src/entry.ts builtVersion', 'bin/svc.js passes it to runProcess (the version the build read from package.json)'],
+  ['src/entry.ts stdoutFailed', 'bin/svc.js calls it when a fast path (--version, top-level help) cannot write stdout'],
 ]);
 
 /** `file name` of every export in src/ that no other file imports. */
