@@ -151,10 +151,14 @@ async function decideAndReport(ctx: Context, opts: GateOptions, g: GateRun): Pro
   try {
     ({ failed, sarifFailed } = await writeDecidedReports(ctx, paths, verdict, inputs, written));
   } catch (err) {
-    // Ctrl-C, or the kept issues' file failing, while the reports were written: the ones not written
-    // yet are those of a run without a verdict.
-    const rest = Object.fromEntries(Object.entries(paths).filter(([k]) => !written.includes(k as ReportKey))) as ReportPaths;
-    await undecided(ctx, opts, g, rest, err);
+    // Ctrl-C, or the kept issues' file failing, while the reports were written: the run has no
+    // verdict, so every report says so, those written already too: one written before the signal
+    // said the verdict, and a SARIF, GitLab SAST or Code Quality report it left would be uploaded as
+    // this run's (it is removed, as an earlier run's is). A report already on stdout (`-`) cannot be
+    // taken back: the exit code says it.
+    const onStdout = (k: string) => written.includes(k as ReportKey) && paths[k as ReportKey] === '-';
+    const rest = Object.fromEntries(Object.entries(paths).filter(([k]) => !onStdout(k))) as ReportPaths;
+    await undecided(ctx, opts, g, rest, err, true, written.filter((k) => !onStdout(k)).map((k) => paths[k]!));
     throw err;
   }
   // A pass whose reports are not all written is not a pass: nothing this run wrote may say "passed".
@@ -164,7 +168,7 @@ async function decideAndReport(ctx: Context, opts: GateOptions, g: GateRun): Pro
   if (verdict.result.passed && failed.length > 0) {
     const err = new CliError(`gate passed, but ${failed.length === 1 ? 'a report' : `${failed.length} reports`} could not be written (above), so it does not pass`, failed[0].exitCode, failed[0].hint);
     const rewrite = Object.fromEntries(written.filter((k) => !(k === 'sarif' && sarifFailed) && paths[k] !== '-').map((k) => [k, paths[k]])) as ReportPaths;
-    await undecided(ctx, opts, g, rewrite, err, true, true);
+    await undecided(ctx, opts, g, rewrite, err, true, Object.values(rewrite), true);
     throw err;
   }
   if (stepSummary !== undefined) await writeStepSummary(ctx, stepSummary, verdict, inputs);

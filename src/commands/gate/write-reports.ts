@@ -109,7 +109,7 @@ export async function writeReports(paths: ReportPaths, v: GateVerdict, o: Report
  * When the gate cannot decide: the formats that can say so do; the others are not written, and an
  * earlier run's file at their paths is removed (an old SARIF report would be uploaded as this run's:
  * removeStaleReport says what is safe to remove), as is one that could not be rewritten. Returns the
- * paths removed, for one line on stderr (undecidedNote).
+ * paths removed, for a line on stderr (undecidedNotes).
  */
 export async function writeErrorReports(paths: ReportPaths, message: string, exitCode: number, stdout?: Writable): Promise<string[]> {
   const removed: string[] = [];
@@ -131,11 +131,18 @@ export async function writeErrorReports(paths: ReportPaths, message: string, exi
   return removed;
 }
 
-/** The one stderr line of the reports an undecided run removed; none: nothing was removed. */
-export function undecidedNote(removed: readonly string[], unpassed = false): string | undefined {
-  if (removed.length === 0) return undefined;
-  if (unpassed) return `removed ${removed.join(', ')}: written as a pass before another report failed, and the run does not pass`;
-  return `removed ${removed.join(', ')}: ${removed.length === 1 ? 'a report' : 'reports'} of an earlier run, which this run could not replace (it has no verdict)`;
+/**
+ * The stderr lines of the reports an undecided run removed (none: nothing was removed), one for those
+ * it wrote itself before it lost its verdict (`wrote`: a pass whose other report failed, Ctrl-C while
+ * the reports were written) and one for those an earlier run left.
+ */
+export function undecidedNotes(removed: readonly string[], wrote: readonly string[] = [], unpassed = false): string[] {
+  const own = removed.filter((p) => wrote.includes(p));
+  const earlier = removed.filter((p) => !wrote.includes(p));
+  const lines: string[] = [];
+  if (own.length > 0) lines.push(`removed ${own.join(', ')}: ${unpassed ? 'written as a pass before another report failed, and the run does not pass' : 'written by this run before it ended without a verdict'}`);
+  if (earlier.length > 0) lines.push(`removed ${earlier.join(', ')}: ${earlier.length === 1 ? 'a report' : 'reports'} of an earlier run, which this run could not replace (it has no verdict)`);
+  return lines;
 }
 
 /**

@@ -133,6 +133,57 @@ describe('no verdict: an earlier run\'s SARIF, host B SAST and Code Quality repo
   });
 });
 
+describe('Ctrl-C while the reports are written: the run has no verdict, and no report it wrote says one', () => {
+  /** A host that is interrupted (`signal`) as soon as the line `said` reaches stderr: right after that report was written. */
+  function interruptedAfter(said: string, signal: 'SIGINT' | 'SIGTERM' = 'SIGINT') {
+    const host = testHost({ env: sb.env });
+    const stderr = host.io.stderr;
+    const write = stderr.write.bind(stderr) as (chunk: unknown, ...rest: unknown[]) => boolean;
+    stderr.write = ((chunk: unknown, ...rest: unknown[]) => {
+      const ok = write(chunk, ...rest);
+      if (String(chunk).includes(said) && !host.signal.aborted) host.abort(signal);
+      return ok;
+    }) as typeof stderr.write;
+    return host;
+  }
+
+  function reports(dir: string) {
+    const f = { sarif: join(dir, 'r.sarif'), junit: join(dir, 'r.xml'), json: join(dir, 'r.json'), sast: join(dir, 'sast.json'), cq: join(dir, 'cq.json') };
+    return { f, args: ['--sarif', f.sarif, '--junit', f.junit, '--json-report', f.json, '--gitlab-sast', f.sast, '--code-quality', f.cq] };
+  }
+
+  it('after the SARIF report (exit 130): it is removed, said as this run\'s; the others say undecided or are not written', async () => {
+    const dir = tempDir('svc-int-');
+    const { f, args } = reports(dir);
+    const r = await runCli(['gate', '--fail-on', 'high', ...args], { host: interruptedAfter('wrote the SARIF report') });
+    expect(r.code, r.stderr).toBe(130);
+    expect(r.stderr).toContain(`wrote the SARIF report ${f.sarif}`);
+    expect(existsSync(f.sarif), 'the SARIF report of a run without a verdict').toBe(false);
+    expect(r.stderr).toContain(`removed ${f.sarif}: written by this run before it ended without a verdict`);
+    expect(JSON.parse(readFileSync(f.json, 'utf8'))).toMatchObject({ passed: false, decided: false, exitCode: 130 });
+    expect(readFileSync(f.junit, 'utf8')).toContain('errors="1"');
+    for (const p of [f.sast, f.cq]) expect(existsSync(p), p).toBe(false);
+  });
+
+  it('after GitLab SAST, the JUnit and JSON reports written (SIGTERM, exit 143): the SAST report removed, JUnit and JSON rewritten as undecided', async () => {
+    const dir = tempDir('svc-int-');
+    const { f, args } = reports(dir);
+    // An earlier run's Code Quality report, not reached by this one: removed too, said apart.
+    writeFileSync(f.cq, '[]');
+    const r = await runCli(['gate', '--fail-on', 'high', ...args], { host: interruptedAfter('wrote GitLab', 'SIGTERM') });
+    expect(r.code, r.stderr).toBe(143);
+    expect(r.stderr).toContain('wrote the JSON verdict');
+    for (const p of [f.sarif, f.sast, f.cq]) expect(existsSync(p), p).toBe(false);
+    const said = r.stderr.split('\n').filter((l) => l.includes('removed'));
+    expect(said).toEqual([
+      `warning: removed ${f.sarif}, ${f.sast}: written by this run before it ended without a verdict`,
+      `warning: removed ${f.cq}: a report of an earlier run, which this run could not replace (it has no verdict)`,
+    ]);
+    expect(JSON.parse(readFileSync(f.json, 'utf8'))).toMatchObject({ passed: false, decided: false, exitCode: 143 });
+    expect(readFileSync(f.junit, 'utf8')).toContain('errors="1"');
+  });
+});
+
 describe.skipIf(!hasFull)('a report that cannot be written (/dev/full: ENOSPC; skipped without it)', () => {
   for (const flag of ['--json-report', '--sarif', '--junit', '--markdown']) {
     it(`${flag}: a failing verdict keeps exit 1, the summary printed and the write error said`, async () => {
