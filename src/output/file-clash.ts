@@ -1,7 +1,7 @@
 /**
  * Outputs never destroy inputs. Before any request, every file the run may write (each report, the
- * CI's step summary) is compared with every file it reads (--baseline, --policy or the default
- * .svc-policy.yml, --input, -F name=@file, svc's config file), after resolving symlinks and `..`, and by device and
+ * CI's step summary) is compared with every file it reads (--baseline, --policy, the default
+ * .svc-policy.yml whether or not it is there yet, --input, -F name=@file, svc's config file), after resolving symlinks and `..`, and by device and
  * inode (a hard link is the same file): the same file is exit 2 naming both flags. Otherwise one
  * failed run (a 503) would replace the baseline with an "undecided" report, and every later run
  * would be exit 2 on a baseline that lists nothing.
@@ -19,6 +19,8 @@ export interface NamedFile {
   path: string;
   /** What to do instead, when the usual hint (move a decided run's report over it) does not fit. */
   hint?: string;
+  /** What a report there would do, when it is not (only) this run overwriting what it reads. */
+  why?: string;
 }
 
 interface Identity {
@@ -47,7 +49,7 @@ export async function checkOutputsSpareInputs(outputs: NamedFile[], inputs: Name
     const clash = ins.find(({ id: i }) => i.real === id.real || (i.inode !== undefined && i.inode === id.inode));
     if (clash) {
       throw new UsageError(
-        `${out.flag} '${out.given}' and ${clash.f.flag} '${clash.f.given}' are the same file: the run would overwrite what it reads (a failed run would leave an "undecided" report in its place)`,
+        `${out.flag} '${out.given}' and ${clash.f.flag} '${clash.f.given}' are the same file: ${clash.f.why ?? 'the run would overwrite what it reads (a failed run would leave an "undecided" report in its place)'}`,
         clash.f.hint ?? `write ${out.flag} to another file (e.g. a new name, then move it over ${clash.f.given} after a decided run)`,
       );
     }

@@ -4,7 +4,7 @@
  * before any request: a failed run would replace the baseline with an "undecided" report).
  */
 import { execFileSync } from 'node:child_process';
-import { linkSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useFakeServer } from '../helpers/fake-server.js';
@@ -68,6 +68,25 @@ describe('class 6: outputs never destroy inputs', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('are the same file');
     expect(readFileSync(join(dir, '.svc-policy.yml'), 'utf8')).toBe(POLICY);
+  });
+
+  it('a report at the default .svc-policy.yml, not there yet: exit 2 naming both, nothing written or sent', async () => {
+    // Once written, every later `svc gate` here without --policy would read the report as its policy.
+    const dir = tempDir('gate-files-');
+    mkdirSync(join(dir, 'sub'));
+    for (const args of [['--sarif', '.svc-policy.yml'], ['--json-report', 'sub/../.svc-policy.yml'], ['--policy', 'p.yml', '--junit', join(dir, '.svc-policy.yml')]]) {
+      if (args.includes('p.yml')) writeFileSync(join(dir, 'p.yml'), POLICY);
+      const r = await gate(dir, args);
+      expect(r.code, r.stderr).toBe(2);
+      const flag = args[args.length - 2];
+      expect(r.stderr).toContain(`svc: error: ${flag} '${args[args.length - 1]}' and the policy file '.svc-policy.yml' are the same file: svc gate reads it as its policy when --policy is not given`);
+      expect(existsSync(join(dir, '.svc-policy.yml')), args.join(' ')).toBe(false);
+    }
+    expect(fake.requests).toHaveLength(0);
+    // Another folder's .svc-policy.yml is not this one's policy: written.
+    fake.stub(SEARCH, { json: { issues: [], totalCount: 0 } });
+    const other = await gate(dir, ['--json-report', 'sub/.svc-policy.yml']);
+    expect(other.stderr).not.toContain('the same file');
   });
 
   it('the CI step summary naming the baseline: exit 2', async () => {

@@ -8,9 +8,9 @@ import type { Context } from '../../context.js';
 import { UsageError } from '../../core/errors.js';
 import { unwritable } from '../../output/write-file.js';
 import { REPORT_KEYS, kindOf, type ReportPaths } from '../../gate/reports/registry.js';
+import { DEFAULT_POLICY_FILE } from '../../gate/policy-file.js';
 import type { NamedFile } from '../../output/file-clash.js';
 import type { GateOptions } from './options.js';
-import type { GateSetup } from './setup.js';
 
 /** Report paths, resolved and checked before anything is sent. */
 export async function reportPaths(ctx: Context, files: ReportPaths): Promise<ReportPaths> {
@@ -48,15 +48,25 @@ export function outputFiles(paths: ReportPaths, given: ReportPaths, stepSummary:
   return out;
 }
 
-/** The files the run reads: the baseline, the policy (given or the default one found), --input, -F name=@file, svc's config file. */
-export function inputFiles(ctx: Context, opts: GateOptions, setup: GateSetup): NamedFile[] {
+/**
+ * The files the run reads: the baseline, the policy (--policy, else the default one), --input, -F
+ * name=@file, svc's config file. The default policy file of the current directory counts whether or
+ * not it is there yet, and also beside --policy: every later `svc gate` (and `svc policy`) run here
+ * without --policy reads a report written there as its policy, and stops on it (exit 2).
+ */
+export function inputFiles(ctx: Context, opts: GateOptions): NamedFile[] {
   // The config file (profiles, the stored token): a report over it would lose them.
   const files: NamedFile[] = [{ flag: 'the config file', given: ctx.config.path, path: resolve(ctx.cwd, ctx.config.path), hint: 'write the report to another file: this one holds the profiles and the stored token' }];
   const add = (flag: string, given: string | undefined) => {
     if (given !== undefined && given !== '-' && given.trim() !== '') files.push({ flag, given, path: resolve(ctx.cwd, given) });
   };
   add('--baseline', opts.baseline);
-  add('--policy', opts.policy ?? (setup.policy ? setup.policy.file : undefined));
+  add('--policy', opts.policy);
+  files.push({
+    flag: 'the policy file', given: DEFAULT_POLICY_FILE, path: resolve(ctx.cwd, DEFAULT_POLICY_FILE),
+    why: 'svc gate reads it as its policy when --policy is not given: a report there would stop every later run here (exit 2)',
+    hint: 'write the report to another file',
+  });
   const values = opts.scope.values as Record<string, unknown>;
   add('--input', typeof values.input === 'string' ? values.input : undefined);
   for (const key of ['field', 'rawField']) {

@@ -69,7 +69,7 @@ export async function runGate(ctx: Context, opts: GateOptions): Promise<void> {
   // checked before anything is sent or written.
   const outputs = outputFiles(paths, opts.reports, stepSummary);
   await checkOutputsDistinct(outputs);
-  await checkOutputsSpareInputs(outputs, inputFiles(ctx, opts, setup));
+  await checkOutputsSpareInputs(outputs, inputFiles(ctx, opts));
   // From here on the report paths are known to spare the inputs: a run that ends without a verdict
   // (a usage error found now, exit 2, too) leaves no earlier run's report at them (undecided.ts).
   let scope: { scope: Record<string, unknown>; built: Record<string, unknown> };
