@@ -8,6 +8,7 @@ import type { Credentials, Target } from './config/resolve.js';
 import type { Client } from './http/client.js';
 import type { IoContext } from './output/io-context.js';
 import type { Progress } from './terminal/progress.js';
+import type { InputLimit } from './core/input-limit.js';
 
 /** What a step that reads or changes the settings uses: the config file and the chosen profile. */
 export interface ConfigContext {
@@ -33,7 +34,11 @@ export interface Context extends IoContext, ConfigContext, ApiContext {
   progress(text: string): Promise<Progress>;
   /** Run `fn` under the spinner. */
   spin<T>(text: string, fn: () => Promise<T>): Promise<T>;
-  readStdin(): Promise<string>;
+  /**
+   * All of stdin (read once; a later call gets the same text). Past `limit` it stops reading and is
+   * exit 2 naming `source` (`--ids-from (stdin)`).
+   */
+  readStdin(source: string, limit: InputLimit): Promise<string>;
   /** Make one more secret known (e.g. a token being logged in with), so it is scrubbed too. */
   addSecret?(secret: string): void;
   close(): Promise<void>;

@@ -8,6 +8,7 @@ import { configPath } from './config/paths.js';
 import { checkEnvironment, credentialHint, resolveCredentials, resolveOrganization, resolveTarget, type Credentials, type Target } from './config/resolve.js';
 import type { Client, createClient as CreateClient } from './http/client.js';
 import { InterruptedError, UsageError } from './core/errors.js';
+import { tooLarge } from './core/input-limit.js';
 import { chooseFormat, useColor } from './output/formats.js';
 import { numberFlag } from './request/number-flag.js';
 import { startProgress } from './terminal/progress.js';
@@ -132,15 +133,25 @@ export function createContext(given: Host, globals: GlobalOptions): Context {
         progress.stop();
       }
     },
-    readStdin() {
+    readStdin(source, limit) {
       return (stdinText ??= (async () => {
         if (host.io.stdinIsTTY) throw new UsageError('expected input on stdin, but stdin is a terminal', 'pipe the input in, e.g. `cat body.json | svc ... --input -`');
         const chunks: Buffer[] = [];
-        // Ctrl-C while waiting for stdin ends the wait at once.
+        let total = 0;
+        // Ctrl-C while waiting for stdin ends the wait at once; so does passing the limit (`yes |`
+        // or /dev/zero never ends: all of it was kept until memory ran out).
         const stop = () => host.io.stdin.destroy();
         host.signal.addEventListener('abort', stop, { once: true });
         try {
-          for await (const chunk of host.io.stdin) chunks.push(Buffer.from(chunk as Buffer));
+          for await (const chunk of host.io.stdin) {
+            const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
+            total += bytes.length;
+            if (total > limit.bytes) {
+              stop();
+              throw tooLarge(source, limit);
+            }
+            chunks.push(bytes);
+          }
         } catch (err) {
           if (!host.signal.aborted) throw err;
         } finally {

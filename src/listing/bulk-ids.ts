@@ -10,6 +10,7 @@ import type { Context } from '../context.js';
 import type { Operation } from '../operations/types.js';
 import { loadGroup } from '../operations/index.js';
 import { InterruptedError, UsageError } from '../core/errors.js';
+import { IDS_LIMIT, TooLargeError, tooLarge } from '../core/input-limit.js';
 import { readTextFile } from '../output/read-file.js';
 import { checkControls } from '../request/values.js';
 import { escapeControls } from '../core/sanitize.js';
@@ -159,7 +160,7 @@ export async function collectIds(ctx: Context, op: Operation, src: IdSources, or
   if (src.idsFrom !== undefined) {
     const from = src.idsFrom;
     const name = `--ids-from ${from === '-' ? '(stdin)' : from}`;
-    const text = from === '-' ? await ctx.readStdin() : await readIdFile(ctx, from);
+    const text = from === '-' ? await ctx.readStdin(name, IDS_LIMIT) : await readIdFile(ctx, from);
     const read = parseIdList(text, name);
     if (read.record) {
       await sayRecord(ctx, op, name, read.ids.length, read.record);
@@ -233,8 +234,9 @@ async function sayRecord(ctx: Context, op: Operation, name: string, taken: numbe
 async function readIdFile(ctx: Context, path: string): Promise<string> {
   try {
     // A FIFO without a writer is waited on without holding a thread: Ctrl-C and SIGTERM still end svc.
-    return await readTextFile(resolve(ctx.cwd, path), ctx.signal);
+    return await readTextFile(resolve(ctx.cwd, path), ctx.signal, IDS_LIMIT.bytes);
   } catch (err) {
+    if (err instanceof TooLargeError) throw tooLarge(`--ids-from ${path}`, IDS_LIMIT, err.size);
     if (err instanceof InterruptedError) throw err;
     const code = (err as NodeJS.ErrnoException).code;
     const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : code === 'EACCES' ? 'permission denied' : (err as Error).message;

@@ -6,7 +6,8 @@
 import { resolve } from 'node:path';
 import { issueText, type Schema } from '../operations/fields.js';
 import { InterruptedError, UsageError } from '../core/errors.js';
-import { readTextFile, statOf } from '../output/read-file.js';
+import { readTextFile } from '../output/read-file.js';
+import { BODY_LIMIT, TooLargeError, tooLarge } from '../core/input-limit.js';
 import type { FlagSpec } from './flags.js';
 import { DECIMAL, exactNumber, inexactNumbers, inexactReason } from './exact-number.js';
 
@@ -29,37 +30,16 @@ interface BodySources {
 type FileSources = Pick<BodySources, 'cwd' | 'readStdin' | 'signal'>;
 
 /**
- * Most bytes `--input` (a file or stdin) or one `-F name=@file` may hold: a request body of this API
- * is kilobytes; anything near this is a mistake (a wrong file), refused before it is parsed or sent.
- */
-const MAX_INPUT_BYTES = 16 * 1024 * 1024;
-
-function tooLarge(what: string, ref: string, bytes: number): UsageError {
-  const mb = (n: number) => `${(n / (1024 * 1024)).toFixed(1)} MiB`;
-  return new UsageError(`${what} from '${ref}' is ${mb(bytes)}, above svc's limit of ${mb(MAX_INPUT_BYTES)} on a request body`, 'check that it is the file you meant; a request body of this API is small');
-}
-
-/**
  * Read `@file` / `@-` / a file path; errors name the flag. A FIFO is waited on without holding a
  * thread (output/read-file.ts): a plain open() of one with no writer outlived Ctrl-C and SIGTERM.
+ * Stdin was read already, to the same limit (Context.readStdin).
  */
 export async function readSource(ref: string, what: string, src: FileSources): Promise<string> {
-  if (ref === '-') {
-    const text = src.readStdin();
-    const bytes = Buffer.byteLength(text);
-    if (bytes > MAX_INPUT_BYTES) throw tooLarge(what, '(stdin)', bytes);
-    return text;
-  }
+  if (ref === '-') return src.readStdin();
   try {
-    const path = resolve(src.cwd, ref);
-    const size = (await statOf(path)).size;
-    if (size > MAX_INPUT_BYTES) throw tooLarge(what, ref, size);
-    const text = await readTextFile(path, src.signal);
-    // A FIFO's size is 0 until it is read.
-    const bytes = Buffer.byteLength(text);
-    if (bytes > MAX_INPUT_BYTES) throw tooLarge(what, ref, bytes);
-    return text;
+    return await readTextFile(resolve(src.cwd, ref), src.signal, BODY_LIMIT.bytes);
   } catch (err) {
+    if (err instanceof TooLargeError) throw tooLarge(`${what} from '${ref}'`, BODY_LIMIT, err.size);
     if (err instanceof UsageError || err instanceof InterruptedError) throw err;
     const code = (err as NodeJS.ErrnoException).code;
     const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : code === 'EACCES' ? 'permission denied' : (err as Error).message;

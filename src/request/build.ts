@@ -3,6 +3,7 @@ import type { Context } from '../context.js';
 import type { Operation, Source } from '../operations/types.js';
 import { fieldMeta, type Schema } from '../operations/fields.js';
 import { UsageError } from '../core/errors.js';
+import { BODY_LIMIT } from '../core/input-limit.js';
 import { escapeHatchBody, flagValue, readSource, setPath, validateTyped, type Body } from './body.js';
 import { argName, fromFileAttribute, type OperationFlags, type OperationOptions } from './flags.js';
 import { checkControls } from './values.js';
@@ -15,7 +16,7 @@ export async function buildRequestBody(ctx: Context, op: Operation, flags: Opera
   const fromFile = given.filter(([s]) => s.fromFile && opts[fromFileAttribute(s)] !== undefined).map(([s, attribute]) => ({ spec: s, attribute }));
   const needsStdin = opts.input === '-' || fromFile.some(({ spec }) => opts[fromFileAttribute(spec)] === '-')
     || [...(opts.field ?? []), ...Object.values(opts)].some((v) => typeof v === 'string' && /(^|=)@-$/.test(v));
-  const stdin = needsStdin ? await ctx.readStdin() : '';
+  const stdin = needsStdin ? await ctx.readStdin('stdin', BODY_LIMIT) : '';
   const src = { cwd: ctx.cwd, readStdin: () => stdin, input: opts.input, fields: opts.field, rawFields: opts.rawField, signal: ctx.signal };
 
   const typed: Body = {};

@@ -2,6 +2,7 @@
 import { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../core/errors.js';
+import { BODY_LIMIT } from '../../core/input-limit.js';
 import { escapeHatchBody } from '../../request/body.js';
 import { checkOutput, renderResponse } from '../../output/respond.js';
 import { printDryRun } from '../../http/dry-run.js';
@@ -42,7 +43,7 @@ export function apiCommand(run: Runner, cmd = new Command('api')): Command {
 async function callApi(ctx: Context, raw: string, o: ApiOptions): Promise<void> {
   const path = apiPath(raw);
   const needsStdin = o.input === '-' || (o.field ?? []).some((f) => f.endsWith('=@-'));
-  const stdin = needsStdin ? await ctx.readStdin() : '';
+  const stdin = needsStdin ? await ctx.readStdin('stdin', BODY_LIMIT) : '';
   const body = await escapeHatchBody({ cwd: ctx.cwd, readStdin: () => stdin, input: o.input, fields: o.field, rawFields: o.rawField, signal: ctx.signal });
   const org = ctx.organization().id;
   if (org && body.organizationId === undefined) body.organizationId = org;

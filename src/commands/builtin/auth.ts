@@ -3,6 +3,7 @@ import { terminalWidth } from '../../core/host.js';
 import { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { AuthError, CliError, UsageError } from '../../core/errors.js';
+import { SECRET_LIMIT } from '../../core/input-limit.js';
 import { EXIT } from '../../core/exit-codes.js';
 import { assertSafeTransport, normaliseBaseUrl, baseString } from '../../http/base-url.js';
 import { loadClient } from '../../runtime.js';
@@ -61,7 +62,7 @@ async function login(ctx: Context, o: { tokenId?: string; withSecretStdin?: bool
   let tokenId = o.tokenId;
   let secret: string | undefined;
   if (o.withSecretStdin) {
-    secret = (await ctx.readStdin()).replace(/\r?\n$/, '');
+    secret = (await ctx.readStdin('the secret on stdin (--with-secret-stdin)', SECRET_LIMIT)).replace(/\r?\n$/, '');
     if (!secret) throw new UsageError('--with-secret-stdin: stdin was empty', 'pipe the secret in: printf %s "$SECRET" | svc auth login --token-id ID --with-secret-stdin');
   }
   if (!tokenId && interactive) tokenId = await promptLine(ctx.io, 'Token id: ');

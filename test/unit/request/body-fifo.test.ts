@@ -4,7 +4,7 @@
  * acted on (only SIGKILL ended svc). They now go through the reader of `--ids-from`
  * (src/output/read-file.ts): a writer may come later, and a signal ends the wait with 130/143.
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -36,7 +36,11 @@ function writeLater(path: string, ms: number, text = ''): Worker {
 }
 
 const workers: Worker[] = [];
-afterEach(async () => { await Promise.all(workers.splice(0).map((w) => w.terminate())); });
+const writers: ChildProcess[] = [];
+afterEach(async () => {
+  await Promise.all(workers.splice(0).map((w) => w.terminate()));
+  for (const w of writers.splice(0)) w.kill('SIGKILL');
+});
 
 const CASES = [
   ['--input', (fifo: string) => ['issues', 'search', '--input', fifo, '--dry-run', '-o', 'json']],
@@ -79,5 +83,18 @@ describe.skipIf(!hasMkfifo)('a FIFO with no writer given as a request body or va
     const r = await running;
     expect(r.code, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout).body.falsePositiveReason).toBe('validated upstream');
+  });
+
+  it('a writer that never stops (cat /dev/zero): exit 2 at the limit, the FIFO closed (the writer ends)', async () => {
+    const fifo = join(tempDir('body-fifo'), 'in');
+    execFileSync('mkfifo', [fifo]);
+    const writer = spawn('sh', ['-c', 'cat /dev/zero > "$0"', fifo], { stdio: 'ignore' });
+    writers.push(writer);
+    const ended = new Promise((r) => writer.once('exit', r));
+    const r = await runCli(['issues', 'search', '--input', fifo, '--dry-run'], { env: ENV });
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toContain(`--input from '${fifo}' is above svc's limit of 16.0 MiB on a request body`);
+    // Its reader gone, cat ends (SIGPIPE): svc read no further.
+    await ended;
   });
 });
