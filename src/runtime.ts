@@ -10,7 +10,7 @@ import type { Client, createClient as CreateClient } from './http/client.js';
 import { InterruptedError, UsageError } from './core/errors.js';
 import { tooLarge } from './core/input-limit.js';
 import { chooseFormat, useColor } from './output/formats.js';
-import { numberFlag } from './request/number-flag.js';
+import { numberFlag, parseNumberFlag } from './request/number-flag.js';
 import { startProgress } from './terminal/progress.js';
 import { stripControls } from './core/sanitize.js';
 import { scrub } from './http/redact.js';
@@ -188,9 +188,8 @@ function positive(raw: string | undefined, name: string, dflt: number, envRaw?: 
 function maxResponseMb(flag: string | undefined, env: string | undefined): number | undefined {
   const [v, from] = flag !== undefined ? [flag, '--max-response-mb'] : env !== undefined && env !== '' ? [env, 'SVC_MAX_RESPONSE_MB'] : [undefined, ''];
   if (v === undefined) return undefined;
-  const n = v.trim() === '' ? NaN : Number(v);
-  if (!Number.isFinite(n) || n < 1 || n > MAX_RESPONSE_MB_LIMIT) throw new UsageError(`${from} expects MiB from 1 to ${MAX_RESPONSE_MB_LIMIT}, got '${v}'`, 'for example --max-response-mb 256');
-  return n;
+  // The one check of every number flag (Number() took 0x10 and 0b11, which --timeout refuses).
+  return parseNumberFlag(v, { flag: from, min: 1, max: MAX_RESPONSE_MB_LIMIT, unit: 'MiB', hint: 'for example --max-response-mb 256' });
 }
 
 function wholeNumber(raw: string | undefined, name: string, dflt: number): number {

@@ -14,7 +14,7 @@ interface NumberRule {
   aboveMin?: boolean;
   whole?: boolean;
   /** What the number counts, for the message (default: a number). */
-  unit?: 'seconds';
+  unit?: 'seconds' | 'MiB';
   hint?: string;
 }
 
@@ -37,7 +37,7 @@ export function numberFlag(raw: unknown, rule: NumberRule, dflt: number): number
 }
 
 function expected(r: NumberRule): string {
-  const what = r.unit === 'seconds' ? 'seconds' : r.whole ? 'a whole number' : 'a number';
+  const what = r.unit ?? (r.whole ? 'a whole number' : 'a number');
   if (r.min === undefined) return r.whole ? 'an integer' : what;
   if (r.max === undefined) return `${what}, ${r.min} or more`;
   if (r.aboveMin) return `${what}, more than ${r.min} and at most ${r.max}`;

@@ -100,6 +100,10 @@ const CASES: Case[] = [
   // Environment
   { args: ['issues', 'search'], env: { SVC_TIMEOUT: 'abc' }, code: 2, says: /SVC_TIMEOUT expects seconds, .* got 'abc'/ },
   { args: ['issues', 'search'], env: { SVC_TIMEOUT: '-1' }, code: 2, says: /SVC_TIMEOUT/ },
+  // Number() took these as 16 and 3; every other number flag refuses them.
+  { args: ['issues', 'search', '--max-response-mb', '0x10'], code: 2, says: /--max-response-mb expects MiB from 1 to 16384, got '0x10'/ },
+  { args: ['issues', 'search', '--max-response-mb', '0b11'], code: 2, says: /--max-response-mb expects MiB from 1 to 16384, got '0b11'/ },
+  { args: ['issues', 'search'], env: { SVC_MAX_RESPONSE_MB: '0x10' }, code: 2, says: /SVC_MAX_RESPONSE_MB expects MiB from 1 to 16384, got '0x10'/ },
   { args: ['issues', 'search'], env: { SVC_OUTPUT: 'xml' }, code: 2, says: /invalid output format 'xml' \(from SVC_OUTPUT\)/ },
   { args: ['issues', 'search'], env: { SVC_PROFILE: '../etc' }, code: 2, says: /invalid profile name '\.\.\/etc' \(from SVC_PROFILE\)/ },
   { args: ['issues', 'search', '--profile', 'a b'], code: 2, says: /invalid profile name 'a b' \(from --profile\)/ },
