@@ -42,6 +42,8 @@ export async function buildRequestBody(ctx: Context, op: Operation, flags: Opera
     typed[op.positional] = positional;
   }
   const flagOf = (path: PropertyKey[]) => {
+    // A bad value typed as the argument is named as the argument (`svc issues get ""`: ISSUE_ID, not --issue-id).
+    if (op.positional && positional !== undefined && String(path[0]) === op.positional) return argName(op.positional);
     const spec = flags.specs.find((s) => s.path.join('.') === path.map(String).join('.')) ?? flags.specs.find((s) => s.path[0] === path[0]);
     return spec ? `--${spec.flag}` : path.join('.');
   };

@@ -67,6 +67,9 @@ const CASES: Case[] = [
   // Positional arguments
   { args: ['issues', 'get'], code: 2, says: /missing issueId: give ISSUE_ID, or --issue-id/ },
   { args: ['issues', 'get', 'a', '--issue-id', 'b'], code: 2, says: /issueId is given twice/ },
+  // Named as the user gave it: the argument, or the flag.
+  { args: ['issues', 'get', ''], code: 2, says: /invalid value for ISSUE_ID: must not be empty/ },
+  { args: ['issues', 'get', '--issue-id', ''], code: 2, says: /invalid value for --issue-id: must not be empty/ },
   { args: ['scans', 'get-schedule'], code: 2, says: /missing repositoryId/ },
   // -F / -f / --input / JSON flags
   { args: ['issues', 'search', '-F', 'novalue'], code: 2, says: /-F expects key=value, got 'novalue'/ },
