@@ -66,7 +66,8 @@ describe('class 6: outputs never destroy inputs', () => {
     writeFileSync(join(dir, '.svc-policy.yml'), POLICY);
     const r = await gate(dir, ['--code-quality', '.svc-policy.yml']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('are the same file');
+    // Named as the policy file, not as --policy (not given).
+    expect(r.stderr).toContain("--code-quality '.svc-policy.yml' and the policy file '.svc-policy.yml' are the same file");
     expect(readFileSync(join(dir, '.svc-policy.yml'), 'utf8')).toBe(POLICY);
   });
 
@@ -120,6 +121,9 @@ describe('class 5: a policy file that is there but cannot be used is exit 2 nami
         expect(r.code, r.stdout + r.stderr).toBe(2);
         expect(r.stderr).toMatch(message);
         expect(r.stderr).toContain(given ? 'given.yml' : '.svc-policy.yml');
+        // The default file is not named as --policy, which was not given.
+        if (!given) expect(r.stderr).not.toContain('--policy \'');
+        if (!given && !/empty/.test(message.source)) expect(r.stderr).toContain("the policy file '.svc-policy.yml' in the current directory");
         expect(r.stdout).not.toMatch(/PASSED/);
       });
     }

@@ -32,17 +32,20 @@ import type { Runner } from '../runner.js';
 interface FileOptions { policy?: string }
 interface IgnoreOptions extends FileOptions { reason?: string; expires?: string; fingerprint?: boolean; verify?: boolean }
 
+/** Where the policy file is; `flag` undefined: none was given, it is the one of the current directory. */
+interface PolicyAt { path: string; shown: string; flag?: '--policy' }
+
 /** The policy file: --policy FILE, else .svc-policy.yml in the current directory (as `svc gate` reads it). */
-function policyPath(ctx: Context, given: string | undefined): { path: string; shown: string } {
+function policyPath(ctx: Context, given: string | undefined): PolicyAt {
   if (given === undefined) return { path: resolve(ctx.cwd, DEFAULT_POLICY_FILE), shown: DEFAULT_POLICY_FILE };
   if (given.trim() === '') throw new UsageError('--policy needs a file name');
-  return { path: resolve(ctx.cwd, given), shown: given };
+  return { path: resolve(ctx.cwd, given), shown: given, flag: '--policy' };
 }
 
-/** The file's text, or undefined when nothing is at its path (a dangling symlink is not nothing). */
-async function readPolicy(path: string, shown: string): Promise<string | undefined> {
+/** The file's text (at `path`: a link's target), or undefined when nothing is there (a dangling symlink is not nothing). */
+async function readPolicy(at: PolicyAt, path = at.path): Promise<string | undefined> {
   if (!(await lstat(path).then(() => true, () => false))) return undefined;
-  return readText('--policy', path, shown);
+  return readText(at.flag, path, at.shown);
 }
 
 /** Issue ids as given: trimmed (a CRLF line's \r too), none empty. */
@@ -70,19 +73,20 @@ function asUsage<T>(fn: () => T, shown: string): T {
  * never replaced by a copy. A file without write permission is not written over (exit 2). `dryRun`:
  * the edit is made and checked, nothing is written.
  */
-async function editPolicy<T>(given: string, shown: string, edit: (text: string | undefined) => { text: string; result: T; changed: boolean }, dryRun = false): Promise<T> {
-  const path = await linkTarget(given);
+async function editPolicy<T>(at: PolicyAt, edit: (text: string | undefined) => { text: string; result: T; changed: boolean }, dryRun = false): Promise<T> {
+  const { shown } = at;
+  const path = await linkTarget(at.path);
   // The lock file is made beside the policy: a folder that is missing or not writable is said now.
   const dir = dirname(path);
   const folder = await stat(dir).then((s) => (s.isDirectory() ? undefined : 'is not a folder'), (err: NodeJS.ErrnoException) => (err.code === 'ENOENT' ? 'does not exist' : `cannot be read (${err.code})`));
   if (folder) throw new UsageError(`cannot edit ${shown}: its folder ${dir} ${folder}`, 'run svc policy in the repository, or give --policy FILE');
   if (dryRun) {
-    const { result } = edit(await readPolicy(path, shown));
+    const { result } = edit(await readPolicy(at, path));
     return result;
   }
   if (!(await access(dir, constants.W_OK).then(() => true, () => false))) throw new UsageError(`cannot edit ${shown}: its folder ${dir} is not writable`, 'check the folder\'s permissions, or give --policy FILE elsewhere');
   return withLock(path, async () => {
-    const text = await readPolicy(path, shown);
+    const text = await readPolicy(at, path);
     const { text: next, result, changed } = edit(text);
     if (changed) {
       const info = await stat(path).catch(() => undefined);
@@ -134,7 +138,8 @@ async function ignore(ctx: Context, raw: string[], o: IgnoreOptions): Promise<vo
   if (o.expires === undefined) throw new UsageError('--expires is required: every accepted risk is reviewed again', 'e.g. --expires 90d or --expires 2027-03-01');
   const today = utcDay(wallClock(ctx));
   const expires = asUsage(() => parseExpiry(o.expires!, today), '--expires');
-  const { path, shown } = policyPath(ctx, o.policy);
+  const at = policyPath(ctx, o.policy);
+  const { shown } = at;
   if (o.fingerprint && o.verify === false) throw new UsageError('--fingerprint reads the issue from the service, which --no-verify skips', 'drop one of them');
   const dry = ctx.globals.dryRun === true;
   // Looked up first (a typo is exit 4 before anything is written), unless --no-verify. --dry-run
@@ -152,7 +157,7 @@ async function ignore(ctx: Context, raw: string[], o: IgnoreOptions): Promise<vo
     const key = o.fingerprint ? { fingerprint: fingerprintOf(issue!) } : { id };
     return { ...key, reason, expires, ...(note ? { note: o.fingerprint ? `${id}: ${note}` : note } : {}) };
   });
-  const done = await editPolicy(path, shown, (text) => {
+  const done = await editPolicy(at, (text) => {
     const r = asUsage(() => addIgnores(text, shown, entries), shown);
     return { text: r.text, result: r.done, changed: true };
   }, dry);
@@ -174,9 +179,10 @@ async function printLookups(ctx: Context, ids: string[]): Promise<void> {
 
 async function unignore(ctx: Context, raw: string[], o: FileOptions): Promise<void> {
   const ids = new Set(issueIds(raw));
-  const { path, shown } = policyPath(ctx, o.policy);
+  const at = policyPath(ctx, o.policy);
+  const { shown } = at;
   const dry = ctx.globals.dryRun === true;
-  const removed = await editPolicy(path, shown, (text) => {
+  const removed = await editPolicy(at, (text) => {
     if (text === undefined) throw new CliError(`no policy file at ${shown}`, EXIT.NOT_FOUND, 'give --policy FILE');
     const r = asUsage(() => removeIgnores(text, shown, (e) => (e.id !== undefined && ids.has(e.id)) || (e.fingerprint !== undefined && ids.has(e.fingerprint))), shown);
     return { text: r.text, result: r.removed, changed: r.removed.length > 0 };
@@ -197,8 +203,9 @@ function entryRow(e: IgnoreEntry, today: string): Record<string, unknown> {
 }
 
 async function list(ctx: Context, o: FileOptions & { expired?: boolean }): Promise<void> {
-  const { path, shown } = policyPath(ctx, o.policy);
-  const text = await readPolicy(path, shown);
+  const at = policyPath(ctx, o.policy);
+  const { shown } = at;
+  const text = await readPolicy(at);
   if (text === undefined) throw new CliError(`no policy file at ${shown}`, EXIT.NOT_FOUND, 'svc policy ignore ISSUE_ID --reason ... --expires ... creates it');
   const policy = asUsage(() => parsePolicy(text, shown), shown);
   const today = utcDay(wallClock(ctx));
@@ -207,10 +214,11 @@ async function list(ctx: Context, o: FileOptions & { expired?: boolean }): Promi
 }
 
 async function prune(ctx: Context, o: FileOptions): Promise<void> {
-  const { path, shown } = policyPath(ctx, o.policy);
+  const at = policyPath(ctx, o.policy);
+  const { shown } = at;
   const today = utcDay(wallClock(ctx));
   const dry = ctx.globals.dryRun === true;
-  const removed = await editPolicy(path, shown, (text) => {
+  const removed = await editPolicy(at, (text) => {
     if (text === undefined) throw new CliError(`no policy file at ${shown}`, EXIT.NOT_FOUND, 'give --policy FILE');
     const r = asUsage(() => removeIgnores(text, shown, (e) => isExpired(e, today)), shown);
     return { text: r.text, result: r.removed, changed: r.removed.length > 0 };

@@ -36,23 +36,26 @@ export interface GateSetup {
 /**
  * A file the gate reads, whole and as UTF-8: a directory, a dangling or looping symlink, a file that
  * cannot be read, one that is not UTF-8 is exit 2 naming it (a gate never runs looser because an
- * input could not be read; the parser then refuses an empty one).
+ * input could not be read; the parser then refuses an empty one). `flag` undefined: the policy file
+ * read from the current directory, as no --policy was given (messages named --policy all the same).
  */
-export async function readText(flag: string, path: string, shown: string): Promise<string> {
-  const hint = flag === '--baseline' ? 'give the --sarif or --json-report file of an earlier svc gate run' : 'check the path';
+export async function readText(flag: '--policy' | '--baseline' | undefined, path: string, shown: string): Promise<string> {
+  const hint = flag === '--baseline' ? 'give the --sarif or --json-report file of an earlier svc gate run'
+    : flag === undefined ? 'svc reads it when no --policy is given: move it away, or give --policy FILE' : 'check the path';
+  const named = flag === undefined ? `the policy file '${shown}' in the current directory` : `${flag} '${shown}'`;
   let bytes: Buffer;
   try {
     const s = await stat(path);
-    if (s.isDirectory()) throw new UsageError(`${flag} '${shown}' is a directory`, hint);
-    if (!s.isFile()) throw new UsageError(`${flag} '${shown}' is not a regular file`, hint);
+    if (s.isDirectory()) throw new UsageError(`${named} is a directory`, hint);
+    if (!s.isFile()) throw new UsageError(`${named} is not a regular file`, hint);
     bytes = await readFile(path);
   } catch (err) {
     if (err instanceof CliError) throw err;
     const code = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
     const why = code === 'ENOENT' && (await lstat(path).then((l) => l.isSymbolicLink(), () => false)) ? 'a symlink to nothing' : code === 'ELOOP' ? 'a symlink loop' : code;
-    throw new UsageError(`cannot read ${flag} '${shown}' (${why})`, hint);
+    throw new UsageError(`cannot read ${named} (${why})`, hint);
   }
-  if (!isUtf8(bytes)) throw new UsageError(`${flag} '${shown}' is not UTF-8 text`, 'save the file as UTF-8');
+  if (!isUtf8(bytes)) throw new UsageError(`${named} is not UTF-8 text`, 'save the file as UTF-8');
   return bytes.toString('utf8');
 }
 
@@ -71,7 +74,7 @@ async function loadPolicy(ctx: Context, given: string | undefined): Promise<Poli
     // can be read: only a name with nothing at it means "no policy".
     if (!(await lstat(path).then(() => true, () => false))) return undefined;
   }
-  const text = await readText('--policy', path, shown);
+  const text = await readText(given !== undefined ? '--policy' : undefined, path, shown);
   let policy: Policy;
   try {
     policy = parsePolicy(text, shown);

@@ -185,6 +185,16 @@ describe('svc policy list, prune, unignore', () => {
     expect(r.stderr).toMatch(/\.svc-policy\.yml:3: an ignore entry needs an expiry date/);
     expect(readFileSync(path, 'utf8')).toBe('version: 1\nignore:\n  - id: a\n    reason: r\n');
   });
+
+  it('a directory at .svc-policy.yml is named as the file of the current directory, not as --policy (not given)', async () => {
+    const dir = tempDir('svc-policy-');
+    mkdirSync(join(dir, '.svc-policy.yml'));
+    const r = await at(dir)(['policy', 'list']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^svc: error: the policy file '\.svc-policy\.yml' in the current directory is a directory; .*give --policy FILE/);
+    const given = await at(dir)(['policy', 'list', '--policy', '.svc-policy.yml']);
+    expect(given.stderr).toMatch(/^svc: error: --policy '\.svc-policy\.yml' is a directory/);
+  });
 });
 
 describe('svc policy: what a careful user relies on (red team)', () => {
