@@ -64,8 +64,10 @@ export function checkProfileName(name: string, from = '--profile'): string {
 
 export class ConfigStore {
   private data?: ConfigData;
-  /** The file's text once read; null when there is no file. */
+  /** The file's text once read, without a leading BOM; null when there is no file. */
   private raw?: string | null;
+  /** The file starts with a UTF-8 BOM (an editor's); kept when svc writes the file. */
+  private bom = false;
   constructor(readonly path: string) {}
 
   /** The file's text, read once; undefined when there is no file. */
@@ -73,7 +75,10 @@ export class ConfigStore {
     if (this.raw !== undefined) return this.raw ?? undefined;
     try {
       // Never a plain readFileSync: a FIFO there would block every command, beyond the reach of Ctrl-C.
-      return (this.raw = readRegularFileSync(this.path));
+      const text = readRegularFileSync(this.path);
+      // A BOM (Notepad, PowerShell's Out-File) is no part of the JSON: the file was called corrupt.
+      this.bom = text.startsWith('\ufeff');
+      return (this.raw = this.bom ? text.slice(1) : text);
     } catch (err) {
       if (err instanceof NotRegularFile) {
         // A link first: config reset removes a link (never what it points to), a directory too.
@@ -212,7 +217,7 @@ export class ConfigStore {
       if (next === undefined) delete profiles[name];
       else profiles[name] = stripUndefined(next);
       const written = { ...data, profiles };
-      await this.write(written, rewrite(this.raw ?? undefined, data, written));
+      await this.write(written, (this.bom ? '\ufeff' : '') + rewrite(this.raw ?? undefined, data, written));
     }).catch((err: unknown) => {
       if (err instanceof UsageError) throw err;
       throw writeError(this.path, err);

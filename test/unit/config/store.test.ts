@@ -47,6 +47,16 @@ describe('ConfigStore', () => {
     expect(JSON.parse(readFileSync(path, 'utf8'))).toEqual({ future: 1, profiles: { other: { organization: 'x' }, default: { organization: 'o' } } });
   });
 
+  it('a file starting with a UTF-8 BOM (an editor\'s) is read, not called corrupt; a change keeps the BOM', async () => {
+    writeFileSync(path, '\ufeff{"profiles":{"default":{"organization":"x"}}}');
+    expect(new ConfigStore(path).read()).toEqual({ profiles: { default: { organization: 'x' } } });
+    expect(readFileSync(path, 'utf8')).toBe('\ufeff{"profiles":{"default":{"organization":"x"}}}');
+    await new ConfigStore(path).update('other', () => ({ organization: 'o' }));
+    const text = readFileSync(path, 'utf8');
+    expect(text.startsWith('\ufeff')).toBe(true);
+    expect(new ConfigStore(path).read()).toEqual({ profiles: { default: { organization: 'x' }, other: { organization: 'o' } } });
+  });
+
   it.each([
     ['{"profiles": {', /not valid JSON/],
     ['[1,2]', /not a JSON object/],
