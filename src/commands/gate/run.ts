@@ -153,7 +153,7 @@ async function decideAndReport(ctx: Context, opts: GateOptions, g: GateRun): Pro
   } catch (err) {
     // Ctrl-C, or the kept issues' file failing, while the reports were written: the run has no
     // verdict, so every report says so, those written already too: one written before the signal
-    // said the verdict, and a SARIF, GitLab SAST or Code Quality report it left would be uploaded as
+    // said the verdict, and a SARIF, SAST or Code Quality report it left would be uploaded as
     // this run's (it is removed, as an earlier run's is). A report already on stdout (`-`) cannot be
     // taken back: the exit code says it.
     const onStdout = (k: string) => written.includes(k as ReportKey) && paths[k as ReportKey] === '-';
