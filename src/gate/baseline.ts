@@ -128,8 +128,12 @@ function dropUndefined(e: BaselineEntry): BaselineEntry {
  */
 interface BaselineMatcher {
   add(issue: IssueInput, fingerprint: string): 'unchanged' | 'new' | 'pending';
-  /** Decides the pending issues, in the order they were added. */
-  settle<T extends IssueInput>(pending: Array<{ issue: T; fingerprint: string }>): Array<{ issue: T; state: 'unchanged' | 'new' }>;
+  /**
+   * Decides the pending issues, in the order they were added, after `others` (the fingerprints of
+   * issues read but not counted, pending too) have claimed the entries they match: where a copy of a
+   * finding is outside the count and another inside it, the one counted is the new one (fail closed).
+   */
+  settle<T extends IssueInput>(pending: Array<{ issue: T; fingerprint: string }>, others?: readonly string[]): Array<{ issue: T; state: 'unchanged' | 'new' }>;
 }
 
 export function baselineMatcher(baseline: Baseline): BaselineMatcher {
@@ -154,7 +158,11 @@ export function baselineMatcher(baseline: Baseline): BaselineMatcher {
       }
       return fingerprint !== EMPTY_FINGERPRINT && byFingerprint.has(fingerprint) ? 'pending' : 'new';
     },
-    settle(pending) {
+    settle(pending, others = []) {
+      for (const fingerprint of others) {
+        const free = (byFingerprint.get(fingerprint) ?? []).find((e) => !claimed.has(e));
+        if (free !== undefined) claimed.add(free);
+      }
       return pending.map(({ issue, fingerprint }) => {
         const free = (byFingerprint.get(fingerprint) ?? []).find((e) => !claimed.has(e));
         if (free === undefined) return { issue, state: 'new' as const };

@@ -93,6 +93,19 @@ export function createSieve(tally: GateTally, o: SieveOptions): Sieve {
   const expired = (o.policy?.ignore ?? []).filter((e) => isExpired(e, o.today));
   const matcher = o.baseline ? baselineMatcher(o.baseline) : undefined;
   const pending: Array<{ issue: IssueInput; fingerprint: string }> = [];
+  // Issues --new-since, --commit or --diff leave out still hold their baseline entries: a finding
+  // the baseline holds, on a line the change does not touch, is not a new copy of it in the change
+  // (it was: the copy in the change took its entry by fingerprint, and a new vulnerability passed).
+  const othersPending: string[] = [];
+  const leftOut = (input: IssueInput) => {
+    sifted.outOfScope++;
+    claim(input);
+  };
+  const claim = (input: IssueInput) => {
+    if (matcher === undefined) return;
+    const fingerprint = fingerprintOf(input);
+    if (matcher.add(input, fingerprint) === 'pending') othersPending.push(fingerprint);
+  };
   const sifted: Sifted = { outOfScope: 0, undated: 0, uncommitted: 0, unchangedCount: 0, unchanged: [], suppressedCount: 0, suppressed: [], expired, elsewhere: [] };
   if (o.diff) sifted.diff = { ...o.diff.about, inChange: 0, elsewhereCount: 0, unlocated: 0, unknownFile: 0 };
   if (o.baseline) sifted.baseline = { file: o.baseline.file, kind: o.baseline.kind, entries: o.baseline.entries.length };
@@ -120,11 +133,11 @@ export function createSieve(tally: GateTally, o: SieveOptions): Sieve {
       if (o.since !== undefined) {
         const created = createdAtOf(input);
         if (created === undefined) sifted.undated++;
-        else if (!mayBeNew(input, o.since)) { sifted.outOfScope++; return; }
+        else if (!mayBeNew(input, o.since)) { leftOut(input); return; }
       }
       if (o.commit !== undefined) {
         if (sha === undefined) sifted.uncommitted++;
-        else if (!sameCommit(sha, o.commit)) { sifted.outOfScope++; return; }
+        else if (!sameCommit(sha, o.commit)) { leftOut(input); return; }
       }
       if (o.diff) {
         const d = sifted.diff!;
@@ -132,6 +145,7 @@ export function createSieve(tally: GateTally, o: SieveOptions): Sieve {
         if (place === 'elsewhere') {
           d.elsewhereCount++;
           if (o.keep) sifted.elsewhere.push(kept(input));
+          claim(input);
           return;
         }
         if (place === 'change') d.inChange++;
@@ -163,7 +177,7 @@ export function createSieve(tally: GateTally, o: SieveOptions): Sieve {
     },
     finish() {
       if (matcher) {
-        for (const { issue, state } of matcher.settle(pending.splice(0))) {
+        for (const { issue, state } of matcher.settle(pending.splice(0), othersPending.splice(0))) {
           if (state === 'unchanged') unchanged(issue);
           else tally.add(issue);
         }

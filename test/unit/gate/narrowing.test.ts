@@ -11,6 +11,7 @@ import { entryMatches, parsePolicy } from '../../../src/gate/policy-file.js';
 import { EMPTY_FINGERPRINT, fingerprintOf } from '../../../src/gate/fingerprint.js';
 import { baselineMatcher, parseBaseline } from '../../../src/gate/baseline.js';
 import { repoPath } from '../../../src/gate/glob.js';
+import { parseDiff } from '../../../src/gate/diff-parse.js';
 
 const FULL = '0123456789abcdef0123456789abcdef01234567';
 
@@ -84,5 +85,43 @@ describe('baseline entries are no wildcards', () => {
     const bare = { id: 'new-9', status: 'open' };
     expect(m.add(bare, fingerprintOf(bare))).toBe('new');
     expect(m.add({ id: 'old-1' }, EMPTY_FINGERPRINT)).toBe('unchanged');
+  });
+});
+
+describe('a baseline beside --diff, --commit or --new-since', () => {
+  // The baseline's finding (A, found again under a new id on a line the change does not touch) and a
+  // new copy of it (same rule, file and title) on a changed line: the copy is new. It took the old
+  // finding's entry by fingerprint, as the old one was left out before it could claim it, and passed.
+  const A = { id: 'iss_old', vulnClass: 'SQL Injection', affectedFile: 'src/db.ts', startLine: 40, endLine: 40, generatedTitle: 'Query built from input', score: 95, status: 'open' };
+  const baseline = () => parseBaseline(JSON.stringify({ passed: false, counts: {}, issues: [{ ...A }] }), 'base.json');
+  const again = { ...A, id: 'iss_again' };
+  const copy = { ...A, id: 'iss_copy', startLine: 10, endLine: 10 };
+
+  function sift(o: Partial<Parameters<typeof createSieve>[1]>, issues: Array<Record<string, unknown>>) {
+    const tally = createTally({ failOn: 'high' });
+    const sieve = createSieve(tally, { today: '2026-11-22', keep: true, baseline: baseline(), ...o });
+    for (const i of issues) sieve.add({ ...i } as never);
+    const sifted = sieve.finish();
+    return { counted: tally.result().issues.map((i) => String(i.id)), passed: tally.result().passed, unchanged: sifted.unchanged.map((i) => String(i.id)) };
+  }
+
+  it('--diff: the copy in the change is new, in either order of the listing', () => {
+    const change = parseDiff('diff --git a/src/db.ts b/src/db.ts\n--- a/src/db.ts\n+++ b/src/db.ts\n@@ -10 +10 @@\n-old\n+new\n');
+    const diff = { change, scope: 'lines' as const, tracked: new Set(['src/db.ts']), about: { base: 'main', mergeBase: 'abc', scope: 'lines' as const, workTree: false, files: 1 } };
+    for (const order of [[again, copy], [copy, again]]) {
+      const r = sift({ diff: diff as never }, order);
+      expect(r.counted).toEqual(['iss_copy']);
+      expect(r.passed).toBe(false);
+    }
+    // Without the old finding read, the copy is the baseline's finding moved: unchanged.
+    expect(sift({ diff: diff as never }, [copy]).counted).toEqual([]);
+  });
+
+  it('--new-since and --commit: an old copy left out keeps its entry', () => {
+    const now = Date.parse('2026-11-22T12:00:00Z');
+    const r = sift({ since: now - 86_400_000 }, [{ ...again, createdAt: '2026-10-01T00:00:00Z' }, { ...copy, createdAt: '2026-11-22T10:00:00Z' }]);
+    expect(r.counted).toEqual(['iss_copy']);
+    const c = sift({ commit: parseCommit(FULL) }, [{ ...again, codeScan: { scanTargetBranchCommitSha: 'fedcba9876543210' } }, { ...copy, codeScan: { scanTargetBranchCommitSha: FULL } }]);
+    expect(c.counted).toEqual(['iss_copy']);
   });
 });
