@@ -95,6 +95,8 @@ export function evaluate(source: string, ctx: ExprContext): Value {
       case 'success': return !ctx.failed;
       case 'failure': return ctx.failed;
       case 'hashFiles': return args.some((p) => existsSync(join(ctx.workspace, asText(p)))) ? 'h' : '';
+      // format('refs/pull/{0}/head', 7): {N} the Nth argument, {{ and }} literal braces.
+      case 'format': return asText(args[0]).replace(/\{\{|\}\}|\{(\d+)\}/g, (m, n?: string) => (n === undefined ? m[0] : asText(args[Number(n) + 1])));
       default: throw new Error(`expression ${source}: the test cannot evaluate ${name}()`);
     }
   };
@@ -345,6 +347,14 @@ function play(step: Step, o: RunnerOptions, played: Played, ctx: ExprContext, ou
   }
   if (/^github\/codeql-action\/upload-sarif@/.test(uses)) {
     if (!existsSync(join(o.workspace, w.sarif_file))) throw new Error(`upload-sarif: ${w.sarif_file} is not there`);
+    // On a pull request the results' lines are the head's (svc judges the service's scan of the head),
+    // not those of the merge commit the job checked out: uploaded for the head, or alerts point at
+    // other lines. sha without ref (or ref without sha) is refused by the action.
+    const pr = o.eventPayload.pull_request as { number: number; head: { sha: string } } | undefined;
+    if (o.event === 'pull_request' && pr && (w.sha !== pr.head.sha || w.ref !== `refs/pull/${pr.number}/head`)) {
+      throw new Error(`upload-sarif on a pull request: sha '${w.sha}' and ref '${w.ref}', not the head's (${pr.head.sha}, refs/pull/${pr.number}/head)`);
+    }
+    if ((w.sha === undefined) !== (w.ref === undefined)) throw new Error('upload-sarif: sha and ref go together');
     return;
   }
   throw new Error(`the test does not play ${uses}`);
