@@ -148,6 +148,25 @@ export function prepareWait(opts: Record<string, unknown>): WaitSettings {
 
 const idText = (v: unknown): string | undefined => ((typeof v === 'string' && v.trim() !== '') || typeof v === 'number' ? String(v) : undefined);
 
+/** Characters an id printed alone on stdout (for `$(svc scans start ... --wait)`) and in messages must not hold. */
+const UNPRINTABLE = /[\s\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/;
+
+/**
+ * A started scan's id as svc can wait on it and print it: one a double does not hold exactly
+ * (12345678901234567890, read as ...7000) would name another scan, and one holding a control
+ * character, a space or an invisible one would print as something else (or act on the terminal):
+ * neither is taken (`scan-id-unusable`, exit 7).
+ */
+function usableId(v: unknown, id: string): string {
+  if (typeof v === 'number' && !Number.isSafeInteger(v)) {
+    throw refusal('scan-id-unusable', 'scans start', `the scan id is a number svc cannot hold exactly (read as ${id}): waiting on it would wait on another scan`, 'look for the scan with `svc scans list`');
+  }
+  if (UNPRINTABLE.test(id)) {
+    throw refusal('scan-id-unusable', 'scans start', `the scan id ${quoted(id, 60).replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)} holds a space, a control or an invisible character, so it cannot be printed as the service wrote it`, 'look for the scan with `svc scans list`');
+  }
+  return id;
+}
+
 /**
  * The ids of the started scans: `scanId` (or `id`, as some clients fall back to), and every one of
  * `scanIds` where the answer lists the scans of several repositories (svc's sandbox does; inference:
@@ -156,9 +175,10 @@ const idText = (v: unknown): string | undefined => ((typeof v === 'string' && v.
 export function startedScanIds(response: unknown): string[] {
   const r = (response ?? {}) as Record<string, unknown>;
   const ids = new Set<string>();
-  const first = idText(r.scanId) ?? idText(r.id);
-  if (first !== undefined) ids.add(first);
-  if (Array.isArray(r.scanIds)) for (const v of r.scanIds) { const id = idText(v); if (id !== undefined) ids.add(id); }
+  const firstKey = idText(r.scanId) !== undefined ? 'scanId' : 'id';
+  const first = idText(r[firstKey]);
+  if (first !== undefined) ids.add(usableId(r[firstKey], first));
+  if (Array.isArray(r.scanIds)) for (const v of r.scanIds) { const id = idText(v); if (id !== undefined) ids.add(usableId(v, id)); }
   if (ids.size === 0) throw refusal('scan-started-no-id', 'scans start', 'the response has no scanId (nor id, nor scanIds), so there is no scan to wait for', 'look for the scan with `svc scans list`');
   return [...ids];
 }

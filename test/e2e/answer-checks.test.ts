@@ -860,6 +860,17 @@ const CASES: Record<CheckId, Case> = {
       refused(await svc(['scans', 'start', '--repository-ids', 'repo-1', '--wait']), 'the response has no scanId (nor id, nor scanIds), so there is no scan to wait for');
     },
   },
+  'scan-id-unusable': {
+    async lie() {
+      fake.stub('/api/v1/scans/start', { json: { scanId: 's1\u001b]52;c;cHduZWQ=\u0007\n::error::x' } });
+      const r = await svc(['scans', 'start', '--repository-ids', 'repo-1', '--wait']);
+      refused(r, "the scan id 's1\\x1b]52;c;cHduZWQ=\\x07\\n::error::x' holds a space, a control or an invisible character");
+      expect(r.stderr).not.toMatch(/\u001b|\u0007/);
+      fake.stub('/api/v1/scans/start', { type: 'application/json', text: '{"scanId":12345678901234567890}' });
+      refused(await svc(['scans', 'start', '--repository-ids', 'repo-1', '--wait']), 'the scan id is a number svc cannot hold exactly (read as 12345678901234567000)');
+      expect(fake.to('/api/v1/scans/list')).toHaveLength(0);
+    },
+  },
   'commit-scan-short': {
     async lie() {
       // The scan of the commit (its items name no commit: found by the issue naming it) ended; its
