@@ -5,8 +5,11 @@ const SECRET_FIELDS = /secret|token|password|passwd|credential|private.?key|api.
 
 export const REDACTED = '[redacted]';
 
+/** The userinfo of every URL in a text (a redirect's `Location`, a `Link` header): up to the authority's last `@`. */
+const URL_USERINFO = /([A-Za-z][A-Za-z0-9+.-]*:\/\/)[^\s/<>"]*@/g;
+
 export function redactHeaders(h: Record<string, unknown>): Record<string, string> {
-  return Object.fromEntries(Object.entries(h).map(([k, v]) => [k, SECRET_HEADERS.test(k) ? REDACTED : String(v)]));
+  return Object.fromEntries(Object.entries(h).map(([k, v]) => [k, SECRET_HEADERS.test(k) ? REDACTED : String(v).replace(URL_USERINFO, '$1')]));
 }
 
 /** A copy of a JSON value with the values of credential-like fields replaced (for --verbose and --dry-run). */

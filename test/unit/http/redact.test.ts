@@ -13,6 +13,19 @@ describe('redactHeaders', () => {
       'set-cookie': REDACTED, 'proxy-authorization': REDACTED, 'content-type': 'application/json', 'content-length': '12',
     });
   });
+
+  it('drops the userinfo of every URL a header holds (a redirect\'s Location, a Link), a password with @ too', () => {
+    const h = redactHeaders({
+      location: 'http://user:pw@127.0.0.1:8080/api/v1/issues/search2',
+      link: '<https://u:p@ss@api.example/x?page=2>; rel="next", <https://api.example/x?page=9>; rel="last"',
+      'content-location': 'https://api.example/a@b',
+    });
+    expect(h).toEqual({
+      location: 'http://127.0.0.1:8080/api/v1/issues/search2',
+      link: '<https://api.example/x?page=2>; rel="next", <https://api.example/x?page=9>; rel="last"',
+      'content-location': 'https://api.example/a@b',
+    });
+  });
 });
 
 describe('redactBody', () => {
