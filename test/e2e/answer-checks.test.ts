@@ -126,6 +126,13 @@ const CASES: Record<CheckId, Case> = {
     async plausible() {
       fake.stub(REPOS, { json: [{ id: 'repo-1', projectId: 'p', name: 'a', defaultScanTargetBranch: 'main', isPrScanningEnabled: true, isPrScanSummaryEnabled: true, isVulnInfoInPRComment: true, showCheckStatus: true, validationThreshold: 1, validationThresholdName: 'High' }] });
       shownWithWarning(await svc(['repos', 'list', '-o', 'json']), 'shape', /0\.url expected a string/);
+      // The gate: a field its reports show, of another type, is a warning (it said nothing); decided.
+      fake.stub(SEARCH, { json: answer([issue({ generatedTitle: 5, startLine: '10' })]) });
+      const r = await gate();
+      expect(r.code, r.stderr).toBe(0);
+      const said = warnings(r.stderr).filter((l) => l.includes('[shape, '));
+      expect(said.join('\n')).toContain("issue 'iss-1': generatedTitle is 5, not a string");
+      expect(said.join('\n')).toContain("startLine is \"10\", not a whole number");
     },
   },
   'ok-unreadable': {

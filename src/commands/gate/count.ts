@@ -246,6 +246,7 @@ function counted(item: unknown, page: number, doubted: readonly CheckId[] | unde
     // Counted as critical: the level of a missing score (operations/levels.ts); the value is named above.
     issue.score = undefined;
   }
+  shapeOf(issue as Record<string, unknown>, at, c.doubts);
   if (c.since !== undefined && isoInstant(issue.createdAt) === undefined) {
     c.doubts.add('created-unreadable', 'gate', `${at} has ${issue.createdAt === undefined ? 'no createdAt' : `createdAt ${shown(issue.createdAt)}, not an ISO 8601 date-time`}: counted as new`);
   } else if (c.since !== undefined && uncertainNew(issue as Record<string, unknown>, c.since)) {
@@ -255,3 +256,19 @@ function counted(item: unknown, page: number, doubted: readonly CheckId[] | unde
 }
 
 const shown = (v: unknown): string => answerValue(typeof v === 'string' ? v.slice(0, 80) : v);
+
+/** The Issue record's fields the reports show, by the spec's types: string, or integer for lines. */
+const REPORTED: ReadonlyArray<[string, 'string' | 'integer']> = [['id', 'string'], ['generatedTitle', 'string'], ['affectedFile', 'string'], ['vulnClass', 'string'], ['startLine', 'integer'], ['endLine', 'integer']];
+
+/**
+ * A field the reports show, present but of another type than the spec's (`shape`: a warning; the
+ * verdict does not rest on it): `generatedTitle: 5` is a report's "Issue 7", `startLine: "10"` a
+ * location at the repository root. Cheap per issue: six property reads.
+ */
+function shapeOf(issue: Record<string, unknown>, at: string, doubts: Doubts): void {
+  for (const [field, type] of REPORTED) {
+    const v = issue[field];
+    if (v === undefined || v === null) continue;
+    if (type === 'string' ? typeof v !== 'string' : !Number.isInteger(v)) doubts.add('shape', 'gate', `${at}: ${field} is ${shown(v)}, not ${type === 'string' ? 'a string' : 'a whole number'} (the spec's type): the reports show it as they can`);
+  }
+}
