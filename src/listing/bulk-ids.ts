@@ -192,7 +192,8 @@ export async function collectIds(ctx: Context, op: Operation, src: IdSources, or
     const found = answer.found.filter((f) => !named.has(f.id));
     skipped = answer.skipped.filter((s) => !namedOutside.includes(s));
     if (found.length === 0 && ids.length === 0) {
-      ctx.note(`no issue matches --where ${where.text}: nothing to do`);
+      // Issues the search answered outside the filter are listed (and exit 10) after this: not "nothing".
+      ctx.note(`no issue matches --where ${where.text}${skipped.length === 0 ? ': nothing to do' : `: ${skipped.length} the search answered outside it will not be changed (skipped)`}`);
       return { ids: [], skipped };
     }
     await confirmWhere(ctx, op, search, where, answer.found, src.yes === true, skipped);

@@ -387,6 +387,15 @@ describe('bulk actions: failure classes, interrupts', () => {
     expect(r.stderr).toMatch(/answered iss_b \(status 'patched', not 'open'\) outside the filter: acted on all the same, as it is named by id/);
   });
 
+  it('--where finding none but answering one outside the filter: not "nothing to do", exit 10 naming it', async () => {
+    fake.stub('/api/v1/issues/search', { json: { issues: [{ id: 'iss_p', status: 'patched' }], totalCount: 1, currentPage: 1, pageSize: 500 } });
+    const r = await runCli(['issues', 'archive', '--where', 'types=open', '--yes', '--org', 'org_1'], { env: fake.env });
+    expect(r.code, r.stderr).toBe(10);
+    expect(r.stderr).toContain('no issue matches --where types=open: 1 the search answered outside it will not be changed (skipped)');
+    expect(r.stderr).not.toContain('nothing to do');
+    expect(fake.hits('/api/v1/issues/archive')).toBe(0);
+  });
+
   it('an id named beside --where that the search also finds in the filter: given once, not a duplicate', async () => {
     fake.stub('/api/v1/issues/search', { json: { issues: [{ id: 'iss_a', status: 'open' }], totalCount: 1, currentPage: 1, pageSize: 500 } });
     fake.stub('/api/v1/issues/archive', { json: { ok: true } });
