@@ -109,6 +109,8 @@ export function statusError(status: number, what: string, text: string, retryAft
     return new RateLimitedError(`${what}: rate-limited: retry later (HTTP 429, ${wait})${detail ? `: ${detail}` : ''}`, status, 'the service limits the request rate: run again later, or raise --retries', retryAfterMs);
   }
   const unsure = 'the change may or may not have been made: check before repeating it';
+  // Not a status HTTP defines (600 and up): no server error to wait out, an answer svc cannot read (7).
+  if (status >= 600) return new ResponseError(`${msg}: not a status HTTP defines`, status, 'check the base URL: something other than the service answered');
   if (status >= 500) return new ServerError(msg, status, safe ? 'the service failed; try again later (reads are retried, see --retries)' : `the service failed; ${unsure}`, retryAfterMs);
   if (status === 408) return new ServerError(msg, status, safe ? 'the service timed out; try again' : `the service timed out; ${unsure}`, retryAfterMs);
   // The service said what is wrong: the advice is to fix that, not to read --help.

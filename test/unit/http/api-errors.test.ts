@@ -23,6 +23,14 @@ describe('statusError', () => {
     expect(statusError(429, 'x', '', 150_000).message).toBe('x: rate-limited: retry later (HTTP 429, Retry-After: 2 min 30 s)');
     expect(statusError(429, 'x', '').message).toBe('x: rate-limited: retry later (HTTP 429, the service gave no Retry-After)');
   });
+  it('a status HTTP does not define (600 and up) is an answer svc cannot read (7), never a server error retried (6)', () => {
+    for (const status of [600, 799, 999]) {
+      const e = statusError(status, 'x', '');
+      expect(e.exitCode, String(status)).toBe(7);
+      expect(e.message).toBe(`x failed: HTTP ${status}: not a status HTTP defines`);
+    }
+    expect(statusError(599, 'x', '').exitCode).toBe(6);
+  });
 });
 
 describe('errorMessage', () => {
