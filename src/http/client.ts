@@ -13,7 +13,7 @@ import { MAX_RETRY_AFTER_MS, isRetryable, parseRetryAfter, retryDelayMs } from '
 import { REDACTED, redactBody, redactHeaders, redactUrl, scrub, secretForms, secretRun, truncate, useJsonForms } from './redact.js';
 import { proxyFor, proxySettings, type ProxySettings } from './proxy.js';
 import { connectTimeoutSec, networkError } from './network-error.js';
-import { connector } from './connect.js';
+import { connector, tunnelPools } from './connect.js';
 import { NOT_LOOPBACK } from './loopback.js';
 import { UsageError } from '../core/errors.js';
 
@@ -146,6 +146,8 @@ export function createDispatcher(settings: ProxySettings, timeoutSec: number, li
       // http:// requests go to the proxy in the classic forward form (many proxies allow CONNECT
       // only to port 443); https:// ones always go through a CONNECT tunnel.
       proxyTunnel: false,
+      // A proxy that closes the connection instead of answering a CONNECT fails the request (connect.ts).
+      factory: tunnelPools,
       httpProxy: settings.httpProxy ?? '',
       httpsProxy: settings.httpsProxy ?? settings.httpProxy ?? '',
       noProxy: settings.noProxy,

@@ -5,7 +5,7 @@
  */
 import type { LookupAddress, LookupAllOptions, LookupOneOptions } from 'node:dns';
 import type { Socket } from 'node:net';
-import { buildConnector, kParser } from './undici.js';
+import { Pool, buildConnector, kParser, type Dispatcher } from './undici.js';
 import { isLoopbackAddress, notLoopbackError } from './loopback.js';
 
 type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
@@ -83,4 +83,30 @@ export function connector(o: ConnectorOptions): Connector {
     callback(null, socket);
   });
   return connect as unknown as Connector;
+}
+
+/** The code of the failure of a CONNECT tunnel whose proxy closed the connection before answering. */
+export const PROXY_CLOSED = 'ERR_SVC_PROXY_CLOSED';
+
+/**
+ * The pools the proxy agent makes for each origin (its `factory`), with a tunnel connector that
+ * undici gives up on. A proxy that closes the connection on reading the CONNECT, before any status
+ * line, fails the tunnel with a socket error (UND_ERR_SOCKET); on a connector's error of that code
+ * undici's client keeps the request queued and connects again at once, without end (client.js
+ * onError takes it for a lost connection it recovers from): ~2,400 CONNECTs a second, and neither
+ * --timeout (no connection ever comes up to start the headers timer) nor --retries (the request never
+ * fails) ends it. With another code, undici fails the request and svc's retries apply.
+ * The pools of NO_PROXY hosts get svc's options as they are (a connector given as options, not a
+ * function); a plain connector to the proxy itself (forward requests) never fails with that code.
+ * svc never sets `connections`, so a Pool is what undici's own factory makes.
+ */
+export function tunnelPools(origin: string | URL, opts: object): Dispatcher {
+  const o = opts as { connect?: unknown };
+  if (typeof o.connect !== 'function') return new Pool(origin, opts);
+  const tunnel = o.connect as (options: unknown, callback: ConnectCallback) => void;
+  const connect = (options: unknown, callback: ConnectCallback) => tunnel(options, (err, socket) => {
+    if ((err as { code?: unknown } | null)?.code !== 'UND_ERR_SOCKET') return callback(err, socket);
+    callback(Object.assign(new Error(`the proxy closed the connection without answering the CONNECT (${err!.message})`), { code: PROXY_CLOSED, cause: err }), null);
+  });
+  return new Pool(origin, { ...opts, connect } as ConstructorParameters<typeof Pool>[1]);
 }

@@ -4,6 +4,7 @@
  */
 import { ConnectionError, TimeoutError } from './api-errors.js';
 import { redactUrl } from './redact.js';
+import { PROXY_CLOSED } from './connect.js';
 
 interface FailureContext {
   /** `issues/search`. */
@@ -55,6 +56,11 @@ export function networkError(err: unknown, f: FailureContext): ConnectionError |
       ? 'the proxy wants credentials: give them in the proxy URL (http://user:password@host:port)'
       : 'check HTTPS_PROXY/HTTP_PROXY and NO_PROXY, or ask whoever runs the proxy';
     return new ConnectionError(`${f.what}: the proxy ${redactUrl(f.proxy ?? '')} refused to connect to ${f.baseUrl} (HTTP ${status})`, true, hint, status === 407 || status === 403);
+  }
+  if (code === PROXY_CLOSED) {
+    // The tunnel never came up: nothing of the request reached the service.
+    return new ConnectionError(`${f.what}: the proxy ${redactUrl(f.proxy ?? '')} closed the connection without answering the CONNECT for ${f.baseUrl}`, true,
+      'check HTTPS_PROXY/HTTP_PROXY and NO_PROXY, or ask whoever runs the proxy');
   }
   if (NEVER_SENT.has(code)) {
     const who = f.proxy ? `the proxy ${redactUrl(f.proxy)} (for ${f.baseUrl})` : f.baseUrl;

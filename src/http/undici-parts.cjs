@@ -2,6 +2,8 @@
 // The parts of undici svc uses, required one by one: the package's index pulls in fetch, WebSocket,
 // caches and mocks, which cost ~25 ms of start-up on every call for nothing.
 const Agent = require('undici/lib/dispatcher/agent.js');
+// Loaded by the agent anyway (its default factory): svc makes the proxy agent's pools itself.
+const Pool = require('undici/lib/dispatcher/pool.js');
 const Dispatcher = require('undici/lib/dispatcher/dispatcher.js');
 // Loaded by the agent's clients anyway: svc wraps the connector to check where a socket went.
 const buildConnector = require('undici/lib/core/connect.js');
@@ -19,6 +21,7 @@ proto.connect = function connect (...args) { return require('undici/lib/api/api-
 
 module.exports = {
   Agent,
+  Pool,
   buildConnector,
   kParser,
   // Only when a proxy is configured: it brings the SOCKS and proxy code with it.

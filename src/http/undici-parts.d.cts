@@ -1,7 +1,8 @@
-import type { Agent, EnvHttpProxyAgent, buildConnector } from 'undici';
+import type { Agent, EnvHttpProxyAgent, Pool, buildConnector } from 'undici';
 
 declare const parts: {
   Agent: typeof Agent;
+  Pool: typeof Pool;
   buildConnector: typeof buildConnector;
   kParser: symbol;
   /** The proxy agent's class, loaded on this call. */

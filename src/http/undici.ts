@@ -8,6 +8,7 @@ import parts from './undici-parts.cjs';
 
 export type { Dispatcher };
 export const Agent = parts.Agent;
+export const Pool = parts.Pool;
 export const buildConnector: typeof BuildConnector = parts.buildConnector;
 /** The symbol under which undici keeps a socket's HTTP/1.1 parser. */
 export const kParser: symbol = parts.kParser;

@@ -176,6 +176,53 @@ describe.concurrent('connections', () => {
   });
 });
 
+describe.concurrent('a proxy that closes the connection on reading the CONNECT, before any status line', () => {
+  it.each([
+    ['destroys the socket', 'destroy', READ, 'issues/search'],
+    ['ends the socket', 'end', READ, 'issues/search'],
+    // The tunnel never came up, so the change never reached the service: retried as a refused connection is.
+    ['ends the socket (mutation)', 'end', WRITE, 'issues/archive'],
+  ] as const)('%s: exit 6 within --timeout, one line naming the proxy, one CONNECT per try', async (_what, close, argv, what) => {
+    const connects: string[] = [];
+    const sockets = new Set<Socket>();
+    const proxy = createServer((s) => {
+      sockets.add(s);
+      s.on('error', () => {});
+      s.once('data', (d: Buffer) => {
+        connects.push(d.toString('latin1').split('\r\n')[0]);
+        if (close === 'end') s.end(); else s.destroy();
+      });
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    const proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+    // The back-off waits are the test's (instant); the attempts themselves are real time.
+    const host = testHost({ env: { SVC_BASE_URL: 'https://api.example.test', HTTPS_PROXY: proxyUrl, SVC_API_TOKEN_ID: 'id-0001', SVC_API_TOKEN_SECRET: SECRET }, clock: 'fake' });
+    // undici reconnected at once without end (thousands of CONNECTs a second, a Ctrl-C not heard):
+    // given up on here, and the proxy's port closed, on which undici fails the request (ECONNREFUSED).
+    let guard: ReturnType<typeof setTimeout> | undefined;
+    const started = performance.now();
+    const ran = runCli([...argv, '--timeout', '2', '--retries', '1'], { host });
+    try {
+      const r = await Promise.race([ran, new Promise<undefined>((resolve) => { guard = setTimeout(() => resolve(undefined), 5000); })]);
+      const took = performance.now() - started;
+      expect({ ended: r !== undefined, code: r?.code, connects: connects.length }, r?.stderr).toEqual({ ended: true, code: 6, connects: 2 });
+      expect(connects[0]).toBe('CONNECT api.example.test:443 HTTP/1.1');
+      expect(took).toBeLessThan(2000);
+      const closed = `${what}: the proxy ${proxyUrl} closed the connection without answering the CONNECT for https://api.example.test`;
+      expect(r!.stderr.trim().split('\n')).toEqual([
+        expect.stringMatching(new RegExp(`^warning: ${closed.replace(/[/.?]/g, '\\$&')}; retrying in \\d\\.\\d s \\(retry 1 of 1\\)$`)),
+        `svc: error: ${closed} (gave up after 2 tries); check HTTPS_PROXY/HTTP_PROXY and NO_PROXY, or ask whoever runs the proxy`,
+      ]);
+      expect(r!.stdout).toBe('');
+    } finally {
+      clearTimeout(guard);
+      const down = new Promise((resolve) => proxy.close(resolve));
+      for (const s of sockets) s.destroy();
+      await Promise.all([down, ran]);
+    }
+  });
+});
+
 describe.concurrent('hostile text from the service', () => {
   const title = '\u001b]0;owned\u0007\u001b[2J\u001b[31mSQL\u001b[0m inj\u202eection\r\u001b]8;;https://evil.example\u0007here\u001b]8;;\u0007\b';
   const data = { issues: [{ id: 'iss_1', generatedTitle: title, language: 'js\u0007' }], totalCount: 1 };
