@@ -4,8 +4,12 @@ import type { Sifted } from './sieve.js';
 
 const s = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
-/** Plain sentences, for the terminal summary and the markdown summary alike. */
-export function siftedLines(sifted: Sifted | undefined, counted: number): string[] {
+/**
+ * Plain sentences, for the terminal summary and the markdown summary alike. `expired`: the most
+ * expired policy entries named one a line (the step summary's; a policy file can hold thousands), the
+ * rest summed up with where all of them are (`fullAt`).
+ */
+export function siftedLines(sifted: Sifted | undefined, counted: number, o: { expired?: number; fullAt?: string } = {}): string[] {
   if (!sifted) return [];
   const out: string[] = [];
   if (sifted.baseline) {
@@ -21,7 +25,10 @@ export function siftedLines(sifted: Sifted | undefined, counted: number): string
   if (sifted.suppressedCount > 0 || sifted.policy) {
     out.push(`${s(sifted.suppressedCount, 'issue', 'issues')} suppressed by the policy${sifted.policy ? ` ${sifted.policy.file}` : ''} (not counted).`);
   }
-  for (const e of sifted.expired) out.push(`Policy entry expired ${e.expires}: ${entryLabel(e)} counts again.`);
+  const named = Math.min(sifted.expired.length, o.expired ?? Infinity);
+  for (const e of sifted.expired.slice(0, named)) out.push(`Policy entry expired ${e.expires}: ${entryLabel(e)} counts again.`);
+  const more = sifted.expired.length - named;
+  if (more > 0) out.push(`…and ${s(more, 'more policy entry', 'more policy entries')} expired and ${more === 1 ? 'counts' : 'count'} again${o.fullAt ? `; all of them: ${o.fullAt}` : ''}.`);
   if (sifted.outOfScope > 0) out.push(`${s(sifted.outOfScope, 'open issue was', 'open issues were')} left out by --new-since/--commit.`);
   if (sifted.undated > 0) out.push(`${s(sifted.undated, 'issue has', 'issues have')} no creation date and counted (fail closed).`);
   if (sifted.uncommitted > 0) out.push(`${s(sifted.uncommitted, 'issue names', 'issues name')} no scan commit and counted (fail closed).`);

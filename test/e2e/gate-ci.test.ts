@@ -11,6 +11,7 @@ import { busiestRepo, startGateSandbox, type GateSandbox } from '../helpers/sand
 import { tempDir } from '../helpers/temp.js';
 import { codeQualityErrors, sastErrors } from '../unit/gate/reports/hostb-schemas.js';
 import { schemaErrors } from '../unit/gate/reports/sarif-schema.js';
+import { mdCell } from '../../src/gate/reports/markdown.js';
 
 const sandboxes: GateSandbox[] = [];
 afterAll(async () => { await Promise.all(sandboxes.splice(0).map((s) => s.close())); });
@@ -184,6 +185,30 @@ describe("svc gate on GitHub Actions", () => {
     const off = await sb.run(['gate', '--repository-ids', repoId, '--fail-on', 'high', '--no-ci'], { cwd, env });
     expect(off.stdout).not.toContain('::error');
     expect(readFileSync(summary, 'utf8').split('svc gate failed')).toHaveLength(3);
+  });
+
+  it.concurrent('the step summary stays well under host A\'s 1 MiB: 18,000 expired policy entries are summed up, the --markdown file keeps them', async () => {
+    const sb = await sandbox();
+    const { repoId } = await busiestRepo(sb);
+    const cwd = workDir();
+    const summary = join(cwd, 'step_summary.md');
+    writeFileSync(summary, '## Build\n\nAll 112 tests passed.\n');
+    const n = 18_000;
+    writeFileSync(join(cwd, 'p.yml'), ['version: 1', 'ignore:', ...Array.from({ length: n }, (_, i) => [`  - id: iss_gone_${i}`, '    reason: "accepted once"', `    expires: ${day(-30)}`]).flat(), ''].join('\n'));
+    const env = { CI: 'true', GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: summary };
+    const r = await sb.run(['gate', '--repository-ids', repoId, '--fail-on', 'high', '--policy', 'p.yml', '--json-report', 'gate.json', '--markdown', 'gate.md'], { cwd, env });
+    expect(r.code, r.stderr.slice(-2000)).toBe(1);
+    const text = readFileSync(summary, 'utf8');
+    expect(Buffer.byteLength(text)).toBeLessThan(300 * 1024);
+    expect(text.startsWith('## Build\n\nAll 112 tests passed.\n\n### ❌ svc gate failed\n')).toBe(true);
+    expect(text).toMatch(/^\| \*\*total\*\* \| \d+ \| - \| ✅ \|$/m);
+    expect(text).toContain('#### Breaking issues (');
+    expect(text.match(/^Policy entry expired /gm)).toHaveLength(20);
+    // Escaped as the notes are (the path's underscores).
+    expect(text).toContain(`\n${mdCell(`…and ${n - 20} more policy entries expired and count again; all of them: --json-report ${join(cwd, 'gate.json')}.`)}\n`);
+    // The files hold every entry.
+    expect(JSON.parse(readFileSync(join(cwd, 'gate.json'), 'utf8')).policy.expired).toHaveLength(n);
+    expect(readFileSync(join(cwd, 'gate.md'), 'utf8').match(/^Policy entry expired /gm)).toHaveLength(n);
   });
 
   it.concurrent('a step summary that cannot be written is said; the verdict and its exit code stand', async () => {

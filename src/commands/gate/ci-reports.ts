@@ -10,6 +10,7 @@ import type { GateVerdict } from '../../gate/verdict.js';
 import type { IssueInput } from '../../gate/tally.js';
 import { REPORT_KEYS, kindOf, type ReportInputs, type ReportKind } from '../../gate/reports/registry.js';
 import { appendSummary } from '../../ci/step-summary.js';
+import { clipChars } from '../../gate/reports/markdown.js';
 
 function stepSummaryKinds(): ReportKind[] {
   return REPORT_KEYS.map(kindOf).filter((k) => k.ciVariant === 'step-summary');
@@ -29,15 +30,19 @@ export async function writeStepSummary(ctx: Context, path: string, v: GateVerdic
   // Written because the CI asked for it, not a flag: a file that cannot be appended to is said, and
   // the verdict (the exit code) stands.
   try {
-    for (const kind of stepSummaryKinds()) await append(path, kind.text(v, o));
+    for (const kind of stepSummaryKinds()) await append(path, (kind.ciText ?? kind.text)(v, o));
     ctx.note(`added the gate summary to the step summary ${path}`);
   } catch (err) {
     ctx.warn((err as Error).message);
   }
 }
 
+/** Longest error message the step summary gets, in characters. */
+const MESSAGE_CHARS = 4000;
+
 export async function writeStepSummaryError(path: string, message: string, exitCode: number): Promise<void> {
-  for (const kind of stepSummaryKinds()) if (kind.undecided) await append(path, kind.undecided(message, exitCode));
+  // The message can quote the service: cut, as the step summary of a verdict is (registry.ts).
+  for (const kind of stepSummaryKinds()) if (kind.undecided) await append(path, kind.undecided(clipChars(message, MESSAGE_CHARS), exitCode));
 }
 
 /**

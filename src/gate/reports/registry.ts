@@ -10,7 +10,7 @@ import { doubtNotes, organizationText, type GateVerdict } from '../verdict.js';
 import { siftedLines } from '../sifted-text.js';
 import { toSarif, type SarifResult } from './sarif.js';
 import { junitChunks, toJunit, toJunitError } from './junit.js';
-import { toMarkdown, toMarkdownError } from './markdown.js';
+import { STEP_SUMMARY_BYTES, toMarkdown, toMarkdownError } from './markdown.js';
 import { toHostBSast } from './hostb-sast.js';
 import { toCodeQuality } from './code-quality.js';
 import { verdictData } from '../verdict.js';
@@ -28,6 +28,8 @@ export interface ReportInputs {
   issueUrl?: (id: string) => string;
   /** The SARIF report within the code-scanning limits (sarif-cap.ts); none: every result. */
   sarif?: SarifCap;
+  /** Where every counted issue and expired policy entry is, for what the step summary leaves out (the --json-report file). */
+  fullAt?: string;
 }
 
 export interface ReportKind {
@@ -61,6 +63,8 @@ export interface ReportKind {
   wholeList?: true;
   /** Its CI variant: 'step-summary', also appended to the step summary of the CI the gate runs in (commands/gate/ci-reports.ts). */
   ciVariant?: 'step-summary';
+  /** The text of its CI variant, when not `text`: the step summary's is capped (host A shows none of one past 1 MiB). */
+  ciText?(v: GateVerdict, o: ReportInputs): string;
 }
 
 const json = (value: unknown, indent?: number) => JSON.stringify(value, null, indent) + '\n';
@@ -78,6 +82,16 @@ export const sarifChunks = (v: GateVerdict, o: ReportInputs, omitted?: { results
 const sarifResults = (v: GateVerdict) => counted(v) + (v.sifted?.unchanged.length ?? 0) + (v.sifted?.suppressed.length ?? 0);
 const capped = (o: ReportInputs) => (o.sarif && o.sarif.omitted > 0 ? { results: o.sarif.omitted, reason: o.sarif.reason } : undefined);
 const counted = (v: GateVerdict) => v.result.issues.length;
+
+/** The markdown summary's notes; `expired`: the most expired policy entries named (the step summary's). */
+const summaryNotes = (v: GateVerdict, o: ReportInputs, expired?: number) => [
+  ...(v.organization ? [organizationText(v.organization)] : []),
+  ...siftedLines(v.sifted, v.result.counts.total, { expired, fullAt: o.fullAt }),
+  ...sarifCapLine(o.sarif),
+  ...doubtNotes(v),
+];
+/** Expired policy entries the step summary names one by one. */
+const STEP_SUMMARY_EXPIRED = 20;
 
 /**
  * Every open issue found in the scope: the counted ones, and those the baseline and --diff left out of
@@ -119,12 +133,14 @@ export const REPORT_KINDS = {
   markdown: {
     flag: '--markdown',
     description: "Write a markdown summary (e.g. the CI's step-summary file)",
-    text: (v, o) => toMarkdown(v.result, [...(v.organization ? [organizationText(v.organization)] : []), ...siftedLines(v.sifted, v.result.counts.total), ...sarifCapLine(o.sarif), ...doubtNotes(v)]),
+    // The file is whole (it is svc's own); the step summary's variant is capped.
+    text: (v, o) => toMarkdown(v.result, summaryNotes(v, o)),
     wrote: (_v, path) => `wrote the markdown summary ${path}`,
     undecided: (message, exitCode) => toMarkdownError(message, exitCode),
     everyIssue: false,
     siftedIssues: false,
     ciVariant: 'step-summary',
+    ciText: (v, o) => toMarkdown(v.result, summaryNotes(v, o, STEP_SUMMARY_EXPIRED), { cap: { bytes: STEP_SUMMARY_BYTES, fullAt: o.fullAt ?? '-o json or --json-report FILE' } }),
   },
   jsonReport: {
     flag: '--json-report',

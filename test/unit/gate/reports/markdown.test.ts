@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { evaluateGate, type IssueInput } from '../../../../src/gate/tally.js';
-import { MAX_ROWS, mdCell, toMarkdown } from '../../../../src/gate/reports/markdown.js';
+import { MAX_ROWS, STEP_SUMMARY_BYTES, mdCell, toMarkdown } from '../../../../src/gate/reports/markdown.js';
 import { ALL, hostile } from '../../../fixtures/reports/issues.js';
 
 /** Splits a table row on unescaped pipes. */
@@ -66,6 +66,43 @@ describe('toMarkdown', () => {
   it('does not say "more" at exactly 50', () => {
     const fifty: IssueInput[] = Array.from({ length: 50 }, (_, i) => ({ id: `i${i}`, score: 95 }));
     expect(toMarkdown(evaluateGate(fifty, { failOn: 'critical' }))).not.toContain('more.');
+  });
+});
+
+describe('toMarkdown for the step summary (capped)', () => {
+  const cap = { bytes: STEP_SUMMARY_BYTES, fullAt: '--json-report out/gate.json' };
+  const bytes = (text: string) => Buffer.byteLength(text, 'utf8');
+
+  it('keeps the verdict and counts whole and cuts notes and titles to fit, saying how many were left out and where', () => {
+    // Titles and files of 20,000 escaped or 3-byte characters, notes of 5,000: whole, the summary passes 1 MiB many times.
+    const huge = '<€'.repeat(10_000);
+    const many: IssueInput[] = Array.from({ length: 60 }, (_, i) => ({ id: `i${i}`, score: 95, generatedTitle: `t${i} ${huge}`, affectedFile: huge }));
+    const notes = Array.from({ length: 400 }, (_, i) => `note ${i} ${'é'.repeat(5_000)}`);
+    const result = evaluateGate(many, { failOn: 'critical' });
+    const whole = toMarkdown(result, notes);
+    expect(bytes(whole)).toBeGreaterThan(1024 * 1024);
+
+    const md = toMarkdown(result, notes, { cap });
+    expect(bytes(md)).toBeLessThanOrEqual(STEP_SUMMARY_BYTES);
+    // Everything before the notes is as in the whole summary.
+    const head = whole.slice(0, whole.indexOf('\n\nnote 0'));
+    expect(md.startsWith(head)).toBe(true);
+    expect(md.includes('\n| critical | 60 | fail-on | ❌ |\n')).toBe(true);
+    expect(md.includes('\n#### Breaking issues (60)\n')).toBe(true);
+    const shownNotes = md.split('\n').filter((l) => l.startsWith('note ')).length;
+    expect(shownNotes).toBeGreaterThan(0);
+    // (Checked as booleans: a failing toContain on this text prints megabytes.)
+    expect(md.includes(`\n…and ${400 - shownNotes} more notes left out (the step summary is kept small); all of them: --json-report out/gate.json.\n`)).toBe(true);
+    const rows = md.split('\n').filter((l) => /^\| critical \| 95 \| i\d+ \|/.test(l));
+    expect(rows.length).toBeGreaterThan(0);
+    expect(rows[0].length).toBeLessThan(3_000);
+    expect(md.includes(`\n…and ${60 - rows.length} more; every one: --json-report out/gate.json.\n`)).toBe(true);
+    expect(md.endsWith('\n')).toBe(true);
+  });
+
+  it('is the plain summary when it fits', () => {
+    const result = evaluateGate(ALL, { failOn: 'high' });
+    expect(toMarkdown(result, ['a note'], { cap })).toBe(toMarkdown(result, ['a note']));
   });
 });
 
