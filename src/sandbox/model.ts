@@ -117,6 +117,10 @@ export interface FindingSpec {
   score?: number;
   affectedFile?: string;
   startLine?: number;
+  /** The span's last line; with startLine alone, startLine (a one-line finding, not a generated span). */
+  endLine?: number;
+  startColumn?: number;
+  endColumn?: number;
   generatedTitle?: string;
 }
 

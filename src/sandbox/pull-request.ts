@@ -4,7 +4,7 @@
  * ("Events: not shown"), so this stands in for them, for tests, the demo and users trying a pipeline:
  *
  *   { "repositoryId": "repo_…" | "repositoryUrl": "https://…", "headSha": "<40 hex>",
- *     "headBranch": "feature/x", "baseBranch": "main", "findings": 2 | [{ "score": 95, "affectedFile": "src/a.js", "startLine": 12 }] }
+ *     "headBranch": "feature/x", "baseBranch": "main", "findings": 2 | [{ "score": 95, "affectedFile": "src/a.js", "startLine": 12, "endLine": 14 }] }
  *
  * With PR scanning on for the repository (`isPrScanningEnabled`; `svc repos set-pr-scanning`), a PR
  * scan of the head starts (transitions.ts startPrScan) and answers `{ ok, prScanning: true, scanId }`;
@@ -34,7 +34,7 @@ function repositoryOf(store: Store, body: Record<string, unknown>): RepoRec {
 function findingsOf(v: unknown): FindingSpec[] | number | undefined {
   if (v === undefined) return undefined;
   if (typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= 50) return v;
-  if (!Array.isArray(v) || v.length > 50) throw badRequest("'findings' is a number of findings (0-50) or a list of at most 50 { score, affectedFile, startLine, generatedTitle }");
+  if (!Array.isArray(v) || v.length > 50) throw badRequest("'findings' is a number of findings (0-50) or a list of at most 50 { score, affectedFile, startLine, endLine, startColumn, endColumn, generatedTitle }");
   return v.map((f, i) => {
     if (f === null || typeof f !== 'object' || Array.isArray(f)) throw badRequest(`findings[${i}] is not an object`);
     const o = f as Record<string, unknown>;
@@ -44,9 +44,21 @@ function findingsOf(v: unknown): FindingSpec[] | number | undefined {
       out.score = o.score;
     }
     if (o.affectedFile !== undefined) out.affectedFile = str(o.affectedFile) ?? (() => { throw badRequest(`findings[${i}].affectedFile is a path`); })();
-    if (o.startLine !== undefined) {
-      if (!Number.isInteger(o.startLine) || (o.startLine as number) < 1) throw badRequest(`findings[${i}].startLine is a line number (1 or more)`);
-      out.startLine = o.startLine as number;
+    const whole = (key: 'startLine' | 'endLine' | 'startColumn' | 'endColumn', what: string) => {
+      const n = o[key];
+      if (n === undefined) return;
+      if (!Number.isInteger(n) || (n as number) < 1) throw badRequest(`findings[${i}].${key} is a ${what} number (1 or more)`);
+      out[key] = n as number;
+    };
+    whole('startLine', 'line');
+    whole('endLine', 'line');
+    whole('startColumn', 'column');
+    whole('endColumn', 'column');
+    // A span the finding gives whole: the generated issue's would put an end before its start.
+    if (out.endLine !== undefined && out.startLine === undefined) throw badRequest(`findings[${i}].endLine needs a startLine`);
+    if (out.endLine !== undefined && out.endLine < out.startLine!) throw badRequest(`findings[${i}].endLine is before its startLine`);
+    if (out.startColumn !== undefined && out.endColumn !== undefined && (out.endLine ?? out.startLine) === out.startLine && out.endColumn < out.startColumn) {
+      throw badRequest(`findings[${i}].endColumn is before its startColumn on the same line`);
     }
     if (o.generatedTitle !== undefined) out.generatedTitle = str(o.generatedTitle) ?? (() => { throw badRequest(`findings[${i}].generatedTitle is a title`); })();
     return out;

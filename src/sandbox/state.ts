@@ -204,7 +204,16 @@ export class Store {
         if (f) {
           if (f.score !== undefined) { issue.score = f.score; issue.severity = Math.round(Math.min(10, f.score / 10) * 10) / 10; }
           if (f.affectedFile !== undefined) issue.affectedFile = f.affectedFile;
-          if (f.startLine !== undefined) { issue.startLine = f.startLine; issue.endLine = Math.max(issue.endLine - issue.startLine + f.startLine, f.startLine); }
+          // A line given is the whole span (the generated one ran on past a short file, and --diff
+          // counted the finding on lines the change did not touch).
+          if (f.startLine !== undefined) { issue.startLine = f.startLine; issue.endLine = f.endLine ?? f.startLine; }
+          if (f.startColumn !== undefined) issue.startColumn = f.startColumn;
+          if (f.endColumn !== undefined) issue.endColumn = f.endColumn;
+          // One column given on a one-line span: the generated other one must not cross it.
+          if (issue.startLine === issue.endLine && issue.endColumn < issue.startColumn) {
+            if (f.endColumn === undefined) issue.endColumn = issue.startColumn;
+            else issue.startColumn = issue.endColumn;
+          }
           if (f.generatedTitle !== undefined) issue.generatedTitle = f.generatedTitle;
         }
         this.addIssue(issue);

@@ -20,7 +20,34 @@ describe('POST /__sandbox/pull-request', () => {
     const done = await sb.runJson(['scans', 'list', '--scan-id', String(r.json.scanId)]);
     expect(done.codeScans[0]).toMatchObject({ status: 'completed', finished: true, issueCounts: { open: 2 } });
     const found = await sb.runJson(['issues', 'search', '--scan-id', String(r.json.scanId), '--sort-by', 'score']);
-    expect(found.issues[0]).toMatchObject({ score: 97, affectedFile: 'a/b.js', startLine: 3, generatedTitle: 'T', codeScan: { id: r.json.scanId, scanTargetBranchCommitSha: sha } });
+    // A startLine alone is a one-line span, not the generated issue's (which ran on past short files).
+    expect(found.issues[0]).toMatchObject({ score: 97, affectedFile: 'a/b.js', startLine: 3, endLine: 3, generatedTitle: 'T', codeScan: { id: r.json.scanId, scanTargetBranchCommitSha: sha } });
+  });
+
+  it('a finding\'s span is the one given: endLine, startColumn and endColumn', async () => {
+    const repo = sb.state.repos.find((r) => r.organizationId === sb.organizationId && r.isPrScanningEnabled)!;
+    const findings = [
+      { score: 99, affectedFile: 'src/a.js', startLine: 40, endLine: 44, startColumn: 5, endColumn: 2 },
+      { score: 98, affectedFile: 'src/b.js', startLine: 7, startColumn: 3, endColumn: 18 },
+      { score: 97, affectedFile: 'src/c.js', startLine: 9, startColumn: 95 },
+    ];
+    const r = await post({ repositoryId: repo.id, headSha: 'abcdef0123456789abcdef0123456789abcdef02', headBranch: 'span', findings });
+    expect(r.status, JSON.stringify(r.json)).toBe(200);
+    sb.advance(120_000);
+    const found = await sb.runJson(['issues', 'search', '--scan-id', String(r.json.scanId), '--sort-by', 'score', '--sort-order', 'desc']);
+    const spans = found.issues.map((i: Record<string, unknown>) => [i.affectedFile, i.startLine, i.endLine, i.startColumn, i.endColumn]);
+    // A start column past the generated end (on one line): the end follows it.
+    expect(spans).toEqual([['src/a.js', 40, 44, 5, 2], ['src/b.js', 7, 7, 3, 18], ['src/c.js', 9, 9, 95, 95]]);
+  });
+
+  it('a bad span is 400 naming the field', async () => {
+    const repo = sb.state.repos.find((r) => r.organizationId === sb.organizationId && r.isPrScanningEnabled)!;
+    const bad = async (finding: Record<string, unknown>) => (await post({ repositoryId: repo.id, headSha: 'abcdef0', headBranch: 'x', findings: [finding] })).json.error;
+    expect(await bad({ startLine: 5, endLine: 0 })).toBe('findings[0].endLine is a line number (1 or more)');
+    expect(await bad({ startLine: 5, endLine: 4 })).toBe('findings[0].endLine is before its startLine');
+    expect(await bad({ endLine: 4 })).toBe('findings[0].endLine needs a startLine');
+    expect(await bad({ startLine: 5, startColumn: 1.5 })).toBe('findings[0].startColumn is a column number (1 or more)');
+    expect(await bad({ startLine: 5, startColumn: 9, endColumn: 3 })).toBe('findings[0].endColumn is before its startColumn on the same line');
   });
 
   it('PR scanning off: no scan; bad bodies are 400 naming the field, an unknown repository 404', async () => {
