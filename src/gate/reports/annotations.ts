@@ -54,17 +54,20 @@ export function escapeProperty(value: string): string {
 }
 
 function command(kind: 'error' | 'warning' | 'notice', issue: GateIssue): string {
+  // Every property value is service text: escaped as the message is, so that an agent reading `##vso[`
+  // anywhere in a line (one that also runs host A's steps, or reads its log) finds none in the file name either.
+  const prop = (value: string) => escapeProperty(escapeLogCommands(value));
   const props: string[] = [];
   const file = relativePath(issue.affectedFile);
   if (file !== undefined) {
-    props.push(`file=${escapeProperty(file)}`);
+    props.push(`file=${prop(file)}`);
     const span = spanOf(issue);
     if (span.startLine !== undefined) props.push(`line=${span.startLine}`);
     if (span.endLine !== undefined) props.push(`endLine=${span.endLine}`);
     if (span.startColumn !== undefined) props.push(`col=${span.startColumn}`);
     if (span.endColumn !== undefined) props.push(`endColumn=${span.endColumn}`);
   }
-  props.push(`title=${escapeProperty(escapeLogCommands(`[${issue.level}] ${titleOf(issue)}`))}`);
+  props.push(`title=${prop(`[${issue.level}] ${titleOf(issue)}`)}`);
   const description = descriptionOf(issue);
   const facts = `score ${scoreText(issue)}, ${issue.level}, issue ${idText(issue)}${issue.breaking ? ', breaks the gate' : ''}`;
   const message = description === undefined ? `${titleOf(issue)} (${facts})` : `${description}\n(${facts})`;

@@ -135,4 +135,19 @@ describe('Azure Pipelines: ##vso[task.logissue]', () => {
       await own.close();
     }
   });
+
+  it("with host A's runner variables too, a file name from the service is no logging command in host A's annotations either", async () => {
+    const own = await startTestSandbox({ issues: 200, repos: 2 });
+    try {
+      const target = own.state.issues.filter((i) => i.status === 'open').sort((a, b) => (b.score ?? 0) - (a.score ?? 0))[0];
+      target.affectedFile = 'src/##vso[task.setvariable variable=x]1.js';
+      const r = await runCli(['gate', '--fail-on', 'critical'], { env: { ...own.env, ...azure, GITHUB_ACTIONS: 'true' }, cwd: tempDir() });
+      expect(r.code, r.stderr).toBe(1);
+      const annotation = r.stdout.split('\n').find((l) => /^(::|##vso\[)/.test(l) && l.includes('setvariable'));
+      expect(annotation).toMatch(/^(::error file=|##vso\[task\.logissue type=error;sourcepath=)src\/##vso\\u005btask\.setvariable variable=x/);
+      for (const line of r.stdout.split('\n')) expect(line.slice(1)).not.toMatch(/##vso\[/i);
+    } finally {
+      await own.close();
+    }
+  });
 });

@@ -54,6 +54,15 @@ describe('toAnnotations', () => {
     expect(lines[0]).toContain('line2 %250A 50%25');
   });
 
+  it('escapes runner commands in every property as in the message: a file named ##vso[ or ##[ starts none', () => {
+    const evil = { ...sqlInjection, affectedFile: 'src/##vso[task.setvariable variable=x]1/##[error]a.ts', generatedTitle: 'T ##VSO[task.complete result=Succeeded]' };
+    const [line] = toAnnotations(evaluateGate([evil], { failOn: 'high' })).trimEnd().split('\n');
+    expect(line).not.toMatch(/##(vso)?\[/i);
+    const cmd = parseCommand(line);
+    expect(cmd.props.file).toBe('src/##vso\\u005btask.setvariable variable=x]1/##\\u005berror]a.ts');
+    expect(cmd.props.title).toBe('[critical] T ##VSO\\u005btask.complete result=Succeeded]');
+  });
+
   it('is empty when there is no open issue', () => {
     expect(toAnnotations(evaluateGate([]))).toBe('');
   });
