@@ -26,7 +26,9 @@ async function append(path: string, text: string): Promise<void> {
 }
 
 /** The step summary of the CI the gate runs in: the reports with that CI variant (the markdown summary), appended. */
-export async function writeStepSummary(ctx: Context, path: string, v: GateVerdict, o: ReportInputs): Promise<void> {
+export async function writeStepSummary(ctx: Context, path: string, v: GateVerdict, inputs: ReportInputs, jsonReport?: string): Promise<void> {
+  // What the step summary leaves out (it is capped) is in the JSON verdict: the file written, else how to get one.
+  const o = { ...inputs, fullAt: jsonReport !== undefined && jsonReport !== '-' ? `--json-report ${jsonReport}` : '-o json or --json-report FILE' };
   // Written because the CI asked for it, not a flag: a file that cannot be appended to is said, and
   // the verdict (the exit code) stands.
   try {

@@ -171,9 +171,7 @@ async function decideAndReport(ctx: Context, opts: GateOptions, g: GateRun): Pro
     await undecided(ctx, opts, g, rewrite, err, true, Object.values(rewrite), true);
     throw err;
   }
-  // What the step summary leaves out (it is capped) is in the JSON verdict: the file written, else how to get one.
-  const jsonFile = written.includes('jsonReport') && paths.jsonReport !== '-' ? paths.jsonReport : undefined;
-  if (stepSummary !== undefined) await writeStepSummary(ctx, stepSummary, verdict, { ...inputs, fullAt: jsonFile !== undefined ? `--json-report ${jsonFile}` : '-o json or --json-report FILE' });
+  if (stepSummary !== undefined) await writeStepSummary(ctx, stepSummary, verdict, inputs, written.includes('jsonReport') ? paths.jsonReport : undefined);
   if (written.includes('sarif') && !sarifFailed) {
     const repos = repositoriesOf(verdict, g.repositories);
     if (repos.length > 1) {
