@@ -161,14 +161,19 @@ describe('svc gate with a policy file', () => {
 });
 
 describe("svc gate on GitHub Actions", () => {
-  it.concurrent('appends the summary to the step summary (earlier content kept) and annotates without flags', async () => {
+  /** A sandbox's busiest repository, and a job's folder whose step summary an earlier step wrote to. */
+  async function jobStep() {
     const sb = await sandbox();
     const { repoId } = await busiestRepo(sb);
     const cwd = workDir();
     const summary = join(cwd, 'step_summary.md');
     writeFileSync(summary, '## Build\n\nAll 112 tests passed.\n');
+    return { sb, repoId, cwd, summary, env: { CI: 'true', GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: summary } };
+  }
+
+  it.concurrent('appends the summary to the step summary (earlier content kept) and annotates without flags', async () => {
+    const { sb, repoId, cwd, summary, env } = await jobStep();
     const repo = sb.state.repo(repoId)!;
-    const env = { CI: 'true', GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: summary };
     const r = await sb.run(['gate', '--repository-ids', repoId, '--fail-on', 'high', '--page-size', '25'], { cwd, env });
     expect(r.code, r.stderr).toBe(1);
     const text = readFileSync(summary, 'utf8');
@@ -188,14 +193,9 @@ describe("svc gate on GitHub Actions", () => {
   });
 
   it.concurrent('the step summary stays well under host A\'s 1 MiB: 18,000 expired policy entries are summed up, the --markdown file keeps them', async () => {
-    const sb = await sandbox();
-    const { repoId } = await busiestRepo(sb);
-    const cwd = workDir();
-    const summary = join(cwd, 'step_summary.md');
-    writeFileSync(summary, '## Build\n\nAll 112 tests passed.\n');
+    const { sb, repoId, cwd, summary, env } = await jobStep();
     const n = 18_000;
     writeFileSync(join(cwd, 'p.yml'), ['version: 1', 'ignore:', ...Array.from({ length: n }, (_, i) => [`  - id: iss_gone_${i}`, '    reason: "accepted once"', `    expires: ${day(-30)}`]).flat(), ''].join('\n'));
-    const env = { CI: 'true', GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: summary };
     const r = await sb.run(['gate', '--repository-ids', repoId, '--fail-on', 'high', '--policy', 'p.yml', '--json-report', 'gate.json', '--markdown', 'gate.md'], { cwd, env });
     expect(r.code, r.stderr.slice(-2000)).toBe(1);
     const text = readFileSync(summary, 'utf8');
