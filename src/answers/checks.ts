@@ -523,11 +523,12 @@ function makeChecks() {
       lie: '`{"scanId": "s1\\u001b]52;c;...\\u0007"}` (a clipboard write), or `{"scanId": 12345678901234567890}`: exit 7, nothing printed',
     },
     'commit-scan-short': {
-      doubt: '`--commit` (scans found by the issues naming the commit): the service lists fewer open issues for those scans (`scanId`) than name the commit',
+      doubt: '`--commit` (scans found by the issues naming the commit): an issue naming the commit that the service does not list for those scans (`scanId`), where both listings pass but their counts added together break a `--max` threshold',
       basis: 'inferred',
-      why: 'inference: a scan\'s listing holds every issue that names the scan, and more where an issue found again names the scan that first found it; fewer means the scanId filter lost some: the issues naming the commit are counted, and what the listing left out cannot be shown',
+      why: 'inference: `codeScan` names the scan that first found an issue, or the one that last did (the spec does not say), and a scan\'s listing holds what it found: both listings are issues of the commit, a FAIL of either stands, and their union holds no more than both counts added',
       on: { gate: 'stop' },
-      lie: 'a scan listing of 0 issues where an issue naming the commit was read: no PASS (a FAIL read of the commit stands)',
+      plausible: 'an issue naming the commit that its scan\'s listing leaves out, beside one that listing holds: both pass, and so do their counts added together: decided, with a warning',
+      lie: 'the same with `--max-total 1`: the two together could be 2: no PASS (a FAIL of either stands)',
     },
     'commit-scan-unknown': {
       doubt: '`--commit`: issues name a scan of the commit that `scans list` does not know, or one without a scan id',

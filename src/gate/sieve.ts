@@ -62,7 +62,7 @@ export interface Sifted {
    * the other filters judged them (evidence that the service has scanned it; the gate checks them),
    * and how many such issues named no scan.
    */
-  commitScans?: { ids: string[]; unnamed: number };
+  commitScans?: { ids: string[]; unnamed: number; issues: string[] };
   /** With a baseline: the open issues found in it (not counted). */
   unchangedCount: number;
   unchanged: GateIssue[];
@@ -111,7 +111,7 @@ export function createSieve(tally: GateTally, o: SieveOptions): Sieve {
   if (o.baseline) sifted.baseline = { file: o.baseline.file, kind: o.baseline.kind, entries: o.baseline.entries.length };
   if (o.policy) sifted.policy = { file: o.policy.file, entries: o.policy.ignore.length };
   const commitScans = new Set<string>();
-  if (o.commit !== undefined) sifted.commitScans = { ids: [], unnamed: 0 };
+  if (o.commit !== undefined) sifted.commitScans = { ids: [], unnamed: 0, issues: [] };
   let seen = 0;
 
   const kept = (issue: IssueInput): GateIssue => ({ ...(o.slim ? o.slim(issue) : issue), level: levelOf(issue.score, cutoffs), breaking: false });
@@ -126,6 +126,7 @@ export function createSieve(tally: GateTally, o: SieveOptions): Sieve {
       seen++;
       const sha = o.commit !== undefined ? commitOf(input) : undefined;
       if (sha !== undefined && sameCommit(sha, o.commit!)) {
+        sifted.commitScans!.issues.push(String(input.id));
         const scan = scanIdOf(input);
         if (scan === undefined) sifted.commitScans!.unnamed++;
         else commitScans.add(scan);

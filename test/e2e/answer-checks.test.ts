@@ -879,17 +879,25 @@ const CASES: Record<CheckId, Case> = {
     },
   },
   'commit-scan-short': {
-    async lie() {
-      // The scan of the commit (its items name no commit: found by the issue naming it) ended; its
-      // listing by scanId holds nothing, though an issue naming it was read.
+    async plausible() {
+      // scan-1 of the commit (its items name no commit: found by the issue naming it) ended. Its
+      // listing by scanId holds iss-2, found again (it names an older scan), not iss-1, which names it.
       fake.stub(SCANS, { json: { codeScans: [{ scanId: 'scan-1', repositoryId: 'repo-1', status: 'completed' }], totalCount: 1 } });
-      const serve = (found: Json[]) => fake.stub(SEARCH, (req: { body: Json }) => ({ json: answer(req.body.scanId === undefined ? found : []) }));
-      serve([issue()]);
-      refused(await gate(['--commit', 'abcdef0123456789']), "1 open issue names commit abcdef0123456789, but the service lists 0 for its scan (scan-1)");
-      // A breaking issue of the commit read: the FAIL stands.
-      serve([issue({ score: 95 })]);
-      const f = await gate(['--commit', 'abcdef0123456789']);
-      expect(f.code, f.stderr).toBe(1);
+      const again = issue({ id: 'iss-2', codeScan: { id: 'scan-0', scanTargetBranchCommitSha: 'fedcba9876543210' } });
+      fake.stub(SEARCH, (req: { body: Json }) => ({ json: answer(req.body.scanId === undefined ? [issue()] : [again]) }));
+      const r = await gate(['--commit', 'abcdef0123456789']);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).toContain('1 open issue names commit abcdef0123456789 that the service does not list for its scan (scan-1): both listings pass');
+    },
+    async lie() {
+      fake.stub(SCANS, { json: { codeScans: [{ scanId: 'scan-1', repositoryId: 'repo-1', status: 'completed' }], totalCount: 1 } });
+      const again = issue({ id: 'iss-2', codeScan: { id: 'scan-0', scanTargetBranchCommitSha: 'fedcba9876543210' } });
+      const serve = (named: Json) => fake.stub(SEARCH, (req: { body: Json }) => ({ json: answer(req.body.scanId === undefined ? [named] : [again]) }));
+      serve(issue());
+      refused(await gate(['--commit', 'abcdef0123456789', '--max-total', '1']), "1 open issue names commit abcdef0123456789 that the service does not list for its scan (scan-1; first: iss-1)");
+      // A FAIL of either listing stands.
+      serve(issue({ score: 95 }));
+      expect((await gate(['--commit', 'abcdef0123456789', '--max-total', '1'])).code).toBe(1);
     },
   },
   'commit-scan-unknown': {

@@ -7,8 +7,10 @@
  *   give the scans of it. Once every one of those scans is found and has ended, the gate counts what
  *   the service lists for them by `scanId`, as above: an issue the scan found again names the scan
  *   that first found it (the spec does not say which scan `codeScan` names), so the issues naming
- *   the commit can be fewer than the scan's findings. A scan listing that holds fewer issues than
- *   named the commit (`commit-scan-short`) keeps the first count, with no PASS.
+ *   the commit can be fewer than the scan's findings. Where the scans' listing does not hold every
+ *   issue that names the commit (another reading of `codeScan`: the scan that last found it), both
+ *   are issues of the commit: a FAIL of either stands, and two passes hold when every --max threshold
+ *   holds for the two counts added together; otherwise no PASS (`commit-scan-short`).
  */
 import type { Context } from '../../context.js';
 import type { Thresholds } from '../../gate/policy.js';
@@ -46,11 +48,31 @@ export async function countForCommit(ctx: Context, scope: Record<string, unknown
   verified.commit = byIssues.commit;
   if (byIssues.judge === undefined || byIssues.judge.length === 0 || scope.scanId !== undefined) return counted;
   const judged = { ...scope, ...(byIssues.judge.length === 1 ? { scanId: byIssues.judge[0] } : {}) };
-  const recounted = await countIssues(ctx, judged, options, unsieved, { ...o, store: c.freshStore(), scanIds: byIssues.judge.length > 1 ? byIssues.judge : undefined });
-  if (recounted.result.counts.total >= counted.result.counts.total) {
+  const listed = new Set<string>();
+  const recounted = await countIssues(ctx, judged, options, unsieved, { ...o, store: c.freshStore(), scanIds: byIssues.judge.length > 1 ? byIssues.judge : undefined, listedIds: listed });
+  const named = counted.sifted?.commitScans?.issues ?? [];
+  const missing = named.filter((id) => !listed.has(id));
+  if (missing.length === 0) {
+    // The scans' listing holds every issue that names the commit, and those found again: it decides.
     if (byIssues.judge.length === 1) scope.scanId = byIssues.judge[0];
     return recounted;
   }
-  ctx.doubts.add('commit-scan-short', 'gate', `${counted.result.counts.total} open ${counted.result.counts.total === 1 ? 'issue names' : 'issues name'} commit ${sha}, but the service lists ${recounted.result.counts.total} for its ${byIssues.judge.length === 1 ? 'scan' : 'scans'} (${byIssues.judge.join(', ')}): counted the issues that name the commit`, 'check the service version; try again with --verbose');
+  // Both are issues of the commit's scans, as two readings of `codeScan` have them (the scan that last
+  // found an issue, or the first): a FAIL of either stands; two passes hold, as their union does, when
+  // every count threshold holds for both counts added together.
+  if (!counted.result.passed) return counted;
+  if (!recounted.result.passed) return recounted;
+  if (!unionHolds(counted, recounted)) {
+    ctx.doubts.add('commit-scan-short', 'gate', `${missing.length} open ${missing.length === 1 ? 'issue names' : 'issues name'} commit ${sha} that the service does not list for its ${byIssues.judge.length === 1 ? 'scan' : 'scans'} (${byIssues.judge.join(', ')}; first: ${missing[0]}), so the issues of the commit are more than either listing holds, and together they could break a --max threshold`, 'check the service version; try again with --verbose');
+    return counted;
+  }
+  ctx.warn(`gate: ${missing.length} open ${missing.length === 1 ? 'issue names' : 'issues name'} commit ${sha} that the service does not list for its ${byIssues.judge.length === 1 ? 'scan' : 'scans'} (${byIssues.judge.join(', ')}): both listings pass, and so do their counts added together`);
   return counted;
+}
+
+/** Whether every --max threshold holds for the two counts added together (their union holds no more). */
+function unionHolds(a: Counted, b: Counted): boolean {
+  const max = a.result.thresholds.max as Record<string, number | undefined>;
+  const counts = (r: Counted) => r.result.counts as Record<string, number>;
+  return Object.entries(max).every(([key, n]) => n === undefined || (counts(a)[key] ?? 0) + (counts(b)[key] ?? 0) <= n);
 }

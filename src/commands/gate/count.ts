@@ -87,6 +87,8 @@ export interface CountOptions {
   countsWide?: boolean;
   /** --commit held in several repositories: each one's scan of it listed in turn (head-scan.ts judgeScans). */
   scanIds?: string[];
+  /** Given: the id of every issue the listing holds is added to it (commit-count.ts compares two listings). */
+  listedIds?: Set<string>;
 }
 
 /** A failure reading the listing after some of it was read: a FAIL proven on what was read stands. */
@@ -169,6 +171,7 @@ export async function countIssues(
             // Handed out on an earlier page already (the listing is refused after this page: id-twice).
             if (marks?.includes('id-twice')) return;
             const id = item !== null && typeof item === 'object' ? (item as Record<string, unknown>).id : undefined;
+            if (o.listedIds && (typeof id === 'string' || typeof id === 'number')) o.listedIds.add(String(id));
             if (across && (typeof id === 'string' || typeof id === 'number') && (across.add(String(id), listing) ?? listing) < listing) {
               if (again++ < 3) againShown.push(String(id));
               return;
