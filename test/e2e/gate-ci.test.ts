@@ -198,6 +198,9 @@ describe("svc gate on GitHub Actions", () => {
     writeFileSync(join(cwd, 'p.yml'), ['version: 1', 'ignore:', ...Array.from({ length: n }, (_, i) => [`  - id: iss_gone_${i}`, '    reason: "accepted once"', `    expires: ${day(-30)}`]).flat(), ''].join('\n'));
     const r = await sb.run(['gate', '--repository-ids', repoId, '--fail-on', 'high', '--policy', 'p.yml', '--json-report', 'gate.json', '--markdown', 'gate.md'], { cwd, env });
     expect(r.code, r.stderr.slice(-2000)).toBe(1);
+    // The CI log too: the first 20 named, the rest in one line (it was one line each).
+    expect(r.stderr.match(/^warning: policy p\.yml:\d+: expired /gm)).toHaveLength(20);
+    expect(r.stderr).toContain(`warning: policy p.yml: ${n - 20} more entries expired and count again (\`svc policy list\` lists them; \`svc policy prune\` removes them)`);
     const text = readFileSync(summary, 'utf8');
     expect(Buffer.byteLength(text)).toBeLessThan(300 * 1024);
     expect(text.startsWith('## Build\n\nAll 112 tests passed.\n\n### ❌ svc gate failed\n')).toBe(true);
