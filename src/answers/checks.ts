@@ -517,8 +517,8 @@ function makeChecks() {
     },
     'scan-id-unusable': {
       doubt: '`scans start --wait`: a scan id svc cannot wait on or print as the service wrote it: a number a double does not hold exactly, or text with a space, a control or an invisible character',
-      basis: 'request',
-      why: 'the id is printed alone on stdout for scripts (`$(svc scans start ... --wait)`) and sent back to `scans list`: a rounded number names another scan, and an escape sequence acts on the terminal or the CI log',
+      basis: 'inferred',
+      why: 'inference: a scan id the service means to be used holds no control or invisible character and fits a JSON number exactly (the field notes show `{ scanId }` only). The id is printed alone on stdout for scripts (`$(svc scans start ... --wait)`) and sent back to `scans list`: a rounded number names another scan, and an escape sequence acts on the terminal or the CI log',
       on: { bulk: 'refuse' },
       lie: '`{"scanId": "s1\\u001b]52;c;...\\u0007"}` (a clipboard write), or `{"scanId": 12345678901234567890}`: exit 7, nothing printed',
     },
